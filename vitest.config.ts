@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'out/vitest.json' }]] : ['default'],
+  },
+});
