@@ -639,8 +639,9 @@ export interface paths {
         put?: never;
         /**
          * Create a client token (not available)
-         * @description Always answers 501 `not_implemented`. Client code authenticates with the publishable key
-         *     plus the session's client secret (`X-Client-Secret`) instead.
+         * @description Always answers 501 `not_implemented`, whatever the request and whoever calls (the source
+         *     document lists no authentication for it and no other answer). Client code authenticates
+         *     with the publishable key plus the session's client secret (`X-Client-Secret`) instead.
          *
          *     Scope: `client_token.generate` (not available to any key).
          */
@@ -6864,9 +6865,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
             /** @description Always. Use the publishable key with the session's client secret. */
             501: {
                 headers: {

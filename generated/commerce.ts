@@ -48,6 +48,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoice/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an invoice
+         * @description Answers one invoice of the merchant in the key's mode. Till's design: the answer always
+         *     carries the default expansion (merchant with media, merchant location with address, items,
+         *     source info, destination info); `$expand` may only name those and never removes them.
+         *     Invoices of another merchant or mode answer 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `invoice.read`.
+         */
+        get: operations["getCommerceInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoice/getByReference(code='{code}')": {
         parameters: {
             query?: never;
@@ -72,36 +102,6 @@ export interface paths {
          *     Scope: none (public).
          */
         get: operations["getInvoiceByReference"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/invoice/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Invoice id. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        /**
-         * Get an invoice
-         * @description Answers one invoice of the merchant in the key's mode. Till's design: the answer always
-         *     carries the default expansion (merchant with media, merchant location with address, items,
-         *     source info, destination info); `$expand` may only name those and never removes them.
-         *     Invoices of another merchant or mode answer 404.
-         *
-         *     Called by the merchant's server with its secret key.
-         *
-         *     Scope: `invoice.read`.
-         */
-        get: operations["getCommerceInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3766,40 +3766,6 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
-    getInvoiceByReference: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated navigation properties to include inline. */
-                $expand?: components["parameters"]["ODataExpand"];
-            };
-            header?: never;
-            path: {
-                /** @description The invoice's public reference code (its `referenceNumber`, from the pay link), not the display invoice number. */
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The invoice. */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invoice"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-        };
-    };
     getCommerceInvoice: {
         parameters: {
             query?: {
@@ -3831,6 +3797,40 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getInvoiceByReference: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated navigation properties to include inline. */
+                $expand?: components["parameters"]["ODataExpand"];
+            };
+            header?: never;
+            path: {
+                /** @description The invoice's public reference code (its `referenceNumber`, from the pay link), not the display invoice number. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
