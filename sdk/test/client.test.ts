@@ -10,6 +10,7 @@ import {
   TillProcessorError,
   tillErrorFrom,
 } from '../src/index.js';
+import type { WebhookEvent, WebhookEventOf } from '../src/index.js';
 import { bundled } from './helpers.js';
 
 describe('client options', () => {
@@ -86,5 +87,22 @@ describe('tillErrorFrom', () => {
   it('has one class for every error type in the contract', () => {
     const types: string[] = bundled('checkout').components.schemas.ErrorType.enum;
     expect(Object.keys(errorClasses).sort()).toEqual([...types].sort());
+  });
+});
+
+describe('typed webhook events', () => {
+  it('narrows the documented payment.refunded example on `type`', () => {
+    const doc = bundled('checkout');
+    const examples = doc.webhooks['payment.refunded'].post.requestBody.content['application/json'].examples;
+    const first = Object.values<any>(examples)[0];
+    const value = first.$ref ? doc.components.examples[first.$ref.split('/').pop()].value : first.value;
+    const event = value as WebhookEvent;
+    let refunded: number | undefined;
+    if (event.type === 'payment.refunded') {
+      const typed: WebhookEventOf<'payment.refunded'> = event;
+      refunded = typed.data.object.refundedAmount;
+    }
+    expect(refunded).toBe(value.data.object.refundedAmount);
+    expect(typeof refunded).toBe('number');
   });
 });
