@@ -122,7 +122,7 @@ export interface paths {
          * @description Pays the session with `paymentMethodId`: a `pm_...` id from `tokenizeCard`, from
          *     `confirmSavedCardOtp` (a saved card verified by OTP) or from `authenticateSrcCard` (click to
          *     pay), or a wallet option. Till's design: wallet options are named `wallet:<option>`, for
-         *     example `wallet:qr` (the wallet QR code the documents call `wallet_qr`).
+         *     example `wallet:qr` (the wallet QR code).
          *
          *     Outcomes, all in the 200 response:
          *     - Paid: `status` `complete`, `paymentStatus` `paid`, `paymentResult.status` `succeeded`;
@@ -3089,7 +3089,7 @@ export interface components {
         };
         /** @description How to pay the session. */
         CheckoutSessionConfirmRequest: {
-            /** @description What to pay with: a `pm_...` id from `tokenizeCard`, from `confirmSavedCardOtp` (an OTP-verified saved card) or from `authenticateSrcCard` (click to pay), or a wallet option. Till's design - wallet options are named `wallet:<option>`, for example `wallet:qr` for a wallet QR code (the documents call it `wallet_qr`). */
+            /** @description What to pay with: a `pm_...` id from `tokenizeCard`, from `confirmSavedCardOtp` (an OTP-verified saved card) or from `authenticateSrcCard` (click to pay), or a wallet option. Till's design - wallet options are named `wallet:<option>`, for example `wallet:qr` for a wallet QR code. */
             paymentMethodId: string;
             /**
              * Format: uri
@@ -5847,9 +5847,11 @@ export interface components {
         /** @description Page size, 1-100. */
         Limit: number;
         /** @description Cursor: the id of the last item already held. The page holds the items that come after it (older items, as lists are newest first). Repeat the request with the last item's id to get the next page while `hasMore` is true. */
-        StartingAfter: string;
+        StartingAfter: number;
         /** @description Page size, 1-100. The customer list has its own default of 10. */
         CustomerLimit: number;
+        /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+        StartingAfterId: string;
         /**
          * @description `sha256=` followed by the lower-case hex HMAC-SHA256 of the raw request body, keyed with the signing secret (the configuration's sandbox or live secret, or the session's `notificationSecret` for a per-session URL; the secret string's UTF-8 bytes are the key). Compute it over the exact bytes received, before any JSON parsing, and compare in constant time. Reject the event when it does not match.
          * @example sha256=5f8d0c3b6f2a4e1d9c7b8a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d
@@ -7099,7 +7101,7 @@ export interface operations {
     listSubscriptionInvoices: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100. A subscription's invoice list returns up to 100 items; 100 when omitted. */
+                /** @description Page size, 1-100, default 25 like every list; a page holds at most 100 invoices. */
                 limit?: number;
                 /** @description Cursor: the id of the last item already held. The page holds the items that come after it (older items, as lists are newest first). Repeat the request with the last item's id to get the next page while `hasMore` is true. */
                 startingAfter?: components["parameters"]["StartingAfter"];
@@ -8226,8 +8228,8 @@ export interface operations {
                 eventType?: components["schemas"]["EventType"];
                 /** @description Page size, 1-100. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Cursor: the id of the last item already held. The page holds the items that come after it (older items, as lists are newest first). Repeat the request with the last item's id to get the next page while `hasMore` is true. */
-                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfterId"];
             };
             header?: never;
             path: {
@@ -8520,8 +8522,8 @@ export interface operations {
                 kind?: "otp" | "receipt" | "invoice" | "checkout_notification" | "portal" | "other";
                 /** @description Page size, 1-100. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Cursor: the id of the last item already held. The page holds the items that come after it (older items, as lists are newest first). Repeat the request with the last item's id to get the next page while `hasMore` is true. */
-                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfterId"];
             };
             header?: never;
             path?: never;

@@ -3110,7 +3110,11 @@ export interface components {
             /** @description The plan's product (`/v1/SubscriptionProduct`). */
             productId: number;
             status: components["schemas"]["CommerceSubscriptionStatus"];
-            amount: components["schemas"]["DecimalString"];
+            /**
+             * @description Amount charged each period, as a JSON number like every money field of this interface (only the subscription catalog and payment links write decimals as strings).
+             * @example 29.99
+             */
+            amount: number;
             currency: components["schemas"]["Currency"];
             /**
              * @description Unit of the billing interval (as the plan's `timeUnit`).
@@ -3289,11 +3293,11 @@ export interface components {
              */
             subscriptionBillingType: components["schemas"]["SubscriptionPlanBillingType"];
             /**
-             * @description `Inactive` creates a draft (the Checkout interface's `active: false`). A plan cannot be created `Archived`.
+             * @description `Inactive` creates a draft (the Checkout interface's `active: false`). `Archived` creates the plan already discontinued (no new subscriptions can start on it), as the source lets status values be set through create.
              * @default Active
              * @enum {string}
              */
-            status: "Active" | "Inactive";
+            status: "Active" | "Inactive" | "Archived";
             /** @description When subscriptions can start on the plan; now when omitted. */
             validFrom?: components["schemas"]["Timestamp"];
             /** @description After this time no new subscription can start; must be later than `validFrom` (otherwise 400 `validation_error`). */
