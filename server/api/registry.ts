@@ -1,0 +1,21 @@
+import { clientTokenHandlers } from './checkout/client-token.js';
+import { customerHandlers } from './checkout/customers.js';
+import { planHandlers } from './checkout/plans.js';
+import { productHandlers } from './checkout/products.js';
+import type { CheckoutHandlers, CommerceHandlers } from './types.js';
+
+/** Every implemented operation of the Checkout & Billing interface. */
+export const checkoutHandlers: CheckoutHandlers = {
+  ...productHandlers,
+  ...planHandlers,
+  ...customerHandlers,
+  ...clientTokenHandlers,
+};
+
+/** Every implemented operation of the Commerce interface. */
+export const commerceHandlers: CommerceHandlers = {};
+
+/** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */
+export function implementedOperations(): string[] {
+  return [...Object.keys(checkoutHandlers), ...Object.keys(commerceHandlers)].sort();
+}

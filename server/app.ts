@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { checkoutHandlers, commerceHandlers } from './api/registry.js';
+import type { AppDeps, CheckoutHandlers, CommerceHandlers } from './api/types.js';
+import { AppError } from './errors/catalog.js';
+import { authenticate } from './http/auth.js';
+import { errorMiddleware } from './http/errors.js';
+import { idempotency } from './http/idempotency.js';
+import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
+import { type Api, RouteTable } from './http/routes.js';
+
+/** Both bundled contracts, read once per process. */
+let contracts: Record<Api, Record<string, any>> | undefined;
+export function loadContracts(): Record<Api, Record<string, any>> {
+  contracts ??= {
+    checkout: JSON.parse(readFileSync(new URL('../generated/checkout.openapi.json', import.meta.url), 'utf8')),
+    commerce: JSON.parse(readFileSync(new URL('../generated/commerce.openapi.json', import.meta.url), 'utf8')),
+  };
+  return contracts;
+}
+
+export interface CreateAppOptions {
+  /** Replace or add handlers (tests). */
+  checkoutHandlers?: CheckoutHandlers;
+  commerceHandlers?: CommerceHandlers;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Gives every request an id (echoed as X-Request-Id) and a logger that carries it. */
+function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBytes(8).toString('hex')}`;
+    res.setHeader('X-Request-Id', requestId);
+    req.till = { requestId, log: logger.child({ requestId }) };
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      req.till.log.info(
+        { method: req.method, path: req.originalUrl.split('?')[0], operationId: req.till.route?.operationId, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+/**
+ * The Till HTTP app: both contracts on one Express app. It does not listen; `main.ts` does, and
+ * tests drive it directly.
+ */
+export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Express {
+  const { database, clock, config, logger } = deps;
+  const routes = new RouteTable(loadContracts());
+  const limits = new RateLimits(database, config.rateLimitScale);
+  const handlers = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
+  const validateResponses = config.env !== 'production';
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(requestContext(logger));
+
+  app.get('/healthz', async (_req, res, next) => {
+    try {
+      await database.sql.query('SELECT 1');
+      res.json({ status: 'ok' });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // Which operation is this? Then hand the validator its internal path.
+  app.use((req, _res, next) => {
+    const [path, query] = splitUrl(req.url);
+    const found = routes.resolve(req.method, path);
+    if (found.kind === 'not_found') return next(new AppError('route_not_found', { message: `No operation at ${req.method} ${path}. Check the path and the method against the API reference.` }));
+    if (found.kind === 'method_not_allowed') {
+      return next(new AppError('route_not_found', { message: `${req.method} is not an operation of ${path}; it supports ${found.allowed.join(', ')}.` }));
+    }
+    req.till.route = found.route;
+    req.till.params = found.params;
+    req.url = routes.internalPath(found.route, found.params) + (query ? `?${query}` : '');
+    next();
+  });
+
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(authenticate(database.db));
+  app.use(rateLimit(limits));
+  app.use((req, _res, next) => {
+    if (req.till.route?.operation.tags?.includes('Test Helpers') && req.till.auth?.livemode) return next(new AppError('livemode_not_allowed'));
+    next();
+  });
+  for (const api of ['checkout', 'commerce'] as const) {
+    app.use(
+      OpenApiValidator.middleware({
+        apiSpec: routes.validatorDocument(api) as any,
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+        validateResponses: validateResponses ? { removeAdditional: false } : false,
+        validateSecurity: false,
+        validateApiSpec: false,
+        // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
+        $refParser: { mode: 'dereference' },
+        useRequestUrl: true,
+        ignoreUndocumented: true,
+      }),
+    );
+  }
+  app.use(idempotency(database.db, clock));
+
+  // The operation's handler, by operationId; 501 while it has none.
+  app.use(async (req: Request, res: Response, next) => {
+    const route = req.till.route!;
+    const handler = (handlers[route.api] as Record<string, ((input: any) => Promise<any>) | undefined>)[route.operationId];
+    if (!handler) return next(new AppError('not_implemented', { message: `${route.method} ${route.template} (${route.operationId}) is not implemented on this server yet.` }));
+    try {
+      const result = await handler({
+        path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
+        query: req.query,
+        body: req.body,
+        auth: req.till.auth!,
+        db: database.db,
+        deps,
+        log: req.till.log,
+        requestId: req.till.requestId,
+      });
+      for (const [name, value] of Object.entries<string>(result.headers ?? {})) res.setHeader(name, value);
+      if (result.status === 204) res.status(204).send();
+      else res.status(result.status).json(result.body);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.use(errorMiddleware((res) => setDefaultRateLimitHeaders(res, limits)));
+  return app;
+}
+
+function splitUrl(url: string): [string, string] {
+  const i = url.indexOf('?');
+  return i === -1 ? [url, ''] : [url.slice(0, i), url.slice(i + 1)];
+}

@@ -1,0 +1,47 @@
+import path from 'node:path';
+
+/** Settings read from the environment once, at start. The README lists every one. */
+export interface Config {
+  /** HTTP port. */
+  port: number;
+  /** PostgreSQL server URL; when unset the embedded PGlite is used. */
+  databaseUrl: string | undefined;
+  /** Where PGlite keeps its data and where the demo merchant's keys are written. */
+  dataDir: string;
+  /** `production`, `development` or `test`. Responses are validated against the contract outside production. */
+  env: 'production' | 'development' | 'test';
+  /** pino log level. */
+  logLevel: string;
+  /** Multiplies every rate limit (benchmarks only; refused in production). */
+  rateLimitScale: number;
+  /** Public base URL of this server, used in links it returns (hosted pages). */
+  publicBaseUrl: string;
+}
+
+function intFrom(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}; got "${value}".`);
+  }
+  return n;
+}
+
+/** Reads and checks the configuration; throws a readable error for a bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = intFrom('PORT', env.PORT, 3000, 0, 65535);
+  const rateLimitScale = intFrom('TILL_RATE_LIMIT_SCALE', env.TILL_RATE_LIMIT_SCALE, 1, 1, 100_000);
+  if (mode === 'production' && rateLimitScale !== 1) {
+    throw new Error('TILL_RATE_LIMIT_SCALE is for benchmarks and tests only; it cannot be set with NODE_ENV=production.');
+  }
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.TILL_DATA_DIR || './.data'),
+    env: mode,
+    logLevel: env.LOG_LEVEL || (mode === 'test' ? 'silent' : 'info'),
+    rateLimitScale,
+    publicBaseUrl: (env.TILL_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+  };
+}

@@ -1,0 +1,94 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+/** A plain SQL runner over the same connection(s) as Kysely, for libraries that bring their own SQL. */
+export interface SqlRunner {
+  /** One statement, with parameters. */
+  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number }>;
+  /** Several statements, no parameters. */
+  exec(text: string): Promise<void>;
+  /** Several statements, no parameters; the rows of the last one. */
+  execRows(text: string): Promise<{ rows: any[] }>;
+}
+
+export interface TillDatabase {
+  db: Kysely<Database>;
+  kind: 'pglite' | 'postgres';
+  sql: SqlRunner;
+  /** The pg pool (PostgreSQL only), for libraries that take one. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL server URL. When absent, PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; omit (or `memory://`) for an in-memory database. */
+  dataDir?: string | undefined;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+// int8 (count(*), sums of integers) as JS numbers would lose precision past 2^53; keep them as
+// strings like numeric, and convert where a small integer is certain.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+
+/** Opens the database: PGlite (embedded PostgreSQL) by default, a PostgreSQL server with `databaseUrl`. */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<TillDatabase> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    pool.on('error', () => {
+      // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      kind: 'postgres',
+      pool,
+      sql: {
+        async query(text, values) {
+          const r = await pool.query(text, values as any[]);
+          return { rows: r.rows, rowCount: r.rowCount ?? r.rows.length };
+        },
+        async exec(text) {
+          await pool.query(text);
+        },
+        async execRows(text) {
+          const r: any = await pool.query(text);
+          const last = Array.isArray(r) ? r[r.length - 1] : r;
+          return { rows: last?.rows ?? [] };
+        },
+      },
+      close: () => db.destroy(),
+    };
+  }
+  const dir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
+  if (dir) await mkdir(dir, { recursive: true });
+  const pglite = await PGlite.create(dir ? { dataDir: dir } : {});
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    sql: {
+      async query(text, values) {
+        const r = await pglite.query(text, values as any[]);
+        return { rows: r.rows as any[], rowCount: r.affectedRows ?? r.rows.length };
+      },
+      async exec(text) {
+        await pglite.exec(text);
+      },
+      async execRows(text) {
+        const results = await pglite.exec(text);
+        return { rows: (results[results.length - 1]?.rows as any[]) ?? [] };
+      },
+    },
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as foundation from './2026_11_22_0001_foundation.js';
+
+/**
+ * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
+ * remove one that has shipped.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026_11_22_0001_foundation': foundation,
+};

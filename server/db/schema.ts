@@ -1,0 +1,50 @@
+import type { Json, Timestamp } from './columns.js';
+import type { ProductsTable, PlansTable } from '../domain/catalog/catalog.table.js';
+import type { CustomersTable } from '../domain/customers/customer.table.js';
+import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
+
+/** A stored response for an Idempotency-Key. */
+export interface IdempotencyKeysTable {
+  merchant_id: number;
+  livemode: boolean;
+  key: string;
+  request_hash: string;
+  /** in_flight while the first request runs; done once its response is stored. */
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_headers: Json<Record<string, string>> | null;
+  response_body: string | null;
+  locked_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** The rate-limit buckets of rate-limiter-flexible's PostgreSQL store. */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: string | null;
+}
+
+/** Checkout sessions. The foundation holds what authentication needs; checkout adds the rest. */
+export interface CheckoutSessionsTable {
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  /** SHA-256 of the client secret, hex. */
+  client_secret_hash: string;
+  status: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** Every table, for Kysely. */
+export interface Database {
+  merchants: MerchantsTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limits: RateLimitsTable;
+  products: ProductsTable;
+  plans: PlansTable;
+  customers: CustomersTable;
+  checkout_sessions: CheckoutSessionsTable;
+}

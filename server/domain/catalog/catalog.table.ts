@@ -1,0 +1,46 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
+
+/**
+ * Products and plans back both interfaces: `/v1/products` and `/v1/plans` (Checkout & Billing)
+ * and `/v1/SubscriptionProduct` and `/v1/SubscriptionPlan` (Commerce) are views of these rows.
+ * They are shared by test and live mode.
+ */
+export interface ProductsTable {
+  id: Generated<number>;
+  merchant_id: number;
+  name: string;
+  description: string | null;
+  /** service | digital | physical (Commerce: Service, Digital, Physical). */
+  type: 'service' | 'digital' | 'physical';
+  media: Json<{ mediaUrl: string; isPrimary: boolean }[]>;
+  created_at: Timestamp;
+}
+export type Product = Selectable<ProductsTable>;
+
+export type PlanInterval = 'day' | 'week' | 'month' | 'year';
+
+export interface PlansTable {
+  id: Generated<number>;
+  merchant_id: number;
+  product_id: number;
+  name: string;
+  description: string | null;
+  /** Commerce `details`. */
+  details: string | null;
+  amount: Numeric;
+  currency: string;
+  interval: PlanInterval;
+  interval_count: number;
+  /** recurring | one_time | usage (Commerce subscriptionBillingType). */
+  billing_type: 'recurring' | 'one_time' | 'usage';
+  /** false makes a draft (Commerce status Inactive). */
+  active: boolean;
+  /** available | discontinued (Commerce: Active/Inactive, Archived). */
+  status: 'available' | 'discontinued';
+  valid_from: Timestamp | null;
+  valid_to: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type Plan = Selectable<PlansTable>;

@@ -1,0 +1,16 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Json, Timestamp } from '../../db/columns.js';
+
+/** Customers (clients) of a merchant. Shared by test and live mode. */
+export interface CustomersTable {
+  id: Generated<number>;
+  merchant_id: number;
+  email: string | null;
+  name: string | null;
+  phone: string | null;
+  external_id: string | null;
+  metadata: Json<Record<string, string>>;
+  has_payment_method: Generated<boolean>;
+  created_at: Timestamp;
+}
+export type Customer = Selectable<CustomersTable>;

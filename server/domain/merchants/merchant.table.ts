@@ -1,0 +1,52 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Json, Timestamp } from '../../db/columns.js';
+
+/** A way a merchant accepts payment, offered on its checkout pages. */
+export interface PaymentOption {
+  id: number;
+  code: string;
+  name: string;
+  /** PaymentMethod of the Commerce interface (`CreditCard`, `GatewayWallet`, ...). */
+  method: string;
+  /** Whether this option can hold a card (authorize now, capture later). */
+  canHold: boolean;
+  /** Days an authorization stays open; 7 when null. */
+  holdDays: number | null;
+  enabled: boolean;
+}
+
+export type RatePlan = 'standard' | 'enterprise';
+
+export interface MerchantsTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  email: string | null;
+  logo_url: string | null;
+  rate_plan: RatePlan;
+  /** 'Message Checkout Customers': off unless turned on. */
+  message_checkout_customers: Generated<boolean>;
+  /** 'Send Checkout Receipts': on unless turned off. */
+  send_checkout_receipts: Generated<boolean>;
+  payment_options: Json<PaymentOption[]>;
+  created_at: Timestamp;
+}
+export type Merchant = Selectable<MerchantsTable>;
+export type NewMerchant = Insertable<MerchantsTable>;
+export type MerchantUpdate = Updateable<MerchantsTable>;
+
+export type ApiKeyKind = 'secret' | 'publishable';
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  merchant_id: number;
+  kind: ApiKeyKind;
+  livemode: boolean;
+  /** SHA-256 of the full key, hex. The key itself is never stored. */
+  key_hash: string;
+  /** The first characters (`sk_test_Ab12`), to tell keys apart in a dashboard. */
+  key_prefix: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+export type ApiKey = Selectable<ApiKeysTable>;

@@ -1,0 +1,120 @@
+import type { RequestHandler } from 'express';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../errors/catalog.js';
+import { hashSecret, parseKeyPrefix, sameHash } from '../domain/merchants/keys.js';
+import { findActiveKey } from '../domain/merchants/merchant.service.js';
+import type { AuthContext } from './context.js';
+import type { RouteOperation } from './routes.js';
+
+/** A client secret is `<sessionId>_secret_<random>`. */
+const CLIENT_SECRET = /^(cs_(?:test|live)_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/;
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+/** The scope an operation needs, for messages. */
+const scopeOf = (route: RouteOperation) => route.scopes[0] ?? route.operationId;
+
+/**
+ * Establishes who is calling, exactly as the contracts say per operation: a secret key, a
+ * publishable key with the session's client secret, the client secret alone, `x-api-key`, or
+ * nothing for public operations. A key whose kind the operation does not accept is a 403.
+ */
+export function authenticate(db: Kysely<Database>): RequestHandler {
+  return async (req, _res, next) => {
+    try {
+      const route = req.till.route!;
+      req.till.auth = await authFor(db, route, req.till.params ?? {}, {
+        authorization: req.get('authorization'),
+        apiKey: req.get('x-api-key'),
+        clientSecret: req.get('x-client-secret'),
+      });
+      req.till.log = req.till.log.child({ merchantId: req.till.auth.merchantId, livemode: req.till.auth.livemode });
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+interface Presented {
+  authorization: string | undefined;
+  apiKey: string | undefined;
+  clientSecret: string | undefined;
+}
+
+export async function authFor(db: Kysely<Database>, route: RouteOperation, params: Record<string, string>, presented: Presented): Promise<AuthContext> {
+  const allowed = route.security;
+  if (allowed.length === 0 || allowed.some((alt) => alt.length === 0)) {
+    return { kind: 'public', merchantId: null, livemode: false, keyId: null, ratePlan: 'standard', sessionId: null };
+  }
+  const accepts = (...schemes: string[]) => allowed.some((alt) => schemes.every((s) => alt.includes(s)));
+
+  if (route.api === 'commerce') {
+    if (!presented.apiKey) throw new AppError('authentication_required', { message: 'No API key was sent. Send your secret key in the `x-api-key` header.' });
+    const key = parseKeyPrefix(presented.apiKey)?.kind === 'secret' ? await findActiveKey(db, presented.apiKey) : undefined;
+    if (!key || key.kind !== 'secret') {
+      throw new AppError('invalid_api_key', { message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
+    }
+    return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null };
+  }
+
+  const bearer = bearerToken(presented.authorization);
+  if (presented.authorization !== undefined && bearer === undefined) {
+    throw new AppError('invalid_api_key', { message: 'The Authorization header must be `Bearer <key>`.' });
+  }
+  if (bearer !== undefined) {
+    const parsed = parseKeyPrefix(bearer);
+    const key = parsed ? await findActiveKey(db, bearer) : undefined;
+    if (!key) throw new AppError('invalid_api_key');
+    if (key.kind === 'secret') {
+      if (!accepts('secretKey')) {
+        throw new AppError('permission_denied', {
+          message: `A secret key cannot call this operation; it needs the publishable-key scope \`${scopeOf(route)}\` with the session's X-Client-Secret.`,
+        });
+      }
+      return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null };
+    }
+    // A publishable key is never valid without the client secret of the session it targets.
+    if (!presented.clientSecret) throw new AppError('invalid_client_secret', { message: 'A publishable key needs the X-Client-Secret header of the checkout session it acts on.' });
+    if (!accepts('publishableKey', 'clientSecret')) {
+      throw new AppError('permission_denied', { message: `A publishable key does not have the scope \`${scopeOf(route)}\`; call this operation from your server with a secret key.` });
+    }
+    const sessionId = await verifyClientSecret(db, presented.clientSecret, params.id, { merchantId: key.merchantId, livemode: key.livemode });
+    return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId };
+  }
+
+  if (presented.clientSecret && accepts('clientSecret') && allowed.some((alt) => alt.length === 1 && alt[0] === 'clientSecret')) {
+    const session = await sessionForSecret(db, presented.clientSecret, params.id);
+    return { kind: 'client_secret', merchantId: session.merchantId, livemode: session.livemode, keyId: null, ratePlan: session.ratePlan, sessionId: session.id };
+  }
+  throw new AppError('authentication_required', {
+    message: accepts('secretKey')
+      ? 'No API key was sent. Send `Authorization: Bearer sk_test_...`.'
+      : 'No key was sent. Send `Authorization: Bearer pk_test_...` with the session\'s `X-Client-Secret`.',
+  });
+}
+
+/** Checks that a client secret belongs to the session in the path; returns the session id. */
+async function verifyClientSecret(db: Kysely<Database>, secret: string, pathId: string | undefined, owner: { merchantId: number; livemode: boolean }): Promise<string> {
+  const session = await sessionForSecret(db, secret, pathId);
+  if (session.merchantId !== owner.merchantId || session.livemode !== owner.livemode) throw new AppError('invalid_client_secret');
+  return session.id;
+}
+
+async function sessionForSecret(db: Kysely<Database>, secret: string, pathId: string | undefined) {
+  const m = CLIENT_SECRET.exec(secret);
+  if (!m || (pathId !== undefined && m[1] !== pathId)) throw new AppError('invalid_client_secret');
+  const session = await db
+    .selectFrom('checkout_sessions')
+    .innerJoin('merchants', 'merchants.id', 'checkout_sessions.merchant_id')
+    .select(['checkout_sessions.id', 'checkout_sessions.merchant_id as merchantId', 'checkout_sessions.livemode', 'checkout_sessions.client_secret_hash', 'merchants.rate_plan as ratePlan'])
+    .where('checkout_sessions.id', '=', m[1]!)
+    .executeTakeFirst();
+  if (!session || !sameHash(session.client_secret_hash, hashSecret(secret))) throw new AppError('invalid_client_secret');
+  return session;
+}

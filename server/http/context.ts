@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+import type { RatePlan } from '../domain/merchants/merchant.table.js';
+import type { RouteOperation } from './routes.js';
+
+/** Who is calling, as authentication established it. */
+export interface AuthContext {
+  /** How the caller authenticated. */
+  kind: 'secret' | 'publishable' | 'client_secret' | 'api_key' | 'public';
+  /** The merchant acted for; null for public operations. */
+  merchantId: number | null;
+  /** Test or live mode: every query of merchant data filters on it. */
+  livemode: boolean;
+  /** The API key used, for rate limits; null for client-secret and public calls. */
+  keyId: number | null;
+  ratePlan: RatePlan;
+  /** The one checkout session a publishable key or client secret may act on. */
+  sessionId: string | null;
+}
+
+/** What the pipeline learns about a request, in order: id, operation, caller. */
+export interface RequestContext {
+  requestId: string;
+  log: Logger;
+  route?: RouteOperation;
+  params?: Record<string, string>;
+  auth?: AuthContext;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      till: RequestContext;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { AppError, type ErrorCode } from '../errors/catalog.js';
+
+/** A validator error item: where (`/body/amount`, `/query/limit`, `/path/id`) and what. */
+interface ValidationItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+/** Turns `/body/lineItems/0/name` into `lineItems.0.name`, `/headers/idempotency-key` into `Idempotency-Key`. */
+function paramOf(path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  const parts = path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
+  const [where, ...rest] = parts;
+  if (rest.length === 0) return where === 'body' ? undefined : where;
+  if (where === 'headers') return rest.join('-').replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => `${dash}${c.toUpperCase()}`);
+  return rest.join('.');
+}
+
+/** Maps an express-openapi-validator request error to the catalog, naming the field. */
+function fromValidator(err: { status: number; message: string; errors?: ValidationItem[] }): AppError {
+  const first = err.errors?.[0] ?? {};
+  const kind = first.errorCode ?? '';
+  let param = paramOf(first.path);
+  let code: ErrorCode = 'parameter_invalid';
+  let message = first.message ?? err.message;
+  if (kind.startsWith('required')) {
+    code = 'parameter_missing';
+    // The validator names the object; the message names the property.
+    const missing = /must have required property '([^']+)'/.exec(message)?.[1];
+    if (missing && param !== missing && !param?.endsWith(`.${missing}`)) param = param ? `${param}.${missing}` : missing;
+    message = `${param ?? 'A required parameter'} is required.`;
+  } else if (kind.startsWith('additionalProperties')) {
+    code = 'parameter_unknown';
+    const extra = /must NOT have additional properties|additional properties/.test(message) ? (first as any).params?.additionalProperty : undefined;
+    if (extra && param !== extra && !param?.endsWith(`.${extra}`)) param = param ? `${param}.${extra}` : extra;
+    message = `${param ?? 'A field'} is not accepted by this operation.`;
+  } else if (err.status === 415) {
+    message = 'Send the body as JSON with `Content-Type: application/json`.';
+  } else if (param) {
+    message = `${param} ${message}.`;
+  }
+  if (param === 'amount' && kind.startsWith('minimum')) {
+    return new AppError('amount_too_small', { param: 'amount', message: 'amount must be at least 1.00 in the currency.' });
+  }
+  return new AppError(code, { param, message });
+}
+
+/** Any thrown value as an AppError; unexpected ones become `internal_error`. */
+export function toAppError(err: unknown): { error: AppError; unexpected: boolean } {
+  if (err instanceof AppError) return { error: err, unexpected: false };
+  const e = err as { status?: number; type?: string; errors?: ValidationItem[]; message?: string };
+  if (e?.type === 'entity.parse.failed') return { error: new AppError('invalid_json', { message: 'The request body is not valid JSON. Check quotes, commas and brackets.' }), unexpected: false };
+  if (e?.type === 'entity.too.large') return { error: new AppError('parameter_invalid', { message: 'The request body is larger than 1 MiB.' }), unexpected: false };
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return { error: new AppError('parameter_invalid', { message: 'Send the body as UTF-8 JSON.' }), unexpected: false };
+  }
+  if (Array.isArray(e?.errors) && typeof e.status === 'number' && (e.status === 400 || e.status === 415)) {
+    return { error: fromValidator(e as { status: number; message: string; errors: ValidationItem[] }), unexpected: false };
+  }
+  return { error: new AppError('internal_error'), unexpected: true };
+}
+
+/** Writes an AppError in the shape the operation documents. */
+export function renderError(req: Request, res: Response, error: AppError): void {
+  const requestId = req.till?.requestId;
+  const shape = req.till?.route?.errorShape ?? 'general';
+  res.status(error.status);
+  if (shape === 'envelope') {
+    res.json({
+      success: false,
+      errorCode: error.code,
+      errorMessage: error.message,
+      data: {
+        type: error.type,
+        ...(error.param !== undefined ? { param: error.param } : {}),
+        ...(error.data ?? {}),
+        ...(error.retryable !== undefined && error.data?.retryable === undefined ? { retryable: error.retryable } : {}),
+        ...(requestId ? { requestId } : {}),
+      },
+    });
+    return;
+  }
+  res.json({
+    error: {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      ...(error.param !== undefined ? { param: error.param } : {}),
+      ...(error.retryable !== undefined ? { retryable: error.retryable } : {}),
+      ...(requestId ? { requestId } : {}),
+    },
+  });
+}
+
+/**
+ * The last middleware: every failure leaves here in the documented shape. Nothing internal
+ * (stack, SQL, keys) reaches the body; an unexpected error is logged with the request id.
+ */
+export function errorMiddleware(beforeRender: (res: Response) => void): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const { error, unexpected } = toAppError(err);
+    const log = req.till?.log;
+    if (unexpected) log?.error({ err, requestId: req.till?.requestId }, 'unexpected error');
+    else log?.[error.logLevel === 'error' ? 'error' : error.logLevel === 'warn' ? 'warn' : 'debug']({ code: error.code, status: error.status }, 'request failed');
+    beforeRender(res);
+    renderError(req, res, error);
+  };
+}

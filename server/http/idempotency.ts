@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../errors/catalog.js';
+
+/** How long a key is kept (then a job deletes it). */
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+/** An in-flight claim older than this is taken to belong to a process that died; a retry may take it over. */
+const STALE_CLAIM_SECONDS = 60;
+/** Response headers kept with a stored response and replayed. */
+const KEPT_HEADERS = ['content-type', 'location'];
+
+/** JSON with object keys sorted, so equal parameters hash equally whatever their order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * `Idempotency-Key` on POST, per merchant, mode and key. The first request claims the key with
+ * an INSERT that only one process can win; its response (status, headers, body) is stored before
+ * it is sent, and repeats get exactly those bytes back without running again. Different
+ * parameters under the same key answer 409 `idempotency_key_reused`; a repeat while the first
+ * still runs answers 409 `idempotency_request_in_progress` (retryable). A 5xx answer is not
+ * stored: nothing was done (the transaction rolled back), so a retry runs again.
+ */
+export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get('idempotency-key');
+    const auth = req.till.auth;
+    if (req.method !== 'POST' || key === undefined || !auth || auth.merchantId === null) return next();
+    try {
+      const scope = { merchant_id: auth.merchantId, livemode: auth.livemode, key };
+      const requestHash = createHash('sha256')
+        .update(canonical({ operation: req.till.route!.operationId, params: req.till.params, session: auth.sessionId, body: req.body ?? null }))
+        .digest('hex');
+      const now = clock.now();
+      const claimed = await db
+        .insertInto('idempotency_keys')
+        .values({ ...scope, request_hash: requestHash, state: 'in_flight', locked_at: now, created_at: now })
+        .onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (!claimed) {
+        const row = await db
+          .selectFrom('idempotency_keys')
+          .selectAll()
+          .where('merchant_id', '=', scope.merchant_id)
+          .where('livemode', '=', scope.livemode)
+          .where('key', '=', key)
+          .executeTakeFirst();
+        if (!row) return next(new AppError('idempotency_request_in_progress'));
+        if (row.request_hash !== requestHash) throw new AppError('idempotency_key_reused', { param: 'Idempotency-Key' });
+        if (row.state === 'done') return replay(res, row);
+        const staleBefore = new Date(now.getTime() - STALE_CLAIM_SECONDS * 1000);
+        const takenOver = await db
+          .updateTable('idempotency_keys')
+          .set({ locked_at: now })
+          .where('merchant_id', '=', scope.merchant_id)
+          .where('livemode', '=', scope.livemode)
+          .where('key', '=', key)
+          .where('state', '=', 'in_flight')
+          .where('locked_at', '<', staleBefore)
+          .returning('key')
+          .executeTakeFirst();
+        if (!takenOver) throw new AppError('idempotency_request_in_progress');
+      }
+      storeBeforeSending(res, db, scope);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+function replay(res: Response, row: { response_status: number | null; response_headers: Record<string, string> | null; response_body: string | null }) {
+  for (const [name, value] of Object.entries(row.response_headers ?? {})) res.setHeader(name, value);
+  res.setHeader('Idempotent-Replayed', 'true');
+  res.status(row.response_status ?? 200).send(row.response_body ?? '');
+}
+
+/** Wraps `res.send` so the answer is stored (or the claim released) before it leaves. */
+function storeBeforeSending(res: Response, db: Kysely<Database>, scope: { merchant_id: number; livemode: boolean; key: string }) {
+  const send = res.send.bind(res);
+  let done = false;
+  res.send = ((body?: unknown) => {
+    if (done) return send(body as any);
+    done = true;
+    const status = res.statusCode;
+    const text = body === undefined ? '' : typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = res.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    const where = db
+      .deleteFrom('idempotency_keys')
+      .where('merchant_id', '=', scope.merchant_id)
+      .where('livemode', '=', scope.livemode)
+      .where('key', '=', scope.key);
+    const store =
+      status >= 500
+        ? where.execute()
+        : db
+            .updateTable('idempotency_keys')
+            .set({ state: 'done', response_status: status, response_headers: JSON.stringify(headers), response_body: text })
+            .where('merchant_id', '=', scope.merchant_id)
+            .where('livemode', '=', scope.livemode)
+            .where('key', '=', scope.key)
+            .execute();
+    store.then(
+      () => send(body as any),
+      (err: unknown) => {
+        res.req.till.log.error({ err }, 'could not store the idempotent response');
+        send(body as any);
+      },
+    );
+    return res;
+  }) as Response['send'];
+}
+
+/** Deletes keys older than the retention period. Run by the `idempotency-cleanup` job. */
+export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, clock: Clock): Promise<number> {
+  const cutoff = new Date(clock.now().getTime() - IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000);
+  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}
+

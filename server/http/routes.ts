@@ -1,0 +1,197 @@
+// Finds the operation a request is for, in either contract, and rewrites the request to a plain
+// internal path that the OpenAPI validator can route.
+//
+// Why not let the validator route: the Commerce contract keeps OData key paths such as
+// `/v1/invoice/getByReference(code='{code}')`, whose parentheses are reserved characters in
+// path-to-regexp (the validator's router), and Commerce paths match case-insensitively while
+// Checkout paths also answer under the `/api/v1` alias. This module matches the contracts' own
+// templates, then hands the validator `/<api>/<operationId>/<param>...`, a path that it reads
+// from a copy of the contract whose paths were rewritten the same way.
+import { AppError } from '../errors/catalog.js';
+
+export type Api = 'checkout' | 'commerce';
+type Json = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** One operation of a contract, with what the pipeline needs to know about it. */
+export interface RouteOperation {
+  api: Api;
+  method: string;
+  /** The path as the contract writes it. */
+  template: string;
+  operationId: string;
+  paramNames: string[];
+  /** Security alternatives: each is the set of schemes that must all be present. Empty = public. */
+  security: string[][];
+  scopes: string[];
+  /** Which error body the operation documents. */
+  errorShape: 'general' | 'envelope';
+  /** The operation object itself. */
+  operation: Json;
+  /** Literal characters of the template: more wins when two templates match. */
+  specificity: number;
+  regex: RegExp;
+  quoted: boolean[];
+}
+
+export interface ResolvedRoute {
+  route: RouteOperation;
+  params: Record<string, string>;
+}
+
+export type Resolution =
+  | { kind: 'found'; route: RouteOperation; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allowed: string[]; api: Api }
+  | { kind: 'not_found' };
+
+function deref(doc: Json, node: any): any {
+  let current = node;
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    current = (current.$ref as string)
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((acc: any, key) => acc?.[key], doc);
+  }
+  return current;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Compiles a contract path template to a regular expression with one group per parameter. */
+function compileTemplate(template: string, api: Api): { regex: RegExp; paramNames: string[]; quoted: boolean[]; specificity: number } {
+  const paramNames: string[] = [];
+  const quoted: boolean[] = [];
+  let pattern = '';
+  let specificity = 0;
+  const parts = template.split(/(\{[^}]+\})/);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const param = /^\{([^}]+)\}$/.exec(part);
+    if (param) {
+      const inQuotes = (parts[i - 1] ?? '').endsWith("'") && (parts[i + 1] ?? '').startsWith("'");
+      paramNames.push(param[1]!);
+      quoted.push(inQuotes);
+      // An OData string key may hold any character but an unescaped quote ('' stands for ').
+      pattern += inQuotes ? "((?:[^']|'')*)" : '([^/]+)';
+    } else {
+      pattern += escapeRegex(part);
+      specificity += part.length;
+    }
+  }
+  const prefix = api === 'checkout' ? '(?:/api)?' : '';
+  return { regex: new RegExp(`^${prefix}${pattern}/?$`, api === 'commerce' ? 'i' : ''), paramNames, quoted, specificity };
+}
+
+/** Errors answered in the envelope form are documented with the `EnvelopeError` schema. */
+function errorShapeOf(doc: Json, operation: Json): 'general' | 'envelope' {
+  for (const [code, raw] of Object.entries<Json>(operation.responses ?? {})) {
+    if (!/^[45]/.test(code)) continue;
+    const schema = deref(doc, deref(doc, raw)?.content?.['application/json']?.schema);
+    if (schema?.properties?.success) return 'envelope';
+    if (schema?.properties?.error) return 'general';
+  }
+  return 'general';
+}
+
+/** All operations of both contracts, and how to find the one a request is for. */
+export class RouteTable {
+  readonly operations: RouteOperation[] = [];
+  private readonly byId = new Map<string, RouteOperation>();
+
+  constructor(readonly docs: Record<Api, Json>) {
+    for (const api of ['checkout', 'commerce'] as const) {
+      const doc = docs[api];
+      for (const [template, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
+        const item = deref(doc, rawItem);
+        const compiled = compileTemplate(template, api);
+        for (const method of METHODS) {
+          const operation = item[method];
+          if (!operation) continue;
+          const security = (operation.security ?? doc.security ?? []).map((req: Json) => Object.keys(req));
+          const route: RouteOperation = {
+            api,
+            method: method.toUpperCase(),
+            template,
+            operationId: operation.operationId,
+            security,
+            scopes: operation['x-scopes'] ?? [],
+            errorShape: errorShapeOf(doc, operation),
+            operation,
+            ...compiled,
+          };
+          if (this.byId.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
+          this.byId.set(route.operationId, route);
+          this.operations.push(route);
+        }
+      }
+    }
+    // Most literal characters first, so `getByReference(code='{code}')` beats `{id}`.
+    this.operations.sort((a, b) => b.specificity - a.specificity);
+  }
+
+  get(operationId: string): RouteOperation | undefined {
+    return this.byId.get(operationId);
+  }
+
+  /** Finds the operation for a method and raw path (no query string). */
+  resolve(method: string, rawPath: string): Resolution {
+    const path = normalizePath(rawPath);
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const allowed = new Set<string>();
+    let api: Api | undefined;
+    for (const route of this.operations) {
+      const match = route.regex.exec(path);
+      if (!match) continue;
+      if (route.method !== wanted) {
+        allowed.add(route.method);
+        api ??= route.api;
+        continue;
+      }
+      const params: Record<string, string> = {};
+      route.paramNames.forEach((name, i) => {
+        let value = match[i + 1] ?? '';
+        if (route.quoted[i]) value = value.replace(/''/g, "'");
+        params[name] = decodeParam(value, name);
+      });
+      return { kind: 'found', route, params };
+    }
+    if (allowed.size > 0 && api) return { kind: 'method_not_allowed', allowed: [...allowed].sort(), api };
+    return { kind: 'not_found' };
+  }
+
+  /** The internal path the validator routes: `/<api>/<operationId>/<param>...`. */
+  internalPath(route: RouteOperation, params: Record<string, string>): string {
+    return `/${route.api}/${route.operationId}${route.paramNames.map((n) => `/${encodeURIComponent(params[n] ?? '')}`).join('')}`;
+  }
+
+  /**
+   * A copy of one contract whose paths are the internal paths, for the validator. Operations,
+   * parameters and components are untouched, so validation is exactly the contract's.
+   */
+  validatorDocument(api: Api): Json {
+    const doc = this.docs[api];
+    const paths: Json = {};
+    for (const route of this.operations.filter((r) => r.api === api)) {
+      const item = deref(doc, doc.paths[route.template]);
+      const key = `/${route.operationId}${route.paramNames.map((n) => `/{${n}}`).join('')}`;
+      paths[key] = { ...(item.parameters ? { parameters: item.parameters } : {}), [route.method.toLowerCase()]: route.operation };
+    }
+    const { webhooks: _webhooks, 'x-generated': _generated, servers: _servers, ...rest } = doc;
+    return { ...rest, servers: [{ url: `/${api}` }], paths };
+  }
+}
+
+/** Clients may percent-encode the OData punctuation; match on the plain characters. */
+function normalizePath(rawPath: string): string {
+  return rawPath.replace(/%(27|28|29|3D|2C)/gi, (m) => decodeURIComponent(m));
+}
+
+function decodeParam(value: string, name: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new AppError('parameter_invalid', { param: name, message: `The path parameter ${name} is not validly percent-encoded.` });
+  }
+}

@@ -1,0 +1,56 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { TillDatabase } from '../db/database.js';
+import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
+
+/** Every queue Till runs, with its schedule. Later capabilities add theirs here. */
+export const QUEUES = {
+  idempotencyCleanup: { name: 'idempotency-cleanup', cron: '17 * * * *' },
+  rateLimitCleanup: { name: 'rate-limit-cleanup', cron: '*/10 * * * *' },
+} as const;
+
+export interface Jobs {
+  boss: PgBoss;
+  /** Runs a queue's work now (tests, and the sandbox clock later). */
+  runNow(queue: keyof typeof QUEUES): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts pg-boss on the same database as the app. On PGlite it runs through `db.executeSql`;
+ * statements without parameters may be several at once, which PGlite runs with `exec`.
+ */
+export async function startJobs(database: TillDatabase, clock: Clock, logger: Logger): Promise<Jobs> {
+  const boss = new PgBoss({
+    db: {
+      executeSql: (text: string, values?: unknown[]) => (values && values.length > 0 ? database.sql.query(text, values) : database.sql.execRows(text)),
+    },
+    schema: 'pgboss',
+    // Workers poll every few seconds; maintenance and cron checks are pg-boss defaults.
+  } as PgBoss.ConstructorOptions);
+  boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+  await boss.start();
+
+  const work: Record<keyof typeof QUEUES, () => Promise<void>> = {
+    idempotencyCleanup: async () => {
+      const n = await deleteExpiredIdempotencyKeys(database.db, clock);
+      if (n > 0) logger.info({ deleted: n }, 'expired idempotency keys deleted');
+    },
+    rateLimitCleanup: async () => {
+      await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);
+    },
+  };
+  for (const [id, queue] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
+    await boss.createQueue(queue.name);
+    await boss.work(queue.name, async () => {
+      await work[id]();
+    });
+    await boss.schedule(queue.name, queue.cron);
+  }
+  return {
+    boss,
+    runNow: (queue) => work[queue](),
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+  };
+}

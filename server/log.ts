@@ -1,0 +1,26 @@
+import pino, { type Logger } from 'pino';
+
+/**
+ * Paths that are never written to a log: keys, client secrets and card data. Pino replaces
+ * them before anything is serialized.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-client-secret"]',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'headers["x-client-secret"]',
+  '*.cardNumber',
+  '*.cvc',
+  '*.cvv',
+  '*.card.cardNumber',
+  '*.card.cvv',
+  '*.clientSecret',
+  '*.notificationSecret',
+  '*.secret',
+];
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'till' } }, destination);
+}

@@ -1,0 +1,121 @@
+// Starts Till: configuration, database and migrations, the demo merchant on first start, the job
+// queue, and the HTTP server. `npm start` runs this file.
+import { writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import { type Clock, systemClock } from './clock.js';
+import { type Config, loadConfig } from './config.js';
+import { openDatabase, type TillDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { countMerchants, createMerchant, type MerchantCredentials } from './domain/merchants/merchant.service.js';
+import { type Jobs, startJobs } from './jobs/index.js';
+import { createLogger } from './log.js';
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  database: TillDatabase;
+  jobs: Jobs | undefined;
+  config: Config;
+  /** The demo merchant's keys, when this start created it. */
+  demo: MerchantCredentials | undefined;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  logger?: Logger;
+  /** Start the job queue (default true). */
+  jobs?: boolean;
+  /** Print the demo keys to stdout (default true). */
+  announce?: boolean;
+}
+
+/** Creates "Demo Merchant" on an empty database, writes its keys to the data dir and prints them. */
+async function bootstrapDemoMerchant(database: TillDatabase, clock: Clock, config: Config, announce: boolean): Promise<MerchantCredentials | undefined> {
+  if ((await countMerchants(database.db)) > 0) return undefined;
+  const { credentials } = await createMerchant(database.db, clock, { name: 'Demo Merchant' });
+  const file = path.join(config.dataDir, 'demo-merchant.json');
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  if (announce) {
+    const { test, live } = credentials.keys;
+    console.log(
+      [
+        '',
+        'Created "Demo Merchant" (merchant id ' + credentials.merchantId + '). Its keys are shown once; they are also in',
+        `  ${file}`,
+        '',
+        `  test secret       ${test.secret}`,
+        `  test publishable  ${test.publishable}`,
+        `  live secret       ${live.secret}`,
+        `  live publishable  ${live.publishable}`,
+        '',
+        `Try: curl -H "Authorization: Bearer ${test.secret}" ${config.publicBaseUrl}/v1/plans`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return credentials;
+}
+
+/** Starts everything and listens. Resolves once the server accepts connections. */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config = loadConfig(options.env ?? process.env);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(config.dataDir, { recursive: true });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  await migrateToLatest(database.db);
+  const demo = await bootstrapDemoMerchant(database, clock, config, options.announce ?? true);
+  const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger);
+  const app = createApp({ database, clock, config, logger });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://127.0.0.1:${port}`;
+  logger.info({ url, database: database.kind }, 'Till is listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await jobs?.stop();
+      await database.close();
+    })());
+  return { url, server, database, jobs, config, demo, close };
+}
+
+async function main() {
+  const running = await startServer();
+  console.log(`Till is listening on ${running.url} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`);
+  const shutdown = (signal: string) => {
+    console.log(`${signal}: shutting down...`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(`Till could not start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
