@@ -7,7 +7,7 @@ import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers } from './api/types.js';
 import { AppError } from './errors/catalog.js';
 import { authenticate } from './http/auth.js';
-import { errorMiddleware } from './http/errors.js';
+import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, RouteTable } from './http/routes.js';
@@ -98,7 +98,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
     app.use(
       OpenApiValidator.middleware({
         apiSpec: routes.validatorDocument(api) as any,
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+        // Parameters are always coerced from text; a JSON body must carry the right types itself.
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
         validateResponses: validateResponses ? { removeAdditional: false } : false,
         validateSecurity: false,
         validateApiSpec: false,
@@ -135,7 +136,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
     }
   });
 
-  app.use(errorMiddleware((res) => setDefaultRateLimitHeaders(res, limits)));
+  const defaultHeaders = (res: Response) => setDefaultRateLimitHeaders(res, limits);
+  app.use(errorMiddleware(defaultHeaders));
+  app.use(lastResortErrorHandler(defaultHeaders));
   return app;
 }
 

@@ -12,7 +12,7 @@ export interface Config {
   env: 'production' | 'development' | 'test';
   /** pino log level. */
   logLevel: string;
-  /** Multiplies every rate limit (benchmarks only; refused in production). */
+  /** Multiplies every rate limit (benchmarks only; the server warns at start when it is not 1). */
   rateLimitScale: number;
   /** Public base URL of this server, used in links it returns (hosted pages). */
   publicBaseUrl: string;
@@ -32,9 +32,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const port = intFrom('PORT', env.PORT, 3000, 0, 65535);
   const rateLimitScale = intFrom('TILL_RATE_LIMIT_SCALE', env.TILL_RATE_LIMIT_SCALE, 1, 1, 100_000);
-  if (mode === 'production' && rateLimitScale !== 1) {
-    throw new Error('TILL_RATE_LIMIT_SCALE is for benchmarks and tests only; it cannot be set with NODE_ENV=production.');
-  }
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,

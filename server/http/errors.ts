@@ -109,3 +109,23 @@ export function errorMiddleware(beforeRender: (res: Response) => void): ErrorReq
     renderError(req, res, error);
   };
 }
+
+/**
+ * After `errorMiddleware`: an error raised while writing an error (in tests and development, a
+ * response that breaks the contract) lands here. It writes a plain 500 `internal_error` without
+ * going through the validating `res.json`, so Express's HTML error page never answers.
+ */
+export function lastResortErrorHandler(beforeRender: (res: Response) => void): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    req.till?.log.error({ err, requestId: req.till?.requestId }, 'the response broke the contract or could not be written');
+    beforeRender(res);
+    const requestId = req.till?.requestId;
+    const error = new AppError('internal_error');
+    const body =
+      req.till?.route?.errorShape === 'envelope'
+        ? { success: false, errorCode: error.code, errorMessage: error.message, data: { type: error.type, retryable: true, ...(requestId ? { requestId } : {}) } }
+        : { error: { type: error.type, code: error.code, message: error.message, retryable: true, ...(requestId ? { requestId } : {}) } };
+    res.status(500).type('application/json').send(JSON.stringify(body));
+  };
+}

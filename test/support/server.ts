@@ -1,0 +1,136 @@
+// Drives the real app over HTTP on a real database: in-memory PGlite by default, the PostgreSQL
+// server in DATABASE_URL when it is set (CI runs both).
+import type { Server } from 'node:http';
+import { createApp, type CreateAppOptions } from '../../server/app.js';
+import { type Clock, systemClock } from '../../server/clock.js';
+import { loadConfig } from '../../server/config.js';
+import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { hashSecret, randomToken } from '../../server/domain/merchants/keys.js';
+import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
+import type { RatePlan } from '../../server/domain/merchants/merchant.table.js';
+import { createLogger } from '../../server/log.js';
+
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: T;
+}
+
+export interface CallOptions {
+  /** `Authorization: Bearer <key>` (checkout) */
+  key?: string;
+  /** `x-api-key` (commerce) */
+  apiKey?: string;
+  clientSecret?: string;
+  body?: unknown;
+  /** A raw body, sent as-is with JSON content type. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  database: TillDatabase;
+  /** Two merchants, so every test can check that one never sees the other's objects. */
+  merchantA: MerchantCredentials;
+  merchantB: MerchantCredentials;
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  /** Another app instance on the same database (a second server process, in effect). */
+  startSibling(): Promise<{ url: string; close(): Promise<void> }>;
+  newMerchant(name?: string, ratePlan?: RatePlan): Promise<MerchantCredentials>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions extends CreateAppOptions {
+  clock?: Clock;
+  rateLimitScale?: number;
+  env?: 'test' | 'production';
+}
+
+async function listen(app: ReturnType<typeof createApp>): Promise<{ url: string; server: Server }> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (!address || typeof address !== 'object') return reject(new Error('no address'));
+      resolve({ url: `http://127.0.0.1:${address.port}`, server });
+    });
+  });
+}
+
+async function stop(server: Server) {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+}
+
+export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.apiKey) headers['x-api-key'] = options.apiKey;
+  if (options.clientSecret) headers['x-client-secret'] = options.clientSecret;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 20 });
+  await migrateToLatest(database.db);
+  const clock = options.clock ?? systemClock;
+  const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1 };
+  const logger = createLogger('silent');
+  const makeApp = () => createApp({ database, clock, config, logger }, options);
+  const { url, server } = await listen(makeApp());
+  const suffix = randomToken(6);
+  const merchantA = (await createMerchant(database.db, clock, { name: `Merchant A ${suffix}` })).credentials;
+  const merchantB = (await createMerchant(database.db, clock, { name: `Merchant B ${suffix}` })).credentials;
+  const siblings: Server[] = [];
+  return {
+    url,
+    database,
+    merchantA,
+    merchantB,
+    call: (method, path, callOptions) => call(url, method, path, callOptions),
+    async startSibling() {
+      const sibling = await listen(makeApp());
+      siblings.push(sibling.server);
+      return { url: sibling.url, close: () => stop(sibling.server) };
+    },
+    async newMerchant(name = 'Another merchant', ratePlan: RatePlan = 'standard') {
+      return (await createMerchant(database.db, clock, { name: `${name} ${randomToken(6)}`, ratePlan })).credentials;
+    },
+    async close() {
+      await Promise.all([stop(server), ...siblings.map((s) => (s.listening ? stop(s) : Promise.resolve()))]);
+      await database.close();
+    },
+  };
+}
+
+/**
+ * Inserts a checkout session row with a client secret, for the authentication tests. Session
+ * creation over HTTP belongs to the checkout capability; until then this is fixture setup in our
+ * own database, not a stand-in for any part of the app.
+ */
+export async function insertCheckoutSession(database: TillDatabase, merchantId: number, livemode: boolean) {
+  const id = `cs_${livemode ? 'live' : 'test'}_${randomToken(24)}`;
+  const clientSecret = `${id}_secret_${randomToken(24)}`;
+  const now = new Date();
+  await database.db
+    .insertInto('checkout_sessions')
+    .values({ id, merchant_id: merchantId, livemode, client_secret_hash: hashSecret(clientSecret), status: 'open', created_at: now, expires_at: new Date(now.getTime() + 30 * 60_000) })
+    .execute();
+  return { id, clientSecret };
+}
