@@ -1,0 +1,693 @@
+#!/usr/bin/env tsx
+/**
+ * `npm run bench`: Till's throughput and latency, beside two reference points.
+ *
+ * One run measures two operations of the Checkout & Billing interface (bearer secret key):
+ *
+ *   read   GET  /v1/plans/{id}   one plan, by id
+ *   write  POST /v1/customers    a new customer; every request sends a new email, so each one
+ *                                really inserts a row (201) instead of matching an existing one (200)
+ *
+ * against four targets, one after the other, each in its own child process so that it never
+ * shares an event loop with autocannon (the load generator, which runs in this process):
+ *
+ *   till-pglite     Till (`server/main.ts`, NODE_ENV=production) on the embedded PGlite, fresh data dir
+ *   till-postgres   Till on the PostgreSQL server, in a fresh database `till_bench_<timestamp>`
+ *                   (skipped, and said so, when PostgreSQL is unreachable)
+ *   node-http       a bare `node:http` server answering Till's own plan JSON for GET and a 201
+ *                   customer JSON for POST: the ceiling of Node itself on this machine
+ *   prism           the Prism mock of the contract (`scripts/mock.mjs`), validating every request
+ *
+ * It prints req/s, p50 and p99 latency and non-2xx counts per target and operation, with req/s
+ * ratios to node-http and to Prism, and writes out/bench/results.json and out/bench/results.md.
+ * It exits non-zero when a target could not be measured or more than 1% of the responses of
+ * any Till row are non-2xx (or connection errors); sample error answers are printed.
+ *
+ * Settings (environment):
+ *   BENCH_DURATION      seconds measured per target and operation (default 5); plus 1 s warm-up
+ *   BENCH_CONNECTIONS   concurrent connections (default 10)
+ *   BENCH_PG_URL        PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * Every child process, temp dir and database this script creates is removed at the end, on an
+ * error, and on Ctrl+C.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort, startPrism } from './mock.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, 'out', 'bench');
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------------------------
+
+/** Reads a positive integer setting from the environment. */
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer; got "${raw}".`);
+  return n;
+}
+
+const DURATION_S = positiveInt('BENCH_DURATION', 5);
+const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
+const WARMUP_S = 1;
+const PG_ADMIN_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** A Till row fails the run when more than this share of its responses are non-2xx or errors. */
+const MAX_ERROR_SHARE = 0.01;
+/** Prism answers any plan id with the contract's example; this is the example's id. */
+const PRISM_PLAN_ID = 301;
+
+// ---------------------------------------------------------------------------------------------
+// autocannon: it ships no type declarations, so the part of its API used here is typed below.
+// ---------------------------------------------------------------------------------------------
+
+/** One request of an autocannon run (`requests: [...]`). */
+interface LoadRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Called before every request; returns the request to send. */
+  setupRequest?: (request: LoadRequest) => LoadRequest;
+  /** Called with every response. */
+  onResponse?: (status: number, body: string) => void;
+}
+
+interface LoadOptions {
+  url: string;
+  connections: number;
+  /** Seconds. */
+  duration: number;
+  /** Per-request timeout, seconds. */
+  timeout: number;
+  requests: LoadRequest[];
+}
+
+/** An hdr-histogram summary (latency in ms, requests in req/s per 1 s sample). */
+interface Histogram {
+  average: number;
+  stddev: number;
+  min: number;
+  max: number;
+  total: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+interface LoadResult {
+  requests: Histogram & { sent: number };
+  latency: Histogram;
+  /** Seconds. */
+  duration: number;
+  /** Connection errors, timeouts included. */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+interface LoadInstance {
+  stop(): void;
+  on(event: 'reqError', listener: (error: Error) => void): void;
+}
+
+type Autocannon = (options: LoadOptions, done: (error: Error | null, result: LoadResult) => void) => LoadInstance;
+
+// autocannon is CommonJS; `require` gives the typed function without a declaration file.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: everything started registers how to undo it; undone in reverse order at the end, on
+// an error, and on Ctrl+C. Child processes still alive when this process exits get SIGKILL.
+// ---------------------------------------------------------------------------------------------
+
+const cleanups: Array<{ label: string; run: () => Promise<void> }> = [];
+const children = new Set<ChildProcess>();
+let currentLoad: LoadInstance | undefined;
+
+/** Registers an undo step; returns a function that runs it now (once) and unregisters it. */
+function onCleanup(label: string, run: () => Promise<void>): () => Promise<void> {
+  if (cleaning) throw new Error('interrupted'); // cleanup already ran: this one would be missed
+  const entry = { label, run };
+  cleanups.push(entry);
+  return async () => {
+    const i = cleanups.indexOf(entry);
+    if (i === -1) return;
+    cleanups.splice(i, 1);
+    await run();
+  };
+}
+
+let cleaning: Promise<void> | undefined;
+
+/**
+ * Runs every pending undo step, newest first, reporting (not throwing) failures. Called at the
+ * end and on a signal; both callers wait for the same run.
+ */
+function cleanupAll(): Promise<void> {
+  return (cleaning ??= (async () => {
+    for (let entry = cleanups.pop(); entry; entry = cleanups.pop()) {
+      try {
+        await entry.run();
+      } catch (error) {
+        console.error(`bench: cleanup "${entry.label}" failed: ${message(error)}`);
+      }
+    }
+  })());
+}
+
+/** Throws once Ctrl+C was pressed, so that nothing new starts while cleaning up. */
+function checkInterrupted(): void {
+  if (interrupted) throw new Error('interrupted');
+}
+
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130); // second Ctrl+C: the exit handler kills the children
+    interrupted = true;
+    console.error(`\nbench: ${signal}, stopping and cleaning up (Ctrl+C again to force)...`);
+    currentLoad?.stop();
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Spawns a child process, tracked for cleanup, keeping the tail of its output for error messages. */
+function spawnTracked(command: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<void> } {
+  checkInterrupted();
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      children.delete(child);
+      resolve();
+    });
+  });
+  return { child, output: () => output, exited };
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
+async function stopChild(child: ChildProcess, exited: Promise<void>, graceMs = 20_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls `url` until it answers 200; fails early when the child exits. */
+async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the process exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`no 200 from ${url} within ${timeoutMs / 1000} s:\n${output()}`);
+    await sleep(200);
+  }
+}
+
+/** Sends one JSON request and returns status and parsed body; throws on a non-2xx answer. */
+async function callJson(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string; json: unknown }> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+  return { status: res.status, text, json: JSON.parse(text) as unknown };
+}
+
+/** The `id` of a resource answer, bare (`{id}`) or in the envelope (`{success, data: {id}}`). */
+function idOf(json: unknown): string {
+  const object = json as { id?: unknown; data?: { id?: unknown } } | null;
+  const id = object?.data?.id ?? object?.id;
+  if (typeof id !== 'string' && typeof id !== 'number') throw new Error(`no id in ${JSON.stringify(json).slice(0, 300)}`);
+  return String(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operations and the load runner
+// ---------------------------------------------------------------------------------------------
+
+type OperationName = 'GET /v1/plans/{id}' | 'POST /v1/customers';
+const OPERATIONS: OperationName[] = ['GET /v1/plans/{id}', 'POST /v1/customers'];
+
+/** What a target needs to be benchmarked: where it listens and how to call it. */
+interface RunningTarget {
+  url: string;
+  /** Authorization etc. */
+  headers: Record<string, string>;
+  planId: string;
+  stop: () => Promise<void>;
+}
+
+/** Makes every email of this run unique, across warm-ups, operations and targets. */
+const runTag = Date.now().toString(36);
+let emailSeq = 0;
+
+/** The autocannon request of an operation against a target. */
+function loadRequest(operation: OperationName, target: RunningTarget, onResponse: (status: number, body: string) => void): LoadRequest {
+  if (operation === 'GET /v1/plans/{id}') {
+    return { method: 'GET', path: `/v1/plans/${target.planId}`, headers: target.headers, onResponse };
+  }
+  return {
+    method: 'POST',
+    path: '/v1/customers',
+    headers: { ...target.headers, 'Content-Type': 'application/json' },
+    setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: `bench-${runTag}-${++emailSeq}@example.com`, name: 'Bench' }) }),
+    onResponse,
+  };
+}
+
+/** One measured row of the report. */
+interface Row {
+  target: TargetName;
+  operation: OperationName;
+  status: 'ok' | 'skipped' | 'failed';
+  /** Why it was skipped or failed. */
+  reason?: string;
+  reqPerSec?: number;
+  latencyMs?: { p50: number; p90: number; p99: number; average: number; max: number };
+  responses?: number;
+  non2xx?: number;
+  /** Connection errors and timeouts. */
+  errors?: number;
+  statusCodes?: Record<string, number>;
+  /** A few non-2xx answers and connection errors, to see what went wrong. */
+  sampleErrors?: string[];
+  vsNodeHttp?: number;
+  vsPrism?: number;
+}
+
+/** Runs autocannon once; collects the first few non-2xx answers and connection errors. */
+function runLoad(url: string, request: (onResponse: (status: number, body: string) => void) => LoadRequest, durationS: number): Promise<{ result: LoadResult; samples: string[] }> {
+  const samples: string[] = [];
+  const onResponse = (status: number, body: string) => {
+    if ((status < 200 || status > 299) && samples.length < 5) samples.push(`${status} ${body.slice(0, 300)}`);
+  };
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: durationS, timeout: 10, requests: [request(onResponse)] }, (error, result) => {
+      currentLoad = undefined;
+      if (error) reject(error);
+      else resolve({ result, samples });
+    });
+    instance.on('reqError', (error) => {
+      if (samples.length < 5) samples.push(`connection error: ${error.message}`);
+    });
+    currentLoad = instance;
+  });
+}
+
+/** Warms up for 1 s, then measures one operation against one target. */
+async function measure(name: TargetName, operation: OperationName, target: RunningTarget): Promise<Row> {
+  process.stdout.write(`bench: ${name.padEnd(13)} ${operation.padEnd(20)} ... ${WARMUP_S} s warm-up + ${DURATION_S} s`);
+  const request = (onResponse: (status: number, body: string) => void) => loadRequest(operation, target, onResponse);
+  checkInterrupted();
+  await runLoad(target.url, request, WARMUP_S);
+  checkInterrupted();
+  const { result, samples } = await runLoad(target.url, request, DURATION_S);
+  checkInterrupted();
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+  const row: Row = {
+    target: name,
+    operation,
+    status: 'ok',
+    reqPerSec: result.requests.average,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, average: result.latency.average, max: result.latency.max },
+    responses: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+    sampleErrors: samples,
+  };
+  const bad = row.non2xx! + row.errors!;
+  console.log(`  → ${fmt(row.reqPerSec!, 0)} req/s, p50 ${row.latencyMs!.p50} ms, p99 ${row.latencyMs!.p99} ms${bad ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+// ---------------------------------------------------------------------------------------------
+
+type TargetName = 'till-pglite' | 'till-postgres' | 'node-http' | 'prism';
+
+/** Bodies the bare node:http server answers; replaced by Till's real answers once Till ran. */
+const referenceBodies = {
+  plan: JSON.stringify({
+    success: true,
+    errorCode: null,
+    errorMessage: null,
+    data: { id: 1, object: 'plan', productId: 1, name: 'Bench monthly', description: null, amount: 19.99, currency: 'USD', interval: 'month', intervalCount: 1, status: 'available', active: true, createdAt: '2026-01-01T00:00:00.000Z' },
+  }),
+  customer: JSON.stringify({
+    success: true,
+    errorCode: null,
+    errorMessage: null,
+    data: { id: 1, object: 'customer', email: 'bench@example.com', name: 'Bench', phone: null, externalId: null, metadata: {}, hasPaymentMethod: false, createdAt: '2026-01-01T00:00:00.000Z' },
+  }),
+};
+
+/**
+ * Starts Till in a child process (`node --import tsx server/main.ts`), reads the demo merchant's
+ * test secret key, creates a product and a plan, and checks both operations once.
+ */
+async function startTill(databaseUrl: string | undefined): Promise<RunningTarget> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-'));
+  const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+  const port = (await freePort()) as number;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    TILL_DATA_DIR: dataDir,
+    NODE_ENV: 'production', // no response validation
+    LOG_LEVEL: 'warn',
+    TILL_RATE_LIMIT_SCALE: '1000', // the 100 req/s plan limit would answer 429s
+  };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const { child, output, exited } = spawnTracked(process.execPath, ['--import', 'tsx', 'server/main.ts'], env);
+  const stopServer = onCleanup(`stop Till (pid ${child.pid})`, () => stopChild(child, exited));
+  const stop = async () => {
+    await stopServer();
+    await removeDataDir();
+  };
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${url}/healthz`, child, output);
+    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as { keys: { test: { secret: string } } };
+    const headers = { Authorization: `Bearer ${demo.keys.test.secret}` };
+    const product = await callJson('POST', `${url}/v1/products`, headers, { name: 'Bench product' });
+    const plan = await callJson('POST', `${url}/v1/plans`, headers, { productId: Number(idOf(product.json)), name: 'Bench monthly', amount: 19.99, currency: 'USD', interval: 'month' });
+    const planId = idOf(plan.json);
+    // One of each, so a broken setup fails here with a readable answer, not as 100% errors.
+    referenceBodies.plan = (await callJson('GET', `${url}/v1/plans/${planId}`, headers)).text;
+    const created = await callJson('POST', `${url}/v1/customers`, headers, { email: `bench-${runTag}-check-${port}@example.com`, name: 'Bench' });
+    if (created.status !== 201) throw new Error(`POST /v1/customers with a new email answered ${created.status}, expected 201`);
+    referenceBodies.customer = created.text;
+    return { url, headers, planId, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Creates `till_bench_<timestamp>` on the PostgreSQL server; returns its URL and how to drop it. */
+async function createBenchDatabase(): Promise<{ url: string; drop: () => Promise<void>; serverVersion: string }> {
+  const name = `till_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    await admin.end().catch(() => undefined);
+    throw new PgUnreachable(message(error));
+  }
+  let serverVersion: string;
+  try {
+    serverVersion = String((await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '?');
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const drop = onCleanup(`drop database ${name}`, async () => {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop, serverVersion };
+}
+
+class PgUnreachable extends Error {}
+
+/** The bare node:http server, in a child process: Till's plan JSON for GET, a 201 customer JSON for POST. */
+async function startNodeHttp(): Promise<RunningTarget> {
+  const code = `
+    const http = require('node:http');
+    const get = Buffer.from(process.env.BENCH_GET_BODY);
+    const post = Buffer.from(process.env.BENCH_POST_BODY);
+    const json = (res, status, body) => {
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+      res.end(body);
+    };
+    const server = http.createServer((req, res) => {
+      if (req.method !== 'POST') return json(res, 200, get);
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        try { JSON.parse(Buffer.concat(chunks).toString()); } catch { return json(res, 400, Buffer.from('{"error":"bad json"}')); }
+        json(res, 201, post);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log('PORT=' + server.address().port));
+    process.on('SIGTERM', () => { server.close(() => process.exit(0)); server.closeAllConnections(); });
+  `;
+  const { child, output, exited } = spawnTracked(process.execPath, ['-e', code], { ...process.env, BENCH_GET_BODY: referenceBodies.plan, BENCH_POST_BODY: referenceBodies.customer });
+  const stop = onCleanup(`stop node:http (pid ${child.pid})`, () => stopChild(child, exited, 5000));
+  try {
+    const deadline = Date.now() + 10_000;
+    let port: string | undefined;
+    while (!(port = /PORT=(\d+)/.exec(output())?.[1])) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`node:http server did not start:\n${output()}`);
+      await sleep(50);
+    }
+    return { url: `http://127.0.0.1:${port}`, headers: {}, planId: '1', stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Prism mocking the Checkout & Billing interface, with request validation (`--errors`). */
+async function startPrismTarget(): Promise<RunningTarget> {
+  const prism = await startPrism({ api: 'checkout' });
+  const stop = onCleanup(`stop Prism (${prism.url})`, () => prism.stop());
+  return { url: prism.url, headers: { Authorization: 'Bearer sk_test_bench' }, planId: String(PRISM_PLAN_ID), stop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+function fmt(n: number, digits: number): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/**
+ * The report as rows of strings, for the console and the Markdown table alike. A row that was
+ * not measured has three cells: target, operation, and why.
+ */
+function tableCells(rows: Row[]): string[][] {
+  const header = ['target', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×node:http', '×prism'];
+  const ratio = (x: number | undefined) => (x === undefined ? 'n/a' : `${fmt(x, 2)}×`);
+  const body = rows.map((r) => {
+    if (r.status !== 'ok' || !r.latencyMs) return [r.target, r.operation, `${r.status}: ${r.reason ?? ''}`];
+    const non2xx = `${r.non2xx ?? 0}${r.errors ? ` (+${r.errors} errors)` : ''}`;
+    return [r.target, r.operation, fmt(r.reqPerSec ?? 0, 0), String(r.latencyMs.p50), String(r.latencyMs.p99), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
+  });
+  return [header, ...body];
+}
+
+/** A plain-text table: text columns left-aligned, numbers right-aligned. */
+function consoleTable(cells: string[][]): string {
+  const header = cells[0] ?? [];
+  const full = cells.filter((row) => row.length === header.length);
+  const widths = header.map((_, i) => Math.max(...(i < 2 ? cells : full).map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (row.length < header.length && i === row.length - 1 ? cell : i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+/** A GitHub Markdown table. */
+function markdownTable(cells: string[][]): string {
+  const header = cells[0] ?? [];
+  const line = (row: string[]) => `| ${header.map((_, i) => (row[i] ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...cells.slice(1).map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const environment = {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    autocannon: autocannonVersion,
+    postgres: undefined as string | undefined,
+  };
+  const settings = { durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, connections: CONNECTIONS, pipelining: 1 };
+  console.log(`bench: node ${environment.node}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.platform}, autocannon ${environment.autocannon}`);
+  console.log(`bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per target and operation`);
+
+  const rows: Row[] = [];
+  const skip = (target: TargetName, status: 'skipped' | 'failed', reason: string) => {
+    for (const operation of OPERATIONS) rows.push({ target, operation, status, reason });
+  };
+
+  /** Starts a target, measures both operations, stops it. A target that fails is reported, not fatal. */
+  const bench = async (name: TargetName, start: () => Promise<RunningTarget>) => {
+    let target: RunningTarget | undefined;
+    try {
+      checkInterrupted();
+      console.log(`bench: starting ${name}...`);
+      target = await start();
+      for (const operation of OPERATIONS) rows.push(await measure(name, operation, target));
+    } catch (error) {
+      if (interrupted) throw error;
+      console.log(`\nbench: ${name} failed: ${message(error)}`);
+      const done = new Set(rows.filter((r) => r.target === name).map((r) => r.operation));
+      for (const operation of OPERATIONS) if (!done.has(operation)) rows.push({ target: name, operation, status: 'failed', reason: message(error).split('\n')[0] ?? '' });
+    } finally {
+      await target?.stop();
+    }
+  };
+
+  await bench('till-pglite', () => startTill(undefined));
+
+  let database: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
+  try {
+    database = await createBenchDatabase();
+    environment.postgres = database.serverVersion;
+  } catch (error) {
+    checkInterrupted();
+    if (error instanceof PgUnreachable) {
+      console.log(`bench: PostgreSQL unreachable at ${PG_ADMIN_URL} (${error.message}): skipping till-postgres`);
+      skip('till-postgres', 'skipped', 'PostgreSQL unreachable');
+    } else {
+      console.log(`bench: could not create the bench database: ${message(error)}`);
+      skip('till-postgres', 'failed', `could not create the bench database: ${message(error)}`);
+    }
+  }
+  if (database) {
+    const { url } = database;
+    await bench('till-postgres', () => startTill(url));
+    await database.drop();
+  }
+
+  await bench('node-http', startNodeHttp);
+  await bench('prism', startPrismTarget);
+
+  // Ratios of req/s to the two references, per operation.
+  for (const row of rows) {
+    if (row.status !== 'ok') continue;
+    const ref = (target: TargetName) => rows.find((r) => r.target === target && r.operation === row.operation && r.status === 'ok')?.reqPerSec;
+    const nodeHttp = ref('node-http');
+    const prism = ref('prism');
+    if (nodeHttp) row.vsNodeHttp = row.reqPerSec! / nodeHttp;
+    if (prism) row.vsPrism = row.reqPerSec! / prism;
+  }
+
+  const cells = tableCells(rows);
+  console.log(`\n${consoleTable(cells)}\n`);
+  console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
+
+  // Verdict: every target measured, and no Till row over the error threshold.
+  const problems: string[] = [];
+  for (const row of rows) {
+    if (row.status === 'failed') problems.push(`${row.target} ${row.operation}: ${row.reason}`);
+    if (row.status !== 'ok') continue;
+    const bad = row.non2xx! + row.errors!;
+    const share = bad / Math.max(1, row.responses! + row.errors!);
+    if (bad > 0) {
+      console.log(`\nbench: ${row.target} ${row.operation}: ${row.non2xx} non-2xx, ${row.errors} connection errors (${fmt(share * 100, 2)}%); status codes ${JSON.stringify(row.statusCodes)}; samples:`);
+      for (const sample of row.sampleErrors ?? []) console.log(`  ${sample}`);
+    }
+    if (row.target.startsWith('till-') && share > MAX_ERROR_SHARE) problems.push(`${row.target} ${row.operation}: ${fmt(share * 100, 2)}% of responses non-2xx or errors (limit ${MAX_ERROR_SHARE * 100}%)`);
+    if (row.target.startsWith('till-') && row.operation === 'POST /v1/customers' && (row.statusCodes?.['200'] ?? 0) > 0) {
+      problems.push(`${row.target} POST /v1/customers: ${row.statusCodes?.['200']} answers were 200 (existing customer) instead of 201 (created): the emails were not unique`);
+    }
+  }
+
+  await mkdir(outDir, { recursive: true });
+  const generatedAt = new Date().toISOString();
+  await writeFile(path.join(outDir, 'results.json'), `${JSON.stringify({ generatedAt, environment, settings, results: rows }, null, 2)}\n`);
+  const markdown = [
+    '# Till benchmark',
+    '',
+    `${generatedAt} · node ${environment.node} · ${environment.cpus} CPUs (${environment.cpuModel}) · ${environment.platform} · PostgreSQL ${environment.postgres ?? 'n/a'} · autocannon ${environment.autocannon}, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per row`,
+    '',
+    'Targets, each a separate process on this machine, loaded one at a time by autocannon from the bench process:',
+    '',
+    '- **till-pglite**: Till (`server/main.ts`, `NODE_ENV=production`, so no response validation; rate limits scaled ×1000) on the embedded PGlite, fresh data directory.',
+    '- **till-postgres**: the same, on the PostgreSQL server, in a fresh database dropped afterwards.',
+    "- **node-http**: a bare `node:http` server answering Till's plan JSON for GET and a 201 customer JSON for POST: what Node alone can do here.",
+    '- **prism**: the Prism mock of the Checkout & Billing contract (`scripts/mock.mjs`), validating each request and answering the documented example.',
+    '',
+    'Operations: `GET /v1/plans/{id}` (one plan by id) and `POST /v1/customers` (a new email every request, so Till inserts a row each time), both with a bearer secret key.',
+    '×node:http and ×prism are req/s ratios to that reference for the same operation. Latency resolution is 1 ms.',
+    '',
+    markdownTable(cells),
+    '',
+    ...(problems.length ? ['Problems:', '', ...problems.map((p) => `- ${p}`), ''] : []),
+  ].join('\n');
+  await writeFile(path.join(outDir, 'results.md'), markdown);
+  console.log(`\nbench: wrote ${path.relative(root, path.join(outDir, 'results.json'))} and ${path.relative(root, path.join(outDir, 'results.md'))}`);
+
+  if (problems.length) {
+    console.log('\nbench: FAILED');
+    for (const problem of problems) console.log(`  - ${problem}`);
+    return 1;
+  }
+  return 0;
+}
+
+main()
+  .then(
+    (code) => code,
+    (error: unknown) => {
+      console.error(`\nbench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return 1;
+    },
+  )
+  .then(async (code) => {
+    await cleanupAll();
+    process.exit(interrupted ? 130 : code);
+  });
