@@ -118,6 +118,8 @@ interface LoadResult {
 interface LoadInstance {
   stop(): void;
   on(event: 'reqError', listener: (error: Error) => void): void;
+  /** Every response; `responseTime` in ms, with sub-millisecond precision. */
+  on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): void;
 }
 
 type Autocannon = (options: LoadOptions, done: (error: Error | null, result: LoadResult) => void) => LoadInstance;
@@ -316,9 +318,23 @@ interface Row {
   vsPrism?: number;
 }
 
-/** Runs autocannon once; collects the first few non-2xx answers and connection errors. */
-function runLoad(url: string, request: (onResponse: (status: number, body: string) => void) => LoadRequest, durationS: number): Promise<{ result: LoadResult; samples: string[] }> {
+/** Latency percentiles (nearest rank) of response times in ms. */
+function latencySummary(times: number[]): NonNullable<Row['latencyMs']> {
+  const sorted = Float64Array.from(times).sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return { p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), average: round(sum / Math.max(1, sorted.length)), max: round(at(100)) };
+}
+
+/**
+ * Runs autocannon once; collects every response time (autocannon's own latency histogram has a
+ * 1 ms resolution, too coarse for the bare node:http server) and the first few non-2xx answers
+ * and connection errors.
+ */
+function runLoad(url: string, request: (onResponse: (status: number, body: string) => void) => LoadRequest, durationS: number): Promise<{ result: LoadResult; times: number[]; samples: string[] }> {
   const samples: string[] = [];
+  const times: number[] = [];
   const onResponse = (status: number, body: string) => {
     if ((status < 200 || status > 299) && samples.length < 5) samples.push(`${status} ${body.slice(0, 300)}`);
   };
@@ -326,7 +342,10 @@ function runLoad(url: string, request: (onResponse: (status: number, body: strin
     const instance = autocannon({ url, connections: CONNECTIONS, duration: durationS, timeout: 10, requests: [request(onResponse)] }, (error, result) => {
       currentLoad = undefined;
       if (error) reject(error);
-      else resolve({ result, samples });
+      else resolve({ result, times, samples });
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      times.push(responseTime);
     });
     instance.on('reqError', (error) => {
       if (samples.length < 5) samples.push(`connection error: ${error.message}`);
@@ -342,7 +361,7 @@ async function measure(name: TargetName, operation: OperationName, target: Runni
   checkInterrupted();
   await runLoad(target.url, request, WARMUP_S);
   checkInterrupted();
-  const { result, samples } = await runLoad(target.url, request, DURATION_S);
+  const { result, times, samples } = await runLoad(target.url, request, DURATION_S);
   checkInterrupted();
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   const row: Row = {
@@ -350,7 +369,7 @@ async function measure(name: TargetName, operation: OperationName, target: Runni
     operation,
     status: 'ok',
     reqPerSec: result.requests.average,
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, average: result.latency.average, max: result.latency.max },
+    latencyMs: latencySummary(times),
     responses: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -358,7 +377,7 @@ async function measure(name: TargetName, operation: OperationName, target: Runni
     sampleErrors: samples,
   };
   const bad = row.non2xx! + row.errors!;
-  console.log(`  → ${fmt(row.reqPerSec!, 0)} req/s, p50 ${row.latencyMs!.p50} ms, p99 ${row.latencyMs!.p99} ms${bad ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  console.log(`  → ${fmt(row.reqPerSec!, 0)} req/s, p50 ${fmt(row.latencyMs!.p50, 2)} ms, p99 ${fmt(row.latencyMs!.p99, 2)} ms${bad ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
   return row;
 }
 
@@ -520,11 +539,12 @@ function fmt(n: number, digits: number): string {
  */
 function tableCells(rows: Row[]): string[][] {
   const header = ['target', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×node:http', '×prism'];
-  const ratio = (x: number | undefined) => (x === undefined ? 'n/a' : `${fmt(x, 2)}×`);
+  // Two decimals, or two significant digits below 0.1 (0.0054×, not 0.01×).
+  const ratio = (x: number | undefined) => (x === undefined ? 'n/a' : `${x >= 0.1 ? fmt(x, 2) : x.toPrecision(2)}×`);
   const body = rows.map((r) => {
     if (r.status !== 'ok' || !r.latencyMs) return [r.target, r.operation, `${r.status}: ${r.reason ?? ''}`];
     const non2xx = `${r.non2xx ?? 0}${r.errors ? ` (+${r.errors} errors)` : ''}`;
-    return [r.target, r.operation, fmt(r.reqPerSec ?? 0, 0), String(r.latencyMs.p50), String(r.latencyMs.p99), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
+    return [r.target, r.operation, fmt(r.reqPerSec ?? 0, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
   });
   return [header, ...body];
 }
@@ -662,7 +682,7 @@ async function main(): Promise<number> {
     '- **prism**: the Prism mock of the Checkout & Billing contract (`scripts/mock.mjs`), validating each request and answering the documented example.',
     '',
     'Operations: `GET /v1/plans/{id}` (one plan by id) and `POST /v1/customers` (a new email every request, so Till inserts a row each time), both with a bearer secret key.',
-    '×node:http and ×prism are req/s ratios to that reference for the same operation. Latency resolution is 1 ms.',
+    '×node:http and ×prism are req/s ratios to that reference for the same operation. Latency is measured per response with sub-millisecond precision.',
     '',
     markdownTable(cells),
     '',
@@ -683,7 +703,7 @@ main()
   .then(
     (code) => code,
     (error: unknown) => {
-      console.error(`\nbench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!interrupted) console.error(`\nbench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return 1;
     },
   )

@@ -171,16 +171,35 @@ export class RouteTable {
    * parameters and components are untouched, so validation is exactly the contract's.
    */
   validatorDocument(api: Api): Json {
-    const doc = this.docs[api];
+    const doc = lenientQueries(this.docs[api]);
     const paths: Json = {};
     for (const route of this.operations.filter((r) => r.api === api)) {
       const item = deref(doc, doc.paths[route.template]);
       const key = `/${route.operationId}${route.paramNames.map((n) => `/{${n}}`).join('')}`;
-      paths[key] = { ...(item.parameters ? { parameters: item.parameters } : {}), [route.method.toLowerCase()]: route.operation };
+      paths[key] = { ...(item.parameters ? { parameters: item.parameters } : {}), [route.method.toLowerCase()]: item[route.method.toLowerCase()] };
     }
     const { webhooks: _webhooks, 'x-generated': _generated, servers: _servers, ...rest } = doc;
     return { ...rest, servers: [{ url: `/${api}` }], paths };
   }
+}
+
+/**
+ * A copy of a contract whose query parameters accept reserved characters unencoded: merchants
+ * write `?email=ana@example.com` and `$filter=status eq 'Paid'`, and refusing that would help
+ * nobody. Everything else about the parameters is unchanged.
+ */
+function lenientQueries(doc: Json): Json {
+  const copy = structuredClone(doc);
+  const visit = (params: unknown) => {
+    if (!Array.isArray(params)) return;
+    for (const p of params) if (p && typeof p === 'object' && (p as Json).in === 'query') (p as Json).allowReserved = true;
+  };
+  visit(Object.values(copy.components?.parameters ?? {}));
+  for (const item of Object.values<Json>(copy.paths ?? {})) {
+    visit(item.parameters);
+    for (const method of METHODS) visit(item[method]?.parameters);
+  }
+  return copy;
 }
 
 /** Clients may percent-encode the OData punctuation; match on the plain characters. */
