@@ -5,6 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'out/vitest.json' }]] : ['default'],
+    reporters: process.env.VITEST_JSON ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]] : ['default'],
   },
 });

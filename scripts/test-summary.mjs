@@ -1,18 +1,27 @@
 #!/usr/bin/env node
-// Prints the vitest JSON report's totals as one plain line, "vitest: N passed, N failed, N skipped",
-// which CI reads as the closing line of a run.
-import { readFileSync } from 'node:fs';
+// Prints the totals of one or more vitest JSON reports, each on a line, and then the combined
+// totals as the closing line, "vitest: N passed, N failed, N skipped", which CI reads.
+import { existsSync, readFileSync } from 'node:fs';
 
-const file = process.argv[2] ?? 'out/vitest.json';
-let report;
-try {
-  report = JSON.parse(readFileSync(file, 'utf8'));
-} catch (err) {
-  console.error(`test-summary: cannot read ${file}: ${err.message}`);
-  process.exit(1);
+const files = process.argv.slice(2);
+if (files.length === 0) files.push('out/vitest.json');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of files) {
+  if (!existsSync(file)) {
+    console.log(`${file}: no report (that run did not reach its tests)`);
+    failed += 1;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const p = report.numPassedTests ?? 0;
+  const f = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+  const s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  console.log(`${file}: ${p} passed, ${f} failed, ${s} skipped`);
+  passed += p;
+  failed += f;
+  skipped += s;
 }
-const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,131 @@
+// Starting Till: the sandbox from the first start, the merchant command, migrations, jobs.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database.js';
+import { migrateDown, migrateToLatest } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { startServer } from '../../server/main.js';
+import { createLogger } from '../../server/log.js';
+import { call, usingPostgres } from '../support/server.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const dirs: string[] = [];
+const tempDir = async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'till-test-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+// These start the server on the embedded database; the PostgreSQL run covers the same code through the other suites.
+describe.runIf(!usingPostgres)('first start on an empty embedded database', () => {
+  it('creates "Demo Merchant", writes its four keys to demo-merchant.json, and serves both interfaces with them', async () => {
+    const dataDir = await tempDir();
+    const env = { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+    const first = await startServer({ env, announce: false, jobs: true, logger: createLogger('silent') });
+    try {
+      const file = JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8'));
+      expect(file).toEqual(first.demo);
+      expect(file.merchantId).toBeTypeOf('number');
+      expect(file.keys.test.secret).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+      expect(file.keys.test.publishable).toMatch(/^pk_test_/);
+      expect(file.keys.live.secret).toMatch(/^sk_live_/);
+      expect(file.keys.live.publishable).toMatch(/^pk_live_/);
+      expect((await stat(path.join(dataDir, 'demo-merchant.json'))).mode & 0o077).toBe(0);
+
+      const plans = await call(first.url, 'GET', '/v1/plans', { key: file.keys.test.secret });
+      expect(plans.status).toBe(200);
+      expect(plans.headers.get('x-ratelimit-limit')).toBe('100');
+      const commerce = await call(first.url, 'GET', '/v1/SubscriptionPlan', { apiKey: file.keys.test.secret });
+      expect(commerce.status).toBe(501);
+
+      // Keys are stored only as hashes.
+      const stored = await first.database.db.selectFrom('api_keys').selectAll().execute();
+      expect(stored).toHaveLength(4);
+      for (const row of stored) {
+        expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+        expect(Object.values(row).join(' ')).not.toContain(file.keys.test.secret);
+      }
+      const merchant = await first.database.db.selectFrom('merchants').selectAll().executeTakeFirstOrThrow();
+      expect(merchant).toMatchObject({ name: 'Demo Merchant', message_checkout_customers: false, send_checkout_receipts: true, rate_plan: 'standard' });
+      expect(merchant.payment_options.filter((o) => o.canHold).map((o) => o.name)).toEqual(['Visa', 'Mastercard']);
+
+      // The job queue runs on the embedded database.
+      await first.jobs!.boss.send('idempotency-cleanup', {});
+      await expect
+        .poll(async () => (await first.database.sql.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'idempotency-cleanup' AND state = 'completed'")).rows[0].n, {
+          timeout: 20_000,
+          interval: 250,
+        })
+        .toBeGreaterThan(0);
+    } finally {
+      await first.close();
+    }
+
+    // A second start on the same data keeps the merchant and does not make another.
+    const second = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
+    try {
+      expect(second.demo).toBeUndefined();
+      expect((await call(second.url, 'GET', '/v1/plans', { key: JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')).keys.test.secret })).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('npm run merchant -- create prints the same JSON, and the keys work', async () => {
+    const dataDir = await tempDir();
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', 'Acme', '--plan', 'enterprise', '--json'], {
+      cwd: root,
+      env: { ...process.env, TILL_DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    const created = JSON.parse(stdout);
+    expect(Object.keys(created)).toEqual(['merchantId', 'keys']);
+    expect(created.keys.live.secret).toMatch(/^sk_live_/);
+    const server = await startServer({ env: { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test' }, announce: false, jobs: false, logger: createLogger('silent') });
+    try {
+      const res = await call(server.url, 'GET', '/v1/products', { key: created.keys.test.secret });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('500');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the merchant command explains a bad call', async () => {
+    const result = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--plan', 'gold'], { cwd: root }).catch((e) => e);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--name is required');
+  });
+});
+
+describe('migrations', () => {
+  it('are listed in an explicit registry, each with up and down', () => {
+    for (const [name, migration] of Object.entries(migrations)) {
+      expect(name).toMatch(/^\d{4}_\d{2}_\d{2}_\d{4}_[a-z_]+$/);
+      expect(migration.down).toBeTypeOf('function');
+    }
+  });
+
+  it.runIf(!usingPostgres)('run up, down and up again cleanly', async () => {
+    const database = await openDatabase();
+    try {
+      await migrateToLatest(database.db);
+      const tables = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'merchants'`.execute(database.db)).rows[0]!.n;
+      expect(await tables()).toBe(1);
+      for (let i = 0; i < Object.keys(migrations).length; i++) await migrateDown(database.db);
+      expect(await tables()).toBe(0);
+      await migrateToLatest(database.db);
+      expect(await tables()).toBe(1);
+    } finally {
+      await database.close();
+    }
+  });
+});
