@@ -335,8 +335,17 @@ function latencySummary(times: number[]): NonNullable<Row['latencyMs']> {
 function runLoad(url: string, request: (onResponse: (status: number, body: string) => void) => LoadRequest, durationS: number): Promise<{ result: LoadResult; times: number[]; samples: string[] }> {
   const samples: string[] = [];
   const times: number[] = [];
+  const seen = new Set<string>();
+  /** Keeps up to 3 distinct errors (the request id in Till's error body does not count). */
+  const sample = (text: string) => {
+    const key = text.replace(/req_[0-9a-f]+/g, 'req_…');
+    if (samples.length < 3 && !seen.has(key)) {
+      seen.add(key);
+      samples.push(text);
+    }
+  };
   const onResponse = (status: number, body: string) => {
-    if ((status < 200 || status > 299) && samples.length < 5) samples.push(`${status} ${body.slice(0, 300)}`);
+    if (status < 200 || status > 299) sample(`${status} ${body.slice(0, 300)}`);
   };
   return new Promise((resolve, reject) => {
     const instance = autocannon({ url, connections: CONNECTIONS, duration: durationS, timeout: 10, requests: [request(onResponse)] }, (error, result) => {
@@ -347,9 +356,7 @@ function runLoad(url: string, request: (onResponse: (status: number, body: strin
     instance.on('response', (_client, _status, _bytes, responseTime) => {
       times.push(responseTime);
     });
-    instance.on('reqError', (error) => {
-      if (samples.length < 5) samples.push(`connection error: ${error.message}`);
-    });
+    instance.on('reqError', (error) => sample(`connection error: ${error.message}`));
     currentLoad = instance;
   });
 }
