@@ -5696,6 +5696,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The operation is not available on this server. */
+        NotImplemented: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description No such object for this merchant and mode. Objects of other merchants, and of the other mode, are reported the same way. */
         NotFound: {
             headers: {
@@ -5790,6 +5803,19 @@ export interface components {
         };
         /** @description Unexpected server error. Retry with backoff and quote `X-Request-Id` to support. (envelope form) */
         EnvelopeServerError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EnvelopeError"];
+            };
+        };
+        /** @description The operation is not available on this server. (envelope form) */
+        EnvelopeNotImplemented: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -5990,6 +6016,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     retrieveCheckoutSession: {
@@ -6022,6 +6049,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     confirmCheckoutSession: {
@@ -6087,6 +6115,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -6140,6 +6169,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listSavedCards: {
@@ -6172,6 +6202,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     verifySavedCard: {
@@ -6224,6 +6255,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     confirmSavedCardOtp: {
@@ -6288,6 +6320,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     withdrawCheckoutSessionQr: {
@@ -6337,6 +6370,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     cancelCheckoutSession: {
@@ -6383,6 +6417,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getCheckoutSessionStatus: {
@@ -6415,6 +6450,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     lookupSrcCards: {
@@ -6467,6 +6503,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -6520,6 +6557,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -6598,6 +6636,7 @@ export interface operations {
             };
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
             /** @description Processing error (`refund_failed`, `retryable` true). Retry the same call; it never refunds twice. (envelope form) */
             502: {
                 headers: {
@@ -6688,6 +6727,7 @@ export interface operations {
             };
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
             /** @description Processing error (`refund_failed`, `retryable` true). Retry the same call; it never refunds twice. (envelope form) */
             502: {
                 headers: {
@@ -6766,6 +6806,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The capture failed at the processor (`hold_operation_failed`). Retrying is safe. */
             502: {
                 headers: {
@@ -6840,6 +6881,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The release failed at the processor (`hold_operation_failed`). Retrying is safe. */
             502: {
                 headers: {
@@ -6920,6 +6962,7 @@ export interface operations {
             403: components["responses"]["EnvelopeForbidden"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     retrieveSubscription: {
@@ -6953,6 +6996,7 @@ export interface operations {
             404: components["responses"]["EnvelopeNotFound"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     cancelSubscription: {
@@ -6994,6 +7038,7 @@ export interface operations {
             409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     pauseSubscription: {
@@ -7047,6 +7092,7 @@ export interface operations {
             409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     resumeSubscription: {
@@ -7096,6 +7142,7 @@ export interface operations {
             409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     listSubscriptionInvoices: {
@@ -7134,6 +7181,7 @@ export interface operations {
             404: components["responses"]["EnvelopeNotFound"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     listPlans: {
@@ -7170,6 +7218,7 @@ export interface operations {
             403: components["responses"]["EnvelopeForbidden"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     createPlan: {
@@ -7219,6 +7268,7 @@ export interface operations {
             409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     retrievePlan: {
@@ -7252,6 +7302,7 @@ export interface operations {
             404: components["responses"]["EnvelopeNotFound"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     archivePlan: {
@@ -7285,6 +7336,7 @@ export interface operations {
             404: components["responses"]["EnvelopeNotFound"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     updatePlan: {
@@ -7335,6 +7387,7 @@ export interface operations {
             409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     listCustomers: {
@@ -7373,6 +7426,7 @@ export interface operations {
             403: components["responses"]["EnvelopeForbidden"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     createCustomer: {
@@ -7423,6 +7477,7 @@ export interface operations {
             409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     retrieveCustomer: {
@@ -7456,6 +7511,7 @@ export interface operations {
             404: components["responses"]["EnvelopeNotFound"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
         };
     };
     listProducts: {
@@ -7490,6 +7546,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createProduct: {
@@ -7527,6 +7584,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     retrieveProduct: {
@@ -7560,6 +7618,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listInvoices: {
@@ -7600,6 +7659,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createInvoice: {
@@ -7649,6 +7709,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     retrieveInvoice: {
@@ -7682,6 +7743,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getInvoicePdf: {
@@ -7717,6 +7779,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     sendInvoice: {
@@ -7778,6 +7841,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     voidInvoice: {
@@ -7827,6 +7891,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     refundInvoice: {
@@ -7892,6 +7957,7 @@ export interface operations {
             };
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
             /** @description `refund_failed`: a processing error. Part of the refund may have reached the processor; retry the same call, never by another route. */
             502: {
                 headers: {
@@ -7954,6 +8020,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWebhookConfigurations: {
@@ -7988,6 +8055,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createWebhookConfiguration: {
@@ -8037,6 +8105,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     retrieveWebhookConfiguration: {
@@ -8073,6 +8142,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteWebhookConfiguration: {
@@ -8109,6 +8179,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     updateWebhookConfiguration: {
@@ -8161,6 +8232,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     sendWebhookTestEvent: {
@@ -8217,6 +8289,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWebhookDeliveries: {
@@ -8262,6 +8335,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     resendWebhookDelivery: {
@@ -8319,6 +8393,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     advanceTestClock: {
@@ -8380,6 +8455,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     settleTestPayment: {
@@ -8444,6 +8520,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     simulateQrPaid: {
@@ -8508,6 +8585,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listTestMessages: {
@@ -8561,6 +8639,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     paymentSucceededEvent: {

@@ -3614,6 +3614,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The operation is not available on this server. */
+        NotImplemented: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The object is in a state that does not allow the operation, or the `Idempotency-Key` clashes. */
         Conflict: {
             headers: {
@@ -3731,6 +3744,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createCommerceInvoice: {
@@ -3768,6 +3782,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getCommerceInvoice: {
@@ -3804,6 +3819,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getInvoiceByReference: {
@@ -3838,6 +3854,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listInvoicePaymentMethods: {
@@ -3871,6 +3888,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     sendCommerceInvoice: {
@@ -3924,6 +3942,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getInvoiceQrCode: {
@@ -3955,6 +3974,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     payInvoice: {
@@ -4017,6 +4037,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -4055,6 +4076,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -4089,6 +4111,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     captureCommercePayment: {
@@ -4142,6 +4165,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             /** @description The capture failed at the processor (`hold_operation_failed`); retrying the same request is safe. */
             502: {
                 headers: {
@@ -4205,6 +4229,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -4234,6 +4259,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     verifyFundingSource: {
@@ -4287,6 +4313,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listAccounts: {
@@ -4315,6 +4342,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getAccountBalance: {
@@ -4348,6 +4376,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listGatewayTransfers: {
@@ -4388,6 +4417,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createTransfer: {
@@ -4438,6 +4468,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -4481,6 +4512,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getTransfersDashboard: {
@@ -4521,6 +4553,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getPayoutsDashboard: {
@@ -4559,6 +4592,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listPaymentLinks: {
@@ -4599,6 +4633,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createPaymentLink: {
@@ -4648,6 +4683,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deletePaymentLink: {
@@ -4679,6 +4715,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     updatePaymentLink: {
@@ -4729,6 +4766,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     activatePaymentLink: {
@@ -4778,6 +4816,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deactivatePaymentLink: {
@@ -4827,6 +4866,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getPaymentLinkEmbedCode: {
@@ -4860,6 +4900,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getPaymentLinkQrCode: {
@@ -4891,6 +4932,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getPaymentLinkByIdentifier: {
@@ -4922,6 +4964,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getPaymentLinkByMerchantSlug: {
@@ -4955,6 +4998,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createPaymentLinkInvoice: {
@@ -5018,6 +5062,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createPaymentLinkSubscription: {
@@ -5081,6 +5126,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     sendPaymentLinkVerificationCode: {
@@ -5144,6 +5190,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listSubscriptionProducts: {
@@ -5188,6 +5235,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createSubscriptionProduct: {
@@ -5225,6 +5273,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteSubscriptionProduct: {
@@ -5269,6 +5318,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     updateSubscriptionProduct: {
@@ -5306,6 +5356,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listSubscriptionPlans: {
@@ -5348,6 +5399,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createSubscriptionPlan: {
@@ -5385,6 +5437,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteSubscriptionPlan: {
@@ -5418,6 +5471,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     updateSubscriptionPlan: {
@@ -5480,6 +5534,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listSubscriptionInventoryItems: {
@@ -5520,6 +5575,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createSubscriptionInventoryItem: {
@@ -5569,6 +5625,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteSubscriptionInventoryItem: {
@@ -5613,6 +5670,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     updateSubscriptionInventoryItem: {
@@ -5663,6 +5721,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listCommerceSubscriptions: {
@@ -5705,6 +5764,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     cancelCommerceSubscription: {
@@ -5746,6 +5806,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getMerchant: {
@@ -5774,6 +5835,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createMerchant: {
@@ -5823,6 +5885,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listMerchantLocations: {
@@ -5851,6 +5914,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getCurrentUser: {
@@ -5879,6 +5943,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createRole: {
@@ -5928,6 +5993,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listScopes: {
@@ -5956,6 +6022,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
 }

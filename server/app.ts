@@ -10,7 +10,7 @@ import { authenticate } from './http/auth.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
-import { type Api, RouteTable } from './http/routes.js';
+import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
@@ -94,6 +94,13 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
     if (req.till.route?.operation.tags?.includes('Test Helpers') && req.till.auth?.livemode) return next(new AppError('livemode_not_allowed'));
     next();
   });
+  // An operation without a handler answers 501 once the caller is known, whatever its input, so
+  // a client (or the conformance suite) can tell "not implemented" from "invalid".
+  app.use((req, _res, next) => {
+    const route = req.till.route!;
+    if (!(handlers[route.api] as Record<string, unknown>)[route.operationId]) return next(notImplemented(route));
+    next();
+  });
   for (const api of ['checkout', 'commerce'] as const) {
     app.use(
       OpenApiValidator.middleware({
@@ -116,7 +123,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
   app.use(async (req: Request, res: Response, next) => {
     const route = req.till.route!;
     const handler = (handlers[route.api] as Record<string, ((input: any) => Promise<any>) | undefined>)[route.operationId];
-    if (!handler) return next(new AppError('not_implemented', { message: `${route.method} ${route.template} (${route.operationId}) is not implemented on this server yet.` }));
+    if (!handler) return next(notImplemented(route));
     try {
       const result = await handler({
         path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
@@ -140,6 +147,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
   app.use(errorMiddleware(defaultHeaders));
   app.use(lastResortErrorHandler(defaultHeaders));
   return app;
+}
+
+function notImplemented(route: RouteOperation): AppError {
+  return new AppError('not_implemented', { message: `${route.method} ${route.template} (${route.operationId}) is not implemented on this server yet.` });
 }
 
 function splitUrl(url: string): [string, string] {

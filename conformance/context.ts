@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { createCheckoutClient, createCommerceClient } from '../sdk/src/index.js';
+import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec } from './types.js';
+import type { ContractValidator } from './validator.js';
+
+/** Thrown by a scenario to say it cannot run here (for example: no second merchant key). */
+export const PENDING_PREFIX = 'PENDING:';
+
+/** The context cases and scenarios run in: plain HTTP with contract checks, SDK clients, clean-up. */
+export function createContext(options: ConformanceOptions, validator: ContractValidator): ConformanceContext & { cleanup(): Promise<void>; seen501: Set<string>; seenAnswer: Set<string> } {
+  const runId = `conf${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const seen501 = new Set<string>();
+  const seenAnswer = new Set<string>();
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const commerceBaseUrl = (options.commerceBaseUrl ?? options.baseUrl).replace(/\/+$/, '');
+
+  async function request(api: Api, operationId: string, spec: RequestSpec, problems?: string[]): Promise<HttpResult> {
+    const headers: Record<string, string> = { accept: 'application/json, */*', ...spec.headers };
+    if (spec.key) headers.authorization = `Bearer ${spec.key}`;
+    if (spec.apiKey) headers['x-api-key'] = spec.apiKey;
+    if (spec.clientSecret) headers['x-client-secret'] = spec.clientSecret;
+    let body: string | undefined;
+    if (spec.rawBody !== undefined) body = spec.rawBody;
+    else if (spec.body !== undefined) body = JSON.stringify(spec.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const query = spec.query ? `?${new URLSearchParams(Object.entries(spec.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+    const url = `${api === 'commerce' ? commerceBaseUrl : baseUrl}${spec.path}${query}`;
+    // As the document tells clients: on 429 wait Retry-After, then retry with exponential backoff.
+    let response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(30_000) });
+    for (let attempt = 0; response.status === 429 && attempt < 4; attempt++) {
+      const wait = Math.max(1, Number(response.headers.get('retry-after')) || 1) * 1000 * 2 ** attempt;
+      await response.arrayBuffer();
+      await new Promise((r) => setTimeout(r, Math.min(wait, 15_000)));
+      response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(30_000) });
+    }
+    const isText = /json|text|xml/.test(response.headers.get('content-type') ?? '') || !response.headers.get('content-type');
+    const text = isText ? await response.text() : Buffer.from(await response.arrayBuffer()).toString('latin1');
+    let json: unknown;
+    try {
+      json = text && isText ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    // A 501 means "not implemented", except for an operation whose only documented answer is 501.
+    const onlyAnswers501 = Object.keys(validator.operation(operationId).operation.responses ?? {}).join() === '501';
+    if (response.status === 501 && !onlyAnswers501) seen501.add(operationId);
+    else seenAnswer.add(operationId);
+    const found = validator.validateResponse(operationId, response.status, response.headers, text);
+    if (found.length > 0) {
+      const described = found.map((p) => `${spec.method} ${spec.path} → ${response.status}: ${p}`);
+      if (problems) problems.push(...described);
+      else throw new Error(`The answer breaks the contract:\n  ${described.join('\n  ')}`);
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+
+  async function isImplemented(operationId: string): Promise<boolean> {
+    if (options.target === 'mock') return true;
+    if (options.implemented) return options.implemented.has(operationId);
+    if (seen501.has(operationId)) return false;
+    return true;
+  }
+
+  return {
+    options,
+    validator,
+    runId,
+    request,
+    isImplemented,
+    checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey }),
+    commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey }),
+    onCleanup: (fn) => cleanups.push(fn),
+    seen501,
+    seenAnswer,
+    async cleanup() {
+      for (const fn of cleanups.reverse()) {
+        try {
+          await fn();
+        } catch {
+          // Best effort: a deployment may refuse; what was created carries the run id.
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// How to reach each operation's documented success path on a real deployment: what to create
+// first (through the API, with names carrying the run id) and what to send. An implemented
+// operation without a recipe fails its success case, so each capability adds its recipes here.
+import type { ConformanceContext, RequestSpec } from './types.js';
+import type { OperationInfo } from './validator.js';
+
+export interface Recipe {
+  /** The request that should succeed (path filled in, body and query). */
+  success(ctx: ConformanceContext, info: OperationInfo): Promise<Omit<RequestSpec, 'method'> & { path: string }>;
+  /** Statuses that count as the success path (default: the documented 2xx). */
+  expect?: number[];
+  /** The same request for an object another merchant owns (for the 404 check). */
+  foreign?(ctx: ConformanceContext, info: OperationInfo, otherKey: string): Promise<Omit<RequestSpec, 'method'> & { path: string }>;
+}
+
+async function created<T = any>(ctx: ConformanceContext, operationId: string, path: string, body: unknown, key: string): Promise<T> {
+  const res = await ctx.request('checkout', operationId, { method: 'POST', path, body, key });
+  if (res.status >= 300) throw new Error(`setup: ${operationId} answered ${res.status}: ${res.text.slice(0, 200)}`);
+  return res.json;
+}
+
+/** A product of the merchant behind `key`. */
+export async function fixtureProduct(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
+  return created(ctx, 'createProduct', '/v1/products', { name: `Conformance product ${ctx.runId}`, description: 'Created by the conformance suite' }, key);
+}
+
+/** A plan (archived at the end of the run). */
+export async function fixturePlan(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
+  const product = await fixtureProduct(ctx, key);
+  const plan = (await created<{ data: { id: number } }>(ctx, 'createPlan', '/v1/plans', { productId: product.id, name: `Conformance ${ctx.runId}`, amount: 9.99, currency: 'USD', interval: 'month' }, key)).data;
+  ctx.onCleanup(() => ctx.request('checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key }));
+  return plan;
+}
+
+/** A customer of the merchant behind `key`, unique to this run. */
+export async function fixtureCustomer(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
+  const tag = `${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`;
+  return (await created<{ data: { id: number } }>(ctx, 'createCustomer', '/v1/customers', { email: `conformance+${tag}@example.com`, name: 'Conformance Customer', externalId: `conf-${tag}` }, key)).data;
+}
+
+export const recipes: Record<string, Recipe> = {
+  createProduct: { success: async (ctx) => ({ path: '/v1/products', body: { name: `Conformance product ${ctx.runId}` } }) },
+  listProducts: { success: async () => ({ path: '/v1/products', query: { limit: 5 } }) },
+  retrieveProduct: {
+    success: async (ctx) => ({ path: `/v1/products/${(await fixtureProduct(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/products/${(await fixtureProduct(ctx, key)).id}` }),
+  },
+  createPlan: {
+    success: async (ctx) => ({
+      path: '/v1/plans',
+      body: { productId: (await fixtureProduct(ctx)).id, name: `Conformance ${ctx.runId}`, amount: 19.99, currency: 'USD', interval: 'month', intervalCount: 1 },
+    }),
+  },
+  listPlans: { success: async () => ({ path: '/v1/plans', query: { limit: 5, includeArchived: true } }) },
+  retrievePlan: {
+    success: async (ctx) => ({ path: `/v1/plans/${(await fixturePlan(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/plans/${(await fixturePlan(ctx, key)).id}` }),
+  },
+  updatePlan: {
+    success: async (ctx) => ({ path: `/v1/plans/${(await fixturePlan(ctx)).id}`, body: { name: `Conformance renamed ${ctx.runId}`, description: 'Renamed' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/plans/${(await fixturePlan(ctx, key)).id}`, body: { name: 'Not yours' } }),
+  },
+  archivePlan: {
+    success: async (ctx) => ({ path: `/v1/plans/${(await fixturePlan(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/plans/${(await fixturePlan(ctx, key)).id}` }),
+  },
+  createCustomer: {
+    success: async (ctx) => ({ path: '/v1/customers', body: { email: `conformance+${ctx.runId}-${Math.random().toString(36).slice(2, 8)}@example.com`, name: 'Conformance' } }),
+  },
+  listCustomers: { success: async () => ({ path: '/v1/customers', query: { limit: 5 } }) },
+  retrieveCustomer: {
+    success: async (ctx) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx, key)).id}` }),
+  },
+  // Its documented answer is 501, always.
+  createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },
+};

@@ -1,0 +1,924 @@
+// Behaviour scenarios of checkout-billing-api.md: checkout sessions (creation rules, states,
+// withdraw-qr), card holds, refunds, subscriptions, plans, customers, products, lists, invoices
+// and portal sessions. Webhook rules are in webhooks.ts; auth, errors, limits, idempotency and
+// versioning in platform.ts.
+import assert from 'node:assert/strict';
+import type { ConformanceContext, Scenario } from '../types.js';
+import {
+  CHECKOUT_DOC,
+  call,
+  clocked,
+  emailFor,
+  envelopeData,
+  expectEnvelopeError,
+  expectError,
+  expectStatus,
+  newPlan,
+  newProduct,
+  otherSecretKey,
+  pending,
+  postCustomer,
+  rawFetch,
+  secretKey,
+  source,
+  tag,
+} from './platform.js';
+
+// Operation groups.
+const SESSION = 'createCheckoutSession';
+const RETRIEVE = 'retrieveCheckoutSession';
+const STATUS = 'getCheckoutSessionStatus';
+const CANCEL = 'cancelCheckoutSession';
+const WITHDRAW = 'withdrawCheckoutSessionQr';
+/** Pay a session by card: create, tokenize with a sandbox card, confirm. */
+const PAY_CARD = [SESSION, 'tokenizeCard', 'confirmCheckoutSession'];
+/** Issue a wallet QR code on a session (confirm with a wallet option). */
+const ISSUE_QR = [SESSION, 'confirmCheckoutSession'];
+/** Pay a wallet QR code as the payer's wallet would. */
+const PAY_QR = [...ISSUE_QR, 'simulateQrPaid'];
+const HOLD = [...PAY_CARD, STATUS];
+const SUBSCRIBE = ['createProduct', 'createPlan', 'createCustomer', ...PAY_CARD, RETRIEVE, 'retrieveSubscription'];
+const SUBSCRIBE_TRIAL = ['createProduct', 'createPlan', 'createCustomer', SESSION, RETRIEVE, 'retrieveSubscription'];
+const MESSAGES = 'listTestMessages';
+
+// Sections.
+const CREATE_FIELDS = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: fields accepted at creation');
+const CREATION_RULES = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: fields accepted at creation', 'Creation rules');
+const RULE_6 = `${CREATION_RULES} › 6. Paying an existing invoice`;
+const CREATED = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: returned at creation');
+const RETRIEVAL = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: retrieval fields');
+const POLLING = source(CHECKOUT_DOC, 'Resources and their fields', 'Session status result (polling)');
+const CONFIRM_RESULT = source(CHECKOUT_DOC, 'Resources and their fields', 'Confirm result');
+const CARD_OBJECTS = source(CHECKOUT_DOC, 'Resources and their fields', 'Card and payment-method objects');
+const REFUND_RESULT = source(CHECKOUT_DOC, 'Resources and their fields', 'Refund result');
+const HOLD_RESULT = source(CHECKOUT_DOC, 'Resources and their fields', 'Hold result (capture and release)');
+const SUBSCRIPTION_FIELDS = source(CHECKOUT_DOC, 'Resources and their fields', 'Subscription');
+const SUBSCRIPTION_INVOICE = source(CHECKOUT_DOC, 'Resources and their fields', 'Subscription invoice (list item)');
+const PLAN_FIELDS = source(CHECKOUT_DOC, 'Resources and their fields', 'Plan');
+const CUSTOMER_FIELDS = source(CHECKOUT_DOC, 'Resources and their fields', 'Customer');
+const PRODUCT_FIELDS = source(CHECKOUT_DOC, 'Resources and their fields', 'Product');
+const LIST_WRAPPER = source(CHECKOUT_DOC, 'Resources and their fields', 'List wrapper');
+const RENEWAL = source(CHECKOUT_DOC, 'Resources and their fields', 'Renewal and card on file');
+const SESSION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Checkout session status');
+const HOLD_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Card hold (payment) status');
+const REFUND_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Refund status');
+const SUBSCRIPTION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Subscription status');
+const PLAN_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Plan status');
+const SESSION_ENDPOINTS = source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions');
+const WITHDRAW_OUTCOMES = source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions', 'Withdraw-qr outcomes');
+const REFUND_RULES = source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions', 'Refund rules');
+const CAPTURE_RULES = source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions', 'Capture and release rules');
+const SUBSCRIPTION_ENDPOINTS = source(CHECKOUT_DOC, 'Endpoints', 'Subscriptions');
+const PLAN_ENDPOINTS = source(CHECKOUT_DOC, 'Endpoints', 'Plans');
+const CUSTOMER_ENDPOINTS = source(CHECKOUT_DOC, 'Endpoints', 'Customers');
+const PRODUCT_ENDPOINTS = source(CHECKOUT_DOC, 'Endpoints', 'Products');
+const OTHER_SCOPED = source(CHECKOUT_DOC, 'Endpoints', 'Other scoped operations');
+const NAMED_CODES = source(CHECKOUT_DOC, 'Errors');
+
+// ---------------------------------------------------------------------------------------------
+// Checkout sessions: creation
+// ---------------------------------------------------------------------------------------------
+
+const sessionCreation: Scenario[] = [
+  pending('checkout.sessions.create.returned-fields', 'Create answers id, object `checkout_session`, status `open`, paymentStatus `unpaid`, amount, currency, mode, paymentType, clientSecret, customer {email, name}, expiresAt and createdAt', CREATED, [SESSION]),
+  pending('checkout.sessions.create.hosted-url', 'A hosted session answers a `url` for the payment page', CREATED, [SESSION]),
+  pending('checkout.sessions.create.embedded-url-null', 'An embedded session answers `url` null', CREATED, [SESSION]),
+  pending('checkout.sessions.create.amount-too-small', 'An amount below 1.00 in the currency is refused with 400 `amount_too_small`, `param` `amount`; exactly 1.00 is accepted', CREATE_FIELDS, [SESSION]),
+  pending('checkout.sessions.create.mode-values', '`mode` is `embedded` or `hosted`; any other value is refused with 400', CREATE_FIELDS, [SESSION]),
+  pending('checkout.sessions.create.payment-type-values', '`paymentType` is `oneTime` or `subscription`; any other value is refused with 400', CREATE_FIELDS, [SESSION]),
+  pending('checkout.sessions.create.line-items', '`lineItems` take name, quantity, unitAmount and an optional description', CREATE_FIELDS, [SESSION]),
+  pending('checkout.sessions.create.metadata', '`metadata` is a free key/value map kept with the session', CREATE_FIELDS, [SESSION, RETRIEVE]),
+  pending('checkout.sessions.create.notify-customer-default-off', 'Without `notifyCustomer` the merchant setting \'Message Checkout Customers\' applies (off unless turned on): retrieval reports false and no invoice message is sent', CREATE_FIELDS, [SESSION, RETRIEVE, MESSAGES]),
+  pending('checkout.sessions.create.notify-customer-true', '`notifyCustomer` true emails and texts the payer the session\'s invoice', CREATE_FIELDS, [SESSION, RETRIEVE, MESSAGES]),
+  pending('checkout.sessions.create.send-receipt-default-on', 'Without `sendReceipt` the merchant setting \'Send Checkout Receipts\' applies (on unless turned off): retrieval reports true and a receipt is emailed on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
+  pending('checkout.sessions.create.send-receipt-false', '`sendReceipt` false sends no receipt on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
+  pending('checkout.sessions.create.send-receipt-needs-email', 'A receipt needs the payer\'s email: a paid session without `customerEmail` sends none', CREATE_FIELDS, [...PAY_CARD, MESSAGES]),
+  pending('checkout.sessions.create.allow-saved-cards', '`allowSavedCards` is kept and reported by retrieval (`allowGuestSavedCards`); without it the saved-card list is empty', CREATE_FIELDS, [SESSION, RETRIEVE, 'listSavedCards']),
+  pending('checkout.sessions.create.click-to-pay', '`enableClickToPay` enables SRC: lookup works on such a session and is refused on one without it', CREATE_FIELDS, [SESSION, 'lookupSrcCards']),
+  pending('checkout.sessions.create.description-ignored-for-invoice', '`description` is ignored when an existing invoice is paid', CREATE_FIELDS, ['createInvoice', SESSION, 'retrieveInvoice']),
+  pending('checkout.sessions.create.trial-days-per-session', 'Trials are set per session (`trialDays`), not on the plan: two sessions on one plan can have different trials', CREATE_FIELDS, [...SUBSCRIBE_TRIAL]),
+
+  // Rule 1: expiry.
+  pending('checkout.sessions.rule-1-default-expiry-30-minutes', 'Without `expiresAt` a session can be paid for 30 minutes: `expiresAt` is 30 minutes after `createdAt`', CREATION_RULES, [SESSION]),
+  pending('checkout.sessions.rule-1-expires-at-bounds', '`expiresAt` must be between 10 minutes and 24 hours from now; 9 minutes or 25 hours is refused with 400 `validation_error`', CREATION_RULES, [SESSION]),
+  clocked('checkout.sessions.rule-1-expired-cannot-be-paid', 'After expiry the session reads `expired` and cannot be paid (confirm is refused)', CREATION_RULES, [...PAY_CARD, RETRIEVE]),
+
+  // Rule 2: placeholder.
+  pending('checkout.sessions.rule-2-placeholder-replaced', '`{CHECKOUT_SESSION_ID}` in successUrl and cancelUrl is replaced with the session id at creation; the returned and stored URL is the final one', CREATION_RULES, [SESSION, RETRIEVE]),
+  pending('checkout.sessions.rule-2-placeholder-percent-encoded', 'The percent-encoded placeholder `%7BCHECKOUT_SESSION_ID%7D` is replaced too', CREATION_RULES, [SESSION, RETRIEVE]),
+
+  // Rule 3: payer details.
+  pending('checkout.sessions.rule-3-payer-details-optional', 'Payer details are all optional: a session without any is created', CREATION_RULES, [SESSION]),
+  pending('checkout.sessions.rule-3-payer-details-retrieved', 'Payer details are stored on the session and returned by retrieval', CREATION_RULES, [SESSION, RETRIEVE]),
+  pending('checkout.sessions.rule-3-payer-on-invoice', 'Payer details are recorded as payer on the invoice a one-time session creates', CREATION_RULES, [...PAY_CARD, RETRIEVE, 'retrieveInvoice']),
+
+  // Rule 4 and 5: per-session webhooks and secret (delivery itself in webhooks.ts).
+  pending('checkout.sessions.rule-4-notification-url-accepted', 'A session accepts an https `notificationUrl` on a public host', CREATION_RULES, [SESSION]),
+  pending('checkout.sessions.rule-5-secret-returned-once', 'With `notificationUrl` and no `notificationSecret` the create response carries a generated `notificationSecret`; retrieval never shows it', CREATION_RULES, [SESSION, RETRIEVE]),
+  pending('checkout.sessions.rule-5-sent-secret-not-returned', 'When `notificationSecret` is sent, the create response does not return one', CREATION_RULES, [SESSION]),
+
+  // Rule 6: paying an existing invoice, each sub-rule.
+  pending('checkout.sessions.rule-6a-subscription-refused', 'Paying an invoice is only possible with `paymentType` `oneTime`; a subscription session with `invoiceId` is refused with `validation_error`', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6a-both-invoice-fields', 'Sending both `invoiceId` and `invoiceReference` fails with `validation_error`', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6a-line-items-with-invoice', 'Sending `lineItems` with `invoiceId` or `invoiceReference` fails with `validation_error`', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6b-amount-currency-from-invoice', 'Amount, currency and payment options come from the invoice: the session amount is the invoice\'s total due', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6b-by-reference', '`invoiceReference` (the pay-link reference code, not the display invoice number) names the invoice to pay', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6b-amount-currency-must-match', 'An `amount` or `currency` sent with an invoice must match it; a different one is refused', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6b-payment-option-group-must-match', 'A `paymentOptionGroupId` sent with an invoice must match the invoice\'s', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6c-other-merchant-invoice', 'Another merchant\'s invoice answers 404 `invoice_not_found`', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6c-other-mode-invoice', 'An invoice of the other mode answers 404 `invoice_not_found`', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6d-paid-not-payable', 'A paid invoice fails with `invoice_not_payable`', RULE_6, ['createInvoice', ...PAY_CARD]),
+  pending('checkout.sessions.rule-6d-cancelled-not-payable', 'A cancelled (voided) invoice fails with `invoice_not_payable`', RULE_6, ['createInvoice', 'voidInvoice', SESSION]),
+  pending('checkout.sessions.rule-6d-rejected-not-payable', 'A rejected invoice fails with `invoice_not_payable` (no operation to reject an invoice is known yet)', RULE_6, ['createInvoice', SESSION]),
+  clocked('checkout.sessions.rule-6d-expired-not-payable', 'An expired invoice fails with `invoice_not_payable`', RULE_6, ['createCommerceInvoice', SESSION]),
+  pending('checkout.sessions.rule-6d-draft-not-payable', 'A draft invoice fails with `invoice_not_payable`', RULE_6, ['createCommerceInvoice', SESSION]),
+  pending('checkout.sessions.rule-6d-zero-balance-not-payable', 'A zero-balance invoice fails with `invoice_not_payable`', RULE_6, ['createInvoice', SESSION]),
+  pending('checkout.sessions.rule-6e-open-session-returned', 'While a session on the invoice is open, creating another returns that same session, with its expiry', RULE_6, ['createInvoice', SESSION]),
+  clocked('checkout.sessions.rule-6f-invoice-unchanged-on-expiry', 'When the session paying an invoice expires, the invoice is left as it was (still payable)', RULE_6, ['createInvoice', SESSION, 'retrieveInvoice']),
+  pending('checkout.sessions.rule-6f-invoice-unchanged-on-cancel', 'When the session paying an invoice is cancelled, the invoice is left as it was (not cancelled)', RULE_6, ['createInvoice', SESSION, CANCEL, 'retrieveInvoice']),
+  pending('checkout.sessions.rule-6g-completed-carries-invoice', '`checkout.session.completed` of a session paying an invoice carries `invoiceId` and `invoiceReference`', RULE_6, ['createInvoice', ...PAY_CARD, 'createWebhookConfiguration', 'listWebhookDeliveries']),
+
+  // Rule 7: subscription sessions.
+  pending('checkout.sessions.rule-7-needs-plan-and-client', 'A subscription session needs `subscriptionPlanId` and `clientId`; without them it is refused with 400', CREATION_RULES, ['createProduct', 'createPlan', 'createCustomer', SESSION]),
+  pending('checkout.sessions.rule-7-foreign-client', 'A subscription session with another merchant\'s `clientId` is refused with `validation_error`', CREATION_RULES, ['createProduct', 'createPlan', 'createCustomer', SESSION]),
+  pending('checkout.sessions.rule-7-foreign-plan', 'A subscription session with another merchant\'s `subscriptionPlanId` is refused with `validation_error`', CREATION_RULES, ['createProduct', 'createPlan', 'createCustomer', SESSION]),
+  pending('checkout.sessions.rule-7-free-trial-completes', 'A subscription session that starts a free trial (nothing to pay now) completes at once and still sends `checkout.session.completed`', CREATION_RULES, [...SUBSCRIBE_TRIAL, 'createWebhookConfiguration', 'listWebhookDeliveries']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Checkout sessions: retrieval, polling, confirm, cards
+// ---------------------------------------------------------------------------------------------
+
+const sessionReading: Scenario[] = [
+  pending('checkout.sessions.retrieve.fields', 'Retrieval answers sessionId, status, amount, currency, payer fields, resolved notifyCustomer/sendReceipt, allowGuestSavedCards, paymentType `one_time`, mode, expiresAt, merchantName, merchantLogoUrl, allowedPaymentMethods, successUrl, cancelUrl, clientId, subscriptionId, invoiceId and refund', RETRIEVAL, [SESSION, RETRIEVE]),
+  pending('checkout.sessions.retrieve.subscription-id-after-confirm', '`subscriptionId` is set once a subscription session is confirmed', RETRIEVAL, [...SUBSCRIBE]),
+  pending('checkout.sessions.retrieve.refund-unpaid', 'For an unpaid session the `refund` object says not refundable (reason `no_payment` or `not_paid`), manualRefundRequired false', RETRIEVAL, [SESSION, RETRIEVE]),
+  pending('checkout.sessions.retrieve.refund-refundable', 'For a paid card session the `refund` object says refundable true, reason `refundable`, lastAttempt null', RETRIEVAL, [...PAY_CARD, RETRIEVE]),
+  pending('checkout.sessions.retrieve.refund-already-refunded', 'After a full refund the `refund` object reads reason `already_refunded` and refundable false, with lastAttempt {outcome, attemptedAt, attempts}', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
+  pending('checkout.sessions.retrieve.refund-pending', 'While a wallet refund is under way the `refund` object reads reason `refund_pending`', RETRIEVAL, [...PAY_QR, RETRIEVE, 'refundCheckoutSession']),
+  pending('checkout.sessions.retrieve.refund-failed-still-refundable', 'After a failed refund attempt the `refund` object reads reason `refund_failed`, still refundable (retry)', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
+  pending('checkout.sessions.retrieve.refund-settled-manual', 'Reason `settled` (already paid out to the balance) and `method_not_supported` mean manualRefundRequired true', RETRIEVAL, [...PAY_CARD, 'settleTestPayment', RETRIEVE]),
+  pending('checkout.sessions.retrieve.refund-same-rule-as-endpoint', '`refund.refundable` agrees with the refund endpoint: refundable true exactly when a refund call would be accepted', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
+  pending('checkout.sessions.status.polling', 'Polling answers `status`; for a hold session also captureMethod, paymentId, holdStatus, authorizedAmount and authorizationExpiresAt once the card is authorized', POLLING, [...HOLD]),
+  pending('checkout.sessions.status.hold-fields-absent-before-authorization', 'The hold fields of a hold session appear only once the card is authorized', POLLING, [SESSION, STATUS]),
+  pending('checkout.sessions.confirm.result', 'A successful confirm answers id, object `checkout_session`, status `complete`, paymentStatus `paid` and paymentResult {id, status `succeeded`, amount, currency}', CONFIRM_RESULT, [...PAY_CARD]),
+  pending('checkout.sessions.tokenize.payment-method', 'Tokenize answers a payment method: id `pm_...`, object `payment_method`, type `card`, card {brand, last4, expiryMonth, expiryYear (numbers)}, createdAt', CARD_OBJECTS, [SESSION, 'tokenizeCard']),
+  pending('checkout.sessions.saved-cards.list', 'The saved-card list holds items {id, card {brand, last4, expiryMonth, expiryYear}, isDefault}', CARD_OBJECTS, [...SUBSCRIBE, 'listSavedCards']),
+  pending('checkout.sessions.saved-cards.verify-otp', 'Using a saved card needs OTP: verify answers {verificationId, status `otp_sent`, maskedPhone, expiresAt}; confirm-otp answers {verified, paymentMethodId}', CARD_OBJECTS, [...SUBSCRIBE, 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', MESSAGES]),
+  pending('checkout.sessions.src.lookup', 'SRC lookup answers {enrolled, cards[] of {srcCardId, brand, last4, expiryMonth, expiryYear, artUri}}', CARD_OBJECTS, [SESSION, 'lookupSrcCards']),
+  pending('checkout.sessions.src.authenticate', 'SRC authenticate with `srcCardId` and `validationData` obtains a payment token usable with confirm', SESSION_ENDPOINTS, [SESSION, 'lookupSrcCards', 'authenticateSrcCard', 'confirmCheckoutSession']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Checkout session states (one scenario per row)
+// ---------------------------------------------------------------------------------------------
+
+const sessionStates: Scenario[] = [
+  pending('checkout.session-states.new-open', '(new) → create → `open`: the create response shows status `open` and issues a client secret', SESSION_STATES, [SESSION]),
+  pending('checkout.session-states.new-free-trial-completed', '(new) → create of a subscription session with a free trial → `completed`', SESSION_STATES, [...SUBSCRIBE_TRIAL]),
+  clocked('checkout.session-states.open-expired', '`open` → expiry passes unpaid → `expired`, cannot be paid', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
+  pending('checkout.session-states.cancel-not-completed', 'A session not completed → cancel with the server key → 204, status `cancelled`', SESSION_STATES, [SESSION, CANCEL, RETRIEVE]),
+  pending('checkout.session-states.cancel-confirm-refused', 'After cancel, confirm is refused (400)', SESSION_STATES, [...PAY_CARD, CANCEL]),
+  pending('checkout.session-states.cancel-withdraws-qr', 'Cancel withdraws a live wallet QR code (it can no longer be paid)', SESSION_STATES, [...ISSUE_QR, CANCEL, 'simulateQrPaid']),
+  pending('checkout.session-states.cancel-cancels-session-invoice', 'Cancel cancels the invoice the session created', SESSION_STATES, [SESSION, CANCEL, RETRIEVE, 'retrieveInvoice']),
+  pending('checkout.session-states.completed-cancel-refused', '`completed` → cancel is refused (409; refund instead) and the session is unchanged', SESSION_STATES, [...PAY_CARD, CANCEL, RETRIEVE]),
+  pending('checkout.session-states.withdraw-withdrawn', '`payment_pending` → withdraw-qr `withdrawn` → stays `payment_pending`, open for confirm with another option', SESSION_STATES, [...ISSUE_QR, WITHDRAW, RETRIEVE, 'tokenizeCard']),
+  pending('checkout.session-states.withdraw-already-paid', 'Any state → withdraw-qr `already_paid` (code already paid) → `completed`', SESSION_STATES, [...PAY_QR, WITHDRAW, RETRIEVE]),
+  pending('checkout.session-states.confirm-succeeds', '`open` → confirm succeeds → `completed`, paymentStatus `paid`', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
+  pending('checkout.session-states.hold-authorized', '`open` hold session (`captureMethod` `manual`) → card authorized → `completed` with payment status Authorized', SESSION_STATES, [...HOLD, RETRIEVE]),
+  pending('checkout.session-states.3ds-cancel-may-complete', 'A payment already in 3-D Secure when the session is cancelled may still complete (refund it if it does)', SESSION_STATES, [...PAY_CARD, CANCEL, STATUS]),
+  pending('checkout.session-states.cancelled-refuses-confirm-and-withdraw', 'A cancelled session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, CANCEL, WITHDRAW]),
+  clocked('checkout.session-states.expired-refuses-confirm-and-withdraw', 'An expired session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, WITHDRAW]),
+  pending('checkout.session-states.status-values-snake-case', 'The REST API shows session statuses in snake_case (`payment_pending`, `completed`, `cancelled`, `expired`)', SESSION_STATES, [SESSION, RETRIEVE, CANCEL]),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Withdraw-qr outcomes
+// ---------------------------------------------------------------------------------------------
+
+const withdrawQr: Scenario[] = [
+  pending('checkout.withdraw-qr.withdrawn', 'Outcome `withdrawn`: the code can no longer be paid and the session is back to `payment_pending`; the answer has sessionId, outcome, status and a message fit for the payer', WITHDRAW_OUTCOMES, [...ISSUE_QR, WITHDRAW, 'simulateQrPaid']),
+  pending('checkout.withdraw-qr.already-paid', 'Outcome `already_paid`: the code was paid; the session is `completed`', WITHDRAW_OUTCOMES, [...PAY_QR, WITHDRAW]),
+  pending('checkout.withdraw-qr.failed', 'Outcome `failed`: the code could not be withdrawn and may still be paid; nothing changed (no way to make the wallet refuse is known yet)', WITHDRAW_OUTCOMES, [...ISSUE_QR, WITHDRAW]),
+  pending('checkout.withdraw-qr.client-secret-alone', 'The hosted page may call withdraw-qr with the client secret alone', SESSION_ENDPOINTS, [...ISSUE_QR, WITHDRAW]),
+  pending('checkout.withdraw-qr.before-picker', 'After withdraw-qr the session can be confirmed with another option and the old code cannot be paid on top', WITHDRAW_OUTCOMES, [...ISSUE_QR, WITHDRAW, 'tokenizeCard', 'simulateQrPaid']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Card holds
+// ---------------------------------------------------------------------------------------------
+
+const holds: Scenario[] = [
+  pending('checkout.hold-states.capture-all', '`authorized` → capture without amount → `captured` for the whole authorized amount; the invoice is paid and the payment refundable as a card payment', HOLD_STATES, [...HOLD, 'capturePayment', RETRIEVE, 'retrieveInvoice']),
+  pending('checkout.hold-states.partial-capture-lowers-invoice', '`authorized` → partial capture → `captured`; a session-created invoice is lowered to the captured amount, the rest shown as discount', HOLD_STATES, [...HOLD, 'capturePayment', RETRIEVE, 'retrieveInvoice']),
+  pending('checkout.hold-states.release', '`authorized` → release → `released`; nothing charged and the session-created invoice is cancelled', HOLD_STATES, [...HOLD, 'releasePayment', RETRIEVE, 'retrieveInvoice']),
+  clocked('checkout.hold-states.lapse-after-7-days', '`authorized` → 7 days pass uncaptured → `expired` (released)', HOLD_STATES, [...HOLD]),
+  pending('checkout.hold-states.authorization-expires-in-7-days', 'A hold lasts 7 days unless the payment option sets its own: `authorizationExpiresAt` is 7 days after authorization', source(CHECKOUT_DOC, 'Limits'), [...HOLD]),
+  pending('checkout.holds.hold-result-fields', 'Capture and release answer paymentId, referenceNumber, status, authorizedAmount, capturedAmount, currency, authorizationExpiresAt (null when no longer open), capturedAt and alreadyDone', HOLD_RESULT, [...HOLD, 'capturePayment']),
+  pending('checkout.holds.capture-once', 'A capture happens once: a second capture with another amount is refused with 409 `hold_not_capturable`; the uncaptured remainder lapses', CAPTURE_RULES, [...HOLD, 'capturePayment']),
+  pending('checkout.holds.release-no-amount', 'Releasing needs no amount (no body)', CAPTURE_RULES, [...HOLD, 'releasePayment']),
+  pending('checkout.holds.repeat-capture-already-done', 'Repeating a capture that went through returns `alreadyDone` true', CAPTURE_RULES, [...HOLD, 'capturePayment']),
+  pending('checkout.holds.repeat-release-already-done', 'Repeating a release that went through returns `alreadyDone` true', CAPTURE_RULES, [...HOLD, 'releasePayment']),
+  pending('checkout.holds.no-hold-capable-option', 'A merchant without a card option able to hold a card gets `validation_error` creating a hold session (needs such a merchant)', CAPTURE_RULES, [SESSION]),
+  pending('checkout.holds.only-hold-capable-options-offered', 'Only card options able to hold a card are offered on a hold session (retrieval `allowedPaymentMethods`)', CAPTURE_RULES, [SESSION, RETRIEVE]),
+  pending('checkout.holds.nothing-paid-until-capture', 'Nothing is paid, settled or receipted until capture: no receipt message, invoice unpaid, settlement refused', CAPTURE_RULES, [...HOLD, MESSAGES, 'settleTestPayment', 'retrieveInvoice']),
+  pending('checkout.holds.more-than-authorized', 'Capturing more than was authorized is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment']),
+  pending('checkout.holds.not-a-hold', 'Capturing a payment that is not a card hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...PAY_CARD, STATUS, 'capturePayment']),
+  pending('checkout.holds.release-after-capture', 'Releasing a captured hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment', 'releasePayment']),
+  clocked('checkout.holds.capture-after-lapse', 'Capturing a lapsed hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment']),
+  pending('checkout.holds.operation-failed-502', 'A processor failure during capture or release answers 502 `hold_operation_failed`, and retrying is safe (cannot be provoked yet)', NAMED_CODES, [...HOLD, 'capturePayment']),
+  pending('checkout.holds.other-merchant-404', 'Capturing or releasing another merchant\'s payment answers 404', CAPTURE_RULES, [...HOLD, 'capturePayment', 'releasePayment']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Refunds
+// ---------------------------------------------------------------------------------------------
+
+const refunds: Scenario[] = [
+  pending('checkout.refunds.result-fields', 'A refund answers sessionId, paymentId (number), paymentReferenceNumber, status, amount (paid), currency, alreadyRefunded, refundAmount (this one), refundedAmount (so far) and amountRefundable (left)', REFUND_RESULT, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-1-omit-amount-refunds-rest', 'Omitting `amount` refunds all that is left (after a partial refund, the rest)', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-2-card-partial-repeated', 'Card payments can be refunded in part, repeatedly, up to the amount paid: `partially_refunded` until nothing is left, then `refunded`', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-2-more-than-left', 'Refunding more than is left is refused with 400 `validation_error`', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-3-wallet-full-only', 'Wallet QR payments refund in full only: a smaller amount is refused with 400 `partial_refund_not_supported`', REFUND_RULES, [...PAY_QR, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-4-settled-from-balance', 'A payment settled to the balance can still be refunded: the amount is taken from the balance and the settlement fee is not returned', REFUND_RULES, [...PAY_CARD, 'settleTestPayment', 'refundCheckoutSession', 'listAccounts', 'getAccountBalance']),
+  pending('checkout.refunds.rule-4-balance-short', 'Refunding a settled payment when the balance is short is refused with 409 `refund_failed`', REFUND_RULES, [...PAY_CARD, 'settleTestPayment', 'listAccounts', 'createTransfer', 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-5-repeat-already-refunded', 'Repeating a refund returns `alreadyRefunded` true without refunding again', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-5-retry-after-failure-safe', 'A retry after `refund_failed` is safe and never refunds twice (cannot provoke a processor failure yet)', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.rule-6-other-merchant-404', 'Refunding another merchant\'s session or payment answers 404', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession', 'refundPayment', RETRIEVE]),
+  pending('checkout.refunds.rule-6-other-mode-404', 'Refunding a session or payment of the other mode answers 404', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession', 'refundPayment']),
+  pending('checkout.refunds.rule-6-payment-not-from-session-404', '`/v1/payments/{paymentId}/refund` of a payment not made through a checkout session answers 404', REFUND_RULES, ['createCommercePayment', 'refundPayment']),
+  pending('checkout.refunds.rule-7-partial-stays-success', 'After a partial refund the payment stays Success and `payment.refunded` carries refundAmount and refundedAmount', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession', 'createWebhookConfiguration', 'listWebhookDeliveries']),
+  pending('checkout.refunds.rule-8-retry-same-call', 'After `refund_failed`, retrying the same call completes the refund without exceeding the amount paid (cannot provoke a failure yet)', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession', 'refundPayment']),
+  pending('checkout.refunds.by-payment-id', '`POST /v1/payments/{paymentId}/refund` refunds like the session refund, with the same result', REFUND_RULES, [...PAY_CARD, STATUS, RETRIEVE, 'refundPayment']),
+  pending('checkout.refunds.nothing-to-refund', 'Refunding a session with no payment answers 409 `nothing_to_refund`', NAMED_CODES, [SESSION, 'refundCheckoutSession']),
+  pending('checkout.refunds.not-yet-paid', 'Refunding a payment not yet paid (a QR code shown, 3-D Secure pending) answers 400 `payment_not_refundable`', NAMED_CODES, [...ISSUE_QR, 'refundCheckoutSession']),
+  pending('checkout.refunds.in-progress-409', 'Refunding while another refund is under way answers 409 `payment_not_refundable`, reason `refund_pending`, manualRefundRequired false', NAMED_CODES, [...PAY_QR, 'refundCheckoutSession']),
+  pending('checkout.refunds.failed-502', 'A processing error answers 502 `refund_failed` with data.retryable (cannot be provoked yet)', NAMED_CODES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refunds.error-data', 'The `data` of `refund_failed` and `payment_not_refundable` errors holds refundable, reason, manualRefundRequired and, for `refund_failed`, retryable', NAMED_CODES, [SESSION, ...ISSUE_QR, 'refundCheckoutSession']),
+  pending('checkout.refunds.errors-in-envelope', 'Refund failures answer in the envelope form', NAMED_CODES, [SESSION, 'refundCheckoutSession']),
+  pending('checkout.refund-states.paid-partial', 'paid → partial refund (card only) → `partially_refunded`, the payment stays Success', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refund-states.partial-rest', '`partially_refunded` → refund of the rest → `refunded`', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
+  pending('checkout.refund-states.paid-full', 'paid → full refund → `refunded`', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
+  clocked('checkout.refund-states.wallet-pending-reversal', 'paid → wallet refund accepted but not finished → `pending_reversal`, which completes on its own; `payment.refunded` signals it', REFUND_STATES, [...PAY_QR, 'refundCheckoutSession', RETRIEVE, 'createWebhookConfiguration', 'listWebhookDeliveries']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+// ---------------------------------------------------------------------------------------------
+
+const SUB_EVENTS = ['createWebhookConfiguration', 'listWebhookDeliveries'];
+
+const subscriptions: Scenario[] = [
+  pending('checkout.subscriptions.fields', 'A subscription answers id, object `subscription`, status, clientId, clientEmail, planId, planName, amount, currency, interval, intervalCount, period dates, trialEnd, cancelAtPeriodEnd, canceledAt, pausedAt, hasPaymentMethod, livemode and items', SUBSCRIPTION_FIELDS, [...SUBSCRIBE]),
+  pending('checkout.subscriptions.started-through-checkout-only', 'Subscriptions are started only through a checkout session with `paymentType` `subscription`, `subscriptionPlanId` and `clientId`', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE]),
+  {
+    id: 'checkout.subscriptions.no-create-endpoint',
+    title: 'There is no endpoint that creates a subscription directly: `POST /v1/subscriptions` is not an operation (404)',
+    source: SUBSCRIPTION_ENDPOINTS,
+    requires: [],
+    serverOnly: true,
+    async run(ctx) {
+      const res = await rawFetch(ctx, 'POST', '/v1/subscriptions', { Authorization: `Bearer ${secretKey(ctx)}`, 'Content-Type': 'application/json' }, '{}');
+      expectError(res, 404, 'not_found');
+    },
+  },
+  {
+    id: 'checkout.subscriptions.update-payment-method-not-available',
+    title: '`/v1/subscriptions/{id}/update-payment-method` is not available (404); the card on file changes only in the customer portal',
+    source: SUBSCRIPTION_ENDPOINTS,
+    requires: [],
+    serverOnly: true,
+    async run(ctx) {
+      for (const method of ['POST', 'GET', 'PUT']) {
+        const res = await rawFetch(ctx, method, '/v1/subscriptions/1/update-payment-method', { Authorization: `Bearer ${secretKey(ctx)}` });
+        expectError(res, 404, 'not_found');
+      }
+    },
+  },
+  pending('checkout.subscriptions.list-filters', 'The list filters by `clientId`, `status` and `planId` (subscriptions with an item on that plan)', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'listSubscriptions']),
+  pending('checkout.subscriptions.list-paging', 'The list is newest first, `limit` 1-100 (default 25), `startingAfter` a subscription id (older items follow), `hasMore`', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'listSubscriptions']),
+  pending('checkout.subscriptions.other-merchant-404', 'Another merchant\'s subscription answers 404', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE]),
+  pending('checkout.subscriptions.invoices-list', 'A subscription\'s invoices list newest first, up to 100, items {id, object `invoice`, invoiceNumber, status (`paid` shown), amount, amountPaid, currency, periodStart, periodEnd, dueDate}', SUBSCRIPTION_INVOICE, [...SUBSCRIBE, 'listSubscriptionInvoices']),
+  pending('checkout.subscriptions.cancel-default-at-period-end', 'Cancel without a body defaults to `cancelAtPeriodEnd` true', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'cancelSubscription']),
+  pending('checkout.subscriptions.pause-reason', 'Pause takes an optional `reason` and answers the subscription with status `paused`', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'pauseSubscription']),
+  // State table, one per row.
+  pending('checkout.subscription-states.pause-active', 'Any state but paused/canceled → pause → `paused`, `pausedAt` set, `subscription.paused` sent; there is no resume date', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.pause-paused-400', '`paused` → pause → 400, no event', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.pause-canceled-400', '`canceled` → pause → 400, no event', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'cancelSubscription', 'pauseSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.resume-paused', '`paused` → resume → reactivated, `subscription.resumed` sent', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.resume-not-paused-400', 'Not paused → resume → 400, no event', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'resumeSubscription', ...SUB_EVENTS]),
+  clocked('checkout.subscription-states.cancel-at-period-end', 'Not canceled → cancel with `cancelAtPeriodEnd` true → stays active until period end with `cancelAt` = period end; `subscription.cancelled` now and again when it takes effect', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'cancelSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.cancel-now', 'Not canceled → cancel with `cancelAtPeriodEnd` false → `canceled`, `canceledAt` set, `subscription.cancelled`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'cancelSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.cancel-canceled-noop', '`canceled` → cancel → no-op, no event', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'cancelSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.plan-change', 'Any → plan change (upgrade/downgrade) → new plan, `subscription.updated` (no API operation changes a plan; portal only)', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'createPortalSession', ...SUB_EVENTS]),
+  clocked('checkout.subscription-states.trial-end-activates', '`trialing` → trial ends (card added) → `active`, `subscription.activated`', SUBSCRIPTION_STATES, [...SUBSCRIBE_TRIAL, ...SUB_EVENTS]),
+  pending('checkout.subscription-states.first-payment-activates', '`pending` → first payment → `active`, `subscription.activated`', SUBSCRIPTION_STATES, [...SUBSCRIBE, ...SUB_EVENTS]),
+  clocked('checkout.subscription-states.past-due-recovery-activates', '`past_due` → recovery payment → `active`, `subscription.activated`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'createPortalSession', ...SUB_EVENTS]),
+  clocked('checkout.subscription-states.renewal', '`active` → period rolls → new period, invoice raised, `subscription.renewed`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptionInvoices', ...SUB_EVENTS]),
+  clocked('checkout.subscription-states.payment-fails-past-due', 'Any → payment attempt fails → `past_due`, `subscription.payment_failed` per dunning attempt, `subscription.past_due`', SUBSCRIPTION_STATES, [...SUBSCRIBE, ...SUB_EVENTS]),
+  clocked('checkout.subscription-states.dunning-exhausted-unpaid', '`past_due` → dunning exhausted → `unpaid`, `subscription.unpaid`', SUBSCRIPTION_STATES, [...SUBSCRIBE, ...SUB_EVENTS]),
+  pending('checkout.subscription-states.status-values', 'Subscription statuses are `active`, `trialing`, `past_due`, `unpaid`, `paused`, `canceled`, `pending` in the REST API', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptions']),
+  pending('checkout.subscription-states.refused-sends-no-event', 'A refused or no-change request sends no event', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription', 'cancelSubscription', ...SUB_EVENTS]),
+  pending('checkout.subscription-states.pause-no-renewal', 'No renewal is charged while paused', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', 'listSubscriptionInvoices', 'advanceTestClock'], { needsClock: true }),
+  // Renewal and card on file.
+  pending('checkout.renewal.card-kept-on-subscription', 'A card paying the first invoice of a subscription is kept for renewals: the subscription has `hasPaymentMethod` true', RENEWAL, [...SUBSCRIBE]),
+  pending('checkout.renewal.card-kept-on-customer', 'The card is attached to the customer if they have none yet (`hasPaymentMethod` becomes true), and not when they already have one', RENEWAL, [...SUBSCRIBE, 'retrieveCustomer', 'listSavedCards']),
+  pending('checkout.renewal.customer-told-beforehand', 'The checkout tells the customer beforehand that the card is kept (hosted page of a subscription session)', RENEWAL, [...SUBSCRIBE_TRIAL]),
+  clocked('checkout.renewal.merchant-initiated', 'Renewals are charged automatically to the card on file (merchant-initiated): the renewal invoice is paid without the customer', RENEWAL, [...SUBSCRIBE, 'listSubscriptionInvoices']),
+  pending('checkout.renewal.free-trial-no-card', 'A subscription starting on a free trial keeps no card at checkout (`hasPaymentMethod` false); the customer adds one in the portal', RENEWAL, [...SUBSCRIBE_TRIAL, 'retrieveCustomer', 'createPortalSession']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Plans (runnable now)
+// ---------------------------------------------------------------------------------------------
+
+/** Ids (as numbers) of a list answer's items. */
+const idsOf = (list: any): number[] => (list?.data ?? []).map((item: any) => item.id);
+
+async function retrievePlan(ctx: ConformanceContext, id: number): Promise<any> {
+  return envelopeData(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${id}`, key: secretKey(ctx) }), 200, `retrieve plan ${id}`);
+}
+
+async function listPlansPage(ctx: ConformanceContext, query: Record<string, string | number | boolean>): Promise<any> {
+  return envelopeData(await call(ctx, 'checkout', 'listPlans', { method: 'GET', path: '/v1/plans', key: secretKey(ctx), query }), 200, 'list plans');
+}
+
+const plans: Scenario[] = [
+  {
+    id: 'checkout.plans.create-fields',
+    title: 'Creating a plan answers it with id, object `plan`, productId, name, description, amount, currency, interval, intervalCount, status `available`, active true and createdAt',
+    source: PLAN_FIELDS,
+    requires: ['createProduct', 'createPlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'plan fields');
+      const plan = await newPlan(ctx, product.id, 'fields', { description: 'Quarterly beans', amount: 25.5, currency: 'USD', interval: 'month', intervalCount: 3 });
+      assert.equal(typeof plan.id, 'number');
+      assert.equal(plan.object, 'plan');
+      assert.equal(plan.productId, product.id, 'the plan belongs to its product');
+      assert.equal(plan.name, `Conformance ${tag(ctx)} fields`);
+      assert.equal(plan.description, 'Quarterly beans');
+      assert.equal(plan.amount, 25.5);
+      assert.equal(plan.currency, 'USD');
+      assert.equal(plan.interval, 'month');
+      assert.equal(plan.intervalCount, 3);
+      assert.equal(plan.status, 'available', 'a new plan is available');
+      assert.equal(plan.active, true, 'a new plan is active by default');
+      assert.equal(typeof plan.createdAt, 'string');
+    },
+  },
+  {
+    id: 'checkout.plans.intervals',
+    title: 'A plan\'s interval is `day`, `week`, `month` or `year`; anything else is refused with 400',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'intervals');
+      for (const interval of ['day', 'week', 'month', 'year']) {
+        const plan = await newPlan(ctx, product.id, `interval ${interval}`, { interval });
+        assert.equal(plan.interval, interval);
+      }
+      const bad = await call(ctx, 'checkout', 'createPlan', {
+        method: 'POST',
+        path: '/v1/plans',
+        key: secretKey(ctx),
+        body: { productId: product.id, name: 'Fortnightly', amount: 5, currency: 'USD', interval: 'fortnight' },
+      });
+      expectEnvelopeError(bad, 400, 'invalid_request', undefined, 'interval');
+    },
+  },
+  {
+    id: 'checkout.plans.belongs-to-product',
+    title: 'Every plan belongs to one of the merchant\'s products: a missing or unknown `productId` is refused with 400',
+    source: PRODUCT_ENDPOINTS,
+    requires: ['createPlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const body = { name: `Conformance ${tag(ctx)} orphan`, amount: 5, currency: 'USD', interval: 'month' };
+      expectEnvelopeError(await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body }), 400, 'invalid_request', undefined, 'productId');
+      expectEnvelopeError(
+        await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body: { ...body, productId: 2147483000 } }),
+        400,
+        'invalid_request',
+        undefined,
+        'productId',
+      );
+    },
+  },
+  {
+    id: 'checkout.plans.foreign-product',
+    title: 'A plan on another merchant\'s product is refused with 400 (`productId`)',
+    source: PLAN_FIELDS,
+    requires: ['createProduct', 'createPlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const foreign = await newProduct(ctx, 'not yours', otherSecretKey(ctx));
+      const res = await call(ctx, 'checkout', 'createPlan', {
+        method: 'POST',
+        path: '/v1/plans',
+        key: secretKey(ctx),
+        body: { productId: foreign.id, name: `Conformance ${tag(ctx)} foreign`, amount: 5, currency: 'USD', interval: 'month' },
+      });
+      expectEnvelopeError(res, 400, 'invalid_request', undefined, 'productId');
+    },
+  },
+  {
+    id: 'checkout.plans.draft',
+    title: 'Creating a plan with `active` false makes a draft: status `available`, active false',
+    source: PLAN_STATES,
+    requires: ['createProduct', 'createPlan', 'retrievePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'draft');
+      const plan = await newPlan(ctx, product.id, 'draft', { active: false });
+      assert.equal(plan.active, false, 'a plan created with active false is a draft');
+      assert.equal(plan.status, 'available', 'a draft is available (status values are available and discontinued)');
+      const read = await retrievePlan(ctx, plan.id);
+      assert.equal(read.active, false);
+    },
+  },
+  {
+    id: 'checkout.plans.retrieve',
+    title: 'Retrieving a plan answers the plan as created',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'retrievePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'retrieve plan');
+      const plan = await newPlan(ctx, product.id, 'retrieve');
+      assert.deepEqual(await retrievePlan(ctx, plan.id), plan, 'retrieve must answer the created plan');
+    },
+  },
+  {
+    id: 'checkout.plans.update-mutable-fields',
+    title: 'Updating a plan changes `name`, `description` and `active`; the other fields keep their values',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'updatePlan', 'retrievePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'update plan');
+      const plan = await newPlan(ctx, product.id, 'before', { description: 'Before' });
+      const path = `/v1/plans/${plan.id}`;
+      const renamed = envelopeData(
+        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: `Conformance ${tag(ctx)} after`, description: 'After' } }),
+        200,
+        'rename the plan',
+      );
+      assert.equal(renamed.name, `Conformance ${tag(ctx)} after`);
+      assert.equal(renamed.description, 'After');
+      assert.equal(renamed.active, true, 'active is kept when not sent');
+      const drafted = envelopeData(await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { active: false } }), 200, 'deactivate the plan');
+      assert.equal(drafted.active, false);
+      assert.equal(drafted.name, `Conformance ${tag(ctx)} after`, 'name is kept when not sent');
+      const read = await retrievePlan(ctx, plan.id);
+      for (const field of ['amount', 'currency', 'interval', 'intervalCount', 'productId', 'createdAt']) {
+        assert.deepEqual(read[field], plan[field], `${field} must not change on update`);
+      }
+    },
+  },
+  {
+    id: 'checkout.plans.update-immutable-fields',
+    title: '`amount`, `currency`, `interval` and `intervalCount` cannot be changed: sending any of them answers 400 and the plan is unchanged',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'updatePlan', 'retrievePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'immutable');
+      const plan = await newPlan(ctx, product.id, 'immutable');
+      const path = `/v1/plans/${plan.id}`;
+      const attempts: [string, unknown][] = [
+        ['amount', 29.99],
+        ['amount', plan.amount],
+        ['currency', 'EUR'],
+        ['interval', 'year'],
+        ['intervalCount', 2],
+      ];
+      for (const [field, value] of attempts) {
+        const res = await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: 'Changed too', [field]: value } });
+        expectEnvelopeError(res, 400, 'invalid_request', undefined, field);
+      }
+      const read = await retrievePlan(ctx, plan.id);
+      assert.deepEqual(read, plan, 'a refused update must change nothing (the name sent alongside included)');
+    },
+  },
+  {
+    id: 'checkout.plans.archive',
+    title: 'Archiving a plan answers it with status `discontinued`; it stays readable',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'archivePlan', 'retrievePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'archive');
+      const plan = await newPlan(ctx, product.id, 'archive');
+      const archived = envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }), 200, 'archive the plan');
+      assert.equal(archived.id, plan.id);
+      assert.equal(archived.status, 'discontinued', 'archiving sets status discontinued');
+      assert.equal((await retrievePlan(ctx, plan.id)).status, 'discontinued', 'the archived plan stays readable');
+    },
+  },
+  {
+    id: 'checkout.plans.list-excludes-archived',
+    title: 'The plan list leaves discontinued plans out; `includeArchived=true` lists them too',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'archivePlan', 'listPlans'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'list archived');
+      const archivedPlan = await newPlan(ctx, product.id, 'archived one');
+      const sentinel = await newPlan(ctx, product.id, 'sentinel');
+      envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${archivedPlan.id}`, key: secretKey(ctx) }), 200, 'archive');
+      // Items after the sentinel are the older ones: the archived plan is among the first of them.
+      const without = await listPlansPage(ctx, { startingAfter: sentinel.id, limit: 100 });
+      assert.ok(!idsOf(without).includes(archivedPlan.id), 'a discontinued plan must be left out by default');
+      const withArchived = await listPlansPage(ctx, { startingAfter: sentinel.id, limit: 100, includeArchived: true });
+      const found = (withArchived.data as any[]).find((p) => p.id === archivedPlan.id);
+      assert.ok(found, 'includeArchived=true must list the discontinued plan');
+      assert.equal(found.status, 'discontinued');
+    },
+  },
+  {
+    id: 'checkout.plans.list-includes-drafts',
+    title: 'Draft plans (`active` false) are listed',
+    source: PLAN_STATES,
+    requires: ['createProduct', 'createPlan', 'listPlans'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'list drafts');
+      const draft = await newPlan(ctx, product.id, 'listed draft', { active: false });
+      const sentinel = await newPlan(ctx, product.id, 'draft sentinel');
+      const page = await listPlansPage(ctx, { startingAfter: sentinel.id, limit: 100 });
+      assert.ok(idsOf(page).includes(draft.id), 'a draft plan must be listed');
+    },
+  },
+  {
+    id: 'checkout.plans.status-values',
+    title: 'Plan status is `available` (active or draft) or `discontinued` (archived)',
+    source: PLAN_STATES,
+    requires: ['createProduct', 'createPlan', 'updatePlan', 'archivePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'status values');
+      const plan = await newPlan(ctx, product.id, 'status values');
+      assert.equal(plan.status, 'available');
+      const draft = envelopeData(await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path: `/v1/plans/${plan.id}`, key: secretKey(ctx), body: { active: false } }), 200, 'draft');
+      assert.equal(draft.status, 'available', 'a draft is still available');
+      const archived = envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }), 200, 'archive');
+      assert.equal(archived.status, 'discontinued');
+    },
+  },
+  {
+    id: 'checkout.plans.other-merchant-404',
+    title: 'Another merchant\'s plan answers 404 to retrieve, update and archive',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'retrievePlan', 'updatePlan', 'archivePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const other = otherSecretKey(ctx);
+      const product = await newProduct(ctx, 'their plan', other);
+      const plan = await newPlan(ctx, product.id, 'theirs', {}, other);
+      const path = `/v1/plans/${plan.id}`;
+      expectEnvelopeError(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path, key: secretKey(ctx) }), 404, 'not_found');
+      expectEnvelopeError(await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: 'Mine now' } }), 404, 'not_found');
+      expectEnvelopeError(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path, key: secretKey(ctx) }), 404, 'not_found');
+    },
+  },
+  pending('checkout.plans.shared-by-modes', 'Plans are shared by test and live keys (needs a live key)', PLAN_ENDPOINTS, ['createProduct', 'createPlan', 'retrievePlan', 'listPlans']),
+  pending('checkout.plan-states.draft-no-new-subscriptions', 'No subscription can start on a draft plan (a subscription session on it is refused)', PLAN_STATES, ['createProduct', 'createPlan', 'createCustomer', SESSION]),
+  pending('checkout.plan-states.archived-no-new-subscriptions', 'No new subscription can start on an archived plan (a subscription session on it is refused)', PLAN_STATES, ['createProduct', 'createPlan', 'archivePlan', 'createCustomer', SESSION]),
+  clocked('checkout.plan-states.archived-keeps-billing', 'Existing subscriptions on an archived plan keep billing (renewal after archive)', PLAN_STATES, [...SUBSCRIBE, 'archivePlan', 'listSubscriptionInvoices']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Customers (runnable now)
+// ---------------------------------------------------------------------------------------------
+
+async function listCustomers(ctx: ConformanceContext, query: Record<string, string | number | boolean>): Promise<any> {
+  return envelopeData(await call(ctx, 'checkout', 'listCustomers', { method: 'GET', path: '/v1/customers', key: secretKey(ctx), query }), 200, 'list customers');
+}
+
+const customers: Scenario[] = [
+  {
+    id: 'checkout.customers.create-fields',
+    title: 'Creating a customer answers id (number), object `customer`, email, name, phone, externalId, metadata, hasPaymentMethod false and createdAt',
+    source: CUSTOMER_FIELDS,
+    requires: ['createCustomer', 'retrieveCustomer'],
+    serverOnly: true,
+    async run(ctx) {
+      const body = { email: emailFor(ctx, 'fields'), name: 'Ana Lopez', phone: '+15551234567', externalId: `conf-${tag(ctx)}-fields`, metadata: { plan: 'gold' } };
+      const customer = envelopeData(await postCustomer(ctx, body), 201, 'create a customer');
+      assert.equal(typeof customer.id, 'number');
+      assert.equal(customer.object, 'customer');
+      for (const field of ['email', 'name', 'phone', 'externalId'] as const) assert.equal(customer[field], body[field], `${field} is kept`);
+      assert.deepEqual(customer.metadata, body.metadata);
+      assert.equal(customer.hasPaymentMethod, false, 'a new customer has no card on file');
+      const read = envelopeData(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${customer.id}`, key: secretKey(ctx) }), 200, 'retrieve');
+      assert.deepEqual(read, customer, 'retrieve answers the created customer');
+    },
+  },
+  {
+    id: 'checkout.customers.repeat-safe-by-email',
+    title: 'Creating is repeat-safe: without `externalId` it returns the existing customer with the same email',
+    source: CUSTOMER_ENDPOINTS,
+    requires: ['createCustomer'],
+    serverOnly: true,
+    async run(ctx) {
+      const email = emailFor(ctx, 'repeat');
+      const first = envelopeData(await postCustomer(ctx, { email, name: 'First' }), 201, 'first create');
+      const againRes = await postCustomer(ctx, { email, name: 'Second' });
+      const again = envelopeData(againRes, againRes.status === 201 ? 201 : 200, 'repeat create');
+      assert.equal(again.id, first.id, 'the same email must return the existing customer');
+    },
+  },
+  {
+    id: 'checkout.customers.external-id-never-matches-email',
+    title: 'With `externalId` create returns the customer with that id and never matches by email: accounts sharing an email stay separate customers',
+    source: CUSTOMER_ENDPOINTS,
+    requires: ['createCustomer'],
+    serverOnly: true,
+    async run(ctx) {
+      const email = emailFor(ctx, 'shared');
+      const a = envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-acct-a` }), 201, 'account A');
+      const b = envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-acct-b` }), 201, 'account B (same email, other externalId)');
+      assert.notEqual(b.id, a.id, 'another externalId with the same email must be another customer');
+      const byEmailOnly = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'unmatched'), externalId: `conf-${tag(ctx)}-acct-a` }), 200, 'account A again, other email');
+      assert.equal(byEmailOnly.id, a.id, 'the same externalId returns that customer, whatever email is sent');
+    },
+  },
+  {
+    id: 'checkout.customers.list-filter-email',
+    title: 'The customer list filters by `email`',
+    source: CUSTOMER_ENDPOINTS,
+    requires: ['createCustomer', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      const email = emailFor(ctx, 'filter');
+      const mine = envelopeData(await postCustomer(ctx, { email }), 201, 'create');
+      envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'filter-other') }), 201, 'create another');
+      const page = await listCustomers(ctx, { email });
+      assert.deepEqual(idsOf(page), [mine.id], 'only the customer with that email is listed');
+    },
+  },
+  {
+    id: 'checkout.customers.list-filter-external-id',
+    title: 'The customer list filters by `externalId`',
+    source: CUSTOMER_ENDPOINTS,
+    requires: ['createCustomer', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      const externalId = `conf-${tag(ctx)}-filter-ext`;
+      const mine = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'filter-ext'), externalId }), 201, 'create');
+      const page = await listCustomers(ctx, { externalId });
+      assert.deepEqual(idsOf(page), [mine.id], 'only the customer with that externalId is listed');
+    },
+  },
+  {
+    id: 'checkout.customers.list-default-limit-10',
+    title: 'The customer list has its own default `limit` of 10',
+    source: LIST_WRAPPER,
+    requires: ['createCustomer', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      const existing = await listCustomers(ctx, { limit: 11 });
+      for (let i = existing.data.length; i < 11; i++) envelopeData(await postCustomer(ctx, { email: emailFor(ctx, `bulk${i}`) }), 201, 'create');
+      const page = await listCustomers(ctx, {});
+      assert.equal(page.data.length, 10, 'without limit the customer list answers 10 items');
+      assert.equal(page.hasMore, true, 'more customers follow');
+    },
+  },
+  {
+    id: 'checkout.customers.other-merchant-404',
+    title: 'Another merchant\'s customer answers 404 and is never matched by create',
+    source: CUSTOMER_ENDPOINTS,
+    requires: ['createCustomer', 'retrieveCustomer', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      const other = otherSecretKey(ctx);
+      const email = emailFor(ctx, 'theirs');
+      const theirs = envelopeData(await postCustomer(ctx, { email }, other), 201, 'the other merchant\'s customer');
+      expectEnvelopeError(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${theirs.id}`, key: secretKey(ctx) }), 404, 'not_found');
+      assert.deepEqual(idsOf(await listCustomers(ctx, { email })), [], 'another merchant\'s customer is not listed');
+      const mine = envelopeData(await postCustomer(ctx, { email }), 201, 'my customer with the same email is a new one');
+      assert.notEqual(mine.id, theirs.id);
+    },
+  },
+  pending('checkout.customers.no-mode', 'Customers have no test/live mode: a live key sees the customers a test key created (needs a live key)', CUSTOMER_ENDPOINTS, ['createCustomer', 'retrieveCustomer', 'listCustomers']),
+  pending('checkout.customers.separate-subscriptions-and-portal', 'Customers sharing an email keep their own subscriptions and portal', CUSTOMER_ENDPOINTS, [...SUBSCRIBE, 'listSubscriptions', 'createPortalSession']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Products (runnable now)
+// ---------------------------------------------------------------------------------------------
+
+const products: Scenario[] = [
+  {
+    id: 'checkout.products.create-and-retrieve',
+    title: 'Creating a product with `name` and `description` answers it; retrieving answers the same product',
+    source: PRODUCT_FIELDS,
+    requires: ['createProduct', 'retrieveProduct'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'create');
+      assert.equal(typeof product.id, 'number');
+      assert.equal(product.name, `Conformance ${tag(ctx)} create`);
+      assert.equal(product.description, `Made by conformance run ${ctx.runId}`);
+      const read = await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/v1/products/${product.id}`, key: secretKey(ctx) });
+      expectStatus(read, 200, 'retrieve');
+      assert.deepEqual(read.json, product);
+    },
+  },
+  {
+    id: 'checkout.products.name-required',
+    title: 'A product needs a `name`; without one it is refused with 400 naming it',
+    source: PRODUCT_ENDPOINTS,
+    requires: ['createProduct'],
+    serverOnly: true,
+    async run(ctx) {
+      expectError(await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { description: 'Nameless' } }), 400, 'invalid_request', undefined, 'name');
+    },
+  },
+  {
+    id: 'checkout.products.plan-product-id',
+    title: 'Every plan belongs to a product: the plan\'s `productId` is the product\'s id',
+    source: PRODUCT_ENDPOINTS,
+    requires: ['createProduct', 'createPlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const product = await newProduct(ctx, 'owner');
+      const plan = await newPlan(ctx, product.id, 'owned');
+      assert.equal(plan.productId, product.id);
+    },
+  },
+  {
+    id: 'checkout.products.other-merchant-404',
+    title: 'Another merchant\'s product answers 404 and is not listed',
+    source: PRODUCT_ENDPOINTS,
+    requires: ['createProduct', 'retrieveProduct', 'listProducts'],
+    serverOnly: true,
+    async run(ctx) {
+      const theirs = await newProduct(ctx, 'their product', otherSecretKey(ctx));
+      const mine = await newProduct(ctx, 'my sentinel');
+      expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/v1/products/${theirs.id}`, key: secretKey(ctx) }), 404, 'not_found');
+      const page = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 100 } });
+      assert.ok(idsOf(page.json).includes(mine.id), 'my newest product is listed');
+      assert.ok(!idsOf(page.json).includes(theirs.id), 'another merchant\'s product must not be listed');
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Lists (runnable on products, plans and customers)
+// ---------------------------------------------------------------------------------------------
+
+/** Walks a list one item at a time from a cursor until `until` is seen; answers the ids in order. */
+async function walk(ctx: ConformanceContext, op: 'listProducts' | 'listPlans', path: string, envelope: boolean, from: number, until: number): Promise<number[]> {
+  const seen: number[] = [];
+  let cursor = from;
+  for (let step = 0; step < 50; step++) {
+    const res = await call(ctx, 'checkout', op, { method: 'GET', path, key: secretKey(ctx), query: { limit: 1, startingAfter: cursor } });
+    const page = envelope ? envelopeData(res, 200, op) : res.json;
+    expectStatus(res, 200, op);
+    assert.ok(page.data.length <= 1, 'limit=1 answers at most one item');
+    const item = page.data[0];
+    assert.ok(item, `the list ended before reaching id ${until} (seen ${seen.join(', ')})`);
+    assert.ok(item.id < cursor, `startingAfter=${cursor} must answer older items, got id ${item.id}`);
+    seen.push(item.id);
+    if (item.id === until) return seen;
+    assert.equal(page.hasMore, true, 'hasMore must be true while older items follow');
+    cursor = item.id;
+  }
+  assert.fail(`did not reach id ${until} within 50 pages`);
+}
+
+const lists: Scenario[] = [
+  {
+    id: 'checkout.lists.wrapper',
+    title: 'Lists answer `{object: "list", data, hasMore}`',
+    source: LIST_WRAPPER,
+    requires: ['listProducts', 'listPlans', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      const products = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 2 } });
+      expectStatus(products, 200, 'list products');
+      const pages = [products.json, await listPlansPage(ctx, { limit: 2 }), await listCustomers(ctx, { limit: 2 })];
+      for (const page of pages) {
+        assert.equal(page.object, 'list');
+        assert.ok(Array.isArray(page.data), 'data is an array');
+        assert.equal(typeof page.hasMore, 'boolean', 'hasMore is a boolean');
+      }
+    },
+  },
+  {
+    id: 'checkout.lists.newest-first',
+    title: 'List items come newest first (products, plans, customers)',
+    source: LIST_WRAPPER,
+    requires: ['createProduct', 'listProducts', 'createPlan', 'listPlans', 'createCustomer', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      const made: number[] = [];
+      for (const n of [1, 2, 3]) made.push((await newProduct(ctx, `order ${n}`)).id);
+      const productPage = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 100 } });
+      assert.deepEqual(idsOf(productPage.json).filter((id) => made.includes(id)), [...made].reverse(), 'products: newest first');
+      const plansMade: number[] = [];
+      for (const n of [1, 2, 3]) plansMade.push((await newPlan(ctx, made[0]!, `order ${n}`)).id);
+      assert.deepEqual(idsOf(await listPlansPage(ctx, { limit: 100 })).filter((id) => plansMade.includes(id)), [...plansMade].reverse(), 'plans: newest first');
+      const email = emailFor(ctx, 'order');
+      const customersMade: number[] = [];
+      for (const n of [1, 2, 3]) customersMade.push(envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-order-${n}` }), 201, 'create').id);
+      assert.deepEqual(idsOf(await listCustomers(ctx, { email, limit: 100 })), [...customersMade].reverse(), 'customers: newest first');
+    },
+  },
+  {
+    id: 'checkout.lists.starting-after-paging',
+    title: 'Repeating a list request with `startingAfter` set to the last item\'s id answers the next page, with no item twice (products and plans)',
+    source: LIST_WRAPPER,
+    requires: ['createProduct', 'listProducts', 'createPlan', 'listPlans'],
+    serverOnly: true,
+    async run(ctx) {
+      const made: number[] = [];
+      for (const n of [1, 2, 3]) made.push((await newProduct(ctx, `page ${n}`)).id);
+      const productWalk = await walk(ctx, 'listProducts', '/v1/products', false, made[2]!, made[0]!);
+      assert.ok(productWalk.includes(made[1]!), 'paging products from the newest must pass through the middle one');
+      assert.equal(new Set(productWalk).size, productWalk.length, 'no product appears twice');
+      const plansMade: number[] = [];
+      for (const n of [1, 2, 3]) plansMade.push((await newPlan(ctx, made[0]!, `page ${n}`)).id);
+      const planWalk = await walk(ctx, 'listPlans', '/v1/plans', true, plansMade[2]!, plansMade[0]!);
+      assert.ok(planWalk.includes(plansMade[1]!), 'paging plans must pass through the middle one');
+    },
+  },
+  {
+    id: 'checkout.lists.has-more',
+    title: '`hasMore` is true when another page follows and false on the last page',
+    source: LIST_WRAPPER,
+    requires: ['createCustomer', 'listCustomers'],
+    serverOnly: true,
+    async run(ctx) {
+      // A filter that only this run's customers match gives a list of known length.
+      const email = emailFor(ctx, 'hasmore');
+      const made: number[] = [];
+      for (const n of [1, 2, 3]) made.push(envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-hasmore-${n}` }), 201, 'create').id);
+      const first = await listCustomers(ctx, { email, limit: 2 });
+      assert.deepEqual(idsOf(first), [made[2], made[1]], 'first page: the two newest');
+      assert.equal(first.hasMore, true, 'a third customer follows');
+      const second = await listCustomers(ctx, { email, limit: 2, startingAfter: made[1]! });
+      assert.deepEqual(idsOf(second), [made[0]], 'second page: the oldest');
+      assert.equal(second.hasMore, false, 'nothing follows the last page');
+      const exact = await listCustomers(ctx, { email, limit: 3 });
+      assert.equal(exact.hasMore, false, 'a page holding every item has hasMore false');
+    },
+  },
+  {
+    id: 'checkout.lists.default-limit-25',
+    title: 'Without `limit` a list answers 25 items (products and plans)',
+    source: LIST_WRAPPER,
+    requires: ['createProduct', 'listProducts', 'createPlan', 'listPlans'],
+    serverOnly: true,
+    async run(ctx) {
+      const products = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 26 } });
+      let productId: number | undefined;
+      for (let i = products.json.data.length; i < 26; i++) productId = (await newProduct(ctx, `bulk ${i}`)).id;
+      const page = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx) });
+      assert.equal(page.json.data.length, 25, 'products: the default page is 25');
+      assert.equal(page.json.hasMore, true, 'products: more follow');
+      const existingPlans = await listPlansPage(ctx, { limit: 26 });
+      if (existingPlans.data.length < 26) productId ??= (await newProduct(ctx, 'bulk plans')).id;
+      for (let i = existingPlans.data.length; i < 26; i++) await newPlan(ctx, productId!, `bulk ${i}`);
+      const planPage = await listPlansPage(ctx, {});
+      assert.equal(planPage.data.length, 25, 'plans: the default page is 25');
+      assert.equal(planPage.hasMore, true, 'plans: more follow');
+    },
+  },
+  pending('checkout.lists.subscription-invoices-up-to-100', 'A subscription\'s invoice list returns up to 100 items', LIST_WRAPPER, [...SUBSCRIBE, 'listSubscriptionInvoices']),
+  pending('checkout.lists.invoices-by-reference', 'Invoices by reference take `limit` and `startingAfter` like every list, and answer at most one invoice for a reference', LIST_WRAPPER, ['createInvoice', 'listInvoices']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Invoices and portal sessions (other scoped operations)
+// ---------------------------------------------------------------------------------------------
+
+const otherScoped: Scenario[] = [
+  pending('checkout.invoices.create', '`POST /v1/invoices` creates an invoice (scope `invoice.create`)', OTHER_SCOPED, ['createCustomer', 'createInvoice']),
+  pending('checkout.invoices.by-reference', '`GET /v1/invoices?reference=` finds the invoice of a pay-link reference', OTHER_SCOPED, ['createInvoice', 'listInvoices']),
+  pending('checkout.invoices.retrieve', '`GET /v1/invoices/{id}` answers the invoice; another merchant\'s answers 404', OTHER_SCOPED, ['createInvoice', 'retrieveInvoice']),
+  pending('checkout.invoices.pdf', '`GET /v1/invoices/{id}/pdf` answers the invoice as a PDF document', OTHER_SCOPED, ['createInvoice', 'getInvoicePdf']),
+  pending('checkout.invoices.send', '`POST /v1/invoices/{id}/send` emails the invoice (scope `invoice.update`)', OTHER_SCOPED, ['createInvoice', 'sendInvoice', MESSAGES]),
+  pending('checkout.invoices.void', '`POST /v1/invoices/{id}/void` voids an unpaid invoice; it can no longer be paid', OTHER_SCOPED, ['createInvoice', 'voidInvoice', SESSION]),
+  pending('checkout.invoices.refund', '`POST /v1/invoices/{id}/refund` refunds the invoice\'s payment (scope `invoice.refund`)', OTHER_SCOPED, ['createInvoice', ...PAY_CARD, 'refundInvoice']),
+  pending('checkout.portal.create', '`POST /v1/portal-sessions` creates a customer-portal session for a customer `clientId`', OTHER_SCOPED, ['createCustomer', 'createPortalSession']),
+  pending('checkout.portal.needs-client', 'A portal session needs a customer `clientId` of the merchant; without one, or with another merchant\'s, it is refused', OTHER_SCOPED, ['createCustomer', 'createPortalSession']),
+];
+
+export const checkoutScenarios: Scenario[] = [
+  ...products,
+  ...plans,
+  ...customers,
+  ...lists,
+  ...sessionCreation,
+  ...sessionReading,
+  ...sessionStates,
+  ...withdrawQr,
+  ...holds,
+  ...refunds,
+  ...subscriptions,
+  ...otherScoped,
+];

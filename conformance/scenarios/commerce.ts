@@ -1,0 +1,165 @@
+// Behaviour scenarios of commerce-api.md: invoices, payments and funding sources, accounts,
+// transfers and dashboards, payment links, the subscription catalog, the notification hub, and
+// the interface's authentication, paths and versioning. None of its operations is implemented
+// yet, so none has a `run`.
+import type { Scenario } from '../types.js';
+import { COMMERCE_DOC, clocked, pending, source } from './platform.js';
+
+const INVOICE = 'createCommerceInvoice';
+const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
+const LINK = 'createPaymentLink';
+
+const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
+const INVOICE_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Invoice');
+const PAYMENT_OPTION = source(COMMERCE_DOC, 'Resources and their fields', 'Payment option (payment method of an invoice)');
+const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');
+const FUNDING = source(COMMERCE_DOC, 'Resources and their fields', 'Funding source');
+const ACCOUNT = source(COMMERCE_DOC, 'Resources and their fields', 'Account and balance');
+const TRANSFER = source(COMMERCE_DOC, 'Resources and their fields', 'Transfer');
+const LINK_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Payment link');
+const CATALOG_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Subscription catalog');
+const DASHBOARDS = source(COMMERCE_DOC, 'Resources and their fields', 'Dashboards');
+const INVOICE_STATES = source(COMMERCE_DOC, 'States and transitions', 'Invoice status');
+const OTHER_STATES = source(COMMERCE_DOC, 'States and transitions', 'Other status values');
+const INVOICES = source(COMMERCE_DOC, 'Endpoints', 'Invoices');
+const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
+const PAYMENT_RULES = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources', 'Rules');
+const ACCOUNTS = source(COMMERCE_DOC, 'Endpoints', 'Accounts');
+const TRANSFERS = source(COMMERCE_DOC, 'Endpoints', 'Transfers and dashboards');
+const LINKS = source(COMMERCE_DOC, 'Endpoints', 'Payment links');
+const CATALOG = source(COMMERCE_DOC, 'Endpoints', 'Subscription catalog');
+const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
+const AUTH = source(COMMERCE_DOC, 'Authentication');
+const EVENTS = source(COMMERCE_DOC, 'Events');
+const ERRORS = source(COMMERCE_DOC, 'Errors');
+const VERSIONING = source(COMMERCE_DOC, 'Versioning');
+
+const invoices: Scenario[] = [
+  pending('commerce.invoices.create-totals', 'Creating an invoice answers it with `id`, `identifier` and calculated totals (subTotal, taxAmount, discount, shippingCost, totalCost, totalDue) from its items', INVOICES, [INVOICE]),
+  pending('commerce.invoices.identifier-uuid', 'Each invoice gets a public `identifier`, a UUID, for payment links and QR codes', INVOICE_FIELDS, [INVOICE]),
+  pending('commerce.invoices.item-fields', 'Invoice items need name, unitCost and quantity, and carry taxRate (percent), taxAmount, subTotal and totalCost; item types are Product, Service, Subscription, Fee, Discount, Tax', INVOICE_FIELDS, [INVOICE, 'getCommerceInvoice']),
+  pending('commerce.invoices.counter-party', 'Payer and payee info carry firstName, lastName and email; a billing address adds addressLine1, city and a two-letter country', INVOICE_FIELDS, [INVOICE, 'getCommerceInvoice']),
+  pending('commerce.invoices.get-by-id', '`GET /v1/invoice/{id}` answers the invoice with the key', INVOICES, [INVOICE, 'getCommerceInvoice']),
+  pending('commerce.invoices.get-by-reference-public', '`getByReference(code=\'...\')` answers the invoice without any key', INVOICES, [INVOICE, 'getInvoiceByReference']),
+  pending('commerce.invoices.get-by-reference-default-expand', 'Without `$expand`, getByReference answers the merchant with media, source info, destination info, items and merchant location with address', INVOICES, [INVOICE, 'getInvoiceByReference']),
+  pending('commerce.invoices.payment-methods', '`GET /v1/invoice/{id}/PaymentMethods` answers `{value: [payment options]}` with id, code, name, paymentMethodId, paymentProviderTypeId, paymentChannel, isEnabled, isVerificationRequired and currencyCode', PAYMENT_OPTION, [INVOICE, 'listInvoicePaymentMethods']),
+  pending('commerce.invoices.qr-png', '`GET /v1/invoice/qrcode/{identifier}` answers a PNG image (`image/png`) without any key', INVOICES, [INVOICE, 'getInvoiceQrCode']),
+  pending('commerce.invoices.payment-page', 'The public payment page of an invoice is at `/invoice/{identifier}`', INVOICES, [INVOICE]),
+  pending('commerce.invoices.list-value', '`GET /v1/invoice` answers `{value: [...]}`', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
+  pending('commerce.invoices.list-count', '`$count=true` adds `@odata.count`; without it there is none', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
+  pending('commerce.invoices.list-top-skip', '`$top` sets the page size and `$skip` the offset', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
+  pending('commerce.invoices.list-filter', '`$filter` selects with `field eq value`, combined with `and`', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
+  pending('commerce.invoices.list-orderby', '`$orderby` sorts, for example `id desc`', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
+  pending('commerce.invoices.list-select-expand', '`$select` limits the fields returned and `$expand` names related objects', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
+  pending('commerce.invoices.money-numbers', 'Invoice money fields are JSON numbers', CONVENTIONS, [INVOICE]),
+];
+
+const invoiceStates: Scenario[] = [
+  pending('commerce.invoice-states.draft-cannot-pay', '`Draft` (not finalized): cannot be paid', INVOICE_STATES, [...PAY]),
+  pending('commerce.invoice-states.pending-can-pay', '`Pending` (created, awaiting payment): can be paid', INVOICE_STATES, [...PAY]),
+  pending('commerce.invoice-states.sent-can-pay', '`Sent` (sent to the customer): can be paid', INVOICE_STATES, [...PAY, 'sendCommerceInvoice']),
+  pending('commerce.invoice-states.partially-paid-can-pay', '`PartiallyPaid` (some amount received): can be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
+  pending('commerce.invoice-states.paid-cannot-pay', '`Paid` (fully paid): cannot be paid again', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
+  clocked('commerce.invoice-states.overdue-can-pay', '`Overdue` (past due date): can be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
+  pending('commerce.invoice-states.cancelled-cannot-pay', '`Cancelled` (cancelled by the merchant): cannot be paid', INVOICE_STATES, [...PAY, 'voidInvoice']),
+  clocked('commerce.invoice-states.expired-cannot-pay', '`Expired` (past its validity period): cannot be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
+];
+
+const payments: Scenario[] = [
+  pending('commerce.payments.rule-1-approval-none', '`approvalAction` `None` means the payment is complete', PAYMENT_RULES, [...PAY, 'getCommerceInvoice']),
+  pending('commerce.payments.rule-1-approval-redirect', '`approvalAction` `Redirect` means 3-D Secure: redirect the payer to `approvalDataOrUrl`', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.rule-1-approval-qr', '`approvalAction` `QrCode` means show a QR code for the payer to scan', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.rule-2-host-message', 'When `isSuccess` is false, `hostMessage` carries the reason', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.is-success-rule', '`isSuccess` is true exactly when `paymentStatusId` is `Success` or `CustomerAuthRequired` (checked on success, 3-D Secure and decline)', PAYMENT_RESPONSE, [...PAY]),
+  pending('commerce.payments.response-fields', 'The payment response carries referenceNumber, invoiceIdentifier, amountPaid, amountDue, feePaid, currency, paymentStatusId, paymentDateTime, paymentMethod, isSuccess, approvalAction, approvalDataOrUrl, is3DSecureAuth, authorizationCode and hostMessage', PAYMENT_RESPONSE, [...PAY]),
+  pending('commerce.payments.rule-3-option-from-payment-methods', 'The `paymentOptionId` is the `id` of an entry of the invoice\'s payment methods; card payments use entries with `paymentMethodId` `CreditCard`', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.rule-4-sandbox-success-two-brands', 'Sandbox cards of two brands succeed at once, with any future expiry and any 3-digit CVV', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.rule-4-sandbox-3ds', 'A sandbox card asks for a 3-D Secure redirect', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.rule-4-sandbox-insufficient-funds', 'A sandbox card is declined with \'insufficient funds\'', PAYMENT_RULES, [...PAY]),
+  pending('commerce.payments.by-identifier', 'An invoice can be paid by `invoiceIdentifier` as well as by `invoiceId`', PAYMENTS, [...PAY]),
+  pending('commerce.payments.decline-not-error', 'A payment that does not succeed answers a payment response with `isSuccess` false and a `hostMessage`, not an error', ERRORS, [...PAY]),
+  pending('commerce.funding.register-card', '`POST /v1/payment/RegisterCard` answers message, status, fundingSourceId and paymentResponse {isSuccess, paymentStatusId}', PAYMENTS, ['registerCard']),
+  pending('commerce.funding.register-card-is-success-rule', 'RegisterCard\'s `paymentResponse.isSuccess` follows the rule: true exactly for `Success` or `CustomerAuthRequired`', PAYMENT_RESPONSE, ['registerCard']),
+  pending('commerce.funding.list', '`GET /v1/FundingSource` answers `{value: [...]}` of the user\'s funding sources: id, name, description, paymentOptionId, statusId, isVerified, isCardNotPresentAllowed, maskedAccountNumber, expiryDate', FUNDING, ['registerCard', 'listFundingSources']),
+  pending('commerce.funding.verify', '`POST /v1/fundingSource/{id}/verify` with `VerificationCode` verifies a funding source (isVerified becomes true)', PAYMENTS, ['registerCard', 'verifyFundingSource', 'listFundingSources']),
+  pending('commerce.funding.pay-with-source', 'A registered funding source pays an invoice by `fundingSourceId`', PAYMENTS, ['registerCard', ...PAY]),
+];
+
+const accounts: Scenario[] = [
+  pending('commerce.accounts.list', '`GET /v1/account` answers `{value: [accounts]}` of the user: id, accountNumber, name, description, currencyCode, status', ACCOUNTS, ['listAccounts']),
+  pending('commerce.accounts.balance', '`GET /v1/account/{id}/balance` answers currentAmount, availableAmount and currencyCode, with available never above current', ACCOUNT, ['listAccounts', 'getAccountBalance']),
+  pending('commerce.accounts.pay-from-balance', 'An invoice can be paid from a wallet account (`sourceAccountId`)', PAYMENTS, ['listAccounts', ...PAY]),
+  pending('commerce.transfers.list', '`GET /v1/GatewayTransferDto` answers `{value: [transfers]}` with id, referenceNumber, transferAction, sourceAccountId, destinationAccountNumber, amount, fee, currencyCode, status, feePayer, createdDateTime', TRANSFER, ['listGatewayTransfers']),
+  pending('commerce.transfers.filter-transfer-action', '`$filter` by `transferAction` lists only transfers of that action', TRANSFERS, ['listAccounts', 'createTransfer', 'listGatewayTransfers']),
+  pending('commerce.transfers.orderby-top-skip', 'The transfer list takes `$orderby`, `$top` and `$skip`', TRANSFERS, ['listGatewayTransfers']),
+  pending('commerce.dashboards.transfers', 'The transfers dashboard answers summary {totalTransfers, totalSourceAmount, totalPayoutAmount, totalFees, averageAmount, completionRate}, typeBreakdown, statusBreakdown, timeSeries and feePayerBreakdown for startDate, endDate, currencyCode, institutionId and timeUnit', DASHBOARDS, ['getTransfersDashboard']),
+  pending('commerce.dashboards.payouts', 'The payouts dashboard answers summary {totalBatches, totalAmount, totalDisbursed, pendingAmount, completionRate, totalEntries, totalSucceeded, totalFailed} and the arrays statusBreakdown, timeSeries, transferTypeSummary, batchTypeSummary', DASHBOARDS, ['getPayoutsDashboard']),
+];
+
+const links: Scenario[] = [
+  pending('commerce.links.create', 'Creating a payment link answers it with `code`, `identifier` (UUID), `paymentUrl`, `qrCodeUrl`, `embedCode` and `status`', LINKS, [LINK]),
+  pending('commerce.links.decimal-strings', 'Payment link amounts (unitPrice, quantity, taxRate, taxAmount, totalAmountCollected) are decimal strings', CONVENTIONS, [LINK]),
+  pending('commerce.links.urls', '`paymentUrl` is the hosted page URL ending in the identifier and `qrCodeUrl` is `/v1/PaymentLink/qr/{identifier}`', LINK_FIELDS, [LINK]),
+  pending('commerce.links.embed-code', '`embedCode` is an HTML snippet; `GET /v1/PaymentLink/{id}/EmbedCode` answers embedCode and paymentUrl', LINKS, [LINK, 'getPaymentLinkEmbedCode']),
+  pending('commerce.links.analytics', 'Each link carries clickCount, invoiceCount, completedPaymentCount and totalAmountCollected', LINK_FIELDS, [LINK, 'listPaymentLinks']),
+  pending('commerce.links.max-uses-null-unlimited', '`maxUses` and `maxUsesPerCustomer` null mean unlimited', LINK_FIELDS, [LINK, 'createPaymentLinkInvoice']),
+  pending('commerce.links.notification-url', 'A link\'s `notificationUrl` is a webhook URL kept on the link', LINK_FIELDS, [LINK, 'listPaymentLinks']),
+  pending('commerce.links.list', '`GET /v1/PaymentLink` answers `value`, with `@odata.count` when `$count=true`, and takes $filter, $orderby, $top and $skip', LINKS, [LINK, 'listPaymentLinks']),
+  pending('commerce.links.update-only-provided', 'Updating a link changes only the fields sent; the others keep their values', LINKS, [LINK, 'updatePaymentLink', 'getPaymentLinkByIdentifier']),
+  pending('commerce.links.delete-permanent', 'Deleting a link is permanent: its public operations answer 404 afterwards', LINKS, [LINK, 'deletePaymentLink', 'getPaymentLinkByIdentifier']),
+  pending('commerce.links.activate-draft', 'Activate makes a draft link accept payments', OTHER_STATES, [LINK, 'activatePaymentLink', 'createPaymentLinkInvoice']),
+  pending('commerce.links.activate-inactive', 'Activate makes an inactive (deactivated) link accept payments again', OTHER_STATES, [LINK, 'deactivatePaymentLink', 'activatePaymentLink', 'createPaymentLinkInvoice']),
+  pending('commerce.links.deactivate', 'Deactivate makes an active link unavailable to customers (CreateInvoice refused)', OTHER_STATES, [LINK, 'deactivatePaymentLink', 'createPaymentLinkInvoice']),
+  pending('commerce.links.draft-not-payable', 'A draft link does not accept payments until activated', OTHER_STATES, [LINK, 'createPaymentLinkInvoice']),
+  pending('commerce.links.qr-public', '`GET /v1/PaymentLink/qr/{identifier}` answers the QR image without any key', LINKS, [LINK, 'getPaymentLinkQrCode']),
+  pending('commerce.links.get-by-identifier-public', '`GetByIdentifier(identifier=\'...\')` answers the link without any key', LINKS, [LINK, 'getPaymentLinkByIdentifier']),
+  pending('commerce.links.get-by-merchant-slug-public', '`GetByMerchantSlug(merchantSlug=\'...\',code=\'...\')` answers the link without any key (vanity URLs)', LINKS, [LINK, 'getMerchant', 'getPaymentLinkByMerchantSlug']),
+  pending('commerce.links.create-invoice', '`CreateInvoice(identifier=\'...\')` with email, firstName and lastName creates, without any key, an invoice payable through the payment endpoint', LINKS, [LINK, 'createPaymentLinkInvoice', 'listInvoicePaymentMethods', 'payInvoice']),
+  pending('commerce.links.create-subscription', '`CreateSubscription(identifier=\'...\')` with email, firstName, lastName and planId creates a subscription with billing details for a subscription-type link', LINKS, ['createSubscriptionProduct', 'createSubscriptionPlan', LINK, 'createPaymentLinkSubscription']),
+  pending('commerce.links.send-verification-code', '`SendVerificationCode(identifier=\'...\')` with email answers tokenId, message, expiresAt and email for a link that requires email verification', LINKS, [LINK, 'sendPaymentLinkVerificationCode']),
+];
+
+const catalog: Scenario[] = [
+  pending('commerce.catalog.products-crud', 'Subscription products can be created (name required, description, subscriptionProductType), listed, changed with PATCH and deleted', CATALOG, ['createSubscriptionProduct', 'listSubscriptionProducts', 'updateSubscriptionProduct', 'deleteSubscriptionProduct']),
+  pending('commerce.catalog.product-types', '`subscriptionProductType` is `Service`, `Digital` or `Physical`', CATALOG_FIELDS, ['createSubscriptionProduct']),
+  pending('commerce.catalog.products-expand-media', '`$expand=Media` includes each product\'s `media` [{mediaUrl, isPrimary}]', CATALOG, ['createSubscriptionProduct', 'listSubscriptionProducts']),
+  pending('commerce.catalog.products-list-odata', 'The product list answers `value` and `@odata.count` (with `$count=true`) and takes $orderby, $top and $skip', CATALOG, ['createSubscriptionProduct', 'listSubscriptionProducts']),
+  pending('commerce.catalog.plans-crud', 'Subscription plans can be created, listed, changed with PATCH and deleted', CATALOG, ['createSubscriptionProduct', 'createSubscriptionPlan', 'listSubscriptionPlans', 'updateSubscriptionPlan', 'deleteSubscriptionPlan']),
+  pending('commerce.catalog.plan-amount-string', 'A catalog plan\'s `amount` is a decimal string', CONVENTIONS, ['createSubscriptionProduct', 'createSubscriptionPlan']),
+  pending('commerce.catalog.plan-fields', 'A catalog plan carries id, merchantId, productId, productName, name, description, details, status, amount, currency, timeUnit (Day, Week, Month, Year), timeInterval, subscriptionBillingType (Recurring, OneTime, Usage), validFrom and validTo', CATALOG_FIELDS, ['createSubscriptionProduct', 'createSubscriptionPlan']),
+  pending('commerce.catalog.plan-periods', '`timeInterval` counts `timeUnit`s: Month 1 is monthly, Month 3 quarterly, Day 7 weekly', CATALOG_FIELDS, ['createSubscriptionProduct', 'createSubscriptionPlan', 'retrievePlan']),
+  pending('commerce.catalog.plans-filter', 'The plan list filters with `$filter` by productId and status, and takes $expand, $top, $skip and $count', CATALOG, ['createSubscriptionProduct', 'createSubscriptionPlan', 'listSubscriptionPlans']),
+  pending('commerce.catalog.plan-status-values', 'Plan status values are `Active`, `Inactive` and `Archived`, set through create and update', OTHER_STATES, ['createSubscriptionProduct', 'createSubscriptionPlan', 'updateSubscriptionPlan', 'listSubscriptionPlans']),
+  pending('commerce.catalog.inventory-crud', 'Inventory items (productId, serialNumber, status) can be created, listed, changed with PATCH and deleted', CATALOG, ['createSubscriptionProduct', 'createSubscriptionInventoryItem', 'listSubscriptionInventoryItems', 'updateSubscriptionInventoryItem', 'deleteSubscriptionInventoryItem']),
+  pending('commerce.catalog.inventory-fields', 'An inventory item carries id, productId, productName, serialNumber, status and createdDateTime', CATALOG_FIELDS, ['createSubscriptionProduct', 'createSubscriptionInventoryItem']),
+  pending('commerce.catalog.inventory-status-moves', 'An inventory item\'s status moves by PATCH of `status` to any listed value: Available, Reserved, Rented, Discontinued (and back)', OTHER_STATES, ['createSubscriptionProduct', 'createSubscriptionInventoryItem', 'updateSubscriptionInventoryItem', 'listSubscriptionInventoryItems']),
+  pending('commerce.catalog.inventory-filter', 'The inventory list filters by `status` and `productId`, and takes $orderby, $top, $skip and $count', CATALOG, ['createSubscriptionProduct', 'createSubscriptionInventoryItem', 'listSubscriptionInventoryItems']),
+  pending('commerce.catalog.plan-shared-with-checkout', 'A plan created through `/v1/SubscriptionPlan` is the same plan `/v1/plans` shows (amount as a number, timeUnit as interval, timeInterval as intervalCount)', CATALOG, ['createSubscriptionProduct', 'createSubscriptionPlan', 'retrievePlan', 'listPlans']),
+  pending('commerce.catalog.checkout-plan-in-catalog', 'A plan created through `/v1/plans` shows in `/v1/SubscriptionPlan`, and archiving it there shows `Archived`', CATALOG, ['createProduct', 'createPlan', 'archivePlan', 'listSubscriptionPlans']),
+  pending('commerce.catalog.product-shared-with-checkout', 'A product created through `/v1/SubscriptionProduct` is the one `/v1/products` shows', CATALOG, ['createSubscriptionProduct', 'retrieveProduct']),
+];
+
+const platform: Scenario[] = [
+  pending('commerce.auth.x-api-key', 'The Commerce interface authenticates with the `x-api-key` header (sandbox keys start `sk_test_`); without it a KEY operation is refused with 401', AUTH, ['listSubscriptionPlans']),
+  pending('commerce.auth.bearer-not-accepted', 'A Bearer `Authorization` header alone does not authenticate a Commerce operation', AUTH, ['listSubscriptionPlans']),
+  pending('commerce.auth.public-operations', 'PUBLIC operations (invoice by reference, invoice QR code, hosted payment-link operations) need no authentication', AUTH, [INVOICE, 'getInvoiceByReference', 'getInvoiceQrCode', LINK, 'getPaymentLinkByIdentifier', 'getPaymentLinkQrCode']),
+  pending('commerce.paths.case-insensitive', 'Commerce paths match case-insensitively (`/v1/subscriptionPlan` is `/v1/SubscriptionPlan`)', CATALOG, ['listSubscriptionPlans', 'createSubscriptionProduct']),
+  pending('commerce.paths.id-numbers', 'Path `id` parameters are numbers; a non-number is refused with 400', CATALOG, ['updateSubscriptionPlan']),
+  pending('commerce.versioning.v1-and-api-payment', 'Paths use the `/v1` prefix, except payment operations under `/api/payment`', VERSIONING, [...PAY]),
+  pending('commerce.events.invoice-updated-paid', 'The notification hub `/hubs/notifications` emits `InvoiceUpdated` with invoiceId and status `Paid` when an invoice is paid (needs a SignalR client)', EVENTS, [...PAY]),
+  pending('commerce.events.link-notification-url', 'Payment links carry `notificationUrl` for payment webhooks', EVENTS, [LINK]),
+];
+
+const otherOperations: Scenario[] = [
+  pending('commerce.other.create-payment', '`POST /v1/payment` accepts the create-payment example (amount, currency, paymentMethod, description)', OTHER_OPS, ['createCommercePayment']),
+  pending('commerce.other.get-payment', '`GET /v1/payment/{id}` answers a payment', OTHER_OPS, ['createCommercePayment', 'getCommercePayment']),
+  pending('commerce.other.capture-payment', '`POST /v1/payment/{id}/capture` captures a held payment', OTHER_OPS, ['createCommercePayment', 'captureCommercePayment']),
+  pending('commerce.other.send-invoice', '`POST /v1/invoice/{id}/send` sends an invoice (status Sent)', OTHER_OPS, [INVOICE, 'sendCommerceInvoice', 'getCommerceInvoice']),
+  pending('commerce.other.subscription-plan-lowercase', '`POST /v1/subscriptionPlan` (as listed, lower-case) creates a plan', OTHER_OPS, ['createSubscriptionProduct', 'createSubscriptionPlan']),
+  pending('commerce.other.subscriptions', '`GET /v1/subscription` lists subscriptions and `POST /v1/subscription/{id}/cancel` cancels one', OTHER_OPS, ['listCommerceSubscriptions', 'cancelCommerceSubscription']),
+  pending('commerce.other.transfer-and-transactions', '`POST /v1/transfer` makes a transfer that `GET /v1/transaction` lists', OTHER_OPS, ['listAccounts', 'createTransfer', 'listTransactions']),
+  pending('commerce.other.merchant', '`GET /v1/merchant`, `POST /v1/merchant` and `GET /v1/merchantLocation` answer', OTHER_OPS, ['getMerchant', 'createMerchant', 'listMerchantLocations']),
+  pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
+];
+
+export const commerceScenarios: Scenario[] = [...invoices, ...invoiceStates, ...payments, ...accounts, ...links, ...catalog, ...platform, ...otherOperations];

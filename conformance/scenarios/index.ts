@@ -1,0 +1,11 @@
+// The behaviour-scenario catalogue: every rule of checkout-billing-api.md and commerce-api.md,
+// one scenario each. A scenario without `run` is pending until its capability exists; this list
+// is the map of what is left to build. Platform scenarios come last: the rate-limit one empties
+// the key's burst.
+import type { Scenario } from '../types.js';
+import { checkoutScenarios } from './checkout.js';
+import { commerceScenarios } from './commerce.js';
+import { platformScenarios } from './platform.js';
+import { webhookScenarios } from './webhooks.js';
+
+export const scenarios: Scenario[] = [...checkoutScenarios, ...webhookScenarios, ...commerceScenarios, ...platformScenarios];

@@ -1,0 +1,135 @@
+// Behaviour scenarios of the webhook event system (checkout-billing-api.md › Events, and the
+// per-session rules 4 and 5 of checkout session creation). Events are observed through a webhook
+// configuration's delivery log (`listWebhookDeliveries`, which carries each delivered event);
+// what only the receiver sees (the signature and the headers, per-session URLs) also needs an
+// HTTPS endpoint on a public host that the suite can read back.
+import type { Scenario } from '../types.js';
+import { CHECKOUT_DOC, clocked, pending, source } from './platform.js';
+
+const SESSION = 'createCheckoutSession';
+const PAY_CARD = [SESSION, 'tokenizeCard', 'confirmCheckoutSession'];
+const ISSUE_QR = [SESSION, 'confirmCheckoutSession'];
+const PAY_QR = [...ISSUE_QR, 'simulateQrPaid'];
+const HOLD = [...PAY_CARD, 'getCheckoutSessionStatus'];
+const SUBSCRIBE = ['createProduct', 'createPlan', 'createCustomer', ...PAY_CARD, 'retrieveCheckoutSession', 'retrieveSubscription'];
+/** Watch the events of a configuration: create it, read its delivery log. */
+const WATCH = ['createWebhookConfiguration', 'listWebhookDeliveries'];
+const TEST_EVENT = ['createWebhookConfiguration', 'sendWebhookTestEvent', 'listWebhookDeliveries'];
+
+const EVENT_TYPES = source(CHECKOUT_DOC, 'Events', 'Event types');
+const SELECTION = source(CHECKOUT_DOC, 'Events', 'Delivery selection');
+const ENVELOPE = source(CHECKOUT_DOC, 'Events', 'Envelope');
+const SIGNATURE = source(CHECKOUT_DOC, 'Events', 'Signature and headers');
+const RETRY = source(CHECKOUT_DOC, 'Events', 'Delivery and retry');
+const TEST = source(CHECKOUT_DOC, 'Events', 'Test event');
+const TIED = source(CHECKOUT_DOC, 'Events', 'Events tied to operations');
+const PER_SESSION = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: fields accepted at creation', 'Creation rules');
+const SESSION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Checkout session status');
+const SUBSCRIPTION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Subscription status');
+
+const selection: Scenario[] = [
+  pending('webhooks.selection.default-every-event', 'By default (no `subscribedEvents`) every event is delivered', SELECTION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.selection.exact-name', '`subscribedEvents` with an event name delivers that event and not others', SELECTION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.selection.family-wildcard', 'A family with a trailing wildcard (`payment.*`) delivers every event of that family and no other', SELECTION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.selection.star', '`*` delivers every event', SELECTION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.selection.full-event-list', 'Every event name of the full list (and each family wildcard) is accepted in `subscribedEvents`, later additions included', EVENT_TYPES, ['createWebhookConfiguration', 'retrieveWebhookConfiguration', 'deleteWebhookConfiguration']),
+  pending('webhooks.selection.sandbox-url', 'Test-mode events go to the sandbox URL, signed with the sandbox secret (delivery `livemode` false, `url` the sandbox URL)', SELECTION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.selection.live-url', 'Live-mode events go to the live URL, signed with the live secret (needs a live key)', SELECTION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.selection.payouts-always-live', 'Payout events always go to the live URL, whatever the mode', SELECTION, [...WATCH, 'listAccounts', 'createTransfer']),
+];
+
+const envelope: Scenario[] = [
+  pending('webhooks.envelope.fields', 'Every event has id `evt_...`, object `event`, type, apiVersion `YYYY-MM-DD`, created and createdAt (the same ISO 8601 timestamp), livemode, merchantId (number) and data.object', ENVELOPE, TEST_EVENT),
+  pending('webhooks.envelope.data-object-discriminator', '`data.object.object` is `payment`, `checkout_session`, `invoice`, `subscription`, `payout`, `dispute` or `test` according to the subject', ENVELOPE, [...WATCH, ...PAY_CARD, 'sendWebhookTestEvent']),
+  clocked('webhooks.envelope.retries-same-id', 'Retries of an event carry the same `id`', ENVELOPE, [...TEST_EVENT, 'updateWebhookConfiguration']),
+  pending('webhooks.envelope.statuses-pascal-case', 'Statuses inside `data.object` are PascalCase (`Completed`, `Active`, `Canceled`)', ENVELOPE, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.envelope.session-status-case-insensitive', 'A session\'s status in webhooks (PascalCase) matches its REST status (snake_case) compared case-insensitively', SESSION_STATES, [...WATCH, ...PAY_CARD, 'retrieveCheckoutSession']),
+  pending('webhooks.envelope.metadata-on-payments', 'Payments made through a session carry the session\'s `metadata`, so `payment.failed` and `payment.refunded` can be tied to an order', ENVELOPE, [...WATCH, ...PAY_CARD, 'refundCheckoutSession']),
+  pending('webhooks.envelope.metadata-on-session-events', 'The session\'s `metadata` is copied to its `checkout.session.*` events', ENVELOPE, [...WATCH, SESSION, 'cancelCheckoutSession']),
+  pending('webhooks.envelope.checkout-session-object', 'The `checkout_session` object carries object, id, sessionId, status, paymentStatus, amount, currency, paymentId, paymentReferenceNumber, payer fields, notifyCustomer, sendReceipt, invoiceId, invoiceReference, isLive, metadata, createdAt and the `refund` object', ENVELOPE, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.envelope.payer-details-in-session-events', 'Payer details of a session appear in its `checkout.session.*` webhooks', PER_SESSION, [...WATCH, SESSION, 'cancelCheckoutSession']),
+  pending('webhooks.envelope.subscription-object', 'The `subscription` object carries object, id, clientId, clientEmail, status, reason, startDate, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, cancelAt, items (id, planId, planName, quantity, amount, isMetered), isLive and createdAt', ENVELOPE, [...WATCH, ...SUBSCRIBE]),
+  pending('webhooks.envelope.subscription-transition-previous-status', 'Subscription status transitions add `previousStatus` and `reason`', ENVELOPE, [...WATCH, ...SUBSCRIBE, 'pauseSubscription']),
+  pending('webhooks.envelope.subscription-whole-object-once', 'Every `subscription.*` event carries the whole subscription after the change, once per change, however it was made', SUBSCRIPTION_STATES, [...WATCH, ...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription']),
+  pending('webhooks.envelope.refunded-amounts', '`payment.refunded` carries `refundAmount` (this refund) and `refundedAmount` (all so far)', ENVELOPE, [...WATCH, ...PAY_CARD, 'refundCheckoutSession']),
+  pending('webhooks.envelope.refund-object-in-session-events', '`checkout.session.*` webhooks carry the same `refund` object as retrieval', ENVELOPE, [...WATCH, ...PAY_CARD, 'retrieveCheckoutSession']),
+];
+
+const signature: Scenario[] = [
+  pending('webhooks.signature.header-format', '`X-Webhook-Signature` is `sha256=` followed by the lower-case hex HMAC-SHA256 of the raw body under the signing secret (needs a public HTTPS receiver)', SIGNATURE, TEST_EVENT),
+  pending('webhooks.signature.id-and-created-signed', '`id` and `created` are inside the signed body, so old and repeated events can be rejected (needs a public HTTPS receiver)', SIGNATURE, TEST_EVENT),
+  pending('webhooks.signature.informational-headers', 'Deliveries carry `X-Webhook-Id` (event id), `X-Webhook-Event` (type) and `X-Webhook-Timestamp` (Unix seconds at send time), not signed (needs a public HTTPS receiver)', SIGNATURE, TEST_EVENT),
+  pending('webhooks.signature.live-and-sandbox-secrets', 'Sandbox deliveries are signed with the sandbox secret and live ones with the live secret (needs a public HTTPS receiver)', SIGNATURE, TEST_EVENT),
+];
+
+const delivery: Scenario[] = [
+  pending('webhooks.delivery.success-2xx', 'A delivery succeeds on any 2xx answer within 30 seconds', RETRY, TEST_EVENT),
+  pending('webhooks.delivery.timeout-30s', 'No answer within 30 seconds is a failed attempt, retried', RETRY, TEST_EVENT),
+  clocked('webhooks.delivery.retry-schedule', 'A failed delivery is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours', RETRY, TEST_EVENT),
+  clocked('webhooks.delivery.dead-letter', 'After the 6th failed retry (about 34.5 hours) the delivery is dead-lettered and not retried again', RETRY, TEST_EVENT),
+  pending('webhooks.delivery.log-every-attempt', 'Every attempt is listed in the delivery log', RETRY, TEST_EVENT),
+  clocked('webhooks.delivery.resend-dead-lettered', 'A dead-lettered delivery can be re-sent at any time', RETRY, [...TEST_EVENT, 'resendWebhookDelivery']),
+  pending('webhooks.delivery.resend-failed', 'A failed delivery can be re-sent at any time', RETRY, [...TEST_EVENT, 'resendWebhookDelivery']),
+  pending('webhooks.delivery.resend-current-url-and-secret', 'A re-send goes to the configuration\'s current URL under its current secret', RETRY, [...TEST_EVENT, 'updateWebhookConfiguration', 'resendWebhookDelivery']),
+];
+
+const testEvent: Scenario[] = [
+  pending('webhooks.test.sandbox-by-default', '`SendTestEvent` without `live` sends a `webhook.test` event to the sandbox URL', TEST, TEST_EVENT),
+  pending('webhooks.test.live-when-asked', '`SendTestEvent` with `live` true sends to the live URL', TEST, TEST_EVENT),
+  pending('webhooks.test.ignores-filter', '`webhook.test` ignores the subscription filter: it is delivered even when `subscribedEvents` leaves it out', SELECTION, [...TEST_EVENT, 'updateWebhookConfiguration']),
+  pending('webhooks.test.event-type', '`eventType` names the event type to test; the delivery is a `webhook.test` event with data.object `test`', TEST, TEST_EVENT),
+];
+
+const perSession: Scenario[] = [
+  pending('webhooks.per-session.session-events', 'With `notificationUrl`, the session\'s `checkout.session.completed`, `.expired` and `.cancelled` events are sent there (needs a public HTTPS receiver)', PER_SESSION, [SESSION, 'cancelCheckoutSession', ...PAY_CARD]),
+  pending('webhooks.per-session.payment-events', 'The `payment.*` events of payments made through the session (refunds and holds included) are sent to its `notificationUrl` (needs a public HTTPS receiver)', PER_SESSION, [...PAY_CARD, 'refundCheckoutSession', 'capturePayment']),
+  pending('webhooks.per-session.dispute-events', 'The `dispute.*` events of payments made through the session are sent to its `notificationUrl` (no way to raise a chargeback is known yet)', PER_SESSION, [...PAY_CARD]),
+  pending('webhooks.per-session.no-endpoint-needed', 'Per-session delivery needs no configured endpoint', PER_SESSION, [...PAY_CARD]),
+  pending('webhooks.per-session.also-configured-endpoints', 'Per-session events also go to the configured endpoints', PER_SESSION, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.per-session.normal-envelope-retries-signature', 'Per-session events use the normal envelope, retry schedule and `X-Webhook-Signature`', PER_SESSION, [...PAY_CARD]),
+  pending('webhooks.per-session.sent-secret-signs', 'A sent `notificationSecret` signs every event of the session', PER_SESSION, [...PAY_CARD]),
+  pending('webhooks.per-session.generated-secret-signs', 'Without a sent secret, the `notificationSecret` returned at creation signs the session\'s events', PER_SESSION, [...PAY_CARD]),
+];
+
+const tied: Scenario[] = [
+  clocked('webhooks.tied.session-expiry', 'Session expiry sends `checkout.session.expired`', TIED, [...WATCH, SESSION]),
+  pending('webhooks.tied.cancel-session', 'Cancelling a session sends `checkout.session.cancelled` (and a repeated cancel no second one)', TIED, [...WATCH, SESSION, 'cancelCheckoutSession']),
+  pending('webhooks.tied.hold-authorized', 'A hold authorized sends `payment.authorized`, then `checkout.session.completed`', TIED, [...WATCH, ...HOLD]),
+  pending('webhooks.tied.capture', 'A capture sends `payment.captured`, then `payment.succeeded`', TIED, [...WATCH, ...HOLD, 'capturePayment']),
+  pending('webhooks.tied.release', 'A release sends `payment.released`', TIED, [...WATCH, ...HOLD, 'releasePayment']),
+  clocked('webhooks.tied.hold-lapse', 'A lapsed hold sends `payment.authorization_expired`', TIED, [...WATCH, ...HOLD]),
+  pending('webhooks.tied.each-refund', 'Each successful refund sends `payment.refunded` (two partial refunds: two events)', TIED, [...WATCH, ...PAY_CARD, 'refundCheckoutSession']),
+  pending('webhooks.tied.subscription-cancel', 'Cancelling a subscription sends `subscription.cancelled`', TIED, [...WATCH, ...SUBSCRIBE, 'cancelSubscription']),
+  pending('webhooks.tied.subscription-pause', 'Pausing a subscription sends `subscription.paused`', TIED, [...WATCH, ...SUBSCRIBE, 'pauseSubscription']),
+  pending('webhooks.tied.subscription-resume', 'Resuming a subscription sends `subscription.resumed`', TIED, [...WATCH, ...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription']),
+  pending('webhooks.tied.subscription-plan-change', 'A plan change sends `subscription.updated` with `previousPlanId` and net `proratedAmount` (charge positive, credit negative); no API operation changes a plan yet', TIED, [...WATCH, ...SUBSCRIBE, 'createPortalSession']),
+];
+
+/** Event types whose trigger is not already a row of the operations table above. */
+const eventTypes: Scenario[] = [
+  pending('webhooks.events.payment-succeeded', '`payment.succeeded` is sent when a payment is approved', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.events.payment-failed', '`payment.failed` is sent when a payment is declined or errors', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.events.checkout-session-completed', '`checkout.session.completed` is sent when a hosted or embedded session is paid', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.events.checkout-session-completed-by-qr', '`payment.succeeded` and `checkout.session.completed` are sent when a wallet QR code is paid', EVENT_TYPES, [...WATCH, ...PAY_QR]),
+  pending('webhooks.events.invoice-paid', '`invoice.paid` is sent when an invoice is paid in full', EVENT_TYPES, [...WATCH, 'createInvoice', ...PAY_CARD]),
+  pending('webhooks.events.invoice-payment-failed', '`invoice.payment_failed` is sent when a payment against an invoice fails', EVENT_TYPES, [...WATCH, 'createInvoice', ...PAY_CARD]),
+  clocked('webhooks.events.invoice-past-due', '`invoice.past_due` is sent when an invoice passes its due date unpaid', EVENT_TYPES, [...WATCH, 'createInvoice']),
+  pending('webhooks.events.invoice-sent', '`invoice.sent` is sent when an invoice is emailed to its customer', EVENT_TYPES, [...WATCH, 'createInvoice', 'sendInvoice']),
+  pending('webhooks.events.invoice-voided', '`invoice.voided` is sent when an unpaid invoice is voided', EVENT_TYPES, [...WATCH, 'createInvoice', 'voidInvoice']),
+  pending('webhooks.events.invoice-refunded', '`invoice.refunded` is sent when a payment on an invoice is refunded', EVENT_TYPES, [...WATCH, 'createInvoice', ...PAY_CARD, 'refundInvoice']),
+  pending('webhooks.events.subscription-created', '`subscription.created` is sent when a subscription is created', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
+  pending('webhooks.events.subscription-activated', '`subscription.activated` is sent when a subscription becomes active (first payment, trial end, recovery from past due)', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
+  clocked('webhooks.events.subscription-renewed', '`subscription.renewed` is sent when a subscription rolls into a new period and its invoice is raised', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
+  clocked('webhooks.events.subscription-payment-failed', '`subscription.payment_failed` is sent once per failed dunning attempt', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
+  clocked('webhooks.events.subscription-past-due', '`subscription.past_due` is sent when a subscription becomes past due', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
+  clocked('webhooks.events.subscription-unpaid', '`subscription.unpaid` is sent when dunning is exhausted', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
+  clocked('webhooks.events.subscription-cancelled-twice', '`subscription.cancelled` is sent when cancellation is scheduled (status active, `cancelAtPeriodEnd` true, `cancelAt` = period end) and again when it takes effect (status `Canceled`, `canceledAt` set)', EVENT_TYPES, [...WATCH, ...SUBSCRIBE, 'cancelSubscription']),
+  pending('webhooks.events.payout-completed', '`payout.completed` is sent when a payout to a bank account or wallet settles', EVENT_TYPES, [...WATCH, 'listAccounts', 'createTransfer']),
+  pending('webhooks.events.payout-failed', '`payout.failed` is sent when a payout is rejected, cancelled or fails', EVENT_TYPES, [...WATCH, 'listAccounts', 'createTransfer']),
+  pending('webhooks.events.dispute-opened', '`dispute.opened` is sent when a chargeback is raised (informational, no funds moved); no way to raise one is known yet', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.events.dispute-updated', '`dispute.updated` is sent when a chargeback changes status or deadline, with `previousStatus`', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.events.dispute-closed', '`dispute.closed` is sent when a chargeback closes as Won, Lost or Accepted, with `invoiceReopened` true when the amount went back on the invoice as owed', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.events.webhook-test', '`webhook.test` is sent for a test delivery triggered from the API', EVENT_TYPES, TEST_EVENT),
+];
+
+export const webhookScenarios: Scenario[] = [...selection, ...envelope, ...signature, ...delivery, ...testEvent, ...perSession, ...tied, ...eventTypes];

@@ -1,0 +1,122 @@
+// The shapes shared by the conformance suite's parts: the context a case runs in, and the
+// results the report is made of.
+import type { CheckoutClient, CommerceClient } from '../sdk/src/index.js';
+import type { ContractValidator } from './validator.js';
+
+export type Api = 'checkout' | 'commerce';
+
+/** A plain HTTP answer, as the suite sees it. */
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body, or undefined. */
+  json: any;
+}
+
+export interface RequestSpec {
+  method: string;
+  path: string;
+  /** `Authorization: Bearer` key; `null` sends no Authorization header. */
+  key?: string | null;
+  /** `x-api-key`. */
+  apiKey?: string | null;
+  clientSecret?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+}
+
+export interface ConformanceOptions {
+  baseUrl: string;
+  /** Where the Commerce interface answers, when not at `baseUrl` (the Prism mock serves it on its own port). */
+  commerceBaseUrl?: string | undefined;
+  /** Secret key of the merchant under test (test mode). */
+  secretKey: string;
+  publishableKey?: string | undefined;
+  /** Key for the Commerce interface (`x-api-key`); defaults to the secret key. */
+  apiKey?: string | undefined;
+  /** A secret key of a second merchant, for the "another merchant's id answers 404" checks. */
+  otherSecretKey?: string | undefined;
+  /** `server` checks behaviour; `mock` (the Prism mock) checks only that answers keep the contract. */
+  target: 'server' | 'mock';
+  /** Only these operationIds count as implemented (from `npm run operations -- --json`); otherwise a 501 says so. */
+  implemented?: Set<string> | undefined;
+  reportDir?: string | undefined;
+  /** Run only the contract part (no behaviour scenarios). */
+  contractOnly?: boolean;
+  /** Print one line per case. */
+  verbose?: boolean;
+}
+
+/** What a case or a scenario can use. */
+export interface ConformanceContext {
+  options: ConformanceOptions;
+  validator: ContractValidator;
+  /** A unique tag for this run; put it in every name you create so runs never collide. */
+  runId: string;
+  /** Sends a request and validates the answer against the contract (problems go to `problems`). */
+  request(api: Api, operationId: string, spec: RequestSpec, problems?: string[]): Promise<HttpResult>;
+  /** The SDK clients, authenticated with the options' keys. */
+  checkout: CheckoutClient;
+  commerce: CommerceClient;
+  /** Whether an operation is implemented by the target (a 501 answer, or the implemented list, says no). */
+  isImplemented(operationId: string): Promise<boolean>;
+  /** Registers clean-up work that runs at the end, newest first. */
+  onCleanup(fn: () => Promise<unknown>): void;
+}
+
+export type Outcome = 'passed' | 'failed' | 'pending';
+
+/** One row of the operations table. */
+export interface OperationResult {
+  api: Api;
+  operationId: string;
+  method: string;
+  path: string;
+  implemented: boolean | 'unknown';
+  /** pass / fail / not checked (why) */
+  success: { outcome: Outcome; note?: string };
+  /** Each error case: name and outcome. */
+  errors: { name: string; outcome: Outcome; note?: string }[];
+  /** Every answer received for this operation validated against the contract. */
+  schemaValid: boolean;
+  problems: string[];
+}
+
+/** A behaviour scenario: one rule of a source document. */
+export interface Scenario {
+  /** Stable id, e.g. `checkout.plans.update-immutable-fields`. */
+  id: string;
+  /** The rule, in a sentence, as the report shows it. */
+  title: string;
+  /** Where the rule is: document and section, e.g. `checkout-billing-api.md › Plans`. */
+  source: string;
+  /** Operations the scenario needs; when one is not implemented the scenario is pending. */
+  requires: string[];
+  /** Needs the sandbox clock (`advanceTestClock`); pending when the target does not offer it. */
+  needsClock?: boolean;
+  /** Not meaningful against a mock (it checks behaviour, not shapes). Most scenarios are. */
+  serverOnly?: boolean;
+  /** The check. Throw (e.g. with `expect`) to fail. Absent: written as pending until a later capability. */
+  run?: (ctx: ConformanceContext) => Promise<void>;
+}
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  source: string;
+  outcome: Outcome;
+  /** Why it failed or is pending. */
+  note?: string;
+}
+
+export interface Report {
+  target: string;
+  baseUrl: string;
+  startedAt: string;
+  operations: OperationResult[];
+  scenarios: ScenarioResult[];
+  totals: { passed: number; failed: number; pending: number };
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env -S npx tsx
+// CI's conformance runs: the suite against the server on PGlite, on PostgreSQL (when a database
+// URL is given), and its contract part against the Prism mock. Each server runs as its own
+// process, started the way a deployment starts, with two merchants made by the merchant command
+// (the second one is the "another merchant" of the 404 checks).
+//
+//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out]
+//
+// Prints each run's closing line and exits non-zero if any run failed.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { startPrism, freePort } from './mock.mjs';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { 'pg-url': { type: 'string' }, 'report-dir': { type: 'string', default: 'out' } } });
+const reportDir = path.resolve(root, values['report-dir']!);
+
+async function merchant(name: string, env: NodeJS.ProcessEnv): Promise<{ keys: { test: { secret: string; publishable: string } } }> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json'], { cwd: root, env });
+  return JSON.parse(stdout);
+}
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) return { url, child };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not answer /healthz: ${stderr}`);
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** Runs `npm run conformance` as a merchant's pipeline would, and returns its exit code. */
+function conformance(label: string, args: string[]): Promise<number> {
+  console.log(`\n== conformance: ${label} ==`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args], { cwd: root, stdio: 'inherit' });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function againstServer(label: string, database: NodeJS.ProcessEnv): Promise<number> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `till-conformance-${label}-`));
+  const env = { ...process.env, ...database, TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' };
+  let server: { url: string; child: ChildProcess } | undefined;
+  try {
+    const a = await merchant(`Conformance A ${label}`, env);
+    const b = await merchant(`Conformance B ${label}`, env);
+    server = await startServer(env);
+    return await conformance(`server on ${label}`, [
+      '--base-url', server.url,
+      '--secret-key', a.keys.test.secret,
+      '--publishable-key', a.keys.test.publishable,
+      '--other-secret-key', b.keys.test.secret,
+      '--implemented', path.join(reportDir, 'implemented.json'),
+      '--report', path.join(reportDir, `conformance-${label}`),
+    ]);
+  } finally {
+    if (server) await stop(server.child);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/operations.ts', '--json'], { cwd: root });
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(reportDir, { recursive: true });
+  await writeFile(path.join(reportDir, 'implemented.json'), stdout);
+
+  const codes: Record<string, number> = {};
+  codes.pglite = await againstServer('pglite', { DATABASE_URL: '' });
+  if (values['pg-url']) codes.postgres = await againstServer('postgres', { DATABASE_URL: values['pg-url'] });
+
+  const mocks = await Promise.all([startPrism({ api: 'checkout' }), startPrism({ api: 'commerce' })]);
+  try {
+    codes.mock = await conformance('Prism mock (contract)', [
+      '--base-url', mocks[0]!.url,
+      '--commerce-base-url', mocks[1]!.url,
+      '--secret-key', 'sk_test_conformancemock00000000000',
+      '--publishable-key', 'pk_test_conformancemock00000000000',
+      '--target', 'mock',
+      '--contract-only',
+      '--report', path.join(reportDir, 'conformance-mock'),
+    ]);
+  } finally {
+    await Promise.all(mocks.map((m) => m.stop()));
+  }
+  console.log(`\nconformance runs: ${Object.entries(codes).map(([k, c]) => `${k} ${c === 0 ? 'ok' : 'FAILED'}`).join(', ')}`);
+  process.exit(Object.values(codes).some((c) => c !== 0) ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(`conformance-ci: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
