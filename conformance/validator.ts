@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { deref, escapePointer } from '../server/openapi/document.js';
 import type { Api } from './types.js';
 
 type Json = Record<string, any>;
@@ -21,7 +22,7 @@ export interface OperationInfo {
   pathParameters: Json[];
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escape = escapePointer;
 
 export function loadBundledContracts(root = new URL('../', import.meta.url)): Record<Api, Json> {
   return {
@@ -63,16 +64,9 @@ export class ContractValidator {
 
   /** Resolves local `$ref`s of one document. */
   deref(api: Api, node: any): any {
-    let current = node;
-    while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-      current = (current.$ref as string)
-        .slice(2)
-        .split('/')
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .reduce((acc: any, key) => acc?.[key], this.docs[api]);
-    }
-    return current;
+    return deref(this.docs[api], node);
   }
+
 
   /** A validator for the schema at a JSON pointer of a document, compiled once. */
   private validatorAt(api: Api, pointer: string): ValidateFunction {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { deref } from '../../server/openapi/document.js';
 
 type Json = Record<string, any>;
 
@@ -7,17 +8,6 @@ export function bundled(api: 'checkout' | 'commerce'): Json {
   return JSON.parse(readFileSync(new URL(`../../generated/${api}.openapi.json`, import.meta.url), 'utf8'));
 }
 
-function deref(doc: Json, node: any): any {
-  let current = node;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    current = (current.$ref as string)
-      .slice(2)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((acc: any, key) => acc?.[key], doc);
-  }
-  return current;
-}
 
 /**
  * The example body the contract documents for an operation's response: the first named

@@ -8,6 +8,7 @@
 // templates, then hands the validator `/<api>/<operationId>/<param>...`, a path that it reads
 // from a copy of the contract whose paths were rewritten the same way.
 import { AppError } from '../errors/catalog.js';
+import { deref } from '../openapi/document.js';
 
 export type Api = 'checkout' | 'commerce';
 type Json = Record<string, any>;
@@ -45,17 +46,6 @@ export type Resolution =
   | { kind: 'method_not_allowed'; allowed: string[]; api: Api }
   | { kind: 'not_found' };
 
-function deref(doc: Json, node: any): any {
-  let current = node;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    current = (current.$ref as string)
-      .slice(2)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((acc: any, key) => acc?.[key], doc);
-  }
-  return current;
-}
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

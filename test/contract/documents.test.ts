@@ -3,27 +3,13 @@
 // frontend mock rely on (ids, scopes, examples, error bodies, rate-limit headers).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { deref } from '../../server/openapi/document.js';
 
 type Json = Record<string, any>;
 const load = (api: string): Json => JSON.parse(readFileSync(new URL(`../../generated/${api}.openapi.json`, import.meta.url), 'utf8'));
 const docs = { checkout: load('checkout'), commerce: load('commerce') };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
-/** Resolves a local `$ref` (`#/components/...`) inside a bundled document. */
-function deref(doc: Json, node: any): any {
-  let current = node;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`non-local $ref ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((acc: any, key) => acc?.[key], doc);
-    if (current === undefined) throw new Error(`unresolved $ref ${ref}`);
-  }
-  return current;
-}
 
 interface Op {
   api: 'checkout' | 'commerce';
