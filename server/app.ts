@@ -9,6 +9,7 @@ import { AppError } from './errors/catalog.js';
 import { authenticate } from './http/auth.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
+import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
   const limits = new RateLimits(database, config.rateLimitScale);
   const handlers = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
   const validateResponses = config.env !== 'production';
+  cacheValidatorRouteMatchers();
 
   const app = express();
   app.disable('x-powered-by');

@@ -7,6 +7,30 @@ import { findActiveKey } from '../domain/merchants/merchant.service.js';
 import type { AuthContext } from './context.js';
 import type { RouteOperation } from './routes.js';
 
+/**
+ * Found keys, by hash, for a short while: authentication is on every request, and the key row
+ * barely changes. A revoked key stops working within KEY_CACHE_MS. Unknown keys are not cached,
+ * so random keys cannot fill it.
+ */
+const KEY_CACHE_MS = 30_000;
+const KEY_CACHE_MAX = 10_000;
+const keyCache = new Map<string, { key: NonNullable<Awaited<ReturnType<typeof findActiveKey>>>; until: number }>();
+
+async function lookupKey(db: Kysely<Database>, presented: string) {
+  const hash = hashSecret(presented);
+  const now = Date.now();
+  const hit = keyCache.get(hash);
+  if (hit && hit.until > now) return hit.key;
+  const key = await findActiveKey(db, presented);
+  if (key) {
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value!);
+    keyCache.set(hash, { key, until: now + KEY_CACHE_MS });
+  } else {
+    keyCache.delete(hash);
+  }
+  return key;
+}
+
 /** A client secret is `<sessionId>_secret_<random>`. */
 const CLIENT_SECRET = /^(cs_(?:test|live)_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/;
 
@@ -56,7 +80,7 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
 
   if (route.api === 'commerce') {
     if (!presented.apiKey) throw new AppError('authentication_required', { message: 'No API key was sent. Send your secret key in the `x-api-key` header.' });
-    const key = parseKeyPrefix(presented.apiKey)?.kind === 'secret' ? await findActiveKey(db, presented.apiKey) : undefined;
+    const key = parseKeyPrefix(presented.apiKey)?.kind === 'secret' ? await lookupKey(db, presented.apiKey) : undefined;
     if (!key || key.kind !== 'secret') {
       throw new AppError('invalid_api_key', { message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
     }
@@ -69,7 +93,7 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
   }
   if (bearer !== undefined) {
     const parsed = parseKeyPrefix(bearer);
-    const key = parsed ? await findActiveKey(db, bearer) : undefined;
+    const key = parsed ? await lookupKey(db, bearer) : undefined;
     if (!key) throw new AppError('invalid_api_key');
     if (key.kind === 'secret') {
       if (!accepts('secretKey')) {

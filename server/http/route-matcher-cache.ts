@@ -1,0 +1,31 @@
+// express-openapi-validator 5.6 compiles a path-to-regexp matcher for every route it scans, on
+// every request (upstream: cdimascio/express-openapi-validator#1217, "perf: cache route
+// matchers", open). The compiled matcher depends only on the route and the options, so this
+// memoizes `pathToRegexp` on the very module instance the validator loads. Remove this file once
+// the validator caches its matchers itself.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+
+let installed = false;
+
+/** Installs the cache once per process. Safe to call again. */
+export function cacheValidatorRouteMatchers(): void {
+  if (installed) return;
+  installed = true;
+  const validatorEntry = require.resolve('express-openapi-validator');
+  const pathToRegexpModule = createRequire(validatorEntry)('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  const original = pathToRegexpModule.pathToRegexp;
+  const cache = new Map<string, ReturnType<PathToRegexp>>();
+  pathToRegexpModule.pathToRegexp = (path, options) => {
+    const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      compiled = original(path, options);
+      // Matchers are stateless (no global flag), so one compiled matcher serves every request.
+      if (cache.size < 10_000) cache.set(key, compiled);
+    }
+    return compiled;
+  };
+}
