@@ -38,7 +38,30 @@ export async function fixtureCustomer(ctx: ConformanceContext, key = ctx.options
   return (await created<{ data: { id: number } }>(ctx, 'createCustomer', '/v1/customers', { email: `conformance+${tag}@example.com`, name: 'Conformance Customer', externalId: `conf-${tag}` }, key)).data;
 }
 
+/** An embedded one-time checkout session of the merchant behind `key`. */
+export async function fixtureSession(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: string; clientSecret: string }> {
+  return created(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: ctx.runId } }, key);
+}
+
 export const recipes: Record<string, Recipe> = {
+  createCheckoutSession: {
+    success: async (ctx) => ({
+      path: '/v1/checkout-sessions',
+      body: { amount: 19.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/thanks?session={CHECKOUT_SESSION_ID}', metadata: { conformanceRun: ctx.runId } },
+    }),
+  },
+  retrieveCheckoutSession: {
+    success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixtureSession(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/checkout-sessions/${(await fixtureSession(ctx, key)).id}` }),
+  },
+  getCheckoutSessionStatus: {
+    success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixtureSession(ctx)).id}/status` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/checkout-sessions/${(await fixtureSession(ctx, key)).id}/status` }),
+  },
+  cancelCheckoutSession: {
+    success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixtureSession(ctx)).id}/cancel` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/checkout-sessions/${(await fixtureSession(ctx, key)).id}/cancel` }),
+  },
   createProduct: { success: async (ctx) => ({ path: '/v1/products', body: { name: `Conformance product ${ctx.runId}` } }) },
   listProducts: { success: async () => ({ path: '/v1/products', query: { limit: 5 } }) },
   retrieveProduct: {

@@ -1,3 +1,4 @@
+import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
@@ -10,6 +11,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...planHandlers,
   ...customerHandlers,
   ...clientTokenHandlers,
+  ...checkoutSessionHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

@@ -2,6 +2,8 @@ import type { Json, Timestamp } from './columns.js';
 import type { ProductsTable, PlansTable } from '../domain/catalog/catalog.table.js';
 import type { CustomersTable } from '../domain/customers/customer.table.js';
 import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
+import type { EventsTable } from '../domain/events/event.table.js';
+import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
 
 /** A stored response for an Idempotency-Key. */
 export interface IdempotencyKeysTable {
@@ -25,18 +27,6 @@ export interface RateLimitsTable {
   expire: string | null;
 }
 
-/** Checkout sessions. The foundation holds what authentication needs; checkout adds the rest. */
-export interface CheckoutSessionsTable {
-  id: string;
-  merchant_id: number;
-  livemode: boolean;
-  /** SHA-256 of the client secret, hex. */
-  client_secret_hash: string;
-  status: string;
-  created_at: Timestamp;
-  expires_at: Timestamp;
-}
-
 /** Every table, for Kysely. */
 export interface Database {
   merchants: MerchantsTable;
@@ -47,4 +37,5 @@ export interface Database {
   plans: PlansTable;
   customers: CustomersTable;
   checkout_sessions: CheckoutSessionsTable;
+  events: EventsTable;
 }

@@ -2,12 +2,14 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { TillDatabase } from '../db/database.js';
+import { expireDueSessions } from '../domain/sessions/session.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 
 /** Every queue Till runs, with its schedule. Later capabilities add theirs here. */
 export const QUEUES = {
   idempotencyCleanup: { name: 'idempotency-cleanup', cron: '17 * * * *' },
   rateLimitCleanup: { name: 'rate-limit-cleanup', cron: '*/10 * * * *' },
+  sessionExpiry: { name: 'session-expiry', cron: '* * * * *' },
 } as const;
 
 export interface Jobs {
@@ -36,6 +38,10 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     idempotencyCleanup: async () => {
       const n = await deleteExpiredIdempotencyKeys(database.db, clock);
       if (n > 0) logger.info({ deleted: n }, 'expired idempotency keys deleted');
+    },
+    sessionExpiry: async () => {
+      const n = await expireDueSessions(database.db, clock);
+      if (n > 0) logger.info({ expired: n }, 'checkout sessions expired');
     },
     rateLimitCleanup: async () => {
       await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);

@@ -1,6 +1,6 @@
 // Authentication and authorization, exactly as the contracts say per operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertCheckoutSession, startTestServer, type TestServer } from '../support/server.js';
+import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -46,46 +46,46 @@ describe('secret keys', () => {
 
 describe('publishable keys and client secrets', () => {
   it('a publishable key without X-Client-Secret answers 401 invalid_client_secret', async () => {
-    const session = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
+    const session = await createTestSession(t, t.merchantA, false);
     const res = await t.call('GET', `/v1/checkout-sessions/${session.id}`, { key: t.merchantA.keys.test.publishable });
     expectError(res, 401, 'authentication', 'invalid_client_secret');
   });
 
   it("a publishable key with another session's secret answers 401", async () => {
-    const mine = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
-    const other = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
+    const mine = await createTestSession(t, t.merchantA, false);
+    const other = await createTestSession(t, t.merchantA, false);
     const res = await t.call('GET', `/v1/checkout-sessions/${mine.id}`, { key: t.merchantA.keys.test.publishable, clientSecret: other.clientSecret });
     expectError(res, 401, 'authentication', 'invalid_client_secret');
   });
 
   it("a publishable key with another merchant's session answers 401", async () => {
-    const theirs = await insertCheckoutSession(t.database, t.merchantB.merchantId, false);
+    const theirs = await createTestSession(t, t.merchantB, false);
     const res = await t.call('GET', `/v1/checkout-sessions/${theirs.id}`, { key: t.merchantA.keys.test.publishable, clientSecret: theirs.clientSecret });
     expectError(res, 401, 'authentication', 'invalid_client_secret');
   });
 
   it("a test publishable key with a live session's secret answers 401", async () => {
-    const live = await insertCheckoutSession(t.database, t.merchantA.merchantId, true);
+    const live = await createTestSession(t, t.merchantA, true);
     const res = await t.call('GET', `/v1/checkout-sessions/${live.id}`, { key: t.merchantA.keys.test.publishable, clientSecret: live.clientSecret });
     expectError(res, 401, 'authentication', 'invalid_client_secret');
   });
 
   it('a publishable key with the right secret passes authentication (the operation then answers)', async () => {
-    const session = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
+    const session = await createTestSession(t, t.merchantA, false);
     const res = await t.call('GET', `/v1/checkout-sessions/${session.id}/status`, { key: t.merchantA.keys.test.publishable, clientSecret: session.clientSecret });
-    // Session status is built by the checkout capability; until then it is 501, never 401/403.
-    expect([200, 501]).toContain(res.status);
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe('created');
   });
 
   it('a publishable key on a server-only operation answers 403 permission_denied', async () => {
-    const session = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
+    const session = await createTestSession(t, t.merchantA, false);
     const res = await t.call('GET', '/v1/products', { key: t.merchantA.keys.test.publishable, clientSecret: session.clientSecret });
     expectError(res, 403, 'permission_denied', 'permission_denied');
     expect(res.json.error.message).toContain('subscriptionproduct.read');
   });
 
   it('a secret key on a publishable-only operation answers 403 permission_denied', async () => {
-    const session = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
+    const session = await createTestSession(t, t.merchantA, false);
     const res = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, {
       key: t.merchantA.keys.test.secret,
       body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2030, cvc: '123' },
@@ -94,9 +94,10 @@ describe('publishable keys and client secrets', () => {
   });
 
   it('the client secret alone is accepted only where the hosted page may use it', async () => {
-    const session = await insertCheckoutSession(t.database, t.merchantA.merchantId, false);
+    const session = await createTestSession(t, t.merchantA, false);
     const retrieve = await t.call('GET', `/v1/checkout-sessions/${session.id}`, { clientSecret: session.clientSecret });
-    expect([200, 501]).toContain(retrieve.status);
+    expect(retrieve.status).toBe(200);
+    expect(retrieve.json.id).toBe(session.id);
     const status = await t.call('GET', `/v1/checkout-sessions/${session.id}/status`, { clientSecret: session.clientSecret });
     expectError(status, 401, 'authentication', 'authentication_required');
   });

@@ -6,7 +6,7 @@ import { type Clock, systemClock } from '../../server/clock.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { hashSecret, randomToken } from '../../server/domain/merchants/keys.js';
+import { randomToken } from '../../server/domain/merchants/keys.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import type { RatePlan } from '../../server/domain/merchants/merchant.table.js';
 import { createLogger } from '../../server/log.js';
@@ -119,18 +119,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-/**
- * Inserts a checkout session row with a client secret, for the authentication tests. Session
- * creation over HTTP belongs to the checkout capability; until then this is fixture setup in our
- * own database, not a stand-in for any part of the app.
- */
-export async function insertCheckoutSession(database: TillDatabase, merchantId: number, livemode: boolean) {
-  const id = `cs_${livemode ? 'live' : 'test'}_${randomToken(24)}`;
-  const clientSecret = `${id}_secret_${randomToken(24)}`;
-  const now = new Date();
-  await database.db
-    .insertInto('checkout_sessions')
-    .values({ id, merchant_id: merchantId, livemode, client_secret_hash: hashSecret(clientSecret), status: 'open', created_at: now, expires_at: new Date(now.getTime() + 30 * 60_000) })
-    .execute();
-  return { id, clientSecret };
+/** Creates a checkout session over HTTP, as a merchant's server does; returns its id and client secret. */
+export async function createTestSession(t: TestServer, merchant: MerchantCredentials, livemode = false, body: Record<string, unknown> = {}) {
+  const key = livemode ? merchant.keys.live.secret : merchant.keys.test.secret;
+  const res = await t.call('POST', '/v1/checkout-sessions', { key, body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...body } });
+  if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${res.text}`);
+  return { id: res.json.id as string, clientSecret: res.json.clientSecret as string, created: res.json };
 }

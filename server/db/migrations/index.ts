@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as foundation from './2026_11_22_0001_foundation.js';
+import * as checkoutSessions from './2026_11_22_0002_checkout_sessions.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -7,4 +8,5 @@ import * as foundation from './2026_11_22_0001_foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
+  '2026_11_22_0002_checkout_sessions': checkoutSessions,
 };

@@ -1,0 +1,21 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Json, Timestamp } from '../../db/columns.js';
+
+/** An event, written in the same transaction as the change it reports. */
+export interface EventsTable {
+  /** `evt_…`; retries of its delivery carry the same id. */
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  type: string;
+  api_version: string;
+  /** The `data.object` of the envelope. */
+  data: Json<Record<string, unknown>>;
+  /** The checkout session it concerns, for per-session notification URLs. */
+  session_id: string | null;
+  payment_id: number | null;
+  created_at: Timestamp;
+  /** Order of writing. */
+  seq: Generated<string>;
+}
+export type EventRow = Selectable<EventsTable>;

@@ -1,0 +1,247 @@
+import { Decimal } from 'decimal.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { components } from '../../../generated/checkout.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors/catalog.js';
+import { writeEvent } from '../events/event.service.js';
+import { hashSecret, randomToken } from '../merchants/keys.js';
+import type { Merchant } from '../merchants/merchant.table.js';
+import { amountToDecimal, minorUnits } from '../shared/money.js';
+import { publicHttpsProblem } from '../shared/public-url.js';
+import { sessionEventObject } from './session.mapper.js';
+import type { CheckoutSessionRow, SessionLineItem } from './session.table.js';
+
+type CreateRequest = components['schemas']['CheckoutSessionCreateRequest'];
+
+/** Unpaid sessions, which expiry and cancel act on. */
+export const OPEN_STATUSES = ['created', 'payment_pending', 'processing'] as const;
+const DEFAULT_LIFETIME_MINUTES = 30;
+const MIN_LIFETIME_MINUTES = 10;
+const MAX_LIFETIME_HOURS = 24;
+const PLACEHOLDER = /\{CHECKOUT_SESSION_ID\}|%7BCHECKOUT_SESSION_ID%7D/gi;
+
+export interface Caller {
+  merchantId: number;
+  livemode: boolean;
+}
+
+/** The session and what only the create answer shows. */
+export interface CreatedSession {
+  session: CheckoutSessionRow;
+  clientSecret: string;
+  /** Only when a notificationUrl was given without a secret. */
+  generatedNotificationSecret: string | undefined;
+}
+
+function fail(param: string, message: string): never {
+  throw new AppError('validation_error', { param, message });
+}
+
+function resolveUrls(id: string, url: string | undefined): string | null {
+  return url === undefined ? null : url.replace(PLACEHOLDER, id);
+}
+
+/**
+ * Creates a checkout session, by creation rules 1-7 of the Checkout document:
+ * expiry (30 minutes by default, 10 minutes to 24 hours when given), the session-id placeholder,
+ * payer details, per-session webhooks and their secret, the merchant's notification settings as
+ * fallbacks, holds only where a card option can hold, and the invoice and subscription rules.
+ */
+export async function createSession(db: Kysely<Database>, clock: Clock, publicBaseUrl: string, caller: Caller, input: CreateRequest): Promise<CreatedSession> {
+  const now = clock.now();
+  const merchant = await db.selectFrom('merchants').selectAll().where('id', '=', caller.merchantId).executeTakeFirstOrThrow();
+
+  // Rule 6: paying an existing invoice.
+  const paysInvoice = input.invoiceId !== undefined || input.invoiceReference !== undefined;
+  if (input.invoiceId !== undefined && input.invoiceReference !== undefined) fail('invoiceReference', 'Send either invoiceId or invoiceReference, not both.');
+  if (paysInvoice && input.lineItems !== undefined) fail('lineItems', 'lineItems cannot be sent with an invoice: the invoice sets what is paid.');
+  if (paysInvoice && input.paymentType !== 'oneTime') fail('paymentType', 'An existing invoice can be paid only by a oneTime session.');
+  if (paysInvoice) {
+    // The invoice must be the caller's, in the key's mode. Invoices are not stored yet by this
+    // server, so no invoice can match.
+    throw new AppError('invoice_not_found', { param: input.invoiceId !== undefined ? 'invoiceId' : 'invoiceReference', message: 'No such invoice for this merchant and mode.' });
+  }
+
+  // Rule 7: subscription sessions start subscriptions, which this server does not keep yet.
+  if (input.paymentType === 'subscription') {
+    if (input.subscriptionPlanId === undefined) fail('subscriptionPlanId', 'A subscription session needs subscriptionPlanId.');
+    if (input.clientId === undefined) fail('clientId', 'A subscription session needs clientId, one of your customers.');
+    const plan = await db.selectFrom('plans').select(['id', 'status', 'active']).where('merchant_id', '=', caller.merchantId).where('id', '=', input.subscriptionPlanId).executeTakeFirst();
+    if (!plan || plan.status !== 'available' || !plan.active) fail('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
+    const client = await db.selectFrom('customers').select('id').where('merchant_id', '=', caller.merchantId).where('id', '=', input.clientId).executeTakeFirst();
+    if (!client) fail('clientId', 'clientId must be one of your customers.');
+    throw new AppError('not_implemented', { message: 'Subscription sessions are not implemented on this server yet.' });
+  }
+
+  if (input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
+  if (input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
+  if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
+  const currency = input.currency.toUpperCase();
+  const amount = amountToDecimal(input.amount, currency);
+  if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
+
+  const lineItems = (input.lineItems ?? []) as SessionLineItem[];
+  if (lineItems.length > 0) {
+    const total = lineItems.reduce((sum, item) => sum.plus(new Decimal(item.unitAmount.toString()).times(new Decimal(item.quantity.toString()))), new Decimal(0));
+    if (!total.toDecimalPlaces(minorUnits(currency)).equals(new Decimal(amount))) {
+      fail('lineItems', `The line items add up to ${total.toFixed(minorUnits(currency))} but amount is ${amount}.`);
+    }
+  }
+
+  // Rule 1: expiry.
+  let expiresAt = new Date(now.getTime() + DEFAULT_LIFETIME_MINUTES * 60_000);
+  if (input.expiresAt !== undefined) {
+    expiresAt = new Date(input.expiresAt);
+    const ahead = expiresAt.getTime() - now.getTime();
+    if (Number.isNaN(ahead) || ahead < MIN_LIFETIME_MINUTES * 60_000 || ahead > MAX_LIFETIME_HOURS * 3600_000) {
+      fail('expiresAt', `expiresAt must be between ${MIN_LIFETIME_MINUTES} minutes and ${MAX_LIFETIME_HOURS} hours from now.`);
+    }
+  }
+
+  // Holds need a card option able to hold a card.
+  const captureMethod = input.captureMethod ?? 'automatic';
+  if (captureMethod === 'manual' && !holdCapable(merchant)) {
+    fail('captureMethod', 'None of your payment options can hold a card, so captureMethod manual is not available.');
+  }
+
+  // Rules 4 and 5: per-session webhooks and their secret.
+  if (input.notificationUrl !== undefined) {
+    const problem = await publicHttpsProblem(input.notificationUrl);
+    if (problem) throw new AppError('parameter_invalid', { param: 'notificationUrl', message: `notificationUrl ${problem}.` });
+  }
+  const generatedNotificationSecret = input.notificationUrl !== undefined && input.notificationSecret === undefined ? `whsec_${randomToken(32)}` : undefined;
+
+  const id = `cs_${caller.livemode ? 'live' : 'test'}_${randomToken(24)}`;
+  const clientSecret = `${id}_secret_${randomToken(24)}`;
+  const session = await db
+    .insertInto('checkout_sessions')
+    .values({
+      id,
+      merchant_id: caller.merchantId,
+      livemode: caller.livemode,
+      client_secret_hash: hashSecret(clientSecret),
+      status: 'created',
+      amount,
+      currency,
+      mode: input.mode,
+      payment_type: 'one_time',
+      payment_status: 'unpaid',
+      capture_method: captureMethod,
+      url: input.mode === 'hosted' ? `${publicBaseUrl}/pay/${id}` : null,
+      success_url: resolveUrls(id, input.successUrl),
+      cancel_url: resolveUrls(id, input.cancelUrl),
+      customer_email: input.customerEmail ?? null,
+      customer_first_name: input.customerFirstName ?? null,
+      customer_last_name: input.customerLastName ?? null,
+      customer_phone: input.customerPhone ?? null,
+      notify_customer: input.notifyCustomer ?? merchant.message_checkout_customers,
+      send_receipt: input.sendReceipt ?? merchant.send_checkout_receipts,
+      notification_url: input.notificationUrl ?? null,
+      notification_secret: input.notificationSecret ?? generatedNotificationSecret ?? null,
+      line_items: JSON.stringify(lineItems),
+      metadata: JSON.stringify(input.metadata ?? {}),
+      allow_saved_cards: input.allowSavedCards ?? false,
+      enable_click_to_pay: input.enableClickToPay ?? false,
+      invoice_id: null,
+      invoice_reference: null,
+      payment_option_group_id: input.paymentOptionGroupId ?? null,
+      subscription_plan_id: null,
+      client_id: input.clientId ?? null,
+      trial_days: input.trialDays ?? null,
+      description: input.description ?? null,
+      subscription_id: null,
+      payment_id: null,
+      created_at: now,
+      expires_at: expiresAt,
+      completed_at: null,
+      cancelled_at: null,
+      expired_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { session, clientSecret, generatedNotificationSecret };
+}
+
+/** Whether any enabled card option of the merchant can hold a card. */
+export const holdCapable = (merchant: Merchant): boolean => merchant.payment_options.some((o) => o.enabled && o.canHold && o.method === 'CreditCard');
+
+/** Marks one unpaid session expired if its time has passed, writing `checkout.session.expired` once. */
+async function expireIfDue(trx: Transaction<Database> | Kysely<Database>, clock: Clock, session: CheckoutSessionRow): Promise<CheckoutSessionRow> {
+  const now = clock.now();
+  if (!(OPEN_STATUSES as readonly string[]).includes(session.status) || session.expires_at > now) return session;
+  const expired = await trx
+    .updateTable('checkout_sessions')
+    .set({ status: 'expired', expired_at: now })
+    .where('id', '=', session.id)
+    .where('status', 'in', [...OPEN_STATUSES])
+    .returningAll()
+    .executeTakeFirst();
+  if (!expired) return (await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow());
+  await writeEvent(trx, clock, { merchantId: expired.merchant_id, livemode: expired.livemode, type: 'checkout.session.expired', object: sessionEventObject(expired), sessionId: expired.id });
+  return expired;
+}
+
+/** The caller's session in the key's mode, with expiry applied; 404 for anyone else's. */
+export async function getSession(db: Kysely<Database>, clock: Clock, caller: Caller, id: string): Promise<CheckoutSessionRow> {
+  return db.transaction().execute(async (trx) => {
+    const session = await trx
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', caller.merchantId)
+      .where('livemode', '=', caller.livemode)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!session) throw new AppError('resource_not_found', { param: 'id', message: `No such checkout session: ${id}.` });
+    return expireIfDue(trx, clock, session);
+  });
+}
+
+/**
+ * Cancels an unpaid session: 204, and `checkout.session.cancelled`. A completed session is
+ * refused (refund it instead); a cancelled or expired one is left as it is, with no second event.
+ */
+export async function cancelSession(db: Kysely<Database>, clock: Clock, caller: Caller, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    let session = await trx
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', caller.merchantId)
+      .where('livemode', '=', caller.livemode)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!session) throw new AppError('resource_not_found', { param: 'id', message: `No such checkout session: ${id}.` });
+    session = await expireIfDue(trx, clock, session);
+    if (session.status === 'completed') throw new AppError('session_already_completed');
+    if (session.status === 'cancelled' || session.status === 'expired') return;
+    const cancelled = await trx
+      .updateTable('checkout_sessions')
+      .set({ status: 'cancelled', cancelled_at: clock.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeEvent(trx, clock, { merchantId: cancelled.merchant_id, livemode: cancelled.livemode, type: 'checkout.session.cancelled', object: sessionEventObject(cancelled), sessionId: cancelled.id });
+  });
+}
+
+/** The expiry job: every unpaid session whose time has passed becomes `expired`, with one event each. */
+export async function expireDueSessions(db: Kysely<Database>, clock: Clock, batch = 500): Promise<number> {
+  const due = await db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('status', 'in', [...OPEN_STATUSES])
+    .where('expires_at', '<=', clock.now())
+    .orderBy('expires_at')
+    .limit(batch)
+    .execute();
+  let expired = 0;
+  for (const session of due) {
+    await db.transaction().execute(async (trx) => {
+      const after = await expireIfDue(trx, clock, session);
+      if (after.expired_at && after.status === 'expired' && session.status !== 'expired') expired++;
+    });
+  }
+  return expired;
+}

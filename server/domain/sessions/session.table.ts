@@ -1,0 +1,59 @@
+import type { Selectable } from 'kysely';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
+
+/** Lifecycle of a session (the create answer says `open`, the confirm answer `complete`). */
+export type SessionStatus = 'created' | 'payment_pending' | 'processing' | 'completed' | 'expired' | 'cancelled';
+
+export interface SessionLineItem {
+  name: string;
+  quantity: number;
+  unitAmount: number;
+  description?: string;
+}
+
+export interface CheckoutSessionsTable {
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  /** SHA-256 of the client secret, hex. */
+  client_secret_hash: string;
+  status: string;
+  amount: Numeric;
+  currency: string;
+  mode: 'hosted' | 'embedded';
+  payment_type: 'one_time' | 'subscription';
+  payment_status: string;
+  capture_method: 'automatic' | 'manual';
+  url: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  customer_email: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  customer_phone: string | null;
+  /** Resolved at creation from the request or the merchant's setting. */
+  notify_customer: boolean;
+  send_receipt: boolean;
+  notification_url: string | null;
+  /** Signs this session's webhooks (HMAC needs it in the clear; it is never logged or shown again). */
+  notification_secret: string | null;
+  line_items: Json<SessionLineItem[]>;
+  metadata: Json<Record<string, string>>;
+  allow_saved_cards: boolean;
+  enable_click_to_pay: boolean;
+  invoice_id: number | null;
+  invoice_reference: string | null;
+  payment_option_group_id: number | null;
+  subscription_plan_id: number | null;
+  client_id: number | null;
+  trial_days: number | null;
+  description: string | null;
+  subscription_id: number | null;
+  payment_id: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  expired_at: Timestamp | null;
+}
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;

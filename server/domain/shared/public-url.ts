@@ -1,0 +1,69 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Addresses a merchant-supplied URL must never reach: loopback, private, link-local (cloud
+ * metadata lives there), carrier-grade NAT, unspecified, multicast, IPv6 unique-local and
+ * IPv4-mapped forms of all of these.
+ */
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  blocked.addSubnet(net, prefix, 'ipv6');
+}
+
+/** Whether an IP address literal is one a webhook may never be sent to. */
+export function isForbiddenAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isForbiddenAddress(mapped[1]!);
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 6) return blocked.check(address, 'ipv6');
+  return true;
+}
+
+/**
+ * Why a notification URL is refused, or undefined when it is acceptable: https only, and a host
+ * that is public both as written and as it resolves. A name that does not resolve from here is
+ * accepted (delivery checks again when it connects).
+ */
+export async function publicHttpsProblem(raw: string): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'https:') return 'must use https';
+  if (url.username || url.password) return 'must not carry credentials';
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return 'must be a public host';
+  if (isIP(host)) return isForbiddenAddress(host) ? 'must be a public host' : undefined;
+  try {
+    const addresses = await lookup(host, { all: true, verbatim: true });
+    if (addresses.some((a) => isForbiddenAddress(a.address))) return 'must be a public host (the name resolves to a private address)';
+  } catch {
+    // Not resolvable from here: delivery re-checks the address at connect time.
+  }
+  return undefined;
+}

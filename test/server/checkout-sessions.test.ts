@@ -1,0 +1,273 @@
+// Checkout sessions: creation rules, retrieval, status, cancel and expiry. Each test is named
+// after the rule of checkout-billing-api.md it proves.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.js';
+import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
+import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+
+const clock = new ManualClock(new Date());
+let t: TestServer;
+let sk: string;
+beforeAll(async () => {
+  t = await startTestServer({ clock });
+  sk = t.merchantA.keys.test.secret;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const base = { amount: 49.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/thanks' };
+const create = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { ...base, ...body } });
+const events = (sessionId: string) => t.database.db.selectFrom('events').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute();
+const minutes = (n: number) => new Date(clock.now().getTime() + n * 60_000).toISOString();
+
+describe('creating a session', () => {
+  it('answers open and unpaid, with a client secret, a hosted page URL and a 30-minute expiry (rule 1)', async () => {
+    const res = await create({});
+    expect(res.status).toBe(201);
+    const s = res.json;
+    expect(s).toMatchObject({ object: 'checkout_session', status: 'open', paymentStatus: 'unpaid', amount: 49.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime' });
+    expect(s.id).toMatch(/^cs_test_[A-Za-z0-9]+$/);
+    expect(s.clientSecret).toMatch(new RegExp(`^${s.id}_secret_[A-Za-z0-9]+$`));
+    expect(s.url).toMatch(new RegExp(`/pay/${s.id}$`));
+    expect(new Date(s.expiresAt).getTime() - new Date(s.createdAt).getTime()).toBe(30 * 60_000);
+    expect(s.notificationSecret).toBeUndefined();
+  });
+
+  it('an embedded session has url null', async () => {
+    const res = await create({ mode: 'embedded', successUrl: undefined });
+    expect(res.json.url).toBeNull();
+  });
+
+  it('live keys make live sessions', async () => {
+    const res = await create({}, t.merchantA.keys.live.secret);
+    expect(res.json.id).toMatch(/^cs_live_/);
+  });
+
+  it('replaces {CHECKOUT_SESSION_ID} as-is and percent-encoded, and stores the final URL (rule 2)', async () => {
+    const res = await create({ successUrl: 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example.com/cancel?s=%7BCHECKOUT_SESSION_ID%7D&x=%7bcheckout_session_id%7d' });
+    const id = res.json.id;
+    expect(res.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
+    expect(res.json.cancelUrl).toBe(`https://shop.example.com/cancel?s=${id}&x=${id}`);
+    const again = await t.call('GET', `/v1/checkout-sessions/${id}`, { key: sk });
+    expect(again.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
+  });
+
+  it('stores payer details and returns them on retrieval (rule 3)', async () => {
+    const payer = { customerEmail: 'maria@example.com', customerFirstName: 'Maria', customerLastName: 'Lopez', customerPhone: '+15555550142' };
+    const res = await create(payer);
+    expect(res.json.customer).toEqual({ email: 'maria@example.com', name: 'Maria Lopez' });
+    const got = await t.call('GET', `/v1/checkout-sessions/${res.json.id}`, { key: sk });
+    expect(got.json).toMatchObject(payer);
+  });
+
+  it('an amount below 1.00 answers amount_too_small with param amount', async () => {
+    const res = await create({ amount: 0.99 });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'amount_too_small', param: 'amount' });
+  });
+
+  it('enforces the field length limits: 100 for email and names, 50 for the phone', async () => {
+    for (const [field, value] of [
+      ['customerFirstName', 'x'.repeat(101)],
+      ['customerLastName', 'x'.repeat(101)],
+      ['customerPhone', '1'.repeat(51)],
+      ['customerEmail', `${'a'.repeat(95)}@b.com`],
+    ] as const) {
+      const res = await create({ [field]: value });
+      expect(res.status, field).toBe(400);
+      expect(res.json.error.param, field).toBe(field);
+    }
+  });
+
+  it('expiresAt must be between 10 minutes and 24 hours from now', async () => {
+    for (const bad of [minutes(9), minutes(24 * 60 + 1), minutes(-5)]) {
+      const res = await create({ expiresAt: bad });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'expiresAt' });
+    }
+    const ok = await create({ expiresAt: minutes(11) });
+    expect(ok.status).toBe(201);
+    expect(ok.json.expiresAt).toBe(new Date(minutes(11)).toISOString());
+  });
+
+  it('notificationUrl must be https and a public host; private, loopback, link-local, ULA and metadata addresses are refused', async () => {
+    for (const url of [
+      'http://hooks.example.com/till',
+      'https://localhost/hook',
+      'https://127.0.0.1/hook',
+      'https://10.1.2.3/hook',
+      'https://192.168.1.10/hook',
+      'https://172.20.0.5/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hook',
+      'https://[fd12:3456::1]/hook',
+      'https://[fe80::1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+    ]) {
+      const res = await create({ notificationUrl: url });
+      expect(res.status, url).toBe(400);
+      expect(res.json.error.param, url).toBe('notificationUrl');
+    }
+    expect((await create({ notificationUrl: `https://hooks.example.com/${'x'.repeat(2030)}` })).status).toBe(400);
+  });
+
+  it('without notificationSecret, one is generated and shown only in the create answer (rule 5)', async () => {
+    const res = await create({ notificationUrl: 'https://hooks.example.com/till' });
+    expect(res.json.notificationSecret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
+    const got = await t.call('GET', `/v1/checkout-sessions/${res.json.id}`, { key: sk });
+    expect(got.text).not.toContain(res.json.notificationSecret);
+    const given = await create({ notificationUrl: 'https://hooks.example.com/till', notificationSecret: 'my-own-secret-0123456789' });
+    expect(given.json.notificationSecret).toBeUndefined();
+  });
+
+  it('notificationSecret must have 16 to 200 characters', async () => {
+    expect((await create({ notificationUrl: 'https://hooks.example.com/t', notificationSecret: 'short' })).json.error.param).toBe('notificationSecret');
+    expect((await create({ notificationUrl: 'https://hooks.example.com/t', notificationSecret: 'x'.repeat(201) })).status).toBe(400);
+  });
+
+  it('notifyCustomer and sendReceipt fall back to the merchant settings, and retrieval reports the resolved value', async () => {
+    const defaults = await create({});
+    const got = await t.call('GET', `/v1/checkout-sessions/${defaults.json.id}`, { key: sk });
+    expect(got.json).toMatchObject({ notifyCustomer: false, sendReceipt: true });
+    const explicit = await create({ notifyCustomer: true, sendReceipt: false });
+    const got2 = await t.call('GET', `/v1/checkout-sessions/${explicit.json.id}`, { key: sk });
+    expect(got2.json).toMatchObject({ notifyCustomer: true, sendReceipt: false });
+    await t.database.db.updateTable('merchants').set({ message_checkout_customers: true, send_checkout_receipts: false }).where('id', '=', t.merchantB.merchantId).execute();
+    const other = await create({}, t.merchantB.keys.test.secret);
+    const got3 = await t.call('GET', `/v1/checkout-sessions/${other.json.id}`, { key: t.merchantB.keys.test.secret });
+    expect(got3.json).toMatchObject({ notifyCustomer: true, sendReceipt: false });
+  });
+
+  it('line items must add up to the amount', async () => {
+    const res = await create({ amount: 30, lineItems: [{ name: 'Beans', quantity: 2, unitAmount: 12.5 }] });
+    expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'lineItems' });
+    const ok = await create({ amount: 25, lineItems: [{ name: 'Beans', quantity: 2, unitAmount: 12.5 }] });
+    expect(ok.status).toBe(201);
+  });
+
+  it('paying an invoice: both invoice fields, or an invoice with lineItems, is a validation_error (rule 6)', async () => {
+    expect((await create({ invoiceId: 1, invoiceReference: 'REF-1' })).json.error.code).toBe('validation_error');
+    expect((await create({ invoiceId: 1, lineItems: [{ name: 'x', quantity: 1, unitAmount: 49.99 }] })).json.error.code).toBe('validation_error');
+  });
+
+  it("paying an invoice that is not the caller's answers 404 invoice_not_found (rule 6)", async () => {
+    const res = await create({ invoiceReference: 'NOT-MINE' });
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('invoice_not_found');
+  });
+
+  it("a subscription session with another merchant's plan or client is refused with validation_error (rule 7)", async () => {
+    const product = await t.call('POST', '/v1/products', { key: t.merchantB.keys.test.secret, body: { name: 'B' } });
+    const plan = await t.call('POST', '/v1/plans', { key: t.merchantB.keys.test.secret, body: { productId: product.json.id, name: 'B', amount: 9, currency: 'USD', interval: 'month' } });
+    const mine = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'sub@example.com' } });
+    const res = await create({ paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: mine.json.data.id });
+    expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });
+    const missing = await create({ paymentType: 'subscription', clientId: mine.json.data.id });
+    expect(missing.json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });
+  });
+
+  it('a hold session needs a card option that can hold a card', async () => {
+    const merchant = await t.newMerchant('No holds');
+    await t.database.db
+      .updateTable('merchants')
+      .set({ payment_options: JSON.stringify([{ id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: true }]) })
+      .where('id', '=', merchant.merchantId)
+      .execute();
+    const refused = await create({ captureMethod: 'manual' }, merchant.keys.test.secret);
+    expect(refused.json.error).toMatchObject({ code: 'validation_error', param: 'captureMethod' });
+    expect((await create({ captureMethod: 'manual' })).status).toBe(201);
+  });
+});
+
+describe('retrieving a session', () => {
+  it('returns every retrieval field, paymentType one_time, status created and the refund object', async () => {
+    const created = await create({ allowSavedCards: true, metadata: { orderId: '8841' } });
+    const res = await t.call('GET', `/v1/checkout-sessions/${created.json.id}`, { key: sk });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      object: 'checkout_session',
+      id: created.json.id,
+      sessionId: created.json.id,
+      status: 'created',
+      paymentType: 'one_time',
+      merchantName: expect.stringContaining('Merchant A'),
+      merchantLogoUrl: null,
+      clientId: null,
+      subscriptionId: null,
+      invoiceId: null,
+      refund: { refundable: false, reason: 'no_payment', manualRefundRequired: false, lastAttempt: null },
+    });
+    expect(res.json.allowedPaymentMethods).toEqual(['card', 'saved_card', 'wallet:qr']);
+  });
+
+  it('a hold session offers only card options that can hold', async () => {
+    const created = await create({ captureMethod: 'manual' });
+    const res = await t.call('GET', `/v1/checkout-sessions/${created.json.id}`, { key: sk });
+    expect(res.json.allowedPaymentMethods).toEqual(['card']);
+  });
+
+  it("another merchant's session, or the other mode's, answers 404", async () => {
+    const mine = await create({});
+    expect((await t.call('GET', `/v1/checkout-sessions/${mine.json.id}`, { key: t.merchantB.keys.test.secret })).status).toBe(404);
+    expect((await t.call('GET', `/v1/checkout-sessions/${mine.json.id}`, { key: t.merchantA.keys.live.secret })).status).toBe(404);
+  });
+
+  it('the status endpoint answers the status, for the publishable key and the secret key', async () => {
+    const s = await createTestSession(t, t.merchantA);
+    const viaPk = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret });
+    expect(viaPk.json).toEqual({ status: 'created' });
+    const viaSk = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk });
+    expect(viaSk.json).toEqual({ status: 'created' });
+  });
+});
+
+describe('cancelling a session', () => {
+  it('answers 204, reads cancelled and writes checkout.session.cancelled once', async () => {
+    const s = await createTestSession(t, t.merchantA, false, { metadata: { orderId: '77' } });
+    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })).json.status).toBe('cancelled');
+    const again = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
+    expect(again.status).toBe(204);
+    const written = await events(s.id);
+    expect(written.map((e) => e.type)).toEqual(['checkout.session.cancelled']);
+    expect(written[0]!.data).toMatchObject({ object: 'checkout_session', status: 'Cancelled', paymentStatus: 'Unpaid', metadata: { orderId: '77' }, isLive: false });
+    expect(written[0]!.id).toMatch(/^evt_/);
+  });
+
+  it('the publishable key with the client secret may cancel too', async () => {
+    const s = await createTestSession(t, t.merchantA);
+    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret });
+    expect(res.status).toBe(204);
+  });
+
+  it("another merchant cannot cancel it (404), and nothing changes", async () => {
+    const s = await createTestSession(t, t.merchantA);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: t.merchantB.keys.test.secret })).status).toBe(404);
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })).json.status).toBe('created');
+  });
+});
+
+describe('expiry', () => {
+  it('after expiresAt the session reads expired, and checkout.session.expired is written exactly once', async () => {
+    const s = await createTestSession(t, t.merchantA, false, { expiresAt: minutes(15) });
+    clock.advance(16 * 60);
+    const [first, second] = await Promise.all([expireDueSessions(t.database.db, clock), t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })]);
+    expect(second.json.status).toBe('expired');
+    expect(first).toBeGreaterThanOrEqual(0);
+    await expireDueSessions(t.database.db, clock);
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk })).json).toEqual({ status: 'expired' });
+    const written = await events(s.id);
+    expect(written.map((e) => e.type)).toEqual(['checkout.session.expired']);
+    expect(written[0]!.data).toMatchObject({ status: 'Expired', refund: { reason: 'no_payment' } });
+  });
+
+  it('cancelling an expired session changes nothing and sends no event', async () => {
+    const s = await createTestSession(t, t.merchantA, false, { expiresAt: minutes(12) });
+    clock.advance(13 * 60);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk })).status).toBe(204);
+    expect((await events(s.id)).map((e) => e.type)).toEqual(['checkout.session.expired']);
+  });
+});
