@@ -43,7 +43,31 @@ export async function fixtureSession(ctx: ConformanceContext, key = ctx.options.
   return created(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: ctx.runId } }, key);
 }
 
+/** The publishable key, or a pending result when the run has none. */
+function publishable(ctx: ConformanceContext): string {
+  if (!ctx.options.publishableKey) throw new Error('PENDING: needs --publishable-key');
+  return ctx.options.publishableKey;
+}
+
+const TEST_CARD = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
+
 export const recipes: Record<string, Recipe> = {
+  tokenizeCard: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const s = await fixtureSession(ctx);
+      return { path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: TEST_CARD };
+    },
+  },
+  confirmCheckoutSession: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const s = await fixtureSession(ctx);
+      const pm = await ctx.request('checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: TEST_CARD });
+      if (pm.status !== 201) throw new Error(`setup: tokenizeCard answered ${pm.status}: ${pm.text.slice(0, 200)}`);
+      return { path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } };
+    },
+  },
   createCheckoutSession: {
     success: async (ctx) => ({
       path: '/v1/checkout-sessions',

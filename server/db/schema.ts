@@ -4,6 +4,7 @@ import type { CustomersTable } from '../domain/customers/customer.table.js';
 import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
 import type { EventsTable } from '../domain/events/event.table.js';
 import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
+import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable } from '../domain/payments/payment.table.js';
 
 /** A stored response for an Idempotency-Key. */
 export interface IdempotencyKeysTable {
@@ -38,4 +39,8 @@ export interface Database {
   customers: CustomersTable;
   checkout_sessions: CheckoutSessionsTable;
   events: EventsTable;
+  payment_methods: PaymentMethodsTable;
+  payments: PaymentsTable;
+  invoices: InvoicesTable;
+  ledger_entries: LedgerEntriesTable;
 }

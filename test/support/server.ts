@@ -47,6 +47,8 @@ export interface TestServer {
 
 export interface TestServerOptions extends CreateAppOptions {
   clock?: Clock;
+  /** Where the app logs (default: nowhere). */
+  logger?: ReturnType<typeof createLogger>;
   rateLimitScale?: number;
   env?: 'test' | 'production';
 }
@@ -91,7 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
   const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1 };
-  const logger = createLogger('silent');
+  const logger = options.logger ?? createLogger('silent');
   const makeApp = () => createApp({ database, clock, config, logger }, options);
   const { url, server } = await listen(makeApp());
   const suffix = randomToken(6);

@@ -1,3 +1,6 @@
+import { decimalToAmount } from '../../domain/shared/money.js';
+import { paymentMethodObject } from '../../domain/payments/payment.mapper.js';
+import { confirmSession, tokenizeCard } from '../../domain/payments/payment.service.js';
 import { sessionCreated, sessionRetrieved, sessionStatus } from '../../domain/sessions/session.mapper.js';
 import { cancelSession, createSession, getSession } from '../../domain/sessions/session.service.js';
 import type { AuthContext } from '../../http/context.js';
@@ -17,7 +20,30 @@ export const checkoutSessionHandlers: CheckoutHandlers = {
     return { status: 200, body: sessionRetrieved(session, merchant) };
   },
   async getCheckoutSessionStatus({ db, deps, auth, path }) {
-    return { status: 200, body: sessionStatus(await getSession(db, deps.clock, caller(auth), path.id)) };
+    const session = await getSession(db, deps.clock, caller(auth), path.id);
+    const hold =
+      session.payment_id === null
+        ? undefined
+        : await db.selectFrom('payments').select(['id', 'status', 'amount', 'authorized_amount', 'currency', 'authorization_expires_at']).where('id', '=', session.payment_id).executeTakeFirst();
+    return { status: 200, body: sessionStatus(session, hold) };
+  },
+  async tokenizeCard({ db, deps, auth, path, body }) {
+    return { status: 201, body: paymentMethodObject(await tokenizeCard(db, deps.clock, caller(auth), path.id, body)) };
+  },
+  async confirmCheckoutSession({ db, deps, auth, path, body }) {
+    const { session, payment } = await confirmSession(db, deps.clock, caller(auth), path.id, body.paymentMethodId);
+    const held = payment.status === 'authorized';
+    return {
+      status: 200,
+      body: {
+        id: session.id,
+        object: 'checkout_session',
+        status: 'complete',
+        paymentStatus: held ? 'authorized' : 'paid',
+        paymentResult: { id: payment.id, status: held ? 'authorized' : 'succeeded', amount: decimalToAmount(payment.amount, payment.currency), currency: payment.currency },
+        nextAction: null,
+      },
+    };
   },
   async cancelCheckoutSession({ db, deps, auth, path }) {
     await cancelSession(db, deps.clock, caller(auth), path.id);

@@ -99,8 +99,40 @@ export function sessionRetrieved(session: CheckoutSessionRow, merchant: Merchant
   };
 }
 
-/** The polling answer; hold fields come once a card is authorized. */
-export const sessionStatus = (session: CheckoutSessionRow): Schemas['CheckoutSessionStatusResult'] => ({ status: restStatus(session.status) });
+/** A hold's state, as polling shows it. */
+export interface HoldView {
+  id: number;
+  status: string;
+  amount: string;
+  authorized_amount: string | null;
+  currency: string;
+  authorization_expires_at: Date | null;
+}
+
+const HOLD_STATUS: Record<string, 'authorized' | 'captured' | 'released' | 'expired'> = {
+  authorized: 'authorized',
+  captured: 'captured',
+  succeeded: 'captured',
+  partially_refunded: 'captured',
+  refunded: 'captured',
+  released: 'released',
+  expired: 'expired',
+};
+
+/** The polling answer; a hold session adds its hold fields once the card is authorized. */
+export function sessionStatus(session: CheckoutSessionRow, hold?: HoldView): Schemas['CheckoutSessionStatusResult'] {
+  const result: Schemas['CheckoutSessionStatusResult'] = { status: restStatus(session.status) };
+  if (session.capture_method !== 'manual' || !hold || !hold.authorized_amount) return result;
+  const holdStatus = HOLD_STATUS[hold.status] ?? 'authorized';
+  return {
+    ...result,
+    captureMethod: 'manual',
+    paymentId: hold.id,
+    holdStatus,
+    authorizedAmount: decimalToAmount(hold.authorized_amount, hold.currency),
+    ...(holdStatus === 'authorized' && hold.authorization_expires_at ? { authorizationExpiresAt: hold.authorization_expires_at.toISOString() } : {}),
+  };
+}
 
 /** The `checkout_session` object of `checkout.session.*` events (statuses in PascalCase). */
 export function sessionEventObject(session: CheckoutSessionRow): Schemas['CheckoutSessionEventObject'] {

@@ -1,0 +1,93 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
+import type { SandboxOutcome } from '../../rails/cards.js';
+
+/** A card tokenized on a session: what is kept of it. Never the number, never the CVC. */
+export interface PaymentMethodsTable {
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  session_id: string | null;
+  customer_id: number | null;
+  brand: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  /** HMAC of the number per merchant: the same card gives the same fingerprint. */
+  fingerprint: string;
+  /** What the sandbox processor does with this card. */
+  sandbox_outcome: SandboxOutcome;
+  billing_name: string | null;
+  billing_email: string | null;
+  created_at: Timestamp;
+}
+export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
+
+export type PaymentStatus = 'succeeded' | 'failed' | 'authorized' | 'captured' | 'released' | 'expired' | 'refunded' | 'partially_refunded' | 'pending_reversal';
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  reference_number: string;
+  merchant_id: number;
+  livemode: boolean;
+  session_id: string | null;
+  invoice_id: number | null;
+  payment_method_id: string | null;
+  status: PaymentStatus;
+  capture_method: 'automatic' | 'manual';
+  amount: Numeric;
+  currency: string;
+  fee: Numeric;
+  authorized_amount: Numeric | null;
+  captured_amount: Numeric | null;
+  refunded_amount: Numeric;
+  authorization_expires_at: Timestamp | null;
+  captured_at: Timestamp | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  settled_at: Timestamp | null;
+  metadata: Json<Record<string, string>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type PaymentRow = Selectable<PaymentsTable>;
+
+/** An invoice: raised by a one-time session for its payer (merchant invoices come later). */
+export interface InvoicesTable {
+  id: Generated<number>;
+  merchant_id: number;
+  livemode: boolean;
+  identifier: string;
+  reference: string;
+  invoice_number: string;
+  status: string;
+  currency: string;
+  subtotal: Numeric;
+  tax_amount: Numeric;
+  discount: Numeric;
+  total: Numeric;
+  amount_paid: Numeric;
+  amount_refunded: Numeric;
+  payer_email: string | null;
+  payer_first_name: string | null;
+  payer_last_name: string | null;
+  payer_phone: string | null;
+  description: string | null;
+  line_items: Json<unknown[]>;
+  session_id: string | null;
+  paid_at: Timestamp | null;
+  created_at: Timestamp;
+}
+export type InvoiceRow = Selectable<InvoicesTable>;
+
+/** Every money movement, signed: a balance is a sum. */
+export interface LedgerEntriesTable {
+  id: Generated<string>;
+  merchant_id: number;
+  livemode: boolean;
+  payment_id: number | null;
+  type: 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout';
+  amount: Numeric;
+  currency: string;
+  created_at: Timestamp;
+}
