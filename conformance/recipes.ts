@@ -51,7 +51,19 @@ function publishable(ctx: ConformanceContext): string {
 
 const TEST_CARD = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
+/** A confirmed hold (captureMethod manual) of the merchant under test; needs the publishable key. */
+async function fixtureHold(ctx: ConformanceContext): Promise<number> {
+  const key = publishable(ctx);
+  const s = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod: 'manual', metadata: { conformanceRun: ctx.runId } }, ctx.options.secretKey);
+  const pm = await ctx.request('checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: TEST_CARD });
+  const confirmed = await ctx.request('checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json?.id } });
+  if (confirmed.status !== 200) throw new Error(`setup: confirm answered ${confirmed.status}: ${confirmed.text.slice(0, 200)}`);
+  return confirmed.json.paymentResult.id;
+}
+
 export const recipes: Record<string, Recipe> = {
+  capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
+  releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   tokenizeCard: {
     success: async (ctx) => {
       const key = publishable(ctx);

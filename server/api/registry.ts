@@ -1,5 +1,6 @@
 import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
+import { holdHandlers } from './checkout/holds.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { productHandlers } from './checkout/products.js';
@@ -12,6 +13,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...customerHandlers,
   ...clientTokenHandlers,
   ...checkoutSessionHandlers,
+  ...holdHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

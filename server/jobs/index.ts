@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { TillDatabase } from '../db/database.js';
+import { lapseDueHolds } from '../domain/payments/hold.service.js';
 import { expireDueSessions } from '../domain/sessions/session.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 
@@ -10,6 +11,7 @@ export const QUEUES = {
   idempotencyCleanup: { name: 'idempotency-cleanup', cron: '17 * * * *' },
   rateLimitCleanup: { name: 'rate-limit-cleanup', cron: '*/10 * * * *' },
   sessionExpiry: { name: 'session-expiry', cron: '* * * * *' },
+  holdLapse: { name: 'hold-lapse', cron: '*/5 * * * *' },
 } as const;
 
 export interface Jobs {
@@ -42,6 +44,10 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     sessionExpiry: async () => {
       const n = await expireDueSessions(database.db, clock);
       if (n > 0) logger.info({ expired: n }, 'checkout sessions expired');
+    },
+    holdLapse: async () => {
+      const n = await lapseDueHolds(database.db, clock);
+      if (n > 0) logger.info({ lapsed: n }, 'card holds lapsed');
     },
     rateLimitCleanup: async () => {
       await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);

@@ -164,7 +164,10 @@ describe('holds (captureMethod manual)', () => {
     const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('payment_id', '=', res.json.paymentResult.id).execute();
     expect(ledger).toHaveLength(0);
     const payment = await t.database.db.selectFrom('payments').select(['invoice_id', 'status']).where('id', '=', res.json.paymentResult.id).executeTakeFirstOrThrow();
-    expect(payment).toEqual({ invoice_id: null, status: 'authorized' });
+    expect(payment.status).toBe('authorized');
+    // The session's invoice exists but is not paid until capture.
+    const invoice = await t.database.db.selectFrom('invoices').select(['status', 'amount_paid']).where('id', '=', payment.invoice_id!).executeTakeFirstOrThrow();
+    expect(invoice).toEqual({ status: 'pending', amount_paid: '0.0000' });
   });
 });
 

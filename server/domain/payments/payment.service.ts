@@ -128,11 +128,13 @@ export async function confirmSession(db: Kysely<Database>, clock: Clock, caller:
     if (session.capture_method === 'manual') {
       const merchant = await trx.selectFrom('merchants').select('payment_options').where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
       const holdDays = merchant.payment_options.find((o) => o.canHold && o.enabled && o.name.toLowerCase() === method.brand)?.holdDays ?? DEFAULT_HOLD_DAYS;
+      // The session's invoice is raised now and paid at capture (cancelled at release or lapse).
+      const invoice = await raiseSessionInvoice(trx, session, 'pending', now);
       const payment = await trx
         .insertInto('payments')
         .values({
           ...base,
-          invoice_id: null,
+          invoice_id: invoice.id,
           status: 'authorized',
           fee: '0',
           authorized_amount: session.amount,
@@ -144,40 +146,13 @@ export async function confirmSession(db: Kysely<Database>, clock: Clock, caller:
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const completed = await completeSession(trx, clock, session, payment, 'authorized', null);
+      const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
       await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.authorized', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
       await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed), sessionId: session.id, paymentId: payment.id });
       return { kind: 'authorized', session: completed, payment };
     }
 
-    const invoice = await trx
-      .insertInto('invoices')
-      .values({
-        merchant_id: session.merchant_id,
-        livemode: session.livemode,
-        identifier: randomUUID(),
-        reference: newReference('INVREF'),
-        invoice_number: newReference('INV'),
-        status: 'paid',
-        currency: session.currency,
-        subtotal: session.amount,
-        tax_amount: '0',
-        discount: '0',
-        total: session.amount,
-        amount_refunded: '0',
-        amount_paid: session.amount,
-        payer_email: session.customer_email,
-        payer_first_name: session.customer_first_name,
-        payer_last_name: session.customer_last_name,
-        payer_phone: session.customer_phone,
-        description: session.description,
-        line_items: JSON.stringify(session.line_items),
-        session_id: session.id,
-        paid_at: now,
-        created_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const invoice = await raiseSessionInvoice(trx, session, 'paid', now);
     const fee = sandboxFee(session.amount, session.currency);
     const payment = await trx
       .insertInto('payments')
@@ -198,6 +173,38 @@ export async function confirmSession(db: Kysely<Database>, clock: Clock, caller:
   });
   if (outcome.kind === 'declined') throw outcome.error;
   return outcome;
+}
+
+/** The invoice a one-time session raises for its payer. */
+async function raiseSessionInvoice(trx: Transaction<Database>, session: CheckoutSessionRow, status: 'paid' | 'pending', now: Date) {
+  return trx
+    .insertInto('invoices')
+    .values({
+      merchant_id: session.merchant_id,
+      livemode: session.livemode,
+      identifier: randomUUID(),
+      reference: newReference('INVREF'),
+      invoice_number: newReference('INV'),
+      status,
+      currency: session.currency,
+      subtotal: session.amount,
+      tax_amount: '0',
+      discount: '0',
+      total: session.amount,
+      amount_paid: status === 'paid' ? session.amount : '0',
+      amount_refunded: '0',
+      payer_email: session.customer_email,
+      payer_first_name: session.customer_first_name,
+      payer_last_name: session.customer_last_name,
+      payer_phone: session.customer_phone,
+      description: session.description,
+      line_items: JSON.stringify(session.line_items),
+      session_id: session.id,
+      paid_at: status === 'paid' ? now : null,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Locks the caller's session and checks it can still be paid. */
