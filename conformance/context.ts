@@ -43,8 +43,11 @@ export function createContext(options: ConformanceOptions, validator: ContractVa
       json = undefined;
     }
     // A 501 means "not implemented", except for an operation whose only documented answer is 501.
+    // A 501 for part of an operation (say, one kind of session) names no operation: only a 501
+    // that names the operation itself means the operation is not implemented.
     const onlyAnswers501 = Object.keys(validator.operation(operationId).operation.responses ?? {}).join() === '501';
-    if (response.status === 501 && !onlyAnswers501) seen501.add(operationId);
+    const namesOperation = response.status === 501 && text.includes(`(${operationId})`);
+    if (response.status === 501 && !onlyAnswers501 && (namesOperation || !text.includes('not implemented'))) seen501.add(operationId);
     else seenAnswer.add(operationId);
     const found = validator.validateResponse(operationId, response.status, response.headers, text);
     if (found.length > 0) {

@@ -51,17 +51,21 @@ function publishable(ctx: ConformanceContext): string {
 
 const TEST_CARD = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
-/** A confirmed hold (captureMethod manual) of the merchant under test; needs the publishable key. */
-async function fixtureHold(ctx: ConformanceContext): Promise<number> {
+/** A confirmed session (a paid card payment, or a hold with captureMethod manual); needs the publishable key. */
+async function fixturePaid(ctx: ConformanceContext, captureMethod: 'automatic' | 'manual'): Promise<{ sessionId: string; paymentId: number }> {
   const key = publishable(ctx);
-  const s = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod: 'manual', metadata: { conformanceRun: ctx.runId } }, ctx.options.secretKey);
+  const s = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod, metadata: { conformanceRun: ctx.runId } }, ctx.options.secretKey);
   const pm = await ctx.request('checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: TEST_CARD });
   const confirmed = await ctx.request('checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json?.id } });
   if (confirmed.status !== 200) throw new Error(`setup: confirm answered ${confirmed.status}: ${confirmed.text.slice(0, 200)}`);
-  return confirmed.json.paymentResult.id;
+  return { sessionId: s.id, paymentId: confirmed.json.paymentResult.id };
 }
+const fixtureHold = async (ctx: ConformanceContext) => (await fixturePaid(ctx, 'manual')).paymentId;
 
 export const recipes: Record<string, Recipe> = {
+  refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
+  refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
+  settleTestPayment: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle` }) },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   tokenizeCard: {

@@ -44,7 +44,14 @@ export const secretKey = (ctx: ConformanceContext): string => ctx.options.secret
 /** The second merchant's secret key, or pending when the run was given none. */
 export function otherSecretKey(ctx: ConformanceContext): string {
   const key = ctx.options.otherSecretKey;
-  if (!key) pendingBecause('needs a second merchant (--other-secret-key)');
+  if (!key) pendingBecause('needs --other-secret-key (a second merchant)');
+  return key;
+}
+
+/** The merchant's publishable key, or pending when the run was given none. */
+export function publishableKey(ctx: ConformanceContext): string {
+  const key = ctx.options.publishableKey;
+  if (!key) pendingBecause('needs --publishable-key');
   return key;
 }
 
@@ -160,6 +167,70 @@ export async function postCustomer(ctx: ConformanceContext, body: Record<string,
   return call(ctx, 'checkout', 'createCustomer', { method: 'POST', path: '/v1/customers', key, body });
 }
 
+// Checkout sessions -----------------------------------------------------------------------------
+
+/** A valid one-time session body (embedded, so no `successUrl` is needed), tagged with the run id. */
+export function sessionBody(ctx: ConformanceContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: ctx.runId }, ...extra };
+}
+
+/** `POST /v1/checkout-sessions` with `sessionBody` plus `extra`; answers the HTTP result. */
+export async function postSession(ctx: ConformanceContext, extra: Record<string, unknown> = {}, key = secretKey(ctx)): Promise<HttpResult> {
+  const res = await call(ctx, 'checkout', 'createCheckoutSession', { method: 'POST', path: '/v1/checkout-sessions', key, body: sessionBody(ctx, extra) });
+  // Leave nothing payable behind: cancel what was created at the end of the run.
+  const id = res.status === 200 || res.status === 201 ? res.json?.id : undefined;
+  if (typeof id === 'string') {
+    ctx.onCleanup(() => send(ctx, 'checkout', 'cancelCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${encodeURIComponent(id)}/cancel`, key }, []));
+  }
+  return res;
+}
+
+/** Creates a session (see `postSession`) and answers the create response. */
+export async function newSession(ctx: ConformanceContext, extra: Record<string, unknown> = {}, key = secretKey(ctx)): Promise<any> {
+  const res = await postSession(ctx, extra, key);
+  assert.ok(res.status === 201 || res.status === 200, `create a checkout session: expected HTTP 201 (or 200), got ${describe(res)}`);
+  return res.json;
+}
+
+/** How a session request authenticates: the server key, or a publishable key with the client secret. */
+export type SessionAuth = Pick<RequestSpec, 'key' | 'clientSecret'>;
+
+const sessionPath = (id: string, suffix = '') => `/v1/checkout-sessions/${encodeURIComponent(id)}${suffix}`;
+
+/** `GET /v1/checkout-sessions/{id}`. */
+export function getSession(ctx: ConformanceContext, id: string, auth: SessionAuth = { key: secretKey(ctx) }): Promise<HttpResult> {
+  return call(ctx, 'checkout', 'retrieveCheckoutSession', { method: 'GET', path: sessionPath(id), ...auth });
+}
+
+/** `GET /v1/checkout-sessions/{id}/status`. */
+export function getSessionStatus(ctx: ConformanceContext, id: string, auth: SessionAuth = { key: secretKey(ctx) }): Promise<HttpResult> {
+  return call(ctx, 'checkout', 'getCheckoutSessionStatus', { method: 'GET', path: sessionPath(id, '/status'), ...auth });
+}
+
+/** `POST /v1/checkout-sessions/{id}/cancel`. */
+export function cancelSession(ctx: ConformanceContext, id: string, auth: SessionAuth = { key: secretKey(ctx) }): Promise<HttpResult> {
+  return call(ctx, 'checkout', 'cancelCheckoutSession', { method: 'POST', path: sessionPath(id, '/cancel'), ...auth });
+}
+
+/** Retrieves a session with the server key and answers it (200 expected). */
+export async function retrieveSession(ctx: ConformanceContext, id: string, auth: SessionAuth = { key: secretKey(ctx) }): Promise<any> {
+  const res = await getSession(ctx, id, auth);
+  expectStatus(res, 200, `retrieve checkout session ${id}`);
+  return res.json;
+}
+
+/**
+ * The target's current time, as shown by a session it creates (`createdAt`), moved on by the time
+ * spent since. `expiresAt` is checked against the target's clock, which need not be this one's.
+ */
+export async function targetNow(ctx: ConformanceContext): Promise<() => number> {
+  const before = Date.now();
+  const probe = await newSession(ctx);
+  const created = Date.parse(probe.createdAt);
+  assert.ok(Number.isFinite(created), `createdAt must be a timestamp, got ${JSON.stringify(probe.createdAt)}`);
+  return () => created + (Date.now() - before);
+}
+
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 function expectRateHeaders(res: HttpResult, what: string): void {
@@ -231,8 +302,7 @@ const auth: Scenario[] = [
     requires: ['listProducts'],
     serverOnly: true,
     async run(ctx) {
-      const pk = ctx.options.publishableKey;
-      if (!pk) pendingBecause('needs the merchant\'s publishable key (--publishable-key)');
+      const pk = publishableKey(ctx);
       expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: pk }), 401, 'authentication');
     },
   },
@@ -248,18 +318,52 @@ const auth: Scenario[] = [
     AUTH,
     [SESSION, 'retrieveCheckoutSession', 'confirmCheckoutSession', 'withdrawCheckoutSessionQr', 'tokenizeCard', 'cancelCheckoutSession', 'getCheckoutSessionStatus', 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', 'lookupSrcCards', 'authenticateSrcCard'],
   ),
-  pending(
-    'platform.auth.publishable-one-session-only',
-    'A publishable key acts on one session only: the client secret of another session (or another merchant\'s, or the other mode\'s) is refused with 401',
-    AUTH,
-    [SESSION, 'retrieveCheckoutSession', 'getCheckoutSessionStatus'],
-  ),
-  pending(
-    'platform.auth.client-secret-shape',
-    'The client secret returned at session creation has the shape `<session_id>_secret_<random>`',
-    AUTH,
-    [SESSION],
-  ),
+  {
+    id: 'platform.auth.publishable-one-session-only',
+    title: 'A publishable key acts on one session only: the client secret of another session (or another merchant\'s, or the other mode\'s) is refused with 401',
+    source: AUTH,
+    requires: [SESSION, 'retrieveCheckoutSession', 'getCheckoutSessionStatus'],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const a = await newSession(ctx);
+      const b = await newSession(ctx);
+      // The right pair works, so the refusals below are about the secret.
+      expectStatus(await getSession(ctx, a.id, { key: pk, clientSecret: a.clientSecret }), 200, 'retrieve with the publishable key and the session\'s own client secret');
+      expectStatus(await getSessionStatus(ctx, a.id, { key: pk, clientSecret: a.clientSecret }), 200, 'poll with the publishable key and the session\'s own client secret');
+      // Another session's client secret.
+      expectError(await getSession(ctx, a.id, { key: pk, clientSecret: b.clientSecret }), 401, 'authentication');
+      expectError(await getSessionStatus(ctx, a.id, { key: pk, clientSecret: b.clientSecret }), 401, 'authentication');
+      // A made-up secret in the right shape.
+      expectError(await getSession(ctx, a.id, { key: pk, clientSecret: `${a.id}_secret_conformance${tag(ctx)}` }), 401, 'authentication');
+      // Another merchant's session, with its own client secret, under this merchant's publishable key.
+      if (ctx.options.otherSecretKey) {
+        const theirs = await newSession(ctx, {}, ctx.options.otherSecretKey);
+        expectError(await getSession(ctx, theirs.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
+        expectError(await getSessionStatus(ctx, theirs.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
+        expectError(await getSession(ctx, a.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
+      }
+      // The other mode's sessions need a live key, which the options do not carry.
+    },
+  },
+  {
+    id: 'platform.auth.client-secret-shape',
+    title: 'The client secret returned at session creation has the shape `<session_id>_secret_<random>`',
+    source: AUTH,
+    requires: [SESSION],
+    serverOnly: true,
+    async run(ctx) {
+      const first = await newSession(ctx);
+      const second = await newSession(ctx);
+      for (const s of [first, second]) {
+        assert.equal(typeof s.clientSecret, 'string', 'clientSecret must be a string');
+        const prefix = `${s.id}_secret_`;
+        assert.ok(s.clientSecret.startsWith(prefix), `clientSecret must start with "${prefix}", got ${JSON.stringify(s.clientSecret)}`);
+        assert.match(s.clientSecret.slice(prefix.length), /^\S+$/, 'the random part must be present');
+      }
+      assert.notEqual(first.clientSecret.slice(`${first.id}_secret_`.length), second.clientSecret.slice(`${second.id}_secret_`.length), 'the random part differs between sessions');
+    },
+  },
   pending(
     'platform.auth.client-secret-alone-hosted-page',
     'The client secret alone (hosted page) may retrieve the session and withdraw its QR code, and nothing else (confirm with it alone is refused with 401)',
@@ -272,18 +376,48 @@ const auth: Scenario[] = [
     AUTH,
     [SESSION, 'confirmCheckoutSession', 'tokenizeCard'],
   ),
-  pending(
-    'platform.auth.status-server-key-may-poll',
-    'The server key may poll a session\'s status and retrieve it, besides the publishable key',
-    source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions'),
-    [SESSION, 'getCheckoutSessionStatus', 'retrieveCheckoutSession'],
-  ),
-  pending(
-    'platform.auth.cancel-server-key-and-publishable',
-    'Cancel is callable with the server key, and with the publishable key plus client secret (scope `checkout.session.cancel`)',
-    source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions'),
-    [SESSION, 'cancelCheckoutSession'],
-  ),
+  {
+    id: 'platform.auth.status-server-key-may-poll',
+    title: 'The server key may poll a session\'s status and retrieve it, besides the publishable key',
+    source: source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions'),
+    requires: [SESSION, 'getCheckoutSessionStatus', 'retrieveCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newSession(ctx);
+      const polled = await getSessionStatus(ctx, s.id);
+      expectStatus(polled, 200, 'poll the status with the server key');
+      assert.equal(polled.json.status, 'created', 'a new session polls as created');
+      const read = await getSession(ctx, s.id);
+      expectStatus(read, 200, 'retrieve with the server key');
+      assert.equal(read.json.sessionId, s.id);
+      // Besides: the publishable key with the client secret, when the run has one.
+      if (ctx.options.publishableKey) {
+        const viaPk = await getSessionStatus(ctx, s.id, { key: ctx.options.publishableKey, clientSecret: s.clientSecret });
+        expectStatus(viaPk, 200, 'poll the status with the publishable key');
+        assert.equal(viaPk.json.status, polled.json.status, 'both keys see the same status');
+      }
+    },
+  },
+  {
+    id: 'platform.auth.cancel-server-key-and-publishable',
+    title: 'Cancel is callable with the server key, and with the publishable key plus client secret (scope `checkout.session.cancel`)',
+    source: source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions'),
+    requires: [SESSION, 'cancelCheckoutSession', 'retrieveCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const bySk = await newSession(ctx);
+      expectStatus(await cancelSession(ctx, bySk.id), 204, 'cancel with the server key');
+      assert.equal((await retrieveSession(ctx, bySk.id)).status, 'cancelled', 'cancelled with the server key');
+      const byPk = await newSession(ctx);
+      // The publishable key needs the session's client secret: without it, or with another's, 401.
+      expectError(await cancelSession(ctx, byPk.id, { key: pk }), 401, 'authentication');
+      expectError(await cancelSession(ctx, byPk.id, { key: pk, clientSecret: bySk.clientSecret }), 401, 'authentication');
+      assert.equal((await retrieveSession(ctx, byPk.id)).status, 'created', 'a refused cancel changes nothing');
+      expectStatus(await cancelSession(ctx, byPk.id, { key: pk, clientSecret: byPk.clientSecret }), 204, 'cancel with the publishable key and client secret');
+      assert.equal((await retrieveSession(ctx, byPk.id)).status, 'cancelled', 'cancelled with the publishable key');
+    },
+  },
   {
     id: 'platform.auth.other-merchant-404',
     title: 'Another merchant\'s product, plan or customer answers 404, exactly as an id that does not exist (its existence is never revealed)',
@@ -383,7 +517,22 @@ const errors: Scenario[] = [
       expectError(conflict, 409, 'conflict');
     },
   },
-  pending('platform.errors.403-permission-denied', 'A key lacking access is refused with 403 permission_denied', ERRORS, [SESSION, 'listProducts']),
+  {
+    id: 'platform.errors.403-permission-denied',
+    title: 'A key lacking access is refused with 403 permission_denied',
+    source: ERRORS,
+    requires: [SESSION, 'listProducts'],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const s = await newSession(ctx);
+      // A valid publishable key and client secret, on server-key-only operations.
+      const products = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: pk, clientSecret: s.clientSecret });
+      expectError(products, 403, 'permission_denied');
+      const create = await call(ctx, 'checkout', SESSION, { method: 'POST', path: '/v1/checkout-sessions', key: pk, clientSecret: s.clientSecret, body: sessionBody(ctx) });
+      expectError(create, 403, 'permission_denied');
+    },
+  },
   pending(
     'platform.errors.500-retry',
     'An unexpected failure answers 500 server_error, retryable with backoff, without leaking internals (cannot be provoked from outside)',
@@ -450,12 +599,33 @@ const limits: Scenario[] = [
       }
     },
   },
-  pending(
-    'platform.limits.session-field-lengths',
-    'customerEmail, customerFirstName and customerLastName are at most 100 characters and customerPhone at most 50; longer values are refused with 400 naming the field',
-    LIMITS,
-    [SESSION],
-  ),
+  {
+    id: 'platform.limits.session-field-lengths',
+    title: 'customerEmail, customerFirstName and customerLastName are at most 100 characters and customerPhone at most 50; longer values are refused with 400 naming the field',
+    source: LIMITS,
+    requires: [SESSION],
+    serverOnly: true,
+    async run(ctx) {
+      // An email of exactly n characters: a 64-character local part (the most an address allows).
+      const email = (n: number) => {
+        const local = `conf.${tag(ctx)}.`.padEnd(64, 'x');
+        const domain = '.example.com';
+        return `${local}@${'d'.repeat(n - local.length - 1 - domain.length)}${domain}`;
+      };
+      const cases: [string, number, (n: number) => string][] = [
+        ['customerEmail', 100, email],
+        ['customerFirstName', 100, (n) => 'F'.repeat(n)],
+        ['customerLastName', 100, (n) => 'L'.repeat(n)],
+        ['customerPhone', 50, (n) => '+1' + '5'.repeat(n - 2)],
+      ];
+      for (const [field, max, make] of cases) {
+        assert.equal(make(max).length, max);
+        const ok = await postSession(ctx, { [field]: make(max) });
+        expectStatus(ok, 201, `${field} of ${max} characters`);
+        expectError(await postSession(ctx, { [field]: make(max + 1) }), 400, 'invalid_request', undefined, field);
+      }
+    },
+  },
   {
     id: 'platform.limits.external-id-length',
     title: 'A customer\'s externalId is at most 100 characters: 100 is accepted, 101 refused with 400 naming `externalId`',
@@ -469,13 +639,54 @@ const limits: Scenario[] = [
       expectEnvelopeError(await postCustomer(ctx, { email: emailFor(ctx, 'ext101'), externalId: ok + 'y' }), 400, 'invalid_request', undefined, 'externalId');
     },
   },
-  pending(
-    'platform.limits.notification-url',
-    'notificationUrl must be `https` on a public host (no localhost or private addresses) and at most 2048 characters; otherwise 400',
-    LIMITS,
-    [SESSION],
-  ),
-  pending('platform.limits.notification-secret-length', 'notificationSecret must be 16-200 characters; 15 or 201 are refused with 400', LIMITS, [SESSION]),
+  {
+    id: 'platform.limits.notification-url',
+    title: 'notificationUrl must be `https` on a public host (no localhost or private addresses) and at most 2048 characters; otherwise 400',
+    source: LIMITS,
+    requires: [SESSION],
+    serverOnly: true,
+    async run(ctx) {
+      const refused = [
+        'http://hooks.example.com/till', // not https
+        'https://localhost/hook',
+        'https://foo.localhost/hook',
+        'https://127.0.0.1/hook', // loopback
+        'https://2130706433/hook', // 127.0.0.1 written as one number
+        'https://0.0.0.0/hook',
+        'https://10.1.2.3/hook', // private
+        'https://172.20.0.5/hook',
+        'https://192.168.1.10/hook',
+        'https://169.254.169.254/latest/meta-data', // link-local (cloud metadata)
+        'https://[::1]/hook',
+        'https://[fe80::1]/hook', // IPv6 link-local
+        'https://[fd12:3456::1]/hook', // IPv6 unique-local
+        'https://[::ffff:127.0.0.1]/hook', // IPv4-mapped loopback
+        'https://[::ffff:10.0.0.1]/hook',
+      ];
+      for (const url of refused) {
+        const res = await postSession(ctx, { notificationUrl: url });
+        assert.equal(res.status, 400, `notificationUrl ${url} must be refused with 400, got ${res.status} ${res.text.slice(0, 200)}`);
+        expectError(res, 400, 'invalid_request', undefined, 'notificationUrl');
+      }
+      const host = 'https://hooks.example.com/';
+      const at = (n: number) => host + `conf-${tag(ctx)}-`.padEnd(n - host.length, 'x');
+      expectStatus(await postSession(ctx, { notificationUrl: at(2048) }), 201, 'a notificationUrl of 2048 characters');
+      expectError(await postSession(ctx, { notificationUrl: at(2049) }), 400, 'invalid_request', undefined, 'notificationUrl');
+    },
+  },
+  {
+    id: 'platform.limits.notification-secret-length',
+    title: 'notificationSecret must be 16-200 characters; 15 or 201 are refused with 400',
+    source: LIMITS,
+    requires: [SESSION],
+    serverOnly: true,
+    async run(ctx) {
+      const secret = (n: number) => `conf${tag(ctx)}`.padEnd(n, 's').slice(0, n);
+      const notificationUrl = `https://hooks.example.com/conf-${tag(ctx)}`;
+      for (const n of [16, 200]) expectStatus(await postSession(ctx, { notificationUrl, notificationSecret: secret(n) }), 201, `a notificationSecret of ${n} characters`);
+      for (const n of [15, 201]) expectError(await postSession(ctx, { notificationUrl, notificationSecret: secret(n) }), 400, 'invalid_request', undefined, 'notificationSecret');
+    },
+  },
 ];
 
 /** Last in the catalogue: it empties the key's burst. */

@@ -1,6 +1,8 @@
 import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
 import { holdHandlers } from './checkout/holds.js';
+import { refundHandlers } from './checkout/refunds.js';
+import { testHelperHandlers } from './checkout/test-helpers.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { productHandlers } from './checkout/products.js';
@@ -14,6 +16,8 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...clientTokenHandlers,
   ...checkoutSessionHandlers,
   ...holdHandlers,
+  ...refundHandlers,
+  ...testHelperHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

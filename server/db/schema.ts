@@ -4,7 +4,7 @@ import type { CustomersTable } from '../domain/customers/customer.table.js';
 import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
 import type { EventsTable } from '../domain/events/event.table.js';
 import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
-import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable } from '../domain/payments/payment.table.js';
+import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../domain/payments/payment.table.js';
 
 /** A stored response for an Idempotency-Key. */
 export interface IdempotencyKeysTable {
@@ -43,4 +43,5 @@ export interface Database {
   payments: PaymentsTable;
   invoices: InvoicesTable;
   ledger_entries: LedgerEntriesTable;
+  refunds: RefundsTable;
 }

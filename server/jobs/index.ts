@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { TillDatabase } from '../db/database.js';
 import { lapseDueHolds } from '../domain/payments/hold.service.js';
+import { settleDuePayments } from '../domain/payments/refund.service.js';
 import { expireDueSessions } from '../domain/sessions/session.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 
@@ -12,6 +13,7 @@ export const QUEUES = {
   rateLimitCleanup: { name: 'rate-limit-cleanup', cron: '*/10 * * * *' },
   sessionExpiry: { name: 'session-expiry', cron: '* * * * *' },
   holdLapse: { name: 'hold-lapse', cron: '*/5 * * * *' },
+  settlement: { name: 'settlement', cron: '7 * * * *' },
 } as const;
 
 export interface Jobs {
@@ -48,6 +50,10 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     holdLapse: async () => {
       const n = await lapseDueHolds(database.db, clock);
       if (n > 0) logger.info({ lapsed: n }, 'card holds lapsed');
+    },
+    settlement: async () => {
+      const n = await settleDuePayments(database.db, clock);
+      if (n > 0) logger.info({ settled: n }, 'payments settled');
     },
     rateLimitCleanup: async () => {
       await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);

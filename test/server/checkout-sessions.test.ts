@@ -45,10 +45,10 @@ describe('creating a session', () => {
   });
 
   it('replaces {CHECKOUT_SESSION_ID} as-is and percent-encoded, and stores the final URL (rule 2)', async () => {
-    const res = await create({ successUrl: 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example.com/cancel?s=%7BCHECKOUT_SESSION_ID%7D&x=%7bcheckout_session_id%7d' });
+    const res = await create({ successUrl: 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example.com/cancel?s=%7BCHECKOUT_SESSION_ID%7D&x=%7bCHECKOUT_SESSION_ID%7d&y={checkout_session_id}' });
     const id = res.json.id;
     expect(res.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
-    expect(res.json.cancelUrl).toBe(`https://shop.example.com/cancel?s=${id}&x=${id}`);
+    expect(res.json.cancelUrl).toBe(`https://shop.example.com/cancel?s=${id}&x=${id}&y={checkout_session_id}`);
     const again = await t.call('GET', `/v1/checkout-sessions/${id}`, { key: sk });
     expect(again.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
   });
@@ -95,6 +95,7 @@ describe('creating a session', () => {
     for (const url of [
       'http://hooks.example.com/till',
       'https://localhost/hook',
+      'https://localhost./hook',
       'https://127.0.0.1/hook',
       'https://10.1.2.3/hook',
       'https://192.168.1.10/hook',

@@ -17,7 +17,8 @@ export const checkoutSessionHandlers: CheckoutHandlers = {
   async retrieveCheckoutSession({ db, deps, auth, path }) {
     const session = await getSession(db, deps.clock, caller(auth), path.id);
     const merchant = await db.selectFrom('merchants').selectAll().where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
-    return { status: 200, body: sessionRetrieved(session, merchant) };
+    const payment = session.payment_id === null ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', session.payment_id).executeTakeFirst();
+    return { status: 200, body: sessionRetrieved(session, merchant, payment) };
   },
   async getCheckoutSessionStatus({ db, deps, auth, path }) {
     const session = await getSession(db, deps.clock, caller(auth), path.id);

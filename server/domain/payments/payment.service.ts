@@ -148,7 +148,7 @@ export async function confirmSession(db: Kysely<Database>, clock: Clock, caller:
         .executeTakeFirstOrThrow();
       const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
       await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.authorized', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
-      await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed), sessionId: session.id, paymentId: payment.id });
+      await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
       return { kind: 'authorized', session: completed, payment };
     }
 
@@ -168,7 +168,7 @@ export async function confirmSession(db: Kysely<Database>, clock: Clock, caller:
       .execute();
     const completed = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
     await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
-    await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed), sessionId: session.id, paymentId: payment.id });
+    await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
     return { kind: 'paid', session: completed, payment };
   });
   if (outcome.kind === 'declined') throw outcome.error;

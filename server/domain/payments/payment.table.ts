@@ -47,10 +47,28 @@ export interface PaymentsTable {
   failure_message: string | null;
   settled_at: Timestamp | null;
   metadata: Json<Record<string, string>>;
+  /** The last refund attempt: submitted, completed, pending or failed. */
+  refund_last_outcome: Generated<string | null>;
+  refund_last_attempt_at: Generated<Date | null>;
+  refund_attempts: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 export type PaymentRow = Selectable<PaymentsTable>;
+
+export interface RefundsTable {
+  id: Generated<number>;
+  payment_id: number;
+  merchant_id: number;
+  livemode: boolean;
+  amount: Numeric;
+  currency: string;
+  status: 'succeeded' | 'pending';
+  /** Taken from the available balance (the payment had settled). */
+  from_balance: boolean;
+  reason: string | null;
+  created_at: Timestamp;
+}
 
 /** An invoice: raised by a one-time session for its payer (merchant invoices come later). */
 export interface InvoicesTable {
@@ -87,6 +105,8 @@ export interface LedgerEntriesTable {
   livemode: boolean;
   payment_id: number | null;
   type: 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout';
+  /** `pending` until the payment settles, then `available`. */
+  account: Generated<'pending' | 'available'>;
   amount: Numeric;
   currency: string;
   created_at: Timestamp;

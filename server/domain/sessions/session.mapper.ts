@@ -1,5 +1,7 @@
 import type { components } from '../../../generated/checkout.js';
 import type { Merchant } from '../merchants/merchant.table.js';
+import type { PaymentRow } from '../payments/payment.table.js';
+import { refundState } from '../payments/refund.service.js';
 import { decimalToAmount } from '../shared/money.js';
 import type { CheckoutSessionRow } from './session.table.js';
 
@@ -21,14 +23,6 @@ const PASCAL: Record<string, string> = {
   refunded: 'Refunded',
   pending_reversal: 'PendingReversal',
 };
-
-/** Before any payment, the refund state says there is nothing to refund. */
-export function refundState(session: CheckoutSessionRow): Schemas['SessionRefundState'] {
-  if (session.payment_id === null) {
-    return { refundable: false, reason: 'no_payment', message: 'This session has no payment to refund.', manualRefundRequired: false, lastAttempt: null };
-  }
-  return { refundable: false, reason: 'not_paid', message: 'The payment is not paid yet.', manualRefundRequired: false, lastAttempt: null };
-}
 
 /** A stored status as the REST interface spells it (the lifecycle values, snake_case). */
 const restStatus = (status: string): Schemas['CheckoutSessionStatus'] => (status === 'open' ? 'created' : (status as Schemas['CheckoutSessionStatus']));
@@ -69,7 +63,7 @@ export function allowedPaymentMethods(session: CheckoutSessionRow, merchant: Mer
 }
 
 /** Every retrieval field of the document. */
-export function sessionRetrieved(session: CheckoutSessionRow, merchant: Merchant): Schemas['CheckoutSession'] {
+export function sessionRetrieved(session: CheckoutSessionRow, merchant: Merchant, payment?: PaymentRow): Schemas['CheckoutSession'] {
   return {
     object: 'checkout_session',
     id: session.id,
@@ -95,7 +89,7 @@ export function sessionRetrieved(session: CheckoutSessionRow, merchant: Merchant
     clientId: session.client_id,
     subscriptionId: session.subscription_id,
     invoiceId: session.invoice_id,
-    refund: refundState(session),
+    refund: refundState(payment),
   };
 }
 
@@ -135,7 +129,7 @@ export function sessionStatus(session: CheckoutSessionRow, hold?: HoldView): Sch
 }
 
 /** The `checkout_session` object of `checkout.session.*` events (statuses in PascalCase). */
-export function sessionEventObject(session: CheckoutSessionRow): Schemas['CheckoutSessionEventObject'] {
+export function sessionEventObject(session: CheckoutSessionRow, payment?: PaymentRow): Schemas['CheckoutSessionEventObject'] {
   return {
     object: 'checkout_session',
     id: session.id,
@@ -145,7 +139,7 @@ export function sessionEventObject(session: CheckoutSessionRow): Schemas['Checko
     amount: decimalToAmount(session.amount, session.currency),
     currency: session.currency,
     paymentId: session.payment_id,
-    paymentReferenceNumber: null,
+    paymentReferenceNumber: payment?.reference_number ?? null,
     customerEmail: session.customer_email,
     customerFirstName: session.customer_first_name,
     customerLastName: session.customer_last_name,
@@ -157,6 +151,6 @@ export function sessionEventObject(session: CheckoutSessionRow): Schemas['Checko
     isLive: session.livemode,
     metadata: session.metadata,
     createdAt: session.created_at.toISOString(),
-    refund: refundState(session),
+    refund: refundState(payment),
   };
 }

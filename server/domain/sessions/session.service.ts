@@ -19,7 +19,8 @@ export const OPEN_STATUSES = ['created', 'payment_pending', 'processing'] as con
 const DEFAULT_LIFETIME_MINUTES = 30;
 const MIN_LIFETIME_MINUTES = 10;
 const MAX_LIFETIME_HOURS = 24;
-const PLACEHOLDER = /\{CHECKOUT_SESSION_ID\}|%7BCHECKOUT_SESSION_ID%7D/gi;
+// The name is exact; only the hex digits of the percent-encoding may be either case.
+const PLACEHOLDER = /\{CHECKOUT_SESSION_ID\}|%7[Bb]CHECKOUT_SESSION_ID%7[Dd]/g;
 
 export interface Caller {
   merchantId: number;

@@ -56,7 +56,8 @@ export async function publicHttpsProblem(raw: string): Promise<string | undefine
   }
   if (url.protocol !== 'https:') return 'must use https';
   if (url.username || url.password) return 'must not carry credentials';
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A trailing dot names the same host (`localhost.` is localhost).
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return 'must be a public host';
   if (isIP(host)) return isForbiddenAddress(host) ? 'must be a public host' : undefined;
   try {

@@ -1,0 +1,10 @@
+import { settlePayment } from '../../domain/payments/refund.service.js';
+import { merchantOf } from '../merchant.js';
+import type { CheckoutHandlers } from '../types.js';
+
+/** Test-mode helpers (live keys are refused before these run). */
+export const testHelperHandlers: CheckoutHandlers = {
+  async settleTestPayment({ db, deps, auth, path }) {
+    return { status: 200, body: await settlePayment(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.paymentId) };
+  },
+};
