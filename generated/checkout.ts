@@ -2823,7 +2823,7 @@ export interface components {
             /** @description Group of payment options offered. When paying an invoice it must match the invoice's. */
             paymentOptionGroupId?: number;
             /** @default automatic */
-            captureMethod: components["schemas"]["CheckoutSessionCaptureMethod"];
+            captureMethod?: components["schemas"]["CheckoutSessionCaptureMethod"];
             /** @description Plan of the subscription to start. Required when `paymentType` is `subscription`; must be your own plan. */
             subscriptionPlanId?: number;
             /** @description Customer id the session is for. Required with `subscriptionPlanId`; must be your own customer. */
@@ -3590,7 +3590,7 @@ export interface components {
              * @description True (default): the subscription stays active until the period ends (`cancelAt` = period end), then is canceled. False: canceled at once (`canceledAt` set).
              * @default true
              */
-            cancelAtPeriodEnd: boolean;
+            cancelAtPeriodEnd?: boolean;
             /** @description Why it is canceled; carried by the `subscription.cancelled` event. */
             reason?: string;
         };
@@ -3729,12 +3729,12 @@ export interface components {
              * @description Number of `interval` units per billing period.
              * @default 1
              */
-            intervalCount: number;
+            intervalCount?: number;
             /**
              * @description False makes a draft that no subscription can start on until it is activated.
              * @default true
              */
-            active: boolean;
+            active?: boolean;
         };
         /** @description Envelope whose `data` is a plan. */
         PlanEnvelope: components["schemas"]["Envelope"] & {
@@ -3873,7 +3873,7 @@ export interface components {
              * @description Kind of product. Till's design; `service` when omitted.
              * @default service
              */
-            type: components["schemas"]["ProductType"];
+            type?: components["schemas"]["ProductType"];
         };
         /** @description The payer the invoice is addressed to. */
         InvoiceCustomer: {
@@ -4060,7 +4060,7 @@ export interface components {
              * @description True emails the invoice to the payer at once (status `sent`, `invoice.sent`); otherwise it is created `pending`.
              * @default false
              */
-            send: boolean;
+            send?: boolean;
             metadata?: components["schemas"]["Metadata"];
         };
         /** @description How much to refund. An empty or absent body refunds all that is left. */
@@ -4198,12 +4198,12 @@ export interface components {
              *       "*"
              *     ]
              */
-            subscribedEvents: components["schemas"]["WebhookSubscribedEvents"];
+            subscribedEvents?: components["schemas"]["WebhookSubscribedEvents"];
             /**
              * @description A disabled configuration receives nothing (test sends excepted).
              * @default true
              */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * @description Your note about the endpoint.
              * @example Order fulfilment service
@@ -4297,12 +4297,12 @@ export interface components {
              * @description True sends to the live URL under the live secret; false (default) to the sandbox URL under the sandbox secret.
              * @default false
              */
-            live: boolean;
+            live?: boolean;
             /**
              * @description The event type to test. The delivery is always a `webhook.test` event; its `data.object.eventType` names this type.
              * @default webhook.test
              */
-            eventType: components["schemas"]["EventType"];
+            eventType?: components["schemas"]["EventType"];
         };
         /**
          * @description `pending`: not attempted yet, or an attempt is under way. `succeeded`: an attempt got a 2xx within 30 seconds. `failed`: the last attempt failed and a retry is scheduled (`nextAttemptAt`). `dead_lettered`: all 6 retries failed; no more automatic attempts (re-send it).

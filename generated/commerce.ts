@@ -1938,7 +1938,7 @@ export interface components {
              * @description Till's design - true creates a `Draft` that cannot be paid until it is sent.
              * @default false
              */
-            isDraft: boolean;
+            isDraft?: boolean;
         };
         /**
          * @description How a payment is made.
@@ -2345,13 +2345,13 @@ export interface components {
              * @default ExecuteTransfer
              * @enum {string}
              */
-            transferAction: "ExecuteTransfer" | "BankTransfer" | "BankWithdrawal" | "CBDCTransfer";
+            transferAction?: "ExecuteTransfer" | "BankTransfer" | "BankWithdrawal" | "CBDCTransfer";
             /**
              * @description Who pays the fee (`Both` splits it); the sender when omitted.
              * @default Sender
              * @enum {string}
              */
-            feePayer: "Sender" | "Receiver" | "Both";
+            feePayer?: "Sender" | "Receiver" | "Both";
             /** @description A note kept with the transfer. */
             description?: string;
         };
@@ -2730,7 +2730,7 @@ export interface components {
              * @description Units sold per payment, more than zero.
              * @default 1
              */
-            quantity: components["schemas"]["DecimalString"];
+            quantity?: components["schemas"]["DecimalString"];
             /** @description Currency of the link's amounts. */
             currencyCode: components["schemas"]["Currency"];
             /** @description Text of the pay button; `Pay now` (`Donate`, `Subscribe`) when omitted. */
@@ -2739,7 +2739,7 @@ export interface components {
              * @description True lets the payer choose the amount (between `minAmount` and `maxAmount`).
              * @default false
              */
-            isVariableAmount: boolean;
+            isVariableAmount?: boolean;
             /** @description Smallest amount a payer may choose (variable-amount links). */
             minAmount?: components["schemas"]["DecimalString"];
             /** @description Largest amount a payer may choose (variable-amount links). */
@@ -2750,13 +2750,13 @@ export interface components {
              * @description Tax rate in percent, 0 to 100 (above 100 answers 400 `parameter_invalid`); `"0"` when omitted.
              * @default 0
              */
-            taxRate: components["schemas"]["DecimalString"];
+            taxRate?: components["schemas"]["DecimalString"];
             /**
              * @description `Draft` creates the link unpublished (activate it later); `Active` publishes it at once.
              * @default Active
              * @enum {string}
              */
-            status: "Draft" | "Active";
+            status?: "Draft" | "Active";
             /** @description When the link starts accepting payments; now when omitted. */
             validFrom?: components["schemas"]["Timestamp"];
             /** @description When the link stops accepting payments; no end when omitted. */
@@ -2765,7 +2765,7 @@ export interface components {
              * @description `MultiUse` when omitted.
              * @default MultiUse
              */
-            usageMode: components["schemas"]["PaymentLinkUsageMode"];
+            usageMode?: components["schemas"]["PaymentLinkUsageMode"];
             /** @description Completed payments the link accepts in all (`MultiUse`); unlimited when omitted. Ignored for `SingleUse` (always 1). */
             maxUses?: number;
             /** @description Completed payments one payer (by email) may make; unlimited when omitted. */
@@ -2776,7 +2776,7 @@ export interface components {
              * @description `Button` when omitted.
              * @default Button
              */
-            linkStyle: components["schemas"]["PaymentLinkStyle"];
+            linkStyle?: components["schemas"]["PaymentLinkStyle"];
             /** @description Background colour of the button; `#1A73E8` when omitted. */
             buttonColor?: components["schemas"]["PaymentLinkColor"];
             /** @description Text colour of the button; `#FFFFFF` when omitted. */
@@ -2805,19 +2805,19 @@ export interface components {
              * @description True makes payers enter `password` before paying.
              * @default false
              */
-            isPasswordProtected: boolean;
+            isPasswordProtected?: boolean;
             /** @description The link's password (needed when `isPasswordProtected` is true). Stored hashed; never returned. */
             password?: string;
             /**
              * @description True makes payers confirm their email with a code (`SendVerificationCode`) before paying.
              * @default false
              */
-            isEmailVerificationRequired: boolean;
+            isEmailVerificationRequired?: boolean;
             /**
              * @description True makes a subscription link (`linkType` `Subscription`) offering the plans of `subscriptionProductId`.
              * @default false
              */
-            isSubscriptionBased: boolean;
+            isSubscriptionBased?: boolean;
             /** @description One of your subscription products; required for a subscription link. */
             subscriptionProductId?: number;
         };
@@ -3233,7 +3233,7 @@ export interface components {
              * @description True for the image shown first. Till's design: more than one primary image answers 400 `validation_error` with `param` `media`; with none, the first image is primary.
              * @default false
              */
-            isPrimary: boolean;
+            isPrimary?: boolean;
         };
         /** @description A new subscription product. */
         SubscriptionProductCreateRequest: {
@@ -3245,7 +3245,7 @@ export interface components {
              * @description Kind of product. Till's design - `Service` when omitted.
              * @default Service
              */
-            subscriptionProductType: components["schemas"]["SubscriptionProductType"];
+            subscriptionProductType?: components["schemas"]["SubscriptionProductType"];
             /** @description Images of the product (at most 10). */
             media?: components["schemas"]["SubscriptionProductMediaInput"][];
         };
@@ -3286,18 +3286,18 @@ export interface components {
              * @description Number of `timeUnit` units per billing period.
              * @default 1
              */
-            timeInterval: number;
+            timeInterval?: number;
             /**
              * @description How the plan bills. Till's design - `Recurring` when omitted.
              * @default Recurring
              */
-            subscriptionBillingType: components["schemas"]["SubscriptionPlanBillingType"];
+            subscriptionBillingType?: components["schemas"]["SubscriptionPlanBillingType"];
             /**
              * @description `Inactive` creates a draft (the Checkout interface's `active: false`). `Archived` creates the plan already discontinued (no new subscriptions can start on it), as the source lets status values be set through create.
              * @default Active
              * @enum {string}
              */
-            status: "Active" | "Inactive" | "Archived";
+            status?: "Active" | "Inactive" | "Archived";
             /** @description When subscriptions can start on the plan; now when omitted. */
             validFrom?: components["schemas"]["Timestamp"];
             /** @description After this time no new subscription can start; must be later than `validFrom` (otherwise 400 `validation_error`). */
@@ -3374,7 +3374,7 @@ export interface components {
              * @description Starting status; `Available` when omitted.
              * @default Available
              */
-            status: components["schemas"]["SubscriptionInventoryItemStatus"];
+            status?: components["schemas"]["SubscriptionInventoryItemStatus"];
         };
         /** @description Fields to change (`status`, `serialNumber`); fields left out keep their value. */
         SubscriptionInventoryItemUpdateRequest: {
@@ -3396,7 +3396,7 @@ export interface components {
              * @description True (default) ends the subscription at `currentPeriodEnd`; false cancels it now.
              * @default true
              */
-            cancelAtPeriodEnd: boolean;
+            cancelAtPeriodEnd?: boolean;
             /** @description Why it is canceled; kept with the subscription and sent in `subscription.cancelled` webhooks. */
             reason?: string;
         };
@@ -3450,12 +3450,12 @@ export interface components {
              * @description Message Checkout Customers: email and text payers their invoice by default.
              * @default false
              */
-            messageCheckoutCustomers: boolean;
+            messageCheckoutCustomers?: boolean;
             /**
              * @description Send Checkout Receipts: email payers a receipt on payment by default.
              * @default true
              */
-            sendCheckoutReceipts: boolean;
+            sendCheckoutReceipts?: boolean;
         };
         /** @description A new merchant. Till's design: `name`, `email` and `country` are required; the slug is made from the name when omitted. */
         MerchantCreateRequest: {

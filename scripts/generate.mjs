@@ -44,7 +44,9 @@ async function bundle(api, workDir) {
 
 /** Generates the TypeScript types of one bundled document. */
 async function types(api, bundledFile) {
-  const ast = await openapiTS(pathToFileURL(bundledFile), { silent: true, alphabetize: false });
+  // defaultNonNullable: false keeps fields that have a default optional in request types: a caller
+  // may leave them out (the server applies the default).
+  const ast = await openapiTS(pathToFileURL(bundledFile), { silent: true, alphabetize: false, defaultNonNullable: false });
   return `// ${notice(api.source)}\n\n${astToString(ast)}`;
 }
 
