@@ -2719,7 +2719,7 @@ export interface components {
          */
         CheckoutSessionCheckoutUrl: string;
         /**
-         * @description Money amount as a JSON number in the currency's major unit (12.50 = twelve dollars fifty). Till computes with exact decimals and respects the currency's minor units (JPY has none).
+         * @description Money amount as a JSON number in the currency's major unit (12.50 = twelve dollars fifty). Till computes with exact decimals and respects the currency's minor units (JPY has none). At most 999,999,999,999.99.
          * @example 49.99
          */
         Amount: number;

@@ -56,6 +56,12 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return { error: new AppError('parameter_invalid', { message: 'Send the body as UTF-8 JSON.' }), unexpected: false };
   }
+  // The database refused a value the contract lets through (a number out of its column's range,
+  // text it cannot read): the caller's input, so a 400, never a 500.
+  const dbCode = (err as { code?: unknown })?.code;
+  if (dbCode === '22003' || dbCode === '22P02' || dbCode === '22008') {
+    return { error: new AppError('parameter_invalid', { message: 'A value in the request is out of range or not readable. Check numbers, ids and dates.' }), unexpected: false };
+  }
   if (Array.isArray(e?.errors) && typeof e.status === 'number' && (e.status === 400 || e.status === 415)) {
     return { error: fromValidator(e as { status: number; message: string; errors: ValidationItem[] }), unexpected: false };
   }

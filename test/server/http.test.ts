@@ -135,6 +135,22 @@ describe('errors in the documented shape', () => {
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'id' });
   });
 
+  it('ids, cursors and amounts beyond what can be stored answer 400 naming the field, never 500', async () => {
+    const cases: [string, string, unknown, string][] = [
+      ['GET', '/v1/products/99999999999', undefined, 'id'],
+      ['GET', '/v1/plans/3000000000', undefined, 'id'],
+      ['GET', '/v1/products?startingAfter=99999999999999999999', undefined, 'startingAfter'],
+      ['POST', '/v1/checkout-sessions', { amount: 1e20, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' }, 'amount'],
+      ['POST', '/v1/checkout-sessions', { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', clientId: 99999999999 }, 'clientId'],
+      ['POST', '/v1/plans', { productId: 1, name: 'x', amount: 1e18, currency: 'USD', interval: 'month' }, 'amount'],
+    ];
+    for (const [method, path, body, param] of cases) {
+      const res = await t.call(method, path, { key: sk, ...(body ? { body } : {}) });
+      expect(res.status, path).toBe(400);
+      expect(res.json.error?.param ?? res.json.data?.param, path).toBe(param);
+    }
+  });
+
   it('envelope endpoints give validator errors in the envelope with param', async () => {
     const res = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'not-an-email' } });
     expect(res.status).toBe(400);

@@ -9,6 +9,9 @@ const MINOR_UNITS: Record<string, number> = {
   CLF: 4, UYW: 4,
 };
 
+/** Amounts are stored as numeric(20, 4); the contract caps them well below that. */
+const MAX_AMOUNT = new Decimal('1e12');
+
 /** Digits after the decimal point in the currency (JPY 0, USD 2, KWD 3). */
 export const minorUnits = (currency: string): number => MINOR_UNITS[currency.toUpperCase()] ?? 2;
 
@@ -19,7 +22,9 @@ export const minorUnits = (currency: string): number => MINOR_UNITS[currency.toU
  */
 export function amountToDecimal(amount: number | string, currency: string, param = 'amount'): string {
   const value = new Decimal(typeof amount === 'number' ? amount.toString() : amount);
-  if (!value.isFinite()) throw new AppError('parameter_invalid', { param, message: `${param} must be a finite number.` });
+  if (!value.isFinite() || value.abs().greaterThanOrEqualTo(MAX_AMOUNT)) {
+    throw new AppError('parameter_invalid', { param, message: `${param} must be a number below 1,000,000,000,000.` });
+  }
   const units = minorUnits(currency);
   if (value.decimalPlaces() > units) {
     throw new AppError('validation_error', {
