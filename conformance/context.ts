@@ -7,11 +7,10 @@ import type { ContractValidator } from './validator.js';
 export const PENDING_PREFIX = 'PENDING:';
 
 /** The context cases and scenarios run in: plain HTTP with contract checks, SDK clients, clean-up. */
-export function createContext(options: ConformanceOptions, validator: ContractValidator): ConformanceContext & { cleanup(): Promise<void>; seen501: Set<string>; seenAnswer: Set<string> } {
+export function createContext(options: ConformanceOptions, validator: ContractValidator): ConformanceContext & { cleanup(): Promise<void> } {
   const runId = `conf${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const cleanups: (() => Promise<unknown>)[] = [];
   const seen501 = new Set<string>();
-  const seenAnswer = new Set<string>();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const commerceBaseUrl = (options.commerceBaseUrl ?? options.baseUrl).replace(/\/+$/, '');
 
@@ -48,7 +47,6 @@ export function createContext(options: ConformanceOptions, validator: ContractVa
     const onlyAnswers501 = Object.keys(validator.operation(operationId).operation.responses ?? {}).join() === '501';
     const namesOperation = response.status === 501 && text.includes(`(${operationId})`);
     if (response.status === 501 && !onlyAnswers501 && (namesOperation || !text.includes('not implemented'))) seen501.add(operationId);
-    else seenAnswer.add(operationId);
     const found = validator.validateResponse(operationId, response.status, response.headers, text);
     if (found.length > 0) {
       const described = found.map((p) => `${spec.method} ${spec.path} → ${response.status}: ${p}`);
@@ -74,8 +72,6 @@ export function createContext(options: ConformanceOptions, validator: ContractVa
     checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey }),
     commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey }),
     onCleanup: (fn) => cleanups.push(fn),
-    seen501,
-    seenAnswer,
     async cleanup() {
       for (const fn of cleanups.reverse()) {
         try {

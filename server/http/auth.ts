@@ -112,7 +112,7 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
     return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId };
   }
 
-  if (presented.clientSecret && accepts('clientSecret') && allowed.some((alt) => alt.length === 1 && alt[0] === 'clientSecret')) {
+  if (presented.clientSecret && allowed.some((alt) => alt.length === 1 && alt[0] === 'clientSecret')) {
     const session = await sessionForSecret(db, presented.clientSecret, params.id);
     return { kind: 'client_secret', merchantId: session.merchantId, livemode: session.livemode, keyId: null, ratePlan: session.ratePlan, sessionId: session.id };
   }

@@ -68,13 +68,11 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   return { error: new AppError('internal_error'), unexpected: true };
 }
 
-/** Writes an AppError in the shape the operation documents. */
-export function renderError(req: Request, res: Response, error: AppError): void {
+/** The body of an AppError in the shape the operation documents (general, or the envelope). */
+function errorBody(req: Request, error: AppError) {
   const requestId = req.till?.requestId;
-  const shape = req.till?.route?.errorShape ?? 'general';
-  res.status(error.status);
-  if (shape === 'envelope') {
-    res.json({
+  if (req.till?.route?.errorShape === 'envelope') {
+    return {
       success: false,
       errorCode: error.code,
       errorMessage: error.message,
@@ -85,10 +83,9 @@ export function renderError(req: Request, res: Response, error: AppError): void 
         ...(error.retryable !== undefined && error.data?.retryable === undefined ? { retryable: error.retryable } : {}),
         ...(requestId ? { requestId } : {}),
       },
-    });
-    return;
+    };
   }
-  res.json({
+  return {
     error: {
       type: error.type,
       code: error.code,
@@ -97,7 +94,12 @@ export function renderError(req: Request, res: Response, error: AppError): void 
       ...(error.retryable !== undefined ? { retryable: error.retryable } : {}),
       ...(requestId ? { requestId } : {}),
     },
-  });
+  };
+}
+
+/** Writes an AppError in the shape the operation documents (through the validating `res.json`). */
+export function renderError(req: Request, res: Response, error: AppError): void {
+  res.status(error.status).json(errorBody(req, error));
 }
 
 /**
@@ -126,12 +128,7 @@ export function lastResortErrorHandler(beforeRender: (res: Response) => void): E
     if (res.headersSent) return next(err);
     req.till?.log.error({ err, requestId: req.till?.requestId }, 'the response broke the contract or could not be written');
     beforeRender(res);
-    const requestId = req.till?.requestId;
-    const error = new AppError('internal_error');
-    const body =
-      req.till?.route?.errorShape === 'envelope'
-        ? { success: false, errorCode: error.code, errorMessage: error.message, data: { type: error.type, retryable: true, ...(requestId ? { requestId } : {}) } }
-        : { error: { type: error.type, code: error.code, message: error.message, retryable: true, ...(requestId ? { requestId } : {}) } };
+    const body = errorBody(req, new AppError('internal_error'));
     res.status(500).type('application/json').send(JSON.stringify(body));
   };
 }

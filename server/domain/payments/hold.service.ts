@@ -8,6 +8,7 @@ import { writeEvent } from '../events/event.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
 import { paymentEventObject } from './payment.mapper.js';
+import { lockCheckoutPayment } from './payment.repository.js';
 import { sandboxFee } from './payment.service.js';
 import type { PaymentRow } from './payment.table.js';
 
@@ -33,20 +34,6 @@ export function holdResult(p: PaymentRow, alreadyDone: boolean): HoldResult {
   };
 }
 
-/** The caller's hold, locked; 404 for anyone else's or a payment not from a checkout session. */
-async function lockHold(trx: Transaction<Database>, caller: Caller, paymentId: number): Promise<PaymentRow> {
-  const payment = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', paymentId)
-    .where('merchant_id', '=', caller.merchantId)
-    .where('livemode', '=', caller.livemode)
-    .where('session_id', 'is not', null)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!payment) throw new AppError('resource_not_found', { param: 'paymentId', message: `No such payment: ${paymentId}.` });
-  return payment;
-}
 
 /** Marks a lapsed authorization expired (released, nothing charged), once. */
 async function lapseIfDue(trx: Transaction<Database>, clock: Clock, payment: PaymentRow): Promise<PaymentRow> {
@@ -68,7 +55,7 @@ export async function captureHold(db: Kysely<Database>, clock: Clock, caller: Ca
     throw new AppError('hold_operation_failed', { message: 'The sandbox processor failed the capture, as asked. Retrying is safe.' });
   }
   return db.transaction().execute(async (trx) => {
-    const payment = await lapseIfDue(trx, clock, await lockHold(trx, caller, paymentId));
+    const payment = await lapseIfDue(trx, clock, await lockCheckoutPayment(trx, caller, paymentId));
     if (payment.capture_method !== 'manual') throw notCapturable('This payment is not a card hold.');
     if (payment.status === 'captured' || payment.status === 'refunded' || payment.status === 'partially_refunded') return holdResult(payment, true);
     if (payment.status === 'expired') throw notCapturable('The authorization lapsed uncaptured and was released.');
@@ -113,7 +100,7 @@ export async function releaseHold(db: Kysely<Database>, clock: Clock, caller: Ca
     throw new AppError('hold_operation_failed', { message: 'The sandbox processor failed the release, as asked. Retrying is safe.' });
   }
   return db.transaction().execute(async (trx) => {
-    const payment = await lapseIfDue(trx, clock, await lockHold(trx, caller, paymentId));
+    const payment = await lapseIfDue(trx, clock, await lockCheckoutPayment(trx, caller, paymentId));
     if (payment.capture_method !== 'manual') throw notCapturable('This payment is not a card hold.');
     if (payment.status === 'released') return holdResult(payment, true);
     if (payment.status !== 'authorized') throw notCapturable(`This hold is ${payment.status}; only an open authorization can be released.`);

@@ -8,6 +8,7 @@ import { type CardInput, tokenize } from '../../rails/cards.js';
 import { writeEvent } from '../events/event.service.js';
 import { randomToken } from '../merchants/keys.js';
 import { minorUnits } from '../shared/money.js';
+import { findSession } from '../sessions/session.repository.js';
 import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
@@ -209,15 +210,7 @@ async function raiseSessionInvoice(trx: Transaction<Database>, session: Checkout
 
 /** Locks the caller's session and checks it can still be paid. */
 async function lockPayableSession(trx: Transaction<Database>, clock: Clock, caller: Caller, sessionId: string): Promise<CheckoutSessionRow> {
-  const session = await trx
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .where('merchant_id', '=', caller.merchantId)
-    .where('livemode', '=', caller.livemode)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!session) throw new AppError('resource_not_found', { param: 'id', message: `No such checkout session: ${sessionId}.` });
+  const session = await findSession(trx, caller, sessionId, { lock: true });
   if (session.status === 'completed') throw new AppError('invalid_state', { message: 'This checkout session is already completed.' });
   if (session.status === 'cancelled' || session.status === 'expired' || session.expires_at <= clock.now()) {
     throw new AppError('session_not_payable', { message: 'This checkout session is cancelled or expired and cannot be paid.' });

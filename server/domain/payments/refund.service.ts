@@ -9,6 +9,8 @@ import { writeEvent } from '../events/event.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
 import { paymentEventObject } from './payment.mapper.js';
+import { lockCheckoutPayment } from './payment.repository.js';
+import { findSession } from '../sessions/session.repository.js';
 import type { PaymentRow } from './payment.table.js';
 
 type Schemas = components['schemas'];
@@ -49,30 +51,13 @@ function refundError(code: 'payment_not_refundable' | 'refund_failed', status: n
 /** The caller's payment, locked. `sessionId` picks it through its session (the session route). */
 async function lockPayment(trx: Transaction<Database>, caller: Caller, target: { paymentId: number } | { sessionId: string }): Promise<PaymentRow> {
   if ('sessionId' in target) {
-    const session = await trx
-      .selectFrom('checkout_sessions')
-      .select(['id', 'payment_id'])
-      .where('id', '=', target.sessionId)
-      .where('merchant_id', '=', caller.merchantId)
-      .where('livemode', '=', caller.livemode)
-      .executeTakeFirst();
-    if (!session) throw new AppError('resource_not_found', { param: 'id', message: `No such checkout session: ${target.sessionId}.` });
+    const session = await findSession(trx, caller, target.sessionId);
     if (session.payment_id === null) {
       throw new AppError('nothing_to_refund', { data: { refundable: false, reason: 'no_payment', manualRefundRequired: false } });
     }
     return trx.selectFrom('payments').selectAll().where('id', '=', session.payment_id).forUpdate().executeTakeFirstOrThrow();
   }
-  const payment = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', target.paymentId)
-    .where('merchant_id', '=', caller.merchantId)
-    .where('livemode', '=', caller.livemode)
-    .where('session_id', 'is not', null)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!payment) throw new AppError('resource_not_found', { param: 'paymentId', message: `No such payment from a checkout session: ${target.paymentId}.` });
-  return payment;
+  return lockCheckoutPayment(trx, caller, target.paymentId);
 }
 
 function result(p: PaymentRow, alreadyRefunded: boolean, refundAmount: string): RefundResult {

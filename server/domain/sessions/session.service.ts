@@ -10,7 +10,10 @@ import type { Merchant } from '../merchants/merchant.table.js';
 import { amountToDecimal, minorUnits } from '../shared/money.js';
 import { publicHttpsProblem } from '../shared/public-url.js';
 import { sessionEventObject } from './session.mapper.js';
+import { type Caller, findSession } from './session.repository.js';
 import type { CheckoutSessionRow, SessionLineItem } from './session.table.js';
+
+export type { Caller };
 
 type CreateRequest = components['schemas']['CheckoutSessionCreateRequest'];
 
@@ -21,11 +24,6 @@ const MIN_LIFETIME_MINUTES = 10;
 const MAX_LIFETIME_HOURS = 24;
 // The name is exact; only the hex digits of the percent-encoding may be either case.
 const PLACEHOLDER = /\{CHECKOUT_SESSION_ID\}|%7[Bb]CHECKOUT_SESSION_ID%7[Dd]/g;
-
-export interface Caller {
-  merchantId: number;
-  livemode: boolean;
-}
 
 /** The session and what only the create answer shows. */
 export interface CreatedSession {
@@ -167,10 +165,17 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
 /** Whether any enabled card option of the merchant can hold a card. */
 export const holdCapable = (merchant: Merchant): boolean => merchant.payment_options.some((o) => o.enabled && o.canHold && o.method === 'CreditCard');
 
-/** Marks one unpaid session expired if its time has passed, writing `checkout.session.expired` once. */
-async function expireIfDue(trx: Transaction<Database> | Kysely<Database>, clock: Clock, session: CheckoutSessionRow): Promise<CheckoutSessionRow> {
+/** Whether an unpaid session's time has passed. */
+const isDue = (session: CheckoutSessionRow, now: Date) => (OPEN_STATUSES as readonly string[]).includes(session.status) && session.expires_at <= now;
+
+/**
+ * Marks one unpaid session expired if its time has passed, writing `checkout.session.expired`.
+ * The UPDATE only matches an unpaid session, so whoever gets there first (the job, a read, a
+ * cancel) writes the one event; the others read the result.
+ */
+async function expireIfDue(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow): Promise<{ session: CheckoutSessionRow; changed: boolean }> {
   const now = clock.now();
-  if (!(OPEN_STATUSES as readonly string[]).includes(session.status) || session.expires_at > now) return session;
+  if (!isDue(session, now)) return { session, changed: false };
   const expired = await trx
     .updateTable('checkout_sessions')
     .set({ status: 'expired', expired_at: now })
@@ -178,25 +183,16 @@ async function expireIfDue(trx: Transaction<Database> | Kysely<Database>, clock:
     .where('status', 'in', [...OPEN_STATUSES])
     .returningAll()
     .executeTakeFirst();
-  if (!expired) return (await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow());
+  if (!expired) return { session: await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow(), changed: false };
   await writeEvent(trx, clock, { merchantId: expired.merchant_id, livemode: expired.livemode, type: 'checkout.session.expired', object: sessionEventObject(expired), sessionId: expired.id });
-  return expired;
+  return { session: expired, changed: true };
 }
 
-/** The caller's session in the key's mode, with expiry applied; 404 for anyone else's. */
+/** The caller's session in the key's mode, with expiry applied; 404 for anyone else's. A plain read unless it falls due. */
 export async function getSession(db: Kysely<Database>, clock: Clock, caller: Caller, id: string): Promise<CheckoutSessionRow> {
-  return db.transaction().execute(async (trx) => {
-    const session = await trx
-      .selectFrom('checkout_sessions')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', caller.merchantId)
-      .where('livemode', '=', caller.livemode)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!session) throw new AppError('resource_not_found', { param: 'id', message: `No such checkout session: ${id}.` });
-    return expireIfDue(trx, clock, session);
-  });
+  const session = await findSession(db, caller, id);
+  if (!isDue(session, clock.now())) return session;
+  return db.transaction().execute(async (trx) => (await expireIfDue(trx, clock, session)).session);
 }
 
 /**
@@ -205,16 +201,7 @@ export async function getSession(db: Kysely<Database>, clock: Clock, caller: Cal
  */
 export async function cancelSession(db: Kysely<Database>, clock: Clock, caller: Caller, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    let session = await trx
-      .selectFrom('checkout_sessions')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', caller.merchantId)
-      .where('livemode', '=', caller.livemode)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!session) throw new AppError('resource_not_found', { param: 'id', message: `No such checkout session: ${id}.` });
-    session = await expireIfDue(trx, clock, session);
+    const { session } = await expireIfDue(trx, clock, await findSession(trx, caller, id, { lock: true }));
     if (session.status === 'completed') throw new AppError('session_already_completed');
     if (session.status === 'cancelled' || session.status === 'expired') return;
     const cancelled = await trx
@@ -239,10 +226,7 @@ export async function expireDueSessions(db: Kysely<Database>, clock: Clock, batc
     .execute();
   let expired = 0;
   for (const session of due) {
-    await db.transaction().execute(async (trx) => {
-      const after = await expireIfDue(trx, clock, session);
-      if (after.expired_at && after.status === 'expired' && session.status !== 'expired') expired++;
-    });
+    if ((await db.transaction().execute((trx) => expireIfDue(trx, clock, session))).changed) expired++;
   }
   return expired;
 }
