@@ -9,7 +9,7 @@ import { writeEvent } from '../events/event.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
 import { paymentEventObject } from './payment.mapper.js';
-import { lockCheckoutPayment } from './payment.repository.js';
+import { lockCheckoutPayment, lockPayment } from './payment.repository.js';
 import { findSession } from '../sessions/session.repository.js';
 import type { PaymentRow } from './payment.table.js';
 
@@ -49,7 +49,7 @@ function refundError(code: 'payment_not_refundable' | 'refund_failed', status: n
 }
 
 /** The caller's payment, locked. `sessionId` picks it through its session (the session route). */
-async function lockPayment(trx: Transaction<Database>, caller: Caller, target: { paymentId: number } | { sessionId: string }): Promise<PaymentRow> {
+async function lockRefundTarget(trx: Transaction<Database>, caller: Caller, target: { paymentId: number } | { sessionId: string }): Promise<PaymentRow> {
   if ('sessionId' in target) {
     const session = await findSession(trx, caller, target.sessionId);
     if (session.payment_id === null) {
@@ -99,7 +99,7 @@ export async function availableBalance(trx: Transaction<Database> | Kysely<Datab
  */
 export async function refund(db: Kysely<Database>, clock: Clock, caller: Caller, target: { paymentId: number } | { sessionId: string }, input: { amount?: number; reason?: string }): Promise<RefundResult> {
   const outcome = await db.transaction().execute(async (trx): Promise<RefundResult | AppError> => {
-    const payment = await lockPayment(trx, caller, target);
+    const payment = await lockRefundTarget(trx, caller, target);
     const now = clock.now();
     if (payment.status === 'refunded') return result(payment, true, '0');
     if (payment.status === 'pending_reversal') {
@@ -175,15 +175,7 @@ export async function refund(db: Kysely<Database>, clock: Clock, caller: Caller,
 /** Settles one captured payment now: its net moves from the pending to the available balance. */
 export async function settlePayment(db: Kysely<Database>, clock: Clock, caller: Caller, paymentId: number): Promise<Schemas['TestPaymentSettlement']> {
   return db.transaction().execute(async (trx) => {
-    const payment = await trx
-      .selectFrom('payments')
-      .selectAll()
-      .where('id', '=', paymentId)
-      .where('merchant_id', '=', caller.merchantId)
-      .where('livemode', '=', caller.livemode)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!payment) throw new AppError('resource_not_found', { param: 'paymentId', message: `No such payment: ${paymentId}.` });
+    const payment = await lockPayment(trx, caller, paymentId);
     if (payment.settled_at) throw new AppError('invalid_state', { message: 'This payment has already settled.' });
     if (!PAID.includes(payment.status) && payment.status !== 'refunded') throw new AppError('invalid_state', { message: 'Only a paid (captured) payment can settle.' });
     return settle(trx, clock, payment);
