@@ -1,5 +1,4 @@
-import { decimalToAmount } from '../../domain/shared/money.js';
-import { paymentMethodObject } from '../../domain/payments/payment.mapper.js';
+import { confirmResult, paymentMethodObject } from '../../domain/payments/payment.mapper.js';
 import { confirmSession, tokenizeCard } from '../../domain/payments/payment.service.js';
 import { sessionCreated, sessionRetrieved, sessionStatus } from '../../domain/sessions/session.mapper.js';
 import { cancelSession, createSession, getSession } from '../../domain/sessions/session.service.js';
@@ -32,19 +31,8 @@ export const checkoutSessionHandlers: CheckoutHandlers = {
     return { status: 201, body: paymentMethodObject(await tokenizeCard(db, deps.clock, caller(auth), path.id, body)) };
   },
   async confirmCheckoutSession({ db, deps, auth, path, body }) {
-    const { session, payment } = await confirmSession(db, deps.clock, caller(auth), path.id, body.paymentMethodId);
-    const held = payment.status === 'authorized';
-    return {
-      status: 200,
-      body: {
-        id: session.id,
-        object: 'checkout_session',
-        status: 'complete',
-        paymentStatus: held ? 'authorized' : 'paid',
-        paymentResult: { id: payment.id, status: held ? 'authorized' : 'succeeded', amount: decimalToAmount(payment.amount, payment.currency), currency: payment.currency },
-        nextAction: null,
-      },
-    };
+    const { session, payment, nextAction } = await confirmSession(db, deps.clock, caller(auth), path.id, body);
+    return { status: 200, body: confirmResult(session, payment, nextAction) };
   },
   async cancelCheckoutSession({ db, deps, auth, path }) {
     await cancelSession(db, deps.clock, caller(auth), path.id);

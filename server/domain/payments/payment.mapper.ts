@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/checkout.js';
 import { decimalToAmount } from '../shared/money.js';
+import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
 
 type Schemas = components['schemas'];
@@ -45,3 +46,27 @@ export const paymentEventObject = (p: PaymentRow, m: PaymentMethodRow | undefine
   isLive: p.livemode,
   createdAt: p.created_at.toISOString(),
 });
+
+const CONFIRM_PAYMENT_STATUS: Record<string, Schemas['CheckoutSessionPaymentResult']['status']> = {
+  authorized: 'authorized',
+  requires_action: 'requires_action',
+  pending: 'pending',
+};
+
+/** The confirm answer: `complete` once paid or authorized, `payment_pending` while `nextAction` waits for the payer. */
+export function confirmResult(
+  session: CheckoutSessionRow,
+  payment: PaymentRow,
+  nextAction: Schemas['CheckoutSessionConfirmResult']['nextAction'],
+): Schemas['CheckoutSessionConfirmResult'] {
+  const complete = session.status === 'completed';
+  const paymentStatus = (['paid', 'authorized', 'pending'] as const).find((s) => s === session.payment_status) ?? (complete ? 'paid' : 'unpaid');
+  return {
+    id: session.id,
+    object: 'checkout_session',
+    status: complete ? 'complete' : 'payment_pending',
+    paymentStatus,
+    paymentResult: { id: payment.id, status: CONFIRM_PAYMENT_STATUS[payment.status] ?? 'succeeded', amount: decimalToAmount(payment.amount, payment.currency), currency: payment.currency },
+    nextAction,
+  };
+}

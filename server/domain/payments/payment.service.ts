@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
+import type { components } from '../../../generated/checkout.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
@@ -12,8 +13,11 @@ import { findSession } from '../sessions/session.repository.js';
 import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import { resolveConfirmMethod } from './confirm-method.js';
 import { paymentEventObject } from './payment.mapper.js';
 import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
+
+type Schemas = components['schemas'];
 
 /** Hold duration unless the payment option sets its own. */
 export const DEFAULT_HOLD_DAYS = 7;
@@ -57,123 +61,141 @@ export async function tokenizeCard(
     .executeTakeFirstOrThrow();
 }
 
-export type ConfirmOutcome =
-  | { kind: 'paid'; session: CheckoutSessionRow; payment: PaymentRow }
-  | { kind: 'authorized'; session: CheckoutSessionRow; payment: PaymentRow }
-  | { kind: 'declined'; error: AppError };
-export type Confirmed = Exclude<ConfirmOutcome, { kind: 'declined' }>;
+/** What the payer must do next: a 3-D Secure redirect or a wallet QR code. */
+export type NextAction = Schemas['CheckoutSessionRedirectAction'] | Schemas['CheckoutSessionQrAction'];
+
+/** A confirmed session: paid, authorized, or waiting for the payer (`nextAction`). */
+export interface Confirmed {
+  session: CheckoutSessionRow;
+  payment: PaymentRow;
+  nextAction: NextAction | null;
+}
+
+type ConfirmOutcome = Confirmed | { declined: AppError };
 
 const newReference = (prefix: string) => `${prefix}-${randomToken(10).toUpperCase()}`;
 
+/** The columns every payment of a session starts with. */
+function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: Date) {
+  return {
+    reference_number: newReference('PAY'),
+    merchant_id: session.merchant_id,
+    livemode: session.livemode,
+    session_id: session.id,
+    payment_method_id: methodId,
+    capture_method: session.capture_method,
+    amount: session.amount,
+    currency: session.currency,
+    metadata: JSON.stringify(session.metadata),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /**
- * Confirms a session with a card tokenized on it. The session row is locked for the whole
- * confirmation, so two confirms racing on one session make exactly one payment (a unique index
- * stands behind that too). A paid one-time session gets one payment and one paid invoice that
- * records the payer; a hold session gets an authorization and nothing is paid until capture.
+ * Confirms a session. The session row is locked for the whole confirmation, so two confirms
+ * racing on one session make exactly one payment (a unique index stands behind that too). A paid
+ * one-time session gets one payment and one paid invoice that records the payer; a hold session
+ * gets an authorization and nothing is paid until capture.
  */
-export async function confirmSession(db: Kysely<Database>, clock: Clock, caller: Caller, sessionId: string, paymentMethodId: string): Promise<Confirmed> {
+export async function confirmSession(db: Kysely<Database>, clock: Clock, caller: Caller, sessionId: string, input: { paymentMethodId: string; returnUrl?: string }): Promise<Confirmed> {
+  const { paymentMethodId } = input;
   if (paymentMethodId.startsWith('wallet:')) throw new AppError('not_implemented', { message: 'Wallet QR payments are not implemented on this server yet.' });
   const outcome = await db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
     const session = await lockPayableSession(trx, clock, caller, sessionId);
-    const method = await trx
-      .selectFrom('payment_methods')
-      .selectAll()
-      .where('id', '=', paymentMethodId)
-      .where('merchant_id', '=', caller.merchantId)
-      .where('livemode', '=', caller.livemode)
-      .where('session_id', '=', session.id)
-      .executeTakeFirst();
-    if (!method) throw new AppError('parameter_invalid', { param: 'paymentMethodId', message: 'paymentMethodId is not a payment method of this session. Tokenize the card on this session first.' });
-    if (method.sandbox_outcome === 'requires_3ds') throw new AppError('not_implemented', { message: '3-D Secure is not implemented on this server yet.' });
-    const now = clock.now();
-    const base = {
-      reference_number: newReference('PAY'),
-      merchant_id: session.merchant_id,
-      livemode: session.livemode,
-      session_id: session.id,
-      payment_method_id: method.id,
-      capture_method: session.capture_method,
-      amount: session.amount,
-      currency: session.currency,
-      metadata: JSON.stringify(session.metadata),
-      created_at: now,
-      updated_at: now,
-    };
-
+    const method = await resolveConfirmMethod(trx, clock, caller, session, paymentMethodId);
     if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
-      const declined = method.sandbox_outcome === 'insufficient_funds';
-      const payment = await trx
-        .insertInto('payments')
-        .values({
-          ...base,
-          invoice_id: null,
-          status: 'failed',
-          fee: '0',
-          authorized_amount: null,
-          captured_amount: null,
-          refunded_amount: '0',
-          failure_code: declined ? 'insufficient_funds' : 'processing_error',
-          failure_message: declined ? 'The card was declined: insufficient funds.' : 'The processor could not complete the payment.',
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.failed', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
-      return {
-        kind: 'declined',
-        error: declined
-          ? new AppError('card_declined', { param: 'paymentMethodId', message: 'The card was declined: insufficient funds. The session can still be paid with another card.' })
-          : new AppError('processing_error', { message: 'The processor could not complete the payment. Retrying is safe; the session can still be paid.' }),
-      };
+      return { declined: await failSessionPayment(trx, clock, session, method) };
     }
-
-    if (session.capture_method === 'manual') {
-      const merchant = await trx.selectFrom('merchants').select('payment_options').where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
-      const holdDays = merchant.payment_options.find((o) => o.canHold && o.enabled && o.name.toLowerCase() === method.brand)?.holdDays ?? DEFAULT_HOLD_DAYS;
-      // The session's invoice is raised now and paid at capture (cancelled at release or lapse).
-      const invoice = await raiseSessionInvoice(trx, session, 'pending', now);
-      const payment = await trx
-        .insertInto('payments')
-        .values({
-          ...base,
-          invoice_id: invoice.id,
-          status: 'authorized',
-          fee: '0',
-          authorized_amount: session.amount,
-          captured_amount: null,
-          refunded_amount: '0',
-          authorization_expires_at: new Date(now.getTime() + holdDays * 86_400_000),
-          failure_code: null,
-          failure_message: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
-      await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.authorized', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
-      await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
-      return { kind: 'authorized', session: completed, payment };
-    }
-
-    const invoice = await raiseSessionInvoice(trx, session, 'paid', now);
-    const fee = sandboxFee(session.amount, session.currency);
-    const payment = await trx
-      .insertInto('payments')
-      .values({ ...base, invoice_id: invoice.id, status: 'succeeded', fee, authorized_amount: null, captured_amount: session.amount, refunded_amount: '0', captured_at: now, failure_code: null, failure_message: null })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('ledger_entries')
-      .values([
-        { merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'payment', amount: payment.amount, currency: payment.currency, created_at: now },
-        { merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'fee', amount: new Decimal(fee).negated().toFixed(), currency: payment.currency, created_at: now },
-      ])
-      .execute();
-    const completed = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
-    await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
-    await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
-    return { kind: 'paid', session: completed, payment };
+    if (method.sandbox_outcome === 'requires_3ds') throw new AppError('not_implemented', { message: '3-D Secure is not implemented on this server yet.' });
+    if (session.capture_method === 'manual') return { ...(await authorizeSessionPayment(trx, clock, session, method)), nextAction: null };
+    return { ...(await chargeSessionPayment(trx, clock, session, method)), nextAction: null };
   });
-  if (outcome.kind === 'declined') throw outcome.error;
+  if ('declined' in outcome) throw outcome.declined;
   return outcome;
+}
+
+/** Records a declined or failed card payment (`payment.failed`); the session stays payable. Answers the error to give the payer. */
+export async function failSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow): Promise<AppError> {
+  const declined = method.sandbox_outcome === 'insufficient_funds';
+  const payment = await trx
+    .insertInto('payments')
+    .values({
+      ...paymentBase(session, method.id, clock.now()),
+      invoice_id: null,
+      status: 'failed',
+      fee: '0',
+      authorized_amount: null,
+      captured_amount: null,
+      refunded_amount: '0',
+      failure_code: declined ? 'insufficient_funds' : 'processing_error',
+      failure_message: declined ? 'The card was declined: insufficient funds.' : 'The processor could not complete the payment.',
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.failed', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
+  return declined
+    ? new AppError('card_declined', { param: 'paymentMethodId', message: 'The card was declined: insufficient funds. The session can still be paid with another card.' })
+    : new AppError('processing_error', { message: 'The processor could not complete the payment. Retrying is safe; the session can still be paid.' });
+}
+
+/**
+ * Authorizes a hold session's card for the option's hold period (7 days by default): the
+ * session completes with payment status authorized, its invoice is raised pending (paid at
+ * capture, cancelled at release or lapse); `payment.authorized` then `checkout.session.completed`.
+ */
+export async function authorizeSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
+  const now = clock.now();
+  const merchant = await trx.selectFrom('merchants').select('payment_options').where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
+  const holdDays = merchant.payment_options.find((o) => o.canHold && o.enabled && o.name.toLowerCase() === method.brand)?.holdDays ?? DEFAULT_HOLD_DAYS;
+  const invoice = await raiseSessionInvoice(trx, session, 'pending', now);
+  const payment = await trx
+    .insertInto('payments')
+    .values({
+      ...paymentBase(session, method.id, now),
+      invoice_id: invoice.id,
+      status: 'authorized',
+      fee: '0',
+      authorized_amount: session.amount,
+      captured_amount: null,
+      refunded_amount: '0',
+      authorization_expires_at: new Date(now.getTime() + holdDays * 86_400_000),
+      failure_code: null,
+      failure_message: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
+  await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.authorized', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
+  await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
+  return { session: completed, payment };
+}
+
+/**
+ * Charges a session in full: one succeeded payment, one paid invoice recording the payer, the
+ * payment and its fee in the ledger, the session completed; `payment.succeeded` then
+ * `checkout.session.completed`. `method` is null for payments that are not by card.
+ */
+export async function chargeSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
+  const now = clock.now();
+  const invoice = await raiseSessionInvoice(trx, session, 'paid', now);
+  const fee = sandboxFee(session.amount, session.currency);
+  const payment = await trx
+    .insertInto('payments')
+    .values({ ...paymentBase(session, method?.id ?? null, now), invoice_id: invoice.id, status: 'succeeded', fee, authorized_amount: null, captured_amount: session.amount, refunded_amount: '0', captured_at: now, failure_code: null, failure_message: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('ledger_entries')
+    .values([
+      { merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'payment', amount: payment.amount, currency: payment.currency, created_at: now },
+      { merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'fee', amount: new Decimal(fee).negated().toFixed(), currency: payment.currency, created_at: now },
+    ])
+    .execute();
+  const completed = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
+  await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method ?? undefined), sessionId: session.id, paymentId: payment.id });
+  await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
+  return { session: completed, payment };
 }
 
 /** The invoice a one-time session raises for its payer. */
@@ -209,7 +231,7 @@ async function raiseSessionInvoice(trx: Transaction<Database>, session: Checkout
 }
 
 /** Locks the caller's session and checks it can still be paid. */
-async function lockPayableSession(trx: Transaction<Database>, clock: Clock, caller: Caller, sessionId: string): Promise<CheckoutSessionRow> {
+export async function lockPayableSession(trx: Transaction<Database>, clock: Clock, caller: Caller, sessionId: string): Promise<CheckoutSessionRow> {
   const session = await findSession(trx, caller, sessionId, { lock: true });
   if (session.status === 'completed') throw new AppError('invalid_state', { message: 'This checkout session is already completed.' });
   if (session.status === 'cancelled' || session.status === 'expired' || session.expires_at <= clock.now()) {

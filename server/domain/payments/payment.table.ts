@@ -19,6 +19,10 @@ export interface PaymentMethodsTable {
   sandbox_outcome: SandboxOutcome;
   billing_name: string | null;
   billing_email: string | null;
+  /** Set when the card is kept on file for `customer_id` (saved cards, subscription renewals). */
+  saved_at: Generated<Date | null>;
+  /** The customer's default card on file. */
+  is_default: Generated<boolean>;
   created_at: Timestamp;
 }
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
