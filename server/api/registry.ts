@@ -1,6 +1,7 @@
 import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
 import { holdHandlers } from './checkout/holds.js';
+import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
 import { testHelperHandlers } from './checkout/test-helpers.js';
 import { customerHandlers } from './checkout/customers.js';
@@ -17,6 +18,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...checkoutSessionHandlers,
   ...holdHandlers,
   ...refundHandlers,
+  ...invoiceHandlers,
   ...testHelperHandlers,
 };
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { writeEvent } from '../events/event.service.js';
+import { cancelSessionRaisedInvoice, payInvoiceOnCapture } from '../invoices/invoice.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
 import { paymentEventObject } from './payment.mapper.js';
@@ -39,7 +40,7 @@ export function holdResult(p: PaymentRow, alreadyDone: boolean): HoldResult {
 async function lapseIfDue(trx: Transaction<Database>, clock: Clock, payment: PaymentRow): Promise<PaymentRow> {
   if (payment.status !== 'authorized' || !payment.authorization_expires_at || payment.authorization_expires_at > clock.now()) return payment;
   const expired = await trx.updateTable('payments').set({ status: 'expired', updated_at: clock.now() }).where('id', '=', payment.id).returningAll().executeTakeFirstOrThrow();
-  if (expired.invoice_id) await trx.updateTable('invoices').set({ status: 'cancelled' }).where('id', '=', expired.invoice_id).where('status', '=', 'pending').execute();
+  if (expired.invoice_id) await cancelSessionRaisedInvoice(trx, expired.invoice_id);
   await writeEvent(trx, clock, { merchantId: expired.merchant_id, livemode: expired.livemode, type: 'payment.authorization_expired', object: paymentEventObject(expired, undefined), sessionId: expired.session_id, paymentId: expired.id });
   return expired;
 }
@@ -72,13 +73,7 @@ export async function captureHold(db: Kysely<Database>, clock: Clock, caller: Ca
       .where('id', '=', payment.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (captured.invoice_id) {
-      await trx
-        .updateTable('invoices')
-        .set({ status: 'paid', total: amount, discount: authorized.minus(amount).toFixed(), amount_paid: amount, paid_at: now })
-        .where('id', '=', captured.invoice_id)
-        .execute();
-    }
+    if (captured.invoice_id) await payInvoiceOnCapture(trx, clock, captured.invoice_id, authorized.toFixed(), amount);
     await trx
       .insertInto('ledger_entries')
       .values([
@@ -105,7 +100,7 @@ export async function releaseHold(db: Kysely<Database>, clock: Clock, caller: Ca
     if (payment.status === 'released') return holdResult(payment, true);
     if (payment.status !== 'authorized') throw notCapturable(`This hold is ${payment.status}; only an open authorization can be released.`);
     const released = await trx.updateTable('payments').set({ status: 'released', updated_at: clock.now() }).where('id', '=', payment.id).returningAll().executeTakeFirstOrThrow();
-    if (released.invoice_id) await trx.updateTable('invoices').set({ status: 'cancelled' }).where('id', '=', released.invoice_id).execute();
+    if (released.invoice_id) await cancelSessionRaisedInvoice(trx, released.invoice_id);
     await writeEvent(trx, clock, { merchantId: released.merchant_id, livemode: released.livemode, type: 'payment.released', object: paymentEventObject(released, undefined), sessionId: released.session_id, paymentId: released.id });
     return holdResult(released, false);
   });

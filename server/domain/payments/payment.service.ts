@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
@@ -8,6 +7,8 @@ import { AppError } from '../../errors/catalog.js';
 import { type CardInput, tokenize } from '../../rails/cards.js';
 import { writeEvent } from '../events/event.service.js';
 import { randomToken } from '../merchants/keys.js';
+import { invoiceForSessionPayment } from '../invoices/invoice.service.js';
+import { newReference } from '../shared/ids.js';
 import { minorUnits } from '../shared/money.js';
 import { findSession } from '../sessions/session.repository.js';
 import { getSession, type Caller } from '../sessions/session.service.js';
@@ -72,8 +73,6 @@ export interface Confirmed {
 }
 
 type ConfirmOutcome = Confirmed | { declined: AppError };
-
-const newReference = (prefix: string) => `${prefix}-${randomToken(10).toUpperCase()}`;
 
 /** The columns every payment of a session starts with. */
 function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: Date) {
@@ -148,7 +147,7 @@ export async function authorizeSessionPayment(trx: Transaction<Database>, clock:
   const now = clock.now();
   const merchant = await trx.selectFrom('merchants').select('payment_options').where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
   const holdDays = merchant.payment_options.find((o) => o.canHold && o.enabled && o.name.toLowerCase() === method.brand)?.holdDays ?? DEFAULT_HOLD_DAYS;
-  const invoice = await raiseSessionInvoice(trx, session, 'pending', now);
+  const invoice = await invoiceForSessionPayment(trx, clock, session, 'pending');
   const payment = await trx
     .insertInto('payments')
     .values({
@@ -178,7 +177,7 @@ export async function authorizeSessionPayment(trx: Transaction<Database>, clock:
  */
 export async function chargeSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
   const now = clock.now();
-  const invoice = await raiseSessionInvoice(trx, session, 'paid', now);
+  const invoice = await invoiceForSessionPayment(trx, clock, session, 'paid');
   const fee = sandboxFee(session.amount, session.currency);
   const payment = await trx
     .insertInto('payments')
@@ -196,38 +195,6 @@ export async function chargeSessionPayment(trx: Transaction<Database>, clock: Cl
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method ?? undefined), sessionId: session.id, paymentId: payment.id });
   await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
   return { session: completed, payment };
-}
-
-/** The invoice a one-time session raises for its payer. */
-async function raiseSessionInvoice(trx: Transaction<Database>, session: CheckoutSessionRow, status: 'paid' | 'pending', now: Date) {
-  return trx
-    .insertInto('invoices')
-    .values({
-      merchant_id: session.merchant_id,
-      livemode: session.livemode,
-      identifier: randomUUID(),
-      reference: newReference('INVREF'),
-      invoice_number: newReference('INV'),
-      status,
-      currency: session.currency,
-      subtotal: session.amount,
-      tax_amount: '0',
-      discount: '0',
-      total: session.amount,
-      amount_paid: status === 'paid' ? session.amount : '0',
-      amount_refunded: '0',
-      payer_email: session.customer_email,
-      payer_first_name: session.customer_first_name,
-      payer_last_name: session.customer_last_name,
-      payer_phone: session.customer_phone,
-      description: session.description,
-      line_items: JSON.stringify(session.line_items),
-      session_id: session.id,
-      paid_at: status === 'paid' ? now : null,
-      created_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
 }
 
 /** Locks the caller's session and checks it can still be paid. */

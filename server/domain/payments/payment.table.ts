@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, Numeric, Timestamp } from '../../db/columns.js';
 import type { SandboxOutcome } from '../../rails/cards.js';
 
@@ -74,7 +74,7 @@ export interface RefundsTable {
   created_at: Timestamp;
 }
 
-/** An invoice: raised by a one-time session for its payer (merchant invoices come later). */
+/** An invoice: raised by a one-time session for its payer, or created by the merchant. Lines are kept as JSON (`InvoiceLine`). */
 export interface InvoicesTable {
   id: Generated<number>;
   merchant_id: number;
@@ -96,8 +96,18 @@ export interface InvoicesTable {
   payer_phone: string | null;
   description: string | null;
   line_items: Json<unknown[]>;
+  /** The session that raised this invoice (null for a merchant's own invoice). */
   session_id: string | null;
   paid_at: Timestamp | null;
+  customer_id: Generated<number | null>;
+  notes: Generated<string | null>;
+  /** Invoice-wide tax rate in percent. */
+  tax_rate: ColumnType<string | null, string | null | undefined, string | null>;
+  due_date: Generated<Date | null>;
+  sent_at: Generated<Date | null>;
+  voided_at: Generated<Date | null>;
+  payment_option_group_id: Generated<number | null>;
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: Timestamp;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -7,11 +7,15 @@ import { AppError } from '../../errors/catalog.js';
 import { writeEvent } from '../events/event.service.js';
 import { hashSecret, randomToken } from '../merchants/keys.js';
 import type { Merchant } from '../merchants/merchant.table.js';
+import { amountDue } from '../invoices/invoice.lines.js';
+import { findInvoiceToPay } from '../invoices/invoice.service.js';
+import type { InvoiceRow } from '../payments/payment.table.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { amountToDecimal, minorUnits } from '../shared/money.js';
 import { publicHttpsProblem } from '../shared/public-url.js';
 import { sessionEventObject } from './session.mapper.js';
 import { type Caller, findSession } from './session.repository.js';
-import type { CheckoutSessionRow, SessionLineItem } from './session.table.js';
+import type { CheckoutSessionRow, CheckoutSessionsTable, SessionLineItem } from './session.table.js';
 
 export type { Caller };
 
@@ -31,6 +35,8 @@ export interface CreatedSession {
   clientSecret: string;
   /** Only when a notificationUrl was given without a secret. */
   generatedNotificationSecret: string | undefined;
+  /** True when an open session on the same invoice was returned instead of a new one (rule 6). */
+  reused: boolean;
 }
 
 function fail(param: string, message: string): never {
@@ -56,10 +62,17 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
   if (input.invoiceId !== undefined && input.invoiceReference !== undefined) fail('invoiceReference', 'Send either invoiceId or invoiceReference, not both.');
   if (paysInvoice && input.lineItems !== undefined) fail('lineItems', 'lineItems cannot be sent with an invoice: the invoice sets what is paid.');
   if (paysInvoice && input.paymentType !== 'oneTime') fail('paymentType', 'An existing invoice can be paid only by a oneTime session.');
+  let invoice: InvoiceRow | undefined;
   if (paysInvoice) {
-    // The invoice must be the caller's, in the key's mode. Invoices are not stored yet by this
-    // server, so no invoice can match.
-    throw new AppError('invoice_not_found', { param: input.invoiceId !== undefined ? 'invoiceId' : 'invoiceReference', message: 'No such invoice for this merchant and mode.' });
+    invoice = await findInvoiceToPay(db, caller, input);
+    const due = amountDue(invoice).toFixed(minorUnits(invoice.currency));
+    if (input.currency !== undefined && input.currency.toUpperCase() !== invoice.currency) fail('currency', `currency must match the invoice's (${invoice.currency}).`);
+    if (input.amount !== undefined && !new Decimal(amountToDecimal(input.amount, invoice.currency)).equals(due)) fail('amount', `amount must match the invoice's total due (${due} ${invoice.currency}).`);
+    if (input.paymentOptionGroupId !== undefined && input.paymentOptionGroupId !== invoice.payment_option_group_id) {
+      fail('paymentOptionGroupId', invoice.payment_option_group_id === null ? 'This invoice has no payment option group; leave paymentOptionGroupId out.' : `paymentOptionGroupId must match the invoice's (${invoice.payment_option_group_id}).`);
+    }
+    const open = await openSessionOnInvoice(db, clock, caller, invoice.id);
+    if (open) return open;
   }
 
   // Rule 7: subscription sessions start subscriptions, which this server does not keep yet.
@@ -73,11 +86,11 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
     throw new AppError('not_implemented', { message: 'Subscription sessions are not implemented on this server yet.' });
   }
 
-  if (input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
-  if (input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
+  if (!invoice && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
+  if (!invoice && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
   if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
-  const currency = input.currency.toUpperCase();
-  const amount = amountToDecimal(input.amount, currency);
+  const currency = invoice ? invoice.currency : input.currency!.toUpperCase();
+  const amount = invoice ? amountDue(invoice).toFixed(minorUnits(currency)) : amountToDecimal(input.amount!, currency);
   if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
 
   const lineItems = (input.lineItems ?? []) as SessionLineItem[];
@@ -113,9 +126,7 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
 
   const id = `cs_${caller.livemode ? 'live' : 'test'}_${randomToken(24)}`;
   const clientSecret = `${id}_secret_${randomToken(24)}`;
-  const session = await db
-    .insertInto('checkout_sessions')
-    .values({
+  const row: Insertable<CheckoutSessionsTable> = {
       id,
       merchant_id: caller.merchantId,
       livemode: caller.livemode,
@@ -142,13 +153,14 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
       metadata: JSON.stringify(input.metadata ?? {}),
       allow_saved_cards: input.allowSavedCards ?? false,
       enable_click_to_pay: input.enableClickToPay ?? false,
-      invoice_id: null,
-      invoice_reference: null,
+      invoice_id: invoice?.id ?? null,
+      invoice_reference: invoice?.reference ?? null,
       payment_option_group_id: input.paymentOptionGroupId ?? null,
       subscription_plan_id: null,
       client_id: input.clientId ?? null,
       trial_days: input.trialDays ?? null,
-      description: input.description ?? null,
+      // Ignored when an existing invoice is paid (the invoice describes itself).
+      description: invoice ? null : (input.description ?? null),
       subscription_id: null,
       payment_id: null,
       created_at: now,
@@ -156,10 +168,43 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
       completed_at: null,
       cancelled_at: null,
       expired_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { session, clientSecret, generatedNotificationSecret };
+      pays_invoice: invoice !== undefined,
+      // Kept only where rule 6 may hand the same session out again.
+      client_secret: invoice ? clientSecret : null,
+  };
+  try {
+    const session = await db.insertInto('checkout_sessions').values(row).returningAll().executeTakeFirstOrThrow();
+    return { session, clientSecret, generatedNotificationSecret, reused: false };
+  } catch (error) {
+    // Two creates raced on one invoice: the unique index let one through; answer with that one.
+    if (invoice && isUniqueViolation(error, 'checkout_sessions_open_on_invoice')) {
+      const open = await openSessionOnInvoice(db, clock, caller, invoice.id);
+      if (open) return open;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The open session already paying an invoice, if any (creation rule 6: creating another returns
+ * it, with its expiry). One whose time has passed is expired first and not returned.
+ */
+async function openSessionOnInvoice(db: Kysely<Database>, clock: Clock, caller: Caller, invoiceId: number): Promise<CreatedSession | undefined> {
+  const open = await db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('merchant_id', '=', caller.merchantId)
+    .where('livemode', '=', caller.livemode)
+    .where('invoice_id', '=', invoiceId)
+    .where('pays_invoice', '=', true)
+    .where('status', 'in', [...OPEN_STATUSES])
+    .executeTakeFirst();
+  if (!open) return undefined;
+  if (isDue(open, clock.now())) {
+    await db.transaction().execute((trx) => expireIfDue(trx, clock, open));
+    return undefined;
+  }
+  return { session: open, clientSecret: open.client_secret!, generatedNotificationSecret: undefined, reused: true };
 }
 
 /** Whether any enabled card option of the merchant can hold a card. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Json, Numeric, Timestamp } from '../../db/columns.js';
 
 /** Lifecycle of a session (the create answer says `open`, the confirm answer `complete`). */
@@ -41,7 +41,12 @@ export interface CheckoutSessionsTable {
   metadata: Json<Record<string, string>>;
   allow_saved_cards: boolean;
   enable_click_to_pay: boolean;
+  /** The session's invoice: the one it pays (`pays_invoice`), or the one it raised when paid. */
   invoice_id: number | null;
+  /** True when the session pays an existing invoice (creation rule 6) rather than raising its own. */
+  pays_invoice: Generated<boolean>;
+  /** Kept so a repeat create on the same invoice can return this open session (rule 6). */
+  client_secret: Generated<string | null>;
   invoice_reference: string | null;
   payment_option_group_id: number | null;
   subscription_plan_id: number | null;

@@ -1,0 +1,92 @@
+import type { components } from '../../../generated/checkout.js';
+import type { InvoiceRow } from '../payments/payment.table.js';
+import { decimalToAmount } from '../shared/money.js';
+import { amountDue, type InvoiceLine } from './invoice.lines.js';
+
+type Schemas = components['schemas'];
+
+const PASCAL: Record<string, Schemas['InvoiceEventObject']['status']> = {
+  draft: 'Draft',
+  pending: 'Pending',
+  sent: 'Sent',
+  partially_paid: 'PartiallyPaid',
+  paid: 'Paid',
+  overdue: 'Overdue',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+/** A stored line as the wire line. Lines of sessions raised before lines had ids are numbered by position. */
+function lineToCheckout(line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number }, index: number, currency: string): Schemas['InvoiceLineItem'] {
+  const unit = line.unitAmount.toString();
+  return {
+    id: line.id ?? index + 1,
+    name: line.name,
+    description: line.description ?? null,
+    quantity: line.quantity,
+    unitAmount: decimalToAmount(unit, currency),
+    taxRate: line.taxRate ?? null,
+    subtotal: decimalToAmount(line.subtotal ?? (Number(unit) * line.quantity).toString(), currency),
+    taxAmount: decimalToAmount(line.taxAmount ?? '0', currency),
+    total: decimalToAmount(line.total ?? line.subtotal ?? (Number(unit) * line.quantity).toString(), currency),
+  };
+}
+
+/** An invoice as the Checkout & Billing interface shows it: numbers, snake_case statuses, its hosted page and PDF links. */
+export function invoiceToCheckout(invoice: InvoiceRow, publicBaseUrl: string): Schemas['Invoice'] {
+  const money = (value: string) => decimalToAmount(value, invoice.currency);
+  return {
+    id: invoice.id,
+    object: 'invoice',
+    invoiceNumber: invoice.invoice_number,
+    reference: invoice.reference,
+    identifier: invoice.identifier,
+    status: invoice.status as Schemas['InvoiceStatus'],
+    currency: invoice.currency,
+    description: invoice.description,
+    notes: invoice.notes,
+    customerId: invoice.customer_id,
+    customer: { email: invoice.payer_email, firstName: invoice.payer_first_name, lastName: invoice.payer_last_name },
+    subscriptionId: null,
+    lineItems: (invoice.line_items as InvoiceLine[]).map((line, i) => lineToCheckout(line, i, invoice.currency)),
+    taxRate: invoice.tax_rate === null ? null : Number(invoice.tax_rate),
+    subtotal: money(invoice.subtotal),
+    taxAmount: money(invoice.tax_amount),
+    discount: money(invoice.discount),
+    total: money(invoice.total),
+    amountDue: money(amountDue(invoice).toFixed()),
+    amountPaid: money(invoice.amount_paid),
+    amountRefunded: money(invoice.amount_refunded),
+    dueDate: invoice.due_date ? invoice.due_date.toISOString() : null,
+    paidAt: invoice.paid_at ? invoice.paid_at.toISOString() : null,
+    voidedAt: invoice.voided_at ? invoice.voided_at.toISOString() : null,
+    hostedUrl: `${publicBaseUrl}/invoice/${invoice.identifier}`,
+    pdfUrl: `${publicBaseUrl}/v1/invoices/${invoice.id}/pdf`,
+    livemode: invoice.livemode,
+    createdAt: invoice.created_at.toISOString(),
+    metadata: invoice.metadata,
+  };
+}
+
+/** The `invoice` object of `invoice.*` events (statuses in PascalCase). */
+export function invoiceEventObject(invoice: InvoiceRow): Schemas['InvoiceEventObject'] {
+  const money = (value: string) => decimalToAmount(value, invoice.currency);
+  return {
+    object: 'invoice',
+    id: invoice.id,
+    invoiceNumber: invoice.invoice_number,
+    identifier: invoice.identifier,
+    reference: invoice.reference,
+    status: PASCAL[invoice.status] ?? 'Pending',
+    total: money(invoice.total),
+    amountDue: money(amountDue(invoice).toFixed()),
+    amountPaid: money(invoice.amount_paid),
+    amountRefunded: money(invoice.amount_refunded),
+    currency: invoice.currency,
+    dueDate: invoice.due_date ? invoice.due_date.toISOString() : null,
+    subscriptionId: null,
+    customerEmail: invoice.payer_email,
+    isLive: invoice.livemode,
+    createdAt: invoice.created_at.toISOString(),
+  };
+}
