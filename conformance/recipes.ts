@@ -62,12 +62,29 @@ async function fixturePaid(ctx: ConformanceContext, captureMethod: 'automatic' |
 }
 const fixtureHold = async (ctx: ConformanceContext) => (await fixturePaid(ctx, 'manual')).paymentId;
 
+/** A payable invoice of the merchant behind `key`, addressed to payer details. */
+export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number; reference: string; amountDue: number; currency: string; status: string }> {
+  return created(ctx, 'createInvoice', '/v1/invoices', { customer: { email: `conformance+${ctx.runId}@example.com`, firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: `Conformance ${ctx.runId}`, quantity: 2, unitAmount: 12.5 }], metadata: { conformanceRun: ctx.runId } }, key);
+}
+
 export const recipes: Record<string, Recipe> = {
   refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
   refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
   settleTestPayment: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle` }) },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
+  createInvoice: {
+    success: async (ctx) => ({ path: '/v1/invoices', body: { customer: { email: `conformance+${ctx.runId}@example.com` }, currency: 'USD', lineItems: [{ name: 'Conformance', quantity: 1, unitAmount: 10 }], taxRate: 5 } }),
+  },
+  listInvoices: { success: async () => ({ path: '/v1/invoices', query: { limit: 5 } }) },
+  retrieveInvoice: {
+    success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}` }),
+  },
+  voidInvoice: {
+    success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/void` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/void` }),
+  },
   tokenizeCard: {
     success: async (ctx) => {
       const key = publishable(ctx);
