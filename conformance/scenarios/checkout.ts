@@ -499,7 +499,7 @@ const sessionCreation: Scenario[] = [
       const invoice = await newInvoice(ctx);
       const res = await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.reference });
       expectStatus(res, 201, 'create a session by invoice reference');
-      assert.equal((await retrieveSession(ctx, res.json.id)).json.invoiceId, invoice.id, 'the session pays the invoice of that reference');
+      assert.equal((await retrieveSession(ctx, res.json.id)).invoiceId, invoice.id, 'the session pays the invoice of that reference');
       expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.invoiceNumber }), 404, 'not_found', 'invoice_not_found');
     },
   },
