@@ -12,6 +12,8 @@ import { idempotency } from './http/idempotency.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
+import { threeDSecurePages } from './pages/three-d-secure.js';
+import { CHALLENGE_PATH } from './rails/three-d-secure.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
@@ -74,6 +76,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
       next(err);
     }
   });
+
+  // Pages outside the API (no key, their own HTML errors).
+  app.use(CHALLENGE_PATH, threeDSecurePages(deps));
 
   // Which operation is this? Then hand the validator its internal path.
   app.use((req, _res, next) => {

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -15,8 +15,9 @@ import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import { resolveConfirmMethod } from './confirm-method.js';
+import { replaceOpenChallenge, startChallenge } from './three-d-secure.service.js';
 import { paymentEventObject } from './payment.mapper.js';
-import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
+import type { PaymentMethodRow, PaymentRow, PaymentsTable } from './payment.table.js';
 
 type Schemas = components['schemas'];
 
@@ -75,7 +76,7 @@ export interface Confirmed {
 type ConfirmOutcome = Confirmed | { declined: AppError };
 
 /** The columns every payment of a session starts with. */
-function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: Date) {
+export function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: Date) {
   return {
     reference_number: newReference('PAY'),
     merchant_id: session.merchant_id,
@@ -97,21 +98,41 @@ function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: 
  * one-time session gets one payment and one paid invoice that records the payer; a hold session
  * gets an authorization and nothing is paid until capture.
  */
-export async function confirmSession(db: Kysely<Database>, clock: Clock, caller: Caller, sessionId: string, input: { paymentMethodId: string; returnUrl?: string }): Promise<Confirmed> {
+export async function confirmSession(
+  db: Kysely<Database>,
+  clock: Clock,
+  caller: Caller,
+  sessionId: string,
+  input: { paymentMethodId: string; returnUrl?: string },
+  options: { publicBaseUrl: string },
+): Promise<Confirmed> {
   const { paymentMethodId } = input;
   if (paymentMethodId.startsWith('wallet:')) throw new AppError('not_implemented', { message: 'Wallet QR payments are not implemented on this server yet.' });
+  if (input.returnUrl !== undefined && !/^https?:$/.test(safeProtocol(input.returnUrl))) {
+    throw new AppError('parameter_invalid', { param: 'returnUrl', message: 'returnUrl must be an absolute http or https URL.' });
+  }
   const outcome = await db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
-    const session = await lockPayableSession(trx, clock, caller, sessionId);
+    // A confirm while a 3-D Secure challenge is open replaces it: the waiting payment fails and
+    // its page can no longer be answered, so the session never has two live payments.
+    const session = await replaceOpenChallenge(trx, clock, await lockPayableSession(trx, clock, caller, sessionId));
     const method = await resolveConfirmMethod(trx, clock, caller, session, paymentMethodId);
     if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
       return { declined: await failSessionPayment(trx, clock, session, method) };
     }
-    if (method.sandbox_outcome === 'requires_3ds') throw new AppError('not_implemented', { message: '3-D Secure is not implemented on this server yet.' });
+    if (method.sandbox_outcome === 'requires_3ds') return startChallenge(trx, clock, session, method, { returnUrl: input.returnUrl, publicBaseUrl: options.publicBaseUrl });
     if (session.capture_method === 'manual') return { ...(await authorizeSessionPayment(trx, clock, session, method)), nextAction: null };
     return { ...(await chargeSessionPayment(trx, clock, session, method)), nextAction: null };
   });
   if ('declined' in outcome) throw outcome.declined;
   return outcome;
+}
+
+function safeProtocol(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
 }
 
 /** Records a declined or failed card payment (`payment.failed`); the session stays payable. Answers the error to give the payer. */
@@ -143,27 +164,29 @@ export async function failSessionPayment(trx: Transaction<Database>, clock: Cloc
  * session completes with payment status authorized, its invoice is raised pending (paid at
  * capture, cancelled at release or lapse); `payment.authorized` then `checkout.session.completed`.
  */
-export async function authorizeSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
+export async function authorizeSessionPayment(
+  trx: Transaction<Database>,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow,
+  waiting?: PaymentRow,
+): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
   const now = clock.now();
   const merchant = await trx.selectFrom('merchants').select('payment_options').where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
   const holdDays = merchant.payment_options.find((o) => o.canHold && o.enabled && o.name.toLowerCase() === method.brand)?.holdDays ?? DEFAULT_HOLD_DAYS;
   const invoice = await invoiceForSessionPayment(trx, clock, session, 'pending');
-  const payment = await trx
-    .insertInto('payments')
-    .values({
-      ...paymentBase(session, method.id, now),
-      invoice_id: invoice.id,
-      status: 'authorized',
-      fee: '0',
-      authorized_amount: session.amount,
-      captured_amount: null,
-      refunded_amount: '0',
-      authorization_expires_at: new Date(now.getTime() + holdDays * 86_400_000),
-      failure_code: null,
-      failure_message: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const payment = await savePayment(trx, waiting, {
+    ...paymentBase(session, method.id, now),
+    invoice_id: invoice.id,
+    status: 'authorized',
+    fee: '0',
+    authorized_amount: session.amount,
+    captured_amount: null,
+    refunded_amount: '0',
+    authorization_expires_at: new Date(now.getTime() + holdDays * 86_400_000),
+    failure_code: null,
+    failure_message: null,
+  });
   const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.authorized', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
   await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
@@ -173,17 +196,31 @@ export async function authorizeSessionPayment(trx: Transaction<Database>, clock:
 /**
  * Charges a session in full: one succeeded payment, one paid invoice recording the payer, the
  * payment and its fee in the ledger, the session completed; `payment.succeeded` then
- * `checkout.session.completed`. `method` is null for payments that are not by card.
+ * `checkout.session.completed`. `method` is null for payments that are not by card. `waiting` is
+ * the session's payment that waited for the payer (3-D Secure): it is updated, not duplicated.
  */
-export async function chargeSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
+export async function chargeSessionPayment(
+  trx: Transaction<Database>,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow | null,
+  waiting?: PaymentRow,
+): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
   const now = clock.now();
   const invoice = await invoiceForSessionPayment(trx, clock, session, 'paid');
   const fee = sandboxFee(session.amount, session.currency);
-  const payment = await trx
-    .insertInto('payments')
-    .values({ ...paymentBase(session, method?.id ?? null, now), invoice_id: invoice.id, status: 'succeeded', fee, authorized_amount: null, captured_amount: session.amount, refunded_amount: '0', captured_at: now, failure_code: null, failure_message: null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const payment = await savePayment(trx, waiting, {
+    ...paymentBase(session, method?.id ?? null, now),
+    invoice_id: invoice.id,
+    status: 'succeeded',
+    fee,
+    authorized_amount: null,
+    captured_amount: session.amount,
+    refunded_amount: '0',
+    captured_at: now,
+    failure_code: null,
+    failure_message: null,
+  });
   await trx
     .insertInto('ledger_entries')
     .values([
@@ -195,6 +232,16 @@ export async function chargeSessionPayment(trx: Transaction<Database>, clock: Cl
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method ?? undefined), sessionId: session.id, paymentId: payment.id });
   await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
   return { session: completed, payment };
+}
+
+/**
+ * Inserts a session's payment, or, when a payment already waited for the payer, moves that row
+ * to its outcome (keeping its id, reference number and creation time).
+ */
+async function savePayment(trx: Transaction<Database>, waiting: PaymentRow | undefined, values: Insertable<PaymentsTable>): Promise<PaymentRow> {
+  if (!waiting) return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
+  const { reference_number: _reference, created_at: _created, ...changes } = values;
+  return trx.updateTable('payments').set(changes).where('id', '=', waiting.id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Locks the caller's session and checks it can still be paid. */

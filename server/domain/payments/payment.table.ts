@@ -27,7 +27,8 @@ export interface PaymentMethodsTable {
 }
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
 
-export type PaymentStatus = 'succeeded' | 'failed' | 'authorized' | 'captured' | 'released' | 'expired' | 'refunded' | 'partially_refunded' | 'pending_reversal';
+/** `requires_action`: a card payment waiting for the payer's 3-D Secure authentication. */
+export type PaymentStatus = 'requires_action' | 'succeeded' | 'failed' | 'authorized' | 'captured' | 'released' | 'expired' | 'refunded' | 'partially_refunded' | 'pending_reversal';
 
 export interface PaymentsTable {
   id: Generated<number>;

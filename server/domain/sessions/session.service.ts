@@ -12,6 +12,7 @@ import { findInvoiceToPay } from '../invoices/invoice.service.js';
 import type { InvoiceRow } from '../payments/payment.table.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { amountToDecimal, minorUnits } from '../shared/money.js';
+import { closeOpenChallenge } from '../payments/three-d-secure.repository.js';
 import { publicHttpsProblem } from '../shared/public-url.js';
 import { sessionEventObject } from './session.mapper.js';
 import { type Caller, findSession } from './session.repository.js';
@@ -216,9 +217,10 @@ const isDue = (session: CheckoutSessionRow, now: Date) => (OPEN_STATUSES as read
 /**
  * Marks one unpaid session expired if its time has passed, writing `checkout.session.expired`.
  * The UPDATE only matches an unpaid session, so whoever gets there first (the job, a read, a
- * cancel) writes the one event; the others read the result.
+ * cancel) writes the one event; the others read the result. An open 3-D Secure challenge ends
+ * with the session (its payment fails, `payment.failed`): an expired session cannot be paid.
  */
-async function expireIfDue(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow): Promise<{ session: CheckoutSessionRow; changed: boolean }> {
+export async function expireIfDue(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow): Promise<{ session: CheckoutSessionRow; changed: boolean }> {
   const now = clock.now();
   if (!isDue(session, now)) return { session, changed: false };
   const expired = await trx
@@ -229,6 +231,7 @@ async function expireIfDue(trx: Transaction<Database>, clock: Clock, session: Ch
     .returningAll()
     .executeTakeFirst();
   if (!expired) return { session: await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow(), changed: false };
+  if (await closeOpenChallenge(trx, clock, expired.id, 'expired')) expired.payment_id = null;
   await writeEvent(trx, clock, { merchantId: expired.merchant_id, livemode: expired.livemode, type: 'checkout.session.expired', object: sessionEventObject(expired), sessionId: expired.id });
   return { session: expired, changed: true };
 }

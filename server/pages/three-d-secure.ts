@@ -1,0 +1,149 @@
+// The sandbox 3-D Secure page (`/3ds/{challengeId}`): plays the card issuer. HTML, outside
+// `/v1`, no API key: the long random challenge id is the credential. It shows what is being
+// paid and two buttons; the form is answered once, then the payer's browser goes back (303) to
+// the return URL. Everything shown is escaped; no script runs on it.
+import { createHash } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import express, { type Request, type Response, Router } from 'express';
+import type { AppDeps } from '../api/types.js';
+import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/payments/three-d-secure.service.js';
+import { minorUnits } from '../domain/shared/money.js';
+import { CHALLENGE_ID } from '../rails/three-d-secure.js';
+
+const CSS = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
+main{max-width:26rem;margin:3rem auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:2rem}
+h1{font-size:1.25rem;margin:0 0 .25rem}p.sub{color:#5b6475;margin:0 0 1.5rem;font-size:.9rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.5rem 1rem;margin:0 0 1.5rem}dt{color:#5b6475}dd{margin:0;font-weight:600;text-align:right}
+.amount{font-size:1.5rem}button{display:block;width:100%;padding:.8rem;border-radius:8px;font-size:1rem;cursor:pointer;margin-top:.75rem}
+.ok{background:#1a7f4b;color:#fff;border:0}.fail{background:#fff;color:#b3261e;border:1px solid #b3261e}
+.badge{display:inline-block;font-size:.75rem;background:#fff4d6;color:#7a5300;border-radius:4px;padding:.1rem .4rem;margin-bottom:1rem}`;
+const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
+
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay', maestro: 'Maestro' };
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const origin = (url: string | null): string | undefined => {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Security headers of every page: no framing by other origins, no script at all, styles only
+ * this page's own, the form posting only here (and its redirect only to the return URL's
+ * origin), no referrer (the URL carries the challenge id), never cached.
+ */
+function secure(res: Response, returnUrl: string | null = null): void {
+  const formAction = ["'self'", origin(returnUrl)].filter(Boolean).join(' ');
+  res.setHeader('Content-Security-Policy', `default-src 'none'; style-src ${CSS_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors 'self'; base-uri 'none'`);
+  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${CSS}</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+function send(res: Response, status: number, title: string, body: string, returnUrl: string | null = null): void {
+  secure(res, returnUrl);
+  res.status(status).type('html').send(page(title, body));
+}
+
+const formatAmount = (amount: string, currency: string) => `${new Decimal(amount).toFixed(minorUnits(currency))} ${currency}`;
+
+function challengePage(view: ChallengeView): string {
+  const { challenge, payment, method, merchantName } = view;
+  const brand = method ? (BRANDS[method.brand] ?? method.brand) : 'Card';
+  return `<span class="badge">Sandbox: test mode issuer</span>
+<h1>Confirm your payment</h1>
+<p class="sub">Your card issuer asks you to confirm this payment (3-D Secure).</p>
+<dl>
+<dt>Merchant</dt><dd data-field="merchant">${escapeHtml(merchantName)}</dd>
+<dt>Amount</dt><dd class="amount" data-field="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</dd>
+<dt>Card</dt><dd data-field="card">${escapeHtml(brand)} •••• ${escapeHtml(method?.last4 ?? '----')}</dd>
+</dl>
+<form method="post" action="/3ds/${escapeHtml(challenge.id)}">
+<input type="hidden" name="token" value="${escapeHtml(challenge.form_token)}">
+<button class="ok" type="submit" name="answer" value="complete">Complete authentication</button>
+<button class="fail" type="submit" name="answer" value="fail">Fail authentication</button>
+</form>`;
+}
+
+const GONE: Record<ChallengeGone, string> = {
+  succeeded: 'This authentication was already completed.',
+  failed: 'This authentication was already answered.',
+  replaced: 'This authentication was replaced by a newer payment attempt.',
+  expired: 'This authentication expired with its checkout session.',
+};
+
+function notFound(res: Response): void {
+  send(res, 404, 'Not found', '<h1>Not found</h1><p class="sub">There is no such authentication. Check the link you followed.</p>');
+}
+
+function gone(res: Response, reason: ChallengeGone): void {
+  send(res, 410, 'No longer available', `<h1>No longer available</h1><p class="sub">${escapeHtml(GONE[reason])} You can close this window.</p>`);
+}
+
+/** The `/3ds` pages, mounted by the app before the API routes. */
+export function threeDSecurePages(deps: AppDeps): Router {
+  const router = Router();
+  router.use(express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }));
+
+  router.get('/:challengeId', async (req: Request<{ challengeId: string }>, res, next) => {
+    try {
+      if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
+      const found = await viewChallenge(deps.database.db, deps.clock, req.params.challengeId);
+      if (found.kind === 'not_found') return notFound(res);
+      if (found.kind === 'gone') return gone(res, found.reason);
+      send(res, 200, 'Confirm your payment', challengePage(found.view), found.view.challenge.return_url);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/:challengeId', async (req: Request<{ challengeId: string }>, res, next) => {
+    try {
+      if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
+      const answer = req.body?.answer;
+      const token = req.body?.token;
+      if ((answer !== 'complete' && answer !== 'fail') || typeof token !== 'string') {
+        return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">Answer with one of the page\'s buttons.</p>');
+      }
+      const result = await answerChallenge(deps.database.db, deps.clock, req.params.challengeId, token, answer);
+      if (result.kind === 'not_found') return notFound(res);
+      if (result.kind === 'gone') return gone(res, result.reason);
+      if (result.kind === 'bad_token') return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">This form did not come from the authentication page. Open the page again.</p>');
+      const done = result.outcome === 'succeeded' ? 'Authentication complete.' : 'Authentication failed.';
+      if (result.returnUrl) {
+        secure(res, result.returnUrl);
+        return res.redirect(303, result.returnUrl);
+      }
+      send(res, 200, done, `<h1>${escapeHtml(done)}</h1><p class="sub">You can close this window and return to the shop.</p>`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.use((_req, res) => notFound(res));
+
+  // Anything that goes wrong here is a plain page, never a stack or a JSON body.
+  router.use((err: unknown, req: Request, res: Response, _next: express.NextFunction) => {
+    const status = (err as { status?: number; type?: string })?.type === 'entity.too.large' ? 413 : (err as { status?: number })?.status === 400 ? 400 : 500;
+    if (status === 500) req.till?.log?.error({ err }, '3-D Secure page failed');
+    send(res, status, 'Something went wrong', '<h1>Something went wrong</h1><p class="sub">The authentication could not be processed. Try again in a moment.</p>');
+  });
+  return router;
+}
