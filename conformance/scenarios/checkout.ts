@@ -22,6 +22,7 @@ import {
   pending,
   pendingBecause,
   postCustomer,
+  publishableKey,
   postSession,
   publishableKey,
   rawFetch,
@@ -48,6 +49,8 @@ const HOLD = [...PAY_CARD, STATUS];
 const SUBSCRIBE = ['createProduct', 'createPlan', 'createCustomer', ...PAY_CARD, RETRIEVE, 'retrieveSubscription'];
 const SUBSCRIBE_TRIAL = ['createProduct', 'createPlan', 'createCustomer', SESSION, RETRIEVE, 'retrieveSubscription'];
 const MESSAGES = 'listTestMessages';
+/** The sandbox card that asks for 3-D Secure. */
+const THREE_DS_CARD = { cardNumber: '4000000000003220', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
 // Sections.
 const CREATE_FIELDS = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: fields accepted at creation');
@@ -814,7 +817,43 @@ const sessionStates: Scenario[] = [
   pending('checkout.session-states.withdraw-already-paid', 'Any state → withdraw-qr `already_paid` (code already paid) → `completed`', SESSION_STATES, [...PAY_QR, WITHDRAW, RETRIEVE]),
   pending('checkout.session-states.confirm-succeeds', '`open` → confirm succeeds → `completed`, paymentStatus `paid`', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
   pending('checkout.session-states.hold-authorized', '`open` hold session (`captureMethod` `manual`) → card authorized → `completed` with payment status Authorized', SESSION_STATES, [...HOLD, RETRIEVE]),
-  pending('checkout.session-states.3ds-cancel-may-complete', 'A payment already in 3-D Secure when the session is cancelled may still complete (refund it if it does)', SESSION_STATES, [...PAY_CARD, CANCEL, STATUS]),
+  {
+    id: 'checkout.session-states.3ds-cancel-may-complete',
+    title: 'A payment already in 3-D Secure when the session is cancelled may still complete (refund it if it does)',
+    source: SESSION_STATES,
+    requires: [...PAY_CARD, CANCEL, STATUS, 'refundCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const s = await newSession(ctx);
+      const auth = { key: pk, clientSecret: s.clientSecret };
+      const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, ...auth, body: THREE_DS_CARD });
+      expectStatus(pm, 201, 'tokenize the 3-D Secure test card');
+      const returnUrl = 'https://shop.example.com/conformance/3ds-return';
+      const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, ...auth, body: { paymentMethodId: pm.json.id, returnUrl } });
+      expectStatus(confirmed, 200, 'confirm with the 3-D Secure test card');
+      assert.equal(confirmed.json.status, 'payment_pending', 'the confirm answer waits for the payer');
+      assert.equal(confirmed.json.paymentStatus, 'unpaid');
+      assert.equal(confirmed.json.paymentResult?.status, 'requires_action');
+      assert.equal(confirmed.json.nextAction?.type, 'redirect_to_3ds', 'nextAction sends the payer to 3-D Secure');
+      expectStatus(await cancelSession(ctx, s.id), 204, 'cancel during 3-D Secure');
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'cancelled', 'the session reads cancelled');
+      // Play the payer on the issuer's page: only Till's sandbox page can be driven from here.
+      const page = await fetch(confirmed.json.nextAction.url, { redirect: 'manual' });
+      const html = await page.text();
+      const token = /name="token" value="([^"]+)"/.exec(html)?.[1];
+      if (page.status !== 200 || !token || !html.includes('Complete authentication')) pendingBecause("nextAction.url is not Till's sandbox 3-D Secure page; complete it by hand");
+      const done = await fetch(confirmed.json.nextAction.url, { method: 'POST', body: new URLSearchParams({ answer: 'complete', token }), redirect: 'manual' });
+      assert.equal(done.status, 303, 'completing the challenge redirects the payer');
+      assert.equal(done.headers.get('location'), returnUrl, 'to the returnUrl');
+      const polled = await getSessionStatus(ctx, s.id);
+      expectStatus(polled, 200, 'poll');
+      assert.equal(polled.json.status, 'completed', 'the payment in 3-D Secure still completed the cancelled session');
+      const refund = await call(ctx, 'checkout', 'refundCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/refund`, key: secretKey(ctx), body: { reason: 'cancelled during 3-D Secure' } });
+      expectStatus(refund, 200, 'refund it');
+      assert.equal(refund.json.status, 'refunded', 'the payment is refunded in full');
+    },
+  },
   pending('checkout.session-states.cancelled-refuses-confirm-and-withdraw', 'A cancelled session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, CANCEL, WITHDRAW]),
   clocked('checkout.session-states.expired-refuses-confirm-and-withdraw', 'An expired session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, WITHDRAW]),
   {
