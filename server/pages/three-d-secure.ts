@@ -141,7 +141,9 @@ export function threeDSecurePages(deps: AppDeps): Router {
 
   // Anything that goes wrong here is a plain page, never a stack or a JSON body.
   router.use((err: unknown, req: Request, res: Response, _next: express.NextFunction) => {
-    const status = (err as { status?: number; type?: string })?.type === 'entity.too.large' ? 413 : (err as { status?: number })?.status === 400 ? 400 : 500;
+    // Body parser errors carry their 4xx status (too large, bad encoding); anything else is ours.
+    const reported = (err as { status?: unknown })?.status;
+    const status = typeof reported === 'number' && reported >= 400 && reported < 500 ? reported : 500;
     if (status === 500) req.till?.log?.error({ err }, '3-D Secure page failed');
     send(res, status, 'Something went wrong', '<h1>Something went wrong</h1><p class="sub">The authentication could not be processed. Try again in a moment.</p>');
   });

@@ -182,6 +182,10 @@ describe('the sandbox 3-D Secure page', () => {
     expect((await answer(path, 'complete', 'forged-token')).status).toBe(400);
     const odd = await fetch(`${t.url}${path}`, { method: 'POST', body: new URLSearchParams({ answer: 'maybe', token: 'x' }), redirect: 'manual' });
     expect(odd.status).toBe(400);
+    const huge = await fetch(`${t.url}${path}`, { method: 'POST', body: new URLSearchParams({ answer: 'complete', token: 'x'.repeat(10_000) }), redirect: 'manual' });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await huge.text()).not.toMatch(/at .*\.(ts|js)|Error:/);
     expect((await retrieve(s)).status).toBe('payment_pending');
     expect((await getPage(path)).status).toBe(200);
   });
