@@ -132,7 +132,9 @@ export interface paths {
          *       `checkout.session.completed`. Nothing is paid, settled or receipted until capture.
          *     - Till's design - 3-D Secure: `status` `payment_pending`, `paymentStatus` `unpaid`,
          *       `nextAction` `{type: redirect_to_3ds, url}`; send the payer to `url`, who comes back to
-         *       `returnUrl`; then poll `getCheckoutSessionStatus` or wait for the webhook.
+         *       `returnUrl`; then poll `getCheckoutSessionStatus` or wait for the webhook. Confirming
+         *       again while the payer has not finished replaces that 3-D Secure attempt (its payment
+         *       fails with `authentication_abandoned` and its page can no longer be answered).
          *     - Till's design - wallet QR: `status` `payment_pending`, `paymentStatus` `pending`,
          *       `nextAction` `{type: display_qr, qrData, qrImageUrl, expiresAt}`; show the code and poll.
          *       Call `withdrawCheckoutSessionQr` before offering the payment method picker again.
