@@ -22,7 +22,6 @@ import {
   pending,
   pendingBecause,
   postCustomer,
-  publishableKey,
   postSession,
   publishableKey,
   rawFetch,
