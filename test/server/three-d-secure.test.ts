@@ -248,6 +248,21 @@ describe('the sandbox 3-D Secure page', () => {
     expect((await paymentsOf(s.id)).map((p) => p.status)).toEqual(['failed', 'succeeded']);
   });
 
+  it('an existing invoice voided during the challenge is not paid: completing it fails the payment (invoice_not_payable) and redirects', async () => {
+    const invoice = await t.call('POST', '/v1/invoices', { key: sk, body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 1, unitAmount: 80 }] } });
+    expect(invoice.status, invoice.text).toBe(201);
+    const s = await createTestSession(t, t.merchantA, false, { amount: undefined, currency: undefined, invoiceId: invoice.json.id });
+    const res = await confirm(s, { paymentMethodId: await tokenize(s), returnUrl: RETURN_URL });
+    expect(res.json.status).toBe('payment_pending');
+    expect((await t.call('POST', `/v1/invoices/${invoice.json.id}/void`, { key: sk })).json.status).toBe('cancelled');
+    const done = await answer(pagePath(res.json.nextAction.url), 'complete');
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe(RETURN_URL);
+    expect(await paymentsOf(s.id)).toMatchObject([{ status: 'failed', failure_code: 'invoice_not_payable' }]);
+    expect((await t.database.db.selectFrom('invoices').select('status').where('id', '=', invoice.json.id).executeTakeFirstOrThrow()).status).toBe('cancelled');
+    expect(await eventTypes(s.id)).toEqual(['payment.failed']);
+  });
+
   it.skipIf(!usingPostgres)('two answers racing on one challenge: exactly one goes through, the other answers 410', async () => {
     const { s, path } = await inChallenge();
     const token = formToken(await (await getPage(path)).text());

@@ -17,12 +17,17 @@ export async function lockOpenChallenge(trx: Transaction<Database>, sessionId: s
  * session no longer points at it. The caller holds the session's row lock. Does nothing when the
  * session has no open challenge.
  */
-export async function closeOpenChallenge(trx: Transaction<Database>, clock: Clock, sessionId: string, outcome: keyof typeof CHALLENGE_FAILURES): Promise<ThreeDsChallengeRow | undefined> {
+export async function closeOpenChallenge(
+  trx: Transaction<Database>,
+  clock: Clock,
+  sessionId: string,
+  outcome: 'failed' | 'replaced' | 'expired',
+  failure: { code: string; message: string } = CHALLENGE_FAILURES[outcome],
+): Promise<ThreeDsChallengeRow | undefined> {
   const open = await lockOpenChallenge(trx, sessionId);
   if (!open) return undefined;
   const now = clock.now();
   const closed = await trx.updateTable('three_ds_challenges').set({ status: outcome, answered_at: now }).where('id', '=', open.id).returningAll().executeTakeFirstOrThrow();
-  const failure = CHALLENGE_FAILURES[outcome];
   const payment = await trx
     .updateTable('payments')
     .set({ status: 'failed', failure_code: failure.code, failure_message: failure.message, updated_at: now })

@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
-import { type ChallengeAnswer, challengeUrl, newChallengeId, newFormToken } from '../../rails/three-d-secure.js';
+import { AppError } from '../../errors/catalog.js';
+import { CHALLENGE_FAILURES, type ChallengeAnswer, challengeUrl, newChallengeId, newFormToken } from '../../rails/three-d-secure.js';
 import { sameHash, hashSecret } from '../merchants/keys.js';
 import { findSession } from '../sessions/session.repository.js';
 import { expireIfDue, OPEN_STATUSES } from '../sessions/session.service.js';
@@ -139,18 +140,28 @@ export async function answerChallenge(db: Kysely<Database>, clock: Clock, challe
       return { kind: 'gone', reason: 'expired' };
     }
     const payment = await trx.selectFrom('payments').selectAll().where('id', '=', challenge.payment_id).forUpdate().executeTakeFirstOrThrow();
-    if (answer === 'fail') {
-      await closeOpenChallenge(trx, clock, session.id, 'failed');
+    const fail = async (failure?: { code: string; message: string }): Promise<ChallengeAnswerResult> => {
+      await closeOpenChallenge(trx, clock, session.id, 'failed', failure);
       const after =
         session.status === 'payment_pending'
           ? await trx.updateTable('checkout_sessions').set({ status: 'created', payment_status: 'unpaid' }).where('id', '=', session.id).returningAll().executeTakeFirstOrThrow()
           : await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow();
       const failed = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
       return { kind: 'answered', outcome: 'failed', returnUrl: challenge.return_url, session: after, payment: failed };
-    }
+    };
+    if (answer === 'fail') return fail();
     const method = await trx.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id!).executeTakeFirstOrThrow();
+    let done: { session: CheckoutSessionRow; payment: PaymentRow };
+    try {
+      done = session.capture_method === 'manual' ? await authorizeSessionPayment(trx, clock, session, method, payment) : await chargeSessionPayment(trx, clock, session, method, payment);
+    } catch (err) {
+      // The existing invoice this session pays was voided (or changed) during the challenge. That
+      // check runs before the charge writes anything, so the transaction can go on: the payment
+      // fails instead of leaving the payer on an error.
+      if (err instanceof AppError && err.code === 'invoice_not_payable') return fail(CHALLENGE_FAILURES.invoiceNotPayable);
+      throw err;
+    }
     await trx.updateTable('three_ds_challenges').set({ status: 'succeeded', answered_at: clock.now() }).where('id', '=', challenge.id).execute();
-    const done = session.capture_method === 'manual' ? await authorizeSessionPayment(trx, clock, session, method, payment) : await chargeSessionPayment(trx, clock, session, method, payment);
     return { kind: 'answered', outcome: 'succeeded', returnUrl: challenge.return_url, ...done };
   });
 }
