@@ -32,12 +32,16 @@ export async function closeOpenChallenge(
     .updateTable('payments')
     .set({ status: 'failed', failure_code: failure.code, failure_message: failure.message, updated_at: now })
     .where('id', '=', open.payment_id)
+    .where('merchant_id', '=', open.merchant_id)
+    .where('livemode', '=', open.livemode)
     .where('status', '=', 'requires_action')
     .returningAll()
     .executeTakeFirst();
   if (payment) {
     await trx.updateTable('checkout_sessions').set({ payment_id: null }).where('id', '=', sessionId).where('payment_id', '=', payment.id).execute();
-    const method = payment.payment_method_id ? await trx.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id).executeTakeFirst() : undefined;
+    const method = payment.payment_method_id
+      ? await trx.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id).where('merchant_id', '=', payment.merchant_id).where('livemode', '=', payment.livemode).executeTakeFirst()
+      : undefined;
     await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.failed', object: paymentEventObject(payment, method), sessionId, paymentId: payment.id });
   }
   return closed;

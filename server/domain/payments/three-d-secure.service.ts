@@ -112,8 +112,10 @@ export async function viewChallenge(db: Kysely<Database>, clock: Clock, challeng
       return { kind: 'gone', reason: 'expired' } as const;
     });
   }
-  const payment = await db.selectFrom('payments').selectAll().where('id', '=', found.payment_id).where('merchant_id', '=', found.merchant_id).executeTakeFirstOrThrow();
-  const method = payment.payment_method_id ? await db.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id).executeTakeFirst() : undefined;
+  const payment = await db.selectFrom('payments').selectAll().where('id', '=', found.payment_id).where('merchant_id', '=', found.merchant_id).where('livemode', '=', found.livemode).executeTakeFirstOrThrow();
+  const method = payment.payment_method_id
+    ? await db.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id).where('merchant_id', '=', found.merchant_id).where('livemode', '=', found.livemode).executeTakeFirst()
+    : undefined;
   const merchant = await db.selectFrom('merchants').select('name').where('id', '=', found.merchant_id).executeTakeFirstOrThrow();
   return { kind: 'open', view: { challenge: found, payment, method, merchantName: merchant.name } };
 }
@@ -139,7 +141,7 @@ export async function answerChallenge(db: Kysely<Database>, clock: Clock, challe
       await lapse(trx, clock, challenge);
       return { kind: 'gone', reason: 'expired' };
     }
-    const payment = await trx.selectFrom('payments').selectAll().where('id', '=', challenge.payment_id).forUpdate().executeTakeFirstOrThrow();
+    const payment = await trx.selectFrom('payments').selectAll().where('id', '=', challenge.payment_id).where('merchant_id', '=', challenge.merchant_id).where('livemode', '=', challenge.livemode).forUpdate().executeTakeFirstOrThrow();
     const fail = async (failure?: { code: string; message: string }): Promise<ChallengeAnswerResult> => {
       await closeOpenChallenge(trx, clock, session.id, 'failed', failure);
       const after =
@@ -150,7 +152,7 @@ export async function answerChallenge(db: Kysely<Database>, clock: Clock, challe
       return { kind: 'answered', outcome: 'failed', returnUrl: challenge.return_url, session: after, payment: failed };
     };
     if (answer === 'fail') return fail();
-    const method = await trx.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id!).executeTakeFirstOrThrow();
+    const method = await trx.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id!).where('merchant_id', '=', challenge.merchant_id).where('livemode', '=', challenge.livemode).executeTakeFirstOrThrow();
     let done: { session: CheckoutSessionRow; payment: PaymentRow };
     try {
       done = session.capture_method === 'manual' ? await authorizeSessionPayment(trx, clock, session, method, payment) : await chargeSessionPayment(trx, clock, session, method, payment);
@@ -181,7 +183,7 @@ async function lockChallenge(trx: Transaction<Database>, found: ThreeDsChallenge
  * challenge, `payment.failed` then `checkout.session.expired`); a cancelled one just closes it.
  */
 async function lapse(trx: Transaction<Database>, clock: Clock, challenge: ThreeDsChallengeRow): Promise<void> {
-  const session = await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', challenge.session_id).executeTakeFirstOrThrow();
+  const session = await findSession(trx, { merchantId: challenge.merchant_id, livemode: challenge.livemode }, challenge.session_id);
   if ((OPEN_STATUSES as readonly string[]).includes(session.status)) await expireIfDue(trx, clock, session);
   await closeOpenChallenge(trx, clock, challenge.session_id, 'expired');
 }
