@@ -4,6 +4,7 @@ import type { CustomersTable } from '../domain/customers/customer.table.js';
 import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
 import type { EventsTable } from '../domain/events/event.table.js';
 import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
+import type { SubscriptionItemsTable, SubscriptionsTable } from '../domain/subscriptions/subscription.table.js';
 import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../domain/payments/payment.table.js';
 
 /** A stored response for an Idempotency-Key. */
@@ -44,4 +45,6 @@ export interface Database {
   invoices: InvoicesTable;
   ledger_entries: LedgerEntriesTable;
   refunds: RefundsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_items: SubscriptionItemsTable;
 }
