@@ -168,8 +168,10 @@ export async function startPaidSubscription(trx: Transaction<Database>, clock: C
   if (payment.invoice_id !== null) {
     await trx.updateTable('invoices').set({ subscription_id: created.id, period_start: now, period_end: periodEnd, due_date: now }).where('id', '=', payment.invoice_id).execute();
   }
-  if (method && session.client_id !== null && !(await customerHasCardOnFile(trx, method, session.client_id))) {
-    await keepCardOnFile(trx, clock, method, session.client_id);
+  if (method && session.client_id !== null) {
+    // The customer's row is locked so that two first payments racing cannot both find no card.
+    await trx.selectFrom('customers').select('id').where('id', '=', session.client_id).where('merchant_id', '=', session.merchant_id).forUpdate().executeTakeFirst();
+    if (!(await customerHasCardOnFile(trx, method, session.client_id))) await keepCardOnFile(trx, clock, method, session.client_id);
   }
   return linkSession(trx, session, created.id);
 }
