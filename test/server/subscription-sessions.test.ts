@@ -124,7 +124,7 @@ describe('creating a subscription session (rule 7)', () => {
     const customer = await newCustomer();
     const res = await createSession({ subscriptionPlanId: cheap.id, clientId: customer.id });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: 'amount_too_small', param: 'subscriptionPlanId' });
+    expect(res.json.error).toMatchObject({ code: 'amount_too_small', param: 'amount' });
     expect((await createSession({ subscriptionPlanId: cheap.id, clientId: customer.id, trialDays: 7 })).status).toBe(201);
   });
 });

@@ -55,7 +55,7 @@ export async function subscriptionSessionTerms(db: Kysely<Database>, caller: Cal
   }
   const trialDays = input.trialDays ?? 0;
   if (trialDays === 0 && new Decimal(plan.amount).lessThan(1)) {
-    throw new AppError('amount_too_small', { param: 'subscriptionPlanId', message: `The plan's amount is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.` });
+    throw new AppError('amount_too_small', { param: 'amount', message: `The plan's amount (the session's amount) is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.` });
   }
   return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: trialDays > 0 ? '0' : plan.amount, trialDays };
 }
