@@ -1021,7 +1021,7 @@ const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE_TRIAL],
     serverOnly: true,
     async run(ctx) {
-      const { subscriptionId, plan, customer } = await trialSubscription(ctx, 'fields');
+      const { subscriptionId, plan, customer } = await trialSubscription(ctx, 'subscription fields');
       const sub = await subscriptionOf(ctx, subscriptionId);
       assert.equal(sub.id, subscriptionId);
       assert.equal(sub.object, 'subscription');
@@ -1076,8 +1076,8 @@ const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE_TRIAL, 'listSubscriptions'],
     serverOnly: true,
     async run(ctx) {
-      const a = await trialSubscription(ctx, 'filter a');
-      const b = await trialSubscription(ctx, 'filter b', 14, { plan: a.plan, customer: (await subscriptionParts(ctx, 'filter b')).customer });
+      const a = await trialSubscription(ctx, 'subscription filter a');
+      const b = await trialSubscription(ctx, 'subscription filter b', 14, { plan: a.plan, customer: (await subscriptionParts(ctx, 'subscription filter b')).customer });
       const ids = (page: any) => page.data.map((x: any) => x.id);
       assert.deepEqual(ids(await listSubscriptionsPage(ctx, { clientId: a.customer.id })), [a.subscriptionId], 'clientId keeps that customer\'s subscriptions');
       assert.deepEqual(ids(await listSubscriptionsPage(ctx, { planId: a.plan.id, limit: 100 })), [b.subscriptionId, a.subscriptionId], 'planId keeps the subscriptions on that plan, newest first');
@@ -1092,7 +1092,7 @@ const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE_TRIAL, 'listSubscriptions'],
     serverOnly: true,
     async run(ctx) {
-      const parts = await subscriptionParts(ctx, 'paging');
+      const parts = await subscriptionParts(ctx, 'subscription paging');
       const made: number[] = [];
       for (let i = 0; i < 3; i++) made.push((await trialSubscription(ctx, '', 7, parts)).subscriptionId);
       const first = await listSubscriptionsPage(ctx, { clientId: parts.customer.id, limit: 2 });
@@ -1117,7 +1117,7 @@ const subscriptions: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const other = otherSecretKey(ctx);
-      const { subscriptionId } = await trialSubscription(ctx, 'other merchant');
+      const { subscriptionId } = await trialSubscription(ctx, 'subscription other merchant');
       expectEnvelopeError(await getSubscription(ctx, subscriptionId, other), 404, 'not_found');
       expectEnvelopeError(await call(ctx, 'checkout', 'listSubscriptionInvoices', { method: 'GET', path: `/v1/subscriptions/${subscriptionId}/invoices`, key: other }), 404, 'not_found');
     },
@@ -1129,7 +1129,7 @@ const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE, 'listSubscriptionInvoices'],
     serverOnly: true,
     async run(ctx) {
-      const { subscriptionId, plan } = await paidSubscription(ctx, 'invoices');
+      const { subscriptionId, plan } = await paidSubscription(ctx, 'subscription invoices');
       const sub = await subscriptionOf(ctx, subscriptionId);
       const page = envelopeData(await call(ctx, 'checkout', 'listSubscriptionInvoices', { method: 'GET', path: `/v1/subscriptions/${subscriptionId}/invoices`, key: secretKey(ctx), query: { limit: 100 } }), 200, 'list the subscription\'s invoices');
       assert.equal(page.object, 'list');
@@ -1171,7 +1171,7 @@ const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE_TRIAL, 'listSubscriptions'],
     serverOnly: true,
     async run(ctx) {
-      const { subscriptionId } = await trialSubscription(ctx, 'status values');
+      const { subscriptionId } = await trialSubscription(ctx, 'subscription status values');
       assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'trialing');
       for (const s of (await listSubscriptionsPage(ctx, { limit: 100 })).data) assert.ok(SUBSCRIPTION_STATUSES.includes(s.status), `status ${s.status} is one of ${SUBSCRIPTION_STATUSES.join(', ')}`);
     },
@@ -1186,7 +1186,7 @@ const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE],
     serverOnly: true,
     async run(ctx) {
-      const { subscriptionId } = await paidSubscription(ctx, 'card kept');
+      const { subscriptionId } = await paidSubscription(ctx, 'subscription card kept');
       const sub = await subscriptionOf(ctx, subscriptionId);
       assert.equal(sub.status, 'active', 'the first payment makes it active');
       assert.equal(sub.hasPaymentMethod, true, 'the paying card is on file');

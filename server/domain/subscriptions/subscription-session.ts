@@ -62,6 +62,8 @@ export async function subscriptionSessionTerms(db: Kysely<Database>, caller: Cal
 
 interface NewSubscription {
   session: CheckoutSessionRow;
+  /** When it starts: its start date and the start of its first period. */
+  start: Date;
   status: SubscriptionStatus;
   periodEnd: Date;
   trialEnd: Date | null;
@@ -69,9 +71,8 @@ interface NewSubscription {
 }
 
 /** Inserts the subscription and its one item (the session's plan) for the session's customer. */
-async function insertSubscription(trx: Transaction<Database>, clock: Clock, s: NewSubscription): Promise<SubscriptionView> {
-  const now = clock.now();
-  const { session } = s;
+async function insertSubscription(trx: Transaction<Database>, s: NewSubscription): Promise<SubscriptionView> {
+  const { session, start: now } = s;
   const caller = { merchantId: session.merchant_id, livemode: session.livemode };
   const plan = await trx.selectFrom('plans').selectAll().where('merchant_id', '=', session.merchant_id).where('id', '=', session.subscription_plan_id!).executeTakeFirstOrThrow();
   const row = await trx
@@ -127,8 +128,9 @@ const eventOf = (s: SubscriptionView, session: CheckoutSessionRow, type: string,
  * transaction that creates the completed session.
  */
 export async function startTrialSubscription(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, trialDays: number): Promise<CheckoutSessionRow> {
-  const trialEnd = addDays(clock.now(), trialDays);
-  const subscription = await insertSubscription(trx, clock, { session, status: 'trialing', periodEnd: trialEnd, trialEnd, paymentMethodId: null });
+  const now = clock.now();
+  const trialEnd = addDays(now, trialDays);
+  const subscription = await insertSubscription(trx, { session, start: now, status: 'trialing', periodEnd: trialEnd, trialEnd, paymentMethodId: null });
   await writeEvent(trx, clock, eventOf(subscription, session, 'subscription.created', subscriptionEventObject(subscription)));
   return linkSession(trx, session, subscription.id);
 }
@@ -160,7 +162,7 @@ export async function startPaidSubscription(trx: Transaction<Database>, clock: C
   const now = clock.now();
   const plan = await trx.selectFrom('plans').select(['interval', 'interval_count']).where('id', '=', session.subscription_plan_id!).executeTakeFirstOrThrow();
   const periodEnd = addInterval(now, plan.interval, plan.interval_count);
-  const created = await insertSubscription(trx, clock, { session, status: 'pending', periodEnd, trialEnd: null, paymentMethodId: method?.id ?? null });
+  const created = await insertSubscription(trx, { session, start: now, status: 'pending', periodEnd, trialEnd: null, paymentMethodId: method?.id ?? null });
   await writeEvent(trx, clock, eventOf(created, session, 'subscription.created', subscriptionEventObject(created), payment.id));
   await trx.updateTable('subscriptions').set({ status: 'active', updated_at: now }).where('id', '=', created.id).execute();
   const active: SubscriptionView = { ...created, status: 'active', updated_at: now };
