@@ -168,7 +168,7 @@ export async function startPaidSubscription(trx: Transaction<Database>, clock: C
   const active: SubscriptionView = { ...created, status: 'active', updated_at: now };
   await writeEvent(trx, clock, eventOf(active, session, 'subscription.activated', subscriptionEventObject(active, { previousStatus: 'pending', reason: 'first_payment' }), payment.id));
   if (payment.invoice_id !== null) {
-    await trx.updateTable('invoices').set({ subscription_id: created.id, period_start: now, period_end: periodEnd, due_date: now }).where('id', '=', payment.invoice_id).execute();
+    await trx.updateTable('invoices').set({ subscription_id: created.id, customer_id: session.client_id, period_start: now, period_end: periodEnd, due_date: now }).where('id', '=', payment.invoice_id).execute();
   }
   if (method && session.client_id !== null) {
     // The customer's row is locked so that two first payments racing cannot both find no card.
