@@ -160,7 +160,7 @@ async function customerHasCardOnFile(trx: Transaction<Database>, method: Payment
 export async function startPaidSubscription(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, payment: PaymentRow, method: PaymentMethodRow | null): Promise<CheckoutSessionRow> {
   if (session.payment_type !== 'subscription' || session.subscription_id !== null) return session;
   const now = clock.now();
-  const plan = await trx.selectFrom('plans').select(['interval', 'interval_count']).where('id', '=', session.subscription_plan_id!).executeTakeFirstOrThrow();
+  const plan = await trx.selectFrom('plans').select(['interval', 'interval_count']).where('merchant_id', '=', session.merchant_id).where('id', '=', session.subscription_plan_id!).executeTakeFirstOrThrow();
   const periodEnd = addInterval(now, plan.interval, plan.interval_count);
   const created = await insertSubscription(trx, { session, start: now, status: 'pending', periodEnd, trialEnd: null, paymentMethodId: method?.id ?? null });
   await writeEvent(trx, clock, eventOf(created, session, 'subscription.created', subscriptionEventObject(created), payment.id));

@@ -27,13 +27,15 @@ function subscriptions(db: Db, caller: Caller) {
 }
 
 /** Adds each subscription's items (with their plans' names), in one query. */
-async function withItems(db: Db, rows: Omit<SubscriptionView, 'items'>[]): Promise<SubscriptionView[]> {
+async function withItems(db: Db, caller: Caller, rows: Omit<SubscriptionView, 'items'>[]): Promise<SubscriptionView[]> {
   if (rows.length === 0) return [];
   const items = await db
     .selectFrom('subscription_items')
     .innerJoin('plans', 'plans.id', 'subscription_items.plan_id')
     .selectAll('subscription_items')
     .select('plans.name as plan_name')
+    .where('subscription_items.merchant_id', '=', caller.merchantId)
+    .where('subscription_items.livemode', '=', caller.livemode)
     .where('subscription_items.subscription_id', 'in', rows.map((r) => r.id))
     .orderBy('subscription_items.id')
     .execute();
@@ -44,7 +46,7 @@ async function withItems(db: Db, rows: Omit<SubscriptionView, 'items'>[]): Promi
 export async function findSubscription(db: Db, caller: Caller, id: number): Promise<SubscriptionView> {
   const row = await subscriptions(db, caller).where('subscriptions.id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('resource_not_found', { param: 'id', message: `No such subscription: ${id}.` });
-  return (await withItems(db, [row]))[0]!;
+  return (await withItems(db, caller, [row]))[0]!;
 }
 
 /** A newest-first page of the caller's subscriptions (one extra row tells whether more follow). */
@@ -57,5 +59,5 @@ export async function findSubscriptions(db: Db, caller: Caller, filter: Subscrip
     q = q.where(({ exists, selectFrom }) => exists(selectFrom('subscription_items').select('subscription_items.id').whereRef('subscription_items.subscription_id', '=', 'subscriptions.id').where('subscription_items.plan_id', '=', planId)));
   }
   if (filter.startingAfter !== undefined) q = q.where('subscriptions.id', '<', filter.startingAfter);
-  return withItems(db, await q.orderBy('subscriptions.id', 'desc').limit(filter.limit + 1).execute());
+  return withItems(db, caller, await q.orderBy('subscriptions.id', 'desc').limit(filter.limit + 1).execute());
 }
