@@ -43,6 +43,18 @@ export async function fixtureSession(ctx: ConformanceContext, key = ctx.options.
   return created(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: ctx.runId } }, key);
 }
 
+/** A subscription of the merchant behind `key`, started on a free trial (no card needed): its id. */
+export async function fixtureSubscription(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
+  const plan = await fixturePlan(ctx, key);
+  const customer = await fixtureCustomer(ctx, key);
+  const s = await created<{ id: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.id, clientId: customer.id, trialDays: 7, metadata: { conformanceRun: ctx.runId } }, key);
+  const got = await ctx.request('checkout', 'retrieveCheckoutSession', { method: 'GET', path: `/v1/checkout-sessions/${s.id}`, key });
+  if (typeof got.json?.subscriptionId === 'number') return { id: got.json.subscriptionId };
+  // The mock answers its one-time example for any session; any id reaches its subscription examples.
+  if (ctx.options.target === 'mock') return { id: 7001 };
+  throw new Error(`setup: the free-trial session has no subscriptionId: ${got.text.slice(0, 200)}`);
+}
+
 /** The publishable key, or a pending result when the run has none. */
 function publishable(ctx: ConformanceContext): string {
   if (!ctx.options.publishableKey) throw new Error('PENDING: needs --publishable-key');
@@ -151,6 +163,15 @@ export const recipes: Record<string, Recipe> = {
   retrieveCustomer: {
     success: async (ctx) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx)).id}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx, key)).id}` }),
+  },
+  retrieveSubscription: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}` }),
+  },
+  listSubscriptions: { success: async () => ({ path: '/v1/subscriptions', query: { limit: 5 } }) },
+  listSubscriptionInvoices: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/invoices` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/invoices` }),
   },
   // Its documented answer is 501, always.
   createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },

@@ -277,7 +277,22 @@ const sessionCreation: Scenario[] = [
   pending('checkout.sessions.create.allow-saved-cards', '`allowSavedCards` is kept and reported by retrieval (`allowGuestSavedCards`); without it the saved-card list is empty', CREATE_FIELDS, [SESSION, RETRIEVE, 'listSavedCards']),
   pending('checkout.sessions.create.click-to-pay', '`enableClickToPay` enables SRC: lookup works on such a session and is refused on one without it', CREATE_FIELDS, [SESSION, 'lookupSrcCards']),
   pending('checkout.sessions.create.description-ignored-for-invoice', '`description` is ignored when an existing invoice is paid', CREATE_FIELDS, ['createInvoice', SESSION, 'retrieveInvoice']),
-  pending('checkout.sessions.create.trial-days-per-session', 'Trials are set per session (`trialDays`), not on the plan: two sessions on one plan can have different trials', CREATE_FIELDS, [...SUBSCRIBE_TRIAL]),
+  {
+    id: 'checkout.sessions.create.trial-days-per-session',
+    title: 'Trials are set per session (`trialDays`), not on the plan: two sessions on one plan can have different trials',
+    source: CREATE_FIELDS,
+    requires: [...SUBSCRIBE_TRIAL],
+    serverOnly: true,
+    async run(ctx) {
+      const parts = await subscriptionParts(ctx, 'trial per session');
+      const trialLength = async (days: number) => {
+        const sub = await subscriptionOf(ctx, (await trialSubscription(ctx, '', days, parts)).subscriptionId);
+        return Math.round((Date.parse(sub.trialEnd) - Date.parse(sub.startDate)) / 86_400_000);
+      };
+      assert.equal(await trialLength(7), 7, 'a 7-day trial ends 7 days after the start');
+      assert.equal(await trialLength(30), 30, 'a 30-day trial on the same plan ends 30 days after the start');
+    },
+  },
 
   // Rule 1: expiry.
   {
@@ -718,7 +733,25 @@ const sessionReading: Scenario[] = [
       assert.equal(typeof defaults.sendReceipt, 'boolean', 'sendReceipt is resolved to a boolean');
     },
   },
-  pending('checkout.sessions.retrieve.subscription-id-after-confirm', '`subscriptionId` is set once a subscription session is confirmed', RETRIEVAL, [...SUBSCRIBE]),
+  {
+    id: 'checkout.sessions.retrieve.subscription-id-after-confirm',
+    title: '`subscriptionId` is set once a subscription session is confirmed',
+    source: RETRIEVAL,
+    requires: [...SUBSCRIBE],
+    serverOnly: true,
+    async run(ctx) {
+      publishableKey(ctx);
+      const parts = await subscriptionParts(ctx, 'subscription id after confirm');
+      const open = await postSubscriptionSession(ctx, { subscriptionPlanId: parts.plan.id, clientId: parts.customer.id });
+      expectStatus(open, 201, 'create a subscription session');
+      const before = await retrieveSession(ctx, open.json.id);
+      assert.equal(before.subscriptionId, null, 'no subscriptionId before confirm');
+      assert.equal(before.paymentType, 'subscription', 'retrieval reads paymentType subscription');
+      assert.equal(before.clientId, parts.customer.id, 'retrieval shows the clientId');
+      const { subscriptionId } = await paidSubscription(ctx, '', parts);
+      assert.equal((await subscriptionOf(ctx, subscriptionId)).id, subscriptionId, 'the subscriptionId can be retrieved');
+    },
+  },
   {
     id: 'checkout.sessions.retrieve.refund-unpaid',
     title: 'For an unpaid session the `refund` object says not refundable (reason `no_payment` or `not_paid`), manualRefundRequired false',
@@ -783,7 +816,20 @@ const sessionStates: Scenario[] = [
       assert.ok(s.clientSecret.startsWith(`${s.id}_secret_`), 'the client secret belongs to the session');
     },
   },
-  pending('checkout.session-states.new-free-trial-completed', '(new) → create of a subscription session with a free trial → `completed`', SESSION_STATES, [...SUBSCRIBE_TRIAL]),
+  {
+    id: 'checkout.session-states.new-free-trial-completed',
+    title: '(new) → create of a subscription session with a free trial → `completed`',
+    source: SESSION_STATES,
+    requires: [...SUBSCRIBE_TRIAL],
+    serverOnly: true,
+    async run(ctx) {
+      const { session } = await trialSubscription(ctx, 'free trial completed');
+      assert.equal(session.status, 'completed', 'the create answer reads completed');
+      assert.equal(session.paymentStatus, 'no_payment_required', 'nothing is paid now');
+      assert.equal(session.amount, 0, 'the amount due now is 0');
+      assert.equal((await retrieveSession(ctx, session.id)).status, 'completed', 'retrieval reads completed');
+    },
+  },
   clocked('checkout.session-states.open-expired', '`open` → expiry passes unpaid → `expired`, cannot be paid', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
   {
     id: 'checkout.session-states.cancel-not-completed',
@@ -973,8 +1019,69 @@ const refunds: Scenario[] = [
 
 const SUB_EVENTS = ['createWebhookConfiguration', 'listWebhookDeliveries'];
 
+/** Starts a subscription on a free trial (no card needed) for a new customer; answers the session and the subscription id. */
+async function trialSubscription(ctx: ConformanceContext, label: string, trialDays = 14, parts?: { plan: any; customer: any }): Promise<{ session: any; subscriptionId: number; plan: any; customer: any }> {
+  const { plan, customer } = parts ?? (await subscriptionParts(ctx, label));
+  const res = await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: customer.id, trialDays });
+  expectStatus(res, 201, 'create a free-trial subscription session');
+  const r = await retrieveSession(ctx, res.json.id);
+  assert.equal(typeof r.subscriptionId, 'number', `a free-trial session has its subscriptionId at once: ${JSON.stringify(r).slice(0, 200)}`);
+  return { session: res.json, subscriptionId: r.subscriptionId, plan, customer };
+}
+
+/** Starts a subscription paid by card (test card 4242...) for a new customer; needs the publishable key. */
+async function paidSubscription(ctx: ConformanceContext, label: string, parts?: { plan: any; customer: any }): Promise<{ session: any; subscriptionId: number; plan: any; customer: any }> {
+  const pk = publishableKey(ctx);
+  const { plan, customer } = parts ?? (await subscriptionParts(ctx, label));
+  const res = await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: customer.id });
+  expectStatus(res, 201, 'create a subscription session');
+  const s = res.json;
+  const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key: pk, clientSecret: s.clientSecret, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' } });
+  expectStatus(pm, 201, 'tokenize the test card');
+  const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
+  expectStatus(confirmed, 200, 'confirm the subscription session');
+  const r = await retrieveSession(ctx, s.id);
+  assert.equal(typeof r.subscriptionId, 'number', `a confirmed subscription session has its subscriptionId: ${JSON.stringify(r).slice(0, 200)}`);
+  return { session: s, subscriptionId: r.subscriptionId, plan, customer };
+}
+
+const getSubscription = (ctx: ConformanceContext, id: number, key = secretKey(ctx)) => call(ctx, 'checkout', 'retrieveSubscription', { method: 'GET', path: `/v1/subscriptions/${id}`, key });
+const subscriptionOf = async (ctx: ConformanceContext, id: number) => envelopeData(await getSubscription(ctx, id), 200, `retrieve subscription ${id}`);
+const listSubscriptionsPage = async (ctx: ConformanceContext, query: Record<string, string | number>) =>
+  envelopeData(await call(ctx, 'checkout', 'listSubscriptions', { method: 'GET', path: '/v1/subscriptions', key: secretKey(ctx), query }), 200, 'list subscriptions');
+const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'paused', 'canceled', 'pending'];
+
 const subscriptions: Scenario[] = [
-  pending('checkout.subscriptions.fields', 'A subscription answers id, object `subscription`, status, clientId, clientEmail, planId, planName, amount, currency, interval, intervalCount, period dates, trialEnd, cancelAtPeriodEnd, canceledAt, pausedAt, hasPaymentMethod, livemode and items', SUBSCRIPTION_FIELDS, [...SUBSCRIBE]),
+  {
+    id: 'checkout.subscriptions.fields',
+    title: 'A subscription answers id, object `subscription`, status, clientId, clientEmail, planId, planName, amount, currency, interval, intervalCount, period dates, trialEnd, cancelAtPeriodEnd, canceledAt, pausedAt, hasPaymentMethod, livemode and items',
+    source: SUBSCRIPTION_FIELDS,
+    requires: [...SUBSCRIBE_TRIAL],
+    serverOnly: true,
+    async run(ctx) {
+      const { subscriptionId, plan, customer } = await trialSubscription(ctx, 'subscription fields');
+      const sub = await subscriptionOf(ctx, subscriptionId);
+      assert.equal(sub.id, subscriptionId);
+      assert.equal(sub.object, 'subscription');
+      assert.equal(sub.status, 'trialing', 'a free trial reads trialing');
+      assert.equal(sub.clientId, customer.id);
+      assert.equal(sub.clientEmail, customer.email);
+      assert.equal(sub.planId, plan.id);
+      assert.equal(sub.planName, plan.name);
+      assert.equal(sub.amount, plan.amount);
+      assert.equal(sub.currency, plan.currency);
+      assert.equal(sub.interval, plan.interval);
+      assert.equal(sub.intervalCount, plan.intervalCount);
+      for (const f of ['startDate', 'currentPeriodStart', 'currentPeriodEnd', 'trialEnd']) assert.ok(!Number.isNaN(Date.parse(sub[f])), `${f} is a timestamp`);
+      assert.equal(sub.cancelAtPeriodEnd, false);
+      assert.equal(sub.canceledAt, null);
+      assert.equal(sub.pausedAt, null);
+      assert.equal(sub.hasPaymentMethod, false, 'a free trial has no card on file');
+      assert.equal(sub.livemode, false);
+      assert.ok(Array.isArray(sub.items) && sub.items.length === 1, 'one item');
+      assert.equal(sub.items[0].planId, plan.id);
+    },
+  },
   pending('checkout.subscriptions.started-through-checkout-only', 'Subscriptions are started only through a checkout session with `paymentType` `subscription`, `subscriptionPlanId` and `clientId`', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE]),
   {
     id: 'checkout.subscriptions.no-create-endpoint',
@@ -1000,10 +1107,83 @@ const subscriptions: Scenario[] = [
       }
     },
   },
-  pending('checkout.subscriptions.list-filters', 'The list filters by `clientId`, `status` and `planId` (subscriptions with an item on that plan)', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'listSubscriptions']),
-  pending('checkout.subscriptions.list-paging', 'The list is newest first, `limit` 1-100 (default 25), `startingAfter` a subscription id (older items follow), `hasMore`', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'listSubscriptions']),
-  pending('checkout.subscriptions.other-merchant-404', 'Another merchant\'s subscription answers 404', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE]),
-  pending('checkout.subscriptions.invoices-list', 'A subscription\'s invoices list newest first, up to 100, items {id, object `invoice`, invoiceNumber, status (`paid` shown), amount, amountPaid, currency, periodStart, periodEnd, dueDate}', SUBSCRIPTION_INVOICE, [...SUBSCRIBE, 'listSubscriptionInvoices']),
+  {
+    id: 'checkout.subscriptions.list-filters',
+    title: 'The list filters by `clientId`, `status` and `planId` (subscriptions with an item on that plan)',
+    source: SUBSCRIPTION_ENDPOINTS,
+    requires: [...SUBSCRIBE_TRIAL, 'listSubscriptions'],
+    serverOnly: true,
+    async run(ctx) {
+      const a = await trialSubscription(ctx, 'subscription filter a');
+      const b = await trialSubscription(ctx, 'subscription filter b', 14, { plan: a.plan, customer: (await subscriptionParts(ctx, 'subscription filter b')).customer });
+      const ids = (page: any) => page.data.map((x: any) => x.id);
+      assert.deepEqual(ids(await listSubscriptionsPage(ctx, { clientId: a.customer.id })), [a.subscriptionId], 'clientId keeps that customer\'s subscriptions');
+      assert.deepEqual(ids(await listSubscriptionsPage(ctx, { planId: a.plan.id, limit: 100 })), [b.subscriptionId, a.subscriptionId], 'planId keeps the subscriptions on that plan, newest first');
+      assert.deepEqual(ids(await listSubscriptionsPage(ctx, { clientId: a.customer.id, status: 'trialing' })), [a.subscriptionId], 'status trialing keeps it');
+      assert.deepEqual(ids(await listSubscriptionsPage(ctx, { clientId: a.customer.id, status: 'active' })), [], 'status active leaves a trial out');
+    },
+  },
+  {
+    id: 'checkout.subscriptions.list-paging',
+    title: 'The list is newest first, `limit` 1-100 (default 25), `startingAfter` a subscription id (older items follow), `hasMore`',
+    source: SUBSCRIPTION_ENDPOINTS,
+    requires: [...SUBSCRIBE_TRIAL, 'listSubscriptions'],
+    serverOnly: true,
+    async run(ctx) {
+      const parts = await subscriptionParts(ctx, 'subscription paging');
+      const made: number[] = [];
+      for (let i = 0; i < 3; i++) made.push((await trialSubscription(ctx, '', 7, parts)).subscriptionId);
+      const first = await listSubscriptionsPage(ctx, { clientId: parts.customer.id, limit: 2 });
+      assert.equal(first.object, 'list');
+      assert.deepEqual(first.data.map((x: any) => x.id), [made[2], made[1]], 'newest first');
+      assert.equal(first.hasMore, true, 'hasMore while older items follow');
+      const next = await listSubscriptionsPage(ctx, { clientId: parts.customer.id, limit: 2, startingAfter: first.data[1].id });
+      assert.deepEqual(next.data.map((x: any) => x.id), [made[0]], 'startingAfter gives the older items');
+      assert.equal(next.hasMore, false);
+      const all = await listSubscriptionsPage(ctx, { clientId: parts.customer.id });
+      assert.equal(all.data.length, 3, 'the default limit holds all three');
+      for (const limit of [0, 101]) {
+        expectStatus(await call(ctx, 'checkout', 'listSubscriptions', { method: 'GET', path: '/v1/subscriptions', key: secretKey(ctx), query: { limit } }), 400, `limit ${limit}`);
+      }
+    },
+  },
+  {
+    id: 'checkout.subscriptions.other-merchant-404',
+    title: 'Another merchant\'s subscription answers 404',
+    source: SUBSCRIPTION_ENDPOINTS,
+    requires: [...SUBSCRIBE_TRIAL],
+    serverOnly: true,
+    async run(ctx) {
+      const other = otherSecretKey(ctx);
+      const { subscriptionId } = await trialSubscription(ctx, 'subscription other merchant');
+      expectEnvelopeError(await getSubscription(ctx, subscriptionId, other), 404, 'not_found');
+      expectEnvelopeError(await call(ctx, 'checkout', 'listSubscriptionInvoices', { method: 'GET', path: `/v1/subscriptions/${subscriptionId}/invoices`, key: other }), 404, 'not_found');
+    },
+  },
+  {
+    id: 'checkout.subscriptions.invoices-list',
+    title: 'A subscription\'s invoices list newest first, up to 100, items {id, object `invoice`, invoiceNumber, status (`paid` shown), amount, amountPaid, currency, periodStart, periodEnd, dueDate}',
+    source: SUBSCRIPTION_INVOICE,
+    requires: [...SUBSCRIBE, 'listSubscriptionInvoices'],
+    serverOnly: true,
+    async run(ctx) {
+      const { subscriptionId, plan } = await paidSubscription(ctx, 'subscription invoices');
+      const sub = await subscriptionOf(ctx, subscriptionId);
+      const page = envelopeData(await call(ctx, 'checkout', 'listSubscriptionInvoices', { method: 'GET', path: `/v1/subscriptions/${subscriptionId}/invoices`, key: secretKey(ctx), query: { limit: 100 } }), 200, 'list the subscription\'s invoices');
+      assert.equal(page.object, 'list');
+      assert.equal(page.data.length, 1, 'the first period\'s invoice');
+      const invoice = page.data[0];
+      assert.equal(invoice.object, 'invoice');
+      assert.equal(typeof invoice.invoiceNumber, 'string');
+      assert.equal(invoice.status, 'paid', 'the first invoice is paid');
+      assert.equal(invoice.amount, plan.amount);
+      assert.equal(invoice.amountPaid, plan.amount);
+      assert.equal(invoice.currency, plan.currency);
+      assert.equal(Date.parse(invoice.periodStart), Date.parse(sub.currentPeriodStart), 'periodStart is the current period\'s start');
+      assert.equal(Date.parse(invoice.periodEnd), Date.parse(sub.currentPeriodEnd), 'periodEnd is the current period\'s end');
+      assert.ok(!Number.isNaN(Date.parse(invoice.dueDate)), 'dueDate is a timestamp');
+    },
+  },
   pending('checkout.subscriptions.cancel-default-at-period-end', 'Cancel without a body defaults to `cancelAtPeriodEnd` true', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'cancelSubscription']),
   pending('checkout.subscriptions.pause-reason', 'Pause takes an optional `reason` and answers the subscription with status `paused`', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'pauseSubscription']),
   // State table, one per row.
@@ -1022,11 +1202,35 @@ const subscriptions: Scenario[] = [
   clocked('checkout.subscription-states.renewal', '`active` → period rolls → new period, invoice raised, `subscription.renewed`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptionInvoices', ...SUB_EVENTS]),
   clocked('checkout.subscription-states.payment-fails-past-due', 'Any → payment attempt fails → `past_due`, `subscription.payment_failed` per dunning attempt, `subscription.past_due`', SUBSCRIPTION_STATES, [...SUBSCRIBE, ...SUB_EVENTS]),
   clocked('checkout.subscription-states.dunning-exhausted-unpaid', '`past_due` → dunning exhausted → `unpaid`, `subscription.unpaid`', SUBSCRIPTION_STATES, [...SUBSCRIBE, ...SUB_EVENTS]),
-  pending('checkout.subscription-states.status-values', 'Subscription statuses are `active`, `trialing`, `past_due`, `unpaid`, `paused`, `canceled`, `pending` in the REST API', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptions']),
+  {
+    id: 'checkout.subscription-states.status-values',
+    title: 'Subscription statuses are `active`, `trialing`, `past_due`, `unpaid`, `paused`, `canceled`, `pending` in the REST API',
+    source: SUBSCRIPTION_STATES,
+    requires: [...SUBSCRIBE_TRIAL, 'listSubscriptions'],
+    serverOnly: true,
+    async run(ctx) {
+      const { subscriptionId } = await trialSubscription(ctx, 'subscription status values');
+      assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'trialing');
+      for (const s of (await listSubscriptionsPage(ctx, { limit: 100 })).data) assert.ok(SUBSCRIPTION_STATUSES.includes(s.status), `status ${s.status} is one of ${SUBSCRIPTION_STATUSES.join(', ')}`);
+    },
+  },
   pending('checkout.subscription-states.refused-sends-no-event', 'A refused or no-change request sends no event', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription', 'cancelSubscription', ...SUB_EVENTS]),
   pending('checkout.subscription-states.pause-no-renewal', 'No renewal is charged while paused', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', 'listSubscriptionInvoices', 'advanceTestClock'], { needsClock: true }),
   // Renewal and card on file.
-  pending('checkout.renewal.card-kept-on-subscription', 'A card paying the first invoice of a subscription is kept for renewals: the subscription has `hasPaymentMethod` true', RENEWAL, [...SUBSCRIBE]),
+  {
+    id: 'checkout.renewal.card-kept-on-subscription',
+    title: 'A card paying the first invoice of a subscription is kept for renewals: the subscription has `hasPaymentMethod` true',
+    source: RENEWAL,
+    requires: [...SUBSCRIBE],
+    serverOnly: true,
+    async run(ctx) {
+      const { subscriptionId } = await paidSubscription(ctx, 'subscription card kept');
+      const sub = await subscriptionOf(ctx, subscriptionId);
+      assert.equal(sub.status, 'active', 'the first payment makes it active');
+      assert.equal(sub.hasPaymentMethod, true, 'the paying card is on file');
+      assert.equal(sub.trialEnd, null, 'no trial');
+    },
+  },
   pending('checkout.renewal.card-kept-on-customer', 'The card is attached to the customer if they have none yet (`hasPaymentMethod` becomes true), and not when they already have one', RENEWAL, [...SUBSCRIBE, 'retrieveCustomer', 'listSavedCards']),
   pending('checkout.renewal.customer-told-beforehand', 'The checkout tells the customer beforehand that the card is kept (hosted page of a subscription session)', RENEWAL, [...SUBSCRIBE_TRIAL]),
   clocked('checkout.renewal.merchant-initiated', 'Renewals are charged automatically to the card on file (merchant-initiated): the renewal invoice is paid without the customer', RENEWAL, [...SUBSCRIBE, 'listSubscriptionInvoices']),

@@ -7,6 +7,7 @@ import { testHelperHandlers } from './checkout/test-helpers.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { productHandlers } from './checkout/products.js';
+import { subscriptionHandlers } from './checkout/subscriptions.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -20,6 +21,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...refundHandlers,
   ...invoiceHandlers,
   ...testHelperHandlers,
+  ...subscriptionHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

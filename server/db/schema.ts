@@ -5,6 +5,7 @@ import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.
 import type { EventsTable } from '../domain/events/event.table.js';
 import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
 import type { ThreeDsChallengesTable } from '../domain/payments/three-d-secure.table.js';
+import type { SubscriptionItemsTable, SubscriptionsTable } from '../domain/subscriptions/subscription.table.js';
 import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../domain/payments/payment.table.js';
 
 /** A stored response for an Idempotency-Key. */
@@ -46,4 +47,6 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   refunds: RefundsTable;
   three_ds_challenges: ThreeDsChallengesTable;
+  subscriptions: SubscriptionsTable;
+  subscription_items: SubscriptionItemsTable;
 }

@@ -83,7 +83,7 @@ describe('paths', () => {
   });
 
   it('an operation without a handler answers 501 not_implemented', async () => {
-    const res = await t.call('GET', '/v1/subscriptions', { key: sk });
+    const res = await t.call('POST', '/v1/subscriptions/1/pause', { key: sk });
     expect(res.status).toBe(501);
     expect(res.json).toMatchObject({ success: false, errorCode: 'not_implemented', data: { type: 'not_implemented' } });
   });

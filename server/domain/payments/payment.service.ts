@@ -14,6 +14,7 @@ import { findSession } from '../sessions/session.repository.js';
 import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import { startPaidSubscription } from '../subscriptions/subscription-session.js';
 import { resolveConfirmMethod } from './confirm-method.js';
 import { replaceOpenChallenge, startChallenge } from './three-d-secure.service.js';
 import { paymentEventObject } from './payment.mapper.js';
@@ -228,8 +229,10 @@ export async function chargeSessionPayment(
       { merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'fee', amount: new Decimal(fee).negated().toFixed(), currency: payment.currency, created_at: now },
     ])
     .execute();
-  const completed = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
+  const paid = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method ?? undefined), sessionId: session.id, paymentId: payment.id });
+  // A subscription session's first payment starts its subscription (a no-op for one-time sessions).
+  const completed = await startPaidSubscription(trx, clock, paid, payment, method);
   await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
   return { session: completed, payment };
 }

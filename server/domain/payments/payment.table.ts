@@ -110,6 +110,10 @@ export interface InvoicesTable {
   payment_option_group_id: Generated<number | null>;
   metadata: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: Timestamp;
+  /** The subscription that raised it, and the billing period it covers (subscription invoices only). */
+  subscription_id: number | null;
+  period_start: Timestamp | null;
+  period_end: Timestamp | null;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;
 

@@ -33,7 +33,8 @@ export function sessionCreated(session: CheckoutSessionRow, clientSecret: string
   return {
     id: session.id,
     object: 'checkout_session',
-    status: 'open',
+    // A free-trial subscription session is completed at creation (Till's design in the contract).
+    status: session.status === 'completed' ? 'completed' : 'open',
     amount: decimalToAmount(session.amount, session.currency),
     currency: session.currency,
     mode: session.mode,

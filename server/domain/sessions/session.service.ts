@@ -11,8 +11,9 @@ import { amountDue } from '../invoices/invoice.lines.js';
 import { findInvoiceToPay } from '../invoices/invoice.service.js';
 import type { InvoiceRow } from '../payments/payment.table.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { amountToDecimal, minorUnits } from '../shared/money.js';
 import { closeOpenChallenge } from '../payments/three-d-secure.repository.js';
+import { amountToDecimal, decimalToAmount, minorUnits } from '../shared/money.js';
+import { startTrialSubscription, subscriptionSessionTerms } from '../subscriptions/subscription-session.js';
 import { publicHttpsProblem } from '../shared/public-url.js';
 import { sessionEventObject } from './session.mapper.js';
 import { type Caller, findSession } from './session.repository.js';
@@ -76,25 +77,22 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
     if (open) return open;
   }
 
-  // Rule 7: subscription sessions start subscriptions, which this server does not keep yet.
-  if (input.paymentType === 'subscription') {
-    if (input.subscriptionPlanId === undefined) fail('subscriptionPlanId', 'A subscription session needs subscriptionPlanId.');
-    if (input.clientId === undefined) fail('clientId', 'A subscription session needs clientId, one of your customers.');
-    const plan = await db.selectFrom('plans').select(['id', 'status', 'active']).where('merchant_id', '=', caller.merchantId).where('id', '=', input.subscriptionPlanId).executeTakeFirst();
-    if (!plan || plan.status !== 'available' || !plan.active) fail('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
-    const client = await db.selectFrom('customers').select('id').where('merchant_id', '=', caller.merchantId).where('id', '=', input.clientId).executeTakeFirst();
-    if (!client) fail('clientId', 'clientId must be one of your customers.');
-    throw new AppError('not_implemented', { message: 'Subscription sessions are not implemented on this server yet.' });
-  }
+  // Rule 7: a subscription session starts a subscription on one of the caller's plans for one of
+  // its customers; amount and currency come from the plan, and a free trial pays nothing now.
+  const terms = input.paymentType === 'subscription' ? await subscriptionSessionTerms(db, caller, input) : undefined;
+  const freeTrial = terms !== undefined && terms.trialDays > 0;
 
-  if (!invoice && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
-  if (!invoice && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
+  if (!invoice && !terms && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
+  if (!invoice && !terms && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
   if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
-  const currency = invoice ? invoice.currency : input.currency!.toUpperCase();
-  const amount = invoice ? amountDue(invoice).toFixed(minorUnits(currency)) : amountToDecimal(input.amount!, currency);
-  if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
+  const currency = terms?.currency ?? (invoice ? invoice.currency : input.currency!.toUpperCase());
+  const amount = terms?.amountDueNow ?? (invoice ? amountDue(invoice).toFixed(minorUnits(currency)) : amountToDecimal(input.amount!, currency));
+  // (A subscription session's amount was checked against the plan; a free trial's is 0.)
+  if (!terms && new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
 
-  const lineItems = (input.lineItems ?? []) as SessionLineItem[];
+  // A paid subscription session's invoice shows the plan when no lines were sent.
+  const planLine = terms && !freeTrial ? [{ name: terms.plan.name, quantity: 1, unitAmount: decimalToAmount(terms.plan.amount, currency) }] : [];
+  const lineItems = (input.lineItems ?? planLine) as SessionLineItem[];
   if (lineItems.length > 0) {
     const total = lineItems.reduce((sum, item) => sum.plus(new Decimal(item.unitAmount.toString()).times(new Decimal(item.quantity.toString()))), new Decimal(0));
     if (!total.toDecimalPlaces(minorUnits(currency)).equals(new Decimal(amount))) {
@@ -132,12 +130,12 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
       merchant_id: caller.merchantId,
       livemode: caller.livemode,
       client_secret_hash: hashSecret(clientSecret),
-      status: 'created',
+      status: freeTrial ? 'completed' : 'created',
       amount,
       currency,
       mode: input.mode,
-      payment_type: 'one_time',
-      payment_status: 'unpaid',
+      payment_type: terms ? 'subscription' : 'one_time',
+      payment_status: freeTrial ? 'no_payment_required' : 'unpaid',
       capture_method: captureMethod,
       url: input.mode === 'hosted' ? `${publicBaseUrl}/pay/${id}` : null,
       success_url: resolveUrls(id, input.successUrl),
@@ -157,22 +155,32 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
       invoice_id: invoice?.id ?? null,
       invoice_reference: invoice?.reference ?? null,
       payment_option_group_id: input.paymentOptionGroupId ?? null,
-      subscription_plan_id: null,
+      subscription_plan_id: terms?.plan.id ?? null,
       client_id: input.clientId ?? null,
-      trial_days: input.trialDays ?? null,
+      trial_days: terms ? terms.trialDays : null,
       // Ignored when an existing invoice is paid (the invoice describes itself).
       description: invoice ? null : (input.description ?? null),
       subscription_id: null,
       payment_id: null,
       created_at: now,
       expires_at: expiresAt,
-      completed_at: null,
+      completed_at: freeTrial ? now : null,
       cancelled_at: null,
       expired_at: null,
       pays_invoice: invoice !== undefined,
       // Kept only where rule 6 may hand the same session out again.
       client_secret: invoice ? clientSecret : null,
   };
+  if (terms && freeTrial) {
+    // A free trial completes at creation: the session, its subscription and their events in one transaction.
+    const session = await db.transaction().execute(async (trx) => {
+      const inserted = await trx.insertInto('checkout_sessions').values(row).returningAll().executeTakeFirstOrThrow();
+      const completed = await startTrialSubscription(trx, clock, inserted, terms.trialDays);
+      await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed), sessionId: completed.id });
+      return completed;
+    });
+    return { session, clientSecret, generatedNotificationSecret, reused: false };
+  }
   try {
     const session = await db.insertInto('checkout_sessions').values(row).returningAll().executeTakeFirstOrThrow();
     return { session, clientSecret, generatedNotificationSecret, reused: false };

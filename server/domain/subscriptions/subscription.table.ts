@@ -1,0 +1,52 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Numeric, Timestamp } from '../../db/columns.js';
+import type { PlanInterval } from '../catalog/catalog.table.js';
+
+/** Status in the REST spelling (webhooks show PascalCase). */
+export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'pending';
+
+/**
+ * A customer's subscription on a plan, in one mode, started by one checkout session. The
+ * amount, currency and interval are the plan's when it started (a plan's price never changes).
+ */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  merchant_id: number;
+  livemode: boolean;
+  customer_id: number;
+  plan_id: number;
+  /** The checkout session that started it. */
+  session_id: string;
+  status: SubscriptionStatus;
+  amount: Numeric;
+  currency: string;
+  interval: PlanInterval;
+  interval_count: number;
+  start_date: Timestamp;
+  current_period_start: Timestamp;
+  current_period_end: Timestamp;
+  trial_end: Timestamp | null;
+  cancel_at_period_end: Generated<boolean>;
+  cancel_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  paused_at: Timestamp | null;
+  /** The card on file that renewals are charged to; null until there is one (free trials). */
+  payment_method_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+/** One plan on a subscription. */
+export interface SubscriptionItemsTable {
+  id: Generated<number>;
+  subscription_id: number;
+  merchant_id: number;
+  livemode: boolean;
+  plan_id: number;
+  quantity: number;
+  amount: Numeric;
+  currency: string;
+  created_at: Timestamp;
+}
+export type SubscriptionItemRow = Selectable<SubscriptionItemsTable>;
