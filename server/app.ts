@@ -12,6 +12,7 @@ import { idempotency } from './http/idempotency.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
+import { qrImage } from './pages/qr-image.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
@@ -74,6 +75,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
       next(err);
     }
   });
+
+  // Pages outside the API: the image of a wallet QR code.
+  app.get('/qr/:file', qrImage(database.db, clock));
 
   // Which operation is this? Then hand the validator its internal path.
   app.use((req, _res, next) => {

@@ -31,7 +31,7 @@ export const checkoutSessionHandlers: CheckoutHandlers = {
     return { status: 201, body: paymentMethodObject(await tokenizeCard(db, deps.clock, caller(auth), path.id, body)) };
   },
   async confirmCheckoutSession({ db, deps, auth, path, body }) {
-    const { session, payment, nextAction } = await confirmSession(db, deps.clock, caller(auth), path.id, body);
+    const { session, payment, nextAction } = await confirmSession(db, deps.clock, caller(auth), path.id, body, { publicBaseUrl: deps.config.publicBaseUrl });
     return { status: 200, body: confirmResult(session, payment, nextAction) };
   },
   async cancelCheckoutSession({ db, deps, auth, path }) {

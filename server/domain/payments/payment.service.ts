@@ -15,6 +15,7 @@ import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import { resolveConfirmMethod } from './confirm-method.js';
+import { confirmWithWallet, refuseWhileQrLive } from './wallet.service.js';
 import { paymentEventObject } from './payment.mapper.js';
 import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
 
@@ -75,7 +76,7 @@ export interface Confirmed {
 type ConfirmOutcome = Confirmed | { declined: AppError };
 
 /** The columns every payment of a session starts with. */
-function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: Date) {
+export function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: Date) {
   return {
     reference_number: newReference('PAY'),
     merchant_id: session.merchant_id,
@@ -97,11 +98,19 @@ function paymentBase(session: CheckoutSessionRow, methodId: string | null, now: 
  * one-time session gets one payment and one paid invoice that records the payer; a hold session
  * gets an authorization and nothing is paid until capture.
  */
-export async function confirmSession(db: Kysely<Database>, clock: Clock, caller: Caller, sessionId: string, input: { paymentMethodId: string; returnUrl?: string }): Promise<Confirmed> {
+export async function confirmSession(
+  db: Kysely<Database>,
+  clock: Clock,
+  caller: Caller,
+  sessionId: string,
+  input: { paymentMethodId: string; returnUrl?: string },
+  links: { publicBaseUrl: string } = { publicBaseUrl: '' },
+): Promise<Confirmed> {
   const { paymentMethodId } = input;
-  if (paymentMethodId.startsWith('wallet:')) throw new AppError('not_implemented', { message: 'Wallet QR payments are not implemented on this server yet.' });
   const outcome = await db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
     const session = await lockPayableSession(trx, clock, caller, sessionId);
+    if (paymentMethodId.startsWith('wallet:')) return confirmWithWallet(trx, clock, session, paymentMethodId, links.publicBaseUrl);
+    await refuseWhileQrLive(trx, session);
     const method = await resolveConfirmMethod(trx, clock, caller, session, paymentMethodId);
     if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
       return { declined: await failSessionPayment(trx, clock, session, method) };
@@ -175,15 +184,25 @@ export async function authorizeSessionPayment(trx: Transaction<Database>, clock:
  * payment and its fee in the ledger, the session completed; `payment.succeeded` then
  * `checkout.session.completed`. `method` is null for payments that are not by card.
  */
-export async function chargeSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
+export async function chargeSessionPayment(
+  trx: Transaction<Database>,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow | null,
+  /** A payment already waiting for the payer (a live wallet QR code): it becomes the succeeded payment. */
+  waiting?: PaymentRow,
+): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
   const now = clock.now();
   const invoice = await invoiceForSessionPayment(trx, clock, session, 'paid');
   const fee = sandboxFee(session.amount, session.currency);
-  const payment = await trx
-    .insertInto('payments')
-    .values({ ...paymentBase(session, method?.id ?? null, now), invoice_id: invoice.id, status: 'succeeded', fee, authorized_amount: null, captured_amount: session.amount, refunded_amount: '0', captured_at: now, failure_code: null, failure_message: null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const paid = { invoice_id: invoice.id, status: 'succeeded' as const, fee, captured_amount: session.amount, captured_at: now };
+  const payment = waiting
+    ? await trx.updateTable('payments').set({ ...paid, updated_at: now }).where('id', '=', waiting.id).returningAll().executeTakeFirstOrThrow()
+    : await trx
+        .insertInto('payments')
+        .values({ ...paymentBase(session, method?.id ?? null, now), ...paid, authorized_amount: null, refunded_amount: '0', failure_code: null, failure_message: null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
   await trx
     .insertInto('ledger_entries')
     .values([
