@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { issueQr, SANDBOX_WITHDRAW_QR_FAILED, SANDBOX_WITHDRAW_QR_KEY, WALLET_OPTIONS, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet.js';
 import { writeEvent } from '../events/event.service.js';
-import { decimalToAmount } from '../shared/money.js';
+import { decimalToAmount, decimalToString } from '../shared/money.js';
 import { findSession, type Caller } from '../sessions/session.repository.js';
 import { expireIfDue } from '../sessions/session.service.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
@@ -49,7 +49,7 @@ export async function confirmWithWallet(trx: Transaction<Database>, clock: Clock
 
   const now = clock.now();
   const base = paymentBase(session, null, now);
-  const qr = issueQr({ reference: base.reference_number, amount: session.amount, currency: session.currency, merchantName: merchant.name });
+  const qr = issueQr({ reference: base.reference_number, amount: decimalToString(session.amount, session.currency), currency: session.currency, merchantName: merchant.name });
   const payment = await trx
     .insertInto('payments')
     .values({
