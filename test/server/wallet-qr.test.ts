@@ -1,6 +1,7 @@
 // Wallet QR payments, by the rules of checkout-billing-api.md: confirm with a wallet option, the
 // sandbox wallet paying the code, withdraw-qr and its outcomes, cancel and expiry, and wallet
 // refunds (full only, pending_reversal until they finish on their own).
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { completeDueWalletRefunds } from '../../server/domain/payments/wallet.service.js';
@@ -100,7 +101,12 @@ describe('confirm with a wallet option', () => {
     const merchant = await t.newMerchant('No wallet');
     await t.database.db
       .updateTable('merchants')
-      .set((eb) => ({ payment_options: eb.val(JSON.stringify([{ id: 1, code: 'card_visa', name: 'Visa', method: 'CreditCard', canHold: true, holdDays: null, enabled: true }, { id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: false }])) as any }))
+      .set({
+        payment_options: JSON.stringify([
+          { id: 1, code: 'card_visa', name: 'Visa', method: 'CreditCard', canHold: true, holdDays: null, enabled: true },
+          { id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: false },
+        ]),
+      })
       .where('id', '=', merchant.merchantId)
       .execute();
     const s = await createTestSession(t, merchant);
@@ -261,8 +267,8 @@ describe('cancel and expiry', () => {
     const other = await newSession();
     // No operation leaves a session-created invoice unpaid on an open session yet; place them as a later capability would.
     const invoice = (sessionId: string, reference: string) => ({
-      merchant_id: t.merchantA.merchantId, livemode: false, identifier: crypto.randomUUID(), reference, invoice_number: reference, status: 'pending', currency: 'USD',
-      subtotal: '49.99', total: '49.99', line_items: '[]', session_id: sessionId, created_at: clock.now(),
+      merchant_id: t.merchantA.merchantId, livemode: false, identifier: randomUUID(), reference, invoice_number: reference, status: 'pending', currency: 'USD',
+      subtotal: '49.99', tax_amount: '0', discount: '0', total: '49.99', amount_paid: '0', amount_refunded: '0', line_items: '[]', session_id: sessionId, created_at: clock.now(),
     });
     const [own, foreign] = await t.database.db.insertInto('invoices').values([invoice(s.id, `INVREF-OWN-${s.id.slice(-6)}`), invoice(other.id, `INVREF-OTH-${s.id.slice(-6)}`)]).returning(['id']).execute();
     expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk })).status).toBe(204);
