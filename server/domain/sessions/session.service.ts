@@ -265,7 +265,7 @@ export async function cancelSession(db: Kysely<Database>, clock: Clock, caller: 
       .where('session_id', '=', session.id)
       .where('merchant_id', '=', session.merchant_id)
       .where('livemode', '=', session.livemode)
-      .where('status', 'not in', ['paid', 'cancelled'])
+      .where('status', 'in', ['pending', 'sent'])
       .execute();
     const cancelled = await trx
       .updateTable('checkout_sessions')
