@@ -119,6 +119,7 @@ describe('confirm with a wallet option', () => {
 
   it('a hold session (captureMethod manual) refuses wallets with 400', async () => {
     const s = await newSession({ captureMethod: 'manual' });
+    expect((await retrieve(s)).json.allowedPaymentMethods).not.toContain('wallet:qr');
     const res = await confirm(s);
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'paymentMethodId' });
@@ -129,6 +130,7 @@ describe('confirm with a wallet option', () => {
     // Subscription sessions cannot be created on this branch yet; the rule is checked on the row.
     const s = await newSession();
     await t.database.db.updateTable('checkout_sessions').set({ payment_type: 'subscription' }).where('id', '=', s.id).execute();
+    expect((await retrieve(s)).json.allowedPaymentMethods).not.toContain('wallet:qr');
     const res = await confirm(s);
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'paymentMethodId' });
@@ -297,6 +299,42 @@ describe('cancel and expiry', () => {
     expect((await retrieve(s)).json.status).toBe('expired');
     expect((await payments(s))[0]).toMatchObject({ status: 'expired' });
     expect((await events(s)).map((e) => e.type)).toEqual(['checkout.session.expired']);
+  });
+});
+
+describe('paying an existing invoice by QR code', () => {
+  const newInvoice = async () => {
+    const res = await t.call('POST', '/v1/invoices', { key: sk, body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 2, unitAmount: 30 }] } });
+    expect(res.status, res.text).toBe(201);
+    return res.json as { id: number };
+  };
+  const invoiceStatus = async (id: number) => (await t.database.db.selectFrom('invoices').select(['status', 'amount_paid']).where('id', '=', id).executeTakeFirstOrThrow());
+
+  it('qr-paid pays the existing invoice the session was opened for (no second invoice)', async () => {
+    const invoice = await newInvoice();
+    const s = await createTestSession(t, t.merchantA, false, { invoiceId: invoice.id, amount: undefined, currency: undefined });
+    expect((await confirm(s)).json.status).toBe('payment_pending');
+    expect((await qrPaid(s)).status).toBe(200);
+    expect((await payments(s))[0]!.invoice_id).toBe(invoice.id);
+    expect(await invoiceStatus(invoice.id)).toMatchObject({ status: 'paid', amount_paid: '60.0000' });
+  });
+
+  it('cancelling a session showing a QR code for an existing invoice leaves that invoice as it was', async () => {
+    const invoice = await newInvoice();
+    const s = await createTestSession(t, t.merchantA, false, { invoiceId: invoice.id, amount: undefined, currency: undefined });
+    await confirm(s);
+    const before = await invoiceStatus(invoice.id);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk })).status).toBe(204);
+    expect(await invoiceStatus(invoice.id)).toEqual(before);
+  });
+
+  it('confirm with wallet:qr on a session whose invoice was voided answers 409 invoice_not_payable', async () => {
+    const invoice = await newInvoice();
+    const s = await createTestSession(t, t.merchantA, false, { invoiceId: invoice.id, amount: undefined, currency: undefined });
+    expect((await t.call('POST', `/v1/invoices/${invoice.id}/void`, { key: sk })).status).toBe(200);
+    const res = await confirm(s);
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe('invoice_not_payable');
   });
 });
 

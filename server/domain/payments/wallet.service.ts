@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { issueQr, SANDBOX_WITHDRAW_QR_FAILED, SANDBOX_WITHDRAW_QR_KEY, WALLET_OPTIONS, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet.js';
 import { writeEvent } from '../events/event.service.js';
+import { assertPayable } from '../invoices/invoice.service.js';
 import { decimalToAmount, decimalToString } from '../shared/money.js';
 import { findSession, type Caller } from '../sessions/session.repository.js';
 import { expireIfDue } from '../sessions/session.service.js';
@@ -46,6 +47,8 @@ export async function confirmWithWallet(trx: Transaction<Database>, clock: Clock
 
   const live = await liveQrPayment(trx, session);
   if (live) return { session, payment: live, nextAction: qrNextAction(live, publicBaseUrl) };
+  // An existing invoice voided since the session opened can no longer be paid through it.
+  if (session.pays_invoice && session.invoice_id !== null) assertPayable(await trx.selectFrom('invoices').selectAll().where('id', '=', session.invoice_id).executeTakeFirstOrThrow());
 
   const now = clock.now();
   const base = paymentBase(session, null, now);
