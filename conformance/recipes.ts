@@ -79,10 +79,29 @@ export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.
   return created(ctx, 'createInvoice', '/v1/invoices', { customer: { email: `conformance+${ctx.runId}@example.com`, firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: `Conformance ${ctx.runId}`, quantity: 2, unitAmount: 12.5 }], metadata: { conformanceRun: ctx.runId } }, key);
 }
 
+/** A session showing a wallet QR code (confirmed with `wallet:qr`); needs the publishable key. */
+async function fixtureQr(ctx: ConformanceContext): Promise<{ id: string; clientSecret: string }> {
+  const key = publishable(ctx);
+  const s = await fixtureSession(ctx);
+  const confirmed = await ctx.request('checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: 'wallet:qr' } });
+  if (confirmed.status !== 200) throw new Error(`setup: confirm with wallet:qr answered ${confirmed.status}: ${confirmed.text.slice(0, 200)}`);
+  return s;
+}
+
 export const recipes: Record<string, Recipe> = {
   refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
   refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
   settleTestPayment: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle` }) },
+  withdrawCheckoutSessionQr: {
+    success: async (ctx) => {
+      const s = await fixtureQr(ctx);
+      return { path: `/v1/checkout-sessions/${s.id}/withdraw-qr`, key: publishable(ctx), clientSecret: s.clientSecret };
+    },
+  },
+  simulateQrPaid: {
+    success: async (ctx) => ({ path: `/v1/test-helpers/checkout-sessions/${(await fixtureQr(ctx)).id}/qr-paid` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/test-helpers/checkout-sessions/${(await fixtureSession(ctx, key)).id}/qr-paid` }),
+  },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   createInvoice: {

@@ -14,6 +14,7 @@ import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-l
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
+import { qrImage } from './pages/qr-image.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
@@ -77,8 +78,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
     }
   });
 
-  // Pages outside the API (no key, their own HTML errors).
+  // Pages outside the API (no key, their own HTML errors): the 3-D Secure challenge and the
+  // image of a wallet QR code.
   app.use(CHALLENGE_PATH, threeDSecurePages(deps));
+  app.get('/qr/:file', qrImage(database.db, clock));
 
   // Which operation is this? Then hand the validator its internal path.
   app.use((req, _res, next) => {

@@ -85,6 +85,57 @@ const PRODUCT_ENDPOINTS = source(CHECKOUT_DOC, 'Endpoints', 'Products');
 const OTHER_SCOPED = source(CHECKOUT_DOC, 'Endpoints', 'Other scoped operations');
 const NAMED_CODES = source(CHECKOUT_DOC, 'Errors');
 
+
+// ---------------------------------------------------------------------------------------------
+// Wallet QR helpers
+// ---------------------------------------------------------------------------------------------
+
+/** A session (see `newSession`) confirmed with `wallet:qr`: it shows a QR code. Answers the session and the confirm answer. */
+async function newQrSession(ctx: ConformanceContext, extra: Record<string, unknown> = {}): Promise<{ s: any; confirmed: any }> {
+  const s = await newSession(ctx, extra);
+  const res = await confirmWith(ctx, s, 'wallet:qr');
+  if (res.status === 400 && res.json?.error?.param === 'paymentMethodId') pendingBecause('the merchant has no wallet option enabled');
+  expectStatus(res, 200, 'confirm with wallet:qr');
+  return { s, confirmed: res.json };
+}
+
+/** `POST /v1/checkout-sessions/{id}/confirm` with the publishable key and the client secret. */
+function confirmWith(ctx: ConformanceContext, s: any, paymentMethodId: string) {
+  return call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key: publishableKey(ctx), clientSecret: s.clientSecret, body: { paymentMethodId } });
+}
+
+/** `POST /v1/checkout-sessions/{id}/withdraw-qr`, with the publishable key (or the client secret alone). */
+function postWithdraw(ctx: ConformanceContext, s: any, secretOnly = false) {
+  return call(ctx, 'checkout', WITHDRAW, { method: 'POST', path: `/v1/checkout-sessions/${s.id}/withdraw-qr`, ...(secretOnly ? {} : { key: publishableKey(ctx) }), clientSecret: s.clientSecret });
+}
+
+/** The sandbox wallet pays the session's live QR code. */
+const payQr = (ctx: ConformanceContext, s: any) => call(ctx, 'checkout', 'simulateQrPaid', { method: 'POST', path: `/v1/test-helpers/checkout-sessions/${s.id}/qr-paid`, key: secretKey(ctx) });
+
+/** A session paid by its QR code. */
+async function newQrPaidSession(ctx: ConformanceContext, extra: Record<string, unknown> = {}): Promise<any> {
+  const { s } = await newQrSession(ctx, extra);
+  expectStatus(await payQr(ctx, s), 200, 'pay the QR code (simulateQrPaid)');
+  return s;
+}
+
+/** `POST /v1/checkout-sessions/{id}/refund` with the server key. */
+const refundSession = (ctx: ConformanceContext, s: any, body: Record<string, unknown> = {}) =>
+  call(ctx, 'checkout', 'refundCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/refund`, key: secretKey(ctx), body });
+
+/** A card payment method tokenized on the session. */
+async function tokenizeOn(ctx: ConformanceContext, s: any): Promise<string> {
+  const res = await call(ctx, 'checkout', 'tokenizeCard', {
+    method: 'POST',
+    path: `/v1/checkout-sessions/${s.id}/tokenize`,
+    key: publishableKey(ctx),
+    clientSecret: s.clientSecret,
+    body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' },
+  });
+  expectStatus(res, 201, 'tokenize a card');
+  return res.json.id;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checkout sessions: creation
 // ---------------------------------------------------------------------------------------------
@@ -769,7 +820,22 @@ const sessionReading: Scenario[] = [
   },
   pending('checkout.sessions.retrieve.refund-refundable', 'For a paid card session the `refund` object says refundable true, reason `refundable`, lastAttempt null', RETRIEVAL, [...PAY_CARD, RETRIEVE]),
   pending('checkout.sessions.retrieve.refund-already-refunded', 'After a full refund the `refund` object reads reason `already_refunded` and refundable false, with lastAttempt {outcome, attemptedAt, attempts}', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
-  pending('checkout.sessions.retrieve.refund-pending', 'While a wallet refund is under way the `refund` object reads reason `refund_pending`', RETRIEVAL, [...PAY_QR, RETRIEVE, 'refundCheckoutSession']),
+  {
+    id: 'checkout.sessions.retrieve.refund-pending',
+    title: 'While a wallet refund is under way the `refund` object reads reason `refund_pending`',
+    source: RETRIEVAL,
+    requires: [...PAY_QR, RETRIEVE, 'refundCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newQrPaidSession(ctx);
+      const res = await refundSession(ctx, s);
+      expectStatus(res, 200, 'refund the wallet payment');
+      if (res.json.status !== 'pending_reversal') pendingBecause(`the wallet refund finished at once (${res.json.status})`);
+      const refund = (await retrieveSession(ctx, s.id)).refund;
+      assert.equal(refund.reason, 'refund_pending');
+      assert.equal(refund.refundable, false);
+    },
+  },
   pending('checkout.sessions.retrieve.refund-failed-still-refundable', 'After a failed refund attempt the `refund` object reads reason `refund_failed`, still refundable (retry)', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
   pending('checkout.sessions.retrieve.refund-settled-manual', 'Reason `settled` (already paid out to the balance) and `method_not_supported` mean manualRefundRequired true', RETRIEVAL, [...PAY_CARD, 'settleTestPayment', RETRIEVE]),
   pending('checkout.sessions.retrieve.refund-same-rule-as-endpoint', '`refund.refundable` agrees with the refund endpoint: refundable true exactly when a refund call would be accepted', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
@@ -855,11 +921,54 @@ const sessionStates: Scenario[] = [
     },
   },
   pending('checkout.session-states.cancel-confirm-refused', 'After cancel, confirm is refused (400)', SESSION_STATES, [...PAY_CARD, CANCEL]),
-  pending('checkout.session-states.cancel-withdraws-qr', 'Cancel withdraws a live wallet QR code (it can no longer be paid)', SESSION_STATES, [...ISSUE_QR, CANCEL, 'simulateQrPaid']),
+  {
+    id: 'checkout.session-states.cancel-withdraws-qr',
+    title: 'Cancel withdraws a live wallet QR code (it can no longer be paid)',
+    source: SESSION_STATES,
+    requires: [...ISSUE_QR, CANCEL, 'simulateQrPaid'],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx);
+      expectStatus(await cancelSession(ctx, s.id), 204, 'cancel');
+      expectError(await payQr(ctx, s), 409, 'conflict', 'invalid_state');
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'cancelled');
+    },
+  },
   pending('checkout.session-states.cancel-cancels-session-invoice', 'Cancel cancels the invoice the session created', SESSION_STATES, [SESSION, CANCEL, RETRIEVE, 'retrieveInvoice']),
   pending('checkout.session-states.completed-cancel-refused', '`completed` → cancel is refused (409; refund instead) and the session is unchanged', SESSION_STATES, [...PAY_CARD, CANCEL, RETRIEVE]),
-  pending('checkout.session-states.withdraw-withdrawn', '`payment_pending` → withdraw-qr `withdrawn` → stays `payment_pending`, open for confirm with another option', SESSION_STATES, [...ISSUE_QR, WITHDRAW, RETRIEVE, 'tokenizeCard']),
-  pending('checkout.session-states.withdraw-already-paid', 'Any state → withdraw-qr `already_paid` (code already paid) → `completed`', SESSION_STATES, [...PAY_QR, WITHDRAW, RETRIEVE]),
+  {
+    id: 'checkout.session-states.withdraw-withdrawn',
+    title: '`payment_pending` → withdraw-qr `withdrawn` → stays `payment_pending`, open for confirm with another option',
+    source: SESSION_STATES,
+    requires: [...ISSUE_QR, WITHDRAW, RETRIEVE, 'tokenizeCard'],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx);
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'payment_pending');
+      const res = await postWithdraw(ctx, s);
+      expectStatus(res, 200, 'withdraw-qr');
+      assert.equal(res.json.outcome, 'withdrawn');
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'payment_pending');
+      const paid = await confirmWith(ctx, s, await tokenizeOn(ctx, s));
+      expectStatus(paid, 200, 'confirm again with a card');
+      assert.equal(paid.json.status, 'complete');
+    },
+  },
+  {
+    id: 'checkout.session-states.withdraw-already-paid',
+    title: 'Any state → withdraw-qr `already_paid` (code already paid) → `completed`',
+    source: SESSION_STATES,
+    requires: [...PAY_QR, WITHDRAW, RETRIEVE],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newQrPaidSession(ctx);
+      const res = await postWithdraw(ctx, s);
+      expectStatus(res, 200, 'withdraw-qr');
+      assert.equal(res.json.outcome, 'already_paid');
+      assert.equal(res.json.status, 'completed');
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'completed');
+    },
+  },
   pending('checkout.session-states.confirm-succeeds', '`open` → confirm succeeds → `completed`, paymentStatus `paid`', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
   pending('checkout.session-states.hold-authorized', '`open` hold session (`captureMethod` `manual`) → card authorized → `completed` with payment status Authorized', SESSION_STATES, [...HOLD, RETRIEVE]),
   {
@@ -899,7 +1008,20 @@ const sessionStates: Scenario[] = [
       assert.equal(refund.json.status, 'refunded', 'the payment is refunded in full');
     },
   },
-  pending('checkout.session-states.cancelled-refuses-confirm-and-withdraw', 'A cancelled session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, CANCEL, WITHDRAW]),
+  {
+    id: 'checkout.session-states.cancelled-refuses-confirm-and-withdraw',
+    title: 'A cancelled session refuses confirm, and withdraw-qr on it answers 400',
+    source: SESSION_STATES,
+    requires: [...PAY_CARD, CANCEL, WITHDRAW],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newSession(ctx);
+      const pm = await tokenizeOn(ctx, s);
+      expectStatus(await cancelSession(ctx, s.id), 204, 'cancel');
+      expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+      expectError(await postWithdraw(ctx, s), 400, 'invalid_request', 'session_not_payable');
+    },
+  },
   clocked('checkout.session-states.expired-refuses-confirm-and-withdraw', 'An expired session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, WITHDRAW]),
   {
     id: 'checkout.session-states.status-values-snake-case',
@@ -932,11 +1054,77 @@ const sessionStates: Scenario[] = [
 // ---------------------------------------------------------------------------------------------
 
 const withdrawQr: Scenario[] = [
-  pending('checkout.withdraw-qr.withdrawn', 'Outcome `withdrawn`: the code can no longer be paid and the session is back to `payment_pending`; the answer has sessionId, outcome, status and a message fit for the payer', WITHDRAW_OUTCOMES, [...ISSUE_QR, WITHDRAW, 'simulateQrPaid']),
-  pending('checkout.withdraw-qr.already-paid', 'Outcome `already_paid`: the code was paid; the session is `completed`', WITHDRAW_OUTCOMES, [...PAY_QR, WITHDRAW]),
-  pending('checkout.withdraw-qr.failed', 'Outcome `failed`: the code could not be withdrawn and may still be paid; nothing changed (no way to make the wallet refuse is known yet)', WITHDRAW_OUTCOMES, [...ISSUE_QR, WITHDRAW]),
-  pending('checkout.withdraw-qr.client-secret-alone', 'The hosted page may call withdraw-qr with the client secret alone', SESSION_ENDPOINTS, [...ISSUE_QR, WITHDRAW]),
-  pending('checkout.withdraw-qr.before-picker', 'After withdraw-qr the session can be confirmed with another option and the old code cannot be paid on top', WITHDRAW_OUTCOMES, [...ISSUE_QR, WITHDRAW, 'tokenizeCard', 'simulateQrPaid']),
+  {
+    id: 'checkout.withdraw-qr.withdrawn',
+    title: 'Outcome `withdrawn`: the code can no longer be paid and the session is back to `payment_pending`; the answer has sessionId, outcome, status and a message fit for the payer',
+    source: WITHDRAW_OUTCOMES,
+    requires: [...ISSUE_QR, WITHDRAW, 'simulateQrPaid'],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx);
+      const res = await postWithdraw(ctx, s);
+      expectStatus(res, 200, 'withdraw-qr');
+      assert.deepEqual([res.json.sessionId, res.json.outcome, res.json.status], [s.id, 'withdrawn', 'payment_pending']);
+      assert.ok(typeof res.json.message === 'string' && res.json.message.length > 0, 'a message for the payer');
+      expectError(await payQr(ctx, s), 409, 'conflict', 'invalid_state');
+    },
+  },
+  {
+    id: 'checkout.withdraw-qr.already-paid',
+    title: 'Outcome `already_paid`: the code was paid; the session is `completed`',
+    source: WITHDRAW_OUTCOMES,
+    requires: [...PAY_QR, WITHDRAW],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newQrPaidSession(ctx);
+      const res = await postWithdraw(ctx, s);
+      expectStatus(res, 200, 'withdraw-qr');
+      assert.deepEqual([res.json.outcome, res.json.status], ['already_paid', 'completed']);
+    },
+  },
+  {
+    id: 'checkout.withdraw-qr.failed',
+    title: 'Outcome `failed`: the code could not be withdrawn and may still be paid; nothing changed (sandbox trigger: session metadata `sandboxWithdrawQr` = `failed`)',
+    source: WITHDRAW_OUTCOMES,
+    requires: [...ISSUE_QR, WITHDRAW, 'simulateQrPaid'],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx, { metadata: { conformanceRun: ctx.runId, sandboxWithdrawQr: 'failed' } });
+      const res = await postWithdraw(ctx, s);
+      expectStatus(res, 200, 'withdraw-qr');
+      if (res.json.outcome !== 'failed') pendingBecause(`the target does not offer the withdraw failure trigger (answered ${res.json.outcome})`);
+      assert.equal(res.json.status, 'payment_pending', 'nothing changed');
+      expectStatus(await payQr(ctx, s), 200, 'the code can still be paid');
+    },
+  },
+  {
+    id: 'checkout.withdraw-qr.client-secret-alone',
+    title: 'The hosted page may call withdraw-qr with the client secret alone',
+    source: SESSION_ENDPOINTS,
+    requires: [...ISSUE_QR, WITHDRAW],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx);
+      const res = await postWithdraw(ctx, s, true);
+      expectStatus(res, 200, 'withdraw-qr with the client secret alone');
+      assert.equal(res.json.outcome, 'withdrawn');
+    },
+  },
+  {
+    id: 'checkout.withdraw-qr.before-picker',
+    title: 'After withdraw-qr the session can be confirmed with another option and the old code cannot be paid on top',
+    source: WITHDRAW_OUTCOMES,
+    requires: [...ISSUE_QR, WITHDRAW, 'tokenizeCard', 'simulateQrPaid'],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx);
+      expectStatus(await postWithdraw(ctx, s), 200, 'withdraw-qr');
+      const paid = await confirmWith(ctx, s, await tokenizeOn(ctx, s));
+      expectStatus(paid, 200, 'confirm with a card');
+      assert.equal(paid.json.paymentStatus, 'paid');
+      expectError(await payQr(ctx, s), 409, 'conflict', 'invalid_state');
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -990,7 +1178,17 @@ const refunds: Scenario[] = [
   pending('checkout.refunds.rule-1-omit-amount-refunds-rest', 'Omitting `amount` refunds all that is left (after a partial refund, the rest)', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
   pending('checkout.refunds.rule-2-card-partial-repeated', 'Card payments can be refunded in part, repeatedly, up to the amount paid: `partially_refunded` until nothing is left, then `refunded`', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
   pending('checkout.refunds.rule-2-more-than-left', 'Refunding more than is left is refused with 400 `validation_error`', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
-  pending('checkout.refunds.rule-3-wallet-full-only', 'Wallet QR payments refund in full only: a smaller amount is refused with 400 `partial_refund_not_supported`', REFUND_RULES, [...PAY_QR, 'refundCheckoutSession']),
+  {
+    id: 'checkout.refunds.rule-3-wallet-full-only',
+    title: 'Wallet QR payments refund in full only: a smaller amount is refused with 400 `partial_refund_not_supported`',
+    source: REFUND_RULES,
+    requires: [...PAY_QR, 'refundCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newQrPaidSession(ctx);
+      expectEnvelopeError(await refundSession(ctx, s, { amount: 1 }), 400, 'invalid_request', 'partial_refund_not_supported');
+    },
+  },
   pending('checkout.refunds.rule-4-settled-from-balance', 'A payment settled to the balance can still be refunded: the amount is taken from the balance and the settlement fee is not returned', REFUND_RULES, [...PAY_CARD, 'settleTestPayment', 'refundCheckoutSession', 'listAccounts', 'getAccountBalance']),
   pending('checkout.refunds.rule-4-balance-short', 'Refunding a settled payment when the balance is short is refused with 409 `refund_failed`', REFUND_RULES, [...PAY_CARD, 'settleTestPayment', 'listAccounts', 'createTransfer', 'refundCheckoutSession']),
   pending('checkout.refunds.rule-5-repeat-already-refunded', 'Repeating a refund returns `alreadyRefunded` true without refunding again', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession']),
@@ -1002,8 +1200,34 @@ const refunds: Scenario[] = [
   pending('checkout.refunds.rule-8-retry-same-call', 'After `refund_failed`, retrying the same call completes the refund without exceeding the amount paid (cannot provoke a failure yet)', REFUND_RULES, [...PAY_CARD, 'refundCheckoutSession', 'refundPayment']),
   pending('checkout.refunds.by-payment-id', '`POST /v1/payments/{paymentId}/refund` refunds like the session refund, with the same result', REFUND_RULES, [...PAY_CARD, STATUS, RETRIEVE, 'refundPayment']),
   pending('checkout.refunds.nothing-to-refund', 'Refunding a session with no payment answers 409 `nothing_to_refund`', NAMED_CODES, [SESSION, 'refundCheckoutSession']),
-  pending('checkout.refunds.not-yet-paid', 'Refunding a payment not yet paid (a QR code shown, 3-D Secure pending) answers 400 `payment_not_refundable`', NAMED_CODES, [...ISSUE_QR, 'refundCheckoutSession']),
-  pending('checkout.refunds.in-progress-409', 'Refunding while another refund is under way answers 409 `payment_not_refundable`, reason `refund_pending`, manualRefundRequired false', NAMED_CODES, [...PAY_QR, 'refundCheckoutSession']),
+  {
+    id: 'checkout.refunds.not-yet-paid',
+    title: 'Refunding a payment not yet paid (a QR code shown, 3-D Secure pending) answers 400 `payment_not_refundable`',
+    source: NAMED_CODES,
+    requires: [...ISSUE_QR, 'refundCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const { s } = await newQrSession(ctx);
+      expectEnvelopeError(await refundSession(ctx, s), 400, 'invalid_request', 'payment_not_refundable');
+    },
+  },
+  {
+    id: 'checkout.refunds.in-progress-409',
+    title: 'Refunding while another refund is under way answers 409 `payment_not_refundable`, reason `refund_pending`, manualRefundRequired false',
+    source: NAMED_CODES,
+    requires: [...PAY_QR, 'refundCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newQrPaidSession(ctx);
+      const first = await refundSession(ctx, s);
+      expectStatus(first, 200, 'refund the wallet payment');
+      if (first.json.status !== 'pending_reversal') pendingBecause(`the wallet refund finished at once (${first.json.status}), so none is under way`);
+      const again = await refundSession(ctx, s);
+      expectEnvelopeError(again, 409, 'conflict', 'payment_not_refundable');
+      assert.equal(again.json.data.reason, 'refund_pending');
+      assert.equal(again.json.data.manualRefundRequired, false);
+    },
+  },
   pending('checkout.refunds.failed-502', 'A processing error answers 502 `refund_failed` with data.retryable (cannot be provoked yet)', NAMED_CODES, [...PAY_CARD, 'refundCheckoutSession']),
   pending('checkout.refunds.error-data', 'The `data` of `refund_failed` and `payment_not_refundable` errors holds refundable, reason, manualRefundRequired and, for `refund_failed`, retryable', NAMED_CODES, [SESSION, ...ISSUE_QR, 'refundCheckoutSession']),
   pending('checkout.refunds.errors-in-envelope', 'Refund failures answer in the envelope form', NAMED_CODES, [SESSION, 'refundCheckoutSession']),

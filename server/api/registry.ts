@@ -4,6 +4,7 @@ import { holdHandlers } from './checkout/holds.js';
 import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
 import { testHelperHandlers } from './checkout/test-helpers.js';
+import { walletHandlers } from './checkout/wallet.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { productHandlers } from './checkout/products.js';
@@ -22,6 +23,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...invoiceHandlers,
   ...testHelperHandlers,
   ...subscriptionHandlers,
+  ...walletHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

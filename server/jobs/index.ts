@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { TillDatabase } from '../db/database.js';
 import { lapseDueHolds } from '../domain/payments/hold.service.js';
 import { settleDuePayments } from '../domain/payments/refund.service.js';
+import { completeDueWalletRefunds } from '../domain/payments/wallet.service.js';
 import { expireDueSessions } from '../domain/sessions/session.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 
@@ -14,6 +15,7 @@ export const QUEUES = {
   sessionExpiry: { name: 'session-expiry', cron: '* * * * *' },
   holdLapse: { name: 'hold-lapse', cron: '*/5 * * * *' },
   settlement: { name: 'settlement', cron: '7 * * * *' },
+  walletRefunds: { name: 'wallet-refunds', cron: '* * * * *' },
 } as const;
 
 export interface Jobs {
@@ -54,6 +56,10 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     settlement: async () => {
       const n = await settleDuePayments(database.db, clock);
       if (n > 0) logger.info({ settled: n }, 'payments settled');
+    },
+    walletRefunds: async () => {
+      const n = await completeDueWalletRefunds(database.db, clock);
+      if (n > 0) logger.info({ completed: n }, 'wallet refunds completed');
     },
     rateLimitCleanup: async () => {
       await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);

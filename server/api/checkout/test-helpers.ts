@@ -1,4 +1,5 @@
 import { settlePayment } from '../../domain/payments/refund.service.js';
+import { payQr } from '../../domain/payments/wallet.service.js';
 import { merchantOf } from '../merchant.js';
 import type { CheckoutHandlers } from '../types.js';
 
@@ -6,5 +7,8 @@ import type { CheckoutHandlers } from '../types.js';
 export const testHelperHandlers: CheckoutHandlers = {
   async settleTestPayment({ db, deps, auth, path }) {
     return { status: 200, body: await settlePayment(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.paymentId) };
+  },
+  async simulateQrPaid({ db, deps, auth, path }) {
+    return { status: 200, body: await payQr(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.id) };
   },
 };

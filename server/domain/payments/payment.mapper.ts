@@ -37,7 +37,7 @@ export const paymentEventObject = (p: PaymentRow, m: PaymentMethodRow | undefine
   currency: p.currency,
   capturedAmount: p.captured_amount === null ? null : decimalToAmount(p.captured_amount, p.currency),
   authorizationExpiresAt: p.authorization_expires_at ? p.authorization_expires_at.toISOString() : null,
-  paymentMethod: { type: 'card', brand: m?.brand ?? null, last4: m?.last4 ?? null },
+  paymentMethod: p.method_type === 'wallet' ? { type: 'wallet', brand: p.wallet_name, last4: null } : { type: 'card', brand: m?.brand ?? null, last4: m?.last4 ?? null },
   failureCode: p.failure_code,
   failureMessage: p.failure_message,
   sessionId: p.session_id,

@@ -17,6 +17,7 @@ import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import { startPaidSubscription } from '../subscriptions/subscription-session.js';
 import { resolveConfirmMethod } from './confirm-method.js';
 import { replaceOpenChallenge, startChallenge } from './three-d-secure.service.js';
+import { confirmWithWallet, refuseWhileQrLive } from './wallet.service.js';
 import { paymentEventObject } from './payment.mapper.js';
 import type { PaymentMethodRow, PaymentRow, PaymentsTable } from './payment.table.js';
 
@@ -108,7 +109,6 @@ export async function confirmSession(
   options: { publicBaseUrl: string },
 ): Promise<Confirmed> {
   const { paymentMethodId } = input;
-  if (paymentMethodId.startsWith('wallet:')) throw new AppError('not_implemented', { message: 'Wallet QR payments are not implemented on this server yet.' });
   if (input.returnUrl !== undefined && !/^https?:$/.test(safeProtocol(input.returnUrl))) {
     throw new AppError('parameter_invalid', { param: 'returnUrl', message: 'returnUrl must be an absolute http or https URL.' });
   }
@@ -116,6 +116,8 @@ export async function confirmSession(
     // A confirm while a 3-D Secure challenge is open replaces it: the waiting payment fails and
     // its page can no longer be answered, so the session never has two live payments.
     const session = await replaceOpenChallenge(trx, clock, await lockPayableSession(trx, clock, caller, sessionId));
+    if (paymentMethodId.startsWith('wallet:')) return confirmWithWallet(trx, clock, session, paymentMethodId, options.publicBaseUrl);
+    await refuseWhileQrLive(trx, session);
     const method = await resolveConfirmMethod(trx, clock, caller, session, paymentMethodId);
     if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
       return { declined: await failSessionPayment(trx, clock, session, method) };
@@ -205,6 +207,7 @@ export async function chargeSessionPayment(
   clock: Clock,
   session: CheckoutSessionRow,
   method: PaymentMethodRow | null,
+  /** A payment already waiting for the payer (a live wallet QR code, a 3-D Secure challenge): it becomes the succeeded payment. */
   waiting?: PaymentRow,
 ): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
   const now = clock.now();

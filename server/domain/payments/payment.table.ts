@@ -27,8 +27,13 @@ export interface PaymentMethodsTable {
 }
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
 
-/** `requires_action`: a card payment waiting for the payer's 3-D Secure authentication. */
-export type PaymentStatus = 'requires_action' | 'succeeded' | 'failed' | 'authorized' | 'captured' | 'released' | 'expired' | 'refunded' | 'partially_refunded' | 'pending_reversal';
+/**
+ * `requires_action`: a card payment waiting for the payer's 3-D Secure authentication.
+ * `pending`: a wallet QR code is live, waiting for the payer. `withdrawn`: the code was withdrawn
+ * (by the payer, or by a cancel) and can no longer be paid. A wallet payment whose session expired
+ * unpaid is `expired`, like a lapsed hold.
+ */
+export type PaymentStatus = 'requires_action' | 'succeeded' | 'failed' | 'authorized' | 'captured' | 'released' | 'expired' | 'refunded' | 'partially_refunded' | 'pending_reversal' | 'pending' | 'withdrawn';
 
 export interface PaymentsTable {
   id: Generated<number>;
@@ -56,6 +61,19 @@ export interface PaymentsTable {
   refund_last_outcome: Generated<string | null>;
   refund_last_attempt_at: Generated<Date | null>;
   refund_attempts: Generated<number>;
+  /** How it is paid: a card (holds included) or a wallet QR code. */
+  method_type: Generated<'card' | 'wallet'>;
+  /** The wallet payment option's name (wallet payments). */
+  wallet_name: Generated<string | null>;
+  /** The unguessable name of the QR code's image (`/qr/{qr_token}.png`). */
+  qr_token: Generated<string | null>;
+  /** The QR code's payload. */
+  qr_data: Generated<string | null>;
+  /** When the QR code can no longer be paid (its session's expiry). */
+  qr_expires_at: Generated<Date | null>;
+  withdrawn_at: Generated<Date | null>;
+  /** When a wallet refund under way (`pending_reversal`) completes. */
+  refund_completes_at: Generated<Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

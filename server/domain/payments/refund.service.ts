@@ -12,6 +12,7 @@ import { paymentEventObject } from './payment.mapper.js';
 import { lockCheckoutPayment, lockPayment } from './payment.repository.js';
 import { findSession } from '../sessions/session.repository.js';
 import type { PaymentRow } from './payment.table.js';
+import { acceptWalletRefund } from './wallet.service.js';
 
 type Schemas = components['schemas'];
 export type RefundResult = Schemas['RefundResult'];
@@ -44,7 +45,7 @@ export function refundState(payment: PaymentRow | undefined): Schemas['SessionRe
   return state(true, 'refundable', 'The payment can be refunded.');
 }
 
-function refundError(code: 'payment_not_refundable' | 'refund_failed', status: number, message: string, data: ErrorData): AppError {
+function refundError(code: 'payment_not_refundable' | 'refund_failed' | 'partial_refund_not_supported', status: number, message: string, data: ErrorData): AppError {
   return new AppError(code, { status, message, data });
 }
 
@@ -90,11 +91,12 @@ export async function availableBalance(trx: Transaction<Database> | Kysely<Datab
 }
 
 /**
- * Refunds a card payment, by the refund rules of the Checkout document: all that is left when
+ * Refunds a payment, by the refund rules of the Checkout document: all that is left when
  * no amount is given; in part, repeatedly, up to the amount paid; a repeat once nothing is left
  * answers `alreadyRefunded` without reaching the processor; a settled payment is refunded from
  * the available balance and refused when it is short (the fee is not returned); each refund
- * writes `payment.refunded`. The payment row is locked throughout, so concurrent refunds never
+ * writes `payment.refunded`. A wallet QR payment refunds in full only and finishes later
+ * (`pending_reversal`, see wallet.service). The payment row is locked throughout, so concurrent refunds never
  * add up to more than was paid.
  */
 export async function refund(db: Kysely<Database>, clock: Clock, caller: Caller, target: { paymentId: number } | { sessionId: string }, input: { amount?: number; reason?: string }): Promise<RefundResult> {
@@ -113,6 +115,14 @@ export async function refund(db: Kysely<Database>, clock: Clock, caller: Caller,
     if (amount.lessThanOrEqualTo(0)) throw new AppError('validation_error', { param: 'amount', message: 'amount must be more than 0.' });
     if (amount.greaterThan(left)) {
       throw new AppError('validation_error', { param: 'amount', message: `amount (${amount.toFixed()}) is more than is left to refund (${left.toFixed()}).` });
+    }
+    // Rule 3: wallet QR payments refund in full only.
+    if (payment.method_type === 'wallet' && amount.lessThan(left)) {
+      return refundError('partial_refund_not_supported', 400, `A wallet QR payment is refunded in full only: omit amount, or send ${left.toFixed()}.`, {
+        refundable: true,
+        reason: 'refundable',
+        manualRefundRequired: false,
+      });
     }
     const attempt = { refund_attempts: payment.refund_attempts + 1, refund_last_attempt_at: now };
 
@@ -138,6 +148,8 @@ export async function refund(db: Kysely<Database>, clock: Clock, caller: Caller,
         });
       }
     }
+    // A wallet accepts the refund now and finishes it later (pending_reversal).
+    if (payment.method_type === 'wallet') return result(await acceptWalletRefund(trx, clock, payment, amount, { reason: input.reason, fromBalance: settled }), false, amount.toFixed());
     const refunded = new Decimal(payment.refunded_amount).plus(amount);
     const full = refunded.equals(new Decimal(payment.captured_amount ?? payment.amount));
     const updated = await trx

@@ -59,7 +59,8 @@ export function allowedPaymentMethods(session: CheckoutSessionRow, merchant: Mer
   if (options.some((o) => o.method === 'CreditCard' && (!hold || o.canHold))) methods.push('card');
   if (session.allow_saved_cards) methods.push('saved_card');
   if (session.enable_click_to_pay) methods.push('click_to_pay');
-  if (!hold && options.some((o) => o.method === 'GatewayWallet')) methods.push('wallet:qr');
+  // Wallets can neither hold a card nor keep one on file for renewals.
+  if (!hold && session.payment_type !== 'subscription' && options.some((o) => o.method === 'GatewayWallet')) methods.push('wallet:qr');
   return methods;
 }
 

@@ -15,6 +15,7 @@ import { closeOpenChallenge } from '../payments/three-d-secure.repository.js';
 import { amountToDecimal, decimalToAmount, minorUnits } from '../shared/money.js';
 import { startTrialSubscription, subscriptionSessionTerms } from '../subscriptions/subscription-session.js';
 import { publicHttpsProblem } from '../shared/public-url.js';
+import { endLiveQr } from '../payments/wallet.service.js';
 import { sessionEventObject } from './session.mapper.js';
 import { type Caller, findSession } from './session.repository.js';
 import type { CheckoutSessionRow, CheckoutSessionsTable, SessionLineItem } from './session.table.js';
@@ -231,18 +232,24 @@ const isDue = (session: CheckoutSessionRow, now: Date) => (OPEN_STATUSES as read
 export async function expireIfDue(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow): Promise<{ session: CheckoutSessionRow; changed: boolean }> {
   const now = clock.now();
   if (!isDue(session, now)) return { session, changed: false };
-  const expired = await trx
+  const unpaid = await trx
     .updateTable('checkout_sessions')
     .set({ status: 'expired', expired_at: now })
     .where('id', '=', session.id)
     .where('status', 'in', [...OPEN_STATUSES])
     .returningAll()
     .executeTakeFirst();
-  if (!expired) return { session: await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow(), changed: false };
-  if (await closeOpenChallenge(trx, clock, expired.id, 'expired')) expired.payment_id = null;
+  if (!unpaid) return { session: await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow(), changed: false };
+  // A live wallet QR code expires with its session; an open 3-D Secure challenge ends with it.
+  let expired = (await endLiveQr(trx, clock, unpaid, 'expired')) ? await forgetPayment(trx, unpaid) : unpaid;
+  if (await closeOpenChallenge(trx, clock, expired.id, 'expired')) expired = { ...expired, payment_id: null };
   await writeEvent(trx, clock, { merchantId: expired.merchant_id, livemode: expired.livemode, type: 'checkout.session.expired', object: sessionEventObject(expired), sessionId: expired.id });
   return { session: expired, changed: true };
 }
+
+/** An open session whose wallet payment ended unpaid no longer points at it. */
+const forgetPayment = (trx: Transaction<Database>, session: CheckoutSessionRow) =>
+  trx.updateTable('checkout_sessions').set({ payment_status: 'unpaid', payment_id: null }).where('id', '=', session.id).returningAll().executeTakeFirstOrThrow();
 
 /** The caller's session in the key's mode, with expiry applied; 404 for anyone else's. A plain read unless it falls due. */
 export async function getSession(db: Kysely<Database>, clock: Clock, caller: Caller, id: string): Promise<CheckoutSessionRow> {
@@ -260,9 +267,20 @@ export async function cancelSession(db: Kysely<Database>, clock: Clock, caller: 
     const { session } = await expireIfDue(trx, clock, await findSession(trx, caller, id, { lock: true }));
     if (session.status === 'completed') throw new AppError('session_already_completed');
     if (session.status === 'cancelled' || session.status === 'expired') return;
+    // A live wallet QR code is withdrawn, and an unpaid invoice the session itself raised is
+    // cancelled (an existing invoice the session was paying is left as it was).
+    const withdrawn = await endLiveQr(trx, clock, session, 'withdrawn');
+    await trx
+      .updateTable('invoices')
+      .set({ status: 'cancelled' })
+      .where('session_id', '=', session.id)
+      .where('merchant_id', '=', session.merchant_id)
+      .where('livemode', '=', session.livemode)
+      .where('status', 'in', ['pending', 'sent'])
+      .execute();
     const cancelled = await trx
       .updateTable('checkout_sessions')
-      .set({ status: 'cancelled', cancelled_at: clock.now() })
+      .set({ status: 'cancelled', cancelled_at: clock.now(), ...(withdrawn ? { payment_status: 'unpaid', payment_id: null } : {}) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
