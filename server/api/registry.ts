@@ -8,6 +8,7 @@ import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { productHandlers } from './checkout/products.js';
 import { subscriptionHandlers } from './checkout/subscriptions.js';
+import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -22,6 +23,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...invoiceHandlers,
   ...testHelperHandlers,
   ...subscriptionHandlers,
+  ...webhookConfigurationHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

@@ -7,6 +7,7 @@ import * as cardsOnFile from './2026_11_23_0005_cards_on_file.js';
 import * as threeDs from './2026_11_23_0008_three_ds.js';
 import * as subscriptions from './2026_11_23_0009_subscriptions.js';
 import * as merchantInvoices from './2026_11_23_0010_merchant_invoices.js';
+import * as webhooks from './2026_11_23_0011_webhooks.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0008_three_ds': threeDs,
   '2026_11_23_0009_subscriptions': subscriptions,
   '2026_11_23_0010_merchant_invoices': merchantInvoices,
+  '2026_11_23_0011_webhooks': webhooks,
 };
