@@ -44,10 +44,9 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
     if (running || stopped) return;
     running = true;
     try {
-      for (;;) {
-        const ids = await dispatchPendingEvents(db, clock);
-        if (ids.length === 0) break;
-        await boss.insert(ids.map((deliveryId) => ({ name: WEBHOOK_DELIVERY_QUEUE, data: { deliveryId } })));
+      const ids = await dispatchPendingEvents(db, clock);
+      for (let i = 0; i < ids.length; i += 500) {
+        await boss.insert(ids.slice(i, i + 500).map((deliveryId) => ({ name: WEBHOOK_DELIVERY_QUEUE, data: { deliveryId } })));
       }
     } catch (err) {
       logger.error({ err }, 'webhook dispatch failed');

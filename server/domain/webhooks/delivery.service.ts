@@ -55,10 +55,20 @@ interface NewDelivery {
  * to the session's `notificationUrl` for the session's events (creation rule 4), and marks the
  * events dispatched, all in one transaction. Returns the new deliveries' ids.
  */
-export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, limit = 500): Promise<string[]> {
+export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const batch = await dispatchBatch(db, clock, batchSize);
+    if (batch.claimed === 0) return ids;
+    ids.push(...batch.deliveryIds);
+  }
+}
+
+/** One batch of the fan-out, in one transaction: how many events it claimed and the deliveries it created. */
+async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
   return db.transaction().execute(async (trx) => {
     const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
-    if (events.length === 0) return [];
+    if (events.length === 0) return { claimed: 0, deliveryIds: [] };
     const now = clock.now();
     const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
     const configurations = await trx.selectFrom('webhook_configurations').selectAll().where('merchant_id', 'in', merchantIds).where('enabled', '=', true).orderBy('id').execute();
@@ -104,7 +114,7 @@ export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, 
         events.map((e) => e.id),
       )
       .execute();
-    return deliveries.map((d) => d.id);
+    return { claimed: events.length, deliveryIds: deliveries.map((d) => d.id) };
   });
 }
 
@@ -246,9 +256,7 @@ async function inParallel<T>(items: T[], width: number, task: (item: T) => Promi
  * Returns how many attempts were made.
  */
 export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number } = {}): Promise<number> {
-  while ((await dispatchPendingEvents(db, clock)).length > 0) {
-    // keep fanning out until the outbox is empty
-  }
+  await dispatchPendingEvents(db, clock);
   let attempted = 0;
   for (;;) {
     const due = await dueDeliveries(db, clock);
