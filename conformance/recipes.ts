@@ -88,7 +88,68 @@ async function fixtureQr(ctx: ConformanceContext): Promise<{ id: string; clientS
   return s;
 }
 
+/**
+ * A webhook configuration (deleted at the end of the run). Its URL is under `.invalid`, which
+ * never resolves: the suite never makes the deployment send anything anywhere; it is disabled and
+ * subscribed to test events only, so only the suite's own test sends are attempted (and fail).
+ */
+export async function fixtureWebhookConfiguration(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
+  const config = await created<{ id: number }>(
+    ctx,
+    'createWebhookConfiguration',
+    '/v1/WebhookConfiguration',
+    { sandboxUrl: `https://conformance-${ctx.runId.toLowerCase()}.till.invalid/hooks`, subscribedEvents: ['webhook.test'], enabled: false, description: `Conformance ${ctx.runId}` },
+    key,
+  );
+  ctx.onCleanup(() => ctx.request('checkout', 'deleteWebhookConfiguration', { method: 'DELETE', path: `/v1/WebhookConfiguration/${config.id}`, key }));
+  return config;
+}
+
+/** A failed delivery (a test send to the unresolvable URL), for re-sends. */
+async function fixtureFailedDelivery(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ configurationId: number; deliveryId: string }> {
+  const config = await fixtureWebhookConfiguration(ctx, key);
+  const sent = await created<{ deliveryId: string }>(ctx, 'sendWebhookTestEvent', `/v1/WebhookConfiguration/${config.id}/SendTestEvent`, {}, key);
+  return { configurationId: config.id, deliveryId: sent.deliveryId };
+}
+
 export const recipes: Record<string, Recipe> = {
+  createWebhookConfiguration: {
+    success: async (ctx) => {
+      const url = `https://conformance-${ctx.runId.toLowerCase()}.till.invalid/hooks`;
+      return { path: '/v1/WebhookConfiguration', body: { sandboxUrl: url, subscribedEvents: ['webhook.test'], enabled: false, description: `Conformance ${ctx.runId}` } };
+    },
+  },
+  listWebhookConfigurations: { success: async () => ({ path: '/v1/WebhookConfiguration', query: { limit: 5 } }) },
+  retrieveWebhookConfiguration: {
+    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}` }),
+  },
+  updateWebhookConfiguration: {
+    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}`, body: { description: `Conformance renamed ${ctx.runId}`, rotateSandboxSecret: true } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}`, body: { description: 'Not yours' } }),
+  },
+  deleteWebhookConfiguration: {
+    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}` }),
+  },
+  sendWebhookTestEvent: {
+    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}/SendTestEvent`, body: { eventType: 'payment.succeeded' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}/SendTestEvent`, body: {} }),
+  },
+  listWebhookDeliveries: {
+    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureFailedDelivery(ctx)).configurationId}/deliveries`, query: { limit: 5 } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}/deliveries` }),
+  },
+  resendWebhookDelivery: {
+    success: async (ctx) => {
+      const d = await fixtureFailedDelivery(ctx);
+      return { path: `/v1/WebhookConfiguration/${d.configurationId}/deliveries/${d.deliveryId}/resend` };
+    },
+    foreign: async (ctx, _info, key) => {
+      const d = await fixtureFailedDelivery(ctx, key);
+      return { path: `/v1/WebhookConfiguration/${d.configurationId}/deliveries/${d.deliveryId}/resend` };
+    },
+  },
   refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
   refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
   settleTestPayment: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle` }) },

@@ -16,6 +16,10 @@ export interface Config {
   rateLimitScale: number;
   /** Public base URL of this server, used in links it returns (hosted pages). */
   publicBaseUrl: string;
+  /** Webhook deliveries may go to loopback addresses (`TILL_ALLOW_LOOPBACK_WEBHOOKS=true`): test mode only. */
+  allowLoopbackWebhooks: boolean;
+  /** How long a webhook delivery waits for an answer, in milliseconds (`TILL_WEBHOOK_TIMEOUT_MS`, default 30000). */
+  webhookTimeoutMs: number;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -32,6 +36,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const port = intFrom('PORT', env.PORT, 3000, 0, 65535);
   const rateLimitScale = intFrom('TILL_RATE_LIMIT_SCALE', env.TILL_RATE_LIMIT_SCALE, 1, 1, 100_000);
+  const webhookTimeoutMs = intFrom('TILL_WEBHOOK_TIMEOUT_MS', env.TILL_WEBHOOK_TIMEOUT_MS, 30_000, 100, 30_000);
+  const loopback = (env.TILL_ALLOW_LOOPBACK_WEBHOOKS ?? '').toLowerCase();
+  if (loopback !== '' && loopback !== 'true' && loopback !== 'false') {
+    throw new Error(`TILL_ALLOW_LOOPBACK_WEBHOOKS must be "true" or "false"; got "${env.TILL_ALLOW_LOOPBACK_WEBHOOKS}".`);
+  }
+  const allowLoopbackWebhooks = loopback === 'true';
+  if (allowLoopbackWebhooks && mode === 'production') {
+    throw new Error('TILL_ALLOW_LOOPBACK_WEBHOOKS=true is refused with NODE_ENV=production: webhooks must never reach loopback addresses there. Unset it.');
+  }
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
@@ -40,5 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (mode === 'test' ? 'silent' : 'info'),
     rateLimitScale,
     publicBaseUrl: (env.TILL_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    allowLoopbackWebhooks,
+    webhookTimeoutMs,
   };
 }

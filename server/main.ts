@@ -73,7 +73,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await migrateToLatest(database.db);
   const demo = await bootstrapDemoMerchant(database, clock, config, options.announce ?? true);
-  const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger);
+  const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);
   const app = createApp({ database, clock, config, logger });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));

@@ -3,8 +3,9 @@
 // configuration's delivery log (`listWebhookDeliveries`, which carries each delivered event);
 // what only the receiver sees (the signature and the headers, per-session URLs) also needs an
 // HTTPS endpoint on a public host that the suite can read back.
-import type { Scenario } from '../types.js';
-import { CHECKOUT_DOC, clocked, pending, source } from './platform.js';
+import assert from 'node:assert/strict';
+import type { ConformanceContext, Scenario } from '../types.js';
+import { CHECKOUT_DOC, call, clocked, expectError, expectStatus, pending, secretKey, source, tag } from './platform.js';
 
 const SESSION = 'createCheckoutSession';
 const PAY_CARD = [SESSION, 'tokenizeCard', 'confirmCheckoutSession'];
@@ -27,19 +28,75 @@ const PER_SESSION = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout
 const SESSION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Checkout session status');
 const SUBSCRIPTION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Subscription status');
 
+/** A disabled configuration whose URL never resolves (`.invalid`): nothing is ever sent anywhere. */
+async function newConfiguration(ctx: ConformanceContext, body: Record<string, unknown> = {}): Promise<{ id: number; sandboxSecret: string; liveSecret: string }> {
+  const res = await call(ctx, 'checkout', 'createWebhookConfiguration', {
+    method: 'POST',
+    path: '/v1/WebhookConfiguration',
+    key: secretKey(ctx),
+    body: { sandboxUrl: `https://conformance-${tag(ctx).toLowerCase()}.till.invalid/hooks`, enabled: false, description: `Conformance ${tag(ctx)}`, ...body },
+  });
+  expectStatus(res, 201, 'create a webhook configuration');
+  ctx.onCleanup(() => ctx.request('checkout', 'deleteWebhookConfiguration', { method: 'DELETE', path: `/v1/WebhookConfiguration/${res.json.id}`, key: secretKey(ctx) }));
+  return res.json;
+}
+const sendTest = (ctx: ConformanceContext, id: number, body: Record<string, unknown> = {}) =>
+  call(ctx, 'checkout', 'sendWebhookTestEvent', { method: 'POST', path: `/v1/WebhookConfiguration/${id}/SendTestEvent`, key: secretKey(ctx), body });
+async function deliveryLog(ctx: ConformanceContext, id: number): Promise<any[]> {
+  const res = await call(ctx, 'checkout', 'listWebhookDeliveries', { method: 'GET', path: `/v1/WebhookConfiguration/${id}/deliveries`, key: secretKey(ctx) });
+  expectStatus(res, 200, 'the delivery log');
+  return res.json.data;
+}
+
 const selection: Scenario[] = [
   pending('webhooks.selection.default-every-event', 'By default (no `subscribedEvents`) every event is delivered', SELECTION, [...WATCH, ...PAY_CARD]),
   pending('webhooks.selection.exact-name', '`subscribedEvents` with an event name delivers that event and not others', SELECTION, [...WATCH, ...PAY_CARD]),
   pending('webhooks.selection.family-wildcard', 'A family with a trailing wildcard (`payment.*`) delivers every event of that family and no other', SELECTION, [...WATCH, ...PAY_CARD]),
   pending('webhooks.selection.star', '`*` delivers every event', SELECTION, [...WATCH, ...PAY_CARD]),
-  pending('webhooks.selection.full-event-list', 'Every event name of the full list (and each family wildcard) is accepted in `subscribedEvents`, later additions included', EVENT_TYPES, ['createWebhookConfiguration', 'retrieveWebhookConfiguration', 'deleteWebhookConfiguration']),
+  {
+    id: 'webhooks.selection.full-event-list',
+    title: 'Every event name of the full list (and each family wildcard) is accepted in `subscribedEvents`, later additions included',
+    source: EVENT_TYPES,
+    requires: ['createWebhookConfiguration', 'retrieveWebhookConfiguration', 'deleteWebhookConfiguration'],
+    serverOnly: true,
+    async run(ctx) {
+      const names = ['payment.succeeded','payment.failed','payment.refunded','payment.authorized','payment.captured','payment.released','payment.authorization_expired','checkout.session.completed','checkout.session.expired','checkout.session.cancelled','invoice.paid','invoice.payment_failed','invoice.past_due','invoice.sent','invoice.voided','invoice.refunded','subscription.created','subscription.activated','subscription.renewed','subscription.payment_failed','subscription.past_due','subscription.unpaid','subscription.paused','subscription.resumed','subscription.cancelled','subscription.updated','payout.completed','payout.failed','dispute.opened','dispute.updated','dispute.closed','webhook.test'];
+      const families = ['payment.*', 'checkout.session.*', 'checkout.*', 'invoice.*', 'subscription.*', 'payout.*', 'dispute.*', 'webhook.*'];
+      const config = await newConfiguration(ctx, { subscribedEvents: [...names, ...families] });
+      const got = await call(ctx, 'checkout', 'retrieveWebhookConfiguration', { method: 'GET', path: `/v1/WebhookConfiguration/${config.id}`, key: secretKey(ctx) });
+      expectStatus(got, 200, 'retrieve the configuration');
+      assert.deepEqual(got.json.subscribedEvents, [...names, ...families]);
+      const unknown = await ctx.request('checkout', 'createWebhookConfiguration', { method: 'POST', path: '/v1/WebhookConfiguration', key: secretKey(ctx), body: { sandboxUrl: 'https://x.till.invalid/h', subscribedEvents: ['payment.exploded'] } });
+      expectError(unknown, 400, 'invalid_request', 'parameter_invalid');
+    },
+  },
   pending('webhooks.selection.sandbox-url', 'Test-mode events go to the sandbox URL, signed with the sandbox secret (delivery `livemode` false, `url` the sandbox URL)', SELECTION, [...WATCH, ...PAY_CARD]),
   pending('webhooks.selection.live-url', 'Live-mode events go to the live URL, signed with the live secret (needs a live key)', SELECTION, [...WATCH, ...PAY_CARD]),
   pending('webhooks.selection.payouts-always-live', 'Payout events always go to the live URL, whatever the mode', SELECTION, [...WATCH, 'listAccounts', 'createTransfer']),
 ];
 
 const envelope: Scenario[] = [
-  pending('webhooks.envelope.fields', 'Every event has id `evt_...`, object `event`, type, apiVersion `YYYY-MM-DD`, created and createdAt (the same ISO 8601 timestamp), livemode, merchantId (number) and data.object', ENVELOPE, TEST_EVENT),
+  {
+    id: 'webhooks.envelope.fields',
+    title: 'Every event has id `evt_...`, object `event`, type, apiVersion `YYYY-MM-DD`, created and createdAt (the same ISO 8601 timestamp), livemode, merchantId (number) and data.object',
+    source: ENVELOPE,
+    requires: TEST_EVENT,
+    serverOnly: true,
+    async run(ctx) {
+      const config = await newConfiguration(ctx);
+      const res = await sendTest(ctx, config.id);
+      const [{ event }] = await deliveryLog(ctx, config.id);
+      assert.equal(event.id, res.json.eventId);
+      assert.match(event.id, /^evt_/);
+      assert.equal(event.object, 'event');
+      assert.match(event.apiVersion, /^\d{4}-\d{2}-\d{2}$/);
+      assert.equal(event.created, event.createdAt);
+      assert.ok(!Number.isNaN(Date.parse(event.created)), 'created is an ISO 8601 timestamp');
+      assert.equal(typeof event.livemode, 'boolean');
+      assert.equal(typeof event.merchantId, 'number');
+      assert.equal(typeof event.data.object.object, 'string');
+    },
+  },
   pending('webhooks.envelope.data-object-discriminator', '`data.object.object` is `payment`, `checkout_session`, `invoice`, `subscription`, `payout`, `dispute` or `test` according to the subject', ENVELOPE, [...WATCH, ...PAY_CARD, 'sendWebhookTestEvent']),
   clocked('webhooks.envelope.retries-same-id', 'Retries of an event carry the same `id`', ENVELOPE, [...TEST_EVENT, 'updateWebhookConfiguration']),
   pending('webhooks.envelope.statuses-pascal-case', 'Statuses inside `data.object` are PascalCase (`Completed`, `Active`, `Canceled`)', ENVELOPE, [...WATCH, ...PAY_CARD]),
@@ -67,17 +124,98 @@ const delivery: Scenario[] = [
   pending('webhooks.delivery.timeout-30s', 'No answer within 30 seconds is a failed attempt, retried', RETRY, TEST_EVENT),
   clocked('webhooks.delivery.retry-schedule', 'A failed delivery is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours', RETRY, TEST_EVENT),
   clocked('webhooks.delivery.dead-letter', 'After the 6th failed retry (about 34.5 hours) the delivery is dead-lettered and not retried again', RETRY, TEST_EVENT),
-  pending('webhooks.delivery.log-every-attempt', 'Every attempt is listed in the delivery log', RETRY, TEST_EVENT),
+  {
+    id: 'webhooks.delivery.log-every-attempt',
+    title: 'Every attempt is listed in the delivery log',
+    source: RETRY,
+    requires: [...TEST_EVENT, 'resendWebhookDelivery'],
+    serverOnly: true,
+    async run(ctx) {
+      const config = await newConfiguration(ctx);
+      const sent = await sendTest(ctx, config.id);
+      assert.equal(sent.json.status, 'failed', 'a URL that never resolves fails');
+      const resent = await call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${config.id}/deliveries/${sent.json.deliveryId}/resend`, key: secretKey(ctx) });
+      expectStatus(resent, 200, 're-send');
+      const [delivery] = await deliveryLog(ctx, config.id);
+      assert.equal(delivery.attemptCount, 2);
+      assert.equal(delivery.attempts.length, 2);
+      for (const attempt of delivery.attempts) {
+        assert.equal(attempt.httpStatus, null);
+        assert.ok(attempt.error, 'a failed attempt says why');
+      }
+    },
+  },
   clocked('webhooks.delivery.resend-dead-lettered', 'A dead-lettered delivery can be re-sent at any time', RETRY, [...TEST_EVENT, 'resendWebhookDelivery']),
-  pending('webhooks.delivery.resend-failed', 'A failed delivery can be re-sent at any time', RETRY, [...TEST_EVENT, 'resendWebhookDelivery']),
+  {
+    id: 'webhooks.delivery.resend-failed',
+    title: 'A failed delivery can be re-sent at any time',
+    source: RETRY,
+    requires: [...TEST_EVENT, 'resendWebhookDelivery'],
+    serverOnly: true,
+    async run(ctx) {
+      const config = await newConfiguration(ctx);
+      const sent = await sendTest(ctx, config.id);
+      assert.equal(sent.json.status, 'failed');
+      const resent = await call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${config.id}/deliveries/${sent.json.deliveryId}/resend`, key: secretKey(ctx) });
+      expectStatus(resent, 200, 're-send a failed delivery');
+      assert.equal(resent.json.id, sent.json.deliveryId);
+      assert.equal(resent.json.eventId, sent.json.eventId, 'a re-send carries the same event id');
+      assert.equal(resent.json.status, 'failed', 'still failing, its scheduled retry kept');
+      assert.ok(resent.json.nextAttemptAt, 'the scheduled retry is kept');
+    },
+  },
   pending('webhooks.delivery.resend-current-url-and-secret', 'A re-send goes to the configuration\'s current URL under its current secret', RETRY, [...TEST_EVENT, 'updateWebhookConfiguration', 'resendWebhookDelivery']),
 ];
 
 const testEvent: Scenario[] = [
-  pending('webhooks.test.sandbox-by-default', '`SendTestEvent` without `live` sends a `webhook.test` event to the sandbox URL', TEST, TEST_EVENT),
+  {
+    id: 'webhooks.test.sandbox-by-default',
+    title: '`SendTestEvent` without `live` sends a `webhook.test` event to the sandbox URL',
+    source: TEST,
+    requires: TEST_EVENT,
+    serverOnly: true,
+    async run(ctx) {
+      const config = await newConfiguration(ctx);
+      const res = await sendTest(ctx, config.id);
+      expectStatus(res, 200, 'send a test event');
+      assert.equal(res.json.livemode, false);
+      assert.match(res.json.url, /\.till\.invalid\/hooks$/);
+      const [delivery] = await deliveryLog(ctx, config.id);
+      assert.equal(delivery.id, res.json.deliveryId);
+      assert.equal(delivery.eventType, 'webhook.test');
+      assert.equal(delivery.event.type, 'webhook.test');
+    },
+  },
   pending('webhooks.test.live-when-asked', '`SendTestEvent` with `live` true sends to the live URL', TEST, TEST_EVENT),
-  pending('webhooks.test.ignores-filter', '`webhook.test` ignores the subscription filter: it is delivered even when `subscribedEvents` leaves it out', SELECTION, [...TEST_EVENT, 'updateWebhookConfiguration']),
-  pending('webhooks.test.event-type', '`eventType` names the event type to test; the delivery is a `webhook.test` event with data.object `test`', TEST, TEST_EVENT),
+  {
+    id: 'webhooks.test.ignores-filter',
+    title: '`webhook.test` ignores the subscription filter: it is delivered even when `subscribedEvents` leaves it out',
+    source: SELECTION,
+    requires: [...TEST_EVENT, 'updateWebhookConfiguration'],
+    serverOnly: true,
+    async run(ctx) {
+      const config = await newConfiguration(ctx, { subscribedEvents: ['invoice.paid'] });
+      const res = await sendTest(ctx, config.id);
+      expectStatus(res, 200, 'send a test event');
+      assert.equal((await deliveryLog(ctx, config.id)).length, 1, 'the test event is in the delivery log');
+    },
+  },
+  {
+    id: 'webhooks.test.event-type',
+    title: '`eventType` names the event type to test; the delivery is a `webhook.test` event with data.object `test`',
+    source: TEST,
+    requires: TEST_EVENT,
+    serverOnly: true,
+    async run(ctx) {
+      const config = await newConfiguration(ctx);
+      const res = await sendTest(ctx, config.id, { eventType: 'payment.refunded' });
+      expectStatus(res, 200, 'send a test event');
+      const [delivery] = await deliveryLog(ctx, config.id);
+      assert.equal(delivery.event.type, 'webhook.test');
+      assert.equal(delivery.event.data.object.object, 'test');
+      assert.equal(delivery.event.data.object.eventType, 'payment.refunded');
+    },
+  },
 ];
 
 const perSession: Scenario[] = [

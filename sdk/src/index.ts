@@ -27,4 +27,6 @@ export {
   tillErrorFrom,
 } from './errors.js';
 export type { TillErrorType, TillErrorCode, TillErrorDetails, ErrorBody, EnvelopeError } from './errors.js';
+export { verifyWebhook, webhookSignatureHeader, signTestWebhook, TillWebhookVerificationError } from './webhooks.js';
+export type { VerifyWebhookOptions } from './webhooks.js';
 export type * from './types.js';

@@ -9,6 +9,7 @@ import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { productHandlers } from './checkout/products.js';
 import { subscriptionHandlers } from './checkout/subscriptions.js';
+import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -24,6 +25,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...testHelperHandlers,
   ...subscriptionHandlers,
   ...walletHandlers,
+  ...webhookConfigurationHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

@@ -3,6 +3,7 @@ import type { ProductsTable, PlansTable } from '../domain/catalog/catalog.table.
 import type { CustomersTable } from '../domain/customers/customer.table.js';
 import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
 import type { EventsTable } from '../domain/events/event.table.js';
+import type { WebhookConfigurationsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../domain/webhooks/webhook.table.js';
 import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
 import type { ThreeDsChallengesTable } from '../domain/payments/three-d-secure.table.js';
 import type { SubscriptionItemsTable, SubscriptionsTable } from '../domain/subscriptions/subscription.table.js';
@@ -49,4 +50,7 @@ export interface Database {
   three_ds_challenges: ThreeDsChallengesTable;
   subscriptions: SubscriptionsTable;
   subscription_items: SubscriptionItemsTable;
+  webhook_configurations: WebhookConfigurationsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }

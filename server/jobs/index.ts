@@ -7,6 +7,9 @@ import { settleDuePayments } from '../domain/payments/refund.service.js';
 import { completeDueWalletRefunds } from '../domain/payments/wallet.service.js';
 import { expireDueSessions } from '../domain/sessions/session.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
+import type { DeliverySettings } from '../domain/webhooks/delivery.service.js';
+import { loadConfig } from '../config.js';
+import { startWebhookJobs } from './webhooks.js';
 
 /** Every queue Till runs, with its schedule. Later capabilities add theirs here. */
 export const QUEUES = {
@@ -16,6 +19,7 @@ export const QUEUES = {
   holdLapse: { name: 'hold-lapse', cron: '*/5 * * * *' },
   settlement: { name: 'settlement', cron: '7 * * * *' },
   walletRefunds: { name: 'wallet-refunds', cron: '* * * * *' },
+  webhookSweep: { name: 'webhook-sweep', cron: '* * * * *' },
 } as const;
 
 export interface Jobs {
@@ -29,7 +33,7 @@ export interface Jobs {
  * Starts pg-boss on the same database as the app. On PGlite it runs through `db.executeSql`;
  * statements without parameters may be several at once, which PGlite runs with `exec`.
  */
-export async function startJobs(database: TillDatabase, clock: Clock, logger: Logger): Promise<Jobs> {
+export async function startJobs(database: TillDatabase, clock: Clock, logger: Logger, settings: DeliverySettings = loadConfig()): Promise<Jobs> {
   const boss = new PgBoss({
     db: {
       executeSql: (text: string, values?: unknown[]) => (values && values.length > 0 ? database.sql.query(text, values) : database.sql.execRows(text)),
@@ -39,6 +43,7 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   } as PgBoss.ConstructorOptions);
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();
+  const webhooks = await startWebhookJobs(boss, database, clock, settings, logger);
 
   const work: Record<keyof typeof QUEUES, () => Promise<void>> = {
     idempotencyCleanup: async () => {
@@ -61,6 +66,10 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
       const n = await completeDueWalletRefunds(database.db, clock);
       if (n > 0) logger.info({ completed: n }, 'wallet refunds completed');
     },
+    webhookSweep: async () => {
+      const n = await webhooks.sweep();
+      if (n > 0) logger.info({ attempted: n }, 'due webhook deliveries attempted');
+    },
     rateLimitCleanup: async () => {
       await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);
     },
@@ -75,6 +84,9 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   return {
     boss,
     runNow: (queue) => work[queue](),
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+    stop: async () => {
+      webhooks.stop();
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
   };
 }

@@ -51,6 +51,8 @@ export interface TestServerOptions extends CreateAppOptions {
   logger?: ReturnType<typeof createLogger>;
   rateLimitScale?: number;
   env?: 'test' | 'production';
+  /** Settings over the test defaults (e.g. `allowLoopbackWebhooks`, `webhookTimeoutMs`). */
+  config?: Partial<ReturnType<typeof loadConfig>>;
 }
 
 async function listen(app: ReturnType<typeof createApp>): Promise<{ url: string; server: Server }> {
@@ -92,7 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 20 });
   await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
-  const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1 };
+  const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1, ...options.config };
   const logger = options.logger ?? createLogger('silent');
   const makeApp = () => createApp({ database, clock, config, logger }, options);
   const { url, server } = await listen(makeApp());

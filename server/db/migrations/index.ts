@@ -8,6 +8,7 @@ import * as walletQr from './2026_11_23_0006_wallet_qr.js';
 import * as threeDs from './2026_11_23_0008_three_ds.js';
 import * as subscriptions from './2026_11_23_0009_subscriptions.js';
 import * as merchantInvoices from './2026_11_23_0010_merchant_invoices.js';
+import * as webhooks from './2026_11_23_0011_webhooks.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0008_three_ds': threeDs,
   '2026_11_23_0009_subscriptions': subscriptions,
   '2026_11_23_0010_merchant_invoices': merchantInvoices,
+  '2026_11_23_0011_webhooks': webhooks,
 };

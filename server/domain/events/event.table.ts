@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, Timestamp } from '../../db/columns.js';
 
 /** An event, written in the same transaction as the change it reports. */
@@ -15,6 +15,8 @@ export interface EventsTable {
   session_id: string | null;
   payment_id: number | null;
   created_at: Timestamp;
+  /** When the webhook fan-out turned it into deliveries (the events table is the outbox). */
+  dispatched_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Order of writing. */
   seq: Generated<string>;
 }

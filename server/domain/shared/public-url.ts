@@ -42,12 +42,35 @@ export function isForbiddenAddress(address: string): boolean {
   return true;
 }
 
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Whether an IP address literal is a loopback address (127.0.0.0/8, ::1, or their IPv4-mapped form). */
+export function isLoopbackAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isLoopbackAddress(mapped[1]!);
+  const family = isIP(address);
+  if (family === 4) return loopback.check(address, 'ipv4');
+  if (family === 6) return loopback.check(address, 'ipv6');
+  return false;
+}
+
+/** Whether a target may be reached: public, or loopback when the caller allows loopback. */
+export const isAllowedTarget = (address: string, allowLoopback = false): boolean => !isForbiddenAddress(address) || (allowLoopback && isLoopbackAddress(address));
+
+export interface PublicUrlOptions {
+  /** Accept loopback hosts too (`TILL_ALLOW_LOOPBACK_WEBHOOKS`, test-mode targets only). */
+  allowLoopback?: boolean;
+}
+
 /**
  * Why a notification URL is refused, or undefined when it is acceptable: https only, and a host
  * that is public both as written and as it resolves. A name that does not resolve from here is
  * accepted (delivery checks again when it connects).
  */
-export async function publicHttpsProblem(raw: string): Promise<string | undefined> {
+export async function publicHttpsProblem(raw: string, options: PublicUrlOptions = {}): Promise<string | undefined> {
+  const allowLoopback = options.allowLoopback ?? false;
   let url: URL;
   try {
     url = new URL(raw);
@@ -58,11 +81,13 @@ export async function publicHttpsProblem(raw: string): Promise<string | undefine
   if (url.username || url.password) return 'must not carry credentials';
   // A trailing dot names the same host (`localhost.` is localhost).
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return 'must be a public host';
-  if (isIP(host)) return isForbiddenAddress(host) ? 'must be a public host' : undefined;
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    if (!allowLoopback) return 'must be a public host';
+  } else if (host.endsWith('.local') || host.endsWith('.internal')) return 'must be a public host';
+  if (isIP(host)) return isAllowedTarget(host, allowLoopback) ? undefined : 'must be a public host';
   try {
     const addresses = await lookup(host, { all: true, verbatim: true });
-    if (addresses.some((a) => isForbiddenAddress(a.address))) return 'must be a public host (the name resolves to a private address)';
+    if (addresses.some((a) => !isAllowedTarget(a.address, allowLoopback))) return 'must be a public host (the name resolves to a private address)';
   } catch {
     // Not resolvable from here: delivery re-checks the address at connect time.
   }

@@ -1,0 +1,350 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { components } from '../../../generated/checkout.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors/catalog.js';
+import { eventEnvelope, writeEvent } from '../events/event.service.js';
+import type { EventRow } from '../events/event.table.js';
+import { randomToken } from '../merchants/keys.js';
+import { toPage } from '../shared/pagination.js';
+import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
+import { type AttemptOutcome, sendWebhook } from './sender.js';
+import { deliveryToCheckout } from './webhook.mapper.js';
+import { getConfiguration, type WebhookOwner } from './webhook.service.js';
+import type { WebhookDeliveryRow } from './webhook.table.js';
+
+type Schemas = components['schemas'];
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** After the first attempt fails: retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-lettered. */
+export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 8 * 3600, 24 * 3600] as const;
+
+/** What delivery needs from the configuration. */
+export interface DeliverySettings {
+  /** `TILL_ALLOW_LOOPBACK_WEBHOOKS`: test-mode deliveries may reach loopback addresses. */
+  allowLoopbackWebhooks: boolean;
+  /** `TILL_WEBHOOK_TIMEOUT_MS` (30 s by default). */
+  webhookTimeoutMs: number;
+}
+
+/** How long a worker holds a delivery it is attempting; one that dies lets it go after this. */
+const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + 60;
+
+const newDeliveryId = () => `whd_${randomToken(24)}`;
+const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
+
+interface NewDelivery {
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  configuration_id: number | null;
+  session_id: string | null;
+  event_id: string;
+  event_type: string;
+  url: string;
+  status: 'pending';
+  next_attempt_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The fan-out. Claims undelivered events from the outbox (`FOR UPDATE SKIP LOCKED`, so several
+ * workers never take the same one), creates one delivery per matching enabled configuration of
+ * the merchant (live events and payouts to the live URL, test events to the sandbox URL) and one
+ * to the session's `notificationUrl` for the session's events (creation rule 4), and marks the
+ * events dispatched, all in one transaction. Returns the new deliveries' ids.
+ */
+export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const batch = await dispatchBatch(db, clock, batchSize);
+    if (batch.claimed === 0) return ids;
+    ids.push(...batch.deliveryIds);
+  }
+}
+
+/** One batch of the fan-out, in one transaction: how many events it claimed and the deliveries it created. */
+async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
+  return db.transaction().execute(async (trx) => {
+    const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
+    if (events.length === 0) return { claimed: 0, deliveryIds: [] };
+    const now = clock.now();
+    const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
+    const configurations = await trx.selectFrom('webhook_configurations').selectAll().where('merchant_id', 'in', merchantIds).where('enabled', '=', true).orderBy('id').execute();
+
+    // The session of each event: its own, or the one its payment was made through.
+    const paymentIds = [...new Set(events.filter((e) => !e.session_id && e.payment_id !== null).map((e) => e.payment_id!))];
+    const paymentSession = new Map<number, string>();
+    if (paymentIds.length > 0) {
+      for (const p of await trx.selectFrom('payments').select(['id', 'session_id', 'merchant_id']).where('id', 'in', paymentIds).execute()) {
+        if (p.session_id) paymentSession.set(p.id, p.session_id);
+      }
+    }
+    const sessionOf = (e: EventRow) => e.session_id ?? (e.payment_id !== null ? paymentSession.get(e.payment_id) : undefined) ?? null;
+    const sessionIds = [...new Set(events.filter((e) => goesToSessionUrl(e.type)).map(sessionOf).filter((s): s is string => s !== null))];
+    const sessions = new Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>();
+    if (sessionIds.length > 0) {
+      for (const s of await trx.selectFrom('checkout_sessions').select(['id', 'merchant_id', 'livemode', 'notification_url']).where('id', 'in', sessionIds).execute()) sessions.set(s.id, s);
+    }
+
+    const deliveries: NewDelivery[] = [];
+    const base = (e: EventRow, livemode: boolean) => ({ merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: now, created_at: now, updated_at: now });
+    for (const e of events) {
+      if (e.type === 'webhook.test') continue; // sent only to the configuration that asked for it
+      const live = e.livemode || alwaysLive(e.type);
+      for (const c of configurations) {
+        if (c.merchant_id !== e.merchant_id || !subscribed(c.subscribed_events, e.type)) continue;
+        const url = live ? c.live_url : c.sandbox_url;
+        if (url) deliveries.push({ id: newDeliveryId(), ...base(e, live), configuration_id: c.id, session_id: null, url });
+      }
+      const sessionId = goesToSessionUrl(e.type) ? sessionOf(e) : null;
+      const session = sessionId ? sessions.get(sessionId) : undefined;
+      if (sessionId && session?.notification_url && session.merchant_id === e.merchant_id && session.livemode === e.livemode) {
+        deliveries.push({ id: newDeliveryId(), ...base(e, e.livemode), configuration_id: null, session_id: sessionId, url: session.notification_url });
+      }
+    }
+    for (let i = 0; i < deliveries.length; i += 500) await trx.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500)).execute();
+    await trx
+      .updateTable('events')
+      .set({ dispatched_at: now })
+      .where(
+        'id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
+    return { claimed: events.length, deliveryIds: deliveries.map((d) => d.id) };
+  });
+}
+
+/** Where a delivery goes now and under which secret: the configuration's current URL for its mode, or the session's. */
+async function currentTarget(db: Db, delivery: WebhookDeliveryRow): Promise<{ url: string; secret: string } | undefined> {
+  if (delivery.configuration_id !== null) {
+    const c = await db.selectFrom('webhook_configurations').select(['sandbox_url', 'sandbox_secret', 'live_url', 'live_secret']).where('id', '=', delivery.configuration_id).executeTakeFirst();
+    if (!c) return undefined;
+    const url = delivery.livemode ? c.live_url : c.sandbox_url;
+    return url ? { url, secret: delivery.livemode ? c.live_secret : c.sandbox_secret } : undefined;
+  }
+  const s = await db.selectFrom('checkout_sessions').select(['notification_url', 'notification_secret']).where('id', '=', delivery.session_id!).where('merchant_id', '=', delivery.merchant_id).executeTakeFirst();
+  return s?.notification_url && s.notification_secret ? { url: s.notification_url, secret: s.notification_secret } : undefined;
+}
+
+export type AttemptKind = 'automatic' | 'resend';
+
+/**
+ * One attempt of a delivery. It is first claimed (`locked_until`), so two workers never send it
+ * at once and one killed mid-attempt lets it go when the lock passes: nothing is lost, and the
+ * receiver de-duplicates on the event id. An automatic attempt needs the delivery due (and its
+ * configuration enabled, test sends excepted); a re-send needs it failed or dead-lettered.
+ * Returns the delivery as it is after the attempt, or undefined when it could not be claimed.
+ */
+export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, deliveryId: string, kind: AttemptKind = 'automatic'): Promise<WebhookDeliveryRow | undefined> {
+  const now = clock.now();
+  const claimable =
+    kind === 'automatic'
+      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now} AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
+      : sql<boolean>`status IN ('failed', 'dead_lettered')`;
+  const delivery = await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: at(now, lockSeconds(settings)) })
+    .where('id', '=', deliveryId)
+    .where(claimable)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returningAll()
+    .executeTakeFirst();
+  if (!delivery) return undefined;
+
+  const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirstOrThrow();
+  const target = await currentTarget(db, delivery);
+  const attemptedAt = clock.now();
+  let outcome: AttemptOutcome;
+  if (!target) {
+    outcome = { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'no_url' };
+  } else {
+    outcome = await sendWebhook({
+      url: target.url,
+      secret: target.secret,
+      eventId: event.id,
+      eventType: event.type,
+      body: JSON.stringify(eventEnvelope(event)),
+      timestamp: Math.floor(attemptedAt.getTime() / 1000),
+      timeoutMs: settings.webhookTimeoutMs,
+      allowLoopback: settings.allowLoopbackWebhooks && !delivery.livemode,
+    });
+  }
+  return recordAttempt(db, clock, delivery, kind, attemptedAt, target?.url ?? delivery.url, outcome);
+}
+
+async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: WebhookDeliveryRow, kind: AttemptKind, attemptedAt: Date, url: string, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | undefined> {
+  let status = delivery.status;
+  let nextAttemptAt = delivery.next_attempt_at;
+  let automatic = delivery.automatic_attempts;
+  if (kind === 'automatic') {
+    automatic += 1;
+    if (outcome.ok) {
+      status = 'succeeded';
+      nextAttemptAt = null;
+    } else if (automatic <= RETRY_DELAYS_SECONDS.length) {
+      status = 'failed';
+      nextAttemptAt = at(attemptedAt, RETRY_DELAYS_SECONDS[automatic - 1]!);
+    } else {
+      status = 'dead_lettered';
+      nextAttemptAt = null;
+    }
+  } else if (outcome.ok) {
+    status = 'succeeded';
+    nextAttemptAt = null;
+  }
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_delivery_attempts')
+      .values({ delivery_id: delivery.id, attempted_at: attemptedAt, url, http_status: outcome.httpStatus, duration_ms: outcome.durationMs, response_snippet: outcome.responseSnippet, error: outcome.error })
+      .execute();
+    return trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status,
+        next_attempt_at: nextAttemptAt,
+        automatic_attempts: automatic,
+        attempt_count: eb('attempt_count', '+', 1),
+        url,
+        locked_until: null,
+        updated_at: clock.now(),
+      }))
+      .where('id', '=', delivery.id)
+      .returningAll()
+      .executeTakeFirst();
+  });
+}
+
+/** Ids of deliveries whose automatic attempt is due now (by the Clock) and not held by a worker. */
+export async function dueDeliveries(db: Kysely<Database>, clock: Clock, limit = 200): Promise<string[]> {
+  const now = clock.now();
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .select('d.id')
+    .where('d.status', 'in', ['pending', 'failed'])
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+    .where((eb) =>
+      eb.or([
+        eb('d.configuration_id', 'is', null),
+        eb('d.event_type', '=', 'webhook.test'),
+        eb.exists(eb.selectFrom('webhook_configurations as c').select('c.id').whereRef('c.id', '=', 'd.configuration_id').where('c.enabled', '=', true)),
+      ]),
+    )
+    .orderBy('d.next_attempt_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Runs tasks with at most `width` at a time. */
+async function inParallel<T>(items: T[], width: number, task: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
+}
+
+/**
+ * Fans out the outbox, then attempts every delivery that is due by the Clock (first attempts and
+ * retries). The job runs it every second; tests and the sandbox run it after moving the clock.
+ * Returns how many attempts were made.
+ */
+export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number } = {}): Promise<number> {
+  await dispatchPendingEvents(db, clock);
+  let attempted = 0;
+  for (;;) {
+    const due = await dueDeliveries(db, clock);
+    if (due.length === 0) return attempted;
+    let progressed = 0;
+    await inParallel(due, options.concurrency ?? 16, async (id) => {
+      if (await attemptDelivery(db, clock, settings, id)) progressed += 1;
+    });
+    attempted += progressed;
+    if (progressed === 0) return attempted;
+  }
+}
+
+// ---- The API: test sends, the delivery log, re-sends
+
+async function deliveryView(db: Db, row: WebhookDeliveryRow): Promise<Schemas['WebhookDelivery']> {
+  const [attempts, event] = await Promise.all([
+    db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', row.id).orderBy('id', 'desc').limit(100).execute(),
+    db.selectFrom('events').selectAll().where('id', '=', row.event_id).executeTakeFirstOrThrow(),
+  ]);
+  return deliveryToCheckout(row, attempts.reverse(), event);
+}
+
+/**
+ * Sends a `webhook.test` event to one configuration, whatever its filter and `enabled` flag: the
+ * sandbox URL under the sandbox secret, or the live ones with `live`. The event is written as
+ * already dispatched (it goes to this configuration only); the call answers after the first
+ * attempt, and a failed test delivery is retried like any other.
+ */
+export async function sendTestEvent(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, owner: WebhookOwner, id: number, input: Schemas['WebhookTestEventRequest'] | undefined) {
+  const configuration = await getConfiguration(db, owner, id);
+  const live = input?.live ?? false;
+  const url = live ? configuration.live_url : configuration.sandbox_url;
+  if (!url) throw new AppError('invalid_state', { param: 'live', message: `This configuration has no ${live ? 'liveUrl' : 'sandboxUrl'}; set one first, or send the test to the ${live ? 'sandbox' : 'live'} URL.` });
+  const now = clock.now();
+  const deliveryId = newDeliveryId();
+  const eventId = await db.transaction().execute(async (trx) => {
+    const object = { object: 'test', id: `test_${randomToken(20)}`, message: 'This is a test event sent from the Till API.', eventType: input?.eventType ?? 'webhook.test', isLive: live, createdAt: now.toISOString() };
+    const evt = await writeEvent(trx, clock, { merchantId: owner.merchantId, livemode: live, type: 'webhook.test', object });
+    await trx.updateTable('events').set({ dispatched_at: now }).where('id', '=', evt).execute();
+    await trx
+      .insertInto('webhook_deliveries')
+      .values({ id: deliveryId, merchant_id: owner.merchantId, livemode: live, configuration_id: configuration.id, session_id: null, event_id: evt, event_type: 'webhook.test', url, status: 'pending', next_attempt_at: now, created_at: now, updated_at: now })
+      .execute();
+    return evt;
+  });
+  const after = await attemptDelivery(db, clock, settings, deliveryId);
+  return { eventId, deliveryId, url: after?.url ?? url, livemode: live, status: after?.status ?? 'pending' } satisfies Schemas['WebhookTestEventResult'];
+}
+
+/** The caller's mode: the delivery log shows the deliveries of the key's mode. */
+export interface DeliveryCaller extends WebhookOwner {
+  livemode: boolean;
+}
+
+/** The delivery log of a configuration, newest first, in the key's mode. */
+export async function listDeliveries(
+  db: Kysely<Database>,
+  caller: DeliveryCaller,
+  id: number,
+  page: { limit: number; startingAfter?: string | undefined; status?: string | undefined; eventType?: string | undefined },
+) {
+  await getConfiguration(db, caller, id);
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', id).where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode).orderBy('seq', 'desc').limit(page.limit + 1);
+  if (page.status !== undefined) query = query.where('status', '=', page.status as WebhookDeliveryRow['status']);
+  if (page.eventType !== undefined) query = query.where('event_type', '=', page.eventType);
+  if (page.startingAfter !== undefined) {
+    const after = await db.selectFrom('webhook_deliveries').select('seq').where('id', '=', page.startingAfter).where('configuration_id', '=', id).where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode).executeTakeFirst();
+    if (!after) throw new AppError('resource_not_found', { param: 'startingAfter', message: `No such delivery of this configuration: ${page.startingAfter}.` });
+    query = query.where('seq', '<', after.seq);
+  }
+  const rows = toPage(await query.execute(), page.limit);
+  return { data: await Promise.all(rows.data.map((r) => deliveryView(db, r))), hasMore: rows.hasMore };
+}
+
+/**
+ * Re-sends a failed or dead-lettered delivery now: the same event to the configuration's current
+ * URL under its current secret. On a 2xx it is `succeeded`; otherwise its status is unchanged.
+ */
+export async function resendDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, caller: DeliveryCaller, id: number, deliveryId: string) {
+  await getConfiguration(db, caller, id);
+  const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('configuration_id', '=', id).where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode).executeTakeFirst();
+  if (!delivery) throw new AppError('resource_not_found', { param: 'deliveryId', message: `No such delivery of this configuration: ${deliveryId}.` });
+  const after = await attemptDelivery(db, clock, settings, deliveryId, 'resend');
+  if (!after) {
+    const current = await db.selectFrom('webhook_deliveries').select('status').where('id', '=', deliveryId).executeTakeFirst();
+    const why = current?.status === 'succeeded' ? 'it already succeeded' : current?.status === 'pending' ? 'its first attempt has not been made yet' : 'an attempt is under way';
+    throw new AppError('invalid_state', { param: 'deliveryId', message: `This delivery cannot be re-sent now: ${why}. Only a failed or dead-lettered delivery can be re-sent.` });
+  }
+  return deliveryView(db, after);
+}

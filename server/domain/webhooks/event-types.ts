@@ -1,0 +1,63 @@
+import type { components } from '../../../generated/checkout.js';
+
+export type EventType = components['schemas']['EventType'];
+
+/** Every event type of the contract's `webhooks` section. */
+export const EVENT_TYPES = [
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+  'payment.authorized',
+  'payment.captured',
+  'payment.released',
+  'payment.authorization_expired',
+  'checkout.session.completed',
+  'checkout.session.expired',
+  'checkout.session.cancelled',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.past_due',
+  'invoice.sent',
+  'invoice.voided',
+  'invoice.refunded',
+  'subscription.created',
+  'subscription.activated',
+  'subscription.renewed',
+  'subscription.payment_failed',
+  'subscription.past_due',
+  'subscription.unpaid',
+  'subscription.paused',
+  'subscription.resumed',
+  'subscription.cancelled',
+  'subscription.updated',
+  'payout.completed',
+  'payout.failed',
+  'dispute.opened',
+  'dispute.updated',
+  'dispute.closed',
+  'webhook.test',
+] as const satisfies readonly EventType[];
+
+/** Why a `subscribedEvents` item is refused, or undefined: an event name, a `family.*` of existing events, or `*`. */
+export function subscriptionProblem(item: string): string | undefined {
+  if (item === '*') return undefined;
+  if (item.endsWith('.*')) {
+    const family = item.slice(0, -1);
+    return EVENT_TYPES.some((t) => t.startsWith(family)) ? undefined : `${item} names no family of events`;
+  }
+  return (EVENT_TYPES as readonly string[]).includes(item) ? undefined : `${item} is not an event type`;
+}
+
+/** Whether an event type is selected by a subscription list (names, `family.*`, `*`). */
+export function subscribed(subscribedEvents: readonly string[], type: string): boolean {
+  if (type === 'webhook.test') return true;
+  return subscribedEvents.some((item) => item === '*' || item === type || (item.endsWith('.*') && type.startsWith(item.slice(0, -1))));
+}
+
+/** Events of a session sent to its `notificationUrl` (creation rule 4). */
+export function goesToSessionUrl(type: string): boolean {
+  return type === 'checkout.session.completed' || type === 'checkout.session.expired' || type === 'checkout.session.cancelled' || type.startsWith('payment.') || type.startsWith('dispute.');
+}
+
+/** Payout events are always live (live URL, live secret). */
+export const alwaysLive = (type: string): boolean => type.startsWith('payout.');

@@ -1,0 +1,169 @@
+import { createHmac } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { isAllowedTarget, isLoopbackAddress } from '../shared/public-url.js';
+
+/** What one attempt came to, for the delivery log. */
+export interface AttemptOutcome {
+  ok: boolean;
+  httpStatus: number | null;
+  durationMs: number;
+  /** The first 1000 characters of the answer body; null when there was none. */
+  responseSnippet: string | null;
+  /** `timeout`, `connection_refused`, `tls_error`, `dns_error`, `address_not_allowed`, `connection_error` or `http_status`; null on success. */
+  error: string | null;
+}
+
+export interface SendOptions {
+  url: string;
+  secret: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  /** Unix seconds of this attempt (from the Clock). */
+  timestamp: number;
+  timeoutMs: number;
+  /** Loopback targets are allowed (`TILL_ALLOW_LOOPBACK_WEBHOOKS`, test-mode deliveries only). */
+  allowLoopback: boolean;
+}
+
+const SNIPPET = 1000;
+const MAX_READ = 64 * 1024;
+
+/** `sha256=` and the lower-case hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
+export function signatureHeader(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex')}`;
+}
+
+/**
+ * The Standard Webhooks key of a secret: for `whsec_<base64>` (as Till generates them) the decoded
+ * bytes after the prefix, as Standard Webhooks libraries expect; for any other secret its UTF-8 bytes.
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  if (secret.startsWith('whsec_')) {
+    const b64 = secret.slice('whsec_'.length);
+    if (/^[A-Za-z0-9+/]+={0,2}$/.test(b64) && b64.length % 4 === 0) return Buffer.from(b64, 'base64');
+  }
+  return Buffer.from(secret, 'utf8');
+}
+
+/** `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` (Standard Webhooks). */
+export function standardSignatureHeader(id: string, timestamp: number, body: string, secret: string): string {
+  return `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
+}
+
+/** Every header of a delivery attempt. */
+export function deliveryHeaders(options: Pick<SendOptions, 'secret' | 'eventId' | 'eventType' | 'body' | 'timestamp'>): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Till-Webhooks/1.0',
+    'x-webhook-signature': signatureHeader(options.body, options.secret),
+    'x-webhook-id': options.eventId,
+    'x-webhook-event': options.eventType,
+    'x-webhook-timestamp': String(options.timestamp),
+    'webhook-id': options.eventId,
+    'webhook-timestamp': String(options.timestamp),
+    'webhook-signature': standardSignatureHeader(options.eventId, options.timestamp, options.body, options.secret),
+  };
+}
+
+class BlockedAddressError extends Error {
+  code = 'EWEBHOOKBLOCKED';
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for the connection that resolves the name and refuses it when any address it
+ * resolves to is loopback, private, link-local, unique-local or otherwise not public: the check
+ * happens at connect time, on the addresses actually used, so DNS rebinding cannot slip past it.
+ */
+function guardedLookup(allowLoopback: boolean) {
+  return (hostname: string, options: { all?: boolean; family?: number } | number, callback: LookupCallback) => {
+    const opts = typeof options === 'number' ? { family: options } : (options ?? {});
+    dnsLookup(hostname, { family: opts.family ?? 0, all: true, verbatim: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      const refused = list.find((a) => !isAllowedTarget(a.address, allowLoopback));
+      if (refused || list.length === 0) return callback(new BlockedAddressError(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach`), '');
+      if (opts.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+const agents = new Map<string, https.Agent>();
+function agentFor(allowLoopback: boolean, insecure: boolean): https.Agent {
+  const key = `${allowLoopback}:${insecure}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000, lookup: guardedLookup(allowLoopback) as any, rejectUnauthorized: !insecure });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+function errorKind(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+  if (code === 'EWEBHOOKBLOCKED') return 'address_not_allowed';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'dns_error';
+  if (/CERT|TLS|SSL|SELF_SIGNED|ERR_SSL/i.test(code) || /certificate|tls|ssl/i.test((err as Error)?.message ?? '')) return 'tls_error';
+  return 'connection_error';
+}
+
+/**
+ * POSTs one delivery attempt: the raw body with the signature headers, no redirect followed, at
+ * most `timeoutMs` for the whole answer. Any 2xx is success. Never throws.
+ */
+export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome> {
+  const started = process.hrtime.bigint();
+  const elapsed = () => Math.min(options.timeoutMs, Math.round(Number(process.hrtime.bigint() - started) / 1e6));
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'invalid_url' };
+  }
+  if (url.protocol !== 'https:') return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'invalid_url' };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An IP literal is connected to without a lookup: check it here.
+  if (isIP(host) && !isAllowedTarget(host, options.allowLoopback)) return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'address_not_allowed' };
+  // A local development receiver on loopback has a self-signed certificate.
+  const insecure = options.allowLoopback && (isLoopbackAddress(host) || host.toLowerCase() === 'localhost');
+  const headers = deliveryHeaders(options);
+
+  return new Promise<AttemptOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const req = https.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(options.body)) }, agent: agentFor(options.allowLoopback, insecure) }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < MAX_READ) chunks.push(chunk);
+        size += chunk.length;
+      });
+      const done = () => {
+        const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8');
+        const ok = status >= 200 && status < 300;
+        finish({ ok, httpStatus: status >= 100 && status <= 599 ? status : null, responseSnippet: text.length > 0 ? text.slice(0, SNIPPET) : null, error: ok ? null : 'http_status' });
+      };
+      res.on('end', done);
+      res.on('error', () => done());
+      res.on('aborted', () => done());
+    });
+    const timer = setTimeout(() => {
+      finish({ ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' });
+      req.destroy(new Error('timeout'));
+    }, options.timeoutMs);
+    req.on('error', (err) => finish({ ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) }));
+    req.end(options.body);
+  });
+}

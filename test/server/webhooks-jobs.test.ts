@@ -1,0 +1,40 @@
+// The webhook jobs as `npm start` runs them: pg-boss polls the outbox every second and delivers
+// to a real receiver, with no test code driving the work.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../server/main.js';
+import { call } from '../support/server.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+
+let running: RunningServer;
+let r: Receiver;
+beforeAll(async () => {
+  r = await startReceiver();
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'till-webhook-jobs-')), TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  running = await startServer({ env, announce: false });
+});
+afterAll(async () => {
+  await running?.close();
+  await r?.close();
+});
+
+it('the running server fans out and delivers a new event within seconds, on pg-boss', async () => {
+  const { createMerchant } = await import('../../server/domain/merchants/merchant.service.js');
+  const { systemClock } = await import('../../server/clock.js');
+  const m = (await createMerchant(running.database.db, systemClock, { name: `Jobs ${Date.now()}` })).credentials;
+  const sk = m.keys.test.secret;
+  const c = await call(running.url, 'POST', '/v1/WebhookConfiguration', { key: sk, body: { sandboxUrl: r.url, subscribedEvents: ['checkout.session.*'] } });
+  expect(c.status).toBe(201);
+  const s = await call(running.url, 'POST', '/v1/checkout-sessions', { key: sk, body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+  const cancelledAt = Date.now();
+  await call(running.url, 'POST', `/v1/checkout-sessions/${s.json.id}/cancel`, { key: sk });
+  const deadline = Date.now() + 20_000;
+  while (r.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(r.received.map((h) => h.json.type)).toEqual(['checkout.session.cancelled']);
+  expect(Date.now() - cancelledAt).toBeLessThan(20_000);
+  const log = await call(running.url, 'GET', `/v1/WebhookConfiguration/${c.json.id}/deliveries`, { key: sk });
+  expect(log.json.data[0]).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+});

@@ -1,0 +1,555 @@
+// Webhooks (issue #5, first slice): the configuration API, fan-out from the events outbox,
+// signed delivery to real HTTPS receivers on loopback, retries on the Clock to dead-letter,
+// re-send, test events, per-session notification URLs, redirects and SSRF refusals.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../sdk/src/index.js';
+import { ManualClock } from '../../server/clock.js';
+import { loadConfig } from '../../server/config.js';
+import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
+import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
+import { attemptDelivery, deliverDueWebhooks, dispatchPendingEvents, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
+import { sendWebhook, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';
+import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+
+const clock = new ManualClock(new Date());
+const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+let t: TestServer;
+const receivers: Receiver[] = [];
+beforeAll(async () => {
+  t = await startTestServer({ clock, config: settings });
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+});
+
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+/** Runs the app's webhook job code: fan-out, then every attempt due by the test clock. */
+const deliver = () => deliverDueWebhooks(t.database.db, clock, settings);
+
+// The contract's `webhooks` section, compiled with Ajv: each delivered body must match its type.
+const contract = JSON.parse(readFileSync(new URL('../../generated/checkout.openapi.json', import.meta.url), 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'byte', 'password']) ajv.addFormat(format, true);
+ajv.addSchema(contract, 'checkout.json');
+const validators = new Map<string, ValidateFunction>();
+function checkEnvelope(body: any) {
+  const type = body.type as string;
+  expect(contract.webhooks[type], `webhooks.${type} in the contract`).toBeDefined();
+  let validate = validators.get(type);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `checkout.json#/webhooks/${type.replace(/~/g, '~0').replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema` });
+    validators.set(type, validate);
+  }
+  const ok = validate(body);
+  expect(ok ? [] : validate.errors, `${type} envelope against the contract`).toEqual([]);
+}
+
+const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
+/** A session paid with a test card (a hold with `manual`). */
+async function paidSession(merchant: MerchantCredentials, body: Record<string, unknown> = {}) {
+  const s = await createTestSession(t, merchant, false, { amount: 40, metadata: { orderId: 'A-1' }, ...body });
+  const pk = merchant.keys.test.publishable;
+  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
+  const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
+  expect(res.status).toBe(200);
+  return { session: s, paymentId: res.json.paymentResult.id as number };
+}
+const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) => t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
+const deliveries = async (merchant: MerchantCredentials, configId: number, query = '') => (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries${query}`, { key: merchant.keys.test.secret })).json.data as any[];
+const hexSig = (raw: string, secret: string) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;
+// A public address from a documentation range: accepted as a URL, never delivered to here.
+const PUBLIC_URL = 'https://203.0.113.10/till-hooks';
+
+describe('the webhook configuration API', () => {
+  it('creates a configuration with generated whsec_ secrets shown once; retrieve and list never show them', async () => {
+    const m = await t.newMerchant();
+    const res = await configure(m, { sandboxUrl: 'https://127.0.0.1:9/hooks', liveUrl: PUBLIC_URL, description: 'Orders' });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ object: 'webhook_configuration', sandboxUrl: 'https://127.0.0.1:9/hooks', liveUrl: PUBLIC_URL, subscribedEvents: ['*'], enabled: true, description: 'Orders' });
+    expect(res.json.sandboxSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(res.json.liveSecret).toMatch(/^whsec_/);
+    expect(res.json.liveSecret).not.toBe(res.json.sandboxSecret);
+    const got = await t.call('GET', `/v1/WebhookConfiguration/${res.json.id}`, { key: m.keys.live.secret });
+    expect(got.status).toBe(200);
+    expect(got.json.sandboxSecret).toBeUndefined();
+    expect(got.json.liveSecret).toBeUndefined();
+    const list = await t.call('GET', '/v1/WebhookConfiguration?limit=10', { key: m.keys.test.secret });
+    expect(list.json).toMatchObject({ object: 'list', hasMore: false });
+    expect(list.json.data.map((c: any) => c.id)).toEqual([res.json.id]);
+    expect(list.json.data[0].sandboxSecret).toBeUndefined();
+  });
+
+  it('keeps a secret you send, and pages newest first', async () => {
+    const m = await t.newMerchant();
+    const a = await configure(m, { liveUrl: PUBLIC_URL, liveSecret: 'my-own-secret-0123456789' });
+    expect(a.json.liveSecret).toBe('my-own-secret-0123456789');
+    const b = await configure(m, { liveUrl: `${PUBLIC_URL}/b`, subscribedEvents: ['payment.*'] });
+    const page1 = await t.call('GET', '/v1/WebhookConfiguration?limit=1', { key: m.keys.test.secret });
+    expect(page1.json.data.map((c: any) => c.id)).toEqual([b.json.id]);
+    expect(page1.json.hasMore).toBe(true);
+    const page2 = await t.call('GET', `/v1/WebhookConfiguration?limit=1&startingAfter=${b.json.id}`, { key: m.keys.test.secret });
+    expect(page2.json.data.map((c: any) => c.id)).toEqual([a.json.id]);
+    expect(page2.json.hasMore).toBe(false);
+  });
+
+  it('refuses no URL, a non-https or private URL, an unknown event and a bad secret with 400 naming the field', async () => {
+    const m = await t.newMerchant();
+    const none = await configure(m, { subscribedEvents: ['*'] });
+    expect(none.status).toBe(400);
+    expect(none.json.error).toMatchObject({ code: 'parameter_missing', param: 'sandboxUrl' });
+    expect((await configure(m, { liveUrl: 'http://shop.example.com/hooks' })).status).toBe(400);
+    for (const url of ['https://10.0.0.8/h', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/h', 'https://192.168.1.20/h', 'https://localhost/h', 'https://metadata.google.internal/h']) {
+      const res = await configure(m, { liveUrl: url });
+      expect(res.status, url).toBe(400);
+      expect(res.json.error, url).toMatchObject({ code: 'parameter_invalid', param: 'liveUrl' });
+    }
+    const unknown = await configure(m, { liveUrl: PUBLIC_URL, subscribedEvents: ['payment.succeeded', 'payment.exploded'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error).toMatchObject({ code: 'parameter_invalid', param: 'subscribedEvents[1]' });
+    expect((await configure(m, { liveUrl: PUBLIC_URL, subscribedEvents: ['nothing.*'] })).json.error.code).toBe('parameter_invalid');
+    expect((await configure(m, { liveUrl: PUBLIC_URL, liveSecret: 'short' })).status).toBe(400);
+  });
+
+  it('allows loopback only for the sandbox URL with TILL_ALLOW_LOOPBACK_WEBHOOKS, never for the live URL', async () => {
+    const m = await t.newMerchant();
+    expect((await configure(m, { sandboxUrl: 'https://127.0.0.1:8443/h' })).status).toBe(201);
+    const live = await configure(m, { liveUrl: 'https://127.0.0.1:8443/h' });
+    expect(live.status).toBe(400);
+    expect(live.json.error.param).toBe('liveUrl');
+  });
+
+  it('refuses TILL_ALLOW_LOOPBACK_WEBHOOKS in production at start, with a clear message', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' })).toThrow(/TILL_ALLOW_LOOPBACK_WEBHOOKS=true is refused with NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'test', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' })).toMatchObject({ allowLoopbackWebhooks: true, webhookTimeoutMs: 2000 });
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ allowLoopbackWebhooks: false, webhookTimeoutMs: 30_000 });
+  });
+
+  it('updates any subset: events, enabled, URL removal; a rotated secret is returned once; secret and rotate together are refused', async () => {
+    const m = await t.newMerchant();
+    const c = await configure(m, { sandboxUrl: 'https://127.0.0.1:9/h', liveUrl: PUBLIC_URL });
+    const path = `/v1/WebhookConfiguration/${c.json.id}`;
+    const upd = await t.call('PATCH', path, { key: m.keys.test.secret, body: { subscribedEvents: ['checkout.session.*'], enabled: false, liveUrl: null, description: 'x' } });
+    expect(upd.status).toBe(200);
+    expect(upd.json).toMatchObject({ subscribedEvents: ['checkout.session.*'], enabled: false, liveUrl: null, description: 'x' });
+    expect(upd.json.sandboxSecret).toBeUndefined();
+    const rotated = await t.call('PATCH', path, { key: m.keys.test.secret, body: { rotateSandboxSecret: true } });
+    expect(rotated.json.sandboxSecret).toMatch(/^whsec_/);
+    expect(rotated.json.sandboxSecret).not.toBe(c.json.sandboxSecret);
+    expect(rotated.json.liveSecret).toBeUndefined();
+    const both = await t.call('PATCH', path, { key: m.keys.test.secret, body: { sandboxSecret: 'a-secret-of-my-own-123', rotateSandboxSecret: true } });
+    expect(both.status).toBe(400);
+    expect(both.json.error.code).toBe('validation_error');
+    const bad = await t.call('PATCH', path, { key: m.keys.test.secret, body: { liveUrl: 'https://10.1.2.3/h' } });
+    expect(bad.json.error).toMatchObject({ code: 'parameter_invalid', param: 'liveUrl' });
+  });
+
+  it("another merchant's configuration answers 404 like a missing one, on every operation", async () => {
+    const m = await t.newMerchant();
+    const other = await t.newMerchant();
+    const c = await configure(m, { liveUrl: PUBLIC_URL });
+    const key = other.keys.test.secret;
+    const path = `/v1/WebhookConfiguration/${c.json.id}`;
+    for (const [method, p, body] of [
+      ['GET', path, undefined],
+      ['PATCH', path, { enabled: false }],
+      ['DELETE', path, undefined],
+      ['POST', `${path}/SendTestEvent`, { live: true }],
+      ['GET', `${path}/deliveries`, undefined],
+      ['POST', `${path}/deliveries/whd_AAAAAAAAAAAAAAAA/resend`, undefined],
+    ] as const) {
+      const res = await t.call(method, p, { key, body });
+      expect(res.status, `${method} ${p}`).toBe(404);
+      expect(res.json.error.code).toBe('resource_not_found');
+    }
+    expect((await t.call('GET', '/v1/WebhookConfiguration', { key })).json.data).toEqual([]);
+  });
+
+  it('deletes a configuration with its pending retries and delivery log', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 500);
+    const c = await configure(m, { sandboxUrl: r.url });
+    await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: {} });
+    expect(r.received).toHaveLength(1);
+    const del = await t.call('DELETE', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret });
+    expect(del.json).toEqual({ id: c.json.id, object: 'webhook_configuration', deleted: true });
+    expect(await t.database.db.selectFrom('webhook_deliveries').select('id').where('configuration_id', '=', c.json.id).execute()).toEqual([]);
+    clock.advance(120);
+    await deliver();
+    expect(r.received).toHaveLength(1);
+    expect((await t.call('GET', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret })).status).toBe(404);
+  });
+});
+
+describe('delivery', () => {
+  it('POSTs the envelope signed with X-Webhook-Signature (hex HMAC of the raw body) and the Standard Webhooks headers; node:crypto and the SDK both verify it', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url });
+    const secret = c.json.sandboxSecret as string;
+    const s = await createTestSession(t, m);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret })).status).toBe(204);
+    await deliver();
+    expect(r.received).toHaveLength(1);
+    const hook = r.received[0]!;
+    expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, secret));
+    expect(hook.headers['x-webhook-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(hook.headers['x-webhook-id']).toBe(hook.json.id);
+    expect(hook.headers['x-webhook-event']).toBe('checkout.session.cancelled');
+    expect(hook.headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)));
+    // Standard Webhooks: v1, base64 HMAC of id.timestamp.body under the decoded whsec_ key.
+    const std = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${hook.headers['webhook-id']}.${hook.headers['webhook-timestamp']}.${hook.raw}`).digest('base64');
+    expect(hook.headers['webhook-signature']).toBe(`v1,${std}`);
+    expect(hook.headers['webhook-id']).toBe(hook.json.id);
+    const event = verifyWebhook(hook.raw, hook.headers['x-webhook-signature'] as string, secret, { now: clock.now() });
+    expect(event).toMatchObject({ object: 'event', type: 'checkout.session.cancelled', livemode: false, merchantId: m.merchantId });
+    expect(event.created).toBe(event.createdAt);
+    expect(event.apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((event.data.object as any)).toMatchObject({ object: 'checkout_session', id: s.id });
+    checkEnvelope(hook.json);
+    const [d] = await deliveries(m, c.json.id);
+    expect(d).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null, eventId: event.id, url: r.url, livemode: false, configurationId: c.json.id });
+    expect(d.attempts[0]).toMatchObject({ httpStatus: 200, error: null, responseSnippet: '{"received":true,"n":0}' });
+    expect(d.event.id).toBe(event.id);
+  });
+
+  it('every delivered event validates against the contract for its type (payments, holds, sessions, test events)', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url });
+    const sk = m.keys.test.secret;
+    await paidSession(m); // payment.succeeded, checkout.session.completed
+    const hold = await paidSession(m, { captureMethod: 'manual' }); // payment.authorized, checkout.session.completed
+    await t.call('POST', `/v1/payments/${hold.paymentId}/capture`, { key: sk, body: {} }); // payment.captured, payment.succeeded
+    const hold2 = await paidSession(m, { captureMethod: 'manual' });
+    await t.call('POST', `/v1/payments/${hold2.paymentId}/release`, { key: sk }); // payment.released
+    const refundable = await paidSession(m);
+    await t.call('POST', `/v1/checkout-sessions/${refundable.session.id}/refund`, { key: sk, body: {} }); // payment.refunded
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
+    await createTestSession(t, m, false, { expiresAt: new Date(clock.now().getTime() + 11 * 60_000).toISOString() });
+    clock.advance(12 * 60);
+    await expireDueSessions(t.database.db, clock); // checkout.session.expired
+    await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: sk, body: { eventType: 'payment.refunded' } });
+    await deliver();
+    const types = new Set(r.received.map((h) => h.json.type));
+    for (const type of ['invoice.paid', 'payment.succeeded', 'payment.authorized', 'payment.captured', 'payment.released', 'payment.refunded', 'checkout.session.completed', 'checkout.session.cancelled', 'checkout.session.expired', 'webhook.test']) {
+      expect(types, type).toContain(type);
+    }
+    for (const hook of r.received) {
+      checkEnvelope(hook.json);
+      expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, c.json.sandboxSecret));
+    }
+    // Payments made through a session carry its metadata.
+    expect(r.received.find((h) => h.json.type === 'payment.succeeded')!.json.data.object.metadata).toMatchObject({ orderId: 'A-1' });
+  });
+
+  it('subscribedEvents filtering is exact for names, families and *', async () => {
+    const m = await t.newMerchant();
+    const [byName, byFamily, all, none, unset] = await Promise.all([receiver(), receiver(), receiver(), receiver(), receiver()]);
+    await configure(m, { sandboxUrl: byName.url, subscribedEvents: ['payment.succeeded'] });
+    await configure(m, { sandboxUrl: byFamily.url, subscribedEvents: ['checkout.session.*'] });
+    await configure(m, { sandboxUrl: all.url, subscribedEvents: ['*'] });
+    await configure(m, { sandboxUrl: none.url, subscribedEvents: ['invoice.*', 'payment.failed'] });
+    await configure(m, { sandboxUrl: unset.url });
+    await paidSession(m); // payment.succeeded, invoice.paid, checkout.session.completed
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    await deliver();
+    const typesOf = (r: Receiver) => r.received.map((h) => h.json.type).sort();
+    expect(typesOf(byName)).toEqual(['payment.succeeded']);
+    expect(typesOf(byFamily)).toEqual(['checkout.session.cancelled', 'checkout.session.completed']);
+    expect(typesOf(all)).toEqual(['checkout.session.cancelled', 'checkout.session.completed', 'invoice.paid', 'payment.succeeded']);
+    expect(typesOf(unset)).toEqual(typesOf(all));
+    expect(typesOf(none)).toEqual(['invoice.paid']);
+  });
+
+  it('test-mode events go to the sandbox URL only, live events to the live URL only; a disabled configuration gets nothing', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const both = await configure(m, { sandboxUrl: r.url, liveUrl: PUBLIC_URL });
+    const disabled = await configure(m, { sandboxUrl: r.url, liveUrl: PUBLIC_URL, enabled: false });
+    const live = await createTestSession(t, m, true);
+    await t.call('POST', `/v1/checkout-sessions/${live.id}/cancel`, { key: m.keys.live.secret });
+    const test = await createTestSession(t, m, false);
+    await t.call('POST', `/v1/checkout-sessions/${test.id}/cancel`, { key: m.keys.test.secret });
+    await dispatchPendingEvents(t.database.db, clock);
+    const rows = await t.database.db.selectFrom('webhook_deliveries').select(['configuration_id', 'url', 'livemode']).where('merchant_id', '=', m.merchantId).orderBy('livemode').execute();
+    expect(rows).toEqual([
+      { configuration_id: both.json.id, url: r.url, livemode: false },
+      { configuration_id: both.json.id, url: PUBLIC_URL, livemode: true },
+    ]);
+    expect(disabled.status).toBe(201);
+    // The live delivery is never sent from a test: remove the configuration before any attempt.
+    await t.database.db.deleteFrom('webhook_deliveries').where('merchant_id', '=', m.merchantId).where('livemode', '=', true).execute();
+    await deliver();
+    expect(r.received.map((h) => h.json.livemode)).toEqual([false]);
+    // The live key sees the live log, the test key the test log.
+    expect((await deliveries(m, both.json.id)).map((d) => d.livemode)).toEqual([false]);
+  });
+
+  it("a session's notificationUrl gets its session and payment events signed with the session's own secret, besides the configured endpoints", async () => {
+    const m = await t.newMerchant();
+    const endpoint = await receiver();
+    const sessionUrl = await receiver();
+    const c = await configure(m, { sandboxUrl: endpoint.url });
+    const sessionSecret = 'session-secret-0123456789';
+    const { session, paymentId } = await paidSession(m, { notificationUrl: `${PUBLIC_URL}/session`, notificationSecret: sessionSecret, captureMethod: 'manual' });
+    // The session API refuses loopback URLs (as it should); point the stored URL at the local receiver.
+    await t.database.db.updateTable('checkout_sessions').set({ notification_url: sessionUrl.url }).where('id', '=', session.id).execute();
+    await t.call('POST', `/v1/payments/${paymentId}/capture`, { key: m.keys.test.secret, body: {} });
+    // A refund made on the payment route, not the session's, still goes to the session's URL.
+    expect((await t.call('POST', `/v1/payments/${paymentId}/refund`, { key: m.keys.test.secret, body: { amount: 5 } })).status).toBe(200);
+    const other = await createTestSession(t, m); // not this session: never at its URL
+    await t.call('POST', `/v1/checkout-sessions/${other.id}/cancel`, { key: m.keys.test.secret });
+    await deliver();
+    // Deliveries run in parallel: arrival order is not guaranteed (receivers order by `created`).
+    expect(sessionUrl.received.map((h) => h.json.type).sort()).toEqual(['checkout.session.completed', 'payment.authorized', 'payment.captured', 'payment.refunded', 'payment.succeeded']);
+    for (const hook of sessionUrl.received) {
+      expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, sessionSecret));
+      expect(verifyWebhook(hook.raw, hook.headers['x-webhook-signature'] as string, sessionSecret, { now: clock.now() }).id).toBe(hook.json.id);
+      checkEnvelope(hook.json);
+    }
+    expect(endpoint.received.map((h) => h.json.type).filter((x) => !x.startsWith('invoice.')).sort()).toEqual(['checkout.session.cancelled', 'checkout.session.completed', 'payment.authorized', 'payment.captured', 'payment.refunded', 'payment.succeeded']);
+    expect(endpoint.received[0]!.headers['x-webhook-signature']).toBe(hexSig(endpoint.received[0]!.raw, c.json.sandboxSecret));
+  });
+
+  it('does not follow redirects: a 3xx is a failed attempt and the redirect target gets nothing', async () => {
+    const m = await t.newMerchant();
+    const target = await receiver();
+    const redirecting = await receiver((_n, _req, res) => {
+      res.writeHead(307, { location: target.url });
+      res.end();
+    });
+    const c = await configure(m, { sandboxUrl: redirecting.url });
+    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: {} });
+    expect(res.json.status).toBe('failed');
+    expect(target.received).toHaveLength(0);
+    const [d] = await deliveries(m, c.json.id);
+    expect(d.attempts[0]).toMatchObject({ httpStatus: 307, error: 'http_status' });
+  });
+
+  it('a hanging receiver counts as a failure after TILL_WEBHOOK_TIMEOUT_MS', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 'hang');
+    const c = await configure(m, { sandboxUrl: r.url });
+    const started = Date.now();
+    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: {} });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(res.json.status).toBe('failed');
+    const [d] = await deliveries(m, c.json.id);
+    expect(d.attempts[0]).toMatchObject({ httpStatus: null, error: 'timeout', responseSnippet: null });
+    expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(1400);
+    expect(d.nextAttemptAt).toBe(new Date(new Date(d.attempts[0].attemptedAt).getTime() + 60_000).toISOString());
+    r.behave(() => 200);
+  });
+});
+
+describe('retries, dead-letter and re-send', () => {
+  it('a receiver that fails five times then answers 200 sees the exact schedule (1 min, 5 min, 30 min, 2 h, 8 h) with the same event id', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver((n) => (n < 5 ? 503 : 200));
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    const start = clock.now().getTime();
+    await deliver();
+    for (const delay of RETRY_DELAYS_SECONDS.slice(0, 5)) {
+      clock.advance(delay - 1);
+      const before = r.received.length;
+      await deliver();
+      expect(r.received.length, `not yet due ${delay - 1} s in`).toBe(before);
+      clock.advance(1);
+      await deliver();
+      expect(r.received.length, `due after ${delay} s`).toBe(before + 1);
+    }
+    expect(r.received).toHaveLength(6);
+    expect(new Set(r.received.map((h) => h.json.id)).size).toBe(1);
+    expect(new Set(r.received.map((h) => h.raw)).size).toBe(1);
+    const sent = r.received.map((h) => Number(h.headers['x-webhook-timestamp']) * 1000 - Math.floor(start / 1000) * 1000);
+    expect(sent).toEqual([0, 60, 360, 2160, 9360, 38160].map((s) => s * 1000));
+    const [d] = await deliveries(m, c.json.id);
+    expect(d).toMatchObject({ status: 'succeeded', attemptCount: 6, nextAttemptAt: null });
+    expect(d.attempts.map((a: any) => a.httpStatus)).toEqual([503, 503, 503, 503, 503, 200]);
+    expect(d.attempts[0]).toMatchObject({ error: 'http_status', responseSnippet: '{"received":true,"n":0}' });
+  });
+
+  it('a receiver that always fails gets 7 attempts, then the delivery is dead-lettered; re-send then delivers to the current URL under the current secret', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 500);
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    await deliver();
+    for (const delay of RETRY_DELAYS_SECONDS) {
+      clock.advance(delay);
+      await deliver();
+    }
+    clock.advance(7 * 24 * 3600);
+    await deliver();
+    expect(r.received).toHaveLength(7);
+    const [dead] = await deliveries(m, c.json.id, '?status=dead_lettered');
+    expect(dead).toMatchObject({ status: 'dead_lettered', attemptCount: 7, nextAttemptAt: null });
+    // A new URL and a rotated secret: the re-send uses them.
+    const fixed = await receiver(() => 200);
+    const upd = await t.call('PATCH', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret, body: { sandboxUrl: fixed.url, rotateSandboxSecret: true } });
+    const resent = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/deliveries/${dead.id}/resend`, { key: m.keys.test.secret });
+    expect(resent.status).toBe(200);
+    expect(resent.json).toMatchObject({ id: dead.id, status: 'succeeded', attemptCount: 8, url: fixed.url, nextAttemptAt: null });
+    expect(fixed.received).toHaveLength(1);
+    expect(fixed.received[0]!.json.id).toBe(r.received[0]!.json.id);
+    expect(fixed.received[0]!.headers['x-webhook-signature']).toBe(hexSig(fixed.received[0]!.raw, upd.json.sandboxSecret));
+    // A succeeded delivery cannot be re-sent.
+    const again = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/deliveries/${dead.id}/resend`, { key: m.keys.test.secret });
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe('invalid_state');
+  });
+
+  it('a failed re-send leaves a failed delivery failed with its scheduled retry', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 500);
+    const c = await configure(m, { sandboxUrl: r.url });
+    const first = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: {} });
+    expect(first.json.status).toBe('failed');
+    const [before] = await deliveries(m, c.json.id);
+    const resent = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/deliveries/${first.json.deliveryId}/resend`, { key: m.keys.test.secret });
+    expect(resent.json).toMatchObject({ status: 'failed', attemptCount: 2, nextAttemptAt: before.nextAttemptAt });
+    expect(r.received).toHaveLength(2);
+    const foreign = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/deliveries/whd_AAAAAAAAAAAAAAAA/resend`, { key: m.keys.test.secret });
+    expect(foreign.status).toBe(404);
+    await t.call('DELETE', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret });
+  });
+
+  it('disabling stops deliveries; pending retries wait and run once it is enabled again', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver((n) => (n === 0 ? 500 : 200));
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    await deliver();
+    await t.call('PATCH', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret, body: { enabled: false } });
+    clock.advance(3600);
+    await deliver();
+    expect(r.received).toHaveLength(1);
+    await t.call('PATCH', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret, body: { enabled: true } });
+    await deliver();
+    expect(r.received).toHaveLength(2);
+    expect((await deliveries(m, c.json.id))[0]).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+  });
+
+  it('a worker killed mid-delivery loses nothing: once its hold passes, the delivery is attempted again with the same event id', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    const [id] = await dispatchPendingEvents(t.database.db, clock);
+    // A worker claimed it and died before recording anything.
+    await t.database.db.updateTable('webhook_deliveries').set({ locked_until: new Date(clock.now().getTime() + 90_000) }).where('id', '=', id!).execute();
+    await deliver();
+    expect(r.received).toHaveLength(0);
+    expect(await attemptDelivery(t.database.db, clock, settings, id!)).toBeUndefined();
+    clock.advance(91);
+    await deliver();
+    expect(r.received).toHaveLength(1);
+    expect((await deliveries(m, c.json.id))[0]).toMatchObject({ id, status: 'succeeded', attemptCount: 1 });
+  });
+
+  it.skipIf(!usingPostgres)('two dispatchers racing on the outbox create each delivery once', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url });
+    for (let i = 0; i < 8; i++) {
+      const s = await createTestSession(t, m);
+      await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    }
+    await Promise.all([dispatchPendingEvents(t.database.db, clock, 3), dispatchPendingEvents(t.database.db, clock, 3), dispatchPendingEvents(t.database.db, clock, 3)]);
+    await Promise.all([deliver(), deliver()]);
+    const rows = await t.database.db.selectFrom('webhook_deliveries').select('event_id').where('configuration_id', '=', c.json.id).execute();
+    expect(rows).toHaveLength(8);
+    expect(new Set(rows.map((x) => x.event_id)).size).toBe(8);
+    expect(new Set(r.received.map((h) => h.json.id)).size).toBe(8);
+    expect(r.received).toHaveLength(8);
+  });
+});
+
+describe('test events', () => {
+  it('SendTestEvent sends webhook.test to the sandbox URL, whatever the filter and enabled flag, naming the asked eventType', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url, subscribedEvents: ['invoice.*'], enabled: false });
+    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: { eventType: 'payment.succeeded' } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ url: r.url, livemode: false, status: 'succeeded' });
+    expect(res.json.eventId).toMatch(/^evt_/);
+    expect(res.json.deliveryId).toMatch(/^whd_/);
+    expect(r.received).toHaveLength(1);
+    const hook = r.received[0]!;
+    expect(hook.json).toMatchObject({ id: res.json.eventId, type: 'webhook.test', data: { object: { object: 'test', eventType: 'payment.succeeded', isLive: false } } });
+    checkEnvelope(hook.json);
+    expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, c.json.sandboxSecret));
+    // Only this configuration gets it.
+    const other = await receiver();
+    await configure(m, { sandboxUrl: other.url });
+    await deliver();
+    expect(other.received).toHaveLength(0);
+  });
+
+  it('a configuration without a URL for the asked mode answers 409 invalid_state', async () => {
+    const m = await t.newMerchant();
+    const c = await configure(m, { sandboxUrl: 'https://127.0.0.1:9/h' });
+    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: { live: true } });
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe('invalid_state');
+  });
+});
+
+describe('SSRF', () => {
+  it('refuses at connect time a name that resolves to loopback, and loopback literals, when loopback is not allowed', async () => {
+    const r = await receiver();
+    const port = new URL(r.url).port;
+    const base = { secret: 'whsec_x', eventId: 'evt_AAAAAAAAAAAA', eventType: 'webhook.test', body: '{}', timestamp: 1, timeoutMs: 1500 };
+    expect(await sendWebhook({ ...base, url: `https://localhost:${port}/hooks`, allowLoopback: false })).toMatchObject({ ok: false, error: 'address_not_allowed' });
+    for (const url of [`https://127.0.0.1:${port}/hooks`, `https://[::1]:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`, 'https://10.0.0.1/h', 'https://169.254.169.254/h', 'https://[fd12::1]/h']) {
+      expect(await sendWebhook({ ...base, url, allowLoopback: false }), url).toMatchObject({ ok: false, error: 'address_not_allowed', httpStatus: null });
+    }
+    // Private addresses stay refused even when loopback is allowed.
+    expect(await sendWebhook({ ...base, url: 'https://192.168.0.10/h', allowLoopback: true })).toMatchObject({ error: 'address_not_allowed' });
+    expect(r.received).toHaveLength(0);
+    expect(await sendWebhook({ ...base, url: `https://localhost:${port}/hooks`, allowLoopback: true })).toMatchObject({ ok: true, httpStatus: 200 });
+  });
+
+  it('a delivery to loopback is refused without TILL_ALLOW_LOOPBACK_WEBHOOKS, and a live-mode delivery never reaches loopback', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    await deliverDueWebhooks(t.database.db, clock, { ...settings, allowLoopbackWebhooks: false });
+    expect(r.received).toHaveLength(0);
+    const [d] = await deliveries(m, c.json.id);
+    expect(d).toMatchObject({ status: 'failed' });
+    expect(d.attempts[0]).toMatchObject({ error: 'address_not_allowed', httpStatus: null });
+    // A live-mode delivery whose URL points at loopback (stored directly) is refused even with the setting.
+    await t.database.db.updateTable('webhook_configurations').set({ live_url: r.url }).where('id', '=', c.json.id).execute();
+    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: { live: true } });
+    expect(res.json).toMatchObject({ livemode: true, status: 'failed' });
+    expect(r.received).toHaveLength(0);
+    await t.call('DELETE', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret });
+  });
+
+  it('the Standard Webhooks key of a whsec_ secret is its base64-decoded bytes; any other secret keys with its UTF-8 bytes', () => {
+    expect(standardWebhooksKey('whsec_AAEC')).toEqual(Buffer.from([0, 1, 2]));
+    expect(standardWebhooksKey('my-own-secret-0123456789')).toEqual(Buffer.from('my-own-secret-0123456789'));
+  });
+});
