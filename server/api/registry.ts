@@ -3,6 +3,8 @@ import { clientTokenHandlers } from './checkout/client-token.js';
 import { holdHandlers } from './checkout/holds.js';
 import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
+import { savedCardHandlers } from './checkout/saved-cards.js';
+import { srcHandlers } from './checkout/src.js';
 import { testHelperHandlers } from './checkout/test-helpers.js';
 import { walletHandlers } from './checkout/wallet.js';
 import { customerHandlers } from './checkout/customers.js';
@@ -26,6 +28,8 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...subscriptionHandlers,
   ...walletHandlers,
   ...webhookConfigurationHandlers,
+  ...savedCardHandlers,
+  ...srcHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

@@ -1,3 +1,5 @@
+import { testMessageObject } from '../../domain/messages/message.mapper.js';
+import { listMessages } from '../../domain/messages/message.service.js';
 import { settlePayment } from '../../domain/payments/refund.service.js';
 import { payQr } from '../../domain/payments/wallet.service.js';
 import { merchantOf } from '../merchant.js';
@@ -10,5 +12,9 @@ export const testHelperHandlers: CheckoutHandlers = {
   },
   async simulateQrPaid({ db, deps, auth, path }) {
     return { status: 200, body: await payQr(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.id) };
+  },
+  async listTestMessages({ db, auth, query }) {
+    const page = await listMessages(db, { merchantId: merchantOf(auth), livemode: auth.livemode }, { limit: query.limit ?? 25, startingAfter: query.startingAfter, to: query.to, kind: query.kind });
+    return { status: 200, body: { object: 'list', data: page.data.map(testMessageObject), hasMore: page.hasMore } };
   },
 };

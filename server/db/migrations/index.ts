@@ -5,6 +5,7 @@ import * as payments from './2026_11_22_0003_payments.js';
 import * as refunds from './2026_11_22_0004_refunds.js';
 import * as cardsOnFile from './2026_11_23_0005_cards_on_file.js';
 import * as walletQr from './2026_11_23_0006_wallet_qr.js';
+import * as savedCardsSrc from './2026_11_23_0007_saved_cards_src.js';
 import * as threeDs from './2026_11_23_0008_three_ds.js';
 import * as subscriptions from './2026_11_23_0009_subscriptions.js';
 import * as merchantInvoices from './2026_11_23_0010_merchant_invoices.js';
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0004_refunds': refunds,
   '2026_11_23_0005_cards_on_file': cardsOnFile,
   '2026_11_23_0006_wallet_qr': walletQr,
+  '2026_11_23_0007_saved_cards_src': savedCardsSrc,
   '2026_11_23_0008_three_ds': threeDs,
   '2026_11_23_0009_subscriptions': subscriptions,
   '2026_11_23_0010_merchant_invoices': merchantInvoices,

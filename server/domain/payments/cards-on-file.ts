@@ -1,6 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
+import { isSrcToken } from '../saved-cards/src.service.js';
+import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import type { PaymentMethodRow } from './payment.table.js';
 
 /**
@@ -26,4 +28,28 @@ export async function keepCardOnFile(trx: Transaction<Database>, clock: Clock, m
     .executeTakeFirstOrThrow();
   await trx.updateTable('customers').set({ has_payment_method: true }).where('id', '=', customerId).where('merchant_id', '=', method.merchant_id).execute();
   return saved;
+}
+
+/**
+ * Saved cards at checkout: a card that pays (or is authorized for a hold) through a session with a
+ * customer (`clientId`, one of the merchant's own) and `allowSavedCards` true is kept on file for
+ * that customer, in the session's mode. The payment page tells the payer beforehand. Not kept: a
+ * card already on file (a saved card paying again, or the same card number, by fingerprint) and
+ * click-to-pay tokens (they lapse within minutes). Runs in the payment's transaction.
+ */
+export async function keepSessionCard(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<void> {
+  if (!method || !session.allow_saved_cards || session.client_id === null || method.saved_at !== null) return;
+  const customer = await trx.selectFrom('customers').select('id').where('id', '=', session.client_id).where('merchant_id', '=', session.merchant_id).executeTakeFirst();
+  if (!customer || (await isSrcToken(trx, method.id))) return;
+  const sameCard = await trx
+    .selectFrom('payment_methods')
+    .select('id')
+    .where('merchant_id', '=', method.merchant_id)
+    .where('livemode', '=', method.livemode)
+    .where('customer_id', '=', customer.id)
+    .where('saved_at', 'is not', null)
+    .where('fingerprint', '=', method.fingerprint)
+    .executeTakeFirst();
+  if (sameCard) return;
+  await keepCardOnFile(trx, clock, method, customer.id);
 }

@@ -15,6 +15,7 @@ import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import { startPaidSubscription } from '../subscriptions/subscription-session.js';
+import { keepSessionCard } from './cards-on-file.js';
 import { resolveConfirmMethod } from './confirm-method.js';
 import { replaceOpenChallenge, startChallenge } from './three-d-secure.service.js';
 import { confirmWithWallet, refuseWhileQrLive } from './wallet.service.js';
@@ -190,6 +191,7 @@ export async function authorizeSessionPayment(
     failure_code: null,
     failure_message: null,
   });
+  await keepSessionCard(trx, clock, session, method);
   const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.authorized', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
   await writeEvent(trx, clock, { merchantId: completed.merchant_id, livemode: completed.livemode, type: 'checkout.session.completed', object: sessionEventObject(completed, payment), sessionId: session.id, paymentId: payment.id });
@@ -232,6 +234,7 @@ export async function chargeSessionPayment(
       { merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'fee', amount: new Decimal(fee).negated().toFixed(), currency: payment.currency, created_at: now },
     ])
     .execute();
+  await keepSessionCard(trx, clock, session, method);
   const paid = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.succeeded', object: paymentEventObject(payment, method ?? undefined), sessionId: session.id, paymentId: payment.id });
   // A subscription session's first payment starts its subscription (a no-op for one-time sessions).

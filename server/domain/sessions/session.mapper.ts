@@ -79,7 +79,7 @@ export function sessionRetrieved(session: CheckoutSessionRow, merchant: Merchant
     customerPhone: session.customer_phone,
     notifyCustomer: session.notify_customer,
     sendReceipt: session.send_receipt,
-    allowGuestSavedCards: false,
+    allowGuestSavedCards: session.allow_saved_cards,
     paymentType: session.payment_type,
     mode: session.mode,
     expiresAt: session.expires_at.toISOString(),

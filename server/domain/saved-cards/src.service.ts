@@ -1,0 +1,89 @@
+import { createHmac } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors/catalog.js';
+import { findSrcCard, lookupSrcDirectory, type SrcDirectoryCard, srcValidationAccepted } from '../../rails/src.js';
+import { randomToken } from '../merchants/keys.js';
+import type { PaymentMethodRow } from '../payments/payment.table.js';
+import type { Caller } from '../sessions/session.repository.js';
+import { getSession } from '../sessions/session.service.js';
+import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import { assertPayable } from './saved-card.service.js';
+
+/** Till's design: a click-to-pay token is usable for 15 minutes, or until the session expires if sooner. */
+export const SRC_TOKEN_TTL_MS = 15 * 60_000;
+
+function assertClickToPay(session: CheckoutSessionRow): void {
+  if (!session.enable_click_to_pay) throw new AppError('validation_error', { message: 'Click to pay is not enabled on this checkout session (enableClickToPay).' });
+}
+
+/** Click-to-pay cards enrolled for an email; needs a payable session created with `enableClickToPay`. */
+export async function lookupSrc(db: Kysely<Database>, clock: Clock, caller: Caller, sessionId: string, email: string): Promise<SrcDirectoryCard[]> {
+  const session = await getSession(db, clock, caller, sessionId);
+  assertClickToPay(session);
+  assertPayable(session, clock);
+  return lookupSrcDirectory(email);
+}
+
+export interface SrcAuthenticated {
+  method: PaymentMethodRow;
+  srcCardId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Authenticates the payer for a click-to-pay card and turns its token into a payment method of
+ * this session (brand, last 4 and expiry only), which confirm accepts until the token expires.
+ */
+export async function authenticateSrc(db: Kysely<Database>, clock: Clock, caller: Caller, sessionId: string, input: { srcCardId: string; validationData: string }): Promise<SrcAuthenticated> {
+  const session = await getSession(db, clock, caller, sessionId);
+  assertClickToPay(session);
+  assertPayable(session, clock);
+  const card = findSrcCard(input.srcCardId);
+  if (!card) throw new AppError('parameter_invalid', { param: 'srcCardId', message: 'srcCardId is not a click-to-pay card. Use a srcCardId from lookupSrcCards.' });
+  if (!srcValidationAccepted(input.validationData)) throw new AppError('otp_invalid', { param: 'validationData', message: 'The click-to-pay code is wrong or has expired.' });
+
+  const now = clock.now();
+  const expiresAt = new Date(Math.min(now.getTime() + SRC_TOKEN_TTL_MS, session.expires_at.getTime()));
+  return db.transaction().execute(async (trx) => {
+    const method = await trx
+      .insertInto('payment_methods')
+      .values({
+        id: `pm_${randomToken(24)}`,
+        merchant_id: caller.merchantId,
+        livemode: caller.livemode,
+        session_id: session.id,
+        customer_id: null,
+        brand: card.brand,
+        last4: card.last4,
+        expiry_month: card.expiryMonth,
+        expiry_year: card.expiryYear,
+        fingerprint: createHmac('sha256', `till-src-fingerprint:${caller.merchantId}`).update(card.srcCardId).digest('hex'),
+        sandbox_outcome: 'succeed',
+        billing_name: null,
+        billing_email: null,
+        created_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('src_tokens')
+      .values({ payment_method_id: method.id, merchant_id: caller.merchantId, livemode: caller.livemode, src_card_id: card.srcCardId, expires_at: expiresAt, created_at: now })
+      .execute();
+    return { method, srcCardId: card.srcCardId, expiresAt };
+  });
+}
+
+/** Whether a payment method is a click-to-pay token (never kept on file: it lapses in minutes). */
+export async function isSrcToken(trx: Transaction<Database>, methodId: string): Promise<boolean> {
+  return (await trx.selectFrom('src_tokens').select('payment_method_id').where('payment_method_id', '=', methodId).executeTakeFirst()) !== undefined;
+}
+
+/** For confirm: a click-to-pay token pays only until it expires. Other methods pass. */
+export async function assertSrcTokenUsable(trx: Transaction<Database>, clock: Clock, method: PaymentMethodRow): Promise<void> {
+  const token = await trx.selectFrom('src_tokens').select('expires_at').where('payment_method_id', '=', method.id).executeTakeFirst();
+  if (token && token.expires_at <= clock.now()) {
+    throw new AppError('parameter_invalid', { param: 'paymentMethodId', message: 'The click-to-pay token has expired. Authenticate the card again with authenticateSrcCard.' });
+  }
+}
