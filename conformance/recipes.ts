@@ -112,6 +112,36 @@ async function fixtureFailedDelivery(ctx: ConformanceContext, key = ctx.options.
   return { configurationId: config.id, deliveryId: sent.deliveryId };
 }
 
+/** A card on file: a customer (with a phone, for the OTP) pays a session that allows saved cards. Then a new session of that customer. */
+async function fixtureSavedCard(ctx: ConformanceContext): Promise<{ session: { id: string; clientSecret: string }; paymentMethodId: string; phone: string }> {
+  const key = publishable(ctx);
+  const tag = `${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`;
+  const phone = `+1 415 555 ${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+  const customer = (await created<{ data: { id: number } }>(ctx, 'createCustomer', '/v1/customers', { email: `conformance+${tag}@example.com`, name: 'Conformance Customer', phone, externalId: `conf-${tag}` }, ctx.options.secretKey)).data;
+  const body = { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', clientId: customer.id, allowSavedCards: true, metadata: { conformanceRun: ctx.runId } };
+  const first = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', body, ctx.options.secretKey);
+  const pm = await ctx.request('checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${first.id}/tokenize`, key, clientSecret: first.clientSecret, body: TEST_CARD });
+  const paid = await ctx.request('checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${first.id}/confirm`, key, clientSecret: first.clientSecret, body: { paymentMethodId: pm.json?.id } });
+  if (paid.status !== 200) throw new Error(`setup: confirm answered ${paid.status}: ${paid.text.slice(0, 200)}`);
+  const session = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', body, ctx.options.secretKey);
+  return { session, paymentMethodId: pm.json.id, phone };
+}
+
+/** The newest one-time code sent to a phone, read from the test message outbox. */
+export async function latestOtp(ctx: ConformanceContext, phone: string): Promise<string> {
+  const res = await ctx.request('checkout', 'listTestMessages', { method: 'GET', path: '/v1/test-helpers/messages', key: ctx.options.secretKey, query: { to: phone, kind: 'otp', limit: 1 } });
+  const code = /\b(\d{6})\b/.exec(res.json?.data?.[0]?.body ?? '')?.[1];
+  if (!code) throw new Error(`setup: no one-time code for ${phone} in the test messages: ${res.status} ${res.text.slice(0, 200)}`);
+  return code;
+}
+
+/** A session with click to pay enabled. */
+const fixtureClickToPaySession = (ctx: ConformanceContext) =>
+  created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', enableClickToPay: true, metadata: { conformanceRun: ctx.runId } }, ctx.options.secretKey);
+
+/** Till's sandbox click-to-pay directory: an enrolled email and the validation data it accepts. */
+export const SANDBOX_SRC = { email: 'maria.lopez@example.com', validationData: '123456' };
+
 export const recipes: Record<string, Recipe> = {
   createWebhookConfiguration: {
     success: async (ctx) => {
@@ -193,6 +223,47 @@ export const recipes: Record<string, Recipe> = {
       return { path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } };
     },
   },
+  listSavedCards: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const { session } = await fixtureSavedCard(ctx);
+      return { path: `/v1/checkout-sessions/${session.id}/saved-cards`, key, clientSecret: session.clientSecret };
+    },
+  },
+  verifySavedCard: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const { session, paymentMethodId } = await fixtureSavedCard(ctx);
+      return { path: `/v1/checkout-sessions/${session.id}/saved-cards/verify`, key, clientSecret: session.clientSecret, body: { paymentMethodId } };
+    },
+  },
+  confirmSavedCardOtp: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const { session, paymentMethodId, phone } = await fixtureSavedCard(ctx);
+      const v = await ctx.request('checkout', 'verifySavedCard', { method: 'POST', path: `/v1/checkout-sessions/${session.id}/saved-cards/verify`, key, clientSecret: session.clientSecret, body: { paymentMethodId } });
+      if (v.status !== 200) throw new Error(`setup: verifySavedCard answered ${v.status}: ${v.text.slice(0, 200)}`);
+      return { path: `/v1/checkout-sessions/${session.id}/saved-cards/confirm-otp`, key, clientSecret: session.clientSecret, body: { verificationId: v.json.verificationId, otp: await latestOtp(ctx, phone) } };
+    },
+  },
+  lookupSrcCards: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const s = await fixtureClickToPaySession(ctx);
+      return { path: `/v1/checkout-sessions/${s.id}/src/lookup`, key, clientSecret: s.clientSecret, body: { email: SANDBOX_SRC.email } };
+    },
+  },
+  authenticateSrcCard: {
+    success: async (ctx) => {
+      const key = publishable(ctx);
+      const s = await fixtureClickToPaySession(ctx);
+      const found = await ctx.request('checkout', 'lookupSrcCards', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/src/lookup`, key, clientSecret: s.clientSecret, body: { email: SANDBOX_SRC.email } });
+      const srcCardId = found.json?.cards?.[0]?.srcCardId;
+      if (typeof srcCardId !== 'string') throw new Error(`setup: lookupSrcCards answered ${found.status}: ${found.text.slice(0, 200)}`);
+      return { path: `/v1/checkout-sessions/${s.id}/src/authenticate`, key, clientSecret: s.clientSecret, body: { srcCardId, validationData: SANDBOX_SRC.validationData } };
+    },
+  },
+  listTestMessages: { success: async () => ({ path: '/v1/test-helpers/messages', query: { limit: 5 } }) },
   createCheckoutSession: {
     success: async (ctx) => ({
       path: '/v1/checkout-sessions',

@@ -3,6 +3,7 @@
 // and portal sessions. Webhook rules are in webhooks.ts; auth, errors, limits, idempotency and
 // versioning in platform.ts.
 import assert from 'node:assert/strict';
+import { latestOtp, SANDBOX_SRC } from '../recipes.js';
 import type { ConformanceContext, Scenario } from '../types.js';
 import {
   CHECKOUT_DOC,
@@ -325,8 +326,6 @@ const sessionCreation: Scenario[] = [
   pending('checkout.sessions.create.send-receipt-default-on', 'Without `sendReceipt` the merchant setting \'Send Checkout Receipts\' applies (on unless turned off): retrieval reports true and a receipt is emailed on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
   pending('checkout.sessions.create.send-receipt-false', '`sendReceipt` false sends no receipt on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
   pending('checkout.sessions.create.send-receipt-needs-email', 'A receipt needs the payer\'s email: a paid session without `customerEmail` sends none', CREATE_FIELDS, [...PAY_CARD, MESSAGES]),
-  pending('checkout.sessions.create.allow-saved-cards', '`allowSavedCards` is kept and reported by retrieval (`allowGuestSavedCards`); without it the saved-card list is empty', CREATE_FIELDS, [SESSION, RETRIEVE, 'listSavedCards']),
-  pending('checkout.sessions.create.click-to-pay', '`enableClickToPay` enables SRC: lookup works on such a session and is refused on one without it', CREATE_FIELDS, [SESSION, 'lookupSrcCards']),
   pending('checkout.sessions.create.description-ignored-for-invoice', '`description` is ignored when an existing invoice is paid', CREATE_FIELDS, ['createInvoice', SESSION, 'retrieveInvoice']),
   {
     id: 'checkout.sessions.create.trial-days-per-session',
@@ -858,10 +857,145 @@ const sessionReading: Scenario[] = [
   },
   pending('checkout.sessions.confirm.result', 'A successful confirm answers id, object `checkout_session`, status `complete`, paymentStatus `paid` and paymentResult {id, status `succeeded`, amount, currency}', CONFIRM_RESULT, [...PAY_CARD]),
   pending('checkout.sessions.tokenize.payment-method', 'Tokenize answers a payment method: id `pm_...`, object `payment_method`, type `card`, card {brand, last4, expiryMonth, expiryYear (numbers)}, createdAt', CARD_OBJECTS, [SESSION, 'tokenizeCard']),
-  pending('checkout.sessions.saved-cards.list', 'The saved-card list holds items {id, card {brand, last4, expiryMonth, expiryYear}, isDefault}', CARD_OBJECTS, [...SUBSCRIBE, 'listSavedCards']),
-  pending('checkout.sessions.saved-cards.verify-otp', 'Using a saved card needs OTP: verify answers {verificationId, status `otp_sent`, maskedPhone, expiresAt}; confirm-otp answers {verified, paymentMethodId}', CARD_OBJECTS, [...SUBSCRIBE, 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', MESSAGES]),
-  pending('checkout.sessions.src.lookup', 'SRC lookup answers {enrolled, cards[] of {srcCardId, brand, last4, expiryMonth, expiryYear, artUri}}', CARD_OBJECTS, [SESSION, 'lookupSrcCards']),
-  pending('checkout.sessions.src.authenticate', 'SRC authenticate with `srcCardId` and `validationData` obtains a payment token usable with confirm', SESSION_ENDPOINTS, [SESSION, 'lookupSrcCards', 'authenticateSrcCard', 'confirmCheckoutSession']),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Saved cards and click to pay
+// ---------------------------------------------------------------------------------------------
+
+const SAVED_CARD_SETUP = ['createCustomer', ...PAY_CARD];
+const SANDBOX_CARD = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
+
+/** A customer (with a phone, for the OTP) whose card went on file by paying a session that allows saved cards. */
+async function customerWithSavedCard(ctx: ConformanceContext, label: string): Promise<{ customerId: number; phone: string; cardId: string }> {
+  const pk = publishableKey(ctx);
+  const phone = `+1 415 555 ${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+  const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, label), name: 'Conformance Customer', phone, externalId: `conf-${tag(ctx)}-${label}` }), 201, 'create a customer');
+  const s = await newSession(ctx, { clientId: customer.id, allowSavedCards: true });
+  const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key: pk, clientSecret: s.clientSecret, body: SANDBOX_CARD });
+  expectStatus(pm, 201, 'tokenize a sandbox card');
+  expectStatus(await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } }), 200, 'pay with the card');
+  return { customerId: customer.id, phone, cardId: pm.json.id };
+}
+
+const savedCardsOf = (ctx: ConformanceContext, s: { id: string; clientSecret: string }) =>
+  call(ctx, 'checkout', 'listSavedCards', { method: 'GET', path: `/v1/checkout-sessions/${s.id}/saved-cards`, key: publishableKey(ctx), clientSecret: s.clientSecret });
+const srcLookup = (ctx: ConformanceContext, s: { id: string; clientSecret: string }, email: string) =>
+  call(ctx, 'checkout', 'lookupSrcCards', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/src/lookup`, key: publishableKey(ctx), clientSecret: s.clientSecret, body: { email } });
+
+const savedCardsAndSrc: Scenario[] = [
+  {
+    id: 'checkout.sessions.create.allow-saved-cards',
+    title: '`allowSavedCards` is kept and reported by retrieval (`allowGuestSavedCards`); without it the saved-card list is empty',
+    source: CREATE_FIELDS,
+    requires: [...SAVED_CARD_SETUP, RETRIEVE, 'listSavedCards'],
+    serverOnly: true,
+    async run(ctx) {
+      const { customerId, cardId } = await customerWithSavedCard(ctx, 'allow-saved');
+      const allowed = await newSession(ctx, { clientId: customerId, allowSavedCards: true });
+      assert.equal((await retrieveSession(ctx, allowed.id)).allowGuestSavedCards, true, 'allowGuestSavedCards reports allowSavedCards true');
+      const listed = await savedCardsOf(ctx, allowed);
+      expectStatus(listed, 200, 'list saved cards');
+      assert.ok(listed.json.data.some((c: any) => c.id === cardId), 'the card on file is listed when saved cards are allowed');
+      const notAllowed = await newSession(ctx, { clientId: customerId });
+      assert.equal((await retrieveSession(ctx, notAllowed.id)).allowGuestSavedCards, false, 'allowGuestSavedCards is false without allowSavedCards');
+      assert.deepEqual((await savedCardsOf(ctx, notAllowed)).json.data, [], 'without allowSavedCards the list is empty');
+    },
+  },
+  {
+    id: 'checkout.sessions.create.click-to-pay',
+    title: '`enableClickToPay` enables SRC: lookup works on such a session and is refused on one without it',
+    source: CREATE_FIELDS,
+    requires: [SESSION, 'lookupSrcCards'],
+    serverOnly: true,
+    async run(ctx) {
+      expectStatus(await srcLookup(ctx, await newSession(ctx, { enableClickToPay: true }), SANDBOX_SRC.email), 200, 'lookup on a click-to-pay session');
+      expectError(await srcLookup(ctx, await newSession(ctx), SANDBOX_SRC.email), 400, 'invalid_request', 'validation_error');
+    },
+  },
+  {
+    id: 'checkout.sessions.saved-cards.list',
+    title: 'The saved-card list holds items {id, card {brand, last4, expiryMonth, expiryYear}, isDefault}',
+    source: CARD_OBJECTS,
+    requires: [...SAVED_CARD_SETUP, 'listSavedCards'],
+    serverOnly: true,
+    async run(ctx) {
+      const { customerId, cardId } = await customerWithSavedCard(ctx, 'saved-list');
+      const res = await savedCardsOf(ctx, await newSession(ctx, { clientId: customerId, allowSavedCards: true }));
+      expectStatus(res, 200, 'list saved cards');
+      assert.equal(res.json.object, 'list');
+      const item = res.json.data.find((c: any) => c.id === cardId);
+      assert.ok(item, `the paid card is on file: ${JSON.stringify(res.json.data)}`);
+      assert.deepEqual(item.card, { brand: 'visa', last4: '4242', expiryMonth: SANDBOX_CARD.expiryMonth, expiryYear: SANDBOX_CARD.expiryYear });
+      assert.equal(item.isDefault, true, "the customer's first card is the default");
+    },
+  },
+  {
+    id: 'checkout.sessions.saved-cards.verify-otp',
+    title: 'Using a saved card needs OTP: verify answers {verificationId, status `otp_sent`, maskedPhone, expiresAt}; confirm-otp answers {verified, paymentMethodId}',
+    source: CARD_OBJECTS,
+    requires: [...SAVED_CARD_SETUP, 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', MESSAGES],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const { customerId, phone, cardId } = await customerWithSavedCard(ctx, 'saved-otp');
+      const s = await newSession(ctx, { clientId: customerId, allowSavedCards: true });
+      const auth = { key: pk, clientSecret: s.clientSecret };
+      const unverified = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, ...auth, body: { paymentMethodId: cardId } });
+      expectStatus(unverified, 400, 'confirm with a saved card before OTP verification');
+      const v = await call(ctx, 'checkout', 'verifySavedCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/saved-cards/verify`, ...auth, body: { paymentMethodId: cardId } });
+      expectStatus(v, 200, 'verify a saved card');
+      assert.equal(v.json.status, 'otp_sent');
+      assert.equal(typeof v.json.verificationId, 'string');
+      assert.ok(v.json.maskedPhone.endsWith(phone.slice(-4)) && !v.json.maskedPhone.includes(phone.slice(3, 6)), `maskedPhone shows only the last digits: ${v.json.maskedPhone}`);
+      assert.ok(Number.isFinite(Date.parse(v.json.expiresAt)), 'expiresAt is a timestamp');
+      const ok = await call(ctx, 'checkout', 'confirmSavedCardOtp', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`, ...auth, body: { verificationId: v.json.verificationId, otp: await latestOtp(ctx, phone) } });
+      expectStatus(ok, 200, 'confirm the one-time code');
+      assert.deepEqual(ok.json, { verified: true, paymentMethodId: cardId });
+      const paid = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, ...auth, body: { paymentMethodId: ok.json.paymentMethodId } });
+      expectStatus(paid, 200, 'pay with the verified saved card');
+      assert.equal(paid.json.status, 'complete');
+    },
+  },
+  {
+    id: 'checkout.sessions.src.lookup',
+    title: 'SRC lookup answers {enrolled, cards[] of {srcCardId, brand, last4, expiryMonth, expiryYear, artUri}}',
+    source: CARD_OBJECTS,
+    requires: [SESSION, 'lookupSrcCards'],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newSession(ctx, { enableClickToPay: true });
+      const found = await srcLookup(ctx, s, SANDBOX_SRC.email);
+      expectStatus(found, 200, 'look up an enrolled email');
+      assert.equal(found.json.enrolled, true);
+      assert.ok(found.json.cards.length > 0, 'an enrolled email has cards');
+      for (const card of found.json.cards) {
+        assert.deepEqual(Object.keys(card).sort(), ['artUri', 'brand', 'expiryMonth', 'expiryYear', 'last4', 'srcCardId']);
+      }
+      const none = await srcLookup(ctx, s, emailFor(ctx, 'not-enrolled'));
+      expectStatus(none, 200, 'look up an email that is not enrolled');
+      assert.deepEqual(none.json, { enrolled: false, cards: [] });
+    },
+  },
+  {
+    id: 'checkout.sessions.src.authenticate',
+    title: 'SRC authenticate with `srcCardId` and `validationData` obtains a payment token usable with confirm',
+    source: SESSION_ENDPOINTS,
+    requires: [SESSION, 'lookupSrcCards', 'authenticateSrcCard', 'confirmCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const s = await newSession(ctx, { enableClickToPay: true });
+      const srcCardId = (await srcLookup(ctx, s, SANDBOX_SRC.email)).json.cards[0].srcCardId;
+      const token = await call(ctx, 'checkout', 'authenticateSrcCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/src/authenticate`, key: pk, clientSecret: s.clientSecret, body: { srcCardId, validationData: SANDBOX_SRC.validationData } });
+      expectStatus(token, 200, 'authenticate a click-to-pay card');
+      assert.match(token.json.paymentMethodId, /^pm_/);
+      assert.equal(token.json.srcCardId, srcCardId);
+      const paid = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: token.json.paymentMethodId } });
+      expectStatus(paid, 200, 'confirm with the click-to-pay token');
+      assert.equal(paid.json.paymentStatus, 'paid');
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -2075,6 +2209,7 @@ export const checkoutScenarios: Scenario[] = [
   ...lists,
   ...sessionCreation,
   ...sessionReading,
+  ...savedCardsAndSrc,
   ...sessionStates,
   ...withdrawQr,
   ...holds,
