@@ -370,12 +370,30 @@ const auth: Scenario[] = [
     AUTH,
     [SESSION, 'retrieveCheckoutSession', 'withdrawCheckoutSessionQr', 'confirmCheckoutSession'],
   ),
-  pending(
-    'platform.auth.secret-key-on-publishable-only-403',
-    'A server key on a publishable-key-only operation (confirm, tokenize, saved cards, SRC) is refused with 403 permission_denied',
-    AUTH,
-    [SESSION, 'confirmCheckoutSession', 'tokenizeCard'],
-  ),
+  {
+    id: 'platform.auth.secret-key-on-publishable-only-403',
+    title: 'A server key on a publishable-key-only operation (confirm, tokenize, saved cards, SRC) is refused with 403 permission_denied',
+    source: AUTH,
+    requires: [SESSION, 'confirmCheckoutSession', 'tokenizeCard', 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', 'lookupSrcCards', 'authenticateSrcCard'],
+    serverOnly: true,
+    async run(ctx) {
+      const s = await newSession(ctx, { enableClickToPay: true, allowSavedCards: true });
+      const at = (suffix: string) => `/v1/checkout-sessions/${encodeURIComponent(s.id)}${suffix}`;
+      const key = secretKey(ctx);
+      const attempts: [string, string, string, unknown][] = [
+        ['confirmCheckoutSession', 'POST', '/confirm', { paymentMethodId: 'pm_conformance' }],
+        ['tokenizeCard', 'POST', '/tokenize', { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' }],
+        ['listSavedCards', 'GET', '/saved-cards', undefined],
+        ['verifySavedCard', 'POST', '/saved-cards/verify', { paymentMethodId: 'pm_conformance' }],
+        ['confirmSavedCardOtp', 'POST', '/saved-cards/confirm-otp', { verificationId: 'vrf_conformance', otp: '123456' }],
+        ['lookupSrcCards', 'POST', '/src/lookup', { email: 'maria.lopez@example.com' }],
+        ['authenticateSrcCard', 'POST', '/src/authenticate', { srcCardId: 'src_conformance', validationData: '123456' }],
+      ];
+      for (const [operationId, method, suffix, body] of attempts) {
+        expectError(await call(ctx, 'checkout', operationId, { method, path: at(suffix), key, ...(body === undefined ? {} : { body }) }), 403, 'permission_denied', 'permission_denied');
+      }
+    },
+  },
   {
     id: 'platform.auth.status-server-key-may-poll',
     title: 'The server key may poll a session\'s status and retrieve it, besides the publishable key',
