@@ -40,7 +40,7 @@ export async function keepCardOnFile(trx: Transaction<Database>, clock: Clock, m
 export async function keepSessionCard(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<void> {
   if (!method || !session.allow_saved_cards || session.client_id === null || method.saved_at !== null) return;
   const customer = await trx.selectFrom('customers').select('id').where('id', '=', session.client_id).where('merchant_id', '=', session.merchant_id).executeTakeFirst();
-  if (!customer || (await isSrcToken(trx, method.id))) return;
+  if (!customer || (await isSrcToken(trx, method))) return;
   const sameCard = await trx
     .selectFrom('payment_methods')
     .select('id')

@@ -79,9 +79,23 @@ async function lockOtpState(trx: Transaction<Database>, clock: Clock, card: { id
     .values({ payment_method_id: card.id, merchant_id: card.merchant_id, livemode: card.livemode, locked_until: null, updated_at: now })
     .onConflict((oc) => oc.column('payment_method_id').doNothing())
     .execute();
-  const state = await trx.selectFrom('saved_card_otp_state').selectAll().where('payment_method_id', '=', card.id).forUpdate().executeTakeFirstOrThrow();
+  const state = await trx
+    .selectFrom('saved_card_otp_state')
+    .selectAll()
+    .where('payment_method_id', '=', card.id)
+    .where('merchant_id', '=', card.merchant_id)
+    .where('livemode', '=', card.livemode)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   if (state.locked_until !== null && state.locked_until <= now) {
-    return trx.updateTable('saved_card_otp_state').set({ failed_attempts: 0, locked_until: null, updated_at: now }).where('payment_method_id', '=', card.id).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .updateTable('saved_card_otp_state')
+      .set({ failed_attempts: 0, locked_until: null, updated_at: now })
+      .where('payment_method_id', '=', state.payment_method_id)
+      .where('merchant_id', '=', state.merchant_id)
+      .where('livemode', '=', state.livemode)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
   return state;
 }
@@ -129,6 +143,8 @@ export async function startVerification(db: Kysely<Database>, clock: Clock, call
     await trx
       .updateTable('card_verifications')
       .set({ status: 'superseded' })
+      .where('merchant_id', '=', caller.merchantId)
+      .where('livemode', '=', caller.livemode)
       .where('session_id', '=', session.id)
       .where('payment_method_id', '=', card.id)
       .where('status', '=', 'otp_sent')
@@ -197,24 +213,22 @@ export async function confirmOtp(db: Kysely<Database>, clock: Clock, caller: Cal
     }
     if (verification.expires_at <= now) throw new AppError('otp_invalid', { param: 'otp', message: 'The code has expired. Request a new one with verifySavedCard.' });
 
+    const ownState = trx.updateTable('saved_card_otp_state').where('payment_method_id', '=', verification.payment_method_id).where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode);
+    const ownVerifications = trx.updateTable('card_verifications').where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode);
     if (!sameHash(hashOtp(verification.id, input.otp), verification.code_hash)) {
       const failed = state.failed_attempts + 1;
       if (failed >= MAX_WRONG_CODES) {
-        await trx
-          .updateTable('saved_card_otp_state')
-          .set({ failed_attempts: failed, locked_until: new Date(now.getTime() + CARD_LOCK_MS), updated_at: now })
-          .where('payment_method_id', '=', verification.payment_method_id)
-          .execute();
-        await trx.updateTable('card_verifications').set({ status: 'locked' }).where('payment_method_id', '=', verification.payment_method_id).where('status', '=', 'otp_sent').execute();
+        await ownState.set({ failed_attempts: failed, locked_until: new Date(now.getTime() + CARD_LOCK_MS), updated_at: now }).execute();
+        await ownVerifications.set({ status: 'locked' }).where('payment_method_id', '=', verification.payment_method_id).where('status', '=', 'otp_sent').execute();
         return { refused: cardLocked() };
       }
-      await trx.updateTable('saved_card_otp_state').set({ failed_attempts: failed, updated_at: now }).where('payment_method_id', '=', verification.payment_method_id).execute();
+      await ownState.set({ failed_attempts: failed, updated_at: now }).execute();
       const left = MAX_WRONG_CODES - failed;
       return { refused: new AppError('otp_invalid', { param: 'otp', message: `The code is wrong. ${left} ${left === 1 ? 'attempt is' : 'attempts are'} left.` }) };
     }
 
-    await trx.updateTable('card_verifications').set({ status: 'verified', verified_at: now }).where('id', '=', verification.id).execute();
-    await trx.updateTable('saved_card_otp_state').set({ failed_attempts: 0, updated_at: now }).where('payment_method_id', '=', verification.payment_method_id).execute();
+    await ownVerifications.set({ status: 'verified', verified_at: now }).where('id', '=', verification.id).execute();
+    await ownState.set({ failed_attempts: 0, updated_at: now }).execute();
     return { paymentMethodId: verification.payment_method_id };
   });
   if ('refused' in outcome) throw outcome.refused;
@@ -244,6 +258,12 @@ export async function useVerifiedSavedCard(trx: Transaction<Database>, clock: Cl
       message: 'This saved card is not verified for this session. Verify it with verifySavedCard and confirmSavedCardOtp first.',
     });
   }
-  await trx.updateTable('card_verifications').set({ status: 'used', used_at: clock.now() }).where('id', '=', verification.id).execute();
+  await trx
+    .updateTable('card_verifications')
+    .set({ status: 'used', used_at: clock.now() })
+    .where('id', '=', verification.id)
+    .where('merchant_id', '=', session.merchant_id)
+    .where('livemode', '=', session.livemode)
+    .execute();
   return method;
 }

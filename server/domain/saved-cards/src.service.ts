@@ -76,13 +76,16 @@ export async function authenticateSrc(db: Kysely<Database>, clock: Clock, caller
 }
 
 /** Whether a payment method is a click-to-pay token (never kept on file: it lapses in minutes). */
-export async function isSrcToken(trx: Transaction<Database>, methodId: string): Promise<boolean> {
-  return (await trx.selectFrom('src_tokens').select('payment_method_id').where('payment_method_id', '=', methodId).executeTakeFirst()) !== undefined;
+export async function isSrcToken(trx: Transaction<Database>, method: PaymentMethodRow): Promise<boolean> {
+  return (await srcToken(trx, method)) !== undefined;
 }
+
+const srcToken = (trx: Transaction<Database>, method: PaymentMethodRow) =>
+  trx.selectFrom('src_tokens').select('expires_at').where('payment_method_id', '=', method.id).where('merchant_id', '=', method.merchant_id).where('livemode', '=', method.livemode).executeTakeFirst();
 
 /** For confirm: a click-to-pay token pays only until it expires. Other methods pass. */
 export async function assertSrcTokenUsable(trx: Transaction<Database>, clock: Clock, method: PaymentMethodRow): Promise<void> {
-  const token = await trx.selectFrom('src_tokens').select('expires_at').where('payment_method_id', '=', method.id).executeTakeFirst();
+  const token = await srcToken(trx, method);
   if (token && token.expires_at <= clock.now()) {
     throw new AppError('parameter_invalid', { param: 'paymentMethodId', message: 'The click-to-pay token has expired. Authenticate the card again with authenticateSrcCard.' });
   }
