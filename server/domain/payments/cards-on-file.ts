@@ -31,14 +31,15 @@ export async function keepCardOnFile(trx: Transaction<Database>, clock: Clock, m
 }
 
 /**
- * Saved cards at checkout: a card that pays (or is authorized for a hold) through a session with a
- * customer (`clientId`, one of the merchant's own) and `allowSavedCards` true is kept on file for
- * that customer, in the session's mode. The payment page tells the payer beforehand. Not kept: a
+ * Saved cards at checkout: a card that pays (or is authorized for a hold) through a one-time
+ * session with a customer (`clientId`, one of the merchant's own) and `allowSavedCards` true is
+ * kept on file for that customer, in the session's mode. The payment page tells the payer beforehand. Not kept: a
  * card already on file (a saved card paying again, or the same card number, by fingerprint) and
  * click-to-pay tokens (they lapse within minutes). Runs in the payment's transaction.
  */
 export async function keepSessionCard(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<void> {
-  if (!method || !session.allow_saved_cards || session.client_id === null || method.saved_at !== null) return;
+  // A subscription session keeps its first card by its own rule (startPaidSubscription).
+  if (!method || session.payment_type !== 'one_time' || !session.allow_saved_cards || session.client_id === null || method.saved_at !== null) return;
   const customer = await trx.selectFrom('customers').select('id').where('id', '=', session.client_id).where('merchant_id', '=', session.merchant_id).executeTakeFirst();
   if (!customer || (await isSrcToken(trx, method))) return;
   const sameCard = await trx
