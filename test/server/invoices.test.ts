@@ -69,10 +69,26 @@ describe('creating an invoice', () => {
     expect((await attempt({ customer, lineItems: [{ name: 'Odd', quantity: 1, unitAmount: 1.005 }] })).json.error).toMatchObject({ code: 'validation_error', param: 'lineItems[0].unitAmount' });
   });
 
-  it('send: true makes it sent and writes invoice.sent', async () => {
-    const inv = await newInvoice({ send: true });
+  it('send: true makes it sent, emails the payer a link to its page, and writes invoice.sent', async () => {
+    const inv = await newInvoice({ send: true, customer: { email: 'send.me@example.com' } });
     expect(inv.status).toBe('sent');
     expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.sent']);
+    const messages = await t.call('GET', '/v1/test-helpers/messages?to=send.me@example.com', { key: sk });
+    expect(messages.json.data).toHaveLength(1);
+    expect(messages.json.data[0]).toMatchObject({ channel: 'email', kind: 'invoice', to: 'send.me@example.com' });
+    expect(messages.json.data[0].body).toContain(inv.hostedUrl);
+  });
+
+  it('a refund of a payment on an invoice records the refunded amount and writes invoice.refunded', async () => {
+    const inv = await newInvoice();
+    const s = await session({ invoiceId: inv.id });
+    const paid = await pay(s.json.id, s.json.clientSecret);
+    const refunded = await t.call('POST', `/v1/payments/${paid.json.paymentResult.id}/refund`, { key: sk, body: { amount: 40 } });
+    expect(refunded.status).toBe(200);
+    expect((await t.call('GET', `/v1/invoices/${inv.id}`, { key: sk })).json).toMatchObject({ status: 'paid', amountRefunded: 40 });
+    const events = await invoiceEvents(inv.id);
+    expect(events.map((e) => e.type)).toEqual(['invoice.paid', 'invoice.refunded']);
+    expect(events[1]!.data).toMatchObject({ status: 'Paid', amountRefunded: 40 });
   });
 });
 

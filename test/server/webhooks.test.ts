@@ -304,9 +304,8 @@ describe('delivery', () => {
     const sessionUrl = await receiver();
     const c = await configure(m, { sandboxUrl: endpoint.url });
     const sessionSecret = 'session-secret-0123456789';
-    const { session, paymentId } = await paidSession(m, { notificationUrl: `${PUBLIC_URL}/session`, notificationSecret: sessionSecret, captureMethod: 'manual' });
-    // The session API refuses loopback URLs (as it should); point the stored URL at the local receiver.
-    await t.database.db.updateTable('checkout_sessions').set({ notification_url: sessionUrl.url }).where('id', '=', session.id).execute();
+    // TILL_ALLOW_LOOPBACK_WEBHOOKS lets a test-mode session name a loopback receiver.
+    const { paymentId } = await paidSession(m, { notificationUrl: sessionUrl.url, notificationSecret: sessionSecret, captureMethod: 'manual' });
     await t.call('POST', `/v1/payments/${paymentId}/capture`, { key: m.keys.test.secret, body: {} });
     // A refund made on the payment route, not the session's, still goes to the session's URL.
     expect((await t.call('POST', `/v1/payments/${paymentId}/refund`, { key: m.keys.test.secret, body: { amount: 5 } })).status).toBe(200);
@@ -322,6 +321,16 @@ describe('delivery', () => {
     }
     expect(endpoint.received.map((h) => h.json.type).filter((x) => !x.startsWith('invoice.')).sort()).toEqual(['checkout.session.cancelled', 'checkout.session.completed', 'payment.authorized', 'payment.captured', 'payment.refunded', 'payment.succeeded']);
     expect(endpoint.received[0]!.headers['x-webhook-signature']).toBe(hexSig(endpoint.received[0]!.raw, c.json.sandboxSecret));
+  });
+
+  it('TILL_ALLOW_LOOPBACK_WEBHOOKS lets a test-mode session name a loopback notificationUrl, never a live one', async () => {
+    const m = await t.newMerchant();
+    const local = await receiver();
+    const body = { amount: 20, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', notificationUrl: local.url };
+    expect((await t.call('POST', '/v1/checkout-sessions', { key: m.keys.test.secret, body })).status).toBe(201);
+    const live = await t.call('POST', '/v1/checkout-sessions', { key: m.keys.live.secret, body });
+    expect(live.status).toBe(400);
+    expect(live.json.error).toMatchObject({ code: 'parameter_invalid', param: 'notificationUrl' });
   });
 
   it('does not follow redirects: a 3xx is a failed attempt and the redirect target gets nothing', async () => {

@@ -10,7 +10,7 @@ const caller = (auth: AuthContext) => ({ merchantId: merchantOf(auth), livemode:
 
 export const checkoutSessionHandlers: CheckoutHandlers = {
   async createCheckoutSession({ db, deps, auth, body }) {
-    const created = await createSession(db, deps.clock, deps.config.publicBaseUrl, caller(auth), body);
+    const created = await createSession(db, deps.clock, deps.config, caller(auth), body);
     return { status: created.reused ? 200 : 201, body: sessionCreated(created.session, created.clientSecret, created.generatedNotificationSecret) };
   },
   async retrieveCheckoutSession({ db, deps, auth, path }) {

@@ -8,7 +8,7 @@ const caller = (auth: AuthContext) => ({ merchantId: merchantOf(auth), livemode:
 
 export const invoiceHandlers: CheckoutHandlers = {
   async createInvoice({ db, deps, auth, body }) {
-    return { status: 201, body: invoiceToCheckout(await createInvoice(db, deps.clock, caller(auth), body), deps.config.publicBaseUrl) };
+    return { status: 201, body: invoiceToCheckout(await createInvoice(db, deps.clock, deps.config.publicBaseUrl, caller(auth), body), deps.config.publicBaseUrl) };
   },
   async retrieveInvoice({ db, deps, auth, path }) {
     return { status: 200, body: invoiceToCheckout(await getInvoice(db, caller(auth), path.id), deps.config.publicBaseUrl) };

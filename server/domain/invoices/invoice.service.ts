@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { writeEvent } from '../events/event.service.js';
+import { recordMessage } from '../messages/message.service.js';
 import type { InvoiceRow } from '../payments/payment.table.js';
 import { newReference } from '../shared/ids.js';
 import { amountToDecimal } from '../shared/money.js';
@@ -38,8 +39,9 @@ async function invoiceEvent(trx: Db, clock: Clock, type: string, invoice: Invoic
  * Creates a merchant's invoice in the key's mode, `pending` (payable), or `sent` with `send`:
  * exactly one of `customerId` (one of the merchant's customers) and `customer` (payer details),
  * a due date not in the past, a discount no larger than subtotal plus tax. Totals are exact.
+ * `send` emails the payer a link to the invoice's page (the message outbox).
  */
-export async function createInvoice(db: Kysely<Database>, clock: Clock, caller: Caller, input: Schemas['InvoiceCreateRequest']): Promise<InvoiceRow> {
+export async function createInvoice(db: Kysely<Database>, clock: Clock, publicBaseUrl: string, caller: Caller, input: Schemas['InvoiceCreateRequest']): Promise<InvoiceRow> {
   const now = clock.now();
   if (input.customerId !== undefined && input.customer !== undefined) throw invalid('customer', 'Send either customerId or customer, not both.');
   if (input.customerId === undefined && input.customer === undefined) throw invalid('customerId', 'Send customerId (one of your customers) or customer (the payer\'s details).');
@@ -105,7 +107,18 @@ export async function createInvoice(db: Kysely<Database>, clock: Clock, caller: 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (input.send) await invoiceEvent(trx, clock, 'invoice.sent', invoice);
+    if (input.send) {
+      await recordMessage(trx, clock, {
+        merchantId: invoice.merchant_id,
+        livemode: invoice.livemode,
+        channel: 'email',
+        kind: 'invoice',
+        to: payer.email!,
+        subject: `Invoice ${invoice.invoice_number}`,
+        body: `Invoice ${invoice.invoice_number}: ${totals.total} ${currency} due${invoice.due_date ? ` by ${invoice.due_date.toISOString().slice(0, 10)}` : ''}. Pay it at ${publicBaseUrl}/invoice/${invoice.identifier}`,
+      });
+      await invoiceEvent(trx, clock, 'invoice.sent', invoice);
+    }
     return invoice;
   });
 }
@@ -257,4 +270,15 @@ export async function payInvoiceOnCapture(trx: Transaction<Database>, clock: Clo
 /** Cancels the invoice a session raised itself, when unpaid (release, lapse, cancel). An existing invoice the session was paying is left as it was. */
 export async function cancelSessionRaisedInvoice(trx: Transaction<Database>, invoiceId: number): Promise<void> {
   await trx.updateTable('invoices').set({ status: 'cancelled' }).where('id', '=', invoiceId).where('session_id', 'is not', null).where('status', 'in', ['pending', 'sent']).execute();
+}
+
+/** After a refund of a payment on an invoice: the refunded amount recorded on it, and `invoice.refunded`. */
+export async function recordInvoiceRefund(trx: Transaction<Database>, clock: Clock, invoiceId: number, amount: string): Promise<void> {
+  const invoice = await trx
+    .updateTable('invoices')
+    .set({ amount_refunded: sql`amount_refunded + ${amount}::numeric` })
+    .where('id', '=', invoiceId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await invoiceEvent(trx, clock, 'invoice.refunded', invoice);
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, type ErrorData } from '../../errors/catalog.js';
 import { writeEvent } from '../events/event.service.js';
+import { recordInvoiceRefund } from '../invoices/invoice.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
 import { paymentEventObject } from './payment.mapper.js';
@@ -167,7 +168,7 @@ export async function refund(db: Kysely<Database>, clock: Clock, caller: Caller,
       .values({ merchant_id: payment.merchant_id, livemode: payment.livemode, payment_id: payment.id, type: 'refund', account: settled ? 'available' : 'pending', amount: amount.negated().toFixed(), currency: payment.currency, created_at: now })
       .execute();
     if (updated.invoice_id) {
-      await trx.updateTable('invoices').set({ amount_refunded: sql`amount_refunded + ${amount.toFixed()}::numeric` }).where('id', '=', updated.invoice_id).execute();
+      await recordInvoiceRefund(trx, clock, updated.invoice_id, amount.toFixed());
     }
     if (updated.session_id) await trx.updateTable('checkout_sessions').set({ payment_status: full ? 'refunded' : 'partially_refunded' }).where('id', '=', updated.session_id).execute();
     await writeEvent(trx, clock, {

@@ -3,13 +3,13 @@
 // ends it. Wallet refunds are in full only and finish later (`pending_reversal`).
 import { Decimal } from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { issueQr, SANDBOX_WITHDRAW_QR_FAILED, SANDBOX_WITHDRAW_QR_KEY, WALLET_OPTIONS, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet.js';
 import { writeEvent } from '../events/event.service.js';
+import { recordInvoiceRefund } from '../invoices/invoice.service.js';
 import { assertPayable } from '../invoices/invoice.service.js';
 import { decimalToAmount, decimalToString } from '../shared/money.js';
 import { findSession, type Caller } from '../sessions/session.repository.js';
@@ -235,7 +235,7 @@ async function completeWalletRefund(trx: Transaction<Database>, clock: Clock, pa
       )
       .execute();
   }
-  if (refunded.invoice_id) await trx.updateTable('invoices').set({ amount_refunded: sql`amount_refunded + ${amount.toFixed()}::numeric` }).where('id', '=', refunded.invoice_id).execute();
+  if (refunded.invoice_id) await recordInvoiceRefund(trx, clock, refunded.invoice_id, amount.toFixed());
   if (refunded.session_id) await trx.updateTable('checkout_sessions').set({ payment_status: 'refunded' }).where('id', '=', refunded.session_id).execute();
   await writeEvent(trx, clock, {
     merchantId: refunded.merchant_id,

@@ -56,7 +56,16 @@ function resolveUrls(id: string, url: string | undefined): string | null {
  * payer details, per-session webhooks and their secret, the merchant's notification settings as
  * fallbacks, holds only where a card option can hold, and the invoice and subscription rules.
  */
-export async function createSession(db: Kysely<Database>, clock: Clock, publicBaseUrl: string, caller: Caller, input: CreateRequest): Promise<CreatedSession> {
+/** Server settings session creation reads. */
+export interface SessionSettings {
+  /** This server's public base URL, for the hosted page link. */
+  publicBaseUrl: string;
+  /** `TILL_ALLOW_LOOPBACK_WEBHOOKS` (development and tests): a test-mode notificationUrl may be loopback. */
+  allowLoopbackWebhooks: boolean;
+}
+
+export async function createSession(db: Kysely<Database>, clock: Clock, settings: SessionSettings, caller: Caller, input: CreateRequest): Promise<CreatedSession> {
+  const { publicBaseUrl } = settings;
   const now = clock.now();
   const merchant = await db.selectFrom('merchants').selectAll().where('id', '=', caller.merchantId).executeTakeFirstOrThrow();
 
@@ -119,7 +128,7 @@ export async function createSession(db: Kysely<Database>, clock: Clock, publicBa
 
   // Rules 4 and 5: per-session webhooks and their secret.
   if (input.notificationUrl !== undefined) {
-    const problem = await publicHttpsProblem(input.notificationUrl);
+    const problem = await publicHttpsProblem(input.notificationUrl, { allowLoopback: settings.allowLoopbackWebhooks && !caller.livemode });
     if (problem) throw new AppError('parameter_invalid', { param: 'notificationUrl', message: `notificationUrl ${problem}.` });
   }
   const generatedNotificationSecret = input.notificationUrl !== undefined && input.notificationSecret === undefined ? `whsec_${randomToken(32)}` : undefined;
