@@ -177,13 +177,16 @@ describe('card data', () => {
     await tokenize(s, '4000000000009995', '987');
     await tokenize(s, '4242424242424241', '654');
     await confirm(s, (await tokenize(s, '4242424242424242', '321')).json.id);
-    const numbers = ['4242424242424242', '4000000000009995', '4242424242424241'];
+    // A card that opens a 3-D Secure challenge leaves nothing of the number either.
+    const challenged = await session();
+    expect((await confirm(challenged, (await tokenize(challenged, '4000000000003220', '777')).json.id)).json.nextAction.type).toBe('redirect_to_3ds');
+    const numbers = ['4242424242424242', '4000000000009995', '4242424242424241', '4000000000003220'];
     const tables = (await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`.execute(t.database.db)).rows.map((r) => r.table_name);
     for (const table of tables) {
       const rows = (await sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(table)} t`.execute(t.database.db)).rows.map((r) => r.row).join('\n');
       for (const n of numbers) expect(rows, `${n} in ${table}`).not.toContain(n);
       const methods = table === 'payment_methods' ? rows : '';
-      for (const cvc of ['987', '654', '321']) expect(methods, `CVC ${cvc} in payment_methods`).not.toMatch(new RegExp(`"${cvc}"`));
+      for (const cvc of ['987', '654', '321', '777']) expect(methods, `CVC ${cvc} in payment_methods`).not.toMatch(new RegExp(`"${cvc}"`));
     }
     const logs = logLines.join('');
     expect(logs.length).toBeGreaterThan(0);

@@ -139,6 +139,11 @@ function safeProtocol(url: string): string {
   }
 }
 
+/** A session whose payment now waits for the payer (3-D Secure, a wallet QR code): `payment_pending`, pointing at that payment. */
+export async function awaitPayer(trx: Transaction<Database>, session: CheckoutSessionRow, payment: PaymentRow, paymentStatus: 'unpaid' | 'pending'): Promise<CheckoutSessionRow> {
+  return trx.updateTable('checkout_sessions').set({ status: 'payment_pending', payment_status: paymentStatus, payment_id: payment.id }).where('id', '=', session.id).returningAll().executeTakeFirstOrThrow();
+}
+
 /** Records a declined or failed card payment (`payment.failed`); the session stays payable. Answers the error to give the payer. */
 export async function failSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow): Promise<AppError> {
   const declined = method.sandbox_outcome === 'insufficient_funds';

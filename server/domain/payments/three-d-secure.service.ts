@@ -7,7 +7,7 @@ import { sameHash, hashSecret } from '../merchants/keys.js';
 import { findSession } from '../sessions/session.repository.js';
 import { expireIfDue, OPEN_STATUSES } from '../sessions/session.service.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
-import { authorizeSessionPayment, chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
+import { authorizeSessionPayment, awaitPayer, chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
 import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
 import { closeOpenChallenge } from './three-d-secure.repository.js';
 import type { ThreeDsChallengeRow } from './three-d-secure.table.js';
@@ -60,12 +60,7 @@ export async function startChallenge(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const waiting = await trx
-    .updateTable('checkout_sessions')
-    .set({ status: 'payment_pending', payment_status: 'unpaid', payment_id: payment.id })
-    .where('id', '=', session.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const waiting = await awaitPayer(trx, session, payment, 'unpaid');
   return { session: waiting, payment, nextAction: { type: 'redirect_to_3ds', url: challengeUrl(options.publicBaseUrl, challenge.id) } };
 }
 

@@ -16,7 +16,7 @@ import { findSession, type Caller } from '../sessions/session.repository.js';
 import { expireIfDue } from '../sessions/session.service.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
 import { paymentEventObject } from './payment.mapper.js';
-import { chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
+import { awaitPayer, chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
 import type { PaymentRow } from './payment.table.js';
 
 type Schemas = components['schemas'];
@@ -74,12 +74,7 @@ export async function confirmWithWallet(trx: Transaction<Database>, clock: Clock
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const pending = await trx
-    .updateTable('checkout_sessions')
-    .set({ status: 'payment_pending', payment_status: 'pending', payment_id: payment.id })
-    .where('id', '=', session.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const pending = await awaitPayer(trx, session, payment, 'pending');
   return { session: pending, payment, nextAction: qrNextAction(payment, publicBaseUrl) };
 }
 
