@@ -809,7 +809,7 @@ export interface paths {
         /**
          * List a subscription's invoices
          * @description Lists the invoices a subscription raised, one per billing period, newest first, up to 100
-         *     per page (`limit` defaults to 100 here). Each can be fetched in full with
+         *     per page (`limit`, default 25 like every list). Each can be fetched in full with
          *     `GET /v1/invoices/{id}`.
          *
          *     Scope: `subscription.read`.
