@@ -4,7 +4,7 @@ import type { components } from '../../../generated/checkout.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
-import { type CardInput, tokenize } from '../../rails/cards.js';
+import { type CardInput, type TokenizedCard, tokenize } from '../../rails/cards.js';
 import { writeEvent } from '../events/event.service.js';
 import { randomToken } from '../merchants/keys.js';
 import { invoiceForSessionPayment } from '../invoices/invoice.service.js';
@@ -44,23 +44,34 @@ export async function tokenizeCard(
   const session = await getSession(db, clock, caller, sessionId);
   if (session.status === 'cancelled' || session.status === 'expired') throw new AppError('session_not_payable');
   const card = tokenize(input, caller.merchantId, clock.now());
+  return insertSessionCard(db, session, card, clock.now(), { customerId: session.client_id, billingName: input.billingDetails?.name, billingEmail: input.billingDetails?.email });
+}
+
+/** Stores what may be kept of a card (brand, last 4, expiry, fingerprint) as a payment method of one session. */
+export async function insertSessionCard(
+  db: Kysely<Database> | Transaction<Database>,
+  session: CheckoutSessionRow,
+  card: TokenizedCard,
+  now: Date,
+  extra: { customerId?: number | null; billingName?: string | undefined; billingEmail?: string | undefined } = {},
+): Promise<PaymentMethodRow> {
   return db
     .insertInto('payment_methods')
     .values({
       id: `pm_${randomToken(24)}`,
-      merchant_id: caller.merchantId,
-      livemode: caller.livemode,
+      merchant_id: session.merchant_id,
+      livemode: session.livemode,
       session_id: session.id,
-      customer_id: session.client_id,
+      customer_id: extra.customerId ?? null,
       brand: card.brand,
       last4: card.last4,
       expiry_month: card.expiryMonth,
       expiry_year: card.expiryYear,
       fingerprint: card.fingerprint,
       sandbox_outcome: card.outcome,
-      billing_name: input.billingDetails?.name ?? null,
-      billing_email: input.billingDetails?.email ?? null,
-      created_at: clock.now(),
+      billing_name: extra.billingName ?? null,
+      billing_email: extra.billingEmail ?? null,
+      created_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { findSrcCard, lookupSrcDirectory, type SrcDirectoryCard, srcValidationAccepted } from '../../rails/src.js';
-import { randomToken } from '../merchants/keys.js';
+import { insertSessionCard } from '../payments/payment.service.js';
 import type { PaymentMethodRow } from '../payments/payment.table.js';
 import type { Caller } from '../sessions/session.repository.js';
 import { getSession } from '../sessions/session.service.js';
@@ -47,26 +47,8 @@ export async function authenticateSrc(db: Kysely<Database>, clock: Clock, caller
   const now = clock.now();
   const expiresAt = new Date(Math.min(now.getTime() + SRC_TOKEN_TTL_MS, session.expires_at.getTime()));
   return db.transaction().execute(async (trx) => {
-    const method = await trx
-      .insertInto('payment_methods')
-      .values({
-        id: `pm_${randomToken(24)}`,
-        merchant_id: caller.merchantId,
-        livemode: caller.livemode,
-        session_id: session.id,
-        customer_id: null,
-        brand: card.brand,
-        last4: card.last4,
-        expiry_month: card.expiryMonth,
-        expiry_year: card.expiryYear,
-        fingerprint: createHmac('sha256', `till-src-fingerprint:${caller.merchantId}`).update(card.srcCardId).digest('hex'),
-        sandbox_outcome: 'succeed',
-        billing_name: null,
-        billing_email: null,
-        created_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const fingerprint = createHmac('sha256', `till-src-fingerprint:${caller.merchantId}`).update(card.srcCardId).digest('hex');
+    const method = await insertSessionCard(trx, session, { brand: card.brand, last4: card.last4, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, fingerprint, outcome: 'succeed' }, now);
     await trx
       .insertInto('src_tokens')
       .values({ payment_method_id: method.id, merchant_id: caller.merchantId, livemode: caller.livemode, src_card_id: card.srcCardId, expires_at: expiresAt, created_at: now })

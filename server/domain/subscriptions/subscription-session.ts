@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import type { Plan } from '../catalog/catalog.table.js';
 import { writeEvent } from '../events/event.service.js';
-import { keepCardOnFile } from '../payments/cards-on-file.js';
+import { cardsOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
 import type { PaymentMethodRow, PaymentRow } from '../payments/payment.table.js';
 import type { Caller } from '../sessions/session.repository.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
@@ -137,16 +137,7 @@ export async function startTrialSubscription(trx: Transaction<Database>, clock: 
 
 /** Whether the customer already has a card on file in this mode (cards are per mode). */
 async function customerHasCardOnFile(trx: Transaction<Database>, method: PaymentMethodRow, customerId: number): Promise<boolean> {
-  const card = await trx
-    .selectFrom('payment_methods')
-    .select('id')
-    .where('merchant_id', '=', method.merchant_id)
-    .where('livemode', '=', method.livemode)
-    .where('customer_id', '=', customerId)
-    .where('saved_at', 'is not', null)
-    .where('id', '!=', method.id)
-    .executeTakeFirst();
-  return card !== undefined;
+  return (await cardsOnFile(trx, method, customerId).where('id', '!=', method.id).executeTakeFirst()) !== undefined;
 }
 
 /**

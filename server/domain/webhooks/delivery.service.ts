@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
@@ -11,7 +11,7 @@ import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 import { deliveryToCheckout } from './webhook.mapper.js';
 import { getConfiguration, type WebhookOwner } from './webhook.service.js';
-import type { WebhookDeliveryRow } from './webhook.table.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryRow } from './webhook.table.js';
 
 type Schemas = components['schemas'];
 type Db = Kysely<Database> | Transaction<Database>;
@@ -32,21 +32,6 @@ const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTi
 
 const newDeliveryId = () => `whd_${randomToken(24)}`;
 const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
-
-interface NewDelivery {
-  id: string;
-  merchant_id: number;
-  livemode: boolean;
-  configuration_id: number | null;
-  session_id: string | null;
-  event_id: string;
-  event_type: string;
-  url: string;
-  status: 'pending';
-  next_attempt_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /**
  * The fan-out. Claims undelivered events from the outbox (`FOR UPDATE SKIP LOCKED`, so several
@@ -88,7 +73,7 @@ async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number):
       for (const s of await trx.selectFrom('checkout_sessions').select(['id', 'merchant_id', 'livemode', 'notification_url']).where('id', 'in', sessionIds).execute()) sessions.set(s.id, s);
     }
 
-    const deliveries: NewDelivery[] = [];
+    const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
     const base = (e: EventRow, livemode: boolean) => ({ merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: now, created_at: now, updated_at: now });
     for (const e of events) {
       if (e.type === 'webhook.test') continue; // sent only to the configuration that asked for it
