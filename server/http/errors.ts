@@ -65,6 +65,10 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   if (Array.isArray(e?.errors) && typeof e.status === 'number' && (e.status === 400 || e.status === 415)) {
     return { error: fromValidator(e as { status: number; message: string; errors: ValidationItem[] }), unexpected: false };
   }
+  // Express's own refusals of the request line (a path segment that is not valid percent-encoding).
+  if (err instanceof URIError && e.status === 400) {
+    return { error: new AppError('parameter_invalid', { message: 'The request URL could not be read: a part of its path is not valid percent-encoding.' }), unexpected: false };
+  }
   return { error: new AppError('internal_error'), unexpected: true };
 }
 

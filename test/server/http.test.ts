@@ -76,6 +76,12 @@ describe('paths', () => {
     expect(res.json.error).toMatchObject({ type: 'not_found', code: 'route_not_found' });
   });
 
+  it('a path that is not valid percent-encoding answers 400 in the general shape, never 500', async () => {
+    const res = await t.call('GET', '/qr/%00%ff.png');
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'parameter_invalid' });
+  });
+
   it('a known path with another method answers 404 and names the methods it has', async () => {
     const res = await t.call('PUT', '/v1/plans', { key: sk });
     expect(res.status).toBe(404);
