@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/checkout.js';
 import type { InvoiceRow } from '../payments/payment.table.js';
 import { decimalToAmount } from '../shared/money.js';
@@ -19,6 +20,8 @@ const PASCAL: Record<string, Schemas['InvoiceEventObject']['status']> = {
 /** A stored line as the wire line. Lines of sessions raised before lines had ids are numbered by position. */
 function lineToCheckout(line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number }, index: number, currency: string): Schemas['InvoiceLineItem'] {
   const unit = line.unitAmount.toString();
+  // Exact: lines stored before they carried their own totals are computed in decimals.
+  const subtotal = line.subtotal ?? new Decimal(unit).times(line.quantity.toString()).toFixed();
   return {
     id: line.id ?? index + 1,
     name: line.name,
@@ -26,9 +29,9 @@ function lineToCheckout(line: Partial<InvoiceLine> & { name: string; quantity: n
     quantity: line.quantity,
     unitAmount: decimalToAmount(unit, currency),
     taxRate: line.taxRate ?? null,
-    subtotal: decimalToAmount(line.subtotal ?? (Number(unit) * line.quantity).toString(), currency),
+    subtotal: decimalToAmount(subtotal, currency),
     taxAmount: decimalToAmount(line.taxAmount ?? '0', currency),
-    total: decimalToAmount(line.total ?? line.subtotal ?? (Number(unit) * line.quantity).toString(), currency),
+    total: decimalToAmount(line.total ?? subtotal, currency),
   };
 }
 

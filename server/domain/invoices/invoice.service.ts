@@ -197,9 +197,10 @@ export async function invoiceForSessionPayment(trx: Transaction<Database>, clock
     }
     return status === 'paid' ? payInvoice(trx, clock, invoice, session.amount) : invoice;
   }
-  const lines = (session.line_items.length > 0 ? session.line_items : [{ name: session.description ?? 'Checkout payment', quantity: 1, unitAmount: Number(session.amount) }]).map(
-    (item): LineInput => ({ name: item.name, description: item.description, quantity: item.quantity, unitAmount: new Decimal(item.unitAmount.toString()).toFixed() }),
-  );
+  const lines: LineInput[] =
+    session.line_items.length > 0
+      ? session.line_items.map((item) => ({ name: item.name, description: item.description, quantity: item.quantity, unitAmount: new Decimal(item.unitAmount.toString()).toFixed() }))
+      : [{ name: session.description ?? 'Checkout payment', quantity: 1, unitAmount: session.amount }];
   const computed = computeInvoice(session.currency, lines, await lineIds(trx, lines.length));
   const invoice = await trx
     .insertInto('invoices')

@@ -75,9 +75,10 @@ export async function createSession(db: Kysely<Database>, clock: Clock, settings
   if (paysInvoice && input.lineItems !== undefined) fail('lineItems', 'lineItems cannot be sent with an invoice: the invoice sets what is paid.');
   if (paysInvoice && input.paymentType !== 'oneTime') fail('paymentType', 'An existing invoice can be paid only by a oneTime session.');
   let invoice: InvoiceRow | undefined;
+  let due: string | undefined;
   if (paysInvoice) {
     invoice = await findInvoiceToPay(db, caller, input);
-    const due = amountDue(invoice).toFixed(minorUnits(invoice.currency));
+    due = amountDue(invoice).toFixed(minorUnits(invoice.currency));
     if (input.currency !== undefined && input.currency.toUpperCase() !== invoice.currency) fail('currency', `currency must match the invoice's (${invoice.currency}).`);
     if (input.amount !== undefined && !new Decimal(amountToDecimal(input.amount, invoice.currency)).equals(due)) fail('amount', `amount must match the invoice's total due (${due} ${invoice.currency}).`);
     if (input.paymentOptionGroupId !== undefined && input.paymentOptionGroupId !== invoice.payment_option_group_id) {
@@ -96,7 +97,7 @@ export async function createSession(db: Kysely<Database>, clock: Clock, settings
   if (!invoice && !terms && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
   if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
   const currency = terms?.currency ?? (invoice ? invoice.currency : input.currency!.toUpperCase());
-  const amount = terms?.amountDueNow ?? (invoice ? amountDue(invoice).toFixed(minorUnits(currency)) : amountToDecimal(input.amount!, currency));
+  const amount = terms?.amountDueNow ?? due ?? amountToDecimal(input.amount!, currency);
   // (A subscription session's amount was checked against the plan; a free trial's is 0.)
   if (!terms && new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
 
