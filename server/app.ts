@@ -15,6 +15,7 @@ import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
 import { qrImage } from './pages/qr-image.js';
+import { merchantClock } from './domain/sandbox/scope.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
@@ -135,13 +136,16 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
     // Present: operations without a handler answered 501 before validation.
     const handler = (handlers[route.api] as Record<string, (input: any) => Promise<any>>)[route.operationId]!;
     try {
+      // A test-mode caller reads its merchant's sandbox clock (advanced with the clock test helper).
+      const auth = req.till.auth!;
+      const clock = auth.merchantId === null || auth.livemode ? deps.clock : await merchantClock(database.db, deps.clock, auth.merchantId, false);
       const result = await handler({
         path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
         query: req.query,
         body: req.body,
-        auth: req.till.auth!,
+        auth,
         db: database.db,
-        deps,
+        deps: clock === deps.clock ? deps : { ...deps, clock },
         log: req.till.log,
         requestId: req.till.requestId,
       });

@@ -26,3 +26,20 @@ export class ManualClock implements Clock {
     return this.now();
   }
 }
+
+/**
+ * A merchant's test-mode clock: the base clock plus the seconds that merchant has advanced it
+ * (`POST /v1/test-helpers/clock/advance`). Live mode always reads the base clock.
+ */
+export class SandboxClock implements Clock {
+  constructor(
+    readonly base: Clock,
+    readonly offsetSeconds: number,
+  ) {}
+  now(): Date {
+    return new Date(this.base.now().getTime() + this.offsetSeconds * 1000);
+  }
+}
+
+/** The base clock under a merchant's sandbox clock: wall time, for locks and transport timestamps. */
+export const baseClock = (clock: Clock): Clock => (clock instanceof SandboxClock ? clock.base : clock);

@@ -7,6 +7,7 @@ import type { WebhookConfigurationsTable, WebhookDeliveriesTable, WebhookDeliver
 import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
 import type { ThreeDsChallengesTable } from '../domain/payments/three-d-secure.table.js';
 import type { SubscriptionItemsTable, SubscriptionsTable } from '../domain/subscriptions/subscription.table.js';
+import type { SandboxClocksTable } from '../domain/sandbox/sandbox-clock.table.js';
 import type { MessagesTable } from '../domain/messages/message.table.js';
 import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from '../domain/saved-cards/saved-card.table.js';
 import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../domain/payments/payment.table.js';
@@ -59,4 +60,5 @@ export interface Database {
   card_verifications: CardVerificationsTable;
   saved_card_otp_state: SavedCardOtpStateTable;
   src_tokens: SrcTokensTable;
+  sandbox_clocks: SandboxClocksTable;
 }

@@ -9,6 +9,7 @@ import { expireDueSessions } from '../domain/sessions/session.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { DeliverySettings } from '../domain/webhooks/delivery.service.js';
 import { loadConfig } from '../config.js';
+import { type DueScope, dueScopes } from '../domain/sandbox/scope.js';
 import { startWebhookJobs } from './webhooks.js';
 
 /** Every queue Till runs, with its schedule. Later capabilities add theirs here. */
@@ -45,29 +46,39 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   await boss.start();
   const webhooks = await startWebhookJobs(boss, database, clock, settings, logger);
 
+  /**
+   * Runs time-driven work for every scope: live mode and untouched test modes by the base clock,
+   * then each merchant whose test clock was advanced, by that merchant's clock.
+   */
+  const forEachScope = async (run: (scope: DueScope) => Promise<number>) => {
+    let total = 0;
+    for (const scope of await dueScopes(database.db)) total += await run(scope);
+    return total;
+  };
+
   const work: Record<keyof typeof QUEUES, () => Promise<void>> = {
     idempotencyCleanup: async () => {
       const n = await deleteExpiredIdempotencyKeys(database.db, clock);
       if (n > 0) logger.info({ deleted: n }, 'expired idempotency keys deleted');
     },
     sessionExpiry: async () => {
-      const n = await expireDueSessions(database.db, clock);
+      const n = await forEachScope((scope) => expireDueSessions(database.db, clock, scope));
       if (n > 0) logger.info({ expired: n }, 'checkout sessions expired');
     },
     holdLapse: async () => {
-      const n = await lapseDueHolds(database.db, clock);
+      const n = await forEachScope((scope) => lapseDueHolds(database.db, clock, scope));
       if (n > 0) logger.info({ lapsed: n }, 'card holds lapsed');
     },
     settlement: async () => {
-      const n = await settleDuePayments(database.db, clock);
+      const n = await forEachScope((scope) => settleDuePayments(database.db, clock, scope));
       if (n > 0) logger.info({ settled: n }, 'payments settled');
     },
     walletRefunds: async () => {
-      const n = await completeDueWalletRefunds(database.db, clock);
+      const n = await forEachScope((scope) => completeDueWalletRefunds(database.db, clock, scope));
       if (n > 0) logger.info({ completed: n }, 'wallet refunds completed');
     },
     webhookSweep: async () => {
-      const n = await webhooks.sweep();
+      const n = await forEachScope((scope) => webhooks.sweep(scope));
       if (n > 0) logger.info({ attempted: n }, 'due webhook deliveries attempted');
     },
     rateLimitCleanup: async () => {

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { TillDatabase } from '../db/database.js';
+import { type DueScope, GLOBAL_SCOPE } from '../domain/sandbox/scope.js';
 import { attemptDelivery, type DeliverySettings, dispatchPendingEvents, dueDeliveries } from '../domain/webhooks/delivery.service.js';
 
 /** One pg-boss job per delivery attempt; retries are sent with `startAfter` at their due time. */
@@ -10,8 +11,8 @@ export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 const DISPATCH_INTERVAL_MS = 1000;
 
 export interface WebhookJobs {
-  /** Attempts the deliveries that are due now and schedules their retries (the minutely sweep). */
-  sweep(): Promise<number>;
+  /** Attempts the scope's deliveries that are due now and schedules their retries (the minutely sweep). */
+  sweep(scope?: DueScope): Promise<number>;
   stop(): void;
 }
 
@@ -58,9 +59,9 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
   timer.unref();
 
   return {
-    async sweep() {
+    async sweep(scope = GLOBAL_SCOPE) {
       let n = 0;
-      for (const id of await dueDeliveries(db, clock)) if (await attempt(id)) n += 1;
+      for (const id of await dueDeliveries(db, clock, scope)) if (await attempt(id)) n += 1;
       return n;
     },
     stop() {

@@ -10,6 +10,7 @@ import * as threeDs from './2026_11_23_0008_three_ds.js';
 import * as subscriptions from './2026_11_23_0009_subscriptions.js';
 import * as merchantInvoices from './2026_11_23_0010_merchant_invoices.js';
 import * as webhooks from './2026_11_23_0011_webhooks.js';
+import * as sandboxClocks from './2026_11_23_0012_sandbox_clocks.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0009_subscriptions': subscriptions,
   '2026_11_23_0010_merchant_invoices': merchantInvoices,
   '2026_11_23_0011_webhooks': webhooks,
+  '2026_11_23_0012_sandbox_clocks': sandboxClocks,
 };

@@ -8,6 +8,7 @@ import { writeEvent } from '../events/event.service.js';
 import { cancelSessionRaisedInvoice, payInvoiceOnCapture } from '../invoices/invoice.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
+import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { paymentEventObject } from './payment.mapper.js';
 import { lockCheckoutPayment } from './payment.repository.js';
 import { sandboxFee } from './payment.service.js';
@@ -106,15 +107,25 @@ export async function releaseHold(db: Kysely<Database>, clock: Clock, caller: Ca
   });
 }
 
-/** The hold-lapse job: authorizations past their period become expired, each with one event. */
-export async function lapseDueHolds(db: Kysely<Database>, clock: Clock, batch = 500): Promise<number> {
-  const due = await db.selectFrom('payments').select('id').where('status', '=', 'authorized').where('authorization_expires_at', '<=', clock.now()).limit(batch).execute();
+/** Open authorizations of a scope: the ones the hold-lapse job looks at. */
+const openHolds = (db: Kysely<Database>, scope: DueScope) => db.selectFrom('payments').where('status', '=', 'authorized').where(inScope(scope, 'payments'));
+
+/** The hold-lapse job: authorizations of the scope past their period become expired, each with one event. */
+export async function lapseDueHolds(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, batch = 500): Promise<number> {
+  const scoped = scopedClock(clock, scope);
+  const due = await openHolds(db, scope).select('id').where('authorization_expires_at', '<=', scoped.now()).orderBy('authorization_expires_at').limit(batch).execute();
   let lapsed = 0;
   for (const { id } of due) {
     await db.transaction().execute(async (trx) => {
       const payment = await trx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
-      if ((await lapseIfDue(trx, clock, payment)).status === 'expired' && payment.status === 'authorized') lapsed++;
+      if ((await lapseIfDue(trx, scoped, payment)).status === 'expired' && payment.status === 'authorized') lapsed++;
     });
   }
   return lapsed;
+}
+
+/** When the next open authorization of the scope lapses, after `after` (for the sandbox clock). */
+export async function nextHoldLapse(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await openHolds(db, scope).select((eb) => eb.fn.min('authorization_expires_at').as('at')).where('authorization_expires_at', '>', after).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
 }

@@ -8,6 +8,7 @@ import { AppError, type ErrorData } from '../../errors/catalog.js';
 import { writeEvent } from '../events/event.service.js';
 import { recordInvoiceRefund } from '../invoices/invoice.service.js';
 import { amountToDecimal, decimalToAmount } from '../shared/money.js';
+import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import type { Caller } from '../sessions/session.service.js';
 import { paymentEventObject } from './payment.mapper.js';
 import { lockCheckoutPayment, lockPayment } from './payment.repository.js';
@@ -224,18 +225,32 @@ async function settle(trx: Transaction<Database>, clock: Clock, payment: Payment
   };
 }
 
-/** The settlement job: captured payments older than the sandbox delay settle. */
-export async function settleDuePayments(db: Kysely<Database>, clock: Clock, batch = 500): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - SETTLEMENT_DELAY_HOURS * 3600_000);
-  const due = await db.selectFrom('payments').select('id').where('settled_at', 'is', null).where('status', 'in', PAID).where('captured_at', '<=', cutoff).limit(batch).execute();
+/** Captured, unsettled payments of a scope: the ones the settlement job looks at. */
+const unsettledPayments = (db: Kysely<Database>, scope: DueScope) => db.selectFrom('payments').where('settled_at', 'is', null).where('status', 'in', PAID).where(inScope(scope, 'payments'));
+const SETTLEMENT_DELAY_MS = SETTLEMENT_DELAY_HOURS * 3600_000;
+
+/** The settlement job: captured payments of the scope older than the sandbox delay settle. */
+export async function settleDuePayments(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, batch = 500): Promise<number> {
+  const scoped = scopedClock(clock, scope);
+  const cutoff = new Date(scoped.now().getTime() - SETTLEMENT_DELAY_MS);
+  const due = await unsettledPayments(db, scope).select('id').where('captured_at', '<=', cutoff).orderBy('captured_at').limit(batch).execute();
   let settled = 0;
   for (const { id } of due) {
     await db.transaction().execute(async (trx) => {
       const payment = await trx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
       if (payment.settled_at) return;
-      await settle(trx, clock, payment);
+      await settle(trx, scoped, payment);
       settled++;
     });
   }
   return settled;
+}
+
+/** When the next captured payment of the scope settles, after `after` (for the sandbox clock). */
+export async function nextSettlement(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await unsettledPayments(db, scope)
+    .select((eb) => eb.fn.min('captured_at').as('at'))
+    .where('captured_at', '>', new Date(after.getTime() - SETTLEMENT_DELAY_MS))
+    .executeTakeFirst();
+  return row?.at ? new Date(new Date(row.at).getTime() + SETTLEMENT_DELAY_MS) : null;
 }

@@ -11,6 +11,7 @@ import { authorizeSessionPayment, awaitPayer, chargeSessionPayment, type Confirm
 import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
 import { closeOpenChallenge } from './three-d-secure.repository.js';
 import type { ThreeDsChallengeRow } from './three-d-secure.table.js';
+import { merchantClock } from '../sandbox/scope.js';
 
 /**
  * Starts 3-D Secure for a card that asks for it: the payment is kept `requires_action`, a
@@ -95,9 +96,10 @@ export type ChallengeAnswerResult =
   | { kind: 'answered'; outcome: 'succeeded' | 'failed'; returnUrl: string | null; session: CheckoutSessionRow; payment: PaymentRow };
 
 /** The challenge behind a page, for showing it. A challenge past its session's expiry is closed here. */
-export async function viewChallenge(db: Kysely<Database>, clock: Clock, challengeId: string): Promise<ChallengeLookup> {
+export async function viewChallenge(db: Kysely<Database>, appClock: Clock, challengeId: string): Promise<ChallengeLookup> {
   const found = await db.selectFrom('three_ds_challenges').selectAll().where('id', '=', challengeId).executeTakeFirst();
   if (!found) return { kind: 'not_found' };
+  const clock = await merchantClock(db, appClock, found.merchant_id, found.livemode);
   if (found.status !== 'open') return { kind: 'gone', reason: found.status };
   if (found.expires_at <= clock.now()) {
     return db.transaction().execute(async (trx) => {
@@ -125,9 +127,10 @@ export async function viewChallenge(db: Kysely<Database>, clock: Clock, challeng
  * challenge (the Checkout document: "may still complete; refund it if it does"). A session whose
  * time ran out does not: the challenge closes with it and the payment fails.
  */
-export async function answerChallenge(db: Kysely<Database>, clock: Clock, challengeId: string, formToken: string, answer: ChallengeAnswer): Promise<ChallengeAnswerResult> {
+export async function answerChallenge(db: Kysely<Database>, appClock: Clock, challengeId: string, formToken: string, answer: ChallengeAnswer): Promise<ChallengeAnswerResult> {
   const found = await db.selectFrom('three_ds_challenges').selectAll().where('id', '=', challengeId).executeTakeFirst();
   if (!found) return { kind: 'not_found' };
+  const clock = await merchantClock(db, appClock, found.merchant_id, found.livemode);
   return db.transaction().execute(async (trx): Promise<ChallengeAnswerResult> => {
     const { challenge, session } = await lockChallenge(trx, found);
     if (challenge.status !== 'open') return { kind: 'gone', reason: challenge.status };

@@ -15,6 +15,7 @@ import { decimalToAmount, decimalToString } from '../shared/money.js';
 import { findSession, type Caller } from '../sessions/session.repository.js';
 import { expireIfDue } from '../sessions/session.service.js';
 import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { paymentEventObject } from './payment.mapper.js';
 import { awaitPayer, chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
 import type { PaymentRow } from './payment.table.js';
@@ -244,12 +245,22 @@ async function completeWalletRefund(trx: Transaction<Database>, clock: Clock, pa
 }
 
 /** The wallet-refund job: refunds under way whose sandbox delay has passed complete, each once. */
-export async function completeDueWalletRefunds(db: Kysely<Database>, clock: Clock, batch = 500): Promise<number> {
-  const due = await db.selectFrom('payments').select('id').where('status', '=', 'pending_reversal').where('refund_completes_at', '<=', clock.now()).limit(batch).execute();
+export async function completeDueWalletRefunds(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, batch = 500): Promise<number> {
+  const scoped = scopedClock(clock, scope);
+  const due = await reversingPayments(db, scope).select('id').where('refund_completes_at', '<=', scoped.now()).orderBy('refund_completes_at').limit(batch).execute();
   let completed = 0;
   for (const { id } of due) {
-    const done = await db.transaction().execute(async (trx) => completeWalletRefund(trx, clock, await trx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow()));
+    const done = await db.transaction().execute(async (trx) => completeWalletRefund(trx, scoped, await trx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow()));
     if (done) completed++;
   }
   return completed;
+}
+
+/** Wallet payments of a scope whose refund is under way. */
+const reversingPayments = (db: Kysely<Database>, scope: DueScope) => db.selectFrom('payments').where('status', '=', 'pending_reversal').where(inScope(scope, 'payments'));
+
+/** When the next wallet refund of the scope completes, after `after` (for the sandbox clock). */
+export async function nextWalletRefund(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await reversingPayments(db, scope).select((eb) => eb.fn.min('refund_completes_at').as('at')).where('refund_completes_at', '>', after).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
 }

@@ -16,6 +16,7 @@ import { amountToDecimal, decimalToAmount, minorUnits } from '../shared/money.js
 import { startTrialSubscription, subscriptionSessionTerms } from '../subscriptions/subscription-session.js';
 import { publicHttpsProblem } from '../shared/public-url.js';
 import { endLiveQr } from '../payments/wallet.service.js';
+import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { sessionEventObject } from './session.mapper.js';
 import { type Caller, findSession } from './session.repository.js';
 import type { CheckoutSessionRow, CheckoutSessionsTable, SessionLineItem } from './session.table.js';
@@ -298,19 +299,25 @@ export async function cancelSession(db: Kysely<Database>, clock: Clock, caller: 
   });
 }
 
-/** The expiry job: every unpaid session whose time has passed becomes `expired`, with one event each. */
-export async function expireDueSessions(db: Kysely<Database>, clock: Clock, batch = 500): Promise<number> {
-  const due = await db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('status', 'in', [...OPEN_STATUSES])
-    .where('expires_at', '<=', clock.now())
-    .orderBy('expires_at')
-    .limit(batch)
-    .execute();
+/** Open sessions of a scope: the ones the expiry job looks at. */
+const openSessions = (db: Kysely<Database>, scope: DueScope) => db.selectFrom('checkout_sessions').where('status', 'in', [...OPEN_STATUSES]).where(inScope(scope, 'checkout_sessions'));
+
+/**
+ * The expiry job: every unpaid session of the scope whose time has passed (by the scope's clock)
+ * becomes `expired`, with one event each.
+ */
+export async function expireDueSessions(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, batch = 500): Promise<number> {
+  const scoped = scopedClock(clock, scope);
+  const due = await openSessions(db, scope).selectAll().where('expires_at', '<=', scoped.now()).orderBy('expires_at').limit(batch).execute();
   let expired = 0;
   for (const session of due) {
-    if ((await db.transaction().execute((trx) => expireIfDue(trx, clock, session))).changed) expired++;
+    if ((await db.transaction().execute((trx) => expireIfDue(trx, scoped, session))).changed) expired++;
   }
   return expired;
+}
+
+/** When the next open session of the scope expires, after `after` (for the sandbox clock). */
+export async function nextSessionExpiry(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await openSessions(db, scope).select((eb) => eb.fn.min('expires_at').as('at')).where('expires_at', '>', after).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
 }

@@ -1,11 +1,12 @@
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import { baseClock, type Clock, SandboxClock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { eventEnvelope, writeEvent } from '../events/event.service.js';
 import type { EventRow } from '../events/event.table.js';
 import { randomToken } from '../merchants/keys.js';
+import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { toPage } from '../shared/pagination.js';
 import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
@@ -54,8 +55,14 @@ async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number):
   return db.transaction().execute(async (trx) => {
     const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
     if (events.length === 0) return { claimed: 0, deliveryIds: [] };
-    const now = clock.now();
+    const now = baseClock(clock).now();
     const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
+    // A merchant that advanced its test clock sees its test-mode deliveries at its own time.
+    const offsets = new Map<number, number>();
+    for (const r of await trx.selectFrom('sandbox_clocks').select(['merchant_id', 'offset_seconds']).where('merchant_id', 'in', merchantIds).where('offset_seconds', '>', '0').execute()) {
+      offsets.set(r.merchant_id, Number(r.offset_seconds));
+    }
+    const nowFor = (merchantId: number, livemode: boolean) => (livemode ? now : at(now, offsets.get(merchantId) ?? 0));
     const configurations = await trx.selectFrom('webhook_configurations').selectAll().where('merchant_id', 'in', merchantIds).where('enabled', '=', true).orderBy('id').execute();
 
     // The session of each event: its own, or the one its payment was made through.
@@ -74,7 +81,10 @@ async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number):
     }
 
     const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
-    const base = (e: EventRow, livemode: boolean) => ({ merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: now, created_at: now, updated_at: now });
+    const base = (e: EventRow, livemode: boolean) => {
+      const t = nowFor(e.merchant_id, livemode);
+      return { merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: t, created_at: t, updated_at: t };
+    };
     for (const e of events) {
       if (e.type === 'webhook.test') continue; // sent only to the configuration that asked for it
       const live = e.livemode || alwaysLive(e.type);
@@ -125,24 +135,31 @@ export type AttemptKind = 'automatic' | 'resend';
  * Returns the delivery as it is after the attempt, or undefined when it could not be claimed.
  */
 export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, deliveryId: string, kind: AttemptKind = 'automatic'): Promise<WebhookDeliveryRow | undefined> {
-  const now = clock.now();
+  // Locks and the transport timestamps are wall time (the base clock); whether the delivery is due,
+  // and the times in its log, are its merchant's time in its mode (the sandbox clock in test mode).
+  const base = baseClock(clock);
+  const now = base.now();
+  const offset = sql<string>`CASE WHEN livemode THEN 0 ELSE COALESCE((SELECT sc.offset_seconds FROM sandbox_clocks sc WHERE sc.merchant_id = webhook_deliveries.merchant_id), 0) END`;
   const claimable =
     kind === 'automatic'
-      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now} AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
+      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now}::timestamptz + (${offset}) * interval '1 second' AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
       : sql<boolean>`status IN ('failed', 'dead_lettered')`;
-  const delivery = await db
+  const claimed = await db
     .updateTable('webhook_deliveries')
     .set({ locked_until: at(now, lockSeconds(settings)) })
     .where('id', '=', deliveryId)
     .where(claimable)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
     .returningAll()
+    .returning(offset.as('sandbox_offset'))
     .executeTakeFirst();
-  if (!delivery) return undefined;
+  if (!claimed) return undefined;
+  const { sandbox_offset: offsetSeconds, ...delivery } = claimed;
+  const merchantTime = Number(offsetSeconds) > 0 ? new SandboxClock(base, Number(offsetSeconds)) : base;
 
   const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirstOrThrow();
   const target = await currentTarget(db, delivery);
-  const attemptedAt = clock.now();
+  const attemptedAt = merchantTime.now();
   let outcome: AttemptOutcome;
   if (!target) {
     outcome = { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'no_url' };
@@ -153,12 +170,12 @@ export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settin
       eventId: event.id,
       eventType: event.type,
       body: JSON.stringify(eventEnvelope(event)),
-      timestamp: Math.floor(attemptedAt.getTime() / 1000),
+      timestamp: Math.floor(base.now().getTime() / 1000),
       timeoutMs: settings.webhookTimeoutMs,
       allowLoopback: settings.allowLoopbackWebhooks && !delivery.livemode,
     });
   }
-  return recordAttempt(db, clock, delivery, kind, attemptedAt, target?.url ?? delivery.url, outcome);
+  return recordAttempt(db, merchantTime, delivery, kind, attemptedAt, target?.url ?? delivery.url, outcome);
 }
 
 async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: WebhookDeliveryRow, kind: AttemptKind, attemptedAt: Date, url: string, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | undefined> {
@@ -203,26 +220,37 @@ async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: Webho
   });
 }
 
-/** Ids of deliveries whose automatic attempt is due now (by the Clock) and not held by a worker. */
-export async function dueDeliveries(db: Kysely<Database>, clock: Clock, limit = 200): Promise<string[]> {
-  const now = clock.now();
-  const rows = await db
+/** Deliveries of a scope that wait for an automatic attempt (their configuration enabled, test sends excepted). */
+const waitingDeliveries = (db: Kysely<Database>, scope: DueScope) =>
+  db
     .selectFrom('webhook_deliveries as d')
-    .select('d.id')
     .where('d.status', 'in', ['pending', 'failed'])
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+    .where(inScope(scope, 'd'))
     .where((eb) =>
       eb.or([
         eb('d.configuration_id', 'is', null),
         eb('d.event_type', '=', 'webhook.test'),
         eb.exists(eb.selectFrom('webhook_configurations as c').select('c.id').whereRef('c.id', '=', 'd.configuration_id').where('c.enabled', '=', true)),
       ]),
-    )
+    );
+
+/** Ids of the scope's deliveries whose automatic attempt is due now (by the scope's clock) and not held by a worker. */
+export async function dueDeliveries(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, limit = 200): Promise<string[]> {
+  const wall = baseClock(clock).now();
+  const rows = await waitingDeliveries(db, scope)
+    .select('d.id')
+    .where('d.next_attempt_at', '<=', scopedClock(clock, scope).now())
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', wall)]))
     .orderBy('d.next_attempt_at')
     .limit(limit)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** When the scope's next delivery attempt falls due, after `after` (for the sandbox clock). */
+export async function nextDeliveryAttempt(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await waitingDeliveries(db, scope).select((eb) => eb.fn.min('d.next_attempt_at').as('at')).where('d.next_attempt_at', '>', after).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
 }
 
 /** Runs tasks with at most `width` at a time. */
@@ -240,11 +268,11 @@ async function inParallel<T>(items: T[], width: number, task: (item: T) => Promi
  * retries). The job runs it every second; tests and the sandbox run it after moving the clock.
  * Returns how many attempts were made.
  */
-export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number } = {}): Promise<number> {
+export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number; scope?: DueScope } = {}): Promise<number> {
   await dispatchPendingEvents(db, clock);
   let attempted = 0;
   for (;;) {
-    const due = await dueDeliveries(db, clock);
+    const due = await dueDeliveries(db, clock, options.scope);
     if (due.length === 0) return attempted;
     let progressed = 0;
     await inParallel(due, options.concurrency ?? 16, async (id) => {
@@ -276,11 +304,13 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock, settings
   const live = input?.live ?? false;
   const url = live ? configuration.live_url : configuration.sandbox_url;
   if (!url) throw new AppError('invalid_state', { param: 'live', message: `This configuration has no ${live ? 'liveUrl' : 'sandboxUrl'}; set one first, or send the test to the ${live ? 'sandbox' : 'live'} URL.` });
-  const now = clock.now();
+  // A live test event is on live time; a sandbox one on the merchant's test-mode clock.
+  const modeClock = live ? baseClock(clock) : clock;
+  const now = modeClock.now();
   const deliveryId = newDeliveryId();
   const eventId = await db.transaction().execute(async (trx) => {
     const object = { object: 'test', id: `test_${randomToken(20)}`, message: 'This is a test event sent from the Till API.', eventType: input?.eventType ?? 'webhook.test', isLive: live, createdAt: now.toISOString() };
-    const evt = await writeEvent(trx, clock, { merchantId: owner.merchantId, livemode: live, type: 'webhook.test', object });
+    const evt = await writeEvent(trx, modeClock, { merchantId: owner.merchantId, livemode: live, type: 'webhook.test', object });
     await trx.updateTable('events').set({ dispatched_at: now }).where('id', '=', evt).execute();
     await trx
       .insertInto('webhook_deliveries')

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { components } from '../../../generated/checkout.js';
+import { baseClock, type Clock, SandboxClock } from '../../clock.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../errors/catalog.js';
+import type { DeliverySettings } from '../webhooks/delivery.service.js';
+import { type DueWork, dueWork } from './due-work.js';
+import type { DueScope } from './scope.js';
+
+type TestClock = components['schemas']['TestClock'];
+
+/** How long one advance holds the merchant's clock; renewed at every step, it lapses if the process dies. */
+const HOLD_MS = 15 * 60_000;
+/**
+ * At most this many intermediate stops per advance. Past it, whatever is still due runs at the
+ * target time (in order, nothing skipped, only its timestamps later than exact).
+ */
+const MAX_STEPS = 5_000;
+/** A run of one kind handles at most a batch; it is repeated until nothing more is due, up to this many times. */
+const MAX_BATCHES = 200;
+
+const sandboxScope = (merchantId: number, offsetSeconds: number): DueScope => ({ kind: 'sandbox', merchantId, offsetSeconds });
+
+/** Runs every kind of due work once at the scope's time, in order; each kind until nothing more is due. */
+async function runDue(db: Kysely<Database>, base: Clock, work: DueWork[], scope: DueScope): Promise<number> {
+  let total = 0;
+  for (const w of work) {
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const n = await w.run(db, base, scope);
+      total += n;
+      if (n === 0) break;
+    }
+  }
+  return total;
+}
+
+/** The earliest instant after `after` at which anything of the scope falls due. */
+async function nextDue(db: Kysely<Database>, work: DueWork[], scope: DueScope, after: Date): Promise<Date | null> {
+  const times = (await Promise.all(work.map((w) => w.next(db, scope, after)))).filter((t): t is Date => t !== null);
+  return times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
+}
+
+/**
+ * `POST /v1/test-helpers/clock/advance`: moves one merchant's test-mode clock forward by `seconds`
+ * and runs everything that falls due on the way, in time order. The clock stops at each instant
+ * something is due (a session's expiry, a hold's lapse, a settlement, a wallet refund, a webhook
+ * retry), runs all due work there in order, and moves on, so a retry schedule or a hold lapse
+ * happens at its exact times and work that one step creates (a retry scheduled by a failed
+ * attempt) runs in a later step of the same call. It answers when all of it has run. Live mode and
+ * other merchants are untouched; one advance per merchant at a time (409 otherwise).
+ */
+export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, merchantId: number, seconds: number): Promise<TestClock> {
+  const base = baseClock(clock);
+  const holdUntil = () => new Date(base.now().getTime() + HOLD_MS);
+  await db
+    .insertInto('sandbox_clocks')
+    .values({ merchant_id: merchantId, offset_seconds: 0, updated_at: base.now() })
+    .onConflict((oc) => oc.column('merchant_id').doNothing())
+    .execute();
+  const held = await db
+    .updateTable('sandbox_clocks')
+    .set({ advancing_until: holdUntil() })
+    .where('merchant_id', '=', merchantId)
+    .where((eb) => eb.or([eb('advancing_until', 'is', null), eb('advancing_until', '<=', base.now())]))
+    .returning('offset_seconds')
+    .executeTakeFirst();
+  if (!held) throw new AppError('invalid_state', { message: 'The test clock is already being advanced. Retry when that call has answered.' });
+
+  const work = dueWork(settings);
+  const moveTo = (offsetSeconds: number) =>
+    db.updateTable('sandbox_clocks').set({ offset_seconds: offsetSeconds, advancing_until: holdUntil(), updated_at: base.now() }).where('merchant_id', '=', merchantId).execute();
+  try {
+    const target = Number(held.offset_seconds) + seconds;
+    let offset = Number(held.offset_seconds);
+    let jobsRun = 0;
+    for (let step = 0; step < MAX_STEPS; step++) {
+      jobsRun += await runDue(db, base, work, sandboxScope(merchantId, offset));
+      const next = await nextDue(db, work, sandboxScope(merchantId, offset), new SandboxClock(base, offset).now());
+      if (next === null) break;
+      const nextOffset = Math.max(offset + 1, Math.ceil((next.getTime() - base.now().getTime()) / 1000));
+      if (nextOffset >= target) break;
+      offset = nextOffset;
+      await moveTo(offset);
+    }
+    await moveTo(target);
+    jobsRun += await runDue(db, base, work, sandboxScope(merchantId, target));
+    return { object: 'test_clock', now: new SandboxClock(base, target).now().toISOString(), advancedBySeconds: seconds, jobsRun, livemode: false };
+  } finally {
+    await db.updateTable('sandbox_clocks').set({ advancing_until: null }).where('merchant_id', '=', merchantId).execute();
+  }
+}

@@ -1,0 +1,243 @@
+// The sandbox clock (issue #5, rule 7): `POST /v1/test-helpers/clock/advance` moves one merchant's
+// test-mode clock and runs what falls due on the way, in time order, before it answers. The
+// base clock is a ManualClock that only the last tests move, so every time below is exact. On
+// PostgreSQL the test files share one database and run their jobs by their own clocks, so the
+// assertions about other merchants use merchants that advanced too (no other file's job touches
+// their test-mode rows).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.js';
+import { createLogger } from '../../server/log.js';
+import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
+import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/refund.service.js';
+import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
+import { type Jobs, startJobs } from '../../server/jobs/index.js';
+import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+
+const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+const clock = new ManualClock(start);
+const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+let t: TestServer;
+const receivers: Receiver[] = [];
+beforeAll(async () => {
+  t = await startTestServer({ clock, config: settings });
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+});
+
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+const advance = (merchant: MerchantCredentials, seconds: unknown, key = merchant.keys.test.secret) => t.call('POST', '/v1/test-helpers/clock/advance', { key, body: { seconds } });
+const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) => t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
+const deliveries = async (merchant: MerchantCredentials, configId: number) => (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries`, { key: merchant.keys.test.secret })).json.data as any[];
+const secondsAfter = (from: Date | string, iso: string) => (Date.parse(iso) - new Date(from).getTime()) / 1000;
+const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
+
+/** A session of the merchant paid with a test card: a hold with `captureMethod: manual`. */
+async function paid(merchant: MerchantCredentials, captureMethod: 'manual' | 'automatic') {
+  const s = await createTestSession(t, merchant, false, { amount: 100, captureMethod });
+  const pk = merchant.keys.test.publishable;
+  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
+  const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
+  expect(res.status).toBe(200);
+  return res.json.paymentResult.id as number;
+}
+const payment = (id: number) => t.database.db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const eventsOf = (paymentId: number) => t.database.db.selectFrom('events').select(['type', 'created_at']).where('payment_id', '=', paymentId).orderBy('seq').execute();
+
+describe('advancing the sandbox clock', () => {
+  it('answers the new test-mode time, the seconds advanced and the jobs run; advances add up', async () => {
+    const m = await t.newMerchant();
+    const first = await advance(m, 3600);
+    expect(first.status).toBe(200);
+    expect(first.json).toEqual({ object: 'test_clock', now: new Date(start.getTime() + 3600_000).toISOString(), advancedBySeconds: 3600, jobsRun: 0, livemode: false });
+    const second = await advance(m, 86_400);
+    expect(second.json.now).toBe(new Date(start.getTime() + (3600 + 86_400) * 1000).toISOString());
+  });
+
+  it('a receiver that fails five times then answers 200 sees the exact retry schedule within one advance, with the same event id', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver((n) => (n < 5 ? 503 : 200));
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+
+    const res = await advance(m, 11 * 3600);
+    expect(res.status).toBe(200);
+    expect(res.json.jobsRun).toBe(6);
+    expect(r.received).toHaveLength(6);
+    expect(new Set(r.received.map((h) => h.json.id)).size).toBe(1);
+    const [d] = await deliveries(m, c.json.id);
+    expect(d).toMatchObject({ status: 'succeeded', attemptCount: 6, nextAttemptAt: null });
+    // The log is on the merchant's test clock: the first attempt at once, then 1 min, 5 min, 30 min, 2 h, 8 h apart.
+    expect(d.attempts.map((a: any) => secondsAfter(start, a.attemptedAt))).toEqual([0, 60, 360, 2160, 9360, 38160]);
+    expect(d.attempts.map((a: any) => a.httpStatus)).toEqual([503, 503, 503, 503, 503, 200]);
+    // The transport timestamps are wall time (the base clock), so receivers' replay windows still hold.
+    expect(new Set(r.received.map((h) => h.headers['webhook-timestamp']))).toEqual(new Set([String(Math.floor(start.getTime() / 1000))]));
+  });
+
+  it('a receiver that always fails gets all 7 attempts in a 2-day advance, then the delivery is dead-lettered', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 500);
+    const c = await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    const res = await advance(m, 2 * 86_400);
+    expect(res.json.jobsRun).toBe(7);
+    expect(r.received).toHaveLength(7);
+    const [d] = await deliveries(m, c.json.id);
+    expect(d).toMatchObject({ status: 'dead_lettered', attemptCount: 7, nextAttemptAt: null });
+    let at = 0;
+    expect(d.attempts.map((a: any) => secondsAfter(start, a.attemptedAt))).toEqual([0, ...RETRY_DELAYS_SECONDS.map((delay) => (at += delay))]);
+  });
+
+  it('stops short of what is not yet due: a retry 1 min out waits for the next advance', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver((n) => (n === 0 ? 503 : 200));
+    await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    expect((await advance(m, 59)).json.jobsRun).toBe(1);
+    expect(r.received).toHaveLength(1);
+    expect((await advance(m, 1)).json.jobsRun).toBe(1);
+    expect(r.received).toHaveLength(2);
+  });
+
+  it('a 7-day hold lapses at its exact time in a 7-day advance, with its event on the test clock; another merchant keeps its hold', async () => {
+    const m = await t.newMerchant();
+    const other = await t.newMerchant();
+    // Both on their own sandbox clocks from the start: no other test file's job lapses their holds.
+    await advance(m, 1);
+    await advance(other, 1);
+    const hold = await paid(m, 'manual');
+    const otherHold = await paid(other, 'manual');
+    const lapseAt = (await payment(hold)).authorization_expires_at!;
+    const res = await advance(m, 8 * 86_400);
+    expect(res.json.jobsRun).toBeGreaterThanOrEqual(1);
+    expect((await payment(hold)).status).toBe('expired');
+    const lapsed = (await eventsOf(hold)).find((e) => e.type === 'payment.authorization_expired')!;
+    expect(new Date(lapsed.created_at).toISOString()).toBe(new Date(lapseAt).toISOString());
+    expect((await payment(otherHold)).status).toBe('authorized');
+    expect((await t.call('POST', `/v1/payments/${hold}/capture`, { key: m.keys.test.secret, body: {} })).status).toBe(409);
+  });
+
+  it('expires open sessions and settles captured payments when their time comes', async () => {
+    const m = await t.newMerchant();
+    await advance(m, 1);
+    const s = await createTestSession(t, m);
+    const charged = await paid(m, 'automatic');
+    expect((await payment(charged)).settled_at).toBeNull();
+    const res = await advance(m, SETTLEMENT_DELAY_HOURS * 3600 + 60);
+    expect(res.status).toBe(200);
+    const session = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: m.keys.test.secret });
+    expect(session.json.status).toBe('expired');
+    const expired = await t.database.db.selectFrom('events').select('created_at').where('session_id', '=', s.id).where('type', '=', 'checkout.session.expired').executeTakeFirstOrThrow();
+    expect(new Date(expired.created_at).toISOString()).toBe(new Date(session.json.expiresAt).toISOString());
+    const settled = await payment(charged);
+    expect(settled.settled_at).not.toBeNull();
+    expect(secondsAfter(start, new Date(settled.settled_at!).toISOString())).toBe(1 + SETTLEMENT_DELAY_HOURS * 3600);
+  });
+
+  it("moves only that merchant's test mode: its new test objects are on the advanced clock, its live objects and other merchants are not", async () => {
+    const m = await t.newMerchant();
+    const other = await t.newMerchant();
+    const liveBefore = await createTestSession(t, m, true);
+    await advance(m, 30 * 86_400);
+    const test = await createTestSession(t, m);
+    expect(secondsAfter(start, test.created.createdAt)).toBe(30 * 86_400);
+    const live = await createTestSession(t, m, true);
+    expect(secondsAfter(start, live.created.createdAt)).toBe(0);
+    const otherTest = await createTestSession(t, other);
+    expect(secondsAfter(start, otherTest.created.createdAt)).toBe(0);
+    // The advance ran m's test-mode work only: its live session, due 30 min in, got no expiry from it.
+    const expiredByAdvance = await t.database.db.selectFrom('events').select('id').where('session_id', '=', liveBefore.id).where('created_at', '>', new Date(start.getTime() + 86_400_000)).execute();
+    expect(expiredByAdvance).toEqual([]);
+  });
+});
+
+describe('refusals', () => {
+  it('a live key gets 403 livemode_not_allowed and the live clock never moves', async () => {
+    const m = await t.newMerchant();
+    const res = await advance(m, 60, m.keys.live.secret);
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('livemode_not_allowed');
+    const live = await createTestSession(t, m, true);
+    expect(secondsAfter(start, live.created.createdAt)).toBe(0);
+  });
+
+  it('seconds must be a whole number from 1 to 31536000', async () => {
+    const m = await t.newMerchant();
+    for (const seconds of [0, -5, 31_536_001, 1.5, '60', null]) {
+      const res = await advance(m, seconds);
+      expect(res.status, JSON.stringify(seconds)).toBe(400);
+      expect(res.json.error.param ?? res.json.error.message).toContain('seconds');
+    }
+    expect((await t.call('POST', '/v1/test-helpers/clock/advance', { key: m.keys.test.secret, body: {} })).status).toBe(400);
+  });
+
+  it('a second advance while one is running answers 409 invalid_state; the first one finishes', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 'hang');
+    await configure(m, { sandboxUrl: r.url });
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    const first = advance(m, 30);
+    while (r.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await advance(m, 30);
+    expect(second.status).toBe(409);
+    expect(second.json.error).toMatchObject({ code: 'invalid_state', message: 'The test clock is already being advanced. Retry when that call has answered.' });
+    expect((await first).status).toBe(200);
+    expect((await advance(m, 30)).status).toBe(200);
+  });
+});
+
+describe('the background jobs follow each sandbox clock', () => {
+  let jobs: Jobs;
+  beforeAll(async () => {
+    jobs = await startJobs(t.database, clock, createLogger('silent'), settings);
+  });
+  afterAll(async () => {
+    await jobs?.stop();
+  });
+
+  it("expire a session when its merchant's test time passes its expiry, by that merchant's clock, not before", async () => {
+    const m = await t.newMerchant();
+    await advance(m, 86_400);
+    const s = await createTestSession(t, m);
+    const expiresIn = secondsAfter(s.created.createdAt, s.created.expiresAt);
+    const base = clock.now();
+    try {
+      clock.advance(expiresIn - 1);
+      await jobs.runNow('sessionExpiry');
+      expect((await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: m.keys.test.secret })).json.status).toBe('created');
+      clock.advance(1);
+      await jobs.runNow('sessionExpiry');
+      const after = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: m.keys.test.secret });
+      expect(after.json.status).toBe('expired');
+    } finally {
+      clock.set(base);
+    }
+  });
+
+  it('still expire the test sessions of merchants that never advanced, and live sessions, by the base clock', async () => {
+    const advanced = await t.newMerchant();
+    await advance(advanced, 60);
+    const m = await t.newMerchant();
+    const test = await createTestSession(t, m);
+    const live = await createTestSession(t, m, true);
+    const base = clock.now();
+    try {
+      clock.advance(secondsAfter(test.created.createdAt, test.created.expiresAt));
+      await jobs.runNow('sessionExpiry');
+      const rows = await t.database.db.selectFrom('checkout_sessions').select(['id', 'status']).where('id', 'in', [test.id, live.id]).execute();
+      expect(rows.map((r) => r.status)).toEqual(['expired', 'expired']);
+    } finally {
+      clock.set(base);
+    }
+  });
+});
