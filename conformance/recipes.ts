@@ -182,6 +182,8 @@ export const recipes: Record<string, Recipe> = {
   },
   refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
   refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
+  // Moves the conformance merchant's test clock by one second: every later check reads times relative to it.
+  advanceTestClock: { success: async () => ({ path: '/v1/test-helpers/clock/advance', body: { seconds: 1 } }) },
   settleTestPayment: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle` }) },
   withdrawCheckoutSessionQr: {
     success: async (ctx) => {

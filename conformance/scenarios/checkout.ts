@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { latestOtp, SANDBOX_SRC } from '../recipes.js';
 import type { ConformanceContext, Scenario } from '../types.js';
 import {
+  advanceClock,
   CHECKOUT_DOC,
   call,
   cancelSession,
@@ -27,6 +28,7 @@ import {
   publishableKey,
   rawFetch,
   retrieveSession,
+  secondsUntil,
   secretKey,
   source,
   tag,
@@ -379,7 +381,15 @@ const sessionCreation: Scenario[] = [
       }
     },
   },
-  clocked('checkout.sessions.rule-1-expired-cannot-be-paid', 'After expiry the session reads `expired` and cannot be paid (confirm is refused)', CREATION_RULES, [...PAY_CARD, RETRIEVE]),
+  clocked('checkout.sessions.rule-1-expired-cannot-be-paid', 'After expiry the session reads `expired` and cannot be paid (confirm is refused)', CREATION_RULES, [...PAY_CARD, RETRIEVE], {
+    async run(ctx) {
+      const s = await newSession(ctx);
+      const pm = await tokenizeOn(ctx, s);
+      await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'expired', 'past expiresAt the session reads expired');
+      expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+    },
+  }),
 
   // Rule 2: placeholder.
   {
@@ -1030,7 +1040,17 @@ const sessionStates: Scenario[] = [
       assert.equal((await retrieveSession(ctx, session.id)).status, 'completed', 'retrieval reads completed');
     },
   },
-  clocked('checkout.session-states.open-expired', '`open` → expiry passes unpaid → `expired`, cannot be paid', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
+  clocked('checkout.session-states.open-expired', '`open` → expiry passes unpaid → `expired`, cannot be paid', SESSION_STATES, [...PAY_CARD, RETRIEVE], {
+    async run(ctx) {
+      const s = await newSession(ctx);
+      const pm = await tokenizeOn(ctx, s);
+      await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) - 60);
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'created', 'a minute before expiresAt the session is still open');
+      await advanceClock(ctx, 61);
+      assert.equal((await retrieveSession(ctx, s.id)).status, 'expired', 'past expiresAt it is expired');
+      expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+    },
+  }),
   {
     id: 'checkout.session-states.cancel-not-completed',
     title: 'A session not completed → cancel with the server key → 204, status `cancelled`',
@@ -1156,7 +1176,15 @@ const sessionStates: Scenario[] = [
       expectError(await postWithdraw(ctx, s), 400, 'invalid_request', 'session_not_payable');
     },
   },
-  clocked('checkout.session-states.expired-refuses-confirm-and-withdraw', 'An expired session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, WITHDRAW]),
+  clocked('checkout.session-states.expired-refuses-confirm-and-withdraw', 'An expired session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, WITHDRAW], {
+    async run(ctx) {
+      const s = await newSession(ctx);
+      const pm = await tokenizeOn(ctx, s);
+      await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
+      expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+      expectError(await postWithdraw(ctx, s), 400, 'invalid_request', 'session_not_payable');
+    },
+  }),
   {
     id: 'checkout.session-states.status-values-snake-case',
     title: 'The REST API shows session statuses in snake_case (`payment_pending`, `completed`, `cancelled`, `expired`)',
@@ -1269,7 +1297,23 @@ const holds: Scenario[] = [
   pending('checkout.hold-states.capture-all', '`authorized` → capture without amount → `captured` for the whole authorized amount; the invoice is paid and the payment refundable as a card payment', HOLD_STATES, [...HOLD, 'capturePayment', RETRIEVE, 'retrieveInvoice']),
   pending('checkout.hold-states.partial-capture-lowers-invoice', '`authorized` → partial capture → `captured`; a session-created invoice is lowered to the captured amount, the rest shown as discount', HOLD_STATES, [...HOLD, 'capturePayment', RETRIEVE, 'retrieveInvoice']),
   pending('checkout.hold-states.release', '`authorized` → release → `released`; nothing charged and the session-created invoice is cancelled', HOLD_STATES, [...HOLD, 'releasePayment', RETRIEVE, 'retrieveInvoice']),
-  clocked('checkout.hold-states.lapse-after-7-days', '`authorized` → 7 days pass uncaptured → `expired` (released)', HOLD_STATES, [...HOLD]),
+  clocked('checkout.hold-states.lapse-after-7-days', '`authorized` → 7 days pass uncaptured → `expired` (released)', HOLD_STATES, [...HOLD], {
+    async run(ctx) {
+      const s = await newHoldSession(ctx);
+      await payByCard(ctx, s);
+      const open = await getSessionStatus(ctx, s.id);
+      expectStatus(open, 200, 'poll the hold session');
+      assert.equal(open.json.holdStatus, 'authorized', 'the hold is open');
+      const lapsesIn = secondsUntil(open.json.authorizationExpiresAt, (await advanceClock(ctx, 1)).now);
+      assert.ok(lapsesIn > 6 * 86_400 && lapsesIn <= 7 * 86_400, `the hold lasts 7 days (lapses in ${lapsesIn} s)`);
+      await advanceClock(ctx, lapsesIn - 60);
+      assert.equal((await getSessionStatus(ctx, s.id)).json.holdStatus, 'authorized', 'a minute before it lapses the hold is still open');
+      await advanceClock(ctx, 61);
+      const lapsed = await getSessionStatus(ctx, s.id);
+      assert.equal(lapsed.json.holdStatus, 'expired', 'after 7 days uncaptured the hold is expired');
+      assert.ok(lapsed.json.authorizationExpiresAt == null, 'authorizationExpiresAt only while the hold is open');
+    },
+  }),
   pending('checkout.hold-states.authorization-expires-in-7-days', 'A hold lasts 7 days unless the payment option sets its own: `authorizationExpiresAt` is 7 days after authorization', source(CHECKOUT_DOC, 'Limits'), [...HOLD]),
   pending('checkout.holds.hold-result-fields', 'Capture and release answer paymentId, referenceNumber, status, authorizedAmount, capturedAmount, currency, authorizationExpiresAt (null when no longer open), capturedAt and alreadyDone', HOLD_RESULT, [...HOLD, 'capturePayment']),
   pending('checkout.holds.capture-once', 'A capture happens once: a second capture with another amount is refused with 409 `hold_not_capturable`; the uncaptured remainder lapses', CAPTURE_RULES, [...HOLD, 'capturePayment']),
@@ -1298,7 +1342,15 @@ const holds: Scenario[] = [
   pending('checkout.holds.more-than-authorized', 'Capturing more than was authorized is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment']),
   pending('checkout.holds.not-a-hold', 'Capturing a payment that is not a card hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...PAY_CARD, STATUS, 'capturePayment']),
   pending('checkout.holds.release-after-capture', 'Releasing a captured hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment', 'releasePayment']),
-  clocked('checkout.holds.capture-after-lapse', 'Capturing a lapsed hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment']),
+  clocked('checkout.holds.capture-after-lapse', 'Capturing a lapsed hold is refused with 409 `hold_not_capturable`', NAMED_CODES, [...HOLD, 'capturePayment'], {
+    async run(ctx) {
+      const s = await newHoldSession(ctx);
+      const confirmed = await payByCard(ctx, s);
+      await advanceClock(ctx, 7 * 86_400 + 60);
+      const res = await call(ctx, 'checkout', 'capturePayment', { method: 'POST', path: `/v1/payments/${confirmed.paymentResult.id}/capture`, key: secretKey(ctx), body: {} });
+      expectError(res, 409, 'conflict', 'hold_not_capturable');
+    },
+  }),
   pending('checkout.holds.operation-failed-502', 'A processor failure during capture or release answers 502 `hold_operation_failed`, and retrying is safe (cannot be provoked yet)', NAMED_CODES, [...HOLD, 'capturePayment']),
   pending('checkout.holds.other-merchant-404', 'Capturing or releasing another merchant\'s payment answers 404', CAPTURE_RULES, [...HOLD, 'capturePayment', 'releasePayment']),
 ];

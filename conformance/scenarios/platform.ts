@@ -25,6 +25,16 @@ export function clocked(id: string, title: string, src: string, requires: string
   return { id, title, source: src, requires: ops, needsClock: true, serverOnly: true, ...extra };
 }
 
+/** Whole seconds from `from` to `to` (ISO times), rounded up. */
+export const secondsUntil = (to: string, from: string): number => Math.ceil((Date.parse(to) - Date.parse(from)) / 1000);
+
+/** Advances the merchant's test-mode clock (`advanceTestClock`) and answers the clock after it. */
+export async function advanceClock(ctx: ConformanceContext, seconds: number, key = secretKey(ctx)): Promise<{ now: string; jobsRun: number }> {
+  const res = await call(ctx, 'checkout', 'advanceTestClock', { method: 'POST', path: '/v1/test-helpers/clock/advance', key, body: { seconds } });
+  expectStatus(res, 200, `advance the test clock ${seconds} s`);
+  return res.json;
+}
+
 /** Throws the runner's pending marker. */
 export function pendingBecause(why: string): never {
   throw new Error(`PENDING: ${why}`);

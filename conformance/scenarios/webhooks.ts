@@ -5,7 +5,7 @@
 // HTTPS endpoint on a public host that the suite can read back.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../types.js';
-import { CHECKOUT_DOC, call, clocked, expectError, expectStatus, pending, secretKey, source, tag } from './platform.js';
+import { advanceClock, CHECKOUT_DOC, call, clocked, expectError, expectStatus, newSession, pending, publishableKey, secondsUntil, secretKey, source, tag } from './platform.js';
 
 const SESSION = 'createCheckoutSession';
 const PAY_CARD = [SESSION, 'tokenizeCard', 'confirmCheckoutSession'];
@@ -46,6 +46,36 @@ async function deliveryLog(ctx: ConformanceContext, id: number): Promise<any[]> 
   const res = await call(ctx, 'checkout', 'listWebhookDeliveries', { method: 'GET', path: `/v1/WebhookConfiguration/${id}/deliveries`, key: secretKey(ctx) });
   expectStatus(res, 200, 'the delivery log');
   return res.json.data;
+}
+
+/** The automatic retry delays after a failed attempt, in seconds (1 min, 5 min, 30 min, 2 h, 8 h, 24 h). */
+const RETRY_DELAYS = [60, 300, 1800, 7200, 28_800, 86_400];
+
+/** A test event to a URL that never resolves: its first attempt has failed. Answers the configuration and the send result. */
+async function failingTestDelivery(ctx: ConformanceContext): Promise<{ config: { id: number }; sent: any }> {
+  const config = await newConfiguration(ctx);
+  const sent = await sendTest(ctx, config.id);
+  expectStatus(sent, 200, 'send a test event');
+  assert.equal(sent.json.status, 'failed', 'a URL that never resolves fails');
+  return { config, sent: sent.json };
+}
+
+/** The delivery of one event in a configuration's log. */
+async function deliveryOf(ctx: ConformanceContext, configId: number, deliveryId: string): Promise<any> {
+  const found = (await deliveryLog(ctx, configId)).find((d) => d.id === deliveryId);
+  assert.ok(found, `delivery ${deliveryId} is in the log`);
+  return found;
+}
+
+/** The gaps between consecutive attempts of a delivery, in seconds. */
+const gaps = (delivery: any): number[] => delivery.attempts.slice(1).map((a: any, i: number) => (Date.parse(a.attemptedAt) - Date.parse(delivery.attempts[i].attemptedAt)) / 1000);
+
+/** An enabled configuration that subscribes to `events` at a URL that never resolves, to watch its delivery log. */
+const watch = (ctx: ConformanceContext, events: string[]) => newConfiguration(ctx, { enabled: true, subscribedEvents: events });
+
+/** The deliveries of a configuration's log for events of `type` about `subject` (a session or payment id in `data.object`). */
+async function eventsAbout(ctx: ConformanceContext, configId: number, type: string, matches: (object: any) => boolean): Promise<any[]> {
+  return (await deliveryLog(ctx, configId)).filter((d) => d.eventType === type && matches(d.event?.data?.object ?? {}));
 }
 
 const selection: Scenario[] = [
@@ -98,7 +128,16 @@ const envelope: Scenario[] = [
     },
   },
   pending('webhooks.envelope.data-object-discriminator', '`data.object.object` is `payment`, `checkout_session`, `invoice`, `subscription`, `payout`, `dispute` or `test` according to the subject', ENVELOPE, [...WATCH, ...PAY_CARD, 'sendWebhookTestEvent']),
-  clocked('webhooks.envelope.retries-same-id', 'Retries of an event carry the same `id`', ENVELOPE, [...TEST_EVENT, 'updateWebhookConfiguration']),
+  clocked('webhooks.envelope.retries-same-id', 'Retries of an event carry the same `id`', ENVELOPE, [...TEST_EVENT, 'updateWebhookConfiguration'], {
+    async run(ctx) {
+      const { config, sent } = await failingTestDelivery(ctx);
+      await advanceClock(ctx, RETRY_DELAYS[0]! + RETRY_DELAYS[1]! + 1);
+      const log = (await deliveryLog(ctx, config.id)).filter((d) => d.eventId === sent.eventId);
+      assert.equal(log.length, 1, 'retries are attempts of the one delivery of the event, not new events');
+      assert.equal(log[0].attempts.length, 3, 'the first attempt and two retries');
+      assert.equal(log[0].event?.id ?? log[0].eventId, sent.eventId, 'every attempt sends the same event id');
+    },
+  }),
   pending('webhooks.envelope.statuses-pascal-case', 'Statuses inside `data.object` are PascalCase (`Completed`, `Active`, `Canceled`)', ENVELOPE, [...WATCH, ...PAY_CARD]),
   pending('webhooks.envelope.session-status-case-insensitive', 'A session\'s status in webhooks (PascalCase) matches its REST status (snake_case) compared case-insensitively', SESSION_STATES, [...WATCH, ...PAY_CARD, 'retrieveCheckoutSession']),
   pending('webhooks.envelope.metadata-on-payments', 'Payments made through a session carry the session\'s `metadata`, so `payment.failed` and `payment.refunded` can be tied to an order', ENVELOPE, [...WATCH, ...PAY_CARD, 'refundCheckoutSession']),
@@ -122,8 +161,28 @@ const signature: Scenario[] = [
 const delivery: Scenario[] = [
   pending('webhooks.delivery.success-2xx', 'A delivery succeeds on any 2xx answer within 30 seconds', RETRY, TEST_EVENT),
   pending('webhooks.delivery.timeout-30s', 'No answer within 30 seconds is a failed attempt, retried', RETRY, TEST_EVENT),
-  clocked('webhooks.delivery.retry-schedule', 'A failed delivery is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours', RETRY, TEST_EVENT),
-  clocked('webhooks.delivery.dead-letter', 'After the 6th failed retry (about 34.5 hours) the delivery is dead-lettered and not retried again', RETRY, TEST_EVENT),
+  clocked('webhooks.delivery.retry-schedule', 'A failed delivery is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours', RETRY, TEST_EVENT, {
+    async run(ctx) {
+      const { config, sent } = await failingTestDelivery(ctx);
+      await advanceClock(ctx, RETRY_DELAYS[0]! - 5);
+      assert.equal((await deliveryOf(ctx, config.id, sent.deliveryId)).attempts.length, 1, 'no retry before 1 minute');
+      await advanceClock(ctx, RETRY_DELAYS.reduce((a, b) => a + b, 0));
+      const d = await deliveryOf(ctx, config.id, sent.deliveryId);
+      assert.equal(d.attempts.length, 7, 'the first attempt and six retries');
+      gaps(d).forEach((gap, i) => assert.ok(gap >= RETRY_DELAYS[i]! && gap <= RETRY_DELAYS[i]! + 5, `retry ${i + 1} comes ${RETRY_DELAYS[i]} s after the attempt before it, got ${gap} s`));
+    },
+  }),
+  clocked('webhooks.delivery.dead-letter', 'After the 6th failed retry (about 34.5 hours) the delivery is dead-lettered and not retried again', RETRY, TEST_EVENT, {
+    async run(ctx) {
+      const { config, sent } = await failingTestDelivery(ctx);
+      await advanceClock(ctx, 35 * 3600);
+      const d = await deliveryOf(ctx, config.id, sent.deliveryId);
+      assert.equal(d.status, 'dead_lettered', 'after the 6th failed retry the delivery is dead-lettered');
+      assert.equal(d.nextAttemptAt, null, 'no retry is scheduled');
+      await advanceClock(ctx, 7 * 86_400);
+      assert.equal((await deliveryOf(ctx, config.id, sent.deliveryId)).attempts.length, 7, 'not retried again');
+    },
+  }),
   {
     id: 'webhooks.delivery.log-every-attempt',
     title: 'Every attempt is listed in the delivery log',
@@ -145,7 +204,17 @@ const delivery: Scenario[] = [
       }
     },
   },
-  clocked('webhooks.delivery.resend-dead-lettered', 'A dead-lettered delivery can be re-sent at any time', RETRY, [...TEST_EVENT, 'resendWebhookDelivery']),
+  clocked('webhooks.delivery.resend-dead-lettered', 'A dead-lettered delivery can be re-sent at any time', RETRY, [...TEST_EVENT, 'resendWebhookDelivery'], {
+    async run(ctx) {
+      const { config, sent } = await failingTestDelivery(ctx);
+      await advanceClock(ctx, 35 * 3600);
+      assert.equal((await deliveryOf(ctx, config.id, sent.deliveryId)).status, 'dead_lettered');
+      await advanceClock(ctx, 30 * 86_400);
+      const resent = await call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${config.id}/deliveries/${sent.deliveryId}/resend`, key: secretKey(ctx) });
+      expectStatus(resent, 200, 're-send a dead-lettered delivery a month later');
+      assert.equal(resent.json.attempts.length, 8, 'the re-send is one more attempt');
+    },
+  }),
   {
     id: 'webhooks.delivery.resend-failed',
     title: 'A failed delivery can be re-sent at any time',
@@ -230,12 +299,35 @@ const perSession: Scenario[] = [
 ];
 
 const tied: Scenario[] = [
-  clocked('webhooks.tied.session-expiry', 'Session expiry sends `checkout.session.expired`', TIED, [...WATCH, SESSION]),
+  clocked('webhooks.tied.session-expiry', 'Session expiry sends `checkout.session.expired`', TIED, [...WATCH, SESSION], {
+    async run(ctx) {
+      const config = await watch(ctx, ['checkout.session.expired']);
+      const s = await newSession(ctx);
+      await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
+      const sent = await eventsAbout(ctx, config.id, 'checkout.session.expired', (o) => o.id === s.id || o.sessionId === s.id);
+      assert.equal(sent.length, 1, 'one checkout.session.expired for the session');
+    },
+  }),
   pending('webhooks.tied.cancel-session', 'Cancelling a session sends `checkout.session.cancelled` (and a repeated cancel no second one)', TIED, [...WATCH, SESSION, 'cancelCheckoutSession']),
   pending('webhooks.tied.hold-authorized', 'A hold authorized sends `payment.authorized`, then `checkout.session.completed`', TIED, [...WATCH, ...HOLD]),
   pending('webhooks.tied.capture', 'A capture sends `payment.captured`, then `payment.succeeded`', TIED, [...WATCH, ...HOLD, 'capturePayment']),
   pending('webhooks.tied.release', 'A release sends `payment.released`', TIED, [...WATCH, ...HOLD, 'releasePayment']),
-  clocked('webhooks.tied.hold-lapse', 'A lapsed hold sends `payment.authorization_expired`', TIED, [...WATCH, ...HOLD]),
+  clocked('webhooks.tied.hold-lapse', 'A lapsed hold sends `payment.authorization_expired`', TIED, [...WATCH, ...HOLD], {
+    async run(ctx) {
+      const config = await watch(ctx, ['payment.authorization_expired']);
+      const s = await newSession(ctx, { captureMethod: 'manual' });
+      const key = publishableKey(ctx);
+      const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
+      const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: card });
+      expectStatus(pm, 201, 'tokenize the card');
+      const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
+      expectStatus(confirmed, 200, 'authorize the hold');
+      const paymentId = confirmed.json.paymentResult.id;
+      await advanceClock(ctx, 7 * 86_400 + 60);
+      const sent = await eventsAbout(ctx, config.id, 'payment.authorization_expired', (o) => o.id === paymentId || o.paymentId === paymentId);
+      assert.equal(sent.length, 1, 'one payment.authorization_expired for the lapsed hold');
+    },
+  }),
   pending('webhooks.tied.each-refund', 'Each successful refund sends `payment.refunded` (two partial refunds: two events)', TIED, [...WATCH, ...PAY_CARD, 'refundCheckoutSession']),
   pending('webhooks.tied.subscription-cancel', 'Cancelling a subscription sends `subscription.cancelled`', TIED, [...WATCH, ...SUBSCRIBE, 'cancelSubscription']),
   pending('webhooks.tied.subscription-pause', 'Pausing a subscription sends `subscription.paused`', TIED, [...WATCH, ...SUBSCRIBE, 'pauseSubscription']),
