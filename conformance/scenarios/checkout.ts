@@ -674,7 +674,21 @@ const sessionCreation: Scenario[] = [
       assert.equal(again.json.clientSecret, first.clientSecret, 'and its client secret');
     },
   },
-  clocked('checkout.sessions.rule-6f-invoice-unchanged-on-expiry', 'When the session paying an invoice expires, the invoice is left as it was (still payable)', RULE_6, ['createInvoice', SESSION, 'retrieveInvoice']),
+  clocked('checkout.sessions.rule-6f-invoice-unchanged-on-expiry', 'When the session paying an invoice expires, the invoice is left as it was (still payable)', RULE_6, ['createInvoice', SESSION, 'retrieveInvoice'], {
+    async run(ctx) {
+      const invoice = await newInvoice(ctx);
+      const session = await newSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
+      await advanceClock(ctx, secondsUntil(session.expiresAt, session.createdAt) + 1);
+      assert.equal((await retrieveSession(ctx, session.id)).status, 'expired', 'the session expired');
+      const after = await call(ctx, 'checkout', 'retrieveInvoice', { method: 'GET', path: `/v1/invoices/${invoice.id}`, key: secretKey(ctx) });
+      expectStatus(after, 200, 'retrieve the invoice');
+      assert.equal(after.json.status, invoice.status, 'the invoice keeps its status');
+      assert.equal(after.json.amountDue, invoice.amountDue, 'and is still due');
+      const next = await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
+      expectStatus(next, 201, 'a new session can pay the invoice');
+      assert.notEqual(next.json.id, session.id, 'a new session, not the expired one');
+    },
+  }),
   {
     id: 'checkout.sessions.rule-6f-invoice-unchanged-on-cancel',
     title: 'When the session paying an invoice is cancelled, the invoice is left as it was (not cancelled)',
@@ -1420,7 +1434,29 @@ const refunds: Scenario[] = [
   pending('checkout.refund-states.paid-partial', 'paid → partial refund (card only) → `partially_refunded`, the payment stays Success', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
   pending('checkout.refund-states.partial-rest', '`partially_refunded` → refund of the rest → `refunded`', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
   pending('checkout.refund-states.paid-full', 'paid → full refund → `refunded`', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
-  clocked('checkout.refund-states.wallet-pending-reversal', 'paid → wallet refund accepted but not finished → `pending_reversal`, which completes on its own; `payment.refunded` signals it', REFUND_STATES, [...PAY_QR, 'refundCheckoutSession', RETRIEVE, 'createWebhookConfiguration', 'listWebhookDeliveries']),
+  clocked('checkout.refund-states.wallet-pending-reversal', 'paid → wallet refund accepted but not finished → `pending_reversal`, which completes on its own; `payment.refunded` signals it', REFUND_STATES, [...PAY_QR, 'refundCheckoutSession', RETRIEVE, 'createWebhookConfiguration', 'listWebhookDeliveries'], {
+    async run(ctx) {
+      const watch = await call(ctx, 'checkout', 'createWebhookConfiguration', {
+        method: 'POST',
+        path: '/v1/WebhookConfiguration',
+        key: secretKey(ctx),
+        body: { sandboxUrl: `https://conformance-${tag(ctx)}.till.invalid/hooks`, subscribedEvents: ['payment.refunded'], description: `Conformance ${tag(ctx)}` },
+      });
+      expectStatus(watch, 201, 'watch payment.refunded');
+      ctx.onCleanup(() => ctx.request('checkout', 'deleteWebhookConfiguration', { method: 'DELETE', path: `/v1/WebhookConfiguration/${watch.json.id}`, key: secretKey(ctx) }));
+      const s = await newQrPaidSession(ctx);
+      const first = await refundSession(ctx, s);
+      expectStatus(first, 200, 'refund the wallet payment');
+      if (first.json.status !== 'pending_reversal') pendingBecause(`the wallet refund finished at once (${first.json.status})`);
+      assert.equal((await retrieveSession(ctx, s.id)).refund?.reason, 'refund_pending', 'while it is under way the session reads refund_pending');
+      await advanceClock(ctx, 24 * 3600);
+      assert.equal((await retrieveSession(ctx, s.id)).refund?.reason, 'already_refunded', 'it completed on its own');
+      const log = await call(ctx, 'checkout', 'listWebhookDeliveries', { method: 'GET', path: `/v1/WebhookConfiguration/${watch.json.id}/deliveries`, key: secretKey(ctx) });
+      expectStatus(log, 200, 'the delivery log');
+      const refunded = log.json.data.filter((d: any) => d.eventType === 'payment.refunded' && d.event?.data?.object?.id === first.json.paymentId);
+      assert.equal(refunded.length, 1, 'payment.refunded signals the completed refund, once');
+    },
+  }),
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -224,6 +224,29 @@ describe('the background jobs follow each sandbox clock', () => {
     }
   });
 
+  it("retry a failed delivery of an advanced merchant when its test time reaches the retry, by the minutely sweep", async () => {
+    const m = await t.newMerchant();
+    await advance(m, 86_400);
+    const r = await receiver((n) => (n === 0 ? 503 : 200));
+    const c = await configure(m, { sandboxUrl: r.url });
+    const sent = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret });
+    expect(sent.json.status).toBe('failed');
+    const base = clock.now();
+    try {
+      clock.advance(59);
+      await jobs.runNow('webhookSweep');
+      expect(r.received).toHaveLength(1);
+      clock.advance(1);
+      await jobs.runNow('webhookSweep');
+      expect(r.received).toHaveLength(2);
+      const [d] = await deliveries(m, c.json.id);
+      expect(d.status).toBe('succeeded');
+      expect(d.attempts.map((a: any) => secondsAfter(start, a.attemptedAt))).toEqual([86_400, 86_460]);
+    } finally {
+      clock.set(base);
+    }
+  });
+
   it('still expire the test sessions of merchants that never advanced, and live sessions, by the base clock', async () => {
     const advanced = await t.newMerchant();
     await advance(advanced, 60);

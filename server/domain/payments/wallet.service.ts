@@ -244,6 +244,9 @@ async function completeWalletRefund(trx: Transaction<Database>, clock: Clock, pa
   return true;
 }
 
+/** Wallet payments of a scope whose refund is under way. */
+const reversingPayments = (db: Kysely<Database>, scope: DueScope) => db.selectFrom('payments').where('status', '=', 'pending_reversal').where(inScope(scope, 'payments'));
+
 /** The wallet-refund job: refunds under way whose sandbox delay has passed complete, each once. */
 export async function completeDueWalletRefunds(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, batch = 500): Promise<number> {
   const scoped = scopedClock(clock, scope);
@@ -255,9 +258,6 @@ export async function completeDueWalletRefunds(db: Kysely<Database>, clock: Cloc
   }
   return completed;
 }
-
-/** Wallet payments of a scope whose refund is under way. */
-const reversingPayments = (db: Kysely<Database>, scope: DueScope) => db.selectFrom('payments').where('status', '=', 'pending_reversal').where(inScope(scope, 'payments'));
 
 /** When the next wallet refund of the scope completes, after `after` (for the sandbox clock). */
 export async function nextWalletRefund(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> {
