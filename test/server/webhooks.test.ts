@@ -583,6 +583,7 @@ describe('the envelope of every event type', () => {
     'checkout.session.expired',
     'checkout.session.cancelled',
     'invoice.paid',
+    'invoice.payment_failed',
     'invoice.sent',
     'invoice.voided',
     'invoice.refunded',
@@ -591,7 +592,6 @@ describe('the envelope of every event type', () => {
     'webhook.test',
   ] as const;
   const NOT_PRODUCED_YET: Record<string, string> = {
-    'invoice.payment_failed': 'no flow writes it yet',
     'invoice.past_due': 'no job marks invoices past their due date yet',
     'subscription.renewed': 'renewals are not built yet',
     'subscription.payment_failed': 'renewal payments and dunning are not built yet',
@@ -665,6 +665,11 @@ describe('the envelope of every event type', () => {
       ok(await t.call('POST', '/v1/invoices', { key: sk, body: { ...invoice, send: true } }), 201); // invoice.sent
       const toVoid = await t.call('POST', '/v1/invoices', { key: sk, body: invoice });
       ok(await t.call('POST', `/v1/invoices/${toVoid.json.id}/void`, { key: sk })); // invoice.voided
+      const owed = await t.call('POST', '/v1/invoices', { key: sk, body: invoice });
+      const paying = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'oneTime', invoiceId: owed.json.id } });
+      const owedCard = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/tokenize`, { key: pk, clientSecret: paying.json.clientSecret, body: { ...card, cardNumber: '4000000000009995' } });
+      const owedDeclined = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/confirm`, { key: pk, clientSecret: paying.json.clientSecret, body: { paymentMethodId: owedCard.json.id } });
+      expect(owedDeclined.json.error.code).toBe('card_declined'); // payment.failed, invoice.payment_failed
       const product = await t.call('POST', '/v1/products', { key: sk, body: { name: 'Pro' } });
       const plan = await t.call('POST', '/v1/plans', { key: sk, body: { productId: product.json.id, name: 'Pro monthly', amount: 29, currency: 'USD', interval: 'month' } });
       const customer = await t.call('POST', '/v1/customers', { key: sk, body: { email: `subscriber-${m.merchantId}@example.com` } });
