@@ -1579,8 +1579,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1616,8 +1618,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1655,8 +1659,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1693,8 +1699,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1730,8 +1738,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1766,8 +1776,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1804,8 +1816,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1843,8 +1857,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1880,8 +1896,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1918,8 +1936,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1952,8 +1972,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -1987,8 +2009,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2021,8 +2045,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2055,8 +2081,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2089,8 +2117,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2123,8 +2153,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2158,8 +2190,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2194,8 +2228,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2230,8 +2266,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2266,8 +2304,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2301,8 +2341,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2335,8 +2377,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2370,8 +2414,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2405,8 +2451,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2442,8 +2490,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2478,8 +2528,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2512,8 +2564,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2547,8 +2601,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2583,8 +2639,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2619,8 +2677,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2656,8 +2716,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -2690,8 +2752,10 @@ export interface webhooks {
          *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
          *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
          *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
-         *     constant time before trusting the event, reject events whose `created` is more than a few minutes
-         *     old, and de-duplicate on `id`.
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
          *
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
@@ -4378,8 +4442,13 @@ export interface components {
          *       hours), then dead-lettered. Retries carry the same `id`. Every attempt is in the delivery
          *       log, and a failed or dead-lettered delivery can be re-sent at any time.
          *     - **Verify, then de-duplicate.** Check `X-Webhook-Signature` over the raw body in constant
-         *       time, reject events whose `created` is more than a few minutes old, and de-duplicate on `id`.
-         *       Events may arrive out of order; use `created` and the object's state, not arrival order.
+         *       time. To refuse replays, check the Standard Webhooks `webhook-signature` too and reject an
+         *       attempt whose signed `webhook-timestamp` is more than a few minutes from your clock: the
+         *       timestamp headers are the real time of each attempt, while `created` is when the event
+         *       happened and stays the same on every retry and re-send (Till's design: the source document
+         *       rejects events by `created`, which refuses every retry sent more than a few minutes later).
+         *       De-duplicate on `id`. Events may arrive out of order; use `created` and the object's state,
+         *       not arrival order.
          *     - Fields may be added to events without a version change; ignore unknown fields.
          */
         EventEnvelope: {
@@ -4401,7 +4470,7 @@ export interface components {
             apiVersion: string;
             /**
              * Format: date-time
-             * @description When the event happened (ISO 8601, UTC). Signed as part of the body; reject stale events by it.
+             * @description When the event happened (ISO 8601, UTC). Signed as part of the body. Retries and re-sends keep it, so it is not the time of a delivery attempt (that is `webhook-timestamp`).
              * @example 2026-11-22T09:30:00Z
              */
             created: string;
@@ -5896,7 +5965,7 @@ export interface components {
          */
         WebhookEventHeader: components["schemas"]["EventType"];
         /**
-         * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+         * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
          * @example 1795339800
          */
         WebhookTimestampHeader: number;
@@ -5906,7 +5975,7 @@ export interface components {
          */
         StandardWebhookIdHeader: string;
         /**
-         * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+         * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
          * @example 1795339800
          */
         StandardWebhookTimestampHeader: number;
@@ -8664,7 +8733,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -8674,7 +8743,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -8730,7 +8799,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -8740,7 +8809,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -8796,7 +8865,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -8806,7 +8875,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -8862,7 +8931,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -8872,7 +8941,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -8928,7 +8997,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -8938,7 +9007,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -8994,7 +9063,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9004,7 +9073,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9060,7 +9129,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9070,7 +9139,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9126,7 +9195,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9136,7 +9205,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9192,7 +9261,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9202,7 +9271,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9258,7 +9327,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9268,7 +9337,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9324,7 +9393,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9334,7 +9403,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9390,7 +9459,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9400,7 +9469,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9456,7 +9525,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9466,7 +9535,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9522,7 +9591,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9532,7 +9601,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9588,7 +9657,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9598,7 +9667,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9654,7 +9723,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9664,7 +9733,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9720,7 +9789,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9730,7 +9799,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9786,7 +9855,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9796,7 +9865,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9852,7 +9921,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9862,7 +9931,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9918,7 +9987,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9928,7 +9997,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -9984,7 +10053,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -9994,7 +10063,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10050,7 +10119,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10060,7 +10129,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10116,7 +10185,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10126,7 +10195,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10182,7 +10251,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10192,7 +10261,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10248,7 +10317,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10258,7 +10327,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10314,7 +10383,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10324,7 +10393,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10380,7 +10449,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10390,7 +10459,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10446,7 +10515,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10456,7 +10525,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10512,7 +10581,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10522,7 +10591,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10578,7 +10647,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10588,7 +10657,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10644,7 +10713,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10654,7 +10723,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
@@ -10710,7 +10779,7 @@ export interface operations {
                  */
                 "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent. Informational, not signed: reject stale events by the signed `created`.
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
                  * @example 1795339800
                  */
                 "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -10720,7 +10789,7 @@ export interface operations {
                  */
                 "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
                 /**
-                 * @description Standard Webhooks header: Unix time in seconds when this attempt was sent. Signed in `webhook-signature`; reject it when more than 5 minutes from your clock.
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
                  * @example 1795339800
                  */
                 "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];

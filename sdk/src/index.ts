@@ -28,5 +28,5 @@ export {
 } from './errors.js';
 export type { TillErrorType, TillErrorCode, TillErrorDetails, ErrorBody, EnvelopeError } from './errors.js';
 export { verifyWebhook, webhookSignatureHeader, signTestWebhook, TillWebhookVerificationError } from './webhooks.js';
-export type { VerifyWebhookOptions } from './webhooks.js';
+export type { VerifyWebhookOptions, WebhookHeaders, TillWebhookVerificationErrorCode } from './webhooks.js';
 export type * from './types.js';

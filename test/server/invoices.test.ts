@@ -238,6 +238,39 @@ describe('rule 6: paying an existing invoice', () => {
     expect(completed.data).toMatchObject({ invoiceId: inv.id, invoiceReference: inv.reference, status: 'Completed', paymentStatus: 'Paid' });
   });
 
+  it('a declined card or a failed 3-D Secure on its session writes invoice.payment_failed after payment.failed; the invoice stays payable and is then paid', async () => {
+    const inv = await newInvoice();
+    const s = await session({ invoiceId: inv.id });
+    const declined = await pay(s.json.id, s.json.clientSecret, '4000000000009995');
+    expect(declined.json.error.code).toBe('card_declined');
+    expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.payment_failed']);
+    expect((await invoiceEvents(inv.id))[0]!.data).toMatchObject({ object: 'invoice', id: inv.id, status: 'Pending', amountDue: inv.total });
+    const sessionEvents = await t.database.db.selectFrom('events').select('type').where('merchant_id', '=', t.merchantA.merchantId).where((eb) => eb.or([eb('session_id', '=', s.json.id), eb('type', '=', 'invoice.payment_failed')])).orderBy('seq').execute();
+    expect(sessionEvents.map((e) => e.type).slice(-2)).toEqual(['payment.failed', 'invoice.payment_failed']);
+    expect((await invoiceRow(inv.id)).status).toBe('pending');
+    // 3-D Secure failed by the payer: the same.
+    const challenged = await pay(s.json.id, s.json.clientSecret, '4000000000003220');
+    const page = new URL(challenged.json.nextAction.url).pathname;
+    const token = /name="token" value="([^"]+)"/.exec(await (await fetch(`${t.url}${page}`)).text())?.[1] ?? '';
+    const failed = await fetch(`${t.url}${page}`, { method: 'POST', body: new URLSearchParams({ answer: 'fail', token }), redirect: 'manual' });
+    expect(failed.status).toBeLessThan(400);
+    const payments = await t.database.db.selectFrom('payments').select(['status', 'failure_code']).where('session_id', '=', s.json.id).orderBy('id').execute();
+    expect(payments.map((p) => p.status)).toEqual(['failed', 'failed']);
+    expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.payment_failed', 'invoice.payment_failed']);
+    const paid = await pay(s.json.id, s.json.clientSecret);
+    expect(paid.json).toMatchObject({ status: 'complete', paymentStatus: 'paid' });
+    expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.payment_failed', 'invoice.payment_failed', 'invoice.paid']);
+  });
+
+  it('a declined card on a session that does not pay an invoice writes no invoice event', async () => {
+    const s = await session({ amount: 30, currency: 'USD' });
+    const before = await t.database.db.selectFrom('events').select('seq').where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').execute();
+    expect((await pay(s.json.id, s.json.clientSecret, '4000000000009995')).json.error.code).toBe('card_declined');
+    const after = await t.database.db.selectFrom('events').select('seq').where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').execute();
+    expect(after).toHaveLength(before.length);
+    expect(await t.database.db.selectFrom('events').select('type').where('session_id', '=', s.json.id).execute()).toEqual([{ type: 'payment.failed' }]);
+  });
+
   it('an invoice voided while its session is open can no longer be paid through it', async () => {
     const inv = await newInvoice();
     const s = await session({ invoiceId: inv.id });

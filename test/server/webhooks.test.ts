@@ -2,19 +2,21 @@
 // signed delivery to real HTTPS receivers on loopback, retries on the Clock to dead-letter,
 // re-send, test events, per-session notification URLs, redirects and SSRF refusals.
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../sdk/src/index.js';
+import { TillWebhookVerificationError, verifyWebhook } from '../../sdk/src/index.js';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
+import { lapseDueHolds } from '../../server/domain/payments/hold.service.js';
 import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
 import { attemptDelivery, deliverDueWebhooks, dispatchPendingEvents, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
+import { EVENT_TYPES } from '../../server/domain/webhooks/event-types.js';
 import { sendWebhook, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';
 import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
-import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { type Receiver, type ReceivedWebhook, startReceiver } from '../support/webhook-receiver.js';
 
 const clock = new ManualClock(new Date());
 const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
@@ -212,6 +214,7 @@ describe('delivery', () => {
     expect(hook.headers['webhook-signature']).toBe(`v1,${std}`);
     expect(hook.headers['webhook-id']).toBe(hook.json.id);
     const event = verifyWebhook(hook.raw, hook.headers['x-webhook-signature'] as string, secret, { now: clock.now() });
+    expect(verifyWebhook(hook.raw, hook.headers, secret, { now: clock.now() })).toEqual(event);
     expect(event).toMatchObject({ object: 'event', type: 'checkout.session.cancelled', livemode: false, merchantId: m.merchantId });
     expect(event.created).toBe(event.createdAt);
     expect(event.apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -393,6 +396,48 @@ describe('retries, dead-letter and re-send', () => {
     expect(d.attempts[0]).toMatchObject({ error: 'http_status', responseSnippet: '{"received":true,"n":0}' });
   });
 
+  it("a receiver verifying with req.headers accepts a retry 2 hours after the event; the signature string alone refuses it as event_stale, and a replayed first attempt is timestamp_stale", async () => {
+    const m = await t.newMerchant();
+    let secret = '';
+    const verdicts: string[] = [];
+    // A merchant's receiver: the first attempt fails (503), later ones are verified as the README shows.
+    const r = await receiver((n, hook) => {
+      if (n === 0) return 503;
+      try {
+        verdicts.push(`ok ${verifyWebhook(hook.raw, hook.headers, secret, { now: clock.now() }).id}`);
+        return 200;
+      } catch (err) {
+        verdicts.push(err instanceof TillWebhookVerificationError ? err.code : String(err));
+        return 400;
+      }
+    });
+    const c = await configure(m, { sandboxUrl: r.url });
+    secret = c.json.sandboxSecret;
+    const s = await createTestSession(t, m);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
+    await deliver();
+    clock.advance(2 * 3600);
+    await deliver();
+    expect(r.received).toHaveLength(2);
+    const [first, retry] = r.received as [ReceivedWebhook, ReceivedWebhook];
+    expect(verdicts).toEqual([`ok ${first.json.id}`]);
+    expect(retry.raw).toBe(first.raw);
+    // The retry is signed at the time of its attempt; the event keeps its created.
+    expect(Number(retry.headers['webhook-timestamp']) - Date.parse(retry.json.created) / 1000).toBeGreaterThan(7199);
+    expect(retry.headers['x-webhook-timestamp']).toBe(retry.headers['webhook-timestamp']);
+    const refusalOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return (err as TillWebhookVerificationError).code;
+      }
+      return 'accepted';
+    };
+    expect(refusalOf(() => verifyWebhook(retry.raw, retry.headers['x-webhook-signature'] as string, secret, { now: clock.now() }))).toBe('event_stale');
+    expect(refusalOf(() => verifyWebhook(first.raw, first.headers, secret, { now: clock.now() }))).toBe('timestamp_stale');
+    expect((await deliveries(m, c.json.id))[0]).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+  });
+
   it('a receiver that always fails gets 7 attempts, then the delivery is dead-lettered; re-send then delivers to the current URL under the current secret', async () => {
     const m = await t.newMerchant();
     const r = await receiver(() => 500);
@@ -520,6 +565,168 @@ describe('test events', () => {
     const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: { live: true } });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('invalid_state');
+  });
+});
+
+describe('the envelope of every event type', () => {
+  // Each type of EVENT_TYPES is either produced below through the real API and delivered to a
+  // receiver, or listed as not produced yet: a new type cannot be forgotten.
+  const PRODUCED = [
+    'payment.succeeded',
+    'payment.failed',
+    'payment.refunded',
+    'payment.authorized',
+    'payment.captured',
+    'payment.released',
+    'payment.authorization_expired',
+    'checkout.session.completed',
+    'checkout.session.expired',
+    'checkout.session.cancelled',
+    'invoice.paid',
+    'invoice.payment_failed',
+    'invoice.sent',
+    'invoice.voided',
+    'invoice.refunded',
+    'subscription.created',
+    'subscription.activated',
+    'webhook.test',
+  ] as const;
+  const NOT_PRODUCED_YET: Record<string, string> = {
+    'invoice.past_due': 'no job marks invoices past their due date yet',
+    'subscription.renewed': 'renewals are not built yet',
+    'subscription.payment_failed': 'renewal payments and dunning are not built yet',
+    'subscription.past_due': 'dunning is not built yet',
+    'subscription.unpaid': 'dunning is not built yet',
+    'subscription.paused': 'pause is not built yet',
+    'subscription.resumed': 'resume is not built yet',
+    'subscription.cancelled': 'cancellation is not built yet',
+    'subscription.updated': 'plan changes are not built yet',
+    'payout.completed': 'payouts are not built yet',
+    'payout.failed': 'payouts are not built yet',
+    'dispute.opened': 'disputes are not built yet',
+    'dispute.updated': 'disputes are not built yet',
+    'dispute.closed': 'disputes are not built yet',
+  };
+  const SUBJECT: Record<string, string> = { payment: 'payment', checkout: 'checkout_session', invoice: 'invoice', subscription: 'subscription', payout: 'payout', dispute: 'dispute', webhook: 'test' };
+  const subjectOf = (type: string) => SUBJECT[type.split('.')[0]!];
+
+  let m: MerchantCredentials;
+  let secret: string;
+  let r: Receiver;
+  /** The SDK's verdict on each received request, by its index, taken when it arrived. */
+  const verdicts: string[] = [];
+  const byType = (type: string) => r.received.filter((h) => h.json?.type === type);
+
+  it('every type is produced below or listed as not produced yet, and both lists agree with the contract and the server code', () => {
+    const todo = Object.keys(NOT_PRODUCED_YET);
+    expect(PRODUCED.filter((type) => todo.includes(type))).toEqual([]);
+    expect([...PRODUCED, ...todo].sort()).toEqual([...EVENT_TYPES].sort());
+    expect([...EVENT_TYPES].sort()).toEqual([...contract.components.schemas.EventType.enum].sort());
+    expect(Object.keys(contract.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    // A type the server names in its code is produced: move it from NOT_PRODUCED_YET to PRODUCED.
+    const serverFiles = (readdirSync(new URL('../../server', import.meta.url), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('event-types.ts'));
+    const serverCode = serverFiles.map((f) => readFileSync(new URL(`../../server/${f}`, import.meta.url), 'utf8')).join('\n');
+    expect(todo.filter((type) => serverCode.includes(`'${type}'`))).toEqual([]);
+    expect(PRODUCED.filter((type) => !serverCode.includes(`'${type}'`))).toEqual([]);
+  });
+
+  describe('produced by the server', () => {
+    beforeAll(async () => {
+      m = await t.newMerchant();
+      r = await receiver((n, hook) => {
+        try {
+          verdicts[n] = `ok ${verifyWebhook(hook.raw, hook.headers, secret, { now: clock.now() }).id}`;
+          return 200;
+        } catch (err) {
+          verdicts[n] = err instanceof TillWebhookVerificationError ? err.code : String(err);
+          return 400;
+        }
+      });
+      const c = await configure(m, { sandboxUrl: r.url });
+      secret = c.json.sandboxSecret;
+      const sk = m.keys.test.secret;
+      const pk = m.keys.test.publishable;
+      const ok = (res: { status: number; text: string }, status = 200) => expect(res.status, res.text).toBe(status);
+
+      await paidSession(m); // payment.succeeded, checkout.session.completed, invoice.paid
+      const declined = await createTestSession(t, m);
+      const badCard = await t.call('POST', `/v1/checkout-sessions/${declined.id}/tokenize`, { key: pk, clientSecret: declined.clientSecret, body: { ...card, cardNumber: '4000000000009995' } });
+      const refused = await t.call('POST', `/v1/checkout-sessions/${declined.id}/confirm`, { key: pk, clientSecret: declined.clientSecret, body: { paymentMethodId: badCard.json.id } });
+      expect(refused.json.error.code).toBe('card_declined'); // payment.failed
+      const captured = await paidSession(m, { captureMethod: 'manual' }); // payment.authorized
+      ok(await t.call('POST', `/v1/payments/${captured.paymentId}/capture`, { key: sk, body: {} })); // payment.captured
+      const released = await paidSession(m, { captureMethod: 'manual' });
+      ok(await t.call('POST', `/v1/payments/${released.paymentId}/release`, { key: sk })); // payment.released
+      const refunded = await paidSession(m);
+      ok(await t.call('POST', `/v1/checkout-sessions/${refunded.session.id}/refund`, { key: sk, body: {} })); // payment.refunded, invoice.refunded
+      const cancelled = await createTestSession(t, m);
+      ok(await t.call('POST', `/v1/checkout-sessions/${cancelled.id}/cancel`, { key: sk }), 204); // checkout.session.cancelled
+      const invoice = { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 1, unitAmount: 120 }] };
+      ok(await t.call('POST', '/v1/invoices', { key: sk, body: { ...invoice, send: true } }), 201); // invoice.sent
+      const toVoid = await t.call('POST', '/v1/invoices', { key: sk, body: invoice });
+      ok(await t.call('POST', `/v1/invoices/${toVoid.json.id}/void`, { key: sk })); // invoice.voided
+      const owed = await t.call('POST', '/v1/invoices', { key: sk, body: invoice });
+      const paying = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'oneTime', invoiceId: owed.json.id } });
+      const owedCard = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/tokenize`, { key: pk, clientSecret: paying.json.clientSecret, body: { ...card, cardNumber: '4000000000009995' } });
+      const owedDeclined = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/confirm`, { key: pk, clientSecret: paying.json.clientSecret, body: { paymentMethodId: owedCard.json.id } });
+      expect(owedDeclined.json.error.code).toBe('card_declined'); // payment.failed, invoice.payment_failed
+      const product = await t.call('POST', '/v1/products', { key: sk, body: { name: 'Pro' } });
+      const plan = await t.call('POST', '/v1/plans', { key: sk, body: { productId: product.json.id, name: 'Pro monthly', amount: 29, currency: 'USD', interval: 'month' } });
+      const customer = await t.call('POST', '/v1/customers', { key: sk, body: { email: `subscriber-${m.merchantId}@example.com` } });
+      const subscription = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id } });
+      ok(subscription, 201);
+      const subscriptionCard = await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/tokenize`, { key: pk, clientSecret: subscription.json.clientSecret, body: card });
+      ok(await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/confirm`, { key: pk, clientSecret: subscription.json.clientSecret, body: { paymentMethodId: subscriptionCard.json.id } })); // subscription.created, subscription.activated
+      ok(await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: sk, body: { eventType: 'payment.succeeded' } })); // webhook.test
+      await deliver();
+      // Time passes: a session past its expiry is read (checkout.session.expired), a hold lapses (payment.authorization_expired).
+      const expiring = await createTestSession(t, m, false, { expiresAt: new Date(clock.now().getTime() + 11 * 60_000).toISOString() });
+      await paidSession(m, { captureMethod: 'manual' });
+      clock.advance(8 * 86_400);
+      expect((await t.call('GET', `/v1/checkout-sessions/${expiring.id}`, { key: sk })).json.status).toBe('expired');
+      expect(await lapseDueHolds(t.database.db, clock)).toBeGreaterThanOrEqual(1);
+      await deliver();
+    });
+
+    it.each(PRODUCED)('%s: delivered, verified with req.headers, valid against the contract, and the envelope as documented', async (type) => {
+      const hooks = byType(type);
+      expect(hooks.length, `${type} delivered`).toBeGreaterThanOrEqual(1);
+      for (const hook of hooks) {
+        const body = hook.json;
+        checkEnvelope(body);
+        expect(verdicts[r.received.indexOf(hook)], `${type} verified by the receiver`).toBe(`ok ${body.id}`);
+        expect(body).toMatchObject({ object: 'event', type, livemode: false, merchantId: m.merchantId });
+        expect(body.id).toMatch(/^evt_[A-Za-z0-9]{8,64}$/);
+        expect(body.apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        // `created` and `createdAt` are the same timestamp: when the event was written, before it was sent.
+        expect(body.created).toBe(body.createdAt);
+        const row = await t.database.db.selectFrom('events').select(['created_at', 'type']).where('id', '=', body.id).executeTakeFirstOrThrow();
+        expect(row.type).toBe(type);
+        expect(body.created).toBe(row.created_at.toISOString());
+        expect(Date.parse(body.created)).toBeLessThanOrEqual(Number(hook.headers['webhook-timestamp']) * 1000 + 999);
+        expect(hook.headers).toMatchObject({ 'x-webhook-event': type, 'x-webhook-id': body.id, 'webhook-id': body.id });
+        expect(body.data.object.object).toBe(subjectOf(type));
+        for (const key of ['status', 'paymentStatus', 'previousStatus']) {
+          if (typeof body.data.object[key] === 'string') expect(body.data.object[key], `${type} data.object.${key}`).toMatch(/^[A-Z][A-Za-z]*$/);
+        }
+      }
+    });
+  });
+
+  describe('not produced yet', () => {
+    for (const [type, why] of Object.entries(NOT_PRODUCED_YET)) it.todo(`${type}: not produced yet (${why})`);
+
+    it.each(Object.keys(NOT_PRODUCED_YET))("%s: the contract's own examples validate against its schema and the envelope rules", (type) => {
+      const examples = Object.values(contract.webhooks[type].post.requestBody.content['application/json'].examples ?? {}) as { $ref?: string; value?: unknown }[];
+      expect(examples.length, `${type} has an example`).toBeGreaterThanOrEqual(1);
+      for (const example of examples) {
+        const value: any = example.$ref ? contract.components.examples[example.$ref.split('/').at(-1)!].value : example.value;
+        checkEnvelope(value);
+        expect(value.type).toBe(type);
+        expect(value.created).toBe(value.createdAt);
+        expect(value.data.object.object).toBe(subjectOf(type));
+      }
+    });
   });
 });
 

@@ -273,6 +273,16 @@ export async function cancelSessionRaisedInvoice(trx: Transaction<Database>, inv
   await trx.updateTable('invoices').set({ status: 'cancelled' }).where('id', '=', invoiceId).where('session_id', 'is not', null).where('status', 'in', ['pending', 'sent']).execute();
 }
 
+/**
+ * A card payment of a session that pays an existing invoice failed (declined, a processing error,
+ * 3-D Secure failed): `invoice.payment_failed`. The invoice is unchanged and stays payable.
+ */
+export async function recordInvoicePaymentFailure(trx: Db, clock: Clock, session: Pick<CheckoutSessionRow, 'pays_invoice' | 'invoice_id'>): Promise<void> {
+  if (!session.pays_invoice || session.invoice_id === null) return;
+  const invoice = await trx.selectFrom('invoices').selectAll().where('id', '=', session.invoice_id).executeTakeFirstOrThrow();
+  await invoiceEvent(trx, clock, 'invoice.payment_failed', invoice);
+}
+
 /** After a refund of a payment on an invoice: the refunded amount recorded on it, and `invoice.refunded`. */
 export async function recordInvoiceRefund(trx: Transaction<Database>, clock: Clock, invoiceId: number, amount: string): Promise<void> {
   const invoice = await trx

@@ -7,7 +7,7 @@ import { AppError } from '../../errors/catalog.js';
 import { type CardInput, type TokenizedCard, tokenize } from '../../rails/cards.js';
 import { writeEvent } from '../events/event.service.js';
 import { randomToken } from '../merchants/keys.js';
-import { invoiceForSessionPayment } from '../invoices/invoice.service.js';
+import { invoiceForSessionPayment, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
 import { newReference } from '../shared/ids.js';
 import { minorUnits } from '../shared/money.js';
 import { findSession } from '../sessions/session.repository.js';
@@ -155,7 +155,7 @@ export async function awaitPayer(trx: Transaction<Database>, session: CheckoutSe
   return trx.updateTable('checkout_sessions').set({ status: 'payment_pending', payment_status: paymentStatus, payment_id: payment.id }).where('id', '=', session.id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Records a declined or failed card payment (`payment.failed`); the session stays payable. Answers the error to give the payer. */
+/** Records a declined or failed card payment (`payment.failed`, and `invoice.payment_failed` for a session paying an invoice); the session stays payable. Answers the error to give the payer. */
 export async function failSessionPayment(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow): Promise<AppError> {
   const declined = method.sandbox_outcome === 'insufficient_funds';
   const payment = await trx
@@ -174,6 +174,7 @@ export async function failSessionPayment(trx: Transaction<Database>, clock: Cloc
     .returningAll()
     .executeTakeFirstOrThrow();
   await writeEvent(trx, clock, { merchantId: payment.merchant_id, livemode: payment.livemode, type: 'payment.failed', object: paymentEventObject(payment, method), sessionId: session.id, paymentId: payment.id });
+  await recordInvoicePaymentFailure(trx, clock, session);
   return declined
     ? new AppError('card_declined', { param: 'paymentMethodId', message: 'The card was declined: insufficient funds. The session can still be paid with another card.' })
     : new AppError('processing_error', { message: 'The processor could not complete the payment. Retrying is safe; the session can still be paid.' });

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { CHALLENGE_FAILURES, type ChallengeAnswer, challengeUrl, newChallengeId, newFormToken } from '../../rails/three-d-secure.js';
+import { recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
 import { sameHash, hashSecret } from '../merchants/keys.js';
 import { findSession } from '../sessions/session.repository.js';
 import { expireIfDue, OPEN_STATUSES } from '../sessions/session.service.js';
@@ -121,7 +122,8 @@ export async function viewChallenge(db: Kysely<Database>, appClock: Clock, chall
  * The payer's answer on the challenge page, once. Completing it completes the session exactly
  * like a confirm would (one-time: paid, invoice, ledger, `payment.succeeded` then
  * `checkout.session.completed`; hold session: authorized), updating the waiting payment. Failing
- * it fails the payment (`payment.failed`) and the session is payable again.
+ * it fails the payment (`payment.failed`, and `invoice.payment_failed` when the session pays an
+ * invoice) and the session is payable again.
  *
  * A session cancelled while its challenge was open still completes if the payer completes the
  * challenge (the Checkout document: "may still complete; refund it if it does"). A session whose
@@ -149,7 +151,12 @@ export async function answerChallenge(db: Kysely<Database>, appClock: Clock, cha
       const failed = await trx.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
       return { kind: 'answered', outcome: 'failed', returnUrl: challenge.return_url, session: after, payment: failed };
     };
-    if (answer === 'fail') return fail();
+    if (answer === 'fail') {
+      // The payer failed authentication: a payment against the invoice this session pays failed.
+      const failed = await fail();
+      await recordInvoicePaymentFailure(trx, clock, session);
+      return failed;
+    }
     const method = await trx.selectFrom('payment_methods').selectAll().where('id', '=', payment.payment_method_id!).where('merchant_id', '=', challenge.merchant_id).where('livemode', '=', challenge.livemode).executeTakeFirstOrThrow();
     let done: { session: CheckoutSessionRow; payment: PaymentRow };
     try {
