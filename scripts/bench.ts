@@ -582,6 +582,8 @@ async function startPrismTarget(): Promise<RunningTarget> {
 const WEBHOOK_GOALS = { eventsPerSec: 500, p99Ms: 1000 };
 /** Events written per second by the outbox case. */
 const WEBHOOK_RATE = positiveInt('BENCH_WEBHOOK_RATE', 600);
+/** Connections (and inserts in flight) of the outbox case's writer. */
+const OUTBOX_WRITERS = 16;
 /** How long to wait, after the writes stop, for every event to be received. */
 const WEBHOOK_DRAIN_S = positiveInt('BENCH_WEBHOOK_DRAIN', 60);
 
@@ -609,8 +611,12 @@ interface WebhookRow {
   /** State changes (API case) or outbox inserts that failed. */
   failedWrites?: number;
   sampleErrors?: string[];
-  /** CPU used in the measured window, in cores (1 = one core busy the whole time). */
-  cpuCores?: { till?: number; receiver?: number; machine: number; of: number };
+  /**
+   * CPU used in the measured window, in cores (1 = one core busy the whole time): Till, the
+   * receiver, this bench process (the writes), every PostgreSQL process, and everything else on
+   * the machine (`other`: what is left of `machine`).
+   */
+  cpuCores?: { till?: number; receiver?: number; bench: number; postgres?: number; other?: number; machine: number; of: number };
   goalsMet?: { eventsPerSec: boolean; p99: boolean };
 }
 
@@ -622,6 +628,24 @@ async function processCpuSeconds(pid: number | undefined): Promise<number | unde
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of the file, 12 and 13 after the command name; ticks of 1/100 s.
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL server process on this machine; undefined without /proc. */
+async function postgresCpuSeconds(): Promise<number | undefined> {
+  try {
+    const { readdir } = await import('node:fs/promises');
+    let total = 0;
+    for (const pid of await readdir('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    }
+    return total;
   } catch {
     return undefined;
   }
@@ -780,7 +804,8 @@ function eventId(): string {
  * The outbox case's writes: WEBHOOK_RATE events a second, each inserted on its own into the
  * `events` table (the outbox) exactly as Till's `writeEvent` writes them, with `created` set just
  * before the insert, until `deadline`. It stands for many API processes writing at once: the API
- * of one process on this machine cannot write that many. At most 16 inserts are in flight.
+ * of one process on this machine cannot write that many. At most OUTBOX_WRITERS inserts are in flight,
+ * one per pooled connection, so that none waits for a connection after its `created` is set.
  */
 async function writeToOutbox(pool: pg.Pool, template: { merchantId: number; type: string; apiVersion: string; data: unknown }, deadline: number, tally: WriteTally): Promise<void> {
   const started = Date.now();
@@ -789,7 +814,7 @@ async function writeToOutbox(pool: pg.Pool, template: { merchantId: number; type
   let issued = 0;
   while (Date.now() < deadline && !interrupted) {
     const due = Math.floor(((Date.now() - started) / 1000) * WEBHOOK_RATE);
-    while (issued < due && inFlight.size < 16) {
+    while (issued < due && inFlight.size < OUTBOX_WRITERS) {
       issued += 1;
       const insert = pool
         .query('INSERT INTO events (id, merchant_id, livemode, type, api_version, data, session_id, payment_id, created_at) VALUES ($1, $2, false, $3, $4, $5, NULL, NULL, $6)', [eventId(), template.merchantId, template.type, template.apiVersion, data, new Date()])
@@ -802,7 +827,7 @@ async function writeToOutbox(pool: pg.Pool, template: { merchantId: number; type
         .finally(() => inFlight.delete(insert));
       inFlight.add(insert);
     }
-    await (inFlight.size >= 16 ? Promise.race(inFlight) : sleep(2));
+    await (inFlight.size >= OUTBOX_WRITERS ? Promise.race(inFlight) : sleep(2));
   }
   await Promise.all(inFlight);
 }
@@ -832,9 +857,10 @@ async function measureWebhookCase(
   const t0 = start + WARMUP_S * 1000;
   const t1 = t0 + DURATION_S * 1000;
   const receivedBefore = receiver.receipts.size;
-  const cpu: Array<{ till?: number; receiver?: number; machine: number }> = [];
+  const cpu: Array<{ till?: number; receiver?: number; bench: number; postgres?: number; machine: number }> = [];
   const sampleCpu = async () => {
-    cpu.push({ till: await processCpuSeconds(till.pid), receiver: await processCpuSeconds(receiver.pid), machine: machineCpuSeconds() });
+    const own = process.cpuUsage();
+    cpu.push({ till: await processCpuSeconds(till.pid), receiver: await processCpuSeconds(receiver.pid), bench: (own.user + own.system) / 1e6, postgres: await postgresCpuSeconds(), machine: machineCpuSeconds() });
   };
   const cpuTimers = [setTimeout(() => void sampleCpu(), t0 - start), setTimeout(() => void sampleCpu(), t1 - start)];
   let lastReceived = receivedBefore;
@@ -876,6 +902,12 @@ async function measureWebhookCase(
     const duplicates = [...events.keys()].reduce((n, id) => n + Math.max(0, (receiver.receipts.get(id)?.count ?? 0) - 1), 0);
     const [a, b] = cpu;
     const cores = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : Math.round(((y - x) / DURATION_S) * 100) / 100);
+    const cpuCores = (a: (typeof cpu)[number], b: (typeof cpu)[number]): NonNullable<WebhookRow['cpuCores']> => {
+      const used = { till: cores(a.till, b.till), receiver: cores(a.receiver, b.receiver), bench: cores(a.bench, b.bench)!, postgres: cores(a.postgres, b.postgres), machine: cores(a.machine, b.machine)! };
+      const known = [used.till, used.receiver, used.postgres];
+      const other = known.every((x) => x !== undefined) ? Math.max(0, Math.round((used.machine - used.bench - known.reduce((x, y) => x! + y!, 0)!) * 100) / 100) : undefined;
+      return { ...used, other, of: os.cpus().length };
+    };
     const row: WebhookRow = {
       target: 'till-postgres',
       case: name,
@@ -888,7 +920,7 @@ async function measureWebhookCase(
       duplicates,
       failedWrites: tally.failed,
       sampleErrors: tally.samples,
-      ...(a && b ? { cpuCores: { till: cores(a.till, b.till), receiver: cores(a.receiver, b.receiver), machine: cores(a.machine, b.machine)!, of: os.cpus().length } } : {}),
+      ...(a && b ? { cpuCores: cpuCores(a, b) } : {}),
     };
     row.goalsMet = { eventsPerSec: row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec, p99: latencies.length > 0 && row.latencyMs!.p99 <= WEBHOOK_GOALS.p99Ms };
     if (inWindow.length === 0) {
@@ -929,7 +961,7 @@ async function benchWebhooks(): Promise<{ rows: WebhookRow[]; unexpected: number
   const rows: WebhookRow[] = [];
   let receiver: WebhookReceiver | undefined;
   let till: TillProcess | undefined;
-  const pool = new pg.Pool({ connectionString: database.url, max: 8 });
+  const pool = new pg.Pool({ connectionString: database.url, max: OUTBOX_WRITERS });
   const endPool = onCleanup('close the webhook bench pool', () => pool.end());
   try {
     console.log('bench: starting the webhook receiver and Till (NODE_ENV=development, TILL_ALLOW_LOOPBACK_WEBHOOKS=true) on PostgreSQL...');
@@ -1010,8 +1042,9 @@ function markdownTable(cells: string[][]): string {
 
 /** The webhook rows as cells, for the console and the Markdown table alike. */
 function webhookCells(rows: WebhookRow[]): string[][] {
-  const header = ['target', 'case', 'written/s', 'delivered/s', 'p50 ms', 'p99 ms', 'max ms', 'missing', 'dup', 'CPU till·recv·all', 'goals'];
-  const cpu = (c: WebhookRow['cpuCores']) => (c ? `${c.till === undefined ? '?' : fmt(c.till, 2)}·${c.receiver === undefined ? '?' : fmt(c.receiver, 2)}·${fmt(c.machine, 2)}/${c.of}` : 'n/a');
+  const header = ['target', 'case', 'written/s', 'delivered/s', 'p50 ms', 'p99 ms', 'max ms', 'missing', 'dup', 'CPU till·recv·bench·pg·other', 'goals'];
+  const n = (x: number | undefined) => (x === undefined ? '?' : fmt(x, 2));
+  const cpu = (c: WebhookRow['cpuCores']) => (c ? `${n(c.till)}·${n(c.receiver)}·${n(c.bench)}·${n(c.postgres)}·${n(c.other)} of ${c.of}` : 'n/a');
   const body = rows.map((r) => {
     if (r.status !== 'ok' || !r.latencyMs) return [r.target, r.case, `${r.status}: ${r.reason ?? ''}`];
     const goals = `≥${WEBHOOK_GOALS.eventsPerSec}/s ${r.goalsMet?.eventsPerSec ? '✓' : '✗'} p99≤${WEBHOOK_GOALS.p99Ms / 1000} s ${r.goalsMet?.p99 ? '✓' : '✗'}`;
@@ -1171,7 +1204,7 @@ async function main(): Promise<number> {
     `- **API state changes**: ${CONNECTIONS} loops create a checkout session, tokenize test card 4242424242424242 and confirm it (\`payment.succeeded\` and \`checkout.session.completed\` per confirm), as fast as the API answers.`,
     `- **outbox writes**: the bench inserts ${WEBHOOK_RATE} events a second into the \`events\` table (the outbox), one per statement, as \`writeEvent\` writes them: many API processes' writes, more than the API of one process on this machine can make.`,
     '',
-    `written/s: events whose \`created\` falls in the measured window; delivered/s: distinct events first received in it. Latency: from the event's \`created\` (its write, on the system clock) to its receipt, for the events written in the window. missing (not received by the end of the drain) and dup (received more than once): every event of the case. CPU: cores used in the window by Till, the receiver and the whole machine. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s delivered, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms.`,
+    `written/s: events whose \`created\` falls in the measured window; delivered/s: distinct events first received in it. Latency: from the event's \`created\` (its write, on the system clock) to its receipt, for the events written in the window. missing (not received by the end of the drain) and dup (received more than once): every event of the case. CPU: cores used in the window by Till, the receiver, the bench process (the writes), PostgreSQL (all its processes) and everything else on the machine. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s delivered, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms.`,
     '',
     markdownTable(hookCells),
     '',

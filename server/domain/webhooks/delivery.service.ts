@@ -28,7 +28,7 @@ export interface DeliverySettings {
 }
 
 /** How long a worker holds a delivery it is attempting; one that dies lets it go after this. */
-const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + 60;
+export const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + 60;
 
 const newDeliveryId = () => `whd_${randomToken(24)}`;
 const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
@@ -50,7 +50,7 @@ export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, 
 }
 
 /** One batch of the fan-out, in one transaction: how many events it claimed and the deliveries it created. */
-async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
+export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
   return db.transaction().execute(async (trx) => {
     const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
     if (events.length === 0) return { claimed: 0, deliveryIds: [] };
@@ -161,13 +161,14 @@ export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settin
   return recordAttempt(db, clock, delivery, kind, attemptedAt, target?.url ?? delivery.url, outcome);
 }
 
-async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: WebhookDeliveryRow, kind: AttemptKind, attemptedAt: Date, url: string, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | undefined> {
+/** What an attempt makes of a delivery: its status, when the next automatic attempt is due, how many automatic attempts it has had. */
+export function stateAfterAttempt(delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at' | 'automatic_attempts'>, kind: AttemptKind, attemptedAt: Date, ok: boolean) {
   let status = delivery.status;
   let nextAttemptAt = delivery.next_attempt_at;
   let automatic = delivery.automatic_attempts;
   if (kind === 'automatic') {
     automatic += 1;
-    if (outcome.ok) {
+    if (ok) {
       status = 'succeeded';
       nextAttemptAt = null;
     } else if (automatic <= RETRY_DELAYS_SECONDS.length) {
@@ -177,10 +178,15 @@ async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: Webho
       status = 'dead_lettered';
       nextAttemptAt = null;
     }
-  } else if (outcome.ok) {
+  } else if (ok) {
     status = 'succeeded';
     nextAttemptAt = null;
   }
+  return { status, nextAttemptAt, automatic };
+}
+
+async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: WebhookDeliveryRow, kind: AttemptKind, attemptedAt: Date, url: string, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | undefined> {
+  const { status, nextAttemptAt, automatic } = stateAfterAttempt(delivery, kind, attemptedAt, outcome.ok);
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhook_delivery_attempts')
