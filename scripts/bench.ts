@@ -19,14 +19,44 @@
  *   prism           the Prism mock of the contract (`scripts/mock.mjs`), validating every request
  *
  * It prints req/s, p50 and p99 latency and non-2xx counts per target and operation, with req/s
- * ratios to node-http and to Prism, and writes out/bench/results.json and out/bench/results.md.
- * It exits non-zero when a target could not be measured or more than 1% of the responses of
- * any Till row are non-2xx (or connection errors); sample error answers are printed.
+ * ratios to node-http and to Prism.
+ *
+ * Then the webhook case, on PostgreSQL only (skipped, and said so, when it is unreachable): Till
+ * on a fresh database with NODE_ENV=development and TILL_ALLOW_LOOPBACK_WEBHOOKS=true (loopback
+ * targets are refused in production), one endpoint subscribed to every event, and a healthy
+ * receiver: an HTTPS server on 127.0.0.1 in its own process, with a self-signed certificate made
+ * by openssl, answering 200 at once and reporting each receipt. Two cases, each writing events for
+ * 1 s warm-up + BENCH_DURATION s and then waiting (at most BENCH_WEBHOOK_DRAIN s) until every
+ * event it wrote has arrived:
+ *
+ *   API state changes   BENCH_CONNECTIONS loops create a checkout session, tokenize test card
+ *                       4242424242424242 and confirm it (payment.succeeded and
+ *                       checkout.session.completed per confirm), as fast as the API answers
+ *   outbox writes       BENCH_WEBHOOK_RATE events a second inserted into the events table (the
+ *                       outbox) one per statement, as writeEvent writes them: the writes of many
+ *                       API processes, more than one process's API makes on a small machine
+ *
+ * and measures delivered events/s (distinct event ids first received in the measured window, per
+ * second), the latency from each event's `created` (its write; Till runs on the system clock) to
+ * its receipt (p50, p99, max), and, over every event of the case, the ones that never arrived
+ * (missing) or arrived more than once (duplicates), with the CPU used by Till, the receiver, this
+ * process, PostgreSQL and everything else. The goals: >= 500 events/s, p99 <= 1 s. Progress is
+ * printed every second.
+ *
+ * It writes out/bench/results.json and out/bench/results.md. It exits non-zero when a target or a
+ * webhook case could not be measured, when more than 1% of the responses of any Till row are
+ * non-2xx (or connection errors), or when a webhook case lost or duplicated an event; sample error
+ * answers are printed. Missing the webhook goals is reported, not a failure.
  *
  * Settings (environment):
- *   BENCH_DURATION      seconds measured per target and operation (default 5); plus 1 s warm-up
- *   BENCH_CONNECTIONS   concurrent connections (default 10)
- *   BENCH_PG_URL        PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_DURATION        seconds measured per target and operation, and per webhook case
+ *                         (default 5); plus 1 s warm-up
+ *   BENCH_CONNECTIONS     concurrent connections, and API loops of the webhook case (default 10)
+ *   BENCH_PG_URL          PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_WEBHOOK_RATE    events a second written by the outbox case (default 600)
+ *   BENCH_WEBHOOK_DRAIN   seconds to wait for the last deliveries of a webhook case (default 60)
+ *   BENCH_ONLY            the parts to run, comma-separated: till-pglite, till-postgres,
+ *                         node-http, prism, webhooks (default all)
  *
  * Every child process, temp dir and database this script creates is removed at the end, on an
  * error, and on Ctrl+C.
@@ -617,7 +647,8 @@ interface WebhookRow {
    * the machine (`other`: what is left of `machine`).
    */
   cpuCores?: { till?: number; receiver?: number; bench: number; postgres?: number; other?: number; machine: number; of: number };
-  goalsMet?: { eventsPerSec: boolean; p99: boolean };
+  /** Whether each goal was met; `eventsPerSec` is null when fewer events than the goal were written (it cannot be judged). */
+  goalsMet?: { eventsPerSec: boolean | null; p99: boolean };
 }
 
 /** CPU seconds (user + system) a process has used so far; undefined where /proc is not there. */
@@ -922,7 +953,8 @@ async function measureWebhookCase(
       sampleErrors: tally.samples,
       ...(a && b ? { cpuCores: cpuCores(a, b) } : {}),
     };
-    row.goalsMet = { eventsPerSec: row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec, p99: latencies.length > 0 && row.latencyMs!.p99 <= WEBHOOK_GOALS.p99Ms };
+    const judged = row.writtenPerSec! >= WEBHOOK_GOALS.eventsPerSec || row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec;
+    row.goalsMet = { eventsPerSec: judged ? row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec : null, p99: latencies.length > 0 && row.latencyMs!.p99 <= WEBHOOK_GOALS.p99Ms };
     if (inWindow.length === 0) {
       row.status = 'failed';
       row.reason = `no event was written in the measured window${tally.samples[0] ? ` (${tally.samples[0]})` : ''}`;
@@ -1047,7 +1079,8 @@ function webhookCells(rows: WebhookRow[]): string[][] {
   const cpu = (c: WebhookRow['cpuCores']) => (c ? `${n(c.till)}·${n(c.receiver)}·${n(c.bench)}·${n(c.postgres)}·${n(c.other)} of ${c.of}` : 'n/a');
   const body = rows.map((r) => {
     if (r.status !== 'ok' || !r.latencyMs) return [r.target, r.case, `${r.status}: ${r.reason ?? ''}`];
-    const goals = `≥${WEBHOOK_GOALS.eventsPerSec}/s ${r.goalsMet?.eventsPerSec ? '✓' : '✗'} p99≤${WEBHOOK_GOALS.p99Ms / 1000} s ${r.goalsMet?.p99 ? '✓' : '✗'}`;
+    const mark = (met: boolean | null | undefined) => (met === null ? 'n/a' : met ? '✓' : '✗');
+    const goals = `≥${WEBHOOK_GOALS.eventsPerSec}/s ${mark(r.goalsMet?.eventsPerSec)} p99≤${WEBHOOK_GOALS.p99Ms / 1000} s ${mark(r.goalsMet?.p99)}`;
     const l = r.latencyMs;
     return [r.target, r.case, fmt(r.writtenPerSec ?? 0, 0), fmt(r.deliveredPerSec ?? 0, 0), fmt(l.p50, 0), fmt(l.p99, 0), fmt(l.max, 0), String(r.missing ?? 0), String(r.duplicates ?? 0), cpu(r.cpuCores), goals];
   });
@@ -1144,7 +1177,7 @@ async function main(): Promise<number> {
   const hookCells = webhookCells(webhooks.rows);
   console.log(`\n${consoleTable(hookCells)}\n`);
   console.log(
-    `Webhooks: written/s and delivered/s (distinct events first received) in the measured window; latency from the event's created to its receipt; missing and dup over every event of the case after the drain. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms.`,
+    `Webhooks: written/s and delivered/s (distinct events first received) in the measured window; latency from the event's created to its receipt; missing and dup over every event of the case after the drain. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms; n/a: fewer events were written than the goal, so it cannot be judged.`,
   );
 
   // Verdict: every target measured, and no Till row over the error threshold.
@@ -1204,7 +1237,7 @@ async function main(): Promise<number> {
     `- **API state changes**: ${CONNECTIONS} loops create a checkout session, tokenize test card 4242424242424242 and confirm it (\`payment.succeeded\` and \`checkout.session.completed\` per confirm), as fast as the API answers.`,
     `- **outbox writes**: the bench inserts ${WEBHOOK_RATE} events a second into the \`events\` table (the outbox), one per statement, as \`writeEvent\` writes them: many API processes' writes, more than the API of one process on this machine can make.`,
     '',
-    `written/s: events whose \`created\` falls in the measured window; delivered/s: distinct events first received in it. Latency: from the event's \`created\` (its write, on the system clock) to its receipt, for the events written in the window. missing (not received by the end of the drain) and dup (received more than once): every event of the case. CPU: cores used in the window by Till, the receiver, the bench process (the writes), PostgreSQL (all its processes) and everything else on the machine. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s delivered, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms.`,
+    `written/s: events whose \`created\` falls in the measured window; delivered/s: distinct events first received in it. Latency: from the event's \`created\` (its write, on the system clock) to its receipt, for the events written in the window. missing (not received by the end of the drain) and dup (received more than once): every event of the case. CPU: cores used in the window by Till, the receiver, the bench process (the writes), PostgreSQL (all its processes) and everything else on the machine. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s delivered, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms (n/a: fewer events were written than the goal). delivered/s can exceed written/s while a backlog from the warm-up drains.`,
     '',
     markdownTable(hookCells),
     '',
