@@ -63,6 +63,7 @@ function attemptPipeline(options: {
   let sending = 0;
   let claiming = false;
   let recording = false;
+  let closed = false;
   let idle: (() => void) | undefined;
 
   const settle = (id: string, attempted: boolean) => {
@@ -92,12 +93,17 @@ function attemptPipeline(options: {
 
   const sendOne = (claimed: ClaimedDelivery) => {
     sending += 1;
-    void send(claimed).then((outcome) => {
-      sending -= 1;
-      finished.push({ claimed, outcome });
-      recordNext();
-      claimNext();
-    });
+    void send(claimed)
+      .catch((err: unknown): AttemptResult['outcome'] => {
+        logger.error({ err, deliveryId: claimed.delivery.id }, 'webhook send failed to run');
+        return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'connection_error' };
+      })
+      .then((outcome) => {
+        sending -= 1;
+        finished.push({ claimed, outcome });
+        recordNext();
+        claimNext();
+      });
   };
 
   const recordNext = () => {
@@ -118,6 +124,7 @@ function attemptPipeline(options: {
 
   return {
     add(id: string): Promise<boolean> {
+      if (closed) return Promise.resolve(false);
       const known = pending.get(id);
       if (known) return known.promise;
       let resolve!: (attempted: boolean) => void;
@@ -131,8 +138,9 @@ function attemptPipeline(options: {
     get waiting() {
       return waiting.length;
     },
-    /** Drops what waits (it is not claimed), then waits at most `ms` for the attempts under way. */
+    /** Takes nothing more, drops what waits (it is not claimed), then waits at most `ms` for the attempts under way. */
     async drain(ms: number): Promise<void> {
+      closed = true;
       for (const id of waiting.splice(0)) settle(id, false);
       if (pending.size === 0) return;
       let timer: NodeJS.Timeout | undefined;
@@ -147,10 +155,10 @@ function attemptPipeline(options: {
  * runs DISPATCH_DELAY_MS later (by then the writing transaction has committed, and the events
  * written meanwhile go into the same batch); otherwise it looks at the outbox every
  * POLL_INTERVAL_MS, for events written by other processes, by a transaction that took longer, or
- * while it was stopped. The fan-out turns events into deliveries one batch (one transaction) at a
- * time, and each new delivery is attempted right away in this process. A failed attempt sends a
- * pg-boss job with `startAfter` its retry time (from the Clock); the worker of that queue feeds the
- * same pipeline.
+ * while it was stopped. The fan-out turns events into deliveries in batches (one transaction
+ * each, at most DISPATCH_LANES at once), and each new delivery is attempted right away in this
+ * process. A failed attempt queues a pg-boss job with `startAfter` its retry time (from the
+ * Clock); the worker of that queue feeds the same pipeline.
  *
  * The deliveries table is the truth, not this process's memory: a delivery waiting here when the
  * process dies, or one claimed by an attempt that never got recorded, is attempted by the minutely
@@ -206,7 +214,7 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
       const batch = await dispatchBatch(db, clock, DISPATCH_BATCH);
       claimed = batch.claimed;
       backlog = claimed === DISPATCH_BATCH;
-      for (const id of batch.deliveryIds) void pipeline.add(id);
+      for (const id of batch.deliveryIds) void pipeline.add(id); // after stop, left to the sweep
     } catch (err) {
       logger.error({ err }, 'webhook dispatch failed');
     } finally {

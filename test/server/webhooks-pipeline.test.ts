@@ -6,6 +6,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../server/clock.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
+import { randomToken } from '../../server/domain/merchants/keys.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { type AttemptResult, claimDueDeliveries, recordAttempts, sendClaimed } from '../../server/domain/webhooks/delivery-batch.service.js';
 import { attemptDelivery, dispatchPendingEvents } from '../../server/domain/webhooks/delivery.service.js';
@@ -212,12 +213,13 @@ describe('the delivery job', () => {
     const jobs = await start({ pollIntervalMs: 100 });
     try {
       // Inserted as another Till process would: this one is not told.
+      const id = `evt_${randomToken(24)}`;
       await t.database.db
         .insertInto('events')
-        .values({ id: 'evt_elsewhere0000000000000001', merchant_id: m.merchantId, livemode: false, type: 'payment.succeeded', api_version: '2026-11-01', data: JSON.stringify({ object: 'payment', id: 7 }), session_id: null, payment_id: null, created_at: clock.now() })
+        .values({ id, merchant_id: m.merchantId, livemode: false, type: 'payment.succeeded', api_version: '2026-11-01', data: JSON.stringify({ object: 'payment', id: 7 }), session_id: null, payment_id: null, created_at: clock.now() })
         .execute();
       await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
-      expect(r.received[0]!.json.id).toBe('evt_elsewhere0000000000000001');
+      expect(r.received[0]!.json.id).toBe(id);
     } finally {
       await jobs.stop();
     }
