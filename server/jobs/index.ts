@@ -96,7 +96,7 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     boss,
     runNow: (queue) => work[queue](),
     stop: async () => {
-      webhooks.stop();
+      await webhooks.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };

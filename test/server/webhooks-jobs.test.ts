@@ -1,5 +1,5 @@
-// The webhook jobs as `npm start` runs them: pg-boss polls the outbox every second and delivers
-// to a real receiver, with no test code driving the work.
+// The webhook jobs as `npm start` runs them: the fan-out (woken by the event write, or its poll)
+// and the delivery pipeline deliver to a real receiver, with no test code driving the work.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -16,6 +16,18 @@ export interface NewEvent {
   paymentId?: number | null;
 }
 
+const writtenListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` each time this process writes an event, before the writing transaction
+ * commits: the webhook fan-out looks at the outbox a moment later instead of at its next poll.
+ * Returns a function that stops it.
+ */
+export function onEventWritten(listener: () => void): () => void {
+  writtenListeners.add(listener);
+  return () => writtenListeners.delete(listener);
+}
+
 /**
  * Writes an event. Call it with the transaction of the change it reports, so that no event is
  * lost and none exists for a change that rolled back.
@@ -36,6 +48,7 @@ export async function writeEvent(trx: Transaction<Database> | Kysely<Database>, 
       created_at: clock.now(),
     })
     .execute();
+  for (const listener of writtenListeners) listener();
   return id;
 }
 

@@ -29,7 +29,7 @@ export interface DeliverySettings {
 }
 
 /** How long a worker holds a delivery it is attempting; one that dies lets it go after this. */
-const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + 60;
+export const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + 60;
 
 const newDeliveryId = () => `whd_${randomToken(24)}`;
 const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
@@ -51,7 +51,7 @@ export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, 
 }
 
 /** One batch of the fan-out, in one transaction: how many events it claimed and the deliveries it created. */
-async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
+export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
   return db.transaction().execute(async (trx) => {
     const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
     if (events.length === 0) return { claimed: 0, deliveryIds: [] };
@@ -134,28 +134,45 @@ export type AttemptKind = 'automatic' | 'resend';
  * configuration enabled, test sends excepted); a re-send needs it failed or dead-lettered.
  * Returns the delivery as it is after the attempt, or undefined when it could not be claimed.
  */
+/**
+ * In an UPDATE of `webhook_deliveries`: the seconds the delivery's merchant advanced its test-mode
+ * clock (0 for live deliveries and for merchants that never advanced it).
+ */
+export const sandboxOffsetOfDelivery = sql<string>`CASE WHEN webhook_deliveries.livemode THEN 0 ELSE COALESCE((SELECT sc.offset_seconds FROM sandbox_clocks sc WHERE sc.merchant_id = webhook_deliveries.merchant_id), 0) END`;
+
+/**
+ * In an UPDATE of `webhook_deliveries`: the delivery may be claimed for an attempt of this kind at
+ * wall time `now`. Automatic: pending or failed, due by its merchant's clock in its mode, its
+ * configuration enabled (test sends and session deliveries excepted). Re-send: failed or
+ * dead-lettered. Either way not held by another worker (holds are wall time).
+ */
+export function claimable(kind: AttemptKind, now: Date) {
+  const state =
+    kind === 'automatic'
+      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now}::timestamptz + (${sandboxOffsetOfDelivery}) * interval '1 second' AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
+      : sql<boolean>`status IN ('failed', 'dead_lettered')`;
+  return sql<boolean>`(${state}) AND (locked_until IS NULL OR locked_until <= ${now}::timestamptz)`;
+}
+
+/** The clock of a claimed delivery's log: the base clock, or its merchant's sandbox clock. */
+export const deliveryClock = (base: Clock, offsetSeconds: string | number): Clock => (Number(offsetSeconds) > 0 ? new SandboxClock(base, Number(offsetSeconds)) : base);
+
 export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, deliveryId: string, kind: AttemptKind = 'automatic'): Promise<WebhookDeliveryRow | undefined> {
-  // Locks and the transport timestamps are wall time (the base clock); whether the delivery is due,
+  // Holds and the transport timestamps are wall time (the base clock); whether the delivery is due,
   // and the times in its log, are its merchant's time in its mode (the sandbox clock in test mode).
   const base = baseClock(clock);
   const now = base.now();
-  const offset = sql<string>`CASE WHEN livemode THEN 0 ELSE COALESCE((SELECT sc.offset_seconds FROM sandbox_clocks sc WHERE sc.merchant_id = webhook_deliveries.merchant_id), 0) END`;
-  const claimable =
-    kind === 'automatic'
-      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now}::timestamptz + (${offset}) * interval '1 second' AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
-      : sql<boolean>`status IN ('failed', 'dead_lettered')`;
   const claimed = await db
     .updateTable('webhook_deliveries')
     .set({ locked_until: at(now, lockSeconds(settings)) })
     .where('id', '=', deliveryId)
-    .where(claimable)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .where(claimable(kind, now))
     .returningAll()
-    .returning(offset.as('sandbox_offset'))
+    .returning(sandboxOffsetOfDelivery.as('sandbox_offset'))
     .executeTakeFirst();
   if (!claimed) return undefined;
   const { sandbox_offset: offsetSeconds, ...delivery } = claimed;
-  const merchantTime = Number(offsetSeconds) > 0 ? new SandboxClock(base, Number(offsetSeconds)) : base;
+  const merchantTime = deliveryClock(base, offsetSeconds);
 
   const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirstOrThrow();
   const target = await currentTarget(db, delivery);
@@ -178,13 +195,14 @@ export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settin
   return recordAttempt(db, merchantTime, delivery, kind, attemptedAt, target?.url ?? delivery.url, outcome);
 }
 
-async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: WebhookDeliveryRow, kind: AttemptKind, attemptedAt: Date, url: string, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | undefined> {
+/** What an attempt makes of a delivery: its status, when the next automatic attempt is due, how many automatic attempts it has had. */
+export function stateAfterAttempt(delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at' | 'automatic_attempts'>, kind: AttemptKind, attemptedAt: Date, ok: boolean) {
   let status = delivery.status;
   let nextAttemptAt = delivery.next_attempt_at;
   let automatic = delivery.automatic_attempts;
   if (kind === 'automatic') {
     automatic += 1;
-    if (outcome.ok) {
+    if (ok) {
       status = 'succeeded';
       nextAttemptAt = null;
     } else if (automatic <= RETRY_DELAYS_SECONDS.length) {
@@ -194,10 +212,15 @@ async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: Webho
       status = 'dead_lettered';
       nextAttemptAt = null;
     }
-  } else if (outcome.ok) {
+  } else if (ok) {
     status = 'succeeded';
     nextAttemptAt = null;
   }
+  return { status, nextAttemptAt, automatic };
+}
+
+async function recordAttempt(db: Kysely<Database>, clock: Clock, delivery: WebhookDeliveryRow, kind: AttemptKind, attemptedAt: Date, url: string, outcome: AttemptOutcome): Promise<WebhookDeliveryRow | undefined> {
+  const { status, nextAttemptAt, automatic } = stateAfterAttempt(delivery, kind, attemptedAt, outcome.ok);
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhook_delivery_attempts')

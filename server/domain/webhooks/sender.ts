@@ -31,6 +31,15 @@ export interface SendOptions {
 const SNIPPET = 1000;
 const MAX_READ = 64 * 1024;
 
+/**
+ * The start of an answer body, for the delivery log. PostgreSQL text cannot hold U+0000: a
+ * receiver answering with a NUL byte would make the attempt impossible to record (and the
+ * delivery would be sent again and again), so NULs become U+FFFD.
+ */
+function snippetOf(text: string): string | null {
+  return text.length > 0 ? text.slice(0, SNIPPET).replace(/\u0000/g, '\uFFFD') : null;
+}
+
 /** `sha256=` and the lower-case hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
 export function signatureHeader(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex')}`;
@@ -153,7 +162,7 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
         const status = res.statusCode ?? 0;
         const text = Buffer.concat(chunks).toString('utf8');
         const ok = status >= 200 && status < 300;
-        finish({ ok, httpStatus: status >= 100 && status <= 599 ? status : null, responseSnippet: text.length > 0 ? text.slice(0, SNIPPET) : null, error: ok ? null : 'http_status' });
+        finish({ ok, httpStatus: status >= 100 && status <= 599 ? status : null, responseSnippet: snippetOf(text), error: ok ? null : 'http_status' });
       };
       res.on('end', done);
       res.on('error', () => done());
