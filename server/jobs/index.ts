@@ -92,6 +92,9 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     });
     await boss.schedule(queue.name, queue.cron);
   }
+  // Deliveries left waiting by a process that stopped or died are due now: attempt them at once
+  // rather than at the next minute.
+  void work.webhookSweep().catch((err: unknown) => logger.error({ err }, 'webhook sweep at start failed'));
   return {
     boss,
     runNow: (queue) => work[queue](),

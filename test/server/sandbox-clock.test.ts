@@ -1,9 +1,7 @@
 // The sandbox clock (issue #5, rule 7): `POST /v1/test-helpers/clock/advance` moves one merchant's
 // test-mode clock and runs what falls due on the way, in time order, before it answers. The
 // base clock is a ManualClock that only the last tests move, so every time below is exact. On
-// PostgreSQL the test files share one database and run their jobs by their own clocks, so the
-// assertions about other merchants use merchants that advanced too (no other file's job touches
-// their test-mode rows).
+// PostgreSQL this file has a database of its own, since its jobs would work on other files' rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.js';
 import { createLogger } from '../../server/log.js';
@@ -20,7 +18,7 @@ const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 let t: TestServer;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
-  t = await startTestServer({ clock, config: settings });
+  t = await startTestServer({ clock, config: settings, isolatedDatabase: 'sandbox' }); // its jobs run on its own database
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
@@ -111,7 +109,7 @@ describe('advancing the sandbox clock', () => {
   it('a 7-day hold lapses at its exact time in a 7-day advance, with its event on the test clock; another merchant keeps its hold', async () => {
     const m = await t.newMerchant();
     const other = await t.newMerchant();
-    // Both on their own sandbox clocks from the start: no other test file's job lapses their holds.
+    // Both on sandbox clocks of their own: the advance of one must not touch the other.
     await advance(m, 1);
     await advance(other, 1);
     const hold = await paid(m, 'manual');

@@ -5,20 +5,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/main.js';
-import { call } from '../support/server.js';
+import { call, isolatedPostgres } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 let running: RunningServer;
 let r: Receiver;
+let database: Awaited<ReturnType<typeof isolatedPostgres>>;
 beforeAll(async () => {
   r = await startReceiver();
   const env: NodeJS.ProcessEnv = { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'till-webhook-jobs-')), TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  // Its own database: this server's jobs deliver every merchant's events, not only this test's.
+  database = await isolatedPostgres('jobs');
+  if (database) env.DATABASE_URL = database.url;
   running = await startServer({ env, announce: false });
 });
 afterAll(async () => {
   await running?.close();
   await r?.close();
+  await database?.drop();
 });
 
 it('the running server fans out and delivers a new event within seconds, on pg-boss', async () => {

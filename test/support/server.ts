@@ -53,6 +53,11 @@ export interface TestServerOptions extends CreateAppOptions {
   env?: 'test' | 'production';
   /** Settings over the test defaults (e.g. `allowLoopbackWebhooks`, `webhookTimeoutMs`). */
   config?: Partial<ReturnType<typeof loadConfig>>;
+  /**
+   * On PostgreSQL, a fresh database of its own, dropped at close: for tests that run the background
+   * jobs, which would otherwise work on the other test files' rows (see `isolatedPostgres`).
+   */
+  isolatedDatabase?: string;
 }
 
 async function listen(app: ReturnType<typeof createApp>): Promise<{ url: string; server: Server }> {
@@ -91,7 +96,8 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 20 });
+  const isolated = options.isolatedDatabase ? await isolatedPostgres(options.isolatedDatabase) : undefined;
+  const database = await openDatabase({ databaseUrl: isolated?.url ?? process.env.DATABASE_URL, maxConnections: 20 });
   await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
   const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1, ...options.config };
@@ -119,6 +125,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await Promise.all([stop(server), ...siblings.map((s) => (s.listening ? stop(s) : Promise.resolve()))]);
       await database.close();
+      await isolated?.drop();
     },
   };
 }
@@ -129,4 +136,31 @@ export async function createTestSession(t: TestServer, merchant: MerchantCredent
   const res = await t.call('POST', '/v1/checkout-sessions', { key, body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...body } });
   if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${res.text}`);
   return { id: res.json.id as string, clientSecret: res.json.clientSecret as string, created: res.json };
+}
+
+/**
+ * A fresh PostgreSQL database on the server of DATABASE_URL, for tests that run Till's own
+ * background jobs (they fan out and deliver every merchant's events, so on the shared test
+ * database they would race the tests that drive delivery by hand on a ManualClock). Undefined on
+ * PGlite, where every test server has its own database anyway.
+ */
+export async function isolatedPostgres(label: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (!process.env.DATABASE_URL) return undefined;
+  const { default: pg } = await import('pg');
+  const admin = new URL(process.env.DATABASE_URL);
+  const name = `${admin.pathname.slice(1)}_${label}_${randomToken(6).toLowerCase()}`.replace(/[^a-z0-9_]/g, '_').slice(0, 60);
+  admin.pathname = '/postgres';
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

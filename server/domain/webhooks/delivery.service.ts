@@ -28,8 +28,13 @@ export interface DeliverySettings {
   webhookTimeoutMs: number;
 }
 
-/** How long a worker holds a delivery it is attempting; one that dies lets it go after this. */
-export const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + 60;
+/**
+ * How long a worker holds a delivery it is attempting: the timeout, plus 15 s to record the
+ * attempt. One that dies lets it go after this, and the sweep (at start and every minute) sends it
+ * again; a worker slower than that may overlap with the re-send, which receivers de-duplicate.
+ */
+export const LOCK_MARGIN_SECONDS = 15;
+export const lockSeconds = (settings: DeliverySettings) => Math.ceil(settings.webhookTimeoutMs / 1000) + LOCK_MARGIN_SECONDS;
 
 const newDeliveryId = () => `whd_${randomToken(24)}`;
 const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
