@@ -20,6 +20,7 @@ import {
   newPlan,
   newProduct,
   newSession,
+  payByCard,
   otherSecretKey,
   pending,
   pendingBecause,
@@ -161,17 +162,6 @@ async function newInvoice(ctx: ConformanceContext, currency = 'USD', key = secre
   });
   expectStatus(res, 201, 'create an invoice');
   return res.json;
-}
-
-/** Pays a session with the sandbox's succeeding Visa card (tokenize, confirm). */
-async function payByCard(ctx: ConformanceContext, session: { id: string; clientSecret: string }): Promise<any> {
-  const key = publishableKey(ctx);
-  const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
-  const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${session.id}/tokenize`, key, clientSecret: session.clientSecret, body: card });
-  expectStatus(pm, 201, 'tokenize the card');
-  const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${session.id}/confirm`, key, clientSecret: session.clientSecret, body: { paymentMethodId: pm.json.id } });
-  expectStatus(confirmed, 200, 'confirm with the card');
-  return confirmed.json;
 }
 
 /** A subscription session request (embedded), tagged with the run id. */

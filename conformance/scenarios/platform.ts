@@ -25,6 +25,17 @@ export function clocked(id: string, title: string, src: string, requires: string
   return { id, title, source: src, requires: ops, needsClock: true, serverOnly: true, ...extra };
 }
 
+/** Pays a session with the sandbox's succeeding Visa card (tokenize, confirm). */
+export async function payByCard(ctx: ConformanceContext, session: { id: string; clientSecret: string }): Promise<any> {
+  const key = publishableKey(ctx);
+  const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
+  const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${session.id}/tokenize`, key, clientSecret: session.clientSecret, body: card });
+  expectStatus(pm, 201, 'tokenize the card');
+  const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${session.id}/confirm`, key, clientSecret: session.clientSecret, body: { paymentMethodId: pm.json.id } });
+  expectStatus(confirmed, 200, 'confirm with the card');
+  return confirmed.json;
+}
+
 /** Whole seconds from `from` to `to` (ISO times), rounded up. */
 export const secondsUntil = (to: string, from: string): number => Math.ceil((Date.parse(to) - Date.parse(from)) / 1000);
 

@@ -5,7 +5,7 @@
 // HTTPS endpoint on a public host that the suite can read back.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../types.js';
-import { advanceClock, CHECKOUT_DOC, call, clocked, expectError, expectStatus, newSession, pending, publishableKey, secondsUntil, secretKey, source, tag } from './platform.js';
+import { advanceClock, CHECKOUT_DOC, call, clocked, expectError, expectStatus, newSession, payByCard, pending, secondsUntil, secretKey, source, tag } from './platform.js';
 
 const SESSION = 'createCheckoutSession';
 const PAY_CARD = [SESSION, 'tokenizeCard', 'confirmCheckoutSession'];
@@ -316,13 +316,7 @@ const tied: Scenario[] = [
     async run(ctx) {
       const config = await watch(ctx, ['payment.authorization_expired']);
       const s = await newSession(ctx, { captureMethod: 'manual' });
-      const key = publishableKey(ctx);
-      const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
-      const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: card });
-      expectStatus(pm, 201, 'tokenize the card');
-      const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
-      expectStatus(confirmed, 200, 'authorize the hold');
-      const paymentId = confirmed.json.paymentResult.id;
+      const paymentId = (await payByCard(ctx, s)).paymentResult.id;
       await advanceClock(ctx, 7 * 86_400 + 60);
       const sent = await eventsAbout(ctx, config.id, 'payment.authorization_expired', (o) => o.id === paymentId || o.paymentId === paymentId);
       assert.equal(sent.length, 1, 'one payment.authorization_expired for the lapsed hold');

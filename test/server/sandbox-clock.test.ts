@@ -10,26 +10,22 @@ import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/refund.serv
 import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
 import { type Jobs, startJobs } from '../../server/jobs/index.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
-import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { receiverPool } from '../support/webhook-receiver.js';
 
 const start = new Date(Math.floor(Date.now() / 1000) * 1000);
 const clock = new ManualClock(start);
 const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 let t: TestServer;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
 beforeAll(async () => {
   t = await startTestServer({ clock, config: settings, isolatedDatabase: 'sandbox' }); // its jobs run on its own database
 });
 afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
+  await receivers.closeAll();
   await t?.close();
 });
 
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
+const receiver = receivers.start;
 const advance = (merchant: MerchantCredentials, seconds: unknown, key = merchant.keys.test.secret) => t.call('POST', '/v1/test-helpers/clock/advance', { key, body: { seconds } });
 const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) => t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
 const deliveries = async (merchant: MerchantCredentials, configId: number) => (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries`, { key: merchant.keys.test.secret })).json.data as any[];

@@ -14,25 +14,21 @@ import { sendWebhook } from '../../server/domain/webhooks/sender.js';
 import { startWebhookJobs, WEBHOOK_DELIVERY_QUEUE, type WebhookJobs } from '../../server/jobs/webhooks.js';
 import { createLogger } from '../../server/log.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
-import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { type Receiver, receiverPool } from '../support/webhook-receiver.js';
 
 const clock = new ManualClock(new Date());
 const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 let t: TestServer;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
 beforeAll(async () => {
   t = await startTestServer({ clock, config: settings, isolatedDatabase: 'pipeline' }); // its jobs run on its own database
 });
 afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
+  await receivers.closeAll();
   await t?.close();
 });
 
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
+const receiver = receivers.start;
 const configure = async (m: MerchantCredentials, body: Record<string, unknown>) => (await t.call('POST', '/v1/WebhookConfiguration', { key: m.keys.test.secret, body })).json;
 /** An event of the merchant, written as a state change writes it (this process is told). */
 const paymentEvent = (m: MerchantCredentials, n: number) => writeEvent(t.database.db, clock, { merchantId: m.merchantId, livemode: false, type: 'payment.succeeded', object: { object: 'payment', id: n, amount: 25, currency: 'USD' } });

@@ -16,25 +16,21 @@ import { attemptDelivery, deliverDueWebhooks, dispatchPendingEvents, RETRY_DELAY
 import { EVENT_TYPES } from '../../server/domain/webhooks/event-types.js';
 import { sendWebhook, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';
 import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
-import { type Receiver, type ReceivedWebhook, startReceiver } from '../support/webhook-receiver.js';
+import { type Receiver, type ReceivedWebhook, receiverPool } from '../support/webhook-receiver.js';
 
 const clock = new ManualClock(new Date());
 const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 let t: TestServer;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
 beforeAll(async () => {
   t = await startTestServer({ clock, config: settings });
 });
 afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
+  await receivers.closeAll();
   await t?.close();
 });
 
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
+const receiver = receivers.start;
 /** Runs the app's webhook job code: fan-out, then every attempt due by the test clock. */
 const deliver = () => deliverDueWebhooks(t.database.db, clock, settings);
 

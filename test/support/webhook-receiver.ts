@@ -76,3 +76,18 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
     },
   };
 }
+
+/** The receivers of one test file: `start` them as needed, `closeAll` in its afterAll. */
+export function receiverPool(): { start: typeof startReceiver; closeAll(): Promise<void> } {
+  const started: Receiver[] = [];
+  return {
+    async start(behaviour) {
+      const r = await startReceiver(behaviour);
+      started.push(r);
+      return r;
+    },
+    async closeAll() {
+      await Promise.all(started.splice(0).map((r) => r.close()));
+    },
+  };
+}
