@@ -1448,7 +1448,8 @@ export interface paths {
          *     invoices. It answers when all of it has run. Live mode and other merchants are not affected. Test
          *     mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`.
          *     Till's design: the test helpers and their scopes are not in the source documents. A second advance
-         *     while one is running answers 409 `invalid_state`.
+         *     while one is running answers 409 `invalid_state`. A test clock runs at most 100 years ahead in all;
+         *     an advance past that answers 400 `parameter_invalid` (param `seconds`) and leaves the clock as it was.
          *
          *     Scope: `testhelpers.write`.
          */

@@ -7,6 +7,7 @@ import { ManualClock } from '../../server/clock.js';
 import { createLogger } from '../../server/log.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/refund.service.js';
+import { MAX_OFFSET_SECONDS } from '../../server/domain/sandbox/clock.service.js';
 import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
 import { type Jobs, startJobs } from '../../server/jobs/index.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
@@ -172,6 +173,20 @@ describe('refusals', () => {
       expect(res.json.error.param ?? res.json.error.message).toContain('seconds');
     }
     expect((await t.call('POST', '/v1/test-helpers/clock/advance', { key: m.keys.test.secret, body: {} })).status).toBe(400);
+  });
+
+  it('a test clock runs at most 100 years ahead: past that, 400 naming seconds, and the clock stays where it was', async () => {
+    const m = await t.newMerchant();
+    const year = 31_536_000;
+    for (let i = 0; i < MAX_OFFSET_SECONDS / year - 1; i++) expect((await advance(m, year)).status).toBe(200);
+    expect((await advance(m, year - 10)).status).toBe(200);
+    const refused = await advance(m, 11);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ code: 'parameter_invalid', param: 'seconds' });
+    expect(refused.json.error.message).toContain('at most 10 more seconds');
+    const ok = await advance(m, 10);
+    expect(ok.status).toBe(200);
+    expect(secondsAfter(start, ok.json.now)).toBe(MAX_OFFSET_SECONDS);
   });
 
   it('a second advance while one is running answers 409 invalid_state; the first one finishes', async () => {

@@ -16,6 +16,8 @@ const HOLD_MS = 15 * 60_000;
  * target time (in order, nothing skipped, only its timestamps later than exact).
  */
 const MAX_STEPS = 5_000;
+/** How far ahead of the base clock a test clock may run in all: 100 years. */
+export const MAX_OFFSET_SECONDS = 100 * 365 * 86_400;
 /** A run of one kind handles at most a batch; it is repeated until nothing more is due, up to this many times. */
 const MAX_BATCHES = 200;
 
@@ -71,6 +73,10 @@ export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, se
     db.updateTable('sandbox_clocks').set({ offset_seconds: offsetSeconds, advancing_until: holdUntil(), updated_at: base.now() }).where('merchant_id', '=', merchantId).execute();
   try {
     const target = Number(held.offset_seconds) + seconds;
+    if (target > MAX_OFFSET_SECONDS) {
+      const aheadDays = Math.floor(Number(held.offset_seconds) / 86_400);
+      throw new AppError('parameter_invalid', { param: 'seconds', message: `The test clock can run at most 100 years ahead; it is ${aheadDays} days ahead now, so it can advance at most ${MAX_OFFSET_SECONDS - Number(held.offset_seconds)} more seconds.` });
+    }
     let offset = Number(held.offset_seconds);
     let jobsRun = 0;
     for (let step = 0; step < MAX_STEPS; step++) {
