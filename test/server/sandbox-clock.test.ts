@@ -155,6 +155,18 @@ describe('advancing the sandbox clock', () => {
   });
 });
 
+describe('leaving others alone', () => {
+  it("an advance fans out only its merchant's test-mode events: another merchant's are left to the delivery job", async () => {
+    const m = await t.newMerchant();
+    const other = await t.newMerchant();
+    const s = await createTestSession(t, other);
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: other.keys.test.secret });
+    await advance(m, 3600);
+    const events = await t.database.db.selectFrom('events').select(['type', 'dispatched_at']).where('session_id', '=', s.id).execute();
+    expect(events).toEqual([{ type: 'checkout.session.cancelled', dispatched_at: null }]);
+  });
+});
+
 describe('refusals', () => {
   it('a live key gets 403 livemode_not_allowed and the live clock never moves', async () => {
     const m = await t.newMerchant();

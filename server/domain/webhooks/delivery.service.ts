@@ -44,21 +44,23 @@ const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 
  * workers never take the same one), creates one delivery per matching enabled configuration of
  * the merchant (live events and payouts to the live URL, test events to the sandbox URL) and one
  * to the session's `notificationUrl` for the session's events (creation rule 4), and marks the
- * events dispatched, all in one transaction. Returns the new deliveries' ids.
+ * events dispatched, all in one transaction. Returns the new deliveries' ids. With `testModeOf`,
+ * only that merchant's test-mode events.
  */
-export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500): Promise<string[]> {
+export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500, testModeOf?: number): Promise<string[]> {
   const ids: string[] = [];
   for (;;) {
-    const batch = await dispatchBatch(db, clock, batchSize);
+    const batch = await dispatchBatch(db, clock, batchSize, testModeOf);
     if (batch.claimed === 0) return ids;
     ids.push(...batch.deliveryIds);
   }
 }
 
 /** One batch of the fan-out, in one transaction: how many events it claimed and the deliveries it created. */
-export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number): Promise<{ claimed: number; deliveryIds: string[] }> {
+export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number, testModeOf?: number): Promise<{ claimed: number; deliveryIds: string[] }> {
   return db.transaction().execute(async (trx) => {
-    const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
+    const ofMerchant = testModeOf === undefined ? sql`` : sql`AND merchant_id = ${testModeOf} AND NOT livemode`;
+    const { rows: events } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(trx);
     if (events.length === 0) return { claimed: 0, deliveryIds: [] };
     const now = baseClock(clock).now();
     const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
@@ -297,7 +299,9 @@ async function inParallel<T>(items: T[], width: number, task: (item: T) => Promi
  * Returns how many attempts were made.
  */
 export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number; scope?: DueScope } = {}): Promise<number> {
-  await dispatchPendingEvents(db, clock);
+  // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
+  // attempts what it fans out at once (what another caller fans out waits for the sweep).
+  await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined);
   let attempted = 0;
   for (;;) {
     const due = await dueDeliveries(db, clock, options.scope);
