@@ -60,6 +60,10 @@ async function failingTestDelivery(ctx: ConformanceContext): Promise<{ config: {
   return { config, sent: sent.json };
 }
 
+/** `POST …/deliveries/{id}/resend`. */
+const resend = (ctx: ConformanceContext, configId: number, deliveryId: string) =>
+  call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${configId}/deliveries/${deliveryId}/resend`, key: secretKey(ctx) });
+
 /** The delivery of one event in a configuration's log. */
 async function deliveryOf(ctx: ConformanceContext, configId: number, deliveryId: string): Promise<any> {
   const found = (await deliveryLog(ctx, configId)).find((d) => d.id === deliveryId);
@@ -190,11 +194,8 @@ const delivery: Scenario[] = [
     requires: [...TEST_EVENT, 'resendWebhookDelivery'],
     serverOnly: true,
     async run(ctx) {
-      const config = await newConfiguration(ctx);
-      const sent = await sendTest(ctx, config.id);
-      assert.equal(sent.json.status, 'failed', 'a URL that never resolves fails');
-      const resent = await call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${config.id}/deliveries/${sent.json.deliveryId}/resend`, key: secretKey(ctx) });
-      expectStatus(resent, 200, 're-send');
+      const { config, sent } = await failingTestDelivery(ctx);
+      expectStatus(await resend(ctx, config.id, sent.deliveryId), 200, 're-send');
       const [delivery] = await deliveryLog(ctx, config.id);
       assert.equal(delivery.attemptCount, 2);
       assert.equal(delivery.attempts.length, 2);
@@ -210,7 +211,7 @@ const delivery: Scenario[] = [
       await advanceClock(ctx, 35 * 3600);
       assert.equal((await deliveryOf(ctx, config.id, sent.deliveryId)).status, 'dead_lettered');
       await advanceClock(ctx, 30 * 86_400);
-      const resent = await call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${config.id}/deliveries/${sent.deliveryId}/resend`, key: secretKey(ctx) });
+      const resent = await resend(ctx, config.id, sent.deliveryId);
       expectStatus(resent, 200, 're-send a dead-lettered delivery a month later');
       assert.equal(resent.json.attempts.length, 8, 'the re-send is one more attempt');
     },
@@ -222,13 +223,11 @@ const delivery: Scenario[] = [
     requires: [...TEST_EVENT, 'resendWebhookDelivery'],
     serverOnly: true,
     async run(ctx) {
-      const config = await newConfiguration(ctx);
-      const sent = await sendTest(ctx, config.id);
-      assert.equal(sent.json.status, 'failed');
-      const resent = await call(ctx, 'checkout', 'resendWebhookDelivery', { method: 'POST', path: `/v1/WebhookConfiguration/${config.id}/deliveries/${sent.json.deliveryId}/resend`, key: secretKey(ctx) });
+      const { config, sent } = await failingTestDelivery(ctx);
+      const resent = await resend(ctx, config.id, sent.deliveryId);
       expectStatus(resent, 200, 're-send a failed delivery');
-      assert.equal(resent.json.id, sent.json.deliveryId);
-      assert.equal(resent.json.eventId, sent.json.eventId, 'a re-send carries the same event id');
+      assert.equal(resent.json.id, sent.deliveryId);
+      assert.equal(resent.json.eventId, sent.eventId, 'a re-send carries the same event id');
       assert.equal(resent.json.status, 'failed', 'still failing, its scheduled retry kept');
       assert.ok(resent.json.nextAttemptAt, 'the scheduled retry is kept');
     },

@@ -176,7 +176,7 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
   let stopped = false;
 
   const record = async (results: AttemptResult[]) => {
-    const rows = await recordAttempts(db, clock, results, (err, deliveryId) => logger.error({ err, deliveryId }, 'webhook attempt could not be recorded'));
+    const rows = await recordAttempts(db, results, (err, deliveryId) => logger.error({ err, deliveryId }, 'webhook attempt could not be recorded'));
     const retries: PgBoss.JobInsert[] = [];
     for (const after of rows) {
       if (after.status === 'failed' && after.next_attempt_at) {

@@ -100,7 +100,7 @@ describe('batched attempts', () => {
       results.push({ claimed: one, outcome: await sendClaimed(one, settings) });
     }
     const errors: string[] = [];
-    const rows = await recordAttempts(t.database.db, clock, results, (_err, id) => errors.push(id));
+    const rows = await recordAttempts(t.database.db, results, (_err, id) => errors.push(id));
     expect(errors).toEqual([]);
     expect(rows.map((x) => x.id).sort()).toEqual([...ids].sort());
 
@@ -129,7 +129,7 @@ describe('batched attempts', () => {
     const results = await Promise.all(claimed.map(async (one) => ({ claimed: one, outcome: await sendClaimed(one, settings) })));
     await t.call('DELETE', `/v1/WebhookConfiguration/${gone.id}`, { key: m.keys.test.secret });
     const errors: string[] = [];
-    const rows = await recordAttempts(t.database.db, clock, results, (_err, id) => errors.push(id));
+    const rows = await recordAttempts(t.database.db, results, (_err, id) => errors.push(id));
     expect(errors).toEqual([]);
     expect(rows.map((x) => x.configuration_id)).toEqual([kept.id]);
     expect(await deliveriesOf(kept.id)).toMatchObject([{ status: 'succeeded', attempt_count: 1 }]);
@@ -146,7 +146,7 @@ describe('batched attempts', () => {
     // PostgreSQL text cannot hold U+0000: this one row makes the statement for all three fail.
     const results = claimed.map((one, i) => ({ claimed: one, outcome: { ok: true, httpStatus: 200, durationMs: 3, responseSnippet: i === 1 ? 'bad\u0000' : 'fine', error: null } }));
     const errors: string[] = [];
-    const rows = await recordAttempts(t.database.db, clock, results, (_err, id) => errors.push(id));
+    const rows = await recordAttempts(t.database.db, results, (_err, id) => errors.push(id));
     expect(errors).toEqual([claimed[1]!.delivery.id]);
     expect(rows.map((x) => x.id).sort()).toEqual([claimed[0]!.delivery.id, claimed[2]!.delivery.id].sort());
     // The one not recorded keeps its claim until it passes, and is then attempted again.

@@ -101,6 +101,14 @@ export function paymentBase(session: CheckoutSessionRow, methodId: string | null
     amount: session.amount,
     currency: session.currency,
     metadata: JSON.stringify(session.metadata),
+    // Nothing has moved yet: callers set what their payment changes.
+    invoice_id: null,
+    fee: '0',
+    authorized_amount: null,
+    captured_amount: null,
+    refunded_amount: '0',
+    failure_code: null,
+    failure_message: null,
     created_at: now,
     updated_at: now,
   };
@@ -162,12 +170,7 @@ export async function failSessionPayment(trx: Transaction<Database>, clock: Cloc
     .insertInto('payments')
     .values({
       ...paymentBase(session, method.id, clock.now()),
-      invoice_id: null,
       status: 'failed',
-      fee: '0',
-      authorized_amount: null,
-      captured_amount: null,
-      refunded_amount: '0',
       failure_code: declined ? 'insufficient_funds' : 'processing_error',
       failure_message: declined ? 'The card was declined: insufficient funds.' : 'The processor could not complete the payment.',
     })
@@ -200,13 +203,8 @@ export async function authorizeSessionPayment(
     ...paymentBase(session, method.id, now),
     invoice_id: invoice.id,
     status: 'authorized',
-    fee: '0',
     authorized_amount: session.amount,
-    captured_amount: null,
-    refunded_amount: '0',
     authorization_expires_at: new Date(now.getTime() + holdDays * 86_400_000),
-    failure_code: null,
-    failure_message: null,
   });
   await keepSessionCard(trx, clock, session, method);
   const completed = await completeSession(trx, clock, session, payment, 'authorized', invoice.id);
@@ -237,12 +235,8 @@ export async function chargeSessionPayment(
     invoice_id: invoice.id,
     status: 'succeeded',
     fee,
-    authorized_amount: null,
     captured_amount: session.amount,
-    refunded_amount: '0',
     captured_at: now,
-    failure_code: null,
-    failure_message: null,
   });
   await trx
     .insertInto('ledger_entries')

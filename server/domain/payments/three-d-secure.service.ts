@@ -34,14 +34,7 @@ export async function startChallenge(
     .insertInto('payments')
     .values({
       ...paymentBase(session, method.id, now),
-      invoice_id: null,
       status: 'requires_action',
-      fee: '0',
-      authorized_amount: null,
-      captured_amount: null,
-      refunded_amount: '0',
-      failure_code: null,
-      failure_message: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

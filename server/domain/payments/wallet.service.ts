@@ -58,14 +58,7 @@ export async function confirmWithWallet(trx: Transaction<Database>, clock: Clock
     .insertInto('payments')
     .values({
       ...base,
-      invoice_id: null,
       status: 'pending',
-      fee: '0',
-      authorized_amount: null,
-      captured_amount: null,
-      refunded_amount: '0',
-      failure_code: null,
-      failure_message: null,
       method_type: 'wallet',
       wallet_name: wallet.name,
       qr_token: qr.token,

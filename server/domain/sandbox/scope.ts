@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool, type Transaction } from 'kysely';
-import { baseClock, type Clock, SandboxClock } from '../../clock.js';
+import { baseClock, type Clock, clockAhead } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -16,7 +16,7 @@ export const GLOBAL_SCOPE: DueScope = { kind: 'global' };
 /** The clock a scope's work reads: the base clock, or the merchant's sandbox clock. */
 export function scopedClock(clock: Clock, scope: DueScope): Clock {
   const base = baseClock(clock);
-  return scope.kind === 'global' || scope.offsetSeconds === 0 ? base : new SandboxClock(base, scope.offsetSeconds);
+  return scope.kind === 'global' ? base : clockAhead(base, scope.offsetSeconds);
 }
 
 /**
@@ -41,8 +41,7 @@ export async function sandboxOffset(db: Db, merchantId: number): Promise<number>
 export async function merchantClock(db: Db, clock: Clock, merchantId: number, livemode: boolean): Promise<Clock> {
   const base = baseClock(clock);
   if (livemode) return base;
-  const offset = await sandboxOffset(db, merchantId);
-  return offset === 0 ? base : new SandboxClock(base, offset);
+  return clockAhead(base, await sandboxOffset(db, merchantId));
 }
 
 /** Every scope the jobs run: the global one, then each merchant whose test clock was advanced. */

@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
-import { baseClock, type Clock } from '../../clock.js';
+import { baseClock, type Clock, clockAhead } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { eventEnvelope } from '../events/event.service.js';
 import type { EventRow } from '../events/event.table.js';
-import { claimable, type DeliverySettings, deliveryClock, lockSeconds, sandboxOffsetOfDelivery, stateAfterAttempt } from './delivery.service.js';
+import { claimable, type DeliverySettings, lockSeconds, sandboxOffsetOfDelivery, stateAfterAttempt } from './delivery.service.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 import type { WebhookDeliveryRow } from './webhook.table.js';
 
@@ -94,7 +94,7 @@ export async function claimDueDeliveries(db: Kysely<Database>, clock: Clock, set
     } else if (s_notification_url && s_notification_secret) {
       target = { url: s_notification_url, secret: s_notification_secret };
     }
-    return { delivery, event, target, attemptedAt: deliveryClock(base, sandbox_offset).now(), sentAt: base.now() };
+    return { delivery, event, target, attemptedAt: clockAhead(base, sandbox_offset).now(), sentAt: base.now() };
   });
 }
 
@@ -115,7 +115,7 @@ export async function sendClaimed(claimed: ClaimedDelivery, settings: DeliverySe
 }
 
 /** Records the attempts in one statement: each delivery's new state, then its attempt-log row. */
-async function recordTogether(db: Kysely<Database>, clock: Clock, results: AttemptResult[]): Promise<WebhookDeliveryRow[]> {
+async function recordTogether(db: Kysely<Database>, results: AttemptResult[]): Promise<WebhookDeliveryRow[]> {
   const values = results.map(({ claimed, outcome }) => {
     const { status, nextAttemptAt, automatic } = stateAfterAttempt(claimed.delivery, 'automatic', claimed.attemptedAt, outcome.ok);
     const url = claimed.target?.url ?? claimed.delivery.url;
@@ -146,10 +146,10 @@ async function recordTogether(db: Kysely<Database>, clock: Clock, results: Attem
  * that still cannot be recorded keeps its claim until it passes, and is then attempted again.
  * Returns the deliveries as they are after their attempts (deleted ones are left out).
  */
-export async function recordAttempts(db: Kysely<Database>, clock: Clock, results: AttemptResult[], onError: (err: unknown, deliveryId: string) => void): Promise<WebhookDeliveryRow[]> {
+export async function recordAttempts(db: Kysely<Database>, results: AttemptResult[], onError: (err: unknown, deliveryId: string) => void): Promise<WebhookDeliveryRow[]> {
   if (results.length === 0) return [];
   try {
-    return await recordTogether(db, clock, results);
+    return await recordTogether(db, results);
   } catch (err) {
     if (results.length === 1) {
       onError(err, results[0]!.claimed.delivery.id);
@@ -159,7 +159,7 @@ export async function recordAttempts(db: Kysely<Database>, clock: Clock, results
   const rows: WebhookDeliveryRow[] = [];
   for (const result of results) {
     try {
-      rows.push(...(await recordTogether(db, clock, [result])));
+      rows.push(...(await recordTogether(db, [result])));
     } catch (err) {
       onError(err, result.claimed.delivery.id);
     }

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import { baseClock, type Clock, SandboxClock } from '../../clock.js';
+import { baseClock, type Clock, clockAhead } from '../../clock.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors/catalog.js';
 import { eventEnvelope, writeEvent } from '../events/event.service.js';
@@ -161,9 +161,6 @@ export function claimable(kind: AttemptKind, now: Date) {
   return sql<boolean>`(${state}) AND (locked_until IS NULL OR locked_until <= ${now}::timestamptz)`;
 }
 
-/** The clock of a claimed delivery's log: the base clock, or its merchant's sandbox clock. */
-export const deliveryClock = (base: Clock, offsetSeconds: string | number): Clock => (Number(offsetSeconds) > 0 ? new SandboxClock(base, Number(offsetSeconds)) : base);
-
 export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, deliveryId: string, kind: AttemptKind = 'automatic'): Promise<WebhookDeliveryRow | undefined> {
   // Holds and the transport timestamps are wall time (the base clock); whether the delivery is due,
   // and the times in its log, are its merchant's time in its mode (the sandbox clock in test mode).
@@ -179,7 +176,7 @@ export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settin
     .executeTakeFirst();
   if (!claimed) return undefined;
   const { sandbox_offset: offsetSeconds, ...delivery } = claimed;
-  const merchantTime = deliveryClock(base, offsetSeconds);
+  const merchantTime = clockAhead(base, offsetSeconds);
 
   const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirstOrThrow();
   const target = await currentTarget(db, delivery);
@@ -294,9 +291,10 @@ async function inParallel<T>(items: T[], width: number, task: (item: T) => Promi
 }
 
 /**
- * Fans out the outbox, then attempts every delivery that is due by the Clock (first attempts and
- * retries). The job runs it every second; tests and the sandbox run it after moving the clock.
- * Returns how many attempts were made.
+ * Fans out the outbox, then attempts every delivery of the scope that is due by its clock (first
+ * attempts and retries), one at a time each. The sandbox clock runs it at each stop, and tests after
+ * moving the clock; the delivery job uses the batched pipeline instead. Returns how many attempts
+ * were made.
  */
 export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number; scope?: DueScope } = {}): Promise<number> {
   // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
