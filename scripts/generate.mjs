@@ -2,6 +2,9 @@
 // Turns the hand-written contracts in openapi/ into the files everything else loads:
 //   generated/<api>.openapi.json  (Redocly bundle: server validator, Prism mock, conformance)
 //   generated/<api>.ts            (openapi-typescript: server handler types, SDK types)
+//   server/shared/vocabulary.generated.ts  (the contract's event types, error codes and error
+//                                 types as constant lists, for the domain core, which never
+//                                 imports generated/: it speaks the contract's words, not its shapes)
 //
 //   npm run generate           write generated/
 //   npm run generate -- --check   fail (exit 1) when generated/ differs from what openapi/ produces
@@ -50,6 +53,31 @@ async function types(api, bundledFile) {
   return `// ${notice(api.source)}\n\n${astToString(ast)}`;
 }
 
+/** The names a list of strings gets in the vocabulary module. */
+const VOCABULARY = [
+  { constant: 'EVENT_TYPES', type: 'EventType', doc: "Every event type of the Checkout & Billing contract's `webhooks` section, in its order.", pick: (doc) => Object.keys(doc.webhooks ?? {}) },
+  { constant: 'ERROR_CODES', type: 'ErrorCode', doc: 'Every error code of the contracts (`ErrorCode`, shared by both interfaces).', pick: (doc) => doc.components.schemas.ErrorCode.enum },
+  { constant: 'ERROR_TYPES', type: 'ErrorType', doc: 'Every error type of the contracts (`ErrorType`).', pick: (doc) => doc.components.schemas.ErrorType.enum },
+];
+
+/**
+ * The contract's vocabulary as a TypeScript module of constant lists. The webhooks section and the
+ * `EventType` schema must name the same events, or generation fails.
+ */
+export function vocabulary(checkoutJson) {
+  const doc = JSON.parse(checkoutJson);
+  const webhookTypes = Object.keys(doc.webhooks ?? {});
+  const enumTypes = doc.components.schemas.EventType.enum;
+  if (JSON.stringify([...webhookTypes].sort()) !== JSON.stringify([...enumTypes].sort())) {
+    throw new Error(`The webhooks section and the EventType schema name different events:\n  webhooks: ${webhookTypes.join(', ')}\n  EventType: ${enumTypes.join(', ')}`);
+  }
+  const lists = VOCABULARY.map(({ constant, type, doc: comment, pick }) => {
+    const items = pick(doc).map((v) => `  ${JSON.stringify(v)},`).join('\n');
+    return `/** ${comment} */\nexport const ${constant} = [\n${items}\n] as const;\nexport type ${type} = (typeof ${constant})[number];\n`;
+  });
+  return `// ${notice('openapi/checkout/openapi.yaml')}\n\n${lists.join('\n')}`;
+}
+
 /** Produces every generated file in memory: Map of relative path -> contents. */
 export async function produce() {
   const workDir = await mkdtemp(path.join(tmpdir(), 'till-generate-'));
@@ -62,6 +90,7 @@ export async function produce() {
       files.set(`generated/${api.name}.openapi.json`, json);
       files.set(`generated/${api.name}.ts`, await types(api, bundledFile));
     }
+    files.set('server/shared/vocabulary.generated.ts', vocabulary(files.get('generated/checkout.openapi.json')));
     return files;
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -79,15 +108,16 @@ async function main() {
       if (current !== contents) stale.push(rel);
     }
     if (stale.length > 0) {
-      console.error(`generated/ is out of date with openapi/: ${stale.join(', ')}`);
+      console.error(`Generated files are out of date with openapi/: ${stale.join(', ')}`);
       console.error('Run `npm run generate` and commit the result.');
       process.exit(1);
     }
-    console.log(`generated/ is up to date (${files.size} files checked in ${Date.now() - started} ms).`);
+    console.log(`Generated files are up to date (${files.size} files checked in ${Date.now() - started} ms).`);
     return;
   }
   await mkdir(generatedDir, { recursive: true });
   for (const [rel, contents] of files) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
     await writeFile(path.join(root, rel), contents);
     console.log(`wrote ${rel} (${Math.round(contents.length / 1024)} KiB)`);
   }

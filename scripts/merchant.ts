@@ -7,7 +7,7 @@
 // (stop the server first when using PGlite: it allows one process at a time).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../server/clock.js';
+import { systemClock } from '../server/shared/clock.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { migrateToLatest } from '../server/db/migrate.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers } from './api/types.js';
-import { AppError } from './errors/catalog.js';
+import { AppError } from './shared/errors.js';
 import { authenticate } from './http/auth.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from './shared/clock.js';
 import { type Config, loadConfig } from './config.js';
 import { openDatabase, type TillDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';

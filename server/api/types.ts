@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { operations as CheckoutOperations } from '../../generated/checkout.js';
 import type { operations as CommerceOperations } from '../../generated/commerce.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import type { Database } from '../db/schema.js';

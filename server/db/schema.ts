@@ -1,16 +1,16 @@
 import type { Json, Timestamp } from './columns.js';
-import type { ProductsTable, PlansTable } from '../domain/catalog/catalog.table.js';
-import type { CustomersTable } from '../domain/customers/customer.table.js';
-import type { ApiKeysTable, MerchantsTable } from '../domain/merchants/merchant.table.js';
-import type { EventsTable } from '../domain/events/event.table.js';
-import type { WebhookConfigurationsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../domain/webhooks/webhook.table.js';
-import type { CheckoutSessionsTable } from '../domain/sessions/session.table.js';
-import type { ThreeDsChallengesTable } from '../domain/payments/three-d-secure.table.js';
-import type { SubscriptionItemsTable, SubscriptionsTable } from '../domain/subscriptions/subscription.table.js';
-import type { SandboxClocksTable } from '../domain/sandbox/sandbox-clock.table.js';
-import type { MessagesTable } from '../domain/messages/message.table.js';
-import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from '../domain/saved-cards/saved-card.table.js';
-import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../domain/payments/payment.table.js';
+import type { ProductsTable, PlansTable } from './tables/catalog.js';
+import type { CustomersTable } from './tables/customers.js';
+import type { ApiKeysTable, MerchantsTable } from './tables/merchants.js';
+import type { EventsTable } from './tables/events.js';
+import type { WebhookConfigurationsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js';
+import type { CheckoutSessionsTable } from './tables/checkout-sessions.js';
+import type { ThreeDsChallengesTable } from './tables/three-d-secure.js';
+import type { SubscriptionItemsTable, SubscriptionsTable } from './tables/subscriptions.js';
+import type { SandboxClocksTable } from './tables/sandbox-clocks.js';
+import type { MessagesTable } from './tables/messages.js';
+import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from './tables/saved-cards.js';
+import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
 
 /** A stored response for an Idempotency-Key. */
 export interface IdempotencyKeysTable {

@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../errors/catalog.js';
-import { hashSecret, parseKeyPrefix, sameHash } from '../domain/merchants/keys.js';
+import { AppError } from '../shared/errors.js';
+import { hashSecret, sameHash } from '../shared/crypto.js';
+import { parseKeyPrefix } from '../domain/merchants/keys.js';
 import { findActiveKey } from '../domain/merchants/merchant.service.js';
 import type { AuthContext } from './context.js';
 import type { RouteOperation } from './routes.js';

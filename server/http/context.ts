@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RatePlan } from '../domain/merchants/merchant.table.js';
+import type { RatePlan } from '../db/tables/merchants.js';
 import type { RouteOperation } from './routes.js';
 
 /** Who is calling, as authentication established it. */

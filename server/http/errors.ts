@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { AppError, type ErrorCode } from '../errors/catalog.js';
+import { AppError, type ErrorCode } from '../shared/errors.js';
 
 /** A validator error item: where (`/body/amount`, `/query/limit`, `/path/id`) and what. */
 interface ValidationItem {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../errors/catalog.js';
+import { AppError } from '../shared/errors.js';
 
 /** How long a key is kept (then a job deletes it). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;

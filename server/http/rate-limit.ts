@@ -1,8 +1,8 @@
 import type { RequestHandler, Response } from 'express';
 import { BurstyRateLimiter, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TillDatabase } from '../db/database.js';
-import type { RatePlan } from '../domain/merchants/merchant.table.js';
-import { AppError } from '../errors/catalog.js';
+import type { RatePlan } from '../db/tables/merchants.js';
+import { AppError } from '../shared/errors.js';
 
 /** Requests per second and burst, per plan (checkout-billing-api.md, Limits). */
 export const RATE_PLANS: Record<RatePlan, { perSecond: number; burst: number }> = {

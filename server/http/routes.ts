@@ -7,7 +7,7 @@
 // Checkout paths also answer under the `/api/v1` alias. This module matches the contracts' own
 // templates, then hands the validator `/<api>/<operationId>/<param>...`, a path that it reads
 // from a copy of the contract whose paths were rewritten the same way.
-import { AppError } from '../errors/catalog.js';
+import { AppError } from '../shared/errors.js';
 import { deref } from '../openapi/document.js';
 
 export type Api = 'checkout' | 'commerce';

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { TillDatabase } from '../db/database.js';
 import { lapseDueHolds } from '../domain/payments/hold.service.js';
 import { settleDuePayments } from '../domain/payments/refund.service.js';

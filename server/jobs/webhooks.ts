@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { TillDatabase } from '../db/database.js';
 import { onEventWritten } from '../domain/events/event.service.js';
 import { type DueScope, GLOBAL_SCOPE } from '../domain/sandbox/scope.js';

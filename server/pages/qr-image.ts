@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { Database } from '../db/schema.js';
 import { qrPng } from '../rails/wallet.js';
 

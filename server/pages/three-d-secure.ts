@@ -7,7 +7,7 @@ import { Decimal } from 'decimal.js';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../api/types.js';
 import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/payments/three-d-secure.service.js';
-import { minorUnits } from '../domain/shared/money.js';
+import { minorUnits } from '../shared/money.js';
 import { CHALLENGE_ID } from '../rails/three-d-secure.js';
 
 const CSS = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}

@@ -2,9 +2,11 @@
 // by test card. Any future expiry and any 3-digit CVC (4 for American Express) work.
 import { createHmac } from 'node:crypto';
 import cardValidator from 'card-validator';
-import { AppError } from '../errors/catalog.js';
+import { AppError } from '../shared/errors.js';
 
-export type SandboxOutcome = 'succeed' | 'requires_3ds' | 'insufficient_funds' | 'processing_error';
+import type { SandboxOutcome } from '../shared/card-outcome.js';
+
+export type { SandboxOutcome };
 
 /** The documented test cards. Any other valid card succeeds. */
 export const TEST_CARDS: Record<string, { outcome: SandboxOutcome; description: string }> = {

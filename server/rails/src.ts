@@ -1,6 +1,6 @@
 // The sandbox click-to-pay (SRC) network: a fixed directory of enrolled payers and their cards,
 // and the one-time code that authenticates them. Deterministic, like the card processor.
-import { AppError } from '../errors/catalog.js';
+import { AppError } from '../shared/errors.js';
 
 export interface SrcDirectoryCard {
   srcCardId: string;

@@ -1,7 +1,7 @@
 // The sandbox processor's 3-D Secure: the card `4000000000003220` asks for a challenge, and the
 // "issuer" is a page on this server (`/3ds/{challengeId}`) where the payer completes or fails
 // the authentication. A real acquirer would send the payer to the card issuer's page instead.
-import { randomToken } from '../domain/merchants/keys.js';
+import { randomToken } from '../shared/crypto.js';
 
 /** Where challenge pages live, outside `/v1`. */
 export const CHALLENGE_PATH = '/3ds';

@@ -1,7 +1,7 @@
 // The sandbox wallet: issues dynamic QR codes (EMV merchant-presented payload) and renders them as
 // PNG. The sandbox triggers for wallets live here too.
 import QRCode from 'qrcode';
-import { randomToken } from '../domain/merchants/keys.js';
+import { randomToken } from '../shared/crypto.js';
 
 /** A test-mode session `metadata` key: with the value `failed`, withdraw-qr answers `failed` (nothing changes, the code can still be paid). */
 export const SANDBOX_WITHDRAW_QR_KEY = 'sandboxWithdrawQr';

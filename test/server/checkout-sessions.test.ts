@@ -1,7 +1,7 @@
 // Checkout sessions: creation rules, retrieval, status, cancel and expiry. Each test is named
 // after the rule of checkout-billing-api.md it proves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 

@@ -1,6 +1,6 @@
 // Card holds: capture once (all or part), release, lapse after 7 days, and their refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { lapseDueHolds } from '../../server/domain/payments/hold.service.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 

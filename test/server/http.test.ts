@@ -1,6 +1,6 @@
 // The HTTP contract every operation shares: paths, errors in the documented shapes, headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../server/errors/catalog.js';
+import { AppError } from '../../server/shared/errors.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;

@@ -1,6 +1,6 @@
 // Idempotency-Key on POST: one execution, byte-for-byte replays, clear conflicts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { createProduct } from '../../server/domain/catalog/catalog.service.js';
 import { productToCheckout } from '../../server/domain/catalog/checkout.mapper.js';
 import { deleteExpiredIdempotencyKeys } from '../../server/http/idempotency.js';

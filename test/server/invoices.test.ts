@@ -1,7 +1,7 @@
 // Merchant invoices (create, retrieve, list, void) and checkout sessions that pay them: creation
 // rule 6 of checkout-billing-api.md, each test named after the part of the rule it proves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
 
 const clock = new ManualClock(new Date());

@@ -3,7 +3,7 @@
 // base clock is a ManualClock that only the last tests move, so every time below is exact. On
 // PostgreSQL this file has a database of its own, since its jobs would work on other files' rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { createLogger } from '../../server/log.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/refund.service.js';

@@ -2,8 +2,8 @@
 // lock, expiry, single use), paying with a verified card, and the test message outbox.
 // Named after the rules they prove.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
-import { hashSecret } from '../../server/domain/merchants/keys.js';
+import { ManualClock } from '../../server/shared/clock.js';
+import { hashSecret } from '../../server/shared/crypto.js';
 import { recordMessage } from '../../server/domain/messages/message.service.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';

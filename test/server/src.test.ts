@@ -1,7 +1,7 @@
 // Click to pay (SRC) on the sandbox network: lookup by email, authentication with the sandbox
 // validation data, the payment token that confirm accepts, and the refusals. Named after the rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 
 const clock = new ManualClock(new Date());

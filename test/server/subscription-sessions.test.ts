@@ -1,7 +1,7 @@
 // Subscription sessions and free trials (creation rule 7, "Subscription", "Renewal and card on
 // file", "Subscription status"), and reading subscriptions back. Named after the rules they prove.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
 

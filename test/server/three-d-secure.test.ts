@@ -1,7 +1,7 @@
 // 3-D Secure on the sandbox processor: the test card 4000000000003220 asks for a challenge; the
 // /3ds page completes or fails it once; cancel and expiry while it is open. Named after the rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
 import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';

@@ -3,7 +3,7 @@
 // refunds (full only, pending_reversal until they finish on their own).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { completeDueWalletRefunds } from '../../server/domain/payments/wallet.service.js';
 import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
 import { WALLET_REFUND_DELAY_MINUTES } from '../../server/rails/wallet.js';

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 it('the running server fans out and delivers a new event within seconds, on pg-boss', async () => {
   const { createMerchant } = await import('../../server/domain/merchants/merchant.service.js');
-  const { systemClock } = await import('../../server/clock.js');
+  const { systemClock } = await import('../../server/shared/clock.js');
   const m = (await createMerchant(running.database.db, systemClock, { name: `Jobs ${Date.now()}` })).credentials;
   const sk = m.keys.test.secret;
   const c = await call(running.url, 'POST', '/v1/WebhookConfiguration', { key: sk, body: { sandboxUrl: r.url, subscribedEvents: ['checkout.session.*'] } });

@@ -4,9 +4,9 @@
 // attempts under way finish. Real receivers, real database (PGlite, or PostgreSQL with DATABASE_URL).
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, systemClock } from '../../server/clock.js';
+import { ManualClock, systemClock } from '../../server/shared/clock.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
-import { randomToken } from '../../server/domain/merchants/keys.js';
+import { randomToken } from '../../server/shared/crypto.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { type AttemptResult, claimDueDeliveries, recordAttempts, sendClaimed } from '../../server/domain/webhooks/delivery-batch.service.js';
 import { attemptDelivery, dispatchPendingEvents } from '../../server/domain/webhooks/delivery.service.js';

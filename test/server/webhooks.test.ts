@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TillWebhookVerificationError, verifyWebhook } from '../../sdk/src/index.js';
-import { ManualClock } from '../../server/clock.js';
+import { ManualClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { lapseDueHolds } from '../../server/domain/payments/hold.service.js';

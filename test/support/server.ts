@@ -2,13 +2,13 @@
 // server in DATABASE_URL when it is set (CI runs both).
 import type { Server } from 'node:http';
 import { createApp, type CreateAppOptions } from '../../server/app.js';
-import { type Clock, systemClock } from '../../server/clock.js';
+import { type Clock, systemClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { randomToken } from '../../server/domain/merchants/keys.js';
+import { randomToken } from '../../server/shared/crypto.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import type { RatePlan } from '../../server/domain/merchants/merchant.table.js';
+import type { RatePlan } from '../../server/db/tables/merchants.js';
 import { createLogger } from '../../server/log.js';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);

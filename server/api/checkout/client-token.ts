@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import type { CheckoutHandlers } from '../types.js';
 
 export const clientTokenHandlers: CheckoutHandlers = {

@@ -1,6 +1,6 @@
 import { customerToCheckout } from '../../domain/customers/checkout.mapper.js';
 import { createCustomer, getCustomer, listCustomers } from '../../domain/customers/customer.service.js';
-import { envelope } from '../../domain/shared/envelope.js';
+import { envelope } from '../envelope.js';
 import { merchantOf } from '../merchant.js';
 import type { CheckoutHandlers } from '../types.js';
 

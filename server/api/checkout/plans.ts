@@ -1,6 +1,6 @@
 import { archivePlan, createPlan, getPlan, listPlans, updatePlan } from '../../domain/catalog/catalog.service.js';
 import { planToCheckout } from '../../domain/catalog/checkout.mapper.js';
-import { envelope } from '../../domain/shared/envelope.js';
+import { envelope } from '../envelope.js';
 import { merchantOf } from '../merchant.js';
 import type { CheckoutHandlers } from '../types.js';
 

@@ -1,4 +1,4 @@
-import { envelope } from '../../domain/shared/envelope.js';
+import { envelope } from '../envelope.js';
 import { subscriptionInvoiceToCheckout, subscriptionToCheckout } from '../../domain/subscriptions/subscription.mapper.js';
 import { getSubscription, listSubscriptionInvoices, listSubscriptions } from '../../domain/subscriptions/subscription.service.js';
 import type { AuthContext } from '../../http/context.js';

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
-import { amountToDecimal } from '../shared/money.js';
-import { type PageRequest, toPage } from '../shared/pagination.js';
-import type { Plan, PlanInterval, Product } from './catalog.table.js';
+import { AppError } from '../../shared/errors.js';
+import { amountToDecimal } from '../../shared/money.js';
+import { type PageRequest, toPage } from '../../shared/pagination.js';
+import type { Plan, PlanInterval, Product } from '../../db/tables/catalog.js';
 
 // Products and plans belong to a merchant and are shared by both modes, so these functions take
 // the merchant id and never a mode.

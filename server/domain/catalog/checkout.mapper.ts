@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/checkout.js';
-import { decimalToAmount } from '../shared/money.js';
-import type { Plan, Product } from './catalog.table.js';
+import { decimalToAmount } from '../../shared/money.js';
+import type { Plan, Product } from '../../db/tables/catalog.js';
 
 type Schemas = components['schemas'];
 

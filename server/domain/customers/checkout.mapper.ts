@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/checkout.js';
-import type { Customer } from './customer.table.js';
+import type { Customer } from '../../db/tables/customers.js';
 
 /** A customer row as the Checkout interface shows it. */
 export const customerToCheckout = (c: Customer): components['schemas']['Customer'] => ({

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
-import { type PageRequest, toPage } from '../shared/pagination.js';
-import type { Customer } from './customer.table.js';
+import { AppError } from '../../shared/errors.js';
+import { type PageRequest, toPage } from '../../shared/pagination.js';
+import type { Customer } from '../../db/tables/customers.js';
 
 export interface CreateCustomerInput {
   email: string;

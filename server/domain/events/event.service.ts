@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { randomToken } from '../merchants/keys.js';
+import { randomToken } from '../../shared/crypto.js';
 
 /** The `apiVersion` every event carries (a date, `YYYY-MM-DD`). */
 export const API_VERSION = '2026-11-01';

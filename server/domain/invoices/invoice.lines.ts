@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { minorUnits } from '../shared/money.js';
+import { minorUnits } from '../../shared/money.js';
 
 /** One line of an invoice as stored (amounts are exact decimal strings in the invoice's currency). */
 export interface InvoiceLine {

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/checkout.js';
-import type { InvoiceRow } from '../payments/payment.table.js';
-import { decimalToAmount } from '../shared/money.js';
+import type { InvoiceRow } from '../../db/tables/payments.js';
+import { decimalToAmount } from '../../shared/money.js';
 import { amountDue, type InvoiceLine } from './invoice.lines.js';
 
 type Schemas = components['schemas'];

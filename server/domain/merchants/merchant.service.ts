@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { hashSecret, keyDisplayPrefix, newApiKey, randomToken } from './keys.js';
-import type { Merchant, PaymentOption, RatePlan } from './merchant.table.js';
+import { hashSecret, randomToken } from '../../shared/crypto.js';
+import { keyDisplayPrefix, newApiKey } from './keys.js';
+import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
 
 /** The four keys of a merchant, shown once when they are made. */
 export interface MerchantKeys {

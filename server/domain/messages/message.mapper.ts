@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/checkout.js';
-import type { MessageRow } from './message.table.js';
+import type { MessageRow } from '../../db/tables/messages.js';
 
 /** An outbox row as the `message` object of `listTestMessages`. */
 export const testMessageObject = (m: MessageRow): components['schemas']['TestMessage'] => ({

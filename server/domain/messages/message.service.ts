@@ -1,11 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
-import { randomToken } from '../merchants/keys.js';
+import { AppError } from '../../shared/errors.js';
+import { randomToken } from '../../shared/crypto.js';
 import type { Caller } from '../sessions/session.repository.js';
-import { toPage } from '../shared/pagination.js';
-import type { MessageChannel, MessageKind, MessageRow } from './message.table.js';
+import { toPage } from '../../shared/pagination.js';
+import type { MessageChannel, MessageKind, MessageRow } from '../../db/tables/messages.js';
 
 export interface OutgoingMessage {
   merchantId: number;

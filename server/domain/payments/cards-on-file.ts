@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
 import { isSrcToken } from '../saved-cards/src.service.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
-import type { PaymentMethodRow } from './payment.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { PaymentMethodRow } from '../../db/tables/payments.js';
 
 /** A customer's cards on file in the mode of `method` (cards are per mode; customers are shared). */
 export const cardsOnFile = (trx: Transaction<Database>, method: PaymentMethodRow, customerId: number) =>

@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { useVerifiedSavedCard } from '../saved-cards/saved-card.service.js';
 import { assertSrcTokenUsable } from '../saved-cards/src.service.js';
 import type { Caller } from '../sessions/session.repository.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
-import type { PaymentMethodRow } from './payment.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { PaymentMethodRow } from '../../db/tables/payments.js';
 
 /**
  * The card a confirm pays with: a `pm_…` of this session (tokenized, or a click-to-pay token

@@ -1,18 +1,18 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { writeEvent } from '../events/event.service.js';
 import { cancelSessionRaisedInvoice, payInvoiceOnCapture } from '../invoices/invoice.service.js';
-import { amountToDecimal, decimalToAmount } from '../shared/money.js';
+import { amountToDecimal, decimalToAmount } from '../../shared/money.js';
 import type { Caller } from '../sessions/session.service.js';
 import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { paymentEventObject } from './payment.mapper.js';
 import { lockCheckoutPayment } from './payment.repository.js';
 import { sandboxFee } from './payment.service.js';
-import type { PaymentRow } from './payment.table.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
 
 /** A capture or release `reason` that makes the sandbox processor fail (502, retry is safe). */
 export const SANDBOX_HOLD_FAILURE_REASON = 'sandbox_hold_operation_failed';

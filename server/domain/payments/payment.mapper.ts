@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/checkout.js';
-import { decimalToAmount } from '../shared/money.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
-import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
+import { decimalToAmount } from '../../shared/money.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
 
 type Schemas = components['schemas'];
 

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import type { Caller } from '../sessions/session.repository.js';
-import type { PaymentRow } from './payment.table.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
 
 /**
  * The caller's payment, locked for the transaction; 404 for another merchant's or the other

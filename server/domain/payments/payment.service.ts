@@ -1,26 +1,26 @@
 import { Decimal } from 'decimal.js';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { type CardInput, type TokenizedCard, tokenize } from '../../rails/cards.js';
 import { writeEvent } from '../events/event.service.js';
-import { randomToken } from '../merchants/keys.js';
+import { randomToken } from '../../shared/crypto.js';
 import { invoiceForSessionPayment, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
-import { newReference } from '../shared/ids.js';
-import { minorUnits } from '../shared/money.js';
+import { newReference } from '../../shared/ids.js';
+import { minorUnits } from '../../shared/money.js';
 import { findSession } from '../sessions/session.repository.js';
 import { getSession, type Caller } from '../sessions/session.service.js';
 import { sessionEventObject } from '../sessions/session.mapper.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 import { startPaidSubscription } from '../subscriptions/subscription-session.js';
 import { keepSessionCard } from './cards-on-file.js';
 import { resolveConfirmMethod } from './confirm-method.js';
 import { replaceOpenChallenge, startChallenge } from './three-d-secure.service.js';
 import { confirmWithWallet, refuseWhileQrLive } from './wallet.service.js';
 import { paymentEventObject } from './payment.mapper.js';
-import type { PaymentMethodRow, PaymentRow, PaymentsTable } from './payment.table.js';
+import type { PaymentMethodRow, PaymentRow, PaymentsTable } from '../../db/tables/payments.js';
 
 type Schemas = components['schemas'];
 

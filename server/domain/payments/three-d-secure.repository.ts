@@ -1,10 +1,10 @@
 import type { Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
 import { CHALLENGE_FAILURES } from '../../rails/three-d-secure.js';
 import { writeEvent } from '../events/event.service.js';
 import { paymentEventObject } from './payment.mapper.js';
-import type { ThreeDsChallengeRow } from './three-d-secure.table.js';
+import type { ThreeDsChallengeRow } from '../../db/tables/three-d-secure.js';
 
 /** A session's open 3-D Secure challenge, locked; undefined when there is none. */
 export async function lockOpenChallenge(trx: Transaction<Database>, sessionId: string): Promise<ThreeDsChallengeRow | undefined> {

@@ -1,17 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { CHALLENGE_FAILURES, type ChallengeAnswer, challengeUrl, newChallengeId, newFormToken } from '../../rails/three-d-secure.js';
 import { recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
-import { sameHash, hashSecret } from '../merchants/keys.js';
+import { sameHash, hashSecret } from '../../shared/crypto.js';
 import { findSession } from '../sessions/session.repository.js';
 import { expireIfDue, OPEN_STATUSES } from '../sessions/session.service.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 import { authorizeSessionPayment, awaitPayer, chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
-import type { PaymentMethodRow, PaymentRow } from './payment.table.js';
+import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
 import { closeOpenChallenge } from './three-d-secure.repository.js';
-import type { ThreeDsChallengeRow } from './three-d-secure.table.js';
+import type { ThreeDsChallengeRow } from '../../db/tables/three-d-secure.js';
 import { merchantClock } from '../sandbox/scope.js';
 
 /**

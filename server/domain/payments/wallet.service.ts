@@ -4,21 +4,21 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { issueQr, SANDBOX_WITHDRAW_QR_FAILED, SANDBOX_WITHDRAW_QR_KEY, WALLET_OPTIONS, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet.js';
 import { writeEvent } from '../events/event.service.js';
 import { recordInvoiceRefund } from '../invoices/invoice.service.js';
 import { assertPayable } from '../invoices/invoice.service.js';
-import { decimalToAmount, decimalToString } from '../shared/money.js';
+import { decimalToAmount, decimalToString } from '../../shared/money.js';
 import { findSession, type Caller } from '../sessions/session.repository.js';
 import { expireIfDue } from '../sessions/session.service.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { paymentEventObject } from './payment.mapper.js';
 import { awaitPayer, chargeSessionPayment, type Confirmed, paymentBase } from './payment.service.js';
-import type { PaymentRow } from './payment.table.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
 
 type Schemas = components['schemas'];
 

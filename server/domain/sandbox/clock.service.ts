@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import { baseClock, type Clock, SandboxClock } from '../../clock.js';
+import { baseClock, type Clock, SandboxClock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import type { DeliverySettings } from '../webhooks/delivery.service.js';
 import { type DueWork, dueWork } from './due-work.js';
 import type { DueScope } from './scope.js';

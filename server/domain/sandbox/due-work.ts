@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
 import { lapseDueHolds, nextHoldLapse } from '../payments/hold.service.js';
 import { nextSettlement, settleDuePayments } from '../payments/refund.service.js';

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool, type Transaction } from 'kysely';
-import { baseClock, type Clock, clockAhead } from '../../clock.js';
+import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

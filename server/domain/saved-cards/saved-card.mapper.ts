@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/checkout.js';
 import type { SrcDirectoryCard } from '../../rails/src.js';
-import type { PaymentMethodRow } from '../payments/payment.table.js';
+import type { PaymentMethodRow } from '../../db/tables/payments.js';
 import type { StartedVerification } from './saved-card.service.js';
 import type { SrcAuthenticated } from './src.service.js';
 

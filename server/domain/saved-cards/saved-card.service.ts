@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { recordMessage } from '../messages/message.service.js';
-import { hashSecret, randomToken, sameHash } from '../merchants/keys.js';
-import type { PaymentMethodRow } from '../payments/payment.table.js';
+import { hashSecret, randomToken, sameHash } from '../../shared/crypto.js';
+import type { PaymentMethodRow } from '../../db/tables/payments.js';
 import type { Caller } from '../sessions/session.repository.js';
 import { getSession, OPEN_STATUSES } from '../sessions/session.service.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
-import type { CardVerificationRow } from './saved-card.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { CardVerificationRow } from '../../db/tables/saved-cards.js';
 
 /** Till's design (the contract says so): six digits, valid 10 minutes; 5 wrong codes lock the card for 30 minutes. */
 export const OTP_TTL_MS = 10 * 60_000;

@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { findSrcCard, lookupSrcDirectory, type SrcDirectoryCard, srcValidationAccepted } from '../../rails/src.js';
 import { insertSessionCard } from '../payments/payment.service.js';
-import type { PaymentMethodRow } from '../payments/payment.table.js';
+import type { PaymentMethodRow } from '../../db/tables/payments.js';
 import type { Caller } from '../sessions/session.repository.js';
 import { getSession } from '../sessions/session.service.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 import { assertPayable } from './saved-card.service.js';
 
 /** Till's design: a click-to-pay token is usable for 15 minutes, or until the session expires if sooner. */

@@ -1,9 +1,9 @@
 import type { components } from '../../../generated/checkout.js';
-import type { Merchant } from '../merchants/merchant.table.js';
-import type { PaymentRow } from '../payments/payment.table.js';
+import type { Merchant } from '../../db/tables/merchants.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
 import { refundState } from '../payments/refund.service.js';
-import { decimalToAmount } from '../shared/money.js';
-import type { CheckoutSessionRow } from './session.table.js';
+import { decimalToAmount } from '../../shared/money.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 
 type Schemas = components['schemas'];
 

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
-import type { CheckoutSessionRow } from './session.table.js';
+import { AppError } from '../../shared/errors.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 
 /** The merchant and mode a call acts for. */
 export interface Caller {

@@ -1,25 +1,25 @@
 import { Decimal } from 'decimal.js';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { writeEvent } from '../events/event.service.js';
-import { hashSecret, randomToken } from '../merchants/keys.js';
-import type { Merchant } from '../merchants/merchant.table.js';
+import { hashSecret, randomToken } from '../../shared/crypto.js';
+import type { Merchant } from '../../db/tables/merchants.js';
 import { amountDue } from '../invoices/invoice.lines.js';
 import { findInvoiceToPay } from '../invoices/invoice.service.js';
-import type { InvoiceRow } from '../payments/payment.table.js';
+import type { InvoiceRow } from '../../db/tables/payments.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { closeOpenChallenge } from '../payments/three-d-secure.repository.js';
-import { amountToDecimal, decimalToAmount, minorUnits } from '../shared/money.js';
+import { amountToDecimal, decimalToAmount, minorUnits } from '../../shared/money.js';
 import { startTrialSubscription, subscriptionSessionTerms } from '../subscriptions/subscription-session.js';
-import { publicHttpsProblem } from '../shared/public-url.js';
+import { publicHttpsProblem } from '../../shared/public-url.js';
 import { endLiveQr } from '../payments/wallet.service.js';
 import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
 import { sessionEventObject } from './session.mapper.js';
 import { type Caller, findSession } from './session.repository.js';
-import type { CheckoutSessionRow, CheckoutSessionsTable, SessionLineItem } from './session.table.js';
+import type { CheckoutSessionRow, CheckoutSessionsTable, SessionLineItem } from '../../db/tables/checkout-sessions.js';
 
 export type { Caller };
 

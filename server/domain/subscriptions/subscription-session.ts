@@ -1,20 +1,20 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
-import type { Plan } from '../catalog/catalog.table.js';
+import { AppError } from '../../shared/errors.js';
+import type { Plan } from '../../db/tables/catalog.js';
 import { writeEvent } from '../events/event.service.js';
 import { cardsOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
-import type { PaymentMethodRow, PaymentRow } from '../payments/payment.table.js';
+import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
 import type { Caller } from '../sessions/session.repository.js';
-import type { CheckoutSessionRow } from '../sessions/session.table.js';
-import { amountToDecimal } from '../shared/money.js';
-import { addDays, addInterval } from './billing-period.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import { amountToDecimal } from '../../shared/money.js';
+import { addDays, addInterval } from '../../shared/time.js';
 import { subscriptionEventObject, type SubscriptionView } from './subscription.mapper.js';
 import { findSubscription } from './subscription.repository.js';
-import type { SubscriptionStatus } from './subscription.table.js';
+import type { SubscriptionStatus } from '../../db/tables/subscriptions.js';
 
 type CreateRequest = components['schemas']['CheckoutSessionCreateRequest'];
 

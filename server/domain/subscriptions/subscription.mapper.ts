@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/checkout.js';
-import type { InvoiceRow } from '../payments/payment.table.js';
-import { decimalToAmount } from '../shared/money.js';
-import type { SubscriptionItemRow, SubscriptionRow, SubscriptionStatus } from './subscription.table.js';
+import type { InvoiceRow } from '../../db/tables/payments.js';
+import { decimalToAmount } from '../../shared/money.js';
+import type { SubscriptionItemRow, SubscriptionRow, SubscriptionStatus } from '../../db/tables/subscriptions.js';
 
 type Schemas = components['schemas'];
 

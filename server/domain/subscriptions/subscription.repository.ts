@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import type { Caller } from '../sessions/session.repository.js';
-import type { PageRequest } from '../shared/pagination.js';
+import type { PageRequest } from '../../shared/pagination.js';
 import type { SubscriptionView } from './subscription.mapper.js';
-import type { SubscriptionStatus } from './subscription.table.js';
+import type { SubscriptionStatus } from '../../db/tables/subscriptions.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

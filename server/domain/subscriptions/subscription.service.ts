@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { InvoiceRow } from '../payments/payment.table.js';
+import type { InvoiceRow } from '../../db/tables/payments.js';
 import type { Caller } from '../sessions/session.repository.js';
-import { type PageRequest, toPage } from '../shared/pagination.js';
+import { type PageRequest, toPage } from '../../shared/pagination.js';
 import type { SubscriptionView } from './subscription.mapper.js';
 import { findSubscription, findSubscriptions, type SubscriptionFilter } from './subscription.repository.js';
 

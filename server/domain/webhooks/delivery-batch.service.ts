@@ -1,11 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import { baseClock, type Clock, clockAhead } from '../../clock.js';
+import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
 import { eventEnvelope } from '../events/event.service.js';
-import type { EventRow } from '../events/event.table.js';
+import type { EventRow } from '../../db/tables/events.js';
 import { claimable, type DeliverySettings, lockSeconds, sandboxOffsetOfDelivery, stateAfterAttempt } from './delivery.service.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
-import type { WebhookDeliveryRow } from './webhook.table.js';
+import type { WebhookDeliveryRow } from '../../db/tables/webhooks.js';
 
 // Automatic attempts in batches, for the delivery job: the same rules as `attemptDelivery`
 // (claim, current target, send, record), with one statement to claim many deliveries and one to

@@ -1,18 +1,18 @@
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import { baseClock, type Clock, clockAhead } from '../../clock.js';
+import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from '../../shared/errors.js';
 import { eventEnvelope, writeEvent } from '../events/event.service.js';
-import type { EventRow } from '../events/event.table.js';
-import { randomToken } from '../merchants/keys.js';
+import type { EventRow } from '../../db/tables/events.js';
+import { randomToken } from '../../shared/crypto.js';
 import { type DueScope, GLOBAL_SCOPE, inScope, scopedClock } from '../sandbox/scope.js';
-import { toPage } from '../shared/pagination.js';
+import { toPage } from '../../shared/pagination.js';
 import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 import { deliveryToCheckout } from './webhook.mapper.js';
 import { getConfiguration, type WebhookOwner } from './webhook.service.js';
-import type { WebhookDeliveriesTable, WebhookDeliveryRow } from './webhook.table.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryRow } from '../../db/tables/webhooks.js';
 
 type Schemas = components['schemas'];
 type Db = Kysely<Database> | Transaction<Database>;

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isAllowedTarget, isLoopbackAddress } from '../shared/public-url.js';
+import { isAllowedTarget, isLoopbackAddress } from '../../shared/public-url.js';
 
 /** What one attempt came to, for the delivery log. */
 export interface AttemptOutcome {

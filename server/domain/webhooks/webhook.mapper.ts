@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/checkout.js';
 import { eventEnvelope } from '../events/event.service.js';
-import type { EventRow } from '../events/event.table.js';
-import type { WebhookConfigurationRow, WebhookDeliveryAttemptRow, WebhookDeliveryRow } from './webhook.table.js';
+import type { EventRow } from '../../db/tables/events.js';
+import type { WebhookConfigurationRow, WebhookDeliveryAttemptRow, WebhookDeliveryRow } from '../../db/tables/webhooks.js';
 
 type Schemas = components['schemas'];
 

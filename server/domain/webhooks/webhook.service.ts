@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/checkout.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../errors/catalog.js';
-import { toPage } from '../shared/pagination.js';
-import { publicHttpsProblem } from '../shared/public-url.js';
+import { AppError } from '../../shared/errors.js';
+import { toPage } from '../../shared/pagination.js';
+import { publicHttpsProblem } from '../../shared/public-url.js';
 import { subscriptionProblem } from './event-types.js';
-import type { WebhookConfigurationRow } from './webhook.table.js';
+import type { WebhookConfigurationRow } from '../../db/tables/webhooks.js';
 
 type Schemas = components['schemas'];
 

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Json, Timestamp } from '../../db/columns.js';
+import type { Json, Timestamp } from '../columns.js';
 
 /** Customers (clients) of a merchant. Shared by test and live mode. */
 export interface CustomersTable {

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Timestamp } from '../../db/columns.js';
+import type { Timestamp } from '../columns.js';
 
 export type MessageChannel = 'email' | 'sms';
 export type MessageKind = 'otp' | 'receipt' | 'invoice' | 'checkout_notification' | 'portal' | 'other';

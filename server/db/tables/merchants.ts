@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { Json, Timestamp } from '../../db/columns.js';
+import type { Json, Timestamp } from '../columns.js';
 
 /** A way a merchant accepts payment, offered on its checkout pages. */
 export interface PaymentOption {

@@ -1,7 +1,6 @@
-import type { components } from '../../generated/checkout.js';
+import type { ErrorCode, ErrorType } from './vocabulary.generated.js';
 
-export type ErrorType = components['schemas']['ErrorType'];
-export type ErrorCode = components['schemas']['ErrorCode'];
+export type { ErrorCode, ErrorType };
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface CatalogEntry {
@@ -88,8 +87,17 @@ export const typeForStatus: Record<number, ErrorType> = {
   502: 'processor_error',
 };
 
-/** Detail carried by envelope errors (refund failures add the refund fields). */
-export type ErrorData = Omit<components['schemas']['EnvelopeErrorData'], 'type'>;
+/**
+ * Detail carried by envelope errors: refund failures say whether the payment can still be refunded
+ * and why. (The edge renders it as the contract's `EnvelopeErrorData`; the compiler checks there
+ * that this fits.)
+ */
+export interface ErrorData {
+  refundable?: boolean;
+  reason?: 'refundable' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'not_paid' | 'no_payment';
+  manualRefundRequired?: boolean;
+  retryable?: boolean;
+}
 
 /** A failure that domain code throws; the error middleware renders it in the interface's shape. */
 export class AppError extends Error {

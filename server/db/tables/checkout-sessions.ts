@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../../db/columns.js';
+import type { Json, Numeric, Timestamp } from '../columns.js';
 
 /** Lifecycle of a session (the create answer says `open`, the confirm answer `complete`). */
 export type SessionStatus = 'created' | 'payment_pending' | 'processing' | 'completed' | 'expired' | 'cancelled';

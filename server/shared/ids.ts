@@ -1,4 +1,4 @@
-import { randomToken } from '../merchants/keys.js';
+import { randomToken } from './crypto.js';
 
 /** A path id as the positive integer the contract declares, or undefined when it is not one. */
 export function intId(value: unknown): number | undefined {

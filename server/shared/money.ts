@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { AppError } from '../../errors/catalog.js';
+import { AppError } from './errors.js';
 
 /** ISO 4217 currencies whose minor unit is not 2 digits; every other code has 2. */
 const MINOR_UNITS: Record<string, number> = {

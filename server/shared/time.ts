@@ -1,4 +1,5 @@
-import type { PlanInterval } from '../catalog/catalog.table.js';
+/** A plan's billing interval. */
+export type PlanInterval = 'day' | 'week' | 'month' | 'year';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../../db/columns.js';
+import type { Json, Numeric, Timestamp } from '../columns.js';
 
 /**
  * Products and plans back both interfaces: `/v1/products` and `/v1/plans` (Checkout & Billing)
@@ -18,7 +18,9 @@ export interface ProductsTable {
 }
 export type Product = Selectable<ProductsTable>;
 
-export type PlanInterval = 'day' | 'week' | 'month' | 'year';
+import type { PlanInterval } from '../../shared/time.js';
+
+export type { PlanInterval };
 
 export interface PlansTable {
   id: Generated<number>;

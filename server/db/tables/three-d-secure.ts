@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Timestamp } from '../../db/columns.js';
+import type { Timestamp } from '../columns.js';
 
 /**
  * `open` until the payer answers it: `succeeded` (authenticated, the payment went through),

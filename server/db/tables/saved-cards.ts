@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Timestamp } from '../../db/columns.js';
+import type { Timestamp } from '../columns.js';
 
 /**
  * One OTP sent for a saved card on one session. Only a hash of the code is kept. `otp_sent` until

@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { Timestamp } from '../../db/columns.js';
+import type { Timestamp } from '../columns.js';
 
 /** How far a merchant has advanced its test-mode clock (bigint, read as text). */
 export interface SandboxClocksTable {

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, Timestamp } from '../../db/columns.js';
+import type { Json, Timestamp } from '../columns.js';
 
 /** An event, written in the same transaction as the change it reports. */
 export interface EventsTable {

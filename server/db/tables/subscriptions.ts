@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Numeric, Timestamp } from '../../db/columns.js';
-import type { PlanInterval } from '../catalog/catalog.table.js';
+import type { Numeric, Timestamp } from '../columns.js';
+import type { PlanInterval } from './catalog.js';
 
 /** Status in the REST spelling (webhooks show PascalCase). */
 export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'pending';

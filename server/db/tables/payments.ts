@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../../db/columns.js';
-import type { SandboxOutcome } from '../../rails/cards.js';
+import type { Json, Numeric, Timestamp } from '../columns.js';
+import type { SandboxOutcome } from '../../shared/card-outcome.js';
 
 /** A card tokenized on a session: what is kept of it. Never the number, never the CVC. */
 export interface PaymentMethodsTable {
