@@ -1,21 +1,24 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
-import type { AppDeps, CheckoutHandlers, CommerceHandlers } from './api/types.js';
-import { AppError } from './shared/errors.js';
+import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps } from './api/types.js';
+import { tenantClock } from './domain/clocks/clock.service.js';
 import { authenticate } from './http/auth.js';
+import type { AuthContext } from './http/context.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
+import { dueWork } from './jobs/due-work.js';
+import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
-import { qrImage } from './pages/qr-image.js';
-import { merchantClock } from './domain/sandbox/scope.js';
+import { AppError } from './shared/errors.js';
+import type { Tenant } from './shared/tenant.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
@@ -32,6 +35,9 @@ export interface CreateAppOptions {
   checkoutHandlers?: CheckoutHandlers;
   commerceHandlers?: CommerceHandlers;
 }
+
+type AnyHandler = (input: HandlerInput<any>) => Promise<any>;
+type HandlerTable = Record<Api, Record<string, AnyHandler | undefined>>;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -55,37 +61,55 @@ function requestContext(logger: Logger): RequestHandler {
 
 /**
  * The Till HTTP app: both contracts on one Express app. It does not listen; `main.ts` does, and
- * tests drive it directly.
+ * tests drive it directly. The pipeline, in order: request id; the pages outside the API; which
+ * operation (both contracts); JSON body; caller; rate limit; test helpers in test mode only; 501
+ * for operations without a handler; validation against the contract; idempotency; the handler;
+ * one error renderer.
  */
-export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Express {
-  const { database, clock, config, logger } = deps;
+export function createApp(server: ServerDeps, options: CreateAppOptions = {}): Express {
+  const deps: AppDeps = { ...server, dueWork: dueWork(server) };
   const routes = new RouteTable(loadContracts());
-  const limits = new RateLimits(database, config.rateLimitScale);
-  const handlers = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
-  const validateResponses = config.env !== 'production';
+  const limits = new RateLimits(deps.database, deps.config.rateLimitScale);
+  const handlers: HandlerTable = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
   cacheValidatorRouteMatchers();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
-  app.use(requestContext(logger));
+  app.use(requestContext(deps.logger));
+  mountPages(app, deps);
+  app.use(resolveOperation(routes));
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(authenticate(deps.database.db));
+  app.use(rateLimit(limits));
+  app.use(testHelpersInTestModeOnly);
+  app.use(notImplementedWithoutHandler(handlers));
+  for (const api of ['checkout', 'commerce'] as const) app.use(contractValidator(routes, api, deps.config.env !== 'production'));
+  app.use(idempotency(deps.database.db, deps.clock));
+  app.use(runHandler(handlers, deps));
+  const defaultHeaders = (res: Response) => setDefaultRateLimitHeaders(res, limits);
+  app.use(errorMiddleware(defaultHeaders));
+  app.use(lastResortErrorHandler(defaultHeaders));
+  return app;
+}
 
+/** What is served outside the API: the health check, the 3-D Secure challenge page and the image of a wallet QR code (no key; their own errors). */
+function mountPages(app: Express, deps: AppDeps): void {
   app.get('/healthz', async (_req, res, next) => {
     try {
-      await database.sql.query('SELECT 1');
+      await deps.database.sql.query('SELECT 1');
       res.json({ status: 'ok' });
     } catch (err) {
       next(err);
     }
   });
-
-  // Pages outside the API (no key, their own HTML errors): the 3-D Secure challenge and the
-  // image of a wallet QR code.
   app.use(CHALLENGE_PATH, threeDSecurePages(deps));
-  app.get('/qr/:file', qrImage(database.db, clock));
+  app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
+}
 
-  // Which operation is this? Then hand the validator its internal path.
-  app.use((req, _res, next) => {
+/** Finds the operation a request is for, then hands the validator its internal path. */
+function resolveOperation(routes: RouteTable): RequestHandler {
+  return (req, _res, next) => {
     const [path, query] = splitUrl(req.url);
     const found = routes.resolve(req.method, path);
     if (found.kind === 'not_found') return next(new AppError('route_not_found', { message: `No operation at ${req.method} ${path}. Check the path and the method against the API reference.` }));
@@ -96,71 +120,82 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Expres
     req.till.params = found.params;
     req.url = routes.internalPath(found.route, found.params) + (query ? `?${query}` : '');
     next();
-  });
+  };
+}
 
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  app.use(authenticate(database.db));
-  app.use(rateLimit(limits));
-  app.use((req, _res, next) => {
-    if (req.till.route?.operation.tags?.includes('Test Helpers') && req.till.auth?.livemode) return next(new AppError('livemode_not_allowed'));
-    next();
-  });
-  // An operation without a handler answers 501 once the caller is known, whatever its input, so
-  // a client (or the conformance suite) can tell "not implemented" from "invalid".
-  app.use((req, _res, next) => {
-    const route = req.till.route!;
-    if (!(handlers[route.api] as Record<string, unknown>)[route.operationId]) return next(notImplemented(route));
-    next();
-  });
-  for (const api of ['checkout', 'commerce'] as const) {
-    app.use(
-      OpenApiValidator.middleware({
-        apiSpec: routes.validatorDocument(api) as any,
-        // Parameters are always coerced from text; a JSON body must carry the right types itself.
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-        validateResponses: validateResponses ? { removeAdditional: false } : false,
-        validateSecurity: false,
-        validateApiSpec: false,
-        // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
-        $refParser: { mode: 'dereference' },
-        useRequestUrl: true,
-        ignoreUndocumented: true,
-      }),
-    );
-  }
-  app.use(idempotency(database.db, clock));
+const testHelpersInTestModeOnly: RequestHandler = (req, _res, next) => {
+  if (req.till.route?.operation.tags?.includes('Test Helpers') && req.till.auth?.livemode) return next(new AppError('livemode_not_allowed'));
+  next();
+};
 
-  // The operation's handler, by operationId.
-  app.use(async (req: Request, res: Response, next) => {
+/**
+ * An operation without a handler answers 501 once the caller is known, whatever its input, so a
+ * client (or the conformance suite) can tell "not implemented" from "invalid".
+ */
+function notImplementedWithoutHandler(handlers: HandlerTable): RequestHandler {
+  return (req, _res, next) => {
     const route = req.till.route!;
-    // Present: operations without a handler answered 501 before validation.
-    const handler = (handlers[route.api] as Record<string, (input: any) => Promise<any>>)[route.operationId]!;
+    if (!handlers[route.api][route.operationId]) return next(notImplemented(route));
+    next();
+  };
+}
+
+/** Request validation against one contract (and, outside production, response validation). */
+function contractValidator(routes: RouteTable, api: Api, validateResponses: boolean) {
+  return OpenApiValidator.middleware({
+    apiSpec: routes.validatorDocument(api) as any,
+    // Parameters are always coerced from text; a JSON body must carry the right types itself.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: false,
+    validateApiSpec: false,
+    // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
+    $refParser: { mode: 'dereference' },
+    useRequestUrl: true,
+    ignoreUndocumented: true,
+  });
+}
+
+/** Gives a handler's input its tenant: the caller's merchant and mode. Reading it on a public operation (no merchant) is a bug of that handler. */
+function withTenant<T extends object>(input: T, auth: AuthContext): T & { tenant: Tenant } {
+  const tenant = auth.merchantId === null ? undefined : { merchantId: auth.merchantId, livemode: auth.livemode };
+  return Object.defineProperty(input, 'tenant', {
+    enumerable: true,
+    get: () => {
+      if (!tenant) throw new Error('This operation is public: it has no tenant.');
+      return tenant;
+    },
+  }) as T & { tenant: Tenant };
+}
+
+/** Runs the operation's handler, by operationId, and writes its answer. A test-mode caller reads its merchant's sandbox clock. */
+function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
+  return async (req: Request, res: Response, next) => {
+    const route = req.till.route!;
     try {
-      // A test-mode caller reads its merchant's sandbox clock (advanced with the clock test helper).
       const auth = req.till.auth!;
-      const clock = auth.merchantId === null || auth.livemode ? deps.clock : await merchantClock(database.db, deps.clock, auth.merchantId, false);
-      const result = await handler({
+      const clock = auth.merchantId === null ? deps.clock : await tenantClock(deps.database.db, deps.clock, { merchantId: auth.merchantId, livemode: auth.livemode });
+      const input = withTenant(
+        {
         path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
         query: req.query,
         body: req.body,
         auth,
-        db: database.db,
+        db: deps.database.db,
         deps: clock === deps.clock ? deps : { ...deps, clock },
         log: req.till.log,
         requestId: req.till.requestId,
-      });
+        },
+        auth,
+      );
+      const result = await handlers[route.api][route.operationId]!(input);
       for (const [name, value] of Object.entries<string>(result.headers ?? {})) res.setHeader(name, value);
       if (result.status === 204) res.status(204).send();
       else res.status(result.status).json(result.body);
     } catch (err) {
       next(err);
     }
-  });
-
-  const defaultHeaders = (res: Response) => setDefaultRateLimitHeaders(res, limits);
-  app.use(errorMiddleware(defaultHeaders));
-  app.use(lastResortErrorHandler(defaultHeaders));
-  return app;
+  };
 }
 
 function notImplemented(route: RouteOperation): AppError {

@@ -7,13 +7,20 @@ import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { AuthContext } from '../http/context.js';
+import type { Tenant } from '../shared/tenant.js';
+import type { DueWork } from '../domain/clocks/due-work.js';
 
-/** What every handler may use. */
-export interface AppDeps {
+/** What the server is started with. */
+export interface ServerDeps {
   database: TillDatabase;
   clock: Clock;
   config: Config;
   logger: Logger;
+}
+
+/** What every handler may use: the server's parts, and every kind of work that falls due, in order (the sandbox clock runs it). */
+export interface AppDeps extends ServerDeps {
+  dueWork: DueWork[];
 }
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
@@ -33,7 +40,10 @@ export interface HandlerInput<O> {
   query: ParamsOf<O, 'query'>;
   body: BodyOf<O>;
   auth: AuthContext;
+  /** The merchant and mode the call acts for (every keyed operation has one; reading it on a public operation throws). */
+  tenant: Tenant;
   db: Kysely<Database>;
+  /** Its clock is the tenant's: the merchant's sandbox clock in test mode. */
   deps: AppDeps;
   log: Logger;
   requestId: string;

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -14,6 +14,11 @@ export interface SqlRunner {
   /** Several statements, no parameters; the rows of the last one. */
   execRows(text: string): Promise<{ rows: any[] }>;
 }
+
+/** The database or a transaction on it: repositories take either, so a service decides where transactions begin. */
+export type Db = Kysely<Database> | Transaction<Database>;
+/** A transaction: what a repository function needs when it locks rows or must share the caller's unit of work. */
+export type Trx = Transaction<Database>;
 
 export interface TillDatabase {
   db: Kysely<Database>;

@@ -1,4 +1,3 @@
-import type { Json, Timestamp } from './columns.js';
 import type { ProductsTable, PlansTable } from './tables/catalog.js';
 import type { CustomersTable } from './tables/customers.js';
 import type { ApiKeysTable, MerchantsTable } from './tables/merchants.js';
@@ -10,29 +9,10 @@ import type { SubscriptionItemsTable, SubscriptionsTable } from './tables/subscr
 import type { SandboxClocksTable } from './tables/sandbox-clocks.js';
 import type { MessagesTable } from './tables/messages.js';
 import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from './tables/saved-cards.js';
-import type { InvoicesTable, LedgerEntriesTable, PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
-
-/** A stored response for an Idempotency-Key. */
-export interface IdempotencyKeysTable {
-  merchant_id: number;
-  livemode: boolean;
-  key: string;
-  request_hash: string;
-  /** in_flight while the first request runs; done once its response is stored. */
-  state: 'in_flight' | 'done';
-  response_status: number | null;
-  response_headers: Json<Record<string, string>> | null;
-  response_body: string | null;
-  locked_at: Timestamp;
-  created_at: Timestamp;
-}
-
-/** The rate-limit buckets of rate-limiter-flexible's PostgreSQL store. */
-export interface RateLimitsTable {
-  key: string;
-  points: number;
-  expire: string | null;
-}
+import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
+import type { InvoicesTable } from './tables/invoices.js';
+import type { LedgerEntriesTable } from './tables/ledger.js';
+import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
 
 /** Every table, for Kysely. */
 export interface Database {

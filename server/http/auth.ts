@@ -5,6 +5,7 @@ import { AppError } from '../shared/errors.js';
 import { hashSecret, sameHash } from '../shared/crypto.js';
 import { parseKeyPrefix } from '../domain/merchants/keys.js';
 import { findActiveKey } from '../domain/merchants/merchant.service.js';
+import { sessionForClientSecret } from '../domain/checkout/session.service.js';
 import type { AuthContext } from './context.js';
 import type { RouteOperation } from './routes.js';
 
@@ -134,12 +135,7 @@ async function verifyClientSecret(db: Kysely<Database>, secret: string, pathId: 
 async function sessionForSecret(db: Kysely<Database>, secret: string, pathId: string | undefined) {
   const m = CLIENT_SECRET.exec(secret);
   if (!m || (pathId !== undefined && m[1] !== pathId)) throw new AppError('invalid_client_secret');
-  const session = await db
-    .selectFrom('checkout_sessions')
-    .innerJoin('merchants', 'merchants.id', 'checkout_sessions.merchant_id')
-    .select(['checkout_sessions.id', 'checkout_sessions.merchant_id as merchantId', 'checkout_sessions.livemode', 'checkout_sessions.client_secret_hash', 'merchants.rate_plan as ratePlan'])
-    .where('checkout_sessions.id', '=', m[1]!)
-    .executeTakeFirst();
+  const session = await sessionForClientSecret(db, m[1]!);
   if (!session || !sameHash(session.client_secret_hash, hashSecret(secret))) throw new AppError('invalid_client_secret');
   return session;
 }

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { components } from '../../generated/checkout.js';
 import { AppError, type ErrorCode } from '../shared/errors.js';
 
 /** A validator error item: where (`/body/amount`, `/query/limit`, `/path/id`) and what. */
@@ -73,9 +74,10 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
 }
 
 /** The body of an AppError in the shape the operation documents (general, or the envelope). */
-function errorBody(req: Request, error: AppError) {
+function errorBody(req: Request, error: AppError): components['schemas']['EnvelopeError'] | components['schemas']['ErrorBody'] {
   const requestId = req.till?.requestId;
   if (req.till?.route?.errorShape === 'envelope') {
+    // Typed by the contract: the catalog's codes and the domain's ErrorData must fit it.
     return {
       success: false,
       errorCode: error.code,

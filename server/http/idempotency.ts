@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
+import type { Tenant } from '../shared/tenant.js';
+import { claimKey, deleteKeysBefore, findKey, releaseKey, storeResponse, takeOverStaleKey } from './idempotency.repository.js';
 
 /** How long a key is kept (then a job deletes it). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -38,42 +40,20 @@ export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler 
     const auth = req.till.auth;
     if (req.method !== 'POST' || key === undefined || !auth || auth.merchantId === null) return next();
     try {
-      const scope = { merchant_id: auth.merchantId, livemode: auth.livemode, key };
+      const tenant: Tenant = { merchantId: auth.merchantId, livemode: auth.livemode };
       const requestHash = createHash('sha256')
         .update(canonical({ operation: req.till.route!.operationId, params: req.till.params, session: auth.sessionId, body: req.body ?? null }))
         .digest('hex');
       const now = clock.now();
-      const claimed = await db
-        .insertInto('idempotency_keys')
-        .values({ ...scope, request_hash: requestHash, state: 'in_flight', locked_at: now, created_at: now })
-        .onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      if (!claimed) {
-        const row = await db
-          .selectFrom('idempotency_keys')
-          .selectAll()
-          .where('merchant_id', '=', scope.merchant_id)
-          .where('livemode', '=', scope.livemode)
-          .where('key', '=', key)
-          .executeTakeFirst();
+      if (!(await claimKey(db, tenant, key, requestHash, now))) {
+        const row = await findKey(db, tenant, key);
         if (!row) return next(new AppError('idempotency_request_in_progress'));
         if (row.request_hash !== requestHash) throw new AppError('idempotency_key_reused', { param: 'Idempotency-Key' });
         if (row.state === 'done') return replay(res, row);
         const staleBefore = new Date(now.getTime() - STALE_CLAIM_SECONDS * 1000);
-        const takenOver = await db
-          .updateTable('idempotency_keys')
-          .set({ locked_at: now })
-          .where('merchant_id', '=', scope.merchant_id)
-          .where('livemode', '=', scope.livemode)
-          .where('key', '=', key)
-          .where('state', '=', 'in_flight')
-          .where('locked_at', '<', staleBefore)
-          .returning('key')
-          .executeTakeFirst();
-        if (!takenOver) throw new AppError('idempotency_request_in_progress');
+        if (!(await takeOverStaleKey(db, tenant, key, now, staleBefore))) throw new AppError('idempotency_request_in_progress');
       }
-      storeBeforeSending(res, db, scope);
+      storeBeforeSending(res, db, tenant, key);
       next();
     } catch (err) {
       next(err);
@@ -88,7 +68,7 @@ function replay(res: Response, row: { response_status: number | null; response_h
 }
 
 /** Wraps `res.send` so the answer is stored (or the claim released) before it leaves. */
-function storeBeforeSending(res: Response, db: Kysely<Database>, scope: { merchant_id: number; livemode: boolean; key: string }) {
+function storeBeforeSending(res: Response, db: Kysely<Database>, tenant: Tenant, key: string) {
   const send = res.send.bind(res);
   let done = false;
   res.send = ((body?: unknown) => {
@@ -101,21 +81,7 @@ function storeBeforeSending(res: Response, db: Kysely<Database>, scope: { mercha
       const value = res.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const where = db
-      .deleteFrom('idempotency_keys')
-      .where('merchant_id', '=', scope.merchant_id)
-      .where('livemode', '=', scope.livemode)
-      .where('key', '=', scope.key);
-    const store =
-      status >= 500
-        ? where.execute()
-        : db
-            .updateTable('idempotency_keys')
-            .set({ state: 'done', response_status: status, response_headers: JSON.stringify(headers), response_body: text })
-            .where('merchant_id', '=', scope.merchant_id)
-            .where('livemode', '=', scope.livemode)
-            .where('key', '=', scope.key)
-            .execute();
+    const store = status >= 500 ? releaseKey(db, tenant, key) : storeResponse(db, tenant, key, { status, headers, body: text });
     store.then(
       () => send(body as any),
       (err: unknown) => {
@@ -129,8 +95,6 @@ function storeBeforeSending(res: Response, db: Kysely<Database>, scope: { mercha
 
 /** Deletes keys older than the retention period. Run by the `idempotency-cleanup` job. */
 export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, clock: Clock): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000);
-  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
-  return Number(result.numDeletedRows ?? 0);
+  return deleteKeysBefore(db, new Date(clock.now().getTime() - IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000));
 }
 

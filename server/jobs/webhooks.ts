@@ -1,11 +1,11 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../shared/clock.js';
 import type { TillDatabase } from '../db/database.js';
 import { onEventWritten } from '../domain/events/event.service.js';
-import { type DueScope, GLOBAL_SCOPE } from '../domain/sandbox/scope.js';
-import { type AttemptResult, type ClaimedDelivery, claimDueDeliveries, hasUndispatchedEvents, recordAttempts, sendClaimed } from '../domain/webhooks/delivery-batch.service.js';
-import { type DeliverySettings, dispatchBatch, dueDeliveries } from '../domain/webhooks/delivery.service.js';
+import { type AttemptResult, type ClaimedDelivery, claimDeliveries, type DeliverySettings, dueDeliveries, hasUndispatched, recordAttempts, sendClaimed } from '../domain/webhooks/delivery.js';
+import { dispatchBatch } from '../domain/webhooks/fan-out.js';
+import type { Clock } from '../shared/clock.js';
+import { type DueScope, GLOBAL_SCOPE } from '../shared/due-scope.js';
 
 /** Retries: one pg-boss job per retry, sent with `startAfter` at its due time. */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
@@ -231,7 +231,7 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
     }
   };
   const pipeline = attemptPipeline({
-    claim: (ids) => claimDueDeliveries(db, clock, settings, ids),
+    claim: (ids) => claimDeliveries(db, clock, settings, ids),
     send: (claimed) => sendClaimed(claimed, settings),
     record,
     logger,
@@ -253,7 +253,7 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
   const poll = setInterval(() => {
     if (polling || running > 0 || scheduled || stopped) return;
     polling = true;
-    hasUndispatchedEvents(db)
+    hasUndispatched(db)
       .then((found) => found && wake())
       .catch((err: unknown) => logger.error({ err }, 'webhook outbox poll failed'))
       .finally(() => (polling = false));

@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../shared/clock.js';
 import type { Database } from '../db/schema.js';
+import { liveQrData } from '../domain/payments/wallet.js';
 import { qrPng } from '../rails/wallet.js';
+import type { Clock } from '../shared/clock.js';
 
 const FILE = /^(qr_[A-Za-z0-9]{8,64})\.png$/;
 
@@ -14,15 +15,13 @@ export function qrImage(db: Kysely<Database>, clock: Clock): RequestHandler {
   return async (req, res, next) => {
     try {
       const token = FILE.exec(String(req.params.file ?? ''))?.[1];
-      const payment = token
-        ? await db.selectFrom('payments').select(['qr_data']).where('qr_token', '=', token).where('status', '=', 'pending').where('qr_expires_at', '>', clock.now()).executeTakeFirst()
-        : undefined;
+      const data = token ? await liveQrData(db, token, clock.now()) : undefined;
       res.setHeader('Cache-Control', 'no-store');
-      if (!payment?.qr_data) {
+      if (!data) {
         res.status(404).type('text/plain').send('No live QR code here: it was paid, withdrawn or has expired.');
         return;
       }
-      res.status(200).type('image/png').send(await qrPng(payment.qr_data));
+      res.status(200).type('image/png').send(await qrPng(data));
     } catch (err) {
       next(err);
     }

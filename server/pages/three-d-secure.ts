@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../api/types.js';
-import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/payments/three-d-secure.service.js';
+import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/checkout/three-d-secure.js';
 import { minorUnits } from '../shared/money.js';
 import { CHALLENGE_ID } from '../rails/three-d-secure.js';
 

@@ -92,9 +92,12 @@ export const typeForStatus: Record<number, ErrorType> = {
  * and why. (The edge renders it as the contract's `EnvelopeErrorData`; the compiler checks there
  * that this fits.)
  */
+/** Why a payment can or cannot be refunded now. */
+export type RefundReason = 'refundable' | 'no_payment' | 'not_paid' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'method_not_supported';
+
 export interface ErrorData {
   refundable?: boolean;
-  reason?: 'refundable' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'not_paid' | 'no_payment';
+  reason?: RefundReason;
   manualRefundRequired?: boolean;
   retryable?: boolean;
 }

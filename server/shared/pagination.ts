@@ -8,6 +8,13 @@ export interface PageRequest {
   startingAfter?: number | undefined;
 }
 
-export function toPage<T>(rows: T[], limit: number): { data: T[]; hasMore: boolean } {
+/** One page of a list, newest first. */
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+/** The page from `limit + 1` fetched rows. */
+export function toPage<T>(rows: T[], limit: number): Page<T> {
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }

@@ -2,8 +2,9 @@
 // after the rule of checkout-billing-api.md it proves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
+import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { delivered } from '../support/events.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -18,7 +19,7 @@ afterAll(async () => {
 
 const base = { amount: 49.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/thanks' };
 const create = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { ...base, ...body } });
-const events = (sessionId: string) => t.database.db.selectFrom('events').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute();
+const events = async (sessionId: string) => (await t.database.db.selectFrom('events').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
 const minutes = (n: number) => new Date(clock.now().getTime() + n * 60_000).toISOString();
 
 describe('creating a session', () => {

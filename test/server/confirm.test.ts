@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/log.js';
 import { call, createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { delivered } from '../support/events.js';
+import { MERCHANT_BALANCES } from '../support/ledger.js';
 
 const logLines: string[] = [];
 const logSink = new Writable({
@@ -85,7 +87,7 @@ describe('confirm', () => {
   it('payment events carry the session metadata and PascalCase statuses', async () => {
     const s = await session({ metadata: { orderId: 'A-77' } });
     await confirm(s, (await tokenize(s, '5555555555554444')).json.id);
-    const rows = await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute();
+    const rows = (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute()).map(delivered);
     expect(rows[0]!.data).toMatchObject({ object: 'payment', status: 'Success', metadata: { orderId: 'A-77' }, paymentMethod: { type: 'card', brand: 'mastercard', last4: '4444' } });
     expect(rows[1]!.data).toMatchObject({ object: 'checkout_session', status: 'Completed', paymentStatus: 'Paid' });
   });
@@ -93,7 +95,7 @@ describe('confirm', () => {
   it('the ledger holds the payment and its fee, exactly', async () => {
     const s = await session({ amount: 10 });
     const res = await confirm(s, (await tokenize(s, '4242424242424242')).json.id);
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('payment_id', '=', res.json.paymentResult.id).orderBy('id').execute();
+    const entries = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', res.json.paymentResult.id).orderBy('id').execute();
     expect(entries).toEqual([
       { type: 'payment', amount: '10.0000' },
       { type: 'fee', amount: '-0.5900' },
@@ -161,7 +163,7 @@ describe('holds (captureMethod manual)', () => {
     const days = (new Date(status.json.authorizationExpiresAt).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);
-    const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('payment_id', '=', res.json.paymentResult.id).execute();
+    const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', res.json.paymentResult.id).execute();
     expect(ledger).toHaveLength(0);
     const payment = await t.database.db.selectFrom('payments').select(['invoice_id', 'status']).where('id', '=', res.json.paymentResult.id).executeTakeFirstOrThrow();
     expect(payment.status).toBe('authorized');

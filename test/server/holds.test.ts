@@ -1,8 +1,9 @@
 // Card holds: capture once (all or part), release, lapse after 7 days, and their refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { lapseDueHolds } from '../../server/domain/payments/hold.service.js';
+import { lapseDueHolds } from '../../server/domain/checkout/payment-operations.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { MERCHANT_BALANCES } from '../support/ledger.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -44,7 +45,7 @@ describe('capture', () => {
     expect(res.json.capturedAt).toBeTruthy();
     expect(await types(paymentId)).toEqual(['payment.authorized', 'checkout.session.completed', 'payment.captured', 'payment.succeeded']);
     expect(await invoiceOf(paymentId)).toMatchObject({ status: 'paid', total: '100.0000', amount_paid: '100.0000', discount: '0.0000' });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
+    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).orderBy('id').execute();
     expect(ledger).toEqual([
       { type: 'payment', amount: '100.0000' },
       { type: 'fee', amount: '-3.2000' },
@@ -102,7 +103,7 @@ describe('release', () => {
     expect((await release(paymentId)).json.alreadyDone).toBe(true);
     expect((await capture(paymentId)).status).toBe(409);
     expect((await types(paymentId)).at(-1)).toBe('payment.released');
-    const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('payment_id', '=', paymentId).execute();
+    const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).execute();
     expect(ledger).toHaveLength(0);
   });
 });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { createProduct } from '../../server/domain/catalog/catalog.service.js';
-import { productToCheckout } from '../../server/domain/catalog/checkout.mapper.js';
+import { productView } from '../../server/api/checkout/views/catalog.view.js';
 import { deleteExpiredIdempotencyKeys } from '../../server/http/idempotency.js';
 import { call, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
 
@@ -23,8 +23,8 @@ beforeAll(async () => {
             releaseSlow = resolve;
           });
         }
-        const product = await createProduct(db, deps.clock, auth.merchantId!, body);
-        return { status: 201, body: productToCheckout(product) };
+        const product = await createProduct(db, deps.clock, { merchantId: auth.merchantId! }, body);
+        return { status: 201, body: productView(product) };
       },
     },
   });

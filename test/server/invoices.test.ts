@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { delivered } from '../support/events.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -26,7 +27,7 @@ const newInvoice = async (body: Record<string, unknown> = {}, key = sk) => {
 const session = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { mode: 'embedded', paymentType: 'oneTime', ...body } });
 const invoiceRow = (id: number) => t.database.db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const invoiceEvents = async (id: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'data']).where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').orderBy('seq').execute()).filter((e) => (e.data as { id: number }).id === id);
+  (await t.database.db.selectFrom('events').select(['type', 'data']).where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').orderBy('seq').execute()).map(delivered).filter((e) => (e.data as { id: number }).id === id);
 const future = new Date().getUTCFullYear() + 2;
 
 async function pay(sessionId: string, clientSecret: string, cardNumber = '4242424242424242') {
@@ -234,7 +235,7 @@ describe('rule 6: paying an existing invoice', () => {
     expect(after.json).toMatchObject({ status: 'paid', amountPaid: inv.total, amountDue: 0, description: 'Invoice text', customer: inv.customer });
     expect(await t.database.db.selectFrom('invoices').select('id').where('session_id', '=', s.json.id).execute()).toEqual([]);
     expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.paid']);
-    const completed = await t.database.db.selectFrom('events').select('data').where('session_id', '=', s.json.id).where('type', '=', 'checkout.session.completed').executeTakeFirstOrThrow();
+    const completed = delivered(await t.database.db.selectFrom('events').select('data').where('session_id', '=', s.json.id).where('type', '=', 'checkout.session.completed').executeTakeFirstOrThrow());
     expect(completed.data).toMatchObject({ invoiceId: inv.id, invoiceReference: inv.reference, status: 'Completed', paymentStatus: 'Paid' });
   });
 

@@ -6,20 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { createLogger } from '../../server/log.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/refund.service.js';
+import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/settlement.js';
 import { MAX_OFFSET_SECONDS } from '../../server/domain/sandbox/clock.service.js';
-import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
+import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
 import { type Jobs, startJobs } from '../../server/jobs/index.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 import { receiverPool } from '../support/webhook-receiver.js';
 
 const start = new Date(Math.floor(Date.now() / 1000) * 1000);
 const clock = new ManualClock(start);
-const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 let t: TestServer;
 const receivers = receiverPool();
 beforeAll(async () => {
-  t = await startTestServer({ clock, config: settings, isolatedDatabase: 'sandbox' }); // its jobs run on its own database
+  t = await startTestServer({ clock, config, isolatedDatabase: 'sandbox' }); // its jobs run on its own database
 });
 afterAll(async () => {
   await receivers.closeAll();
@@ -220,7 +220,7 @@ describe('refusals', () => {
 describe('the background jobs follow each sandbox clock', () => {
   let jobs: Jobs;
   beforeAll(async () => {
-    jobs = await startJobs(t.database, clock, createLogger('silent'), settings);
+    jobs = await startJobs(t.database, clock, createLogger('silent'), config);
   });
   afterAll(async () => {
     await jobs?.stop();

@@ -416,7 +416,7 @@ describe('listTestMessages', () => {
   it('the recipient filter ignores case', async () => {
     const merchant = await t.newMerchant('Outbox case');
     await t.database.db.transaction().execute((trx) =>
-      recordMessage(trx, clock, { merchantId: merchant.merchantId, livemode: false, channel: 'email', kind: 'other', to: 'Ana.Lopez@Example.com', subject: 'Hello', body: 'Hi' }),
+      recordMessage(trx, clock, { tenant: { merchantId: merchant.merchantId, livemode: false }, channel: 'email', kind: 'other', to: 'Ana.Lopez@Example.com', subject: 'Hello', body: 'Hi' }),
     );
     const found = await messages('?to=ana.lopez%40example.com', merchant.keys.test.secret);
     expect(found.json.data).toHaveLength(1);

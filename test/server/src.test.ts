@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { delivered } from '../support/events.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -86,7 +87,7 @@ describe('authenticateSrcCard', () => {
     const paid = await confirm(s, res.json.paymentMethodId);
     expect(paid.status).toBe(200);
     expect(paid.json).toMatchObject({ status: 'complete', paymentStatus: 'paid', paymentResult: { status: 'succeeded', amount: 18.5 } });
-    const events = await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute();
+    const events = (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute()).map(delivered);
     expect(events.map((e) => e.type)).toEqual(['payment.succeeded', 'checkout.session.completed']);
     expect(events[0]!.data).toMatchObject({ paymentMethod: { type: 'card', brand: 'mastercard', last4: '4444' } });
   });

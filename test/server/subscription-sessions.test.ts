@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { delivered } from '../support/events.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -59,7 +60,7 @@ async function payByCard(session: { id: string; clientSecret: string }, cardNumb
   return t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { key, clientSecret: session.clientSecret, body: { paymentMethodId: pm.json.id } });
 }
 
-const events = (sessionId: string) => t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', sessionId).orderBy('seq').execute();
+const events = async (sessionId: string) => (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
 const retrieve = (id: string, key = sk) => t.call('GET', `/v1/checkout-sessions/${id}`, { key });
 const getSubscription = (id: number, key = sk) => t.call('GET', `/v1/subscriptions/${id}`, { key });
 

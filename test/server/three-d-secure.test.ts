@@ -3,8 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
-import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
+import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
 import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { delivered } from '../support/events.js';
+import { MERCHANT_BALANCES } from '../support/ledger.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -65,7 +67,7 @@ describe('confirm with the 3-D Secure test card', () => {
     expect(challenge).toMatchObject({ status: 'open', return_url: RETURN_URL, payment_id: payments[0]!.id });
     expect((await retrieve(s)).status).toBe('payment_pending');
     expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret })).json).toEqual({ status: 'payment_pending' });
-    expect(await t.database.db.selectFrom('ledger_entries').select('id').where('payment_id', '=', payments[0]!.id).execute()).toHaveLength(0);
+    expect(await t.database.db.selectFrom('ledger_entries').select('id').where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', payments[0]!.id).execute()).toHaveLength(0);
     expect(await eventTypes(s.id)).toEqual([]);
   });
 
@@ -202,7 +204,7 @@ describe('the sandbox 3-D Secure page', () => {
     expect(got).toMatchObject({ status: 'completed', refund: { refundable: true } });
     const invoice = await t.database.db.selectFrom('invoices').selectAll().where('id', '=', payments[0]!.invoice_id!).executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ status: 'paid', amount_paid: '49.9900', payer_email: 'maria@example.com' });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('payment_id', '=', payments[0]!.id).orderBy('id').execute();
+    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', payments[0]!.id).orderBy('id').execute();
     expect(ledger).toEqual([
       { type: 'payment', amount: '49.9900' },
       { type: 'fee', amount: '-1.7500' },
@@ -240,7 +242,7 @@ describe('the sandbox 3-D Secure page', () => {
     expect(failed.headers.get('location')).toBe(RETURN_URL);
     expect(await paymentsOf(s.id)).toMatchObject([{ id: res.json.paymentResult.id, status: 'failed', failure_code: 'authentication_failed' }]);
     expect(await eventTypes(s.id)).toEqual(['payment.failed']);
-    const event = await t.database.db.selectFrom('events').select('data').where('session_id', '=', s.id).executeTakeFirstOrThrow();
+    const event = delivered(await t.database.db.selectFrom('events').select('data').where('session_id', '=', s.id).executeTakeFirstOrThrow());
     expect(event.data).toMatchObject({ object: 'payment', status: 'Failed', failureCode: 'authentication_failed', paymentMethod: { type: 'card', brand: 'visa', last4: '3220' } });
     expect(await retrieve(s)).toMatchObject({ status: 'created', refund: { reason: 'no_payment' } });
     const paid = await confirm(s, { paymentMethodId: await tokenize(s, '4242424242424242') });

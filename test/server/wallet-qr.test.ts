@@ -4,10 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { completeDueWalletRefunds } from '../../server/domain/payments/wallet.service.js';
-import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
+import { completeDueWalletRefunds } from '../../server/domain/checkout/payment-operations.js';
+import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
 import { WALLET_REFUND_DELAY_MINUTES } from '../../server/rails/wallet.js';
 import { call, createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { delivered } from '../support/events.js';
+import { MERCHANT_BALANCES } from '../support/ledger.js';
 
 const clock = new ManualClock(new Date());
 let t: TestServer;
@@ -33,7 +35,7 @@ const qrPaid = (s: Session, url = t.url, key = sk) => call(url, 'POST', `/v1/tes
 const retrieve = (s: Session) => t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk });
 const refund = (s: Session, body: Record<string, unknown> = {}) => t.call('POST', `/v1/checkout-sessions/${s.id}/refund`, { key: sk, body });
 const payments = (s: Session) => t.database.db.selectFrom('payments').selectAll().where('session_id', '=', s.id).orderBy('id').execute();
-const events = async (s: Session) => t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute();
+const events = async (s: Session) => (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute()).map(delivered);
 const image = (qrImageUrl: string) => fetch(`${t.url}${new URL(qrImageUrl).pathname}`);
 
 /** A session showing a live QR code. */
@@ -157,7 +159,7 @@ describe('the sandbox wallet pays the code (simulateQrPaid)', () => {
     expect(rows[0]).toMatchObject({ status: 'succeeded', method_type: 'wallet', captured_amount: '49.9900', fee: '1.7500' });
     const invoice = await t.database.db.selectFrom('invoices').selectAll().where('id', '=', rows[0]!.invoice_id!).executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ status: 'paid', amount_paid: '49.9900', payer_email: 'ana@example.com', session_id: s.id });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('payment_id', '=', rows[0]!.id).orderBy('id').execute();
+    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', rows[0]!.id).orderBy('id').execute();
     expect(ledger).toEqual([
       { type: 'payment', amount: '49.9900' },
       { type: 'fee', amount: '-1.7500' },
@@ -369,7 +371,7 @@ describe('wallet refunds', () => {
     const refunded = (await events(s)).filter((e) => e.type === 'payment.refunded');
     expect(refunded).toHaveLength(1);
     expect(refunded[0]!.data).toMatchObject({ status: 'Refunded', refundAmount: 49.99, refundedAmount: 49.99, paymentMethod: { type: 'wallet' }, metadata: { orderId: 'Q-1' } });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
+    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).orderBy('id').execute();
     expect(ledger.at(-1)).toEqual({ type: 'refund', amount: '-49.9900' });
     const invoice = await t.database.db.selectFrom('invoices').select('amount_refunded').where('id', '=', payment!.invoice_id!).executeTakeFirstOrThrow();
     expect(invoice.amount_refunded).toBe('49.9900');

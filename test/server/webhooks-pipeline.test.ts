@@ -8,8 +8,9 @@ import { ManualClock, systemClock } from '../../server/shared/clock.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { type AttemptResult, claimDueDeliveries, recordAttempts, sendClaimed } from '../../server/domain/webhooks/delivery-batch.service.js';
-import { attemptDelivery, dispatchPendingEvents } from '../../server/domain/webhooks/delivery.service.js';
+import { deliverySettings } from '../../server/api/kit.js';
+import { type AttemptResult, attemptDelivery, claimDeliveries as claimDueDeliveries, recordAttempts, sendClaimed } from '../../server/domain/webhooks/delivery.js';
+import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { sendWebhook } from '../../server/domain/webhooks/sender.js';
 import { startWebhookJobs, WEBHOOK_DELIVERY_QUEUE, type WebhookJobs } from '../../server/jobs/webhooks.js';
 import { createLogger } from '../../server/log.js';
@@ -17,11 +18,12 @@ import { createTestSession, startTestServer, type TestServer } from '../support/
 import { type Receiver, receiverPool } from '../support/webhook-receiver.js';
 
 const clock = new ManualClock(new Date());
-const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+const settings = deliverySettings({ config });
 let t: TestServer;
 const receivers = receiverPool();
 beforeAll(async () => {
-  t = await startTestServer({ clock, config: settings, isolatedDatabase: 'pipeline' }); // its jobs run on its own database
+  t = await startTestServer({ clock, config, isolatedDatabase: 'pipeline' }); // its jobs run on its own database
 });
 afterAll(async () => {
   await receivers.closeAll();
@@ -31,7 +33,8 @@ afterAll(async () => {
 const receiver = receivers.start;
 const configure = async (m: MerchantCredentials, body: Record<string, unknown>) => (await t.call('POST', '/v1/WebhookConfiguration', { key: m.keys.test.secret, body })).json;
 /** An event of the merchant, written as a state change writes it (this process is told). */
-const paymentEvent = (m: MerchantCredentials, n: number) => writeEvent(t.database.db, clock, { merchantId: m.merchantId, livemode: false, type: 'payment.succeeded', object: { object: 'payment', id: n, amount: 25, currency: 'USD' } });
+const paymentEvent = (m: MerchantCredentials, n: number) =>
+  writeEvent(t.database.db, clock, { tenant: { merchantId: m.merchantId, livemode: false }, type: 'payment.succeeded', subject: { kind: 'test', id: `test_${n}`, eventType: 'payment.succeeded', live: false, created_at: clock.now() } });
 /** The configuration's deliveries, oldest first. */
 const deliveriesOf = (configurationId: number) => t.database.db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', configurationId).orderBy('seq').execute();
 const attemptsOf = (deliveryId: string) => t.database.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id').execute();
@@ -55,7 +58,7 @@ describe('batched attempts', () => {
     const claimed = await claimDueDeliveries(t.database.db, clock, settings, [due!, held!, later!, 'whd_nosuchdelivery']);
     expect(claimed.map((x) => x.delivery.id)).toEqual([due]);
     const [one] = claimed;
-    expect(one!.event).toMatchObject({ id: one!.delivery.event_id, type: 'payment.succeeded', merchant_id: m.merchantId, data: { object: 'payment', id: 0 } });
+    expect(one!.event).toMatchObject({ id: one!.delivery.event_id, type: 'payment.succeeded', merchant_id: m.merchantId, subject: { kind: 'test', id: 'test_0' } });
     expect(one!.target).toEqual({ url: r.url, secret: c.sandboxSecret });
     expect(one!.delivery.locked_until!.getTime()).toBe(clock.now().getTime() + (2 + 15) * 1000); // the timeout, rounded up, plus 15 s to record the attempt
     // Now held by this claim, for attemptDelivery as for another batch.

@@ -10,20 +10,23 @@ import { TillWebhookVerificationError, verifyWebhook } from '../../sdk/src/index
 import { ManualClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { lapseDueHolds } from '../../server/domain/payments/hold.service.js';
-import { expireDueSessions } from '../../server/domain/sessions/session.service.js';
-import { attemptDelivery, deliverDueWebhooks, dispatchPendingEvents, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.service.js';
+import { deliverySettings } from '../../server/api/kit.js';
+import { lapseDueHolds } from '../../server/domain/checkout/payment-operations.js';
+import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
+import { attemptDelivery, deliverDueWebhooks, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
+import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { EVENT_TYPES } from '../../server/domain/webhooks/event-types.js';
 import { sendWebhook, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';
 import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
 import { type Receiver, type ReceivedWebhook, receiverPool } from '../support/webhook-receiver.js';
 
 const clock = new ManualClock(new Date());
-const settings = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+const settings = deliverySettings({ config });
 let t: TestServer;
 const receivers = receiverPool();
 beforeAll(async () => {
-  t = await startTestServer({ clock, config: settings });
+  t = await startTestServer({ clock, config });
 });
 afterAll(async () => {
   await receivers.closeAll();
@@ -220,6 +223,23 @@ describe('delivery', () => {
     expect(d).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null, eventId: event.id, url: r.url, livemode: false, configurationId: c.json.id });
     expect(d.attempts[0]).toMatchObject({ httpStatus: 200, error: null, responseSnippet: '{"received":true,"n":0}' });
     expect(d.event.id).toBe(event.id);
+  });
+
+  it("delivers what the merchant wrote exactly as written: metadata that looks like a time stays text, in the webhook and in the delivery log", async () => {
+    // Events store records and are rendered when delivered; times are read back as Dates, but a
+    // merchant's own values never are (the delivery log's answer is validated against the contract).
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url, subscribedEvents: ['payment.succeeded'] });
+    const metadata = { shipBy: '2026-12-01T09:30:00.000Z', created_at: '2026-01-02T03:04:05.006Z', note: 'ISO 2026-12-01T09:30:00.000Z' };
+    await paidSession(m, { metadata });
+    await deliver();
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]!.json.data.object.metadata).toEqual(metadata);
+    const log = await t.call('GET', `/v1/WebhookConfiguration/${c.json.id}/deliveries`, { key: m.keys.test.secret });
+    expect(log.status).toBe(200);
+    expect(log.json.data[0].event.data.object.metadata).toEqual(metadata);
+    expect(log.json.data[0].event.data.object.createdAt).toBe(r.received[0]!.json.data.object.createdAt);
   });
 
   it('every delivered event validates against the contract for its type (payments, holds, sessions, test events)', async () => {

@@ -1,41 +1,33 @@
-import { confirmResult, paymentMethodObject } from '../../domain/payments/payment.mapper.js';
-import { confirmSession, tokenizeCard } from '../../domain/payments/payment.service.js';
-import { sessionCreated, sessionRetrieved, sessionStatus } from '../../domain/sessions/session.mapper.js';
-import { cancelSession, createSession, getSession } from '../../domain/sessions/session.service.js';
-import type { AuthContext } from '../../http/context.js';
-import { merchantOf } from '../merchant.js';
+import { confirmSession, tokenizeCard } from '../../domain/checkout/confirm.js';
+import { createSession } from '../../domain/checkout/session-create.js';
+import { cancelSession, getSessionWithPayment } from '../../domain/checkout/session.service.js';
+import { getMerchant } from '../../domain/merchants/merchant.service.js';
+import { created, noContent, ok, sessionSettings } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-
-const caller = (auth: AuthContext) => ({ merchantId: merchantOf(auth), livemode: auth.livemode });
+import { paymentMethodView } from './views/payment.view.js';
+import { confirmResultView, sessionCreatedView, sessionStatusView, sessionView } from './views/session.view.js';
 
 export const checkoutSessionHandlers: CheckoutHandlers = {
-  async createCheckoutSession({ db, deps, auth, body }) {
-    const created = await createSession(db, deps.clock, deps.config, caller(auth), body);
-    return { status: created.reused ? 200 : 201, body: sessionCreated(created.session, created.clientSecret, created.generatedNotificationSecret) };
+  async createCheckoutSession({ db, deps, tenant, body }) {
+    const result = await createSession(db, deps.clock, sessionSettings(deps), tenant, body);
+    return { status: result.reused ? 200 : 201, body: sessionCreatedView(result) };
   },
-  async retrieveCheckoutSession({ db, deps, auth, path }) {
-    const session = await getSession(db, deps.clock, caller(auth), path.id);
-    const merchant = await db.selectFrom('merchants').selectAll().where('id', '=', session.merchant_id).executeTakeFirstOrThrow();
-    const payment = session.payment_id === null ? undefined : await db.selectFrom('payments').selectAll().where('id', '=', session.payment_id).executeTakeFirst();
-    return { status: 200, body: sessionRetrieved(session, merchant, payment) };
+  async retrieveCheckoutSession({ db, deps, tenant, path }) {
+    const { session, payment } = await getSessionWithPayment(db, deps.clock, tenant, path.id);
+    return ok(sessionView(session, await getMerchant(db, tenant.merchantId), payment));
   },
-  async getCheckoutSessionStatus({ db, deps, auth, path }) {
-    const session = await getSession(db, deps.clock, caller(auth), path.id);
-    const hold =
-      session.payment_id === null
-        ? undefined
-        : await db.selectFrom('payments').select(['id', 'status', 'amount', 'authorized_amount', 'currency', 'authorization_expires_at']).where('id', '=', session.payment_id).executeTakeFirst();
-    return { status: 200, body: sessionStatus(session, hold) };
+  async getCheckoutSessionStatus({ db, deps, tenant, path }) {
+    const { session, payment } = await getSessionWithPayment(db, deps.clock, tenant, path.id);
+    return ok(sessionStatusView(session, payment));
   },
-  async tokenizeCard({ db, deps, auth, path, body }) {
-    return { status: 201, body: paymentMethodObject(await tokenizeCard(db, deps.clock, caller(auth), path.id, body)) };
+  async tokenizeCard({ db, deps, tenant, path, body }) {
+    return created(paymentMethodView(await tokenizeCard(db, deps.clock, tenant, path.id, body)));
   },
-  async confirmCheckoutSession({ db, deps, auth, path, body }) {
-    const { session, payment, nextAction } = await confirmSession(db, deps.clock, caller(auth), path.id, body, { publicBaseUrl: deps.config.publicBaseUrl });
-    return { status: 200, body: confirmResult(session, payment, nextAction) };
+  async confirmCheckoutSession({ db, deps, tenant, path, body }) {
+    return ok(confirmResultView(await confirmSession(db, deps.clock, tenant, path.id, body), deps.config.publicBaseUrl));
   },
-  async cancelCheckoutSession({ db, deps, auth, path }) {
-    await cancelSession(db, deps.clock, caller(auth), path.id);
-    return { status: 204 };
+  async cancelCheckoutSession({ db, deps, tenant, path }) {
+    await cancelSession(db, deps.clock, tenant, path.id);
+    return noContent();
   },
 };

@@ -1,12 +1,13 @@
-import { captureHold, releaseHold } from '../../domain/payments/hold.service.js';
-import { merchantOf } from '../merchant.js';
+import { captureHold, releaseHold } from '../../domain/checkout/payment-operations.js';
+import { ok } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { holdResultView } from './views/payment.view.js';
 
 export const holdHandlers: CheckoutHandlers = {
-  async capturePayment({ db, deps, auth, path, body }) {
-    return { status: 200, body: await captureHold(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.paymentId, body ?? {}) };
+  async capturePayment({ db, deps, tenant, path, body }) {
+    return ok(holdResultView(await captureHold(db, deps.clock, tenant, path.paymentId, body ?? {})));
   },
-  async releasePayment({ db, deps, auth, path }) {
-    return { status: 200, body: await releaseHold(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.paymentId) };
+  async releasePayment({ db, deps, tenant, path }) {
+    return ok(holdResultView(await releaseHold(db, deps.clock, tenant, path.paymentId)));
   },
 };

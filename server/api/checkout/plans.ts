@@ -1,25 +1,22 @@
 import { archivePlan, createPlan, getPlan, listPlans, updatePlan } from '../../domain/catalog/catalog.service.js';
-import { planToCheckout } from '../../domain/catalog/checkout.mapper.js';
-import { envelope } from '../envelope.js';
-import { merchantOf } from '../merchant.js';
+import { created, envelope, listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { planView } from './views/catalog.view.js';
 
 export const planHandlers: CheckoutHandlers = {
-  async createPlan({ db, deps, auth, body }) {
-    const plan = await createPlan(db, deps.clock, merchantOf(auth), body);
-    return { status: 201, body: envelope(planToCheckout(plan)) };
+  async createPlan({ db, deps, tenant, body }) {
+    return created(envelope(planView(await createPlan(db, deps.clock, tenant, body))));
   },
-  async listPlans({ db, auth, query }) {
-    const page = await listPlans(db, merchantOf(auth), { limit: query.limit ?? 25, startingAfter: query.startingAfter, includeArchived: query.includeArchived === true });
-    return { status: 200, body: envelope({ object: 'list' as const, data: page.data.map(planToCheckout), hasMore: page.hasMore }) };
+  async listPlans({ db, tenant, query }) {
+    return ok(envelope(listOf(await listPlans(db, tenant, { ...pageOf(query, 25), includeArchived: query.includeArchived === true }), planView)));
   },
-  async retrievePlan({ db, auth, path }) {
-    return { status: 200, body: envelope(planToCheckout(await getPlan(db, merchantOf(auth), path.id))) };
+  async retrievePlan({ db, tenant, path }) {
+    return ok(envelope(planView(await getPlan(db, tenant, path.id))));
   },
-  async updatePlan({ db, deps, auth, path, body }) {
-    return { status: 200, body: envelope(planToCheckout(await updatePlan(db, deps.clock, merchantOf(auth), path.id, body))) };
+  async updatePlan({ db, deps, tenant, path, body }) {
+    return ok(envelope(planView(await updatePlan(db, deps.clock, tenant, path.id, body))));
   },
-  async archivePlan({ db, deps, auth, path }) {
-    return { status: 200, body: envelope(planToCheckout(await archivePlan(db, deps.clock, merchantOf(auth), path.id))) };
+  async archivePlan({ db, deps, tenant, path }) {
+    return ok(envelope(planView(await archivePlan(db, deps.clock, tenant, path.id))));
   },
 };

@@ -1,18 +1,16 @@
 import { createProduct, getProduct, listProducts } from '../../domain/catalog/catalog.service.js';
-import { productToCheckout } from '../../domain/catalog/checkout.mapper.js';
-import { merchantOf } from '../merchant.js';
+import { created, listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { productView } from './views/catalog.view.js';
 
 export const productHandlers: CheckoutHandlers = {
-  async createProduct({ db, deps, auth, body }) {
-    const product = await createProduct(db, deps.clock, merchantOf(auth), body);
-    return { status: 201, body: productToCheckout(product) };
+  async createProduct({ db, deps, tenant, body }) {
+    return created(productView(await createProduct(db, deps.clock, tenant, body)));
   },
-  async listProducts({ db, auth, query }) {
-    const page = await listProducts(db, merchantOf(auth), { limit: query.limit ?? 25, startingAfter: query.startingAfter });
-    return { status: 200, body: { object: 'list', data: page.data.map(productToCheckout), hasMore: page.hasMore } };
+  async listProducts({ db, tenant, query }) {
+    return ok(listOf(await listProducts(db, tenant, pageOf(query, 25)), productView));
   },
-  async retrieveProduct({ db, auth, path }) {
-    return { status: 200, body: productToCheckout(await getProduct(db, merchantOf(auth), path.id)) };
+  async retrieveProduct({ db, tenant, path }) {
+    return ok(productView(await getProduct(db, tenant, path.id)));
   },
 };

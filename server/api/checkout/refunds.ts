@@ -1,12 +1,13 @@
-import { refund } from '../../domain/payments/refund.service.js';
-import { merchantOf } from '../merchant.js';
+import { refund } from '../../domain/checkout/payment-operations.js';
+import { ok } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { refundResultView } from './views/payment.view.js';
 
 export const refundHandlers: CheckoutHandlers = {
-  async refundCheckoutSession({ db, deps, auth, path, body }) {
-    return { status: 200, body: await refund(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, { sessionId: path.id }, body ?? {}) };
+  async refundCheckoutSession({ db, deps, tenant, path, body }) {
+    return ok(refundResultView(await refund(db, deps.clock, tenant, { sessionId: path.id }, body ?? {})));
   },
-  async refundPayment({ db, deps, auth, path, body }) {
-    return { status: 200, body: await refund(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, { paymentId: path.paymentId }, body ?? {}) };
+  async refundPayment({ db, deps, tenant, path, body }) {
+    return ok(refundResultView(await refund(db, deps.clock, tenant, { paymentId: path.paymentId }, body ?? {})));
   },
 };

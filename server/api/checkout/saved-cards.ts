@@ -1,21 +1,18 @@
-import { savedCardList, savedCardVerification } from '../../domain/saved-cards/saved-card.mapper.js';
-import { confirmOtp, listSessionSavedCards, startVerification } from '../../domain/saved-cards/saved-card.service.js';
-import type { AuthContext } from '../../http/context.js';
-import { merchantOf } from '../merchant.js';
+import { confirmOtp, listSessionSavedCards, startVerification } from '../../domain/checkout/saved-cards.js';
+import { ok } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-
-const caller = (auth: AuthContext) => ({ merchantId: merchantOf(auth), livemode: auth.livemode });
+import { savedCardListView, savedCardVerificationView } from './views/misc.view.js';
 
 /** Saved cards of the session's customer, and their OTP verification (publishable key + client secret). */
 export const savedCardHandlers: CheckoutHandlers = {
-  async listSavedCards({ db, deps, auth, path }) {
-    return { status: 200, body: savedCardList(await listSessionSavedCards(db, deps.clock, caller(auth), path.id)) };
+  async listSavedCards({ db, deps, tenant, path }) {
+    return ok(savedCardListView(await listSessionSavedCards(db, deps.clock, tenant, path.id)));
   },
-  async verifySavedCard({ db, deps, auth, path, body }) {
-    return { status: 200, body: savedCardVerification(await startVerification(db, deps.clock, caller(auth), path.id, body.paymentMethodId)) };
+  async verifySavedCard({ db, deps, tenant, path, body }) {
+    return ok(savedCardVerificationView(await startVerification(db, deps.clock, tenant, path.id, body.paymentMethodId)));
   },
-  async confirmSavedCardOtp({ db, deps, auth, path, body }) {
-    const { paymentMethodId } = await confirmOtp(db, deps.clock, caller(auth), path.id, body);
-    return { status: 200, body: { verified: true, paymentMethodId } };
+  async confirmSavedCardOtp({ db, deps, tenant, path, body }) {
+    const { paymentMethodId } = await confirmOtp(db, deps.clock, tenant, path.id, body);
+    return ok({ verified: true as const, paymentMethodId });
   },
 };

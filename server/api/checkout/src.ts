@@ -1,17 +1,14 @@
-import { srcAuthentication, srcLookupResult } from '../../domain/saved-cards/saved-card.mapper.js';
-import { authenticateSrc, lookupSrc } from '../../domain/saved-cards/src.service.js';
-import type { AuthContext } from '../../http/context.js';
-import { merchantOf } from '../merchant.js';
+import { authenticateSrc, lookupSrc } from '../../domain/checkout/click-to-pay.js';
+import { ok } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-
-const caller = (auth: AuthContext) => ({ merchantId: merchantOf(auth), livemode: auth.livemode });
+import { srcAuthenticationView, srcLookupView } from './views/misc.view.js';
 
 /** Click to pay (SRC) on a session (publishable key + client secret). */
 export const srcHandlers: CheckoutHandlers = {
-  async lookupSrcCards({ db, deps, auth, path, body }) {
-    return { status: 200, body: srcLookupResult(await lookupSrc(db, deps.clock, caller(auth), path.id, body.email)) };
+  async lookupSrcCards({ db, deps, tenant, path, body }) {
+    return ok(srcLookupView(await lookupSrc(db, deps.clock, tenant, path.id, body.email)));
   },
-  async authenticateSrcCard({ db, deps, auth, path, body }) {
-    return { status: 200, body: srcAuthentication(await authenticateSrc(db, deps.clock, caller(auth), path.id, body)) };
+  async authenticateSrcCard({ db, deps, tenant, path, body }) {
+    return ok(srcAuthenticationView(await authenticateSrc(db, deps.clock, tenant, path.id, body)));
   },
 };

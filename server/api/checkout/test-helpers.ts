@@ -1,24 +1,24 @@
-import { testMessageObject } from '../../domain/messages/message.mapper.js';
+import { settlePayment } from '../../domain/checkout/payment-operations.js';
+import { payQr } from '../../domain/checkout/wallet.js';
 import { listMessages } from '../../domain/messages/message.service.js';
-import { settlePayment } from '../../domain/payments/refund.service.js';
-import { payQr } from '../../domain/payments/wallet.service.js';
 import { advanceSandboxClock } from '../../domain/sandbox/clock.service.js';
-import { merchantOf } from '../merchant.js';
+import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { qrPaidView, testClockView, testMessageView } from './views/misc.view.js';
+import { settlementView } from './views/payment.view.js';
 
 /** Test-mode helpers (live keys are refused before these run). */
 export const testHelperHandlers: CheckoutHandlers = {
-  async advanceTestClock({ db, deps, auth, body }) {
-    return { status: 200, body: await advanceSandboxClock(db, deps.clock, deps.config, merchantOf(auth), body.seconds) };
+  async advanceTestClock({ db, deps, tenant, body }) {
+    return ok(testClockView(await advanceSandboxClock(db, deps.clock, tenant.merchantId, body.seconds, deps.dueWork)));
   },
-  async settleTestPayment({ db, deps, auth, path }) {
-    return { status: 200, body: await settlePayment(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.paymentId) };
+  async settleTestPayment({ db, deps, tenant, path }) {
+    return ok(settlementView(await settlePayment(db, deps.clock, tenant, path.paymentId)));
   },
-  async simulateQrPaid({ db, deps, auth, path }) {
-    return { status: 200, body: await payQr(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.id) };
+  async simulateQrPaid({ db, deps, tenant, path }) {
+    return ok(qrPaidView(await payQr(db, deps.clock, tenant, path.id)));
   },
-  async listTestMessages({ db, auth, query }) {
-    const page = await listMessages(db, { merchantId: merchantOf(auth), livemode: auth.livemode }, { limit: query.limit ?? 25, startingAfter: query.startingAfter, to: query.to, kind: query.kind });
-    return { status: 200, body: { object: 'list', data: page.data.map(testMessageObject), hasMore: page.hasMore } };
+  async listTestMessages({ db, tenant, query }) {
+    return ok(listOf(await listMessages(db, tenant, { ...pageOf(query, 25), to: query.to, kind: query.kind }), testMessageView));
   },
 };

@@ -1,9 +1,10 @@
-import { withdrawQr } from '../../domain/payments/wallet.service.js';
-import { merchantOf } from '../merchant.js';
+import { withdrawQr } from '../../domain/checkout/wallet.js';
+import { ok } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { qrWithdrawalView } from './views/session.view.js';
 
 export const walletHandlers: CheckoutHandlers = {
-  async withdrawCheckoutSessionQr({ db, deps, auth, path }) {
-    return { status: 200, body: await withdrawQr(db, deps.clock, { merchantId: merchantOf(auth), livemode: auth.livemode }, path.id) };
+  async withdrawCheckoutSessionQr({ db, deps, tenant, path }) {
+    return ok(qrWithdrawalView(await withdrawQr(db, deps.clock, tenant, path.id)));
   },
 };

@@ -50,3 +50,10 @@ export interface SubscriptionItemsTable {
   created_at: Timestamp;
 }
 export type SubscriptionItemRow = Selectable<SubscriptionItemsTable>;
+
+/** A subscription with what its answers and events show of its customer, its plan and its items (a read of three tables). */
+export interface SubscriptionDetails extends SubscriptionRow {
+  client_email: string | null;
+  plan_name: string;
+  items: (SubscriptionItemRow & { plan_name: string })[];
+}

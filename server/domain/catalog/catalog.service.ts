@@ -1,57 +1,53 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { Plan, PlanInterval, Product } from '../../db/tables/catalog.js';
+import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';
-import { type PageRequest, toPage } from '../../shared/pagination.js';
-import type { Plan, PlanInterval, Product } from '../../db/tables/catalog.js';
+import { type Page, type PageRequest, toPage } from '../../shared/pagination.js';
+import type { MerchantRef } from '../../shared/tenant.js';
+import { findPlan, findPlans, findProduct, findProducts, insertPlan, insertProduct, updatePlanRow } from './catalog.repository.js';
 
 // Products and plans belong to a merchant and are shared by both modes, so these functions take
 // the merchant id and never a mode.
 
-export async function createProduct(db: Kysely<Database>, clock: Clock, merchantId: number, input: { name: string; description?: string | null; type?: Product['type'] }): Promise<Product> {
-  return db
-    .insertInto('products')
-    .values({ merchant_id: merchantId, name: input.name, description: input.description ?? null, type: input.type ?? 'service', media: '[]', created_at: clock.now() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function createProduct(db: Db, clock: Clock, owner: MerchantRef, input: { name: string; description?: string | null | undefined; type?: Product['type'] | undefined }): Promise<Product> {
+  return insertProduct(db, { merchant_id: owner.merchantId, name: input.name, description: input.description ?? null, type: input.type ?? 'service', media: '[]', created_at: clock.now() });
 }
 
-export async function getProduct(db: Kysely<Database>, merchantId: number, id: number): Promise<Product> {
-  const product = await db.selectFrom('products').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
+export async function getProduct(db: Db, owner: MerchantRef, id: number): Promise<Product> {
+  const product = await findProduct(db, owner, id);
   if (!product) throw new AppError('resource_not_found', { param: 'id', message: `No such product: ${id}.` });
   return product;
 }
 
-export async function listProducts(db: Kysely<Database>, merchantId: number, page: PageRequest) {
-  let q = db.selectFrom('products').selectAll().where('merchant_id', '=', merchantId);
-  if (page.startingAfter !== undefined) q = q.where('id', '<', page.startingAfter);
-  return toPage(await q.orderBy('id', 'desc').limit(page.limit + 1).execute(), page.limit);
+export async function listProducts(db: Db, owner: MerchantRef, page: PageRequest): Promise<Page<Product>> {
+  return toPage(await findProducts(db, owner, page), page.limit);
 }
 
 export interface CreatePlanInput {
   productId: number;
   name: string;
-  description?: string | null;
-  amount: number;
+  description?: string | null | undefined;
+  /** In the currency's units: an exact decimal text, or a JSON number read through its shortest text. */
+  amount: number | string;
   currency: string;
   interval: PlanInterval;
-  intervalCount?: number;
-  active?: boolean;
+  intervalCount?: number | undefined;
+  active?: boolean | undefined;
 }
 
 /** Creates a plan of one of the merchant's products; `active: false` makes a draft. */
-export async function createPlan(db: Kysely<Database>, clock: Clock, merchantId: number, input: CreatePlanInput): Promise<Plan> {
+export async function createPlan(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: CreatePlanInput): Promise<Plan> {
   const currency = input.currency.toUpperCase();
   const amount = amountToDecimal(input.amount, currency);
   return db.transaction().execute(async (trx) => {
-    const product = await trx.selectFrom('products').select('id').where('merchant_id', '=', merchantId).where('id', '=', input.productId).executeTakeFirst();
+    const product = await findProduct(trx, owner, input.productId);
     if (!product) throw new AppError('validation_error', { param: 'productId', message: `productId ${input.productId} is not one of your products. Create the product first (POST /v1/products).` });
     const now = clock.now();
-    return trx
-      .insertInto('plans')
-      .values({
-        merchant_id: merchantId,
+    return insertPlan(trx, {
+        merchant_id: owner.merchantId,
         product_id: input.productId,
         name: input.name,
         description: input.description ?? null,
@@ -67,23 +63,21 @@ export async function createPlan(db: Kysely<Database>, clock: Clock, merchantId:
         valid_to: null,
         created_at: now,
         updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    });
   });
 }
 
-export async function getPlan(db: Kysely<Database>, merchantId: number, id: number): Promise<Plan> {
-  const plan = await db.selectFrom('plans').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
+export async function getPlan(db: Db, owner: MerchantRef, id: number): Promise<Plan> {
+  const plan = await findPlan(db, owner, id);
   if (!plan) throw new AppError('resource_not_found', { param: 'id', message: `No such plan: ${id}.` });
   return plan;
 }
 
-export async function listPlans(db: Kysely<Database>, merchantId: number, page: PageRequest & { includeArchived: boolean }) {
-  let q = db.selectFrom('plans').selectAll().where('merchant_id', '=', merchantId);
-  if (!page.includeArchived) q = q.where('status', '=', 'available');
-  if (page.startingAfter !== undefined) q = q.where('id', '<', page.startingAfter);
-  return toPage(await q.orderBy('id', 'desc').limit(page.limit + 1).execute(), page.limit);
+/** The merchant's plan, or undefined (for rules that refuse someone else's plan in their own words). */
+export const findOwnPlan = (db: Db, owner: MerchantRef, id: number): Promise<Plan | undefined> => findPlan(db, owner, id);
+
+export async function listPlans(db: Db, owner: MerchantRef, page: PageRequest & { includeArchived: boolean }): Promise<Page<Plan>> {
+  return toPage(await findPlans(db, owner, page), page.limit);
 }
 
 /** The fields of a plan that can never change: create a new plan and move subscribers instead. */
@@ -92,9 +86,9 @@ export const IMMUTABLE_PLAN_FIELDS = ['amount', 'currency', 'interval', 'interva
 export async function updatePlan(
   db: Kysely<Database>,
   clock: Clock,
-  merchantId: number,
+  owner: MerchantRef,
   id: number,
-  input: { name?: string; description?: string | null; active?: boolean } & Partial<Record<(typeof IMMUTABLE_PLAN_FIELDS)[number], unknown>>,
+  input: { name?: string | undefined; description?: string | null | undefined; active?: boolean | undefined } & Partial<Record<(typeof IMMUTABLE_PLAN_FIELDS)[number], unknown>>,
 ): Promise<Plan> {
   const immutable = IMMUTABLE_PLAN_FIELDS.find((f) => input[f] !== undefined);
   if (immutable) {
@@ -104,7 +98,7 @@ export async function updatePlan(
     });
   }
   return db.transaction().execute(async (trx) => {
-    const plan = await trx.selectFrom('plans').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).forUpdate().executeTakeFirst();
+    const plan = await findPlan(trx, owner, id, { lock: true });
     if (!plan) throw new AppError('resource_not_found', { param: 'id', message: `No such plan: ${id}.` });
     if (plan.status === 'discontinued') throw new AppError('invalid_state', { message: 'This plan is archived (discontinued) and can no longer be changed.' });
     const changes = {
@@ -113,19 +107,13 @@ export async function updatePlan(
       ...(input.active !== undefined ? { active: input.active } : {}),
     };
     if (Object.keys(changes).length === 0) return plan;
-    return trx.updateTable('plans').set({ ...changes, updated_at: clock.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return updatePlanRow(trx, owner, id, { ...changes, updated_at: clock.now() });
   });
 }
 
 /** Archives a plan: `discontinued`; existing subscriptions keep billing, new ones cannot start. Repeating it changes nothing. */
-export async function archivePlan(db: Kysely<Database>, clock: Clock, merchantId: number, id: number): Promise<Plan> {
-  const plan = await getPlan(db, merchantId, id);
+export async function archivePlan(db: Db, clock: Clock, owner: MerchantRef, id: number): Promise<Plan> {
+  const plan = await getPlan(db, owner, id);
   if (plan.status === 'discontinued') return plan;
-  return db
-    .updateTable('plans')
-    .set({ status: 'discontinued', active: false, updated_at: clock.now() })
-    .where('merchant_id', '=', merchantId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updatePlanRow(db, owner, id, { status: 'discontinued', active: false, updated_at: clock.now() });
 }

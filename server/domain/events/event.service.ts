@@ -1,19 +1,27 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import type { Database } from '../../db/schema.js';
 import { randomToken } from '../../shared/crypto.js';
+import type { Tenant } from '../../shared/tenant.js';
+import type { EventType } from '../../shared/vocabulary.generated.js';
+import { insertEvent } from './event.repository.js';
+import type { EventSubject } from './subjects.js';
+
+export type { CardSummary, EventRecord, EventSubject, SessionSnapshot, StoredPayload } from './subjects.js';
+export { sessionSnapshot } from './subjects.js';
+export { decodeSubject, toEventRecord } from './event.repository.js';
 
 /** The `apiVersion` every event carries (a date, `YYYY-MM-DD`). */
 export const API_VERSION = '2026-11-01';
 
 export interface NewEvent {
-  merchantId: number;
-  livemode: boolean;
-  type: string;
-  /** The envelope's `data.object`, with its `object` discriminator. */
-  object: Record<string, unknown>;
+  tenant: Tenant;
+  type: EventType;
+  subject: EventSubject;
+  /** The checkout session it concerns (for per-session notification URLs). */
   sessionId?: string | null;
   paymentId?: number | null;
+  /** Already fanned out: it goes to one configuration only (test sends). */
+  dispatched?: boolean;
 }
 
 const writtenListeners = new Set<() => void>();
@@ -30,30 +38,22 @@ export function onEventWritten(listener: () => void): () => void {
 
 /**
  * Writes an event. Call it with the transaction of the change it reports, so that no event is
- * lost and none exists for a change that rolled back.
+ * lost and none exists for a change that rolled back. Returns its id (`evt_…`).
  */
-export async function writeEvent(trx: Transaction<Database> | Kysely<Database>, clock: Clock, event: NewEvent): Promise<string> {
+export async function writeEvent(db: Db, clock: Clock, event: NewEvent): Promise<string> {
   const id = `evt_${randomToken(24)}`;
-  await trx
-    .insertInto('events')
-    .values({
-      id,
-      merchant_id: event.merchantId,
-      livemode: event.livemode,
-      type: event.type,
-      api_version: API_VERSION,
-      data: JSON.stringify(event.object),
-      session_id: event.sessionId ?? null,
-      payment_id: event.paymentId ?? null,
-      created_at: clock.now(),
-    })
-    .execute();
+  await insertEvent(db, {
+    id,
+    merchantId: event.tenant.merchantId,
+    livemode: event.tenant.livemode,
+    type: event.type,
+    apiVersion: API_VERSION,
+    subject: event.subject,
+    sessionId: event.sessionId ?? null,
+    paymentId: event.paymentId ?? null,
+    createdAt: clock.now(),
+    dispatched: event.dispatched ?? false,
+  });
   for (const listener of writtenListeners) listener();
   return id;
-}
-
-/** The envelope of a stored event, as it is delivered. */
-export function eventEnvelope(row: { id: string; type: string; api_version: string; created_at: Date; livemode: boolean; merchant_id: number; data: Record<string, unknown> }) {
-  const at = row.created_at.toISOString();
-  return { id: row.id, object: 'event' as const, type: row.type, apiVersion: row.api_version, created: at, createdAt: at, livemode: row.livemode, merchantId: row.merchant_id, data: { object: row.data } };
 }

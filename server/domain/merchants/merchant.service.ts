@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
 import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
+import { countMerchantRows, findActiveKeyByHash, findMerchant, insertApiKeys, insertMerchant, slugTaken } from './merchant.repository.js';
 
 /** The four keys of a merchant, shown once when they are made. */
 export interface MerchantKeys {
@@ -49,21 +51,16 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
     let slug = slugify(name);
-    const taken = await trx.selectFrom('merchants').select('id').where('slug', '=', slug).executeTakeFirst();
-    if (taken) slug = `${slug}-${randomToken(6).toLowerCase()}`;
-    const merchant = await trx
-      .insertInto('merchants')
-      .values({
-        name,
-        slug,
-        email: input.email ?? null,
-        logo_url: null,
-        rate_plan: input.ratePlan ?? 'standard',
-        payment_options: JSON.stringify(defaultPaymentOptions),
-        created_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    if (await slugTaken(trx, slug)) slug = `${slug}-${randomToken(6).toLowerCase()}`;
+    const merchant = await insertMerchant(trx, {
+      name,
+      slug,
+      email: input.email ?? null,
+      logo_url: null,
+      rate_plan: input.ratePlan ?? 'standard',
+      payment_options: JSON.stringify(defaultPaymentOptions),
+      created_at: now,
+    });
     const keys: MerchantKeys = {
       test: { secret: newApiKey('secret', false), publishable: newApiKey('publishable', false) },
       live: { secret: newApiKey('secret', true), publishable: newApiKey('publishable', true) },
@@ -74,23 +71,18 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
         return { merchant_id: merchant.id, kind, livemode: mode === 'live', key_hash: hashSecret(key), key_prefix: keyDisplayPrefix(key), created_at: now };
       }),
     );
-    await trx.insertInto('api_keys').values(rows).execute();
+    await insertApiKeys(trx, rows);
     return { merchant, credentials: { merchantId: merchant.id, keys } };
   });
 }
 
 /** The merchant and key behind a presented key, or undefined when it is unknown or revoked. */
-export async function findActiveKey(db: Kysely<Database>, presented: string) {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .select(['api_keys.id as keyId', 'api_keys.kind', 'api_keys.livemode', 'api_keys.merchant_id as merchantId', 'merchants.rate_plan as ratePlan'])
-    .where('api_keys.key_hash', '=', hashSecret(presented))
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
-}
+export const findActiveKey = (db: Kysely<Database>, presented: string) => findActiveKeyByHash(db, hashSecret(presented));
 
-export async function countMerchants(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+export const countMerchants = (db: Kysely<Database>): Promise<number> => countMerchantRows(db);
+
+/** The merchant a tenant acts for: its name, logo, settings and payment options. */
+export const getMerchant = (db: Db, merchantId: number): Promise<Merchant> => findMerchant(db, merchantId);
+
+/** Whether any enabled card option of the merchant can hold a card. */
+export const holdCapable = (merchant: Merchant): boolean => merchant.payment_options.some((o) => o.enabled && o.canHold && o.method === 'CreditCard');

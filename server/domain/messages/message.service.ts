@@ -1,15 +1,14 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../shared/clock.js';
-import type { Database } from '../../db/schema.js';
-import { AppError } from '../../shared/errors.js';
-import { randomToken } from '../../shared/crypto.js';
-import type { Caller } from '../sessions/session.repository.js';
-import { toPage } from '../../shared/pagination.js';
+import type { Db } from '../../db/database.js';
 import type { MessageChannel, MessageKind, MessageRow } from '../../db/tables/messages.js';
+import type { Clock } from '../../shared/clock.js';
+import { randomToken } from '../../shared/crypto.js';
+import { AppError } from '../../shared/errors.js';
+import { type Page, toPage } from '../../shared/pagination.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { findMessageSeq, findMessages, insertMessage } from './message.repository.js';
 
 export interface OutgoingMessage {
-  merchantId: number;
-  livemode: boolean;
+  tenant: Tenant;
   channel: MessageChannel;
   kind: MessageKind;
   to: string;
@@ -23,23 +22,19 @@ export interface OutgoingMessage {
  * that sends it does). Nothing delivers it yet: test mode only records, and no email or text
  * provider is connected for live mode.
  */
-export async function recordMessage(trx: Transaction<Database>, clock: Clock, message: OutgoingMessage): Promise<MessageRow> {
-  return trx
-    .insertInto('messages')
-    .values({
-      id: `msg_${randomToken(20)}`,
-      merchant_id: message.merchantId,
-      livemode: message.livemode,
-      channel: message.channel,
-      kind: message.kind,
-      recipient: message.to,
-      subject: message.subject ?? null,
-      body: message.body,
-      session_id: message.sessionId ?? null,
-      created_at: clock.now(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function recordMessage(db: Db, clock: Clock, message: OutgoingMessage): Promise<MessageRow> {
+  return insertMessage(db, {
+    id: `msg_${randomToken(20)}`,
+    merchant_id: message.tenant.merchantId,
+    livemode: message.tenant.livemode,
+    channel: message.channel,
+    kind: message.kind,
+    recipient: message.to,
+    subject: message.subject ?? null,
+    body: message.body,
+    session_id: message.sessionId ?? null,
+    created_at: clock.now(),
+  });
 }
 
 export interface MessageQuery {
@@ -49,22 +44,12 @@ export interface MessageQuery {
   kind?: MessageKind | undefined;
 }
 
-/** The caller's messages in its mode, newest first, filtered by recipient (case-insensitive) and kind. */
-export async function listMessages(db: Kysely<Database>, caller: Caller, query: MessageQuery): Promise<{ data: MessageRow[]; hasMore: boolean }> {
-  let q = db.selectFrom('messages').selectAll().where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode);
-  if (query.to !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['recipient']), '=', query.to!.toLowerCase()));
-  if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
+/** The tenant's messages, newest first, filtered by recipient (case-insensitive) and kind. */
+export async function listMessages(db: Db, tenant: Tenant, query: MessageQuery): Promise<Page<MessageRow>> {
+  let beforeSeq: string | undefined;
   if (query.startingAfter !== undefined) {
-    const cursor = await db
-      .selectFrom('messages')
-      .select('seq')
-      .where('id', '=', query.startingAfter)
-      .where('merchant_id', '=', caller.merchantId)
-      .where('livemode', '=', caller.livemode)
-      .executeTakeFirst();
-    if (!cursor) throw new AppError('parameter_invalid', { param: 'startingAfter', message: `startingAfter is not one of your messages: ${query.startingAfter}.` });
-    q = q.where('seq', '<', cursor.seq);
+    beforeSeq = await findMessageSeq(db, tenant, query.startingAfter);
+    if (beforeSeq === undefined) throw new AppError('parameter_invalid', { param: 'startingAfter', message: `startingAfter is not one of your messages: ${query.startingAfter}.` });
   }
-  const rows = await q.orderBy('seq', 'desc').limit(query.limit + 1).execute();
-  return toPage(rows, query.limit);
+  return toPage(await findMessages(db, tenant, { limit: query.limit, beforeSeq, to: query.to, kind: query.kind }), query.limit);
 }

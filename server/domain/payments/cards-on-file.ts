@@ -1,50 +1,37 @@
-import type { Transaction } from 'kysely';
-import type { Clock } from '../../shared/clock.js';
-import type { Database } from '../../db/schema.js';
-import { isSrcToken } from '../saved-cards/src.service.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+// Cards on file: a card a customer paid with, kept (by reference: brand, last 4, expiry, fingerprint)
+// for their saved cards and their subscriptions' renewals. Cards are per mode; customers are shared.
+import type { Db, Trx } from '../../db/database.js';
 import type { PaymentMethodRow } from '../../db/tables/payments.js';
+import type { Clock } from '../../shared/clock.js';
+import { type Tenant, tenantOf } from '../../shared/tenant.js';
+import { markHasPaymentMethod } from '../customers/customer.service.js';
+import { findSavedCard, findSavedCards, savedCardsOf, updatePaymentMethod } from './payment-method.repository.js';
 
-/** A customer's cards on file in the mode of `method` (cards are per mode; customers are shared). */
-export const cardsOnFile = (trx: Transaction<Database>, method: PaymentMethodRow, customerId: number) =>
-  trx
-    .selectFrom('payment_methods')
-    .select('id')
-    .where('merchant_id', '=', method.merchant_id)
-    .where('livemode', '=', method.livemode)
-    .where('customer_id', '=', customerId)
-    .where('saved_at', 'is not', null);
+/** A customer's cards on file, default first, then newest. */
+export const listCardsOnFile = (db: Db, tenant: Tenant, customerId: number, limit: number): Promise<PaymentMethodRow[]> => findSavedCards(db, tenant, customerId, limit);
 
-/**
- * Keeps a card on file for a customer (once paid with, and only after the payer was told): the
- * card becomes one of the customer's saved cards, their default when they had none, and the
- * customer `hasPaymentMethod`. Customers are shared by both modes; cards are per mode.
- */
-export async function keepCardOnFile(trx: Transaction<Database>, clock: Clock, method: PaymentMethodRow, customerId: number): Promise<PaymentMethodRow> {
-  const existing = await cardsOnFile(trx, method, customerId).where('is_default', '=', true).executeTakeFirst();
-  const saved = await trx
-    .updateTable('payment_methods')
-    .set({ customer_id: customerId, saved_at: method.saved_at ?? clock.now(), is_default: method.is_default || !existing })
-    .where('id', '=', method.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await trx.updateTable('customers').set({ has_payment_method: true }).where('id', '=', customerId).where('merchant_id', '=', method.merchant_id).execute();
-  return saved;
+/** One card on file of a customer, or undefined. */
+export const findCardOnFile = (db: Db, tenant: Tenant, customerId: number, id: string): Promise<PaymentMethodRow | undefined> => findSavedCard(db, tenant, customerId, id);
+
+/** Whether the customer has a card on file in the card's mode other than `method` itself. */
+export async function hasOtherCardOnFile(db: Db, method: PaymentMethodRow, customerId: number): Promise<boolean> {
+  return (await savedCardsOf(db, tenantOf(method), customerId).select('id').where('id', '!=', method.id).executeTakeFirst()) !== undefined;
+}
+
+/** Whether the same card (by fingerprint) is on file for the customer already. */
+export async function sameCardOnFile(db: Db, method: PaymentMethodRow, customerId: number): Promise<boolean> {
+  return (await savedCardsOf(db, tenantOf(method), customerId).select('id').where('fingerprint', '=', method.fingerprint).executeTakeFirst()) !== undefined;
 }
 
 /**
- * Saved cards at checkout: a card that pays (or is authorized for a hold) through a one-time
- * session with a customer (`clientId`, one of the merchant's own) and `allowSavedCards` true is
- * kept on file for that customer, in the session's mode. The payment page tells the payer
- * beforehand. Not kept: a card already on file (a saved card paying again, or the same card number, by fingerprint) and
- * click-to-pay tokens (they lapse within minutes). Runs in the payment's transaction.
+ * Keeps a card on file for a customer (once paid with, and only after the payer was told): it
+ * becomes one of the customer's saved cards, their default when they had none, and the customer
+ * `hasPaymentMethod`.
  */
-export async function keepSessionCard(trx: Transaction<Database>, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null): Promise<void> {
-  // A subscription session keeps its first card by its own rule (startPaidSubscription).
-  if (!method || session.payment_type !== 'one_time' || !session.allow_saved_cards || session.client_id === null || method.saved_at !== null) return;
-  const customer = await trx.selectFrom('customers').select('id').where('id', '=', session.client_id).where('merchant_id', '=', session.merchant_id).executeTakeFirst();
-  if (!customer || (await isSrcToken(trx, method))) return;
-  const sameCard = await cardsOnFile(trx, method, customer.id).where('fingerprint', '=', method.fingerprint).executeTakeFirst();
-  if (sameCard) return;
-  await keepCardOnFile(trx, clock, method, customer.id);
+export async function keepCardOnFile(trx: Trx, clock: Clock, method: PaymentMethodRow, customerId: number): Promise<PaymentMethodRow> {
+  const tenant = tenantOf(method);
+  const existing = await savedCardsOf(trx, tenant, customerId).select('id').where('is_default', '=', true).executeTakeFirst();
+  const saved = await updatePaymentMethod(trx, tenant, method.id, { customer_id: customerId, saved_at: method.saved_at ?? clock.now(), is_default: method.is_default || !existing });
+  await markHasPaymentMethod(trx, { merchantId: method.merchant_id }, customerId);
+  return saved;
 }

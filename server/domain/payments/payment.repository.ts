@@ -1,20 +1,91 @@
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { AppError } from '../../shared/errors.js';
-import type { Caller } from '../sessions/session.repository.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { inScope, ofTenant } from '../../db/scope.js';
+import type { PaymentRow, PaymentsTable, PaymentStatus, RefundsTable } from '../../db/tables/payments.js';
+import type { DueScope } from '../../shared/due-scope.js';
+import type { Tenant } from '../../shared/tenant.js';
 
-/**
- * The caller's payment, locked for the transaction; 404 for another merchant's or the other
- * mode's. With `fromSession`, also for a payment that did not come from a checkout session.
- */
-export async function lockPayment(trx: Transaction<Database>, caller: Caller, paymentId: number, options: { fromSession?: boolean } = {}): Promise<PaymentRow> {
-  let query = trx.selectFrom('payments').selectAll().where('id', '=', paymentId).where('merchant_id', '=', caller.merchantId).where('livemode', '=', caller.livemode);
-  if (options.fromSession) query = query.where('session_id', 'is not', null);
-  const payment = await query.forUpdate().executeTakeFirst();
-  if (!payment) throw new AppError('resource_not_found', { param: 'paymentId', message: `No such payment${options.fromSession ? ' from a checkout session' : ''}: ${paymentId}.` });
-  return payment;
+// Payments and their refunds, always of one tenant. The due-work queries look across tenants of a
+// scope and answer each row's tenant, so that the work on it is scoped again.
+
+export async function insertPayment(db: Db, values: Insertable<PaymentsTable>): Promise<PaymentRow> {
+  return db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The caller's payment made through a checkout session, locked (holds and refunds act only on these). */
-export const lockCheckoutPayment = (trx: Transaction<Database>, caller: Caller, paymentId: number) => lockPayment(trx, caller, paymentId, { fromSession: true });
+export async function findPayment(db: Db, tenant: Tenant, id: number, options: { lock?: boolean; fromSession?: boolean } = {}): Promise<PaymentRow | undefined> {
+  let query = db.selectFrom('payments').selectAll().where('id', '=', id).where(ofTenant(tenant));
+  if (options.fromSession) query = query.where('session_id', 'is not', null);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Changes a payment; with `whileStatus`, only while it has that status (else undefined). */
+export async function updatePayment(db: Db, tenant: Tenant, id: number, changes: Updateable<PaymentsTable>, whileStatus?: PaymentStatus): Promise<PaymentRow | undefined> {
+  let query = db.updateTable('payments').set(changes).where('id', '=', id).where(ofTenant(tenant));
+  if (whileStatus !== undefined) query = query.where('status', '=', whileStatus);
+  return query.returningAll().executeTakeFirst();
+}
+
+/** A session's payment in a status (a live QR code is `pending`), optionally locked. */
+export async function findSessionPayment(db: Db, tenant: Tenant, sessionId: string, status: PaymentStatus, options: { lock?: boolean } = {}): Promise<PaymentRow | undefined> {
+  const query = db.selectFrom('payments').selectAll().where('session_id', '=', sessionId).where(ofTenant(tenant)).where('status', '=', status);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Moves a session's payment out of a status (the live QR code ends); answers it, or undefined when there was none. */
+export async function updateSessionPayment(db: Db, tenant: Tenant, sessionId: string, fromStatus: PaymentStatus, changes: Updateable<PaymentsTable>): Promise<PaymentRow | undefined> {
+  return db.updateTable('payments').set(changes).where('session_id', '=', sessionId).where(ofTenant(tenant)).where('status', '=', fromStatus).returningAll().executeTakeFirst();
+}
+
+/**
+ * The payload of a live QR code by its token: the image URL's unguessable name is its credential,
+ * so this read does not start from a tenant. Undefined once the code is paid, withdrawn or expired.
+ */
+export async function findLiveQrData(db: Db, token: string, now: Date): Promise<string | undefined> {
+  const row = await db.selectFrom('payments').select('qr_data').where('qr_token', '=', token).where('status', '=', 'pending').where('qr_expires_at', '>', now).executeTakeFirst();
+  return row?.qr_data ?? undefined;
+}
+
+export async function insertRefund(db: Db, values: Insertable<RefundsTable>): Promise<void> {
+  await db.insertInto('refunds').values(values).execute();
+}
+
+/** Marks a payment's pending refunds succeeded; answers their amounts and whether each came from the balance. */
+export async function completePendingRefunds(db: Db, tenant: Tenant, paymentId: number): Promise<{ amount: string; from_balance: boolean }[]> {
+  return db.updateTable('refunds').set({ status: 'succeeded' }).where('payment_id', '=', paymentId).where(ofTenant(tenant)).where('status', '=', 'pending').returning(['amount', 'from_balance']).execute();
+}
+
+/** A payment found by due work: enough to scope the work on it. */
+export interface DuePayment {
+  id: number;
+  merchant_id: number;
+  livemode: boolean;
+}
+
+/** The payments of a scope that fall due by a timestamp column: `status` among `statuses`, the column at or before `until`, earliest first. */
+export async function findDuePayments(
+  db: Db,
+  scope: DueScope,
+  due: { statuses: readonly PaymentStatus[]; column: 'authorization_expires_at' | 'captured_at' | 'refund_completes_at'; until: Date; unsettledOnly?: boolean },
+  limit: number,
+): Promise<DuePayment[]> {
+  let query = db.selectFrom('payments').select(['id', 'merchant_id', 'livemode']).where('status', 'in', due.statuses).where(inScope(scope, 'payments')).where(due.column, '<=', due.until);
+  if (due.unsettledOnly) query = query.where('settled_at', 'is', null);
+  return query.orderBy(due.column).limit(limit).execute();
+}
+
+/** The earliest value of a due column after `after` among a scope's payments in `statuses`. */
+export async function nextDuePayment(
+  db: Db,
+  scope: DueScope,
+  due: { statuses: readonly PaymentStatus[]; column: 'authorization_expires_at' | 'captured_at' | 'refund_completes_at'; after: Date; unsettledOnly?: boolean },
+): Promise<Date | null> {
+  let query = db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.min(due.column).as('at'))
+    .where('status', 'in', due.statuses)
+    .where(inScope(scope, 'payments'))
+    .where(due.column, '>', due.after);
+  if (due.unsettledOnly) query = query.where('settled_at', 'is', null);
+  const row = await query.executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}

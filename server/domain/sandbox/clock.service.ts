@@ -1,13 +1,11 @@
+// Advancing a merchant's test-mode clock, and running on the way everything that falls due.
 import type { Kysely } from 'kysely';
-import type { components } from '../../../generated/checkout.js';
-import { baseClock, type Clock, SandboxClock } from '../../shared/clock.js';
 import type { Database } from '../../db/schema.js';
+import { baseClock, type Clock, SandboxClock } from '../../shared/clock.js';
+import type { DueScope } from '../../shared/due-scope.js';
 import { AppError } from '../../shared/errors.js';
-import type { DeliverySettings } from '../webhooks/delivery.service.js';
-import { type DueWork, dueWork } from './due-work.js';
-import type { DueScope } from './scope.js';
-
-type TestClock = components['schemas']['TestClock'];
+import { holdClock, moveClock, releaseClock } from '../clocks/clock.service.js';
+import type { DueWork } from '../clocks/due-work.js';
 
 /** How long one advance holds the merchant's clock; renewed at every step, it lapses if the process dies. */
 const HOLD_MS = 15 * 60_000;
@@ -20,6 +18,14 @@ const MAX_STEPS = 5_000;
 export const MAX_OFFSET_SECONDS = 100 * 365 * 86_400;
 /** A run of one kind handles at most a batch; it is repeated until nothing more is due, up to this many times. */
 const MAX_BATCHES = 200;
+
+/** A test clock after an advance. */
+export interface AdvancedClock {
+  now: Date;
+  advancedBySeconds: number;
+  /** How many items of due work ran on the way. */
+  jobsRun: number;
+}
 
 const sandboxScope = (merchantId: number, offsetSeconds: number): DueScope => ({ kind: 'sandbox', merchantId, offsetSeconds });
 
@@ -46,52 +52,42 @@ async function nextDue(db: Kysely<Database>, work: DueWork[], scope: DueScope, a
  * `POST /v1/test-helpers/clock/advance`: moves one merchant's test-mode clock forward by `seconds`
  * and runs everything that falls due on the way, in time order. The clock stops at each instant
  * something is due (a session's expiry, a hold's lapse, a settlement, a wallet refund, a webhook
- * retry), runs all due work there in order, and moves on, so a retry schedule or a hold lapse
- * happens at its exact times and work that one step creates (a retry scheduled by a failed
- * attempt) runs in a later step of the same call. It answers when all of it has run. Live mode and
- * other merchants are untouched; one advance per merchant at a time (409 otherwise).
+ * retry), runs all due work there in the order of `work`, and moves on, so a retry schedule or a
+ * hold lapse happens at its exact times and work that one step creates (a retry scheduled by a
+ * failed attempt) runs in a later step of the same call. It answers when all of it has run. Live
+ * mode and other merchants are untouched; one advance per merchant at a time (409 otherwise).
  */
-export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, merchantId: number, seconds: number): Promise<TestClock> {
+export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, merchantId: number, seconds: number, work: DueWork[]): Promise<AdvancedClock> {
   const base = baseClock(clock);
   const holdUntil = () => new Date(base.now().getTime() + HOLD_MS);
-  await db
-    .insertInto('sandbox_clocks')
-    .values({ merchant_id: merchantId, offset_seconds: 0, updated_at: base.now() })
-    .onConflict((oc) => oc.column('merchant_id').doNothing())
-    .execute();
-  const held = await db
-    .updateTable('sandbox_clocks')
-    .set({ advancing_until: holdUntil() })
-    .where('merchant_id', '=', merchantId)
-    .where((eb) => eb.or([eb('advancing_until', 'is', null), eb('advancing_until', '<=', base.now())]))
-    .returning('offset_seconds')
-    .executeTakeFirst();
-  if (!held) throw new AppError('invalid_state', { message: 'The test clock is already being advanced. Retry when that call has answered.' });
-
-  const work = dueWork(settings);
-  const moveTo = (offsetSeconds: number) =>
-    db.updateTable('sandbox_clocks').set({ offset_seconds: offsetSeconds, advancing_until: holdUntil(), updated_at: base.now() }).where('merchant_id', '=', merchantId).execute();
+  const held = await holdClock(db, merchantId, base.now(), holdUntil());
+  if (held === undefined) throw new AppError('invalid_state', { message: 'The test clock is already being advanced. Retry when that call has answered.' });
   try {
-    const target = Number(held.offset_seconds) + seconds;
+    const target = held + seconds;
     if (target > MAX_OFFSET_SECONDS) {
-      const aheadDays = Math.floor(Number(held.offset_seconds) / 86_400);
-      throw new AppError('parameter_invalid', { param: 'seconds', message: `The test clock can run at most 100 years ahead; it is ${aheadDays} days ahead now, so it can advance at most ${MAX_OFFSET_SECONDS - Number(held.offset_seconds)} more seconds.` });
+      throw new AppError('parameter_invalid', { param: 'seconds', message: `The test clock can run at most 100 years ahead; it is ${Math.floor(held / 86_400)} days ahead now, so it can advance at most ${MAX_OFFSET_SECONDS - held} more seconds.` });
     }
-    let offset = Number(held.offset_seconds);
-    let jobsRun = 0;
-    for (let step = 0; step < MAX_STEPS; step++) {
-      jobsRun += await runDue(db, base, work, sandboxScope(merchantId, offset));
-      const next = await nextDue(db, work, sandboxScope(merchantId, offset), new SandboxClock(base, offset).now());
-      if (next === null) break;
-      const nextOffset = Math.max(offset + 1, Math.ceil((next.getTime() - base.now().getTime()) / 1000));
-      if (nextOffset >= target) break;
-      offset = nextOffset;
-      await moveTo(offset);
-    }
-    await moveTo(target);
-    jobsRun += await runDue(db, base, work, sandboxScope(merchantId, target));
-    return { object: 'test_clock', now: new SandboxClock(base, target).now().toISOString(), advancedBySeconds: seconds, jobsRun, livemode: false };
+    const move = (offset: number) => moveClock(db, merchantId, offset, base.now(), holdUntil());
+    const jobsRun = await stepTo(db, base, work, merchantId, held, target, move);
+    return { now: new SandboxClock(base, target).now(), advancedBySeconds: seconds, jobsRun };
   } finally {
-    await db.updateTable('sandbox_clocks').set({ advancing_until: null }).where('merchant_id', '=', merchantId).execute();
+    await releaseClock(db, merchantId);
   }
+}
+
+/** Moves the clock from `from` to `target` seconds ahead, stopping wherever something falls due; answers how much work ran. */
+async function stepTo(db: Kysely<Database>, base: Clock, work: DueWork[], merchantId: number, from: number, target: number, move: (offset: number) => Promise<void>): Promise<number> {
+  let offset = from;
+  let jobsRun = 0;
+  for (let step = 0; step < MAX_STEPS; step++) {
+    jobsRun += await runDue(db, base, work, sandboxScope(merchantId, offset));
+    const next = await nextDue(db, work, sandboxScope(merchantId, offset), new SandboxClock(base, offset).now());
+    if (next === null) break;
+    const nextOffset = Math.max(offset + 1, Math.ceil((next.getTime() - base.now().getTime()) / 1000));
+    if (nextOffset >= target) break;
+    offset = nextOffset;
+    await move(offset);
+  }
+  await move(target);
+  return jobsRun + (await runDue(db, base, work, sandboxScope(merchantId, target)));
 }

@@ -1,42 +1,9 @@
-import type { components } from '../../../generated/checkout.js';
+import { EVENT_TYPES, type EventType } from '../../shared/vocabulary.generated.js';
 
-export type EventType = components['schemas']['EventType'];
+// Which events go where. The event types themselves are the contract's (generated from its
+// webhooks section by `npm run generate`).
 
-/** Every event type of the contract's `webhooks` section. */
-export const EVENT_TYPES = [
-  'payment.succeeded',
-  'payment.failed',
-  'payment.refunded',
-  'payment.authorized',
-  'payment.captured',
-  'payment.released',
-  'payment.authorization_expired',
-  'checkout.session.completed',
-  'checkout.session.expired',
-  'checkout.session.cancelled',
-  'invoice.paid',
-  'invoice.payment_failed',
-  'invoice.past_due',
-  'invoice.sent',
-  'invoice.voided',
-  'invoice.refunded',
-  'subscription.created',
-  'subscription.activated',
-  'subscription.renewed',
-  'subscription.payment_failed',
-  'subscription.past_due',
-  'subscription.unpaid',
-  'subscription.paused',
-  'subscription.resumed',
-  'subscription.cancelled',
-  'subscription.updated',
-  'payout.completed',
-  'payout.failed',
-  'dispute.opened',
-  'dispute.updated',
-  'dispute.closed',
-  'webhook.test',
-] as const satisfies readonly EventType[];
+export { EVENT_TYPES, type EventType };
 
 /** Why a `subscribedEvents` item is refused, or undefined: an event name, a `family.*` of existing events, or `*`. */
 export function subscriptionProblem(item: string): string | undefined {

@@ -1,0 +1,68 @@
+import type { components } from '../../../../generated/checkout.js';
+import type { SubscriptionDetails, SubscriptionStatus } from '../../../db/tables/subscriptions.js';
+import { decimalToAmount } from '../../../shared/money.js';
+
+type Schemas = components['schemas'];
+
+const PASCAL: Record<SubscriptionStatus, Schemas['SubscriptionEventObject']['status']> = {
+  active: 'Active',
+  trialing: 'Trialing',
+  past_due: 'PastDue',
+  unpaid: 'Unpaid',
+  paused: 'Paused',
+  canceled: 'Canceled',
+  pending: 'Pending',
+};
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+/** A subscription as the REST interface shows it (inside the envelope). */
+export const subscriptionView = (s: SubscriptionDetails): Schemas['Subscription'] => ({
+  id: s.id,
+  object: 'subscription',
+  status: s.status,
+  clientId: s.customer_id,
+  clientEmail: s.client_email ?? '',
+  planId: s.plan_id,
+  planName: s.plan_name,
+  amount: decimalToAmount(s.amount, s.currency),
+  currency: s.currency,
+  interval: s.interval,
+  intervalCount: s.interval_count,
+  startDate: s.start_date.toISOString(),
+  currentPeriodStart: s.current_period_start.toISOString(),
+  currentPeriodEnd: s.current_period_end.toISOString(),
+  trialEnd: iso(s.trial_end),
+  cancelAtPeriodEnd: s.cancel_at_period_end,
+  cancelAt: iso(s.cancel_at),
+  canceledAt: iso(s.canceled_at),
+  pausedAt: iso(s.paused_at),
+  hasPaymentMethod: s.payment_method_id !== null,
+  livemode: s.livemode,
+  items: s.items.map((i) => ({ id: i.id, planId: i.plan_id, planName: i.plan_name, quantity: i.quantity, amount: decimalToAmount(i.amount, i.currency), currency: i.currency })),
+});
+
+/**
+ * The `subscription` object of `subscription.*` events: the whole subscription after the change,
+ * statuses in PascalCase; a status transition adds `previousStatus`.
+ */
+export function subscriptionEventObject(s: SubscriptionDetails, change: { reason: string | null; previousStatus?: SubscriptionStatus }): Schemas['SubscriptionEventObject'] {
+  return {
+    object: 'subscription',
+    id: s.id,
+    clientId: s.customer_id,
+    clientEmail: s.client_email,
+    status: PASCAL[s.status],
+    ...(change.previousStatus ? { previousStatus: PASCAL[change.previousStatus] } : {}),
+    reason: change.reason ?? null,
+    startDate: s.start_date.toISOString(),
+    currentPeriodStart: s.current_period_start.toISOString(),
+    currentPeriodEnd: s.current_period_end.toISOString(),
+    cancelAtPeriodEnd: s.cancel_at_period_end,
+    cancelAt: iso(s.cancel_at),
+    canceledAt: iso(s.canceled_at),
+    items: s.items.map((i) => ({ id: i.id, planId: i.plan_id, planName: i.plan_name, quantity: i.quantity, amount: decimalToAmount(i.amount, i.currency), isMetered: false })),
+    isLive: s.livemode,
+    createdAt: s.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Numeric, Timestamp } from '../columns.js';
+
+/**
+ * The accounts of the ledger, per merchant, mode and currency. A merchant's money is `pending`
+ * until its payment settles, then `available`; `authorized` is what card holds keep on payers'
+ * cards (not money yet). `payer` stands for the world outside (payers' cards and wallets: money
+ * comes from there and refunds go back there) and `fees` for the processor's fees, so that every
+ * posting balances.
+ */
+export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees';
+
+/** What a posting records. */
+export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute';
+
+/** One side of a posting. The entries of a posting (same `posting_id`) sum to zero: a balance is a sum. */
+export interface LedgerEntriesTable {
+  id: Generated<string>;
+  /** The posting this entry belongs to: its entries sum to zero. */
+  posting_id: string;
+  merchant_id: number;
+  livemode: boolean;
+  payment_id: number | null;
+  type: LedgerEntryType;
+  account: LedgerAccount;
+  /** Signed: money into the account is positive. */
+  amount: Numeric;
+  currency: string;
+  created_at: Timestamp;
+}
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;

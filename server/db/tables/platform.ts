@@ -1,0 +1,23 @@
+import type { Json, Timestamp } from '../columns.js';
+
+/** A stored response for an Idempotency-Key. */
+export interface IdempotencyKeysTable {
+  merchant_id: number;
+  livemode: boolean;
+  key: string;
+  request_hash: string;
+  /** in_flight while the first request runs; done once its response is stored. */
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_headers: Json<Record<string, string>> | null;
+  response_body: string | null;
+  locked_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** The rate-limit buckets of rate-limiter-flexible's PostgreSQL store. */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: string | null;
+}

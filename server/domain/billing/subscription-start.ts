@@ -1,0 +1,167 @@
+// How a subscription starts: from a subscription checkout session, on a free trial (nothing paid
+// now) or with its first period paid. The session itself is the checkout flow's business: these
+// functions answer the subscription, and the flow links its session to it.
+import { Decimal } from 'decimal.js';
+import type { Db, Trx } from '../../db/database.js';
+import type { Plan } from '../../db/tables/catalog.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
+import type { SubscriptionDetails, SubscriptionStatus } from '../../db/tables/subscriptions.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import { amountToDecimal } from '../../shared/money.js';
+import { type Tenant, tenantOf } from '../../shared/tenant.js';
+import { addDays, addInterval } from '../../shared/time.js';
+import type { EventType } from '../../shared/vocabulary.generated.js';
+import { findOwnPlan } from '../catalog/catalog.service.js';
+import { findOwnCustomer } from '../customers/customer.service.js';
+import { writeEvent } from '../events/event.service.js';
+import { linkToSubscription } from '../invoices/invoice.service.js';
+import { hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
+import { findSubscription, insertItem, insertSubscription, setStatus } from './subscription.repository.js';
+
+/** What a subscription session asks for (the fields of a session create that concern it). */
+export interface SubscriptionRequest {
+  subscriptionPlanId?: number | undefined;
+  clientId?: number | undefined;
+  captureMethod?: 'automatic' | 'manual' | undefined;
+  currency?: string | undefined;
+  amount?: number | string | undefined;
+  trialDays?: number | undefined;
+}
+
+/** What a subscription session charges, decided at its creation from the plan. */
+export interface SubscriptionSessionTerms {
+  plan: Plan;
+  clientId: number;
+  currency: string;
+  /** What is paid now: the plan's amount, or 0 when a free trial starts. */
+  amountDueNow: string;
+  /** Days of free trial; 0 when the first period is paid at once. */
+  trialDays: number;
+}
+
+function refuse(param: string, message: string): never {
+  throw new AppError('validation_error', { param, message });
+}
+
+/**
+ * Creation rule 7: a subscription session needs one of the tenant's available, active plans and
+ * one of its customers (anyone else's is refused with `validation_error`). Amount and currency
+ * come from the plan; if the caller sends them too they must match it. Holds are for one-time
+ * sessions only. With `trialDays` > 0 nothing is paid now.
+ */
+export async function subscriptionSessionTerms(db: Db, tenant: Tenant, input: SubscriptionRequest): Promise<SubscriptionSessionTerms> {
+  if (input.subscriptionPlanId === undefined) refuse('subscriptionPlanId', 'A subscription session needs subscriptionPlanId.');
+  if (input.clientId === undefined) refuse('clientId', 'A subscription session needs clientId, one of your customers.');
+  const plan = await findOwnPlan(db, tenant, input.subscriptionPlanId);
+  if (!plan || plan.status !== 'available' || !plan.active) refuse('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
+  if (!(await findOwnCustomer(db, tenant, input.clientId))) refuse('clientId', 'clientId must be one of your customers.');
+  if (input.captureMethod === 'manual') refuse('captureMethod', 'captureMethod manual (a card hold) is available for oneTime sessions only.');
+  if (input.currency !== undefined && input.currency.toUpperCase() !== plan.currency) {
+    refuse('currency', `currency must match the plan's (${plan.currency}), or be left out.`);
+  }
+  if (input.amount !== undefined && !new Decimal(amountToDecimal(input.amount, plan.currency)).equals(new Decimal(plan.amount))) {
+    refuse('amount', `amount must match the plan's amount per period (${new Decimal(plan.amount).toFixed()} ${plan.currency}), or be left out.`);
+  }
+  const trialDays = input.trialDays ?? 0;
+  if (trialDays === 0 && new Decimal(plan.amount).lessThan(1)) {
+    throw new AppError('amount_too_small', { param: 'amount', message: `The plan's amount (the session's amount) is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.` });
+  }
+  return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: trialDays > 0 ? '0' : plan.amount, trialDays };
+}
+
+interface NewSubscription {
+  session: CheckoutSessionRow;
+  /** When it starts: its start date and the start of its first period. */
+  start: Date;
+  status: SubscriptionStatus;
+  periodEnd: Date;
+  trialEnd: Date | null;
+  paymentMethodId: string | null;
+}
+
+/** Inserts the subscription and its one item (the session's plan) for the session's customer. */
+async function createSubscription(trx: Trx, s: NewSubscription): Promise<SubscriptionDetails> {
+  const { session, start: now } = s;
+  const tenant = tenantOf(session);
+  const plan = (await findOwnPlan(trx, tenant, session.subscription_plan_id!))!;
+  const row = await insertSubscription(trx, {
+    merchant_id: session.merchant_id,
+    livemode: session.livemode,
+    customer_id: session.client_id!,
+    plan_id: plan.id,
+    session_id: session.id,
+    status: s.status,
+    amount: plan.amount,
+    currency: plan.currency,
+    interval: plan.interval,
+    interval_count: plan.interval_count,
+    start_date: now,
+    current_period_start: now,
+    current_period_end: s.periodEnd,
+    trial_end: s.trialEnd,
+    cancel_at: null,
+    canceled_at: null,
+    paused_at: null,
+    payment_method_id: s.paymentMethodId,
+    created_at: now,
+    updated_at: now,
+  });
+  await insertItem(trx, { subscription_id: row.id, merchant_id: session.merchant_id, livemode: session.livemode, plan_id: plan.id, quantity: 1, amount: plan.amount, currency: plan.currency, created_at: now });
+  return (await findSubscription(trx, tenant, row.id))!;
+}
+
+/** A `subscription.*` event: the whole subscription after the change; a status transition adds the previous status and why. */
+async function subscriptionEvent(
+  trx: Trx,
+  clock: Clock,
+  type: EventType,
+  subscription: SubscriptionDetails,
+  context: { sessionId: string; paymentId?: number | null; reason?: string; previousStatus?: SubscriptionStatus },
+): Promise<void> {
+  const change = { reason: context.reason ?? null, ...(context.previousStatus ? { previousStatus: context.previousStatus } : {}) };
+  await writeEvent(trx, clock, { tenant: tenantOf(subscription), type, subject: { kind: 'subscription', subscription, change }, sessionId: context.sessionId, paymentId: context.paymentId ?? null });
+}
+
+/**
+ * A free trial starts as the session is created (nothing is paid now): the subscription is
+ * `trialing` until `trialEnd` (that is its current period), no card is kept (the customer adds
+ * one in the portal before the trial ends), and `subscription.created` is written. Call it in the
+ * transaction that creates the completed session.
+ */
+export async function startTrialSubscription(trx: Trx, clock: Clock, session: CheckoutSessionRow, trialDays: number): Promise<SubscriptionDetails> {
+  const now = clock.now();
+  const trialEnd = addDays(now, trialDays);
+  const subscription = await createSubscription(trx, { session, start: now, status: 'trialing', periodEnd: trialEnd, trialEnd, paymentMethodId: null });
+  await subscriptionEvent(trx, clock, 'subscription.created', subscription, { sessionId: session.id });
+  return subscription;
+}
+
+/**
+ * The first period of a subscription session is paid: the subscription starts `active` for one
+ * plan interval from now (calendar months and years), linked to its first invoice, with the paying
+ * card on file for its renewals. The card also becomes the customer's when they had none yet
+ * (`hasPaymentMethod` becomes true). Writes `subscription.created` (as created, `Pending`) then
+ * `subscription.activated` (first payment). Answers undefined for a session that starts none (a
+ * one-time session, or one whose subscription exists), so every path that charges a session can call it.
+ */
+export async function startPaidSubscription(trx: Trx, clock: Clock, session: CheckoutSessionRow, payment: PaymentRow, method: PaymentMethodRow | null): Promise<SubscriptionDetails | undefined> {
+  if (session.payment_type !== 'subscription' || session.subscription_id !== null) return undefined;
+  const now = clock.now();
+  const tenant = tenantOf(session);
+  const plan = (await findOwnPlan(trx, tenant, session.subscription_plan_id!))!;
+  const periodEnd = addInterval(now, plan.interval, plan.interval_count);
+  const created = await createSubscription(trx, { session, start: now, status: 'pending', periodEnd, trialEnd: null, paymentMethodId: method?.id ?? null });
+  await subscriptionEvent(trx, clock, 'subscription.created', created, { sessionId: session.id, paymentId: payment.id });
+  await setStatus(trx, tenant, created.id, 'active', now);
+  const active: SubscriptionDetails = { ...created, status: 'active', updated_at: now };
+  await subscriptionEvent(trx, clock, 'subscription.activated', active, { sessionId: session.id, paymentId: payment.id, previousStatus: 'pending', reason: 'first_payment' });
+  if (payment.invoice_id !== null) await linkToSubscription(trx, tenant, payment.invoice_id, { subscriptionId: created.id, customerId: session.client_id, periodStart: now, periodEnd });
+  if (method && session.client_id !== null) {
+    // The customer's row is locked so that two first payments racing cannot both find no card.
+    await findOwnCustomer(trx, tenant, session.client_id, { lock: true });
+    if (!(await hasOtherCardOnFile(trx, method, session.client_id))) await keepCardOnFile(trx, clock, method, session.client_id);
+  }
+  return active;
+}

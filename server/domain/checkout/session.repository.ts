@@ -1,0 +1,68 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { inScope, ofTenant } from '../../db/scope.js';
+import type { CheckoutSessionRow, CheckoutSessionsTable } from '../../db/tables/checkout-sessions.js';
+import type { DueScope } from '../../shared/due-scope.js';
+import type { Tenant } from '../../shared/tenant.js';
+
+/** Unpaid sessions, which expiry and cancel act on. */
+export const OPEN_STATUSES = ['created', 'payment_pending', 'processing'] as const;
+
+export async function findSessionRow(db: Db, tenant: Tenant, id: string, options: { lock?: boolean } = {}): Promise<CheckoutSessionRow | undefined> {
+  const query = db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where(ofTenant(tenant));
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function insertSession(db: Db, values: Insertable<CheckoutSessionsTable>): Promise<CheckoutSessionRow> {
+  return db.insertInto('checkout_sessions').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Changes a session; with `whileOpen`, only while it is unpaid (else undefined: someone else moved it first). */
+export async function updateSession(db: Db, tenant: Tenant, id: string, changes: Updateable<CheckoutSessionsTable>, options: { whileOpen?: boolean; whilePayment?: number } = {}): Promise<CheckoutSessionRow | undefined> {
+  let query = db.updateTable('checkout_sessions').set(changes).where('id', '=', id).where(ofTenant(tenant));
+  if (options.whileOpen) query = query.where('status', 'in', [...OPEN_STATUSES]);
+  if (options.whilePayment !== undefined) query = query.where('payment_id', '=', options.whilePayment);
+  return query.returningAll().executeTakeFirst();
+}
+
+/** The open session paying an invoice, if any. */
+export async function findOpenSessionOnInvoice(db: Db, tenant: Tenant, invoiceId: number): Promise<CheckoutSessionRow | undefined> {
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where(ofTenant(tenant))
+    .where('invoice_id', '=', invoiceId)
+    .where('pays_invoice', '=', true)
+    .where('status', 'in', [...OPEN_STATUSES])
+    .executeTakeFirst();
+}
+
+/** Open sessions of a scope whose time has passed by `now`, earliest first. */
+export async function findExpiredOpenSessions(db: Db, scope: DueScope, now: Date, limit: number): Promise<CheckoutSessionRow[]> {
+  return db.selectFrom('checkout_sessions').selectAll().where('status', 'in', [...OPEN_STATUSES]).where(inScope(scope, 'checkout_sessions')).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+}
+
+/** When the scope's next open session expires, after `after`. */
+export async function nextOpenSessionExpiry(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await db
+    .selectFrom('checkout_sessions')
+    .select((eb) => eb.fn.min('expires_at').as('at'))
+    .where('status', 'in', [...OPEN_STATUSES])
+    .where(inScope(scope, 'checkout_sessions'))
+    .where('expires_at', '>', after)
+    .executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * The session a client secret names, with its merchant's rate plan, for authentication. The
+ * secret is the credential, so this read starts from the session id inside it, not from a tenant.
+ */
+export async function findSessionForSecret(db: Db, sessionId: string) {
+  return db
+    .selectFrom('checkout_sessions')
+    .innerJoin('merchants', 'merchants.id', 'checkout_sessions.merchant_id')
+    .select(['checkout_sessions.id', 'checkout_sessions.merchant_id as merchantId', 'checkout_sessions.livemode', 'checkout_sessions.client_secret_hash', 'merchants.rate_plan as ratePlan'])
+    .where('checkout_sessions.id', '=', sessionId)
+    .executeTakeFirst();
+}

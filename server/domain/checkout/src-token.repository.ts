@@ -1,0 +1,14 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { ofTenant } from '../../db/scope.js';
+import type { SrcTokensTable } from '../../db/tables/saved-cards.js';
+import type { Tenant } from '../../shared/tenant.js';
+
+export async function insertSrcToken(db: Db, values: Insertable<SrcTokensTable>): Promise<void> {
+  await db.insertInto('src_tokens').values(values).execute();
+}
+
+/** The click-to-pay token behind a payment method, if it is one. */
+export async function findSrcToken(db: Db, tenant: Tenant, paymentMethodId: string): Promise<{ expires_at: Date } | undefined> {
+  return db.selectFrom('src_tokens').select('expires_at').where('payment_method_id', '=', paymentMethodId).where(ofTenant(tenant)).executeTakeFirst();
+}

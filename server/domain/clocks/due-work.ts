@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
+import type { DueScope } from '../../shared/due-scope.js';
+
+/**
+ * One kind of work that falls due with time (a session's expiry, a hold's lapse, a webhook retry):
+ * what it does, and when its next item falls due. The job queue runs every kind on its schedule in
+ * real time; a merchant's sandbox clock runs them all, in order, at each instant it stops at.
+ */
+export interface DueWork {
+  name: string;
+  /** Does what is due by the scope's clock (`clock` is the base clock); returns how many items it handled. */
+  run(db: Kysely<Database>, clock: Clock, scope: DueScope): Promise<number>;
+  /** When the scope's next item falls due, strictly after `after`; null when nothing waits. */
+  next(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null>;
+}

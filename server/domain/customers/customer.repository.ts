@@ -1,0 +1,54 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { ofMerchant } from '../../db/scope.js';
+import type { Customer, CustomersTable } from '../../db/tables/customers.js';
+import type { MerchantRef } from '../../shared/tenant.js';
+
+// Customers belong to a merchant and are shared by both modes: every statement is scoped to the
+// merchant, never to a mode.
+
+const customers = (db: Db, owner: MerchantRef) => db.selectFrom('customers').selectAll().where(ofMerchant(owner));
+
+export async function findCustomer(db: Db, owner: MerchantRef, id: number, options: { lock?: boolean } = {}): Promise<Customer | undefined> {
+  const query = customers(db, owner).where('id', '=', id);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function findByExternalId(db: Db, owner: MerchantRef, externalId: string): Promise<Customer | undefined> {
+  return customers(db, owner).where('external_id', '=', externalId).executeTakeFirst();
+}
+
+/** The customer with this email (case-insensitive): one made without an externalId first, then the oldest. */
+export async function findByEmail(db: Db, owner: MerchantRef, email: string): Promise<Customer | undefined> {
+  return customers(db, owner)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .orderBy((eb) => eb.case().when('external_id', 'is', null).then(0).else(1).end())
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Inserts a customer, or nothing when a unique index says it exists already (a concurrent create). */
+export async function insertCustomer(db: Db, values: Insertable<CustomersTable>): Promise<Customer | undefined> {
+  return db.insertInto('customers').values(values).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+}
+
+export interface CustomerFilter {
+  limit: number;
+  startingAfter?: number | undefined;
+  email?: string | undefined;
+  externalId?: string | undefined;
+}
+
+/** Newest first, one more than the limit (to tell whether more follow). */
+export async function findCustomers(db: Db, owner: MerchantRef, filter: CustomerFilter): Promise<Customer[]> {
+  let q = customers(db, owner);
+  if (filter.email !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
+  if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
+  if (filter.startingAfter !== undefined) q = q.where('id', '<', filter.startingAfter);
+  return q.orderBy('id', 'desc').limit(filter.limit + 1).execute();
+}
+
+export async function setHasPaymentMethod(db: Db, owner: MerchantRef, id: number): Promise<void> {
+  await db.updateTable('customers').set({ has_payment_method: true }).where('id', '=', id).where(ofMerchant(owner)).execute();
+}

@@ -1,0 +1,67 @@
+import type { Db } from '../../db/database.js';
+import type { EventRow } from '../../db/tables/events.js';
+import type { EventRecord, EventSubject, StoredPayload } from './subjects.js';
+
+export interface EventInsert {
+  id: string;
+  merchantId: number;
+  livemode: boolean;
+  type: string;
+  apiVersion: string;
+  subject: EventSubject;
+  sessionId: string | null;
+  paymentId: number | null;
+  createdAt: Date;
+  /** Written as already fanned out (a test send goes to one configuration only). */
+  dispatched: boolean;
+}
+
+export async function insertEvent(db: Db, event: EventInsert): Promise<void> {
+  await db
+    .insertInto('events')
+    .values({
+      id: event.id,
+      merchant_id: event.merchantId,
+      livemode: event.livemode,
+      type: event.type,
+      api_version: event.apiVersion,
+      data: JSON.stringify(event.subject),
+      session_id: event.sessionId,
+      payment_id: event.paymentId,
+      created_at: event.createdAt,
+      ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
+    })
+    .execute();
+}
+
+// Records go into the jsonb column as JSON, so their times come back as ISO text: `revive` turns
+// them back into Dates. A time is a column named like one (`…_at`, `…_date`, `…_start`, `…_end`)
+// holding text in exactly the form Date#toJSON writes. What merchants and payers wrote (metadata,
+// line items) is never looked into: it comes back exactly as it went in.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const TIME_COLUMN = /(_at|_date|_start|_end)$/;
+const USER_DATA = new Set(['metadata', 'line_items']);
+
+function revive(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return key !== undefined && TIME_COLUMN.test(key) && ISO_TIME.test(value) ? new Date(value) : value;
+  if (Array.isArray(value)) return value.map((item) => revive(item));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, USER_DATA.has(k) ? v : revive(v, k)]));
+  return value;
+}
+
+/** A stored event's subject as records again; a payload stored before events held records is passed on as it is. */
+export function decodeSubject(data: Record<string, unknown>): EventSubject | StoredPayload {
+  if (typeof data.kind !== 'string') return { kind: 'payload', payload: data };
+  return revive(data) as EventSubject;
+}
+
+/** An outbox row as an event record. */
+export const toEventRecord = (row: Pick<EventRow, 'id' | 'merchant_id' | 'livemode' | 'type' | 'api_version' | 'created_at' | 'data'>): EventRecord => ({
+  id: row.id,
+  merchant_id: row.merchant_id,
+  livemode: row.livemode,
+  type: row.type,
+  api_version: row.api_version,
+  created_at: row.created_at,
+  subject: decodeSubject(row.data),
+});

@@ -1,0 +1,63 @@
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { ofTenant } from '../../db/scope.js';
+import type { InvoiceRow, InvoicesTable } from '../../db/tables/invoices.js';
+import type { PageRequest } from '../../shared/pagination.js';
+import type { Tenant } from '../../shared/tenant.js';
+
+/** Ids for new invoice lines, from one sequence. */
+export async function nextLineIds(db: Db, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const { rows } = await sql<{ id: number }>`SELECT nextval('invoice_line_ids')::int AS id FROM generate_series(1, ${count})`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+export async function insertInvoice(db: Db, values: Insertable<InvoicesTable>): Promise<InvoiceRow> {
+  return db.insertInto('invoices').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findInvoice(db: Db, tenant: Tenant, by: { id: number } | { reference: string }, options: { lock?: boolean } = {}): Promise<InvoiceRow | undefined> {
+  let query = db.selectFrom('invoices').selectAll().where(ofTenant(tenant));
+  query = 'id' in by ? query.where('id', '=', by.id) : query.where('reference', '=', by.reference);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function updateInvoice(db: Db, tenant: Tenant, id: number, changes: Updateable<InvoicesTable>): Promise<InvoiceRow> {
+  return db.updateTable('invoices').set(changes).where('id', '=', id).where(ofTenant(tenant)).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Adds to the refunded amount, in the statement (refunds of one invoice may race). */
+export async function addRefunded(db: Db, tenant: Tenant, id: number, amount: string): Promise<InvoiceRow> {
+  return db
+    .updateTable('invoices')
+    .set({ amount_refunded: sql`amount_refunded + ${amount}::numeric` })
+    .where('id', '=', id)
+    .where(ofTenant(tenant))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Cancels unpaid (`pending`, `sent`) invoices that a session raised: one by id, or every one of a session. A merchant's own invoice is never touched. */
+export async function cancelUnpaid(db: Db, tenant: Tenant, which: { id: number } | { sessionId: string }): Promise<void> {
+  let query = db.updateTable('invoices').set({ status: 'cancelled' }).where(ofTenant(tenant)).where('status', 'in', ['pending', 'sent']).where('session_id', 'is not', null);
+  query = 'id' in which ? query.where('id', '=', which.id) : query.where('session_id', '=', which.sessionId);
+  await query.execute();
+}
+
+export interface InvoiceFilter extends PageRequest {
+  reference?: string | undefined;
+  status?: string | undefined;
+  customerId?: number | undefined;
+  subscriptionId?: number | undefined;
+}
+
+/** The tenant's invoices, newest first, one more than the limit. */
+export async function findInvoices(db: Db, tenant: Tenant, filter: InvoiceFilter): Promise<InvoiceRow[]> {
+  let query = db.selectFrom('invoices').selectAll().where(ofTenant(tenant));
+  if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+  if (filter.subscriptionId !== undefined) query = query.where('subscription_id', '=', filter.subscriptionId);
+  if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
+  return query.orderBy('id', 'desc').limit(filter.limit + 1).execute();
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db, Trx } from '../../db/database.js';
+import { ofTenant } from '../../db/scope.js';
+import type { LedgerAccount } from '../../db/tables/ledger.js';
+import type { Tenant } from '../../shared/tenant.js';
+import type { Entry } from './postings.js';
+
+/** Where a set of postings happens: the tenant, the payment it concerns, its currency and time. */
+export interface PostingContext {
+  tenant: Tenant;
+  paymentId: number | null;
+  currency: string;
+  at: Date;
+}
+
+/** Inserts postings (each a balanced set of entries, under a posting id of its own) in one statement. */
+export async function insertPostings(trx: Trx, context: PostingContext, postings: Entry[][]): Promise<void> {
+  const rows = postings.flatMap((entries) => {
+    const postingId = randomUUID();
+    return entries.map((e) => ({
+      posting_id: postingId,
+      merchant_id: context.tenant.merchantId,
+      livemode: context.tenant.livemode,
+      payment_id: context.paymentId,
+      type: e.type,
+      account: e.account,
+      amount: e.amount,
+      currency: context.currency,
+      created_at: context.at,
+    }));
+  });
+  if (rows.length > 0) await trx.insertInto('ledger_entries').values(rows).execute();
+}
+
+/**
+ * Serializes the postings that take money out of one balance (a tenant's currency) until the
+ * transaction ends, so two of them cannot both see enough money and overdraw it.
+ */
+export async function lockBalance(trx: Trx, tenant: Tenant, currency: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`ledger:${tenant.merchantId}:${tenant.livemode}:${currency}`}))`.execute(trx);
+}
+
+/** A tenant's balances in one currency: the sum of each account, one query. */
+export async function sumAccounts(db: Db, tenant: Tenant, currency: string): Promise<Record<LedgerAccount, string>> {
+  const sum = (account: LedgerAccount) => sql<string>`coalesce(sum(amount) FILTER (WHERE account = ${account}), 0)::text`.as(account);
+  return db
+    .selectFrom('ledger_entries')
+    .select([sum('pending'), sum('available'), sum('authorized'), sum('payer'), sum('fees')])
+    .where(ofTenant(tenant))
+    .where('currency', '=', currency)
+    .executeTakeFirstOrThrow();
+}
+
+/** One account's sum for a tenant: in a currency, or of one payment's entries (what it left pending, for its settlement). */
+export async function sumAccount(db: Db, tenant: Tenant, account: LedgerAccount, of: { currency: string } | { paymentId: number }): Promise<string> {
+  let query = db.selectFrom('ledger_entries').select(sql<string>`coalesce(sum(amount), 0)::text`.as('total')).where(ofTenant(tenant)).where('account', '=', account);
+  query = 'currency' in of ? query.where('currency', '=', of.currency) : query.where('payment_id', '=', of.paymentId);
+  return (await query.executeTakeFirstOrThrow()).total;
+}

@@ -1,0 +1,66 @@
+// The ledger is the only writer of money: payments, fees, refunds, holds and settlements post
+// balanced entries here, and balances are sums of them.
+import { Decimal } from 'decimal.js';
+import type { Db, Trx } from '../../db/database.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { insertPostings, lockBalance, type PostingContext, sumAccount, sumAccounts } from './ledger.repository.js';
+import { availableDebit, entriesFor, type Movement } from './postings.js';
+
+export type { Movement, PostingContext };
+
+/** A merchant's money in one currency and mode: `pending` (not settled yet), `available`, and `current` (both). */
+export interface Balances {
+  currency: string;
+  pending: string;
+  available: string;
+  current: string;
+  /** Held on payers' cards by open holds: not money yet, not part of `current`. */
+  authorized: string;
+}
+
+/** Refused: the movements would take the available balance below zero. Nothing was posted. */
+export class InsufficientBalanceError extends Error {
+  constructor(readonly available: Decimal, readonly needed: Decimal) {
+    super(`The available balance (${available.toFixed()}) is short of ${needed.toFixed()}.`);
+    this.name = 'InsufficientBalanceError';
+  }
+}
+
+/**
+ * Posts movements of one payment (or none), in the caller's transaction, each as a balanced
+ * posting. Movements that take money out of the available balance lock that balance for the rest
+ * of the transaction and are refused (InsufficientBalanceError, nothing written) when it is short.
+ */
+export async function post(trx: Trx, context: PostingContext, movements: Movement[]): Promise<void> {
+  const debit = movements.reduce((sum, m) => sum.plus(availableDebit(m)), new Decimal(0));
+  if (debit.greaterThan(0)) await ensureAvailable(trx, context.tenant, context.currency, debit);
+  await insertPostings(trx, context, movements.map(entriesFor));
+}
+
+/**
+ * Locks the tenant's available balance in a currency for the rest of the transaction and checks
+ * that it holds `amount`; otherwise InsufficientBalanceError. Call it before writing anything when
+ * a shortfall must be answered rather than rolled back (the refund does).
+ */
+export async function ensureAvailable(trx: Trx, tenant: Tenant, currency: string, amount: Decimal): Promise<Decimal> {
+  await lockBalance(trx, tenant, currency);
+  const available = new Decimal(await sumAccount(trx, tenant, 'available', { currency }));
+  if (available.lessThan(amount)) throw new InsufficientBalanceError(available, amount);
+  return available;
+}
+
+/** The available balance in a currency (settled money less what left it). */
+export async function availableBalance(db: Db, tenant: Tenant, currency: string): Promise<Decimal> {
+  return new Decimal(await sumAccount(db, tenant, 'available', { currency }));
+}
+
+/** Every balance of a tenant in a currency, in one query. */
+export async function balances(db: Db, tenant: Tenant, currency: string): Promise<Balances> {
+  const sums = await sumAccounts(db, tenant, currency);
+  return { currency, pending: sums.pending, available: sums.available, current: new Decimal(sums.pending).plus(sums.available).toFixed(), authorized: sums.authorized };
+}
+
+/** What one payment left in the pending balance (its payment, less its fee and pre-settlement refunds): what its settlement moves. */
+export async function pendingNetOf(db: Db, tenant: Tenant, paymentId: number): Promise<string> {
+  return sumAccount(db, tenant, 'pending', { paymentId });
+}

@@ -1,0 +1,68 @@
+// What each money movement posts, as pure rules: every posting's entries sum to zero, so a
+// balance is a sum and the books can be audited. No database here; `ledger.service.ts` writes.
+import { Decimal } from 'decimal.js';
+import type { LedgerAccount, LedgerEntryType } from '../../db/tables/ledger.js';
+
+/** One money movement, in the currency of its payment. Amounts are exact decimal strings, positive. */
+export type Movement =
+  /** A card hold: the amount is held on the payer's card, not money yet. */
+  | { type: 'authorization'; amount: string }
+  /** A hold ends because it is captured (the captured money is then a `payment`). */
+  | { type: 'capture'; authorized: string }
+  /** A hold ends without a charge (released, or lapsed). */
+  | { type: 'release'; authorized: string }
+  /** Money taken from the payer: pending until it settles. */
+  | { type: 'payment'; amount: string }
+  /** The processor's fee, taken from the pending money. */
+  | { type: 'fee'; amount: string }
+  /**
+   * Money back to the payer, from the pending balance (not settled yet) or the available one. A
+   * refund that finishes what was accepted earlier (a wallet's) was checked against the balance
+   * when it was accepted (`accepted`), and is not refused now.
+   */
+  | { type: 'refund'; amount: string; from: 'pending' | 'available'; accepted?: boolean }
+  /** A payment's pending net (payments less fees and refunds, which may be negative) becomes available. */
+  | { type: 'settlement'; net: string };
+
+export interface Entry {
+  type: LedgerEntryType;
+  account: LedgerAccount;
+  /** Signed decimal string: into the account is positive. */
+  amount: string;
+}
+
+const neg = (amount: string) => new Decimal(amount).negated().toFixed();
+
+/** Money moving `amount` from one account to another, as two entries. */
+const transfer = (type: LedgerEntryType, from: LedgerAccount, to: LedgerAccount, amount: string): Entry[] => [
+  { type, account: from, amount: neg(amount) },
+  { type, account: to, amount: new Decimal(amount).toFixed() },
+];
+
+/** The entries of one movement. They always sum to zero. */
+export function entriesFor(movement: Movement): Entry[] {
+  switch (movement.type) {
+    case 'authorization':
+      return transfer('authorization', 'payer', 'authorized', movement.amount);
+    case 'capture':
+      return transfer('capture', 'authorized', 'payer', movement.authorized);
+    case 'release':
+      return transfer('release', 'authorized', 'payer', movement.authorized);
+    case 'payment':
+      return transfer('payment', 'payer', 'pending', movement.amount);
+    case 'fee':
+      return transfer('fee', 'pending', 'fees', movement.amount);
+    case 'refund':
+      return transfer('refund', movement.from, 'payer', movement.amount);
+    case 'settlement':
+      return transfer('settlement', 'pending', 'available', movement.net);
+  }
+}
+
+/** How much a movement takes out of the merchant's available balance (what must be there first). */
+export function availableDebit(movement: Movement): Decimal {
+  return movement.type === 'refund' && movement.from === 'available' && !movement.accepted ? new Decimal(movement.amount) : new Decimal(0);
+}
+
+/** Whether entries balance (sum to exactly zero). */
+export const balanced = (entries: readonly Pick<Entry, 'amount'>[]): boolean => entries.reduce((sum, e) => sum.plus(e.amount), new Decimal(0)).isZero();

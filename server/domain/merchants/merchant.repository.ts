@@ -1,0 +1,39 @@
+import type { Db } from '../../db/database.js';
+import type { Insertable } from 'kysely';
+import type { ApiKeysTable, Merchant, MerchantsTable } from '../../db/tables/merchants.js';
+
+// Merchants own everything else; their rows are looked up by id (the tenant's merchant) or, for
+// authentication, by the hash of a presented key.
+
+export async function slugTaken(db: Db, slug: string): Promise<boolean> {
+  return (await db.selectFrom('merchants').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+}
+
+export async function insertMerchant(db: Db, values: Insertable<MerchantsTable>): Promise<Merchant> {
+  return db.insertInto('merchants').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertApiKeys(db: Db, rows: Insertable<ApiKeysTable>[]): Promise<void> {
+  await db.insertInto('api_keys').values(rows).execute();
+}
+
+/** A merchant by id; it exists whenever a caller acts for it (authentication found it). */
+export async function findMerchant(db: Db, merchantId: number): Promise<Merchant> {
+  return db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirstOrThrow();
+}
+
+/** The merchant and key behind a key hash, or undefined when it is unknown or revoked. */
+export async function findActiveKeyByHash(db: Db, keyHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+    .select(['api_keys.id as keyId', 'api_keys.kind', 'api_keys.livemode', 'api_keys.merchant_id as merchantId', 'merchants.rate_plan as ratePlan'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function countMerchantRows(db: Db): Promise<number> {
+  const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

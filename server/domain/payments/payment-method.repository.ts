@@ -1,0 +1,34 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { ofTenant } from '../../db/scope.js';
+import type { PaymentMethodRow, PaymentMethodsTable } from '../../db/tables/payments.js';
+import type { Tenant } from '../../shared/tenant.js';
+
+// What is kept of cards: brand, last 4, expiry and a fingerprint, per tenant. Never a number, never a CVC.
+
+export async function insertPaymentMethod(db: Db, values: Insertable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
+  return db.insertInto('payment_methods').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findPaymentMethod(db: Db, tenant: Tenant, id: string): Promise<PaymentMethodRow | undefined> {
+  return db.selectFrom('payment_methods').selectAll().where('id', '=', id).where(ofTenant(tenant)).executeTakeFirst();
+}
+
+export async function updatePaymentMethod(db: Db, tenant: Tenant, id: string, changes: Updateable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
+  return db.updateTable('payment_methods').set(changes).where('id', '=', id).where(ofTenant(tenant)).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A customer's cards on file in one mode. */
+export function savedCardsOf(db: Db, tenant: Tenant, customerId: number) {
+  return db.selectFrom('payment_methods').where(ofTenant(tenant)).where('customer_id', '=', customerId).where('saved_at', 'is not', null);
+}
+
+/** A customer's cards on file, default first, then newest. */
+export async function findSavedCards(db: Db, tenant: Tenant, customerId: number, limit: number): Promise<PaymentMethodRow[]> {
+  return savedCardsOf(db, tenant, customerId).selectAll().orderBy('is_default', 'desc').orderBy('saved_at', 'desc').orderBy('id').limit(limit).execute();
+}
+
+/** One card on file of a customer, or undefined. */
+export async function findSavedCard(db: Db, tenant: Tenant, customerId: number, id: string): Promise<PaymentMethodRow | undefined> {
+  return savedCardsOf(db, tenant, customerId).selectAll().where('id', '=', id).executeTakeFirst();
+}

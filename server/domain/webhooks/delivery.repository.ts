@@ -1,0 +1,232 @@
+// The outbox (events not yet fanned out), deliveries and their attempt log. Deliveries are claimed
+// and recorded in batches, one statement each, whether a batch holds one delivery or a hundred.
+import { type Insertable, sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { inScope, ofTenant } from '../../db/scope.js';
+import type { EventRow } from '../../db/tables/events.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/tables/webhooks.js';
+import type { DueScope } from '../../shared/due-scope.js';
+import type { Tenant } from '../../shared/tenant.js';
+
+/**
+ * Claims up to `limit` events not yet fanned out (`FOR UPDATE SKIP LOCKED`, so several workers never
+ * take the same one), oldest first; with `testModeOf`, only that merchant's test-mode events.
+ */
+export async function claimUndispatchedEvents(db: Db, limit: number, testModeOf?: number): Promise<EventRow[]> {
+  const ofMerchant = testModeOf === undefined ? sql`` : sql`AND merchant_id = ${testModeOf} AND NOT livemode`;
+  const { rows } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(db);
+  return rows;
+}
+
+export async function markDispatched(db: Db, eventIds: string[], at: Date): Promise<void> {
+  await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', eventIds).execute();
+}
+
+/** Whether the outbox holds an event not fanned out yet: one cheap look (a partial index), for polling. */
+export async function hasUndispatchedEvents(db: Db): Promise<boolean> {
+  return (await db.selectFrom('events').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The checkout sessions the payments of `paymentIds` were made through (for `payment.*` events without a session of their own). */
+export async function sessionsOfPayments(db: Db, paymentIds: number[]): Promise<Map<number, string>> {
+  const sessions = new Map<number, string>();
+  if (paymentIds.length === 0) return sessions;
+  for (const p of await db.selectFrom('payments').select(['id', 'session_id']).where('id', 'in', paymentIds).execute()) if (p.session_id) sessions.set(p.id, p.session_id);
+  return sessions;
+}
+
+/** The notification URL of each of `sessionIds` (per-session webhooks), with the session's tenant. */
+export async function sessionTargets(db: Db, sessionIds: string[]): Promise<Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>> {
+  const targets = new Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>();
+  if (sessionIds.length === 0) return targets;
+  for (const s of await db.selectFrom('checkout_sessions').select(['id', 'merchant_id', 'livemode', 'notification_url']).where('id', 'in', sessionIds).execute()) targets.set(s.id, s);
+  return targets;
+}
+
+export async function insertDeliveries(db: Db, deliveries: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+  for (let i = 0; i < deliveries.length; i += 500) await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500)).execute();
+}
+
+/**
+ * In a statement on `webhook_deliveries`: the seconds the delivery's merchant advanced its
+ * test-mode clock (0 for live deliveries and for merchants that never advanced it).
+ */
+const sandboxOffsetOfDelivery = sql<string>`CASE WHEN webhook_deliveries.livemode THEN 0 ELSE COALESCE((SELECT sc.offset_seconds FROM sandbox_clocks sc WHERE sc.merchant_id = webhook_deliveries.merchant_id), 0) END`;
+
+export type AttemptKind = 'automatic' | 'resend';
+
+/**
+ * In an UPDATE of `webhook_deliveries`: the delivery may be claimed for an attempt of this kind at
+ * wall time `now`. Automatic: pending or failed, due by its merchant's clock in its mode, its
+ * configuration enabled (test sends and session deliveries excepted). Re-send: failed or
+ * dead-lettered. Either way not held by another worker (holds are wall time).
+ */
+function claimable(kind: AttemptKind, now: Date) {
+  const state =
+    kind === 'automatic'
+      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now}::timestamptz + (${sandboxOffsetOfDelivery}) * interval '1 second' AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
+      : sql<boolean>`status IN ('failed', 'dead_lettered')`;
+  return sql<boolean>`(${state}) AND (locked_until IS NULL OR locked_until <= ${now}::timestamptz)`;
+}
+
+/** A claimed delivery as one row: the delivery, its event, its configuration's URLs and secrets, its session's target, its merchant's clock offset. */
+export type ClaimedRow = WebhookDeliveryRow & {
+  sandbox_offset: string;
+  e_merchant_id: number;
+  e_livemode: boolean;
+  e_type: string;
+  e_api_version: string;
+  e_data: EventRow['data'];
+  e_created_at: Date;
+  c_id: number | null;
+  c_sandbox_url: string | null;
+  c_sandbox_secret: string | null;
+  c_live_url: string | null;
+  c_live_secret: string | null;
+  s_notification_url: string | null;
+  s_notification_secret: string | null;
+};
+
+/** Claims, in one statement, those of `ids` that may be attempted (`kind`) at wall time `now`, holding them until `holdUntil`, with what their attempts need. */
+export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind, now: Date, holdUntil: Date): Promise<ClaimedRow[]> {
+  return db
+    .with('claimed', (qb) =>
+      qb
+        .updateTable('webhook_deliveries')
+        .set({ locked_until: holdUntil })
+        .where('id', 'in', ids)
+        .where(claimable(kind, now))
+        .returningAll()
+        .returning(sandboxOffsetOfDelivery.as('sandbox_offset')),
+    )
+    .selectFrom('claimed as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .leftJoin('webhook_configurations as c', 'c.id', 'd.configuration_id')
+    .leftJoin('checkout_sessions as s', (join) => join.onRef('s.id', '=', 'd.session_id').onRef('s.merchant_id', '=', 'd.merchant_id'))
+    .selectAll('d')
+    .select([
+      'e.merchant_id as e_merchant_id',
+      'e.livemode as e_livemode',
+      'e.type as e_type',
+      'e.api_version as e_api_version',
+      'e.data as e_data',
+      'e.created_at as e_created_at',
+      'c.id as c_id',
+      'c.sandbox_url as c_sandbox_url',
+      'c.sandbox_secret as c_sandbox_secret',
+      'c.live_url as c_live_url',
+      'c.live_secret as c_live_secret',
+      's.notification_url as s_notification_url',
+      's.notification_secret as s_notification_secret',
+    ])
+    .execute();
+}
+
+/** One attempt's outcome, as recorded. */
+export interface AttemptRecord {
+  deliveryId: string;
+  status: WebhookDeliveryStatus;
+  nextAttemptAt: Date | null;
+  automaticAttempts: number;
+  url: string;
+  attemptedAt: Date;
+  httpStatus: number | null;
+  durationMs: number;
+  responseSnippet: string | null;
+  error: string | null;
+}
+
+/**
+ * Records attempts in one statement: each delivery's new state (its claim released), then its
+ * attempt-log row. The update comes first and locks each delivery it finds, so an attempt is
+ * logged only for a delivery that still exists (its configuration may have been deleted meanwhile).
+ */
+export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promise<WebhookDeliveryRow[]> {
+  const values = records.map(
+    (r) =>
+      sql`(${r.deliveryId}::text, ${r.status}::text, ${r.nextAttemptAt}::timestamptz, ${r.automaticAttempts}::integer, ${r.url}::text, ${r.attemptedAt}::timestamptz, ${r.httpStatus}::integer, ${r.durationMs}::integer, ${r.responseSnippet}::text, ${r.error}::text)`,
+  );
+  const { rows } = await sql<WebhookDeliveryRow>`
+    WITH v (id, status, next_attempt_at, automatic_attempts, url, attempted_at, http_status, duration_ms, response_snippet, error) AS (VALUES ${sql.join(values)}),
+    updated AS (
+      UPDATE webhook_deliveries d
+      SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = NULL, updated_at = v.attempted_at
+      FROM v WHERE d.id = v.id
+      RETURNING d.*
+    ),
+    logged AS (
+      INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, url, http_status, duration_ms, response_snippet, error)
+      SELECT v.id, v.attempted_at, v.url, v.http_status, v.duration_ms, v.response_snippet, v.error FROM v JOIN updated u ON u.id = v.id
+    )
+    SELECT * FROM updated`.execute(db);
+  return rows;
+}
+
+/** Deliveries of a scope that wait for an automatic attempt (their configuration enabled, test sends excepted). */
+const waitingDeliveries = (db: Db, scope: DueScope) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .where('d.status', 'in', ['pending', 'failed'])
+    .where(inScope(scope, 'd'))
+    .where((eb) =>
+      eb.or([
+        eb('d.configuration_id', 'is', null),
+        eb('d.event_type', '=', 'webhook.test'),
+        eb.exists(eb.selectFrom('webhook_configurations as c').select('c.id').whereRef('c.id', '=', 'd.configuration_id').where('c.enabled', '=', true)),
+      ]),
+    );
+
+/** Ids of the scope's deliveries due by `scopeNow` and not held by a worker at wall time `wallNow`, earliest first. */
+export async function findDueDeliveryIds(db: Db, scope: DueScope, scopeNow: Date, wallNow: Date, limit: number): Promise<string[]> {
+  const rows = await waitingDeliveries(db, scope)
+    .select('d.id')
+    .where('d.next_attempt_at', '<=', scopeNow)
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', wallNow)]))
+    .orderBy('d.next_attempt_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** When the scope's next delivery attempt falls due, after `after`. */
+export async function nextDueDelivery(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await waitingDeliveries(db, scope).select((eb) => eb.fn.min('d.next_attempt_at').as('at')).where('d.next_attempt_at', '>', after).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
+/** A configuration's delivery in the tenant's mode, or undefined. */
+export async function findDelivery(db: Db, tenant: Tenant, configurationId: number, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('configuration_id', '=', configurationId).where(ofTenant(tenant)).executeTakeFirst();
+}
+
+/** A delivery's status now (after a claim failed). */
+export async function deliveryStatus(db: Db, id: string): Promise<WebhookDeliveryStatus | undefined> {
+  return (await db.selectFrom('webhook_deliveries').select('status').where('id', '=', id).executeTakeFirst())?.status;
+}
+
+export interface DeliveryFilter {
+  limit: number;
+  /** The `seq` of the delivery to page after. */
+  beforeSeq?: string | undefined;
+  status?: WebhookDeliveryStatus | undefined;
+  eventType?: string | undefined;
+}
+
+/** A configuration's deliveries in the tenant's mode, newest first, one more than the limit. */
+export async function findDeliveries(db: Db, tenant: Tenant, configurationId: number, filter: DeliveryFilter): Promise<WebhookDeliveryRow[]> {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', configurationId).where(ofTenant(tenant)).orderBy('seq', 'desc').limit(filter.limit + 1);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
+  if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
+  return query.execute();
+}
+
+/** The latest 100 attempts of a delivery, oldest first. */
+export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookDeliveryAttemptRow[]> {
+  return (await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(100).execute()).reverse();
+}
+
+/** The event a delivery carries. */
+export async function findEventRow(db: Db, id: string): Promise<EventRow> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,222 @@
+// Webhook delivery: the one path every attempt takes, whether the job sends a hundred at once, the
+// sandbox clock runs the retries that fall due, or a merchant sends a test event or re-sends one.
+// An attempt is claimed (so two workers never send it at once), sent (signature, timeout, SSRF
+// check: sender.ts), and recorded with the retry schedule (or dead-letter); a single attempt is a
+// batch of one.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { WebhookDeliveryRow } from '../../db/tables/webhooks.js';
+import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
+import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
+import { type EventRecord, toEventRecord } from '../events/event.service.js';
+import { type AttemptKind, claimDeliveryRows, type ClaimedRow, findDueDeliveryIds, hasUndispatchedEvents, nextDueDelivery, recordAttemptRows } from './delivery.repository.js';
+import { dispatchPendingEvents } from './fan-out.js';
+import { type AttemptOutcome, sendWebhook } from './sender.js';
+
+export type { AttemptKind };
+
+/** After the first attempt fails: retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-lettered. */
+export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 8 * 3600, 24 * 3600] as const;
+
+/** What delivery needs from the configuration, and how an event becomes the body it sends. */
+export interface DeliverySettings {
+  /** `TILL_ALLOW_LOOPBACK_WEBHOOKS`: test-mode deliveries may reach loopback addresses. */
+  allowLoopbackWebhooks: boolean;
+  /** `TILL_WEBHOOK_TIMEOUT_MS` (30 s by default). */
+  webhookTimeoutMs: number;
+  /** The request body of an event: the interface's payload for it (the edge renders it). */
+  render: (event: EventRecord) => string;
+}
+
+/**
+ * How long a worker holds a delivery it is attempting: the timeout, plus 15 s to record the
+ * attempt. One that dies lets it go after this, and the sweep (at start and every minute) sends it
+ * again; a worker slower than that may overlap with the re-send, which receivers de-duplicate.
+ */
+export const LOCK_MARGIN_SECONDS = 15;
+export const lockSeconds = (settings: Pick<DeliverySettings, 'webhookTimeoutMs'>) => Math.ceil(settings.webhookTimeoutMs / 1000) + LOCK_MARGIN_SECONDS;
+
+const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
+
+/** A delivery claimed for an attempt, with its event and where it goes now. */
+export interface ClaimedDelivery {
+  kind: AttemptKind;
+  delivery: WebhookDeliveryRow;
+  event: EventRecord;
+  /** The configuration's current URL and secret for the delivery's mode, or the session's; undefined when there is none. */
+  target: { url: string; secret: string } | undefined;
+  /** When the attempt is made, by its merchant's clock in its mode: the time in the delivery log. */
+  attemptedAt: Date;
+  /** The same instant in wall time: the transport timestamps of the request. */
+  sentAt: Date;
+}
+
+/** A claimed delivery and what its attempt came to. */
+export interface AttemptResult {
+  claimed: ClaimedDelivery;
+  outcome: AttemptOutcome;
+}
+
+/** Where a claimed delivery goes now: the configuration's current URL and secret for its mode, or its session's. */
+function targetOf(row: ClaimedRow): ClaimedDelivery['target'] {
+  if (row.configuration_id !== null) {
+    const url = row.livemode ? row.c_live_url : row.c_sandbox_url;
+    return row.c_id !== null && url ? { url, secret: (row.livemode ? row.c_live_secret : row.c_sandbox_secret)! } : undefined;
+  }
+  return row.s_notification_url && row.s_notification_secret ? { url: row.s_notification_url, secret: row.s_notification_secret } : undefined;
+}
+
+/**
+ * Claims, in one statement, those of `ids` that may be attempted now: automatic attempts need the
+ * delivery due by its merchant's clock, its configuration enabled (test sends and session
+ * deliveries excepted) and not held by a worker; a re-send needs it failed or dead-lettered. Ids it
+ * could not claim are left out.
+ */
+export async function claimDeliveries(db: Kysely<Database>, clock: Clock, settings: Pick<DeliverySettings, 'webhookTimeoutMs'>, ids: string[], kind: AttemptKind = 'automatic'): Promise<ClaimedDelivery[]> {
+  if (ids.length === 0) return [];
+  // Holds and transport timestamps are wall time; the log's times are the merchant's in its mode.
+  const base = baseClock(clock);
+  const now = base.now();
+  const rows = await claimDeliveryRows(db, ids, kind, now, at(now, lockSeconds(settings)));
+  return rows.map((row) => {
+    const { sandbox_offset, e_merchant_id, e_livemode, e_type, e_api_version, e_data, e_created_at, c_id, c_sandbox_url, c_sandbox_secret, c_live_url, c_live_secret, s_notification_url, s_notification_secret, ...delivery } = row;
+    const event = toEventRecord({ id: delivery.event_id, merchant_id: e_merchant_id, livemode: e_livemode, type: e_type, api_version: e_api_version, data: e_data, created_at: e_created_at });
+    return { kind, delivery, event, target: targetOf(row), attemptedAt: clockAhead(base, sandbox_offset).now(), sentAt: base.now() };
+  });
+}
+
+/** Sends one claimed delivery (or records `no_url` when it has nowhere to go); never throws. */
+export async function sendClaimed(claimed: ClaimedDelivery, settings: DeliverySettings): Promise<AttemptOutcome> {
+  const { delivery, event, target, sentAt } = claimed;
+  if (!target) return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'no_url' };
+  return sendWebhook({
+    url: target.url,
+    secret: target.secret,
+    eventId: event.id,
+    eventType: event.type,
+    body: settings.render(event),
+    timestamp: Math.floor(sentAt.getTime() / 1000),
+    timeoutMs: settings.webhookTimeoutMs,
+    allowLoopback: settings.allowLoopbackWebhooks && !delivery.livemode,
+  });
+}
+
+/** What an attempt makes of a delivery: its status, when the next automatic attempt is due, how many automatic attempts it has had. */
+export function stateAfterAttempt(delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at' | 'automatic_attempts'>, kind: AttemptKind, attemptedAt: Date, ok: boolean) {
+  let status = delivery.status;
+  let nextAttemptAt = delivery.next_attempt_at;
+  let automatic = delivery.automatic_attempts;
+  if (kind === 'automatic') {
+    automatic += 1;
+    if (ok) {
+      status = 'succeeded';
+      nextAttemptAt = null;
+    } else if (automatic <= RETRY_DELAYS_SECONDS.length) {
+      status = 'failed';
+      nextAttemptAt = at(attemptedAt, RETRY_DELAYS_SECONDS[automatic - 1]!);
+    } else {
+      status = 'dead_lettered';
+      nextAttemptAt = null;
+    }
+  } else if (ok) {
+    status = 'succeeded';
+    nextAttemptAt = null;
+  }
+  return { status, nextAttemptAt, automatic };
+}
+
+const recordOf = ({ claimed, outcome }: AttemptResult) => {
+  const { status, nextAttemptAt, automatic } = stateAfterAttempt(claimed.delivery, claimed.kind, claimed.attemptedAt, outcome.ok);
+  return { deliveryId: claimed.delivery.id, status, nextAttemptAt, automaticAttempts: automatic, url: claimed.target?.url ?? claimed.delivery.url, attemptedAt: claimed.attemptedAt, ...outcome };
+};
+
+/**
+ * Records attempts: the attempt log and each delivery's new state (the retry schedule), with the
+ * claim released, in one statement. Should that statement fail, each attempt is recorded on its
+ * own, so that one bad row cannot hold back the others; an attempt that still cannot be recorded
+ * goes to `onError` and keeps its claim until it passes, and is then attempted again. Answers the
+ * deliveries as they are after their attempts (deleted ones are left out).
+ */
+export async function recordAttempts(db: Kysely<Database>, results: AttemptResult[], onError: (err: unknown, deliveryId: string) => void): Promise<WebhookDeliveryRow[]> {
+  if (results.length === 0) return [];
+  try {
+    return await recordAttemptRows(db, results.map(recordOf));
+  } catch (err) {
+    if (results.length === 1) {
+      onError(err, results[0]!.claimed.delivery.id);
+      return [];
+    }
+  }
+  const rows: WebhookDeliveryRow[] = [];
+  for (const result of results) {
+    try {
+      rows.push(...(await recordAttemptRows(db, [recordOf(result)])));
+    } catch (err) {
+      onError(err, result.claimed.delivery.id);
+    }
+  }
+  return rows;
+}
+
+/** Runs tasks with at most `width` at a time. */
+async function inParallel<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Claims, sends (at most `concurrency` at once) and records a batch; answers the deliveries as they are after their attempts. */
+export async function attemptBatch(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, ids: string[], options: { kind?: AttemptKind; concurrency?: number } = {}): Promise<WebhookDeliveryRow[]> {
+  const claimed = await claimDeliveries(db, clock, settings, ids, options.kind);
+  const outcomes = await inParallel(claimed, options.concurrency ?? 16, (c) => sendClaimed(c, settings));
+  return recordAttempts(
+    db,
+    claimed.map((c, i) => ({ claimed: c, outcome: outcomes[i]! })),
+    (err) => {
+      throw err;
+    },
+  );
+}
+
+/** One attempt of one delivery (a batch of one): the delivery after it, or undefined when it could not be claimed. */
+export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, deliveryId: string, kind: AttemptKind = 'automatic'): Promise<WebhookDeliveryRow | undefined> {
+  return (await attemptBatch(db, clock, settings, [deliveryId], { kind }))[0];
+}
+
+/** Whether the outbox holds an event not fanned out yet: one cheap look, for polling. */
+export const hasUndispatched = (db: Kysely<Database>): Promise<boolean> => hasUndispatchedEvents(db);
+
+/** Ids of the scope's deliveries whose automatic attempt is due now (by the scope's clock) and not held by a worker. */
+export async function dueDeliveries(db: Kysely<Database>, clock: Clock, scope: DueScope = GLOBAL_SCOPE, limit = 200): Promise<string[]> {
+  return findDueDeliveryIds(db, scope, scopedClock(clock, scope).now(), baseClock(clock).now(), limit);
+}
+
+/** When the scope's next delivery attempt falls due, after `after` (for the sandbox clock). */
+export const nextDeliveryAttempt = (db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null> => nextDueDelivery(db, scope, after);
+
+/**
+ * Fans out the outbox, then attempts every delivery of the scope that is due by its clock (first
+ * attempts and retries), in batches. The sandbox clock runs it at each stop, and tests after moving
+ * the clock; the delivery job runs the same steps as a pipeline. Returns how many attempts were made.
+ */
+export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number; scope?: DueScope } = {}): Promise<number> {
+  // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
+  // attempts what it fans out at once (what another caller fans out waits for the sweep).
+  await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined);
+  let attempted = 0;
+  for (;;) {
+    const due = await dueDeliveries(db, clock, options.scope);
+    if (due.length === 0) return attempted;
+    const done = await attemptBatch(db, clock, settings, due, { concurrency: options.concurrency ?? 16 });
+    attempted += done.length;
+    if (done.length === 0) return attempted;
+  }
+}

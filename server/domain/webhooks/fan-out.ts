@@ -1,0 +1,88 @@
+// The fan-out: the events table is the outbox, and each event becomes one delivery per matching
+// enabled configuration of its merchant (live events and payouts to the live URL, test events to
+// the sandbox URL), and one to its session's `notificationUrl` for the session's events (creation
+// rule 4).
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { EventRow } from '../../db/tables/events.js';
+import type { WebhookConfigurationRow, WebhookDeliveriesTable } from '../../db/tables/webhooks.js';
+import { baseClock, type Clock } from '../../shared/clock.js';
+import { randomToken } from '../../shared/crypto.js';
+import { sandboxOffsets } from '../clocks/clock.service.js';
+import { findEnabledConfigurations } from './configuration.repository.js';
+import { claimUndispatchedEvents, insertDeliveries, markDispatched, sessionsOfPayments, sessionTargets } from './delivery.repository.js';
+import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
+
+export const newDeliveryId = () => `whd_${randomToken(24)}`;
+const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
+
+/**
+ * Fans out the whole outbox, batch after batch; returns the new deliveries' ids. With
+ * `testModeOf`, only that merchant's test-mode events.
+ */
+export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500, testModeOf?: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const batch = await dispatchBatch(db, clock, batchSize, testModeOf);
+    if (batch.claimed === 0) return ids;
+    ids.push(...batch.deliveryIds);
+  }
+}
+
+/**
+ * One batch of the fan-out, in one transaction: claims undelivered events (several workers never
+ * take the same one), creates their deliveries and marks them dispatched. Answers how many events
+ * it claimed and the deliveries it created.
+ */
+export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number, testModeOf?: number): Promise<{ claimed: number; deliveryIds: string[] }> {
+  return db.transaction().execute(async (trx) => {
+    const events = await claimUndispatchedEvents(trx, limit, testModeOf);
+    if (events.length === 0) return { claimed: 0, deliveryIds: [] };
+    const now = baseClock(clock).now();
+    const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
+    // A merchant that advanced its test clock sees its test-mode deliveries at its own time.
+    const offsets = await sandboxOffsets(trx, merchantIds);
+    const targets = { configurations: await findEnabledConfigurations(trx, merchantIds), sessions: await sessionsOf(trx, events) };
+    const deliveries = events.flatMap((e) => deliveriesOf(e, targets, (livemode) => (livemode ? now : at(now, offsets.get(e.merchant_id) ?? 0))));
+    await insertDeliveries(trx, deliveries);
+    await markDispatched(trx, events.map((e) => e.id), now);
+    return { claimed: events.length, deliveryIds: deliveries.map((d) => d.id) };
+  });
+}
+
+type SessionTarget = { sessionId: string; merchant_id: number; livemode: boolean; notification_url: string | null };
+
+/** For each event bound for a session's URL, that session (its own, or the one its payment was made through) and its notification URL. */
+async function sessionsOf(db: Kysely<Database>, events: EventRow[]): Promise<Map<string, SessionTarget>> {
+  const bound = events.filter((e) => goesToSessionUrl(e.type));
+  const paymentSession = await sessionsOfPayments(db, [...new Set(bound.filter((e) => !e.session_id && e.payment_id !== null).map((e) => e.payment_id!))]);
+  const sessionOf = new Map(bound.map((e) => [e.id, e.session_id ?? (e.payment_id !== null ? paymentSession.get(e.payment_id) : undefined) ?? null] as const));
+  const found = await sessionTargets(db, [...new Set([...sessionOf.values()].filter((s): s is string => s !== null))]);
+  const result = new Map<string, SessionTarget>();
+  for (const [eventId, sessionId] of sessionOf) {
+    const target = sessionId ? found.get(sessionId) : undefined;
+    if (sessionId && target) result.set(eventId, { sessionId, ...target });
+  }
+  return result;
+}
+
+/** One event's deliveries: to each configuration that wants it, and to its session's notification URL. */
+function deliveriesOf(e: EventRow, targets: { configurations: WebhookConfigurationRow[]; sessions: Map<string, SessionTarget> }, nowFor: (livemode: boolean) => Date): Insertable<WebhookDeliveriesTable>[] {
+  if (e.type === 'webhook.test') return []; // sent only to the configuration that asked for it
+  const base = (livemode: boolean) => {
+    const t = nowFor(livemode);
+    return { id: newDeliveryId(), merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: t, created_at: t, updated_at: t };
+  };
+  const live = e.livemode || alwaysLive(e.type);
+  const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
+  for (const c of targets.configurations) {
+    if (c.merchant_id !== e.merchant_id || !subscribed(c.subscribed_events, e.type)) continue;
+    const url = live ? c.live_url : c.sandbox_url;
+    if (url) deliveries.push({ ...base(live), configuration_id: c.id, session_id: null, url });
+  }
+  const session = targets.sessions.get(e.id);
+  if (session?.notification_url && session.merchant_id === e.merchant_id && session.livemode === e.livemode) {
+    deliveries.push({ ...base(e.livemode), configuration_id: null, session_id: session.sessionId, url: session.notification_url });
+  }
+  return deliveries;
+}

@@ -1,0 +1,55 @@
+// The one registry of work that falls due with time. Each kind is declared once: what it does, when
+// its next item falls due, and how often the job queue looks for it. pg-boss runs every kind on its
+// schedule in real time (jobs/index.ts), and a merchant's sandbox clock runs them all, in this
+// order, at each instant it stops at (domain/sandbox): expiry, lapse, settlement and wallet refunds
+// first, then webhook attempts, so the events the others wrote are delivered in the same step.
+import { expireDueSessions, nextSessionExpiry } from '../domain/checkout/session.service.js';
+import { completeDueWalletRefunds, lapseDueHolds, settleDuePayments } from '../domain/checkout/payment-operations.js';
+import type { DueWork } from '../domain/clocks/due-work.js';
+import { nextHoldLapse } from '../domain/payments/holds.js';
+import { nextSettlement } from '../domain/payments/settlement.js';
+import { nextWalletRefund } from '../domain/payments/wallet.js';
+import { deliverDueWebhooks, nextDeliveryAttempt } from '../domain/webhooks/delivery.js';
+import type { DueScope } from '../shared/due-scope.js';
+import { deliverySettings } from '../api/kit.js';
+import type { Config } from '../config.js';
+
+/** A kind of due work, with its queue and schedule on pg-boss. */
+export interface ScheduledWork extends DueWork {
+  /** Its key (`runNow` takes it). */
+  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'webhookSweep';
+  queue: string;
+  cron: string;
+  /** What the log says when a run handled something. */
+  done: string;
+}
+
+export interface DueWorkOptions {
+  /**
+   * Where the job queue runs webhook attempts: its delivery pipeline, which sends them concurrently
+   * and queues each retry at its time. Without it (the sandbox clock), due attempts are made in
+   * batches before the call returns.
+   */
+  sweepWebhooks?: (scope: DueScope) => Promise<number>;
+}
+
+/** Every kind of work that falls due, in the order the sandbox clock runs it at each instant. */
+export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | 'webhookTimeoutMs'> }, options: DueWorkOptions = {}): ScheduledWork[] {
+  const settings = deliverySettings(deps);
+  const sweep = options.sweepWebhooks;
+  return [
+    { id: 'sessionExpiry', name: 'session expiry', queue: 'session-expiry', cron: '* * * * *', done: 'checkout sessions expired', run: (db, clock, scope) => expireDueSessions(db, clock, scope), next: nextSessionExpiry },
+    { id: 'holdLapse', name: 'hold lapse', queue: 'hold-lapse', cron: '*/5 * * * *', done: 'card holds lapsed', run: (db, clock, scope) => lapseDueHolds(db, clock, scope), next: nextHoldLapse },
+    { id: 'settlement', name: 'settlement', queue: 'settlement', cron: '7 * * * *', done: 'payments settled', run: (db, clock, scope) => settleDuePayments(db, clock, scope), next: nextSettlement },
+    { id: 'walletRefunds', name: 'wallet refunds', queue: 'wallet-refunds', cron: '* * * * *', done: 'wallet refunds completed', run: (db, clock, scope) => completeDueWalletRefunds(db, clock, scope), next: nextWalletRefund },
+    {
+      id: 'webhookSweep',
+      name: 'webhook attempts',
+      queue: 'webhook-sweep',
+      cron: '* * * * *',
+      done: 'due webhook deliveries attempted',
+      run: sweep ? (_db, _clock, scope) => sweep(scope) : (db, clock, scope) => deliverDueWebhooks(db, clock, settings, { scope }),
+      next: nextDeliveryAttempt,
+    },
+  ];
+}
