@@ -71,6 +71,11 @@ function setHeaders(res: Response, h: { limit: number; remaining: number; reset:
  * the session or the client address. Sets the three headers on every response; over the limit
  * it answers 429 `rate_limit_exceeded` with `Retry-After`.
  */
+/** Deletes the limiters' rows whose window has passed (the store's own timer is off: pg-boss runs this). */
+export async function deleteExpiredRateLimits(database: TillDatabase): Promise<void> {
+  await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);
+}
+
 export function rateLimit(limits: RateLimits): RequestHandler {
   return async (req, res, next) => {
     const auth = req.till.auth!;

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import { dueScopes } from '../domain/clocks/clock.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
+import { deleteExpiredRateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../shared/clock.js';
 import { deliverySettings } from '../api/kit.js';
 import { dueWork, type ScheduledWork } from './due-work.js';
@@ -98,9 +99,7 @@ function queuesOf(database: TillDatabase, clock: Clock, logger: Logger, schedule
     },
     rateLimitCleanup: {
       ...UPKEEP.rateLimitCleanup,
-      run: async () => {
-        await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);
-      },
+      run: () => deleteExpiredRateLimits(database),
     },
   };
 }
