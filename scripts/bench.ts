@@ -57,6 +57,9 @@
  *   BENCH_WEBHOOK_DRAIN   seconds to wait for the last deliveries of a webhook case (default 60)
  *   BENCH_ONLY            the parts to run, comma-separated: till-pglite, till-postgres,
  *                         node-http, prism, webhooks (default all)
+ *   BENCH_BASELINE        a git revision (e.g. main, HEAD~3): Till at that revision is measured
+ *                         too, right after this checkout's Till on each database (rows
+ *                         baseline-pglite, baseline-postgres, and a ×baseline ratio)
  *
  * Every child process, temp dir and database this script creates is removed at the end, on an
  * error, and on Ctrl+C.
@@ -70,6 +73,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { checkoutBaseline } from './bench-baseline.js';
 import { freePort, startPrism } from './mock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -102,6 +106,10 @@ const ONLY = (() => {
   if (unknown.length) throw new Error(`BENCH_ONLY names ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}.`);
   return new Set(names);
 })();
+/** A git revision to measure beside this checkout, in the same run (`BENCH_BASELINE`; see bench-baseline.ts). */
+const BASELINE_REVISION = process.env.BENCH_BASELINE || undefined;
+/** The BENCH_ONLY part a target belongs to (a baseline row goes with this checkout's row). */
+const partOf = (target: TargetName): (typeof PARTS)[number] => (target === 'baseline-pglite' ? 'till-pglite' : target === 'baseline-postgres' ? 'till-postgres' : target);
 /** Whether this run measures a part. */
 const wanted = (part: (typeof PARTS)[number]) => !ONLY || ONLY.has(part);
 /** A Till row fails the run when more than this share of its responses are non-2xx or errors. */
@@ -243,9 +251,9 @@ function message(error: unknown): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Spawns a child process, tracked for cleanup, keeping the tail of its output for error messages. */
-function spawnTracked(command: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<void> } {
+function spawnTracked(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): { child: ChildProcess; output: () => string; exited: Promise<void> } {
   checkInterrupted();
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -360,6 +368,8 @@ interface Row {
   sampleErrors?: string[];
   vsNodeHttp?: number;
   vsPrism?: number;
+  /** req/s over the same target's at BENCH_BASELINE. */
+  vsBaseline?: number;
 }
 
 /** Latency percentiles (nearest rank) of response times in ms. */
@@ -436,7 +446,9 @@ async function measure(name: TargetName, operation: OperationName, target: Runni
 // Targets
 // ---------------------------------------------------------------------------------------------
 
-type TargetName = 'till-pglite' | 'till-postgres' | 'node-http' | 'prism';
+type TargetName = 'till-pglite' | 'baseline-pglite' | 'till-postgres' | 'baseline-postgres' | 'node-http' | 'prism';
+/** The baseline row each Till row is compared with (BENCH_BASELINE). */
+const BASELINE_OF: Partial<Record<TargetName, TargetName>> = { 'till-pglite': 'baseline-pglite', 'till-postgres': 'baseline-postgres' };
 
 /** Bodies the bare node:http server answers; replaced by Till's real answers once Till ran. */
 const referenceBodies = {
@@ -468,9 +480,10 @@ interface TillProcess {
 /**
  * Starts Till in a child process (`node --import tsx server/main.ts`) with a fresh data dir, waits
  * for /healthz and reads the demo merchant's test keys. `env` is laid over the defaults
- * (`NODE_ENV=production`, rate limits scaled ×1000).
+ * (`NODE_ENV=production`, rate limits scaled ×1000). `cwd` is the checkout whose Till runs (this
+ * one, or the BENCH_BASELINE worktree).
  */
-async function spawnTill(databaseUrl: string | undefined, env: NodeJS.ProcessEnv = {}): Promise<TillProcess> {
+async function spawnTill(databaseUrl: string | undefined, env: NodeJS.ProcessEnv = {}, cwd = root): Promise<TillProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-'));
   const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   const port = (await freePort()) as number;
@@ -485,7 +498,7 @@ async function spawnTill(databaseUrl: string | undefined, env: NodeJS.ProcessEnv
   };
   delete childEnv.DATABASE_URL;
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
-  const { child, output, exited } = spawnTracked(process.execPath, ['--import', 'tsx', 'server/main.ts'], childEnv);
+  const { child, output, exited } = spawnTracked(process.execPath, ['--import', 'tsx', 'server/main.ts'], childEnv, cwd);
   const stopServer = onCleanup(`stop Till (pid ${child.pid})`, () => stopChild(child, exited));
   const stop = async () => {
     await stopServer();
@@ -506,8 +519,8 @@ async function spawnTill(databaseUrl: string | undefined, env: NodeJS.ProcessEnv
  * Starts Till (`NODE_ENV=production`) for the req/s rows: creates a product and a plan with the
  * demo merchant's test secret key, and checks both operations once.
  */
-async function startTill(databaseUrl: string | undefined): Promise<RunningTarget> {
-  const till = await spawnTill(databaseUrl);
+async function startTill(databaseUrl: string | undefined, cwd = root): Promise<RunningTarget> {
+  const till = await spawnTill(databaseUrl, {}, cwd);
   try {
     const { url } = till;
     const headers = { Authorization: `Bearer ${till.secretKey}` };
@@ -1041,13 +1054,15 @@ function fmt(n: number, digits: number): string {
  * not measured has three cells: target, operation, and why.
  */
 function tableCells(rows: Row[]): string[][] {
-  const header = ['target', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×node:http', '×prism'];
+  const withBaseline = rows.some((r) => r.target.startsWith('baseline-'));
+  const header = ['target', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×node:http', '×prism', ...(withBaseline ? ['×baseline'] : [])];
   // Two decimals, or two significant digits below 0.1 (0.0054×, not 0.01×).
   const ratio = (x: number | undefined) => (x === undefined ? 'n/a' : `${x >= 0.1 ? fmt(x, 2) : x.toPrecision(2)}×`);
   const body = rows.map((r) => {
     if (r.status !== 'ok' || !r.latencyMs) return [r.target, r.operation, `${r.status}: ${r.reason ?? ''}`];
     const non2xx = `${r.non2xx ?? 0}${r.errors ? ` (+${r.errors} errors)` : ''}`;
-    return [r.target, r.operation, fmt(r.reqPerSec ?? 0, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
+    const cells = [r.target, r.operation, fmt(r.reqPerSec ?? 0, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
+    return withBaseline ? [...cells, BASELINE_OF[r.target] ? ratio(r.vsBaseline) : ''] : cells;
   });
   return [header, ...body];
 }
@@ -1091,6 +1106,12 @@ function webhookCells(rows: WebhookRow[]): string[][] {
 // Main
 // ---------------------------------------------------------------------------------------------
 
+/** Checks the baseline revision out, removed at the end like every other thing the bench makes. */
+async function prepareBaseline(revision: string) {
+  const baseline = await checkoutBaseline(root, revision);
+  return { ...baseline, remove: onCleanup(`remove the baseline worktree ${baseline.dir}`, baseline.remove) };
+}
+
 async function main(): Promise<number> {
   const environment = {
     node: process.version,
@@ -1112,7 +1133,7 @@ async function main(): Promise<number> {
 
   /** Starts a target, measures both operations, stops it. A target that fails is reported, not fatal. */
   const bench = async (name: TargetName, start: () => Promise<RunningTarget>) => {
-    if (!wanted(name)) return skip(name, 'skipped', 'not in BENCH_ONLY');
+    if (!wanted(partOf(name))) return skip(name, 'skipped', 'not in BENCH_ONLY');
     let target: RunningTarget | undefined;
     try {
       checkInterrupted();
@@ -1129,7 +1150,10 @@ async function main(): Promise<number> {
     }
   };
 
+  const baseline = BASELINE_REVISION ? await prepareBaseline(BASELINE_REVISION) : undefined;
+  if (baseline) console.log(`bench: baseline ${baseline.revision} (${baseline.commit}) checked out in ${baseline.dir}; its rows follow this checkout's`);
   await bench('till-pglite', () => startTill(undefined));
+  if (baseline) await bench('baseline-pglite', () => startTill(undefined, baseline.dir));
 
   let database: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
   try {
@@ -1150,7 +1174,13 @@ async function main(): Promise<number> {
     const { url } = database;
     await bench('till-postgres', () => startTill(url));
     await database.drop();
+    if (baseline) {
+      const again = await createBenchDatabase();
+      await bench('baseline-postgres', () => startTill(again.url, baseline.dir));
+      await again.drop();
+    }
   }
+  await baseline?.remove();
 
   await bench('node-http', startNodeHttp);
   await bench('prism', startPrismTarget);
@@ -1167,13 +1197,16 @@ async function main(): Promise<number> {
     const ref = (target: TargetName) => rows.find((r) => r.target === target && r.operation === row.operation && r.status === 'ok')?.reqPerSec;
     const nodeHttp = ref('node-http');
     const prism = ref('prism');
+    const before = BASELINE_OF[row.target] && ref(BASELINE_OF[row.target]!);
     if (nodeHttp) row.vsNodeHttp = row.reqPerSec! / nodeHttp;
     if (prism) row.vsPrism = row.reqPerSec! / prism;
+    if (before) row.vsBaseline = row.reqPerSec! / before;
   }
 
   const cells = tableCells(rows);
   console.log(`\n${consoleTable(cells)}\n`);
   console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
+  if (baseline) console.log(`×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}).`);
   const hookCells = webhookCells(webhooks.rows);
   console.log(`\n${consoleTable(hookCells)}\n`);
   console.log(
@@ -1227,6 +1260,7 @@ async function main(): Promise<number> {
     '',
     'Operations: `GET /v1/plans/{id}` (one plan by id) and `POST /v1/customers` (a new email every request, so Till inserts a row each time), both with a bearer secret key.',
     '×node:http and ×prism are req/s ratios to that reference for the same operation. Latency is measured per response with sub-millisecond precision.',
+    ...(baseline ? [`**baseline-pglite** and **baseline-postgres**: Till at \`${baseline.revision}\` (${baseline.commit}), checked out beside this checkout and run the same way, right after it; ×baseline is this checkout's req/s over the baseline's.`] : []),
     '',
     markdownTable(cells),
     '',
