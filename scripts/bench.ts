@@ -634,7 +634,7 @@ type WebhookCase = 'API state changes' | 'outbox writes';
 
 /** One measured webhook row of the report. */
 interface WebhookRow {
-  target: 'till-postgres';
+  target: 'till-postgres' | 'baseline-postgres';
   case: WebhookCase;
   status: 'ok' | 'skipped' | 'failed';
   /** Why it was skipped or failed. */
@@ -988,9 +988,9 @@ async function measureWebhookCase(
  * `NODE_ENV=development` (loopback webhooks are refused in production) and
  * `TILL_ALLOW_LOOPBACK_WEBHOOKS=true`, one endpoint subscribed to every event; then the two cases.
  */
-async function benchWebhooks(): Promise<{ rows: WebhookRow[]; unexpected: number; badRequests: number; postgres?: string }> {
+async function benchWebhooks(target: WebhookRow['target'] = 'till-postgres', cwd = root): Promise<{ rows: WebhookRow[]; unexpected: number; badRequests: number; postgres?: string }> {
   const cases: WebhookCase[] = ['API state changes', 'outbox writes'];
-  const allAre = (status: 'skipped' | 'failed', reason: string) => ({ rows: cases.map((c) => ({ target: 'till-postgres' as const, case: c, status, reason })), unexpected: 0, badRequests: 0 });
+  const allAre = (status: 'skipped' | 'failed', reason: string) => ({ rows: cases.map((c) => ({ target, case: c, status, reason })), unexpected: 0, badRequests: 0 });
   let database: Awaited<ReturnType<typeof createBenchDatabase>>;
   try {
     database = await createBenchDatabase();
@@ -1009,19 +1009,19 @@ async function benchWebhooks(): Promise<{ rows: WebhookRow[]; unexpected: number
   const pool = new pg.Pool({ connectionString: database.url, max: OUTBOX_WRITERS });
   const endPool = onCleanup('close the webhook bench pool', () => pool.end());
   try {
-    console.log('bench: starting the webhook receiver and Till (NODE_ENV=development, TILL_ALLOW_LOOPBACK_WEBHOOKS=true) on PostgreSQL...');
+    console.log(`bench: starting the webhook receiver and ${target} (NODE_ENV=development, TILL_ALLOW_LOOPBACK_WEBHOOKS=true)...`);
     receiver = await startWebhookReceiver();
-    till = await spawnTill(database.url, { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' });
+    till = await spawnTill(database.url, { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' }, cwd);
     await callJson('POST', `${till.url}/v1/WebhookConfiguration`, { Authorization: `Bearer ${till.secretKey}` }, { sandboxUrl: receiver.url, subscribedEvents: ['*'], description: 'bench receiver' });
     const context = { till, receiver, pool, previous: new Set<string>() };
     const t = till;
 
-    rows.push(await measureWebhookCase('API state changes', context, (deadline, tally) => writeThroughApi(t, deadline, tally)));
+    rows.push({ ...(await measureWebhookCase('API state changes', context, (deadline, tally) => writeThroughApi(t, deadline, tally))), target });
 
     // The outbox case writes events shaped like the API case's payment.succeeded.
     const { rows: sample } = await pool.query<{ type: string; api_version: string; data: unknown }>(`SELECT type, api_version, data FROM events WHERE merchant_id = $1 AND type = 'payment.succeeded' ORDER BY seq DESC LIMIT 1`, [t.merchantId]);
     const template = { merchantId: t.merchantId, type: 'payment.succeeded', apiVersion: sample[0]?.api_version ?? '2026-11-01', data: sample[0]?.data ?? { object: 'payment', id: 0 } };
-    rows.push(await measureWebhookCase('outbox writes', context, (deadline, tally) => writeToOutbox(pool, template, deadline, tally)));
+    rows.push({ ...(await measureWebhookCase('outbox writes', context, (deadline, tally) => writeToOutbox(pool, template, deadline, tally))), target });
 
     // Anything received that the database does not hold?
     const stored = await storedEvents(pool, t.merchantId);
@@ -1031,7 +1031,7 @@ async function benchWebhooks(): Promise<{ rows: WebhookRow[]; unexpected: number
     if (interrupted) throw error;
     console.log(`\nbench: the webhook case failed: ${message(error)}`);
     const done = new Set(rows.map((r) => r.case));
-    for (const c of cases) if (!done.has(c)) rows.push({ target: 'till-postgres', case: c, status: 'failed', reason: message(error).split('\n')[0] ?? '' });
+    for (const c of cases) if (!done.has(c)) rows.push({ target, case: c, status: 'failed', reason: message(error).split('\n')[0] ?? '' });
     return { rows, unexpected: 0, badRequests: receiver?.badRequests ?? 0 };
   } finally {
     await till?.stop();
@@ -1180,16 +1180,22 @@ async function main(): Promise<number> {
       await again.drop();
     }
   }
-  await baseline?.remove();
 
   await bench('node-http', startNodeHttp);
   await bench('prism', startPrismTarget);
 
   checkInterrupted();
-  const webhooks = wanted('webhooks')
+  const webhooks: Awaited<ReturnType<typeof benchWebhooks>> = wanted('webhooks')
     ? await benchWebhooks()
     : { rows: (['API state changes', 'outbox writes'] as const).map((c) => ({ target: 'till-postgres' as const, case: c, status: 'skipped' as const, reason: 'not in BENCH_ONLY' })), unexpected: 0, badRequests: 0, postgres: undefined };
   environment.postgres ??= webhooks.postgres;
+  if (baseline && wanted('webhooks')) {
+    const before = await benchWebhooks('baseline-postgres', baseline.dir);
+    webhooks.rows.push(...before.rows);
+    webhooks.unexpected += before.unexpected;
+    webhooks.badRequests += before.badRequests;
+  }
+  await baseline?.remove();
 
   // Ratios of req/s to the two references, per operation.
   for (const row of rows) {
