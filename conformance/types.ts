@@ -1,9 +1,10 @@
 // The shapes shared by the conformance suite's parts: the context a case runs in, and the
 // results the report is made of.
 import type { CheckoutClient, CommerceClient } from '../sdk/src/index.js';
+import type { Api } from './api.js';
 import type { ContractValidator } from './validator.js';
 
-export type Api = 'checkout' | 'commerce';
+export type { Api };
 
 /** A plain HTTP answer, as the suite sees it. */
 export interface HttpResult {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { deref, escapePointer } from '../server/openapi/document.js';
-import type { Api } from './types.js';
+import type { Api } from './api.js';
 
 type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

@@ -3,7 +3,7 @@
 // the interface's authentication, paths and versioning. None of its operations is implemented
 // yet, so none has a `run`.
 import type { Scenario } from '../types.js';
-import { COMMERCE_DOC, clocked, pending, source } from './platform.js';
+import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
 const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];

@@ -5,16 +5,14 @@
 // HTTPS endpoint on a public host that the suite can read back.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../types.js';
-import { advanceClock, CHECKOUT_DOC, call, clocked, expectError, expectStatus, newSession, payByCard, pending, secondsUntil, secretKey, source, tag } from './platform.js';
+import { advanceClock, secondsUntil } from './fixtures/clock.js';
+import { call, expectError, expectStatus } from './fixtures/http.js';
+import { secretKey, tag } from './fixtures/keys.js';
+import { HOLD, PAY_CARD, PAY_QR, SESSION, SUBSCRIBE, WATCH } from './fixtures/operations.js';
+import { CHECKOUT_DOC, clocked, pending, source } from './fixtures/scenario.js';
+import { CREATION_RULES, SESSION_STATES, SUBSCRIPTION_STATES } from './fixtures/sections.js';
+import { newSession, payByCard } from './fixtures/sessions.js';
 
-const SESSION = 'createCheckoutSession';
-const PAY_CARD = [SESSION, 'tokenizeCard', 'confirmCheckoutSession'];
-const ISSUE_QR = [SESSION, 'confirmCheckoutSession'];
-const PAY_QR = [...ISSUE_QR, 'simulateQrPaid'];
-const HOLD = [...PAY_CARD, 'getCheckoutSessionStatus'];
-const SUBSCRIBE = ['createProduct', 'createPlan', 'createCustomer', ...PAY_CARD, 'retrieveCheckoutSession', 'retrieveSubscription'];
-/** Watch the events of a configuration: create it, read its delivery log. */
-const WATCH = ['createWebhookConfiguration', 'listWebhookDeliveries'];
 const TEST_EVENT = ['createWebhookConfiguration', 'sendWebhookTestEvent', 'listWebhookDeliveries'];
 
 const EVENT_TYPES = source(CHECKOUT_DOC, 'Events', 'Event types');
@@ -24,9 +22,6 @@ const SIGNATURE = source(CHECKOUT_DOC, 'Events', 'Signature and headers');
 const RETRY = source(CHECKOUT_DOC, 'Events', 'Delivery and retry');
 const TEST = source(CHECKOUT_DOC, 'Events', 'Test event');
 const TIED = source(CHECKOUT_DOC, 'Events', 'Events tied to operations');
-const PER_SESSION = source(CHECKOUT_DOC, 'Resources and their fields', 'Checkout session: fields accepted at creation', 'Creation rules');
-const SESSION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Checkout session status');
-const SUBSCRIPTION_STATES = source(CHECKOUT_DOC, 'States and transitions', 'Subscription status');
 
 /** A disabled configuration whose URL never resolves (`.invalid`): nothing is ever sent anywhere. */
 async function newConfiguration(ctx: ConformanceContext, body: Record<string, unknown> = {}): Promise<{ id: number; sandboxSecret: string; liveSecret: string }> {
@@ -147,7 +142,7 @@ const envelope: Scenario[] = [
   pending('webhooks.envelope.metadata-on-payments', 'Payments made through a session carry the session\'s `metadata`, so `payment.failed` and `payment.refunded` can be tied to an order', ENVELOPE, [...WATCH, ...PAY_CARD, 'refundCheckoutSession']),
   pending('webhooks.envelope.metadata-on-session-events', 'The session\'s `metadata` is copied to its `checkout.session.*` events', ENVELOPE, [...WATCH, SESSION, 'cancelCheckoutSession']),
   pending('webhooks.envelope.checkout-session-object', 'The `checkout_session` object carries object, id, sessionId, status, paymentStatus, amount, currency, paymentId, paymentReferenceNumber, payer fields, notifyCustomer, sendReceipt, invoiceId, invoiceReference, isLive, metadata, createdAt and the `refund` object', ENVELOPE, [...WATCH, ...PAY_CARD]),
-  pending('webhooks.envelope.payer-details-in-session-events', 'Payer details of a session appear in its `checkout.session.*` webhooks', PER_SESSION, [...WATCH, SESSION, 'cancelCheckoutSession']),
+  pending('webhooks.envelope.payer-details-in-session-events', 'Payer details of a session appear in its `checkout.session.*` webhooks', CREATION_RULES, [...WATCH, SESSION, 'cancelCheckoutSession']),
   pending('webhooks.envelope.subscription-object', 'The `subscription` object carries object, id, clientId, clientEmail, status, reason, startDate, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, cancelAt, items (id, planId, planName, quantity, amount, isMetered), isLive and createdAt', ENVELOPE, [...WATCH, ...SUBSCRIBE]),
   pending('webhooks.envelope.subscription-transition-previous-status', 'Subscription status transitions add `previousStatus` and `reason`', ENVELOPE, [...WATCH, ...SUBSCRIBE, 'pauseSubscription']),
   pending('webhooks.envelope.subscription-whole-object-once', 'Every `subscription.*` event carries the whole subscription after the change, once per change, however it was made', SUBSCRIPTION_STATES, [...WATCH, ...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription']),
@@ -287,14 +282,14 @@ const testEvent: Scenario[] = [
 ];
 
 const perSession: Scenario[] = [
-  pending('webhooks.per-session.session-events', 'With `notificationUrl`, the session\'s `checkout.session.completed`, `.expired` and `.cancelled` events are sent there (needs a public HTTPS receiver)', PER_SESSION, [SESSION, 'cancelCheckoutSession', ...PAY_CARD]),
-  pending('webhooks.per-session.payment-events', 'The `payment.*` events of payments made through the session (refunds and holds included) are sent to its `notificationUrl` (needs a public HTTPS receiver)', PER_SESSION, [...PAY_CARD, 'refundCheckoutSession', 'capturePayment']),
-  pending('webhooks.per-session.dispute-events', 'The `dispute.*` events of payments made through the session are sent to its `notificationUrl` (no way to raise a chargeback is known yet)', PER_SESSION, [...PAY_CARD]),
-  pending('webhooks.per-session.no-endpoint-needed', 'Per-session delivery needs no configured endpoint', PER_SESSION, [...PAY_CARD]),
-  pending('webhooks.per-session.also-configured-endpoints', 'Per-session events also go to the configured endpoints', PER_SESSION, [...WATCH, ...PAY_CARD]),
-  pending('webhooks.per-session.normal-envelope-retries-signature', 'Per-session events use the normal envelope, retry schedule and `X-Webhook-Signature`', PER_SESSION, [...PAY_CARD]),
-  pending('webhooks.per-session.sent-secret-signs', 'A sent `notificationSecret` signs every event of the session', PER_SESSION, [...PAY_CARD]),
-  pending('webhooks.per-session.generated-secret-signs', 'Without a sent secret, the `notificationSecret` returned at creation signs the session\'s events', PER_SESSION, [...PAY_CARD]),
+  pending('webhooks.per-session.session-events', 'With `notificationUrl`, the session\'s `checkout.session.completed`, `.expired` and `.cancelled` events are sent there (needs a public HTTPS receiver)', CREATION_RULES, [SESSION, 'cancelCheckoutSession', ...PAY_CARD]),
+  pending('webhooks.per-session.payment-events', 'The `payment.*` events of payments made through the session (refunds and holds included) are sent to its `notificationUrl` (needs a public HTTPS receiver)', CREATION_RULES, [...PAY_CARD, 'refundCheckoutSession', 'capturePayment']),
+  pending('webhooks.per-session.dispute-events', 'The `dispute.*` events of payments made through the session are sent to its `notificationUrl` (no way to raise a chargeback is known yet)', CREATION_RULES, [...PAY_CARD]),
+  pending('webhooks.per-session.no-endpoint-needed', 'Per-session delivery needs no configured endpoint', CREATION_RULES, [...PAY_CARD]),
+  pending('webhooks.per-session.also-configured-endpoints', 'Per-session events also go to the configured endpoints', CREATION_RULES, [...WATCH, ...PAY_CARD]),
+  pending('webhooks.per-session.normal-envelope-retries-signature', 'Per-session events use the normal envelope, retry schedule and `X-Webhook-Signature`', CREATION_RULES, [...PAY_CARD]),
+  pending('webhooks.per-session.sent-secret-signs', 'A sent `notificationSecret` signs every event of the session', CREATION_RULES, [...PAY_CARD]),
+  pending('webhooks.per-session.generated-secret-signs', 'Without a sent secret, the `notificationSecret` returned at creation signs the session\'s events', CREATION_RULES, [...PAY_CARD]),
 ];
 
 const tied: Scenario[] = [

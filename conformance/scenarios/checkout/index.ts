@@ -1,0 +1,38 @@
+// Behaviour scenarios of checkout-billing-api.md, one file per resource: products, plans,
+// customers, lists, checkout sessions (creation and its rules, retrieval, cards on file, states,
+// withdraw-qr), card holds, refunds, subscriptions, invoices and portal sessions. Webhook rules are
+// in ../webhooks.ts; auth, errors, limits, idempotency and versioning in ../platform/.
+import type { Scenario } from '../../types.js';
+import { customers } from './customers.js';
+import { holds } from './holds.js';
+import { invoicesAndPortal } from './invoices-and-portal.js';
+import { lists } from './lists.js';
+import { plans } from './plans.js';
+import { products } from './products.js';
+import { refunds } from './refunds.js';
+import { savedCardsAndSrc } from './saved-cards.js';
+import { sessionCreation } from './session-creation.js';
+import { invoicePayment } from './session-invoice.js';
+import { sessionRetrieval } from './session-retrieval.js';
+import { sessionStates } from './session-states.js';
+import { subscriptionSessions } from './subscription-sessions.js';
+import { subscriptions } from './subscriptions.js';
+import { withdrawQr } from './withdraw-qr.js';
+
+export const checkoutScenarios: Scenario[] = [
+  ...products,
+  ...plans,
+  ...customers,
+  ...lists,
+  ...sessionCreation,
+  ...invoicePayment,
+  ...subscriptionSessions,
+  ...sessionRetrieval,
+  ...savedCardsAndSrc,
+  ...sessionStates,
+  ...withdrawQr,
+  ...holds,
+  ...refunds,
+  ...subscriptions,
+  ...invoicesAndPortal,
+];

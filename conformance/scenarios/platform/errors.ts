@@ -1,0 +1,97 @@
+// Error bodies: the general shape and the envelope, and the documented type of each status.
+import assert from 'node:assert/strict';
+import type { Scenario } from '../../types.js';
+import { postCustomer } from '../fixtures/catalog.js';
+import { call, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
+import { publishableKey, secretKey, tag } from '../fixtures/keys.js';
+import { SESSION } from '../fixtures/operations.js';
+import { CHECKOUT_DOC, pending, source } from '../fixtures/scenario.js';
+import { ERRORS } from '../fixtures/sections.js';
+import { newSession, sessionBody } from '../fixtures/sessions.js';
+
+export const errors: Scenario[] = [
+  {
+    id: 'platform.errors.general-body',
+    title: 'Errors answer `{error: {type, code, message, param}}`, `param` naming the offending parameter',
+    source: ERRORS,
+    requires: ['createProduct', 'listProducts'],
+    serverOnly: true,
+    async run(ctx) {
+      const wrongType = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { name: 42 } });
+      expectError(wrongType, 400, 'invalid_request', undefined, 'name');
+      assert.equal(typeof wrongType.json.error.code, 'string', 'error.code must be a string');
+      const missing = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { description: 'no name' } });
+      expectError(missing, 400, 'invalid_request', undefined, 'name');
+      const badQuery = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 'many' } });
+      expectError(badQuery, 400, 'invalid_request', undefined, 'limit');
+    },
+  },
+  {
+    id: 'platform.errors.envelope-body',
+    title: 'Plan and customer endpoints answer errors in the envelope: `success` false, `errorCode`, `errorMessage` and `data` with the detail',
+    source: source(CHECKOUT_DOC, 'Errors'),
+    requires: ['createPlan', 'createCustomer', 'retrieveCustomer'],
+    serverOnly: true,
+    async run(ctx) {
+      expectEnvelopeError(await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body: { name: 'No product' } }), 400, 'invalid_request');
+      expectEnvelopeError(await postCustomer(ctx, { email: 'not-an-email' }), 400, 'invalid_request', undefined, 'email');
+      expectEnvelopeError(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: '/v1/customers/2147483000', key: secretKey(ctx) }), 404, 'not_found');
+    },
+  },
+  pending(
+    'platform.errors.envelope-subscriptions-and-refunds',
+    'Subscription endpoints and refund failures answer errors in the envelope form',
+    ERRORS,
+    ['retrieveSubscription', 'pauseSubscription', SESSION, 'refundCheckoutSession'],
+  ),
+  {
+    id: 'platform.errors.status-types',
+    title: 'Each error status carries its documented type: 400 invalid_request, 401 authentication, 404 not_found, 409 conflict',
+    source: ERRORS,
+    requires: ['createProduct', 'listProducts', 'retrieveProduct'],
+    serverOnly: true,
+    async run(ctx) {
+      expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 0 } }), 400, 'invalid_request');
+      expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: null }), 401, 'authentication');
+      expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: '/v1/products/2147483000', key: secretKey(ctx) }), 404, 'not_found');
+      const idem = `conf-${tag(ctx)}-status-types`;
+      const first = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), headers: { 'Idempotency-Key': idem }, body: { name: `Conformance ${tag(ctx)} A` } });
+      expectStatus(first, 201, 'first create');
+      const conflict = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), headers: { 'Idempotency-Key': idem }, body: { name: `Conformance ${tag(ctx)} B` } });
+      expectError(conflict, 409, 'conflict');
+    },
+  },
+  {
+    id: 'platform.errors.403-permission-denied',
+    title: 'A key lacking access is refused with 403 permission_denied',
+    source: ERRORS,
+    requires: [SESSION, 'listProducts'],
+    serverOnly: true,
+    async run(ctx) {
+      const pk = publishableKey(ctx);
+      const s = await newSession(ctx);
+      // A valid publishable key and client secret, on server-key-only operations.
+      const products = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: pk, clientSecret: s.clientSecret });
+      expectError(products, 403, 'permission_denied');
+      const create = await call(ctx, 'checkout', SESSION, { method: 'POST', path: '/v1/checkout-sessions', key: pk, clientSecret: s.clientSecret, body: sessionBody(ctx) });
+      expectError(create, 403, 'permission_denied');
+    },
+  },
+  pending(
+    'platform.errors.500-retry',
+    'An unexpected failure answers 500 server_error, retryable with backoff, without leaking internals (cannot be provoked from outside)',
+    ERRORS,
+    ['listProducts'],
+  ),
+  {
+    id: 'platform.errors.404-unknown-resource',
+    title: 'A resource that does not exist answers 404 not_found',
+    source: ERRORS,
+    requires: ['retrieveProduct', 'retrievePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: '/v1/products/2147483000', key: secretKey(ctx) }), 404, 'not_found');
+      expectEnvelopeError(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: '/v1/plans/2147483000', key: secretKey(ctx) }), 404, 'not_found');
+    },
+  },
+];

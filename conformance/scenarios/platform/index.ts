@@ -1,0 +1,13 @@
+// Behaviour scenarios for what every operation shares: authentication and scopes, error bodies,
+// idempotency, versioning, conventions, `POST /v1/client-token` and limits. The 429 scenario comes
+// last: it empties the key's burst.
+import type { Scenario } from '../../types.js';
+import { auth } from './auth.js';
+import { clientToken } from './client-token.js';
+import { conventions } from './conventions.js';
+import { errors } from './errors.js';
+import { idempotency } from './idempotency.js';
+import { limits, rateLimit429 } from './limits.js';
+import { versioning } from './versioning.js';
+
+export const platformScenarios: Scenario[] = [...auth, ...errors, ...idempotency, ...versioning, ...conventions, ...clientToken, ...limits, rateLimit429];

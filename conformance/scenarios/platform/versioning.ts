@@ -1,0 +1,42 @@
+// Versioning: the /v1 prefix, its /api/v1 alias, and the webhook apiVersion.
+import assert from 'node:assert/strict';
+import type { Scenario } from '../../types.js';
+import { call, envelopeData, expectError, expectStatus } from '../fixtures/http.js';
+import { emailFor, secretKey, tag } from '../fixtures/keys.js';
+import { pending } from '../fixtures/scenario.js';
+import { VERSIONING } from '../fixtures/sections.js';
+
+export const versioning: Scenario[] = [
+  {
+    id: 'platform.versioning.api-v1-alias',
+    title: 'The earlier prefix `/api/v1` is accepted for the same operations and answers as `/v1` does',
+    source: VERSIONING,
+    requires: ['createProduct', 'retrieveProduct', 'listPlans', 'createCustomer'],
+    serverOnly: true,
+    async run(ctx) {
+      const sk = secretKey(ctx);
+      const created = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/api/v1/products', key: sk, body: { name: `Conformance ${tag(ctx)} alias` } });
+      expectStatus(created, 201, 'POST /api/v1/products');
+      const viaV1 = await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/v1/products/${created.json.id}`, key: sk });
+      const viaApi = await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/api/v1/products/${created.json.id}`, key: sk });
+      expectStatus(viaApi, 200, 'GET /api/v1/products/{id}');
+      assert.deepEqual(viaApi.json, viaV1.json, '/api/v1 must answer exactly as /v1');
+      expectStatus(await call(ctx, 'checkout', 'listPlans', { method: 'GET', path: '/api/v1/plans', key: sk, query: { limit: 1 } }), 200, 'GET /api/v1/plans');
+      const customer = await call(ctx, 'checkout', 'createCustomer', { method: 'POST', path: '/api/v1/customers', key: sk, body: { email: emailFor(ctx, 'alias') } });
+      envelopeData(customer, 201, 'POST /api/v1/customers');
+      // The alias keeps the error behaviour too.
+      expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: '/api/v1/products/2147483000', key: sk }), 404, 'not_found');
+    },
+  },
+  {
+    id: 'platform.versioning.v1-prefix',
+    title: 'Paths begin with `/v1`',
+    source: VERSIONING,
+    requires: ['listProducts'],
+    serverOnly: true,
+    async run(ctx) {
+      expectStatus(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 1 } }), 200, 'GET /v1/products');
+    },
+  },
+  pending('platform.versioning.webhook-api-version', 'Each webhook event carries `apiVersion`, a `YYYY-MM-DD` date', VERSIONING, ['createWebhookConfiguration', 'sendWebhookTestEvent', 'listWebhookDeliveries']),
+];
