@@ -1,0 +1,68 @@
+// Amounts are exact: a JSON number is read through its decimal text, never float arithmetic, and
+// carries no more digits than its currency has.
+import { describe, expect, it } from 'vitest';
+import { amountToDecimal, decimalToAmount, decimalToString, minorUnits } from '../../server/shared/money.js';
+import { AppError } from '../../server/shared/errors.js';
+
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof AppError ? { code: error.code, param: error.param } : error;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('minor units of a currency', () => {
+  it('are 2 by default, 0 for zero-decimal currencies, 3 and 4 where ISO 4217 says so, whatever the case', () => {
+    expect([minorUnits('USD'), minorUnits('eur'), minorUnits('JPY'), minorUnits('krw'), minorUnits('KWD'), minorUnits('CLF')]).toEqual([2, 2, 0, 0, 3, 4]);
+  });
+});
+
+describe('amountToDecimal', () => {
+  it('keeps the decimal the caller wrote, padded to the currency (no float artefacts)', () => {
+    expect(amountToDecimal(49.99, 'USD')).toBe('49.99');
+    expect(amountToDecimal(0.3, 'USD')).toBe('0.30');
+    expect(amountToDecimal(1005, 'JPY')).toBe('1005');
+    expect(amountToDecimal(1.5, 'KWD')).toBe('1.500');
+    expect(amountToDecimal('19.9', 'EUR')).toBe('19.90');
+  });
+
+  it('reads 1.1 + 2.2 as the float it is, and refuses it rather than rounding it', () => {
+    // 1.1 + 2.2 is 3.3000000000000003 in binary floating point: more digits than USD has.
+    expect(refusal(() => amountToDecimal(1.1 + 2.2, 'USD'))).toEqual({ code: 'validation_error', param: 'amount' });
+  });
+
+  it('refuses more digits than the currency has, naming the parameter', () => {
+    expect(refusal(() => amountToDecimal(0.5, 'JPY', 'unitAmount'))).toEqual({ code: 'validation_error', param: 'unitAmount' });
+    expect(refusal(() => amountToDecimal(10.001, 'USD'))).toEqual({ code: 'validation_error', param: 'amount' });
+    expect(amountToDecimal(10.001, 'BHD')).toBe('10.001');
+  });
+
+  it('refuses amounts from 1e12 up, and what is not a finite number', () => {
+    expect(amountToDecimal(999_999_999_999.99, 'USD')).toBe('999999999999.99');
+    expect(refusal(() => amountToDecimal(1e12, 'USD'))).toEqual({ code: 'parameter_invalid', param: 'amount' });
+    expect(refusal(() => amountToDecimal(-1e12, 'USD'))).toEqual({ code: 'parameter_invalid', param: 'amount' });
+    expect(refusal(() => amountToDecimal(Number.POSITIVE_INFINITY, 'USD'))).toEqual({ code: 'parameter_invalid', param: 'amount' });
+  });
+});
+
+describe('stored decimals on the wire', () => {
+  it('are a JSON number on the Checkout interface and a fixed string on the Commerce one, at the currency\'s digits', () => {
+    expect(decimalToAmount('49.9900', 'USD')).toBe(49.99);
+    expect(decimalToAmount('1000.0000', 'JPY')).toBe(1000);
+    expect(decimalToString('19.9000', 'USD')).toBe('19.90');
+    expect(decimalToString('1.2340', 'KWD')).toBe('1.234');
+    expect(decimalToString('5', 'JPY')).toBe('5');
+  });
+
+  it('round-trip every cent of a range exactly', () => {
+    for (let cents = 0; cents <= 100_000; cents += 7) {
+      const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+      const stored = amountToDecimal(Number(text), 'USD');
+      expect(stored).toBe(text);
+      expect(decimalToString(stored, 'USD')).toBe(text);
+      expect(decimalToAmount(stored, 'USD')).toBe(Number(text));
+    }
+  });
+});
