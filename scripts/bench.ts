@@ -58,8 +58,11 @@
  *   BENCH_ONLY            the parts to run, comma-separated: till-pglite, till-postgres,
  *                         node-http, prism, webhooks (default all)
  *   BENCH_BASELINE        a git revision (e.g. main, HEAD~3): Till at that revision is measured
- *                         too, right after this checkout's Till on each database (rows
+ *                         too, in turn with this checkout's Till on each database (rows
  *                         baseline-pglite, baseline-postgres, and a ×baseline ratio)
+ *   BENCH_ROUNDS          rounds of each Till target (default 1); with BENCH_BASELINE the order
+ *                         alternates (odd rounds this checkout first), and the totals over all
+ *                         rounds are compared, so neither side always runs on a warmer machine
  *
  * Every child process, temp dir and database this script creates is removed at the end, on an
  * error, and on Ctrl+C.
@@ -93,6 +96,8 @@ function positiveInt(name: string, fallback: number): number {
 }
 
 const DURATION_S = positiveInt('BENCH_DURATION', 5);
+/** Rounds of each Till target (`BENCH_ROUNDS`); with BENCH_BASELINE they alternate which goes first. */
+const ROUNDS = positiveInt('BENCH_ROUNDS', 1);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
 const WARMUP_S = 1;
 const PG_ADMIN_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -368,8 +373,10 @@ interface Row {
   sampleErrors?: string[];
   vsNodeHttp?: number;
   vsPrism?: number;
-  /** req/s over the same target's at BENCH_BASELINE. */
+  /** req/s over the same target's at BENCH_BASELINE, in the same round. */
   vsBaseline?: number;
+  /** Which round (BENCH_ROUNDS > 1). */
+  round?: number;
 }
 
 /** Latency percentiles (nearest rank) of response times in ms. */
@@ -1059,9 +1066,9 @@ function tableCells(rows: Row[]): string[][] {
   // Two decimals, or two significant digits below 0.1 (0.0054×, not 0.01×).
   const ratio = (x: number | undefined) => (x === undefined ? 'n/a' : `${x >= 0.1 ? fmt(x, 2) : x.toPrecision(2)}×`);
   const body = rows.map((r) => {
-    if (r.status !== 'ok' || !r.latencyMs) return [r.target, r.operation, `${r.status}: ${r.reason ?? ''}`];
+    if (r.status !== 'ok' || !r.latencyMs) return [`${r.target}${r.round ? ` #${r.round}` : ''}`, r.operation, `${r.status}: ${r.reason ?? ''}`];
     const non2xx = `${r.non2xx ?? 0}${r.errors ? ` (+${r.errors} errors)` : ''}`;
-    const cells = [r.target, r.operation, fmt(r.reqPerSec ?? 0, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
+    const cells = [`${r.target}${r.round ? ` #${r.round}` : ''}`, r.operation, fmt(r.reqPerSec ?? 0, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
     return withBaseline ? [...cells, BASELINE_OF[r.target] ? ratio(r.vsBaseline) : ''] : cells;
   });
   return [header, ...body];
@@ -1106,6 +1113,29 @@ function webhookCells(rows: WebhookRow[]): string[][] {
 // Main
 // ---------------------------------------------------------------------------------------------
 
+/** Till on a fresh PostgreSQL database of its own, dropped when it stops. */
+async function startTillOnPostgres(cwd: string): Promise<RunningTarget> {
+  const database = await createBenchDatabase();
+  try {
+    const till = await startTill(database.url, cwd);
+    return { ...till, stop: async () => (await till.stop(), await database.drop()) };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
+
+/** Over every round: each Till target's total req/s over its baseline's, per operation. */
+function overallVsBaseline(rows: Row[]): string[] {
+  const total = (target: TargetName, operation: OperationName) => rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok').reduce((sum, r) => sum + (r.reqPerSec ?? 0), 0);
+  return Object.entries(BASELINE_OF).flatMap(([ours, theirs]) =>
+    OPERATIONS.flatMap((operation) => {
+      const before = total(theirs, operation);
+      return before > 0 ? [`  all rounds, ${ours} ${operation}: ${fmt(total(ours as TargetName, operation) / before, 2)}× the baseline`] : [];
+    }),
+  );
+}
+
 /** Checks the baseline revision out, removed at the end like every other thing the bench makes. */
 async function prepareBaseline(revision: string) {
   const baseline = await checkoutBaseline(root, revision);
@@ -1132,28 +1162,34 @@ async function main(): Promise<number> {
   };
 
   /** Starts a target, measures both operations, stops it. A target that fails is reported, not fatal. */
-  const bench = async (name: TargetName, start: () => Promise<RunningTarget>) => {
+  const bench = async (name: TargetName, start: () => Promise<RunningTarget>, round?: number) => {
     if (!wanted(partOf(name))) return skip(name, 'skipped', 'not in BENCH_ONLY');
     let target: RunningTarget | undefined;
     try {
       checkInterrupted();
-      console.log(`bench: starting ${name}...`);
+      console.log(`bench: starting ${name}${round ? ` (round ${round} of ${ROUNDS})` : ''}...`);
       target = await start();
-      for (const operation of OPERATIONS) rows.push(await measure(name, operation, target));
+      for (const operation of OPERATIONS) rows.push({ ...(await measure(name, operation, target)), ...(round ? { round } : {}) });
     } catch (error) {
       if (interrupted) throw error;
       console.log(`\nbench: ${name} failed: ${message(error)}`);
-      const done = new Set(rows.filter((r) => r.target === name).map((r) => r.operation));
-      for (const operation of OPERATIONS) if (!done.has(operation)) rows.push({ target: name, operation, status: 'failed', reason: message(error).split('\n')[0] ?? '' });
+      const done = new Set(rows.filter((r) => r.target === name && r.round === round).map((r) => r.operation));
+      for (const operation of OPERATIONS) if (!done.has(operation)) rows.push({ target: name, operation, status: 'failed', reason: message(error).split('\n')[0] ?? '', ...(round ? { round } : {}) });
     } finally {
       await target?.stop();
     }
   };
 
   const baseline = BASELINE_REVISION ? await prepareBaseline(BASELINE_REVISION) : undefined;
-  if (baseline) console.log(`bench: baseline ${baseline.revision} (${baseline.commit}) checked out in ${baseline.dir}; its rows follow this checkout's`);
-  await bench('till-pglite', () => startTill(undefined));
-  if (baseline) await bench('baseline-pglite', () => startTill(undefined, baseline.dir));
+  if (baseline) console.log(`bench: baseline ${baseline.revision} (${baseline.commit}) checked out in ${baseline.dir}`);
+  /** Each round of a Till target on one database, beside the baseline's; odd rounds this checkout first, even rounds the baseline first. */
+  const benchRounds = async (ours: TargetName, theirs: TargetName, start: (cwd: string) => Promise<RunningTarget>) => {
+    for (let round = 1; round <= ROUNDS; round++) {
+      const pair: Array<[TargetName, string]> = [[ours, root], ...(baseline ? [[theirs, baseline.dir] as [TargetName, string]] : [])];
+      for (const [name, cwd] of round % 2 === 1 ? pair : pair.reverse()) await bench(name, () => start(cwd), ROUNDS > 1 ? round : undefined);
+    }
+  };
+  await benchRounds('till-pglite', 'baseline-pglite', (cwd) => startTill(undefined, cwd));
 
   let database: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
   try {
@@ -1171,14 +1207,8 @@ async function main(): Promise<number> {
     }
   }
   if (database) {
-    const { url } = database;
-    await bench('till-postgres', () => startTill(url));
-    await database.drop();
-    if (baseline) {
-      const again = await createBenchDatabase();
-      await bench('baseline-postgres', () => startTill(again.url, baseline.dir));
-      await again.drop();
-    }
+    await database.drop(); // PostgreSQL answers: each start below gets a fresh database of its own
+    await benchRounds('till-postgres', 'baseline-postgres', startTillOnPostgres);
   }
 
   await bench('node-http', startNodeHttp);
@@ -1203,7 +1233,7 @@ async function main(): Promise<number> {
     const ref = (target: TargetName) => rows.find((r) => r.target === target && r.operation === row.operation && r.status === 'ok')?.reqPerSec;
     const nodeHttp = ref('node-http');
     const prism = ref('prism');
-    const before = BASELINE_OF[row.target] && ref(BASELINE_OF[row.target]!);
+    const before = BASELINE_OF[row.target] && rows.find((r) => r.target === BASELINE_OF[row.target] && r.operation === row.operation && r.round === row.round && r.status === 'ok')?.reqPerSec;
     if (nodeHttp) row.vsNodeHttp = row.reqPerSec! / nodeHttp;
     if (prism) row.vsPrism = row.reqPerSec! / prism;
     if (before) row.vsBaseline = row.reqPerSec! / before;
@@ -1212,7 +1242,7 @@ async function main(): Promise<number> {
   const cells = tableCells(rows);
   console.log(`\n${consoleTable(cells)}\n`);
   console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
-  if (baseline) console.log(`×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}).`);
+  if (baseline) console.log(`×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}) in the same round.${ROUNDS > 1 ? `\n${overallVsBaseline(rows).join('\n')}` : ''}`);
   const hookCells = webhookCells(webhooks.rows);
   console.log(`\n${consoleTable(hookCells)}\n`);
   console.log(
@@ -1266,7 +1296,12 @@ async function main(): Promise<number> {
     '',
     'Operations: `GET /v1/plans/{id}` (one plan by id) and `POST /v1/customers` (a new email every request, so Till inserts a row each time), both with a bearer secret key.',
     '×node:http and ×prism are req/s ratios to that reference for the same operation. Latency is measured per response with sub-millisecond precision.',
-    ...(baseline ? [`**baseline-pglite** and **baseline-postgres**: Till at \`${baseline.revision}\` (${baseline.commit}), checked out beside this checkout and run the same way, right after it; ×baseline is this checkout's req/s over the baseline's.`] : []),
+    ...(baseline
+      ? [
+          `**baseline-pglite** and **baseline-postgres**: Till at \`${baseline.revision}\` (${baseline.commit}), checked out beside this checkout and run the same way, in turn with it (${ROUNDS} round${ROUNDS > 1 ? 's, odd ones this checkout first, even ones the baseline first' : ', this checkout first'}); ×baseline is this checkout's req/s over the baseline's in the same round.`,
+          ...(ROUNDS > 1 ? ['', ...overallVsBaseline(rows).map((line) => `- ${line.trim()}`)] : []),
+        ]
+      : []),
     '',
     markdownTable(cells),
     '',
