@@ -35,12 +35,12 @@ describe('the retry schedule', () => {
     expect(stateAfterAttempt({ ...fresh, status: 'failed', automatic_attempts: 3 }, 'automatic', t0, true)).toEqual({ status: 'succeeded', nextAttemptAt: null, automatic: 4 });
   });
 
-  it('is not moved by a manual attempt: a failed re-send keeps the schedule and the count; a successful one ends it', () => {
+  it('is not moved by a re-send: a failed one keeps the schedule and the count; a successful one ends it', () => {
     const waiting = { status: 'failed' as const, next_attempt_at: plus(1800), automatic_attempts: 2 };
-    expect(stateAfterAttempt(waiting, 'manual', t0, false)).toEqual({ status: 'failed', nextAttemptAt: plus(1800), automatic: 2 });
-    expect(stateAfterAttempt(waiting, 'manual', t0, true)).toEqual({ status: 'succeeded', nextAttemptAt: null, automatic: 2 });
+    expect(stateAfterAttempt(waiting, 'resend', t0, false)).toEqual({ status: 'failed', nextAttemptAt: plus(1800), automatic: 2 });
+    expect(stateAfterAttempt(waiting, 'resend', t0, true)).toEqual({ status: 'succeeded', nextAttemptAt: null, automatic: 2 });
     const dead = { status: 'dead_lettered' as const, next_attempt_at: null, automatic_attempts: 7 };
-    expect(stateAfterAttempt(dead, 'manual', t0, false)).toEqual({ status: 'dead_lettered', nextAttemptAt: null, automatic: 7 });
+    expect(stateAfterAttempt(dead, 'resend', t0, false)).toEqual({ status: 'dead_lettered', nextAttemptAt: null, automatic: 7 });
   });
 });
 
