@@ -3020,6 +3020,7 @@ export interface components {
          *     | `permission_denied` | 403 | the key lacks the operation's scope |
          *     | `livemode_not_allowed` | 403 | a test-mode-only operation (test helpers) was called with a live key |
          *     | `card_locked` | 403 | too many wrong one-time codes for this saved card |
+         *     | `secret_key_in_browser` | 403 | a secret key was sent from a browser (the request has an `Origin`), or a browser asked (CORS preflight) to call a secret-key operation |
          *     | `resource_not_found` | 404 | the object does not exist, or belongs to another merchant or mode |
          *     | `route_not_found` | 404 | no operation at this method and path |
          *     | `invoice_not_found` | 404 | invoice not the caller's or of the other mode |
@@ -3038,7 +3039,7 @@ export interface components {
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];

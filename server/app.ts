@@ -7,6 +7,7 @@ import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps } from './api/types.js';
 import { tenantClock } from './domain/clocks/clock.service.js';
 import { authenticate } from './http/auth.js';
+import { corsHeaders, preflight } from './http/cors.js';
 import type { AuthContext } from './http/context.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
@@ -78,7 +79,9 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   app.set('query parser', 'extended');
   app.use(requestContext(deps.logger));
   mountPages(app, deps);
+  app.use(preflight(routes));
   app.use(resolveOperation(routes));
+  app.use(corsHeaders());
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use(authenticate(deps.database.db));
   app.use(rateLimit(limits));

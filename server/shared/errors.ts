@@ -46,6 +46,11 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
   },
   permission_denied: { status: 403, message: 'This key does not have the scope this operation needs.', logLevel: 'info' },
   livemode_not_allowed: { status: 403, message: 'This operation is available in test mode only. Use a test secret key (sk_test_...).', logLevel: 'info' },
+  secret_key_in_browser: {
+    status: 403,
+    message: "A secret key was sent from a browser. Secret keys belong on your server only: revoke this one if it was published, and call from the browser with the publishable key and the session's client secret.",
+    logLevel: 'warn',
+  },
   card_locked: { status: 403, message: 'Too many wrong codes for this card. Try again later or use another card.', logLevel: 'info' },
   resource_not_found: { status: 404, message: 'No such object.', logLevel: 'info' },
   route_not_found: { status: 404, message: 'No operation at this method and path.', logLevel: 'info' },

@@ -61,6 +61,7 @@ export const ERROR_CODES = [
   "permission_denied",
   "livemode_not_allowed",
   "card_locked",
+  "secret_key_in_browser",
   "resource_not_found",
   "route_not_found",
   "invoice_not_found",
