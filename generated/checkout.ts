@@ -62,8 +62,10 @@ export interface paths {
          *     Till's design for required fields: `mode` and `paymentType` always; `amount` and `currency`
          *     for a `oneTime` session that does not pay an invoice; `subscriptionPlanId` and `clientId`
          *     for a `subscription` session (amount and currency then default to the plan's); `successUrl`
-         *     for a `hosted` session. Till's design: `url` is `{baseUrl}/pay/{sessionId}` for a hosted
-         *     session and null for an embedded one.
+         *     for a `hosted` session. Till's design: `url` is the hosted payment page,
+         *     `{baseUrl}/pay/{sessionId}#cs={clientSecret}`, for a hosted session, and null for an
+         *     embedded one: pay an embedded session in your own page with the form that `/js/till.js`
+         *     mounts (see the README), given your publishable key and the `clientSecret`.
          *
          *     Scope: `checkout.session.create`.
          */
@@ -2962,7 +2964,7 @@ export interface components {
             clientSecret: string;
             /**
              * Format: uri
-             * @description Till's design - the hosted payment page, `{baseUrl}/pay/{sessionId}`; null for an embedded session.
+             * @description Till's design - the hosted payment page, `{baseUrl}/pay/{sessionId}#cs={clientSecret}`; null for an embedded session. Send the payer to it exactly as it is: the fragment carries the client secret to the page's script and never reaches a server or its logs. The page at `{baseUrl}/pay/{sessionId}` without the fragment shows the order and its status, but cannot pay.
              */
             url: string | null;
             /**

@@ -15,6 +15,8 @@ import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import { dueWork } from './jobs/due-work.js';
+import { checkoutPages } from './pages/checkout/routes.js';
+import { pageAssets } from './pages/kit/assets.js';
 import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
@@ -96,7 +98,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   return app;
 }
 
-/** What is served outside the API: the health check, the 3-D Secure challenge page and the image of a wallet QR code (no key; their own errors). */
+/** What is served outside the API: the health check, the 3-D Secure challenge page, the image of a wallet QR code, the hosted checkout page and its assets (no key; their own errors). */
 function mountPages(app: Express, deps: AppDeps): void {
   app.get('/healthz', async (_req, res, next) => {
     try {
@@ -107,6 +109,8 @@ function mountPages(app: Express, deps: AppDeps): void {
     }
   });
   app.use(CHALLENGE_PATH, threeDSecurePages(deps));
+  app.use(pageAssets());
+  app.use(checkoutPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
 }
 

@@ -9,6 +9,7 @@ import type { AppDeps } from '../api/types.js';
 import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/checkout/three-d-secure.js';
 import { minorUnits } from '../shared/money.js';
 import { CHALLENGE_ID } from '../rails/three-d-secure.js';
+import { escapeHtml } from './kit/html.js';
 
 const CSS = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
 main{max-width:26rem;margin:3rem auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:2rem}
@@ -21,11 +22,6 @@ const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`
 
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay', maestro: 'Maestro' };
 
-/** Escapes text for HTML content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 const origin = (url: string | null): string | undefined => {
   if (!url) return undefined;
   try {
@@ -37,14 +33,14 @@ const origin = (url: string | null): string | undefined => {
 };
 
 /**
- * Security headers of every page: no framing by other origins, no script at all, styles only
+ * Security headers of every page: framing allowed (an issuer's challenge is shown inside the
+ * embedded form's frame on the merchant's page, as 3-D Secure challenge windows are), no script at all, styles only
  * this page's own, the form posting only here (and its redirect only to the return URL's
  * origin), no referrer (the URL carries the challenge id), never cached.
  */
 function secure(res: Response, returnUrl: string | null = null): void {
   const formAction = ["'self'", origin(returnUrl)].filter(Boolean).join(' ');
-  res.setHeader('Content-Security-Policy', `default-src 'none'; style-src ${CSS_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors 'self'; base-uri 'none'`);
-  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  res.setHeader('Content-Security-Policy', `default-src 'none'; style-src ${CSS_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors *; base-uri 'none'`);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', 'no-store');

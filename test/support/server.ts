@@ -58,6 +58,8 @@ export interface TestServerOptions extends CreateAppOptions {
    * jobs, which would otherwise work on the other test files' rows (see `isolatedPostgres`).
    */
   isolatedDatabase?: string;
+  /** Make the server's own address its public URL (for pages opened in a browser: 3-D Secure and QR links then point at it). */
+  publicUrlIsServer?: boolean;
 }
 
 async function listen(app: ReturnType<typeof createApp>): Promise<{ url: string; server: Server }> {
@@ -104,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logger = options.logger ?? createLogger('silent');
   const makeApp = () => createApp({ database, clock, config, logger }, options);
   const { url, server } = await listen(makeApp());
+  if (options.publicUrlIsServer) config.publicBaseUrl = url;
   const suffix = randomToken(6);
   const merchantA = (await createMerchant(database.db, clock, { name: `Merchant A ${suffix}` })).credentials;
   const merchantB = (await createMerchant(database.db, clock, { name: `Merchant B ${suffix}` })).credentials;

@@ -29,6 +29,8 @@ export interface MerchantsTable {
   /** 'Send Checkout Receipts': on unless turned off. */
   send_checkout_receipts: Generated<boolean>;
   payment_options: Json<PaymentOption[]>;
+  /** Button colour of its hosted pages, `#rrggbb`; Till's own when null. */
+  brand_color: Generated<string | null>;
   created_at: Timestamp;
 }
 export type Merchant = Selectable<MerchantsTable>;
@@ -48,5 +50,7 @@ export interface ApiKeysTable {
   key_prefix: string;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The key's text, kept only for the one publishable key per merchant and mode that Till's hosted pages use (publishable keys are public). */
+  page_key: Generated<string | null>;
 }
 export type ApiKey = Selectable<ApiKeysTable>;

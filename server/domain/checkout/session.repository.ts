@@ -66,3 +66,8 @@ export async function findSessionForSecret(db: Db, sessionId: string) {
     .where('checkout_sessions.id', '=', sessionId)
     .executeTakeFirst();
 }
+
+/** A session by its id alone: the hosted page's URL names it, and the id is that page's credential for reading. */
+export async function findSessionById(db: Db, id: string): Promise<CheckoutSessionRow | undefined> {
+  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}

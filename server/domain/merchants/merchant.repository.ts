@@ -37,3 +37,25 @@ export async function countMerchantRows(db: Db): Promise<number> {
   const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The text of the tenant's hosted-page publishable key, if it has one. */
+export async function findPageKey(db: Db, merchantId: number, livemode: boolean): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('page_key')
+    .where('merchant_id', '=', merchantId)
+    .where('livemode', '=', livemode)
+    .where('page_key', 'is not', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.page_key ?? undefined;
+}
+
+/** Adds the tenant's hosted-page key; a concurrent first request may have added one already (then nothing is added). */
+export async function insertPageKey(db: Db, values: Insertable<ApiKeysTable> & { page_key: string }): Promise<void> {
+  await db
+    .insertInto('api_keys')
+    .values(values)
+    .onConflict((oc) => oc.columns(['merchant_id', 'livemode']).where('page_key', 'is not', null).where('revoked_at', 'is', null).doNothing())
+    .execute();
+}

@@ -5,7 +5,8 @@ import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
 import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
-import { countMerchantRows, findActiveKeyByHash, findMerchant, insertApiKeys, insertMerchant, slugTaken } from './merchant.repository.js';
+import { countMerchantRows, findActiveKeyByHash, findMerchant, findPageKey, insertApiKeys, insertMerchant, insertPageKey, slugTaken } from './merchant.repository.js';
+import type { Tenant } from '../../shared/tenant.js';
 
 /** The four keys of a merchant, shown once when they are made. */
 export interface MerchantKeys {
@@ -86,3 +87,15 @@ export const getMerchant = (db: Db, merchantId: number): Promise<Merchant> => fi
 
 /** Whether any enabled card option of the merchant can hold a card. */
 export const holdCapable = (merchant: Merchant): boolean => merchant.payment_options.some((o) => o.enabled && o.canHold && o.method === 'CreditCard');
+
+/**
+ * The publishable key Till's hosted pages use for the tenant: made on first use, kept as text
+ * (publishable keys are public; only this one is kept so). Revoking it makes a new one.
+ */
+export async function hostedPageKey(db: Db, clock: Clock, tenant: Tenant): Promise<string> {
+  const found = await findPageKey(db, tenant.merchantId, tenant.livemode);
+  if (found) return found;
+  const key = newApiKey('publishable', tenant.livemode);
+  await insertPageKey(db, { merchant_id: tenant.merchantId, kind: 'publishable', livemode: tenant.livemode, key_hash: hashSecret(key), key_prefix: keyDisplayPrefix(key), created_at: clock.now(), page_key: key });
+  return (await findPageKey(db, tenant.merchantId, tenant.livemode))!;
+}

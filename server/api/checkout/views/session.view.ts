@@ -4,6 +4,7 @@ import type { Merchant } from '../../../db/tables/merchants.js';
 import type { PaymentRow } from '../../../db/tables/payments.js';
 import type { Confirmed, NextAction } from '../../../domain/checkout/confirm.js';
 import { allowedPaymentMethods } from '../../../domain/checkout/session.service.js';
+import { payPageUrl } from '../../../domain/checkout/hosted-page.js';
 import type { CreatedSession } from '../../../domain/checkout/session-create.js';
 import type { QrWithdrawal } from '../../../domain/checkout/wallet.js';
 import type { SessionSnapshot } from '../../../domain/events/event.service.js';
@@ -77,7 +78,7 @@ export function sessionCreatedView({ session, clientSecret, generatedNotificatio
     mode: session.mode,
     paymentType: session.payment_type === 'subscription' ? 'subscription' : 'oneTime',
     clientSecret,
-    url: session.url,
+    url: session.url === null ? null : payPageUrl(session.url, clientSecret),
     successUrl: session.success_url,
     cancelUrl: session.cancel_url,
     customer: { email: session.customer_email, name: name === '' ? null : name },
