@@ -81,6 +81,13 @@ module.exports = {
       to: { path: '^(server|conformance|test|scripts)/' },
     },
     {
+      name: 'pages-call-through-the-sdk',
+      comment: "The hosted pages' browser scripts (web/) run in a payer's browser: they call the API through the SDK and import nothing of the server.",
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(server|conformance|test|scripts)/' },
+    },
+    {
       name: 'conformance-tests-any-deployment',
       comment: 'The conformance suite talks to a deployment through the SDK; of the server it reads only the OpenAPI reader.',
       severity: 'error',
