@@ -1,7 +1,8 @@
 #!/usr/bin/env -S npx tsx
 // Merchant administration.
 //
-//   npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email ops@acme.example] [--json]
+//   npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email ops@acme.example]
+//                              [--logo-url https://acme.example/logo.png] [--brand-color "#0a7d33"] [--json]
 //
 // Uses the same database as the server: DATABASE_URL, or the embedded PGlite under TILL_DATA_DIR
 // (stop the server first when using PGlite: it allows one process at a time).
@@ -13,7 +14,7 @@ import { openDatabase } from '../server/db/database.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { createMerchant } from '../server/domain/merchants/merchant.service.js';
 
-const usage = `Usage: npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email EMAIL] [--json]`;
+const usage = `Usage: npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email EMAIL] [--logo-url HTTPS_URL] [--brand-color #RRGGBB] [--json]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -25,7 +26,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { name: { type: 'string' }, plan: { type: 'string', default: 'standard' }, email: { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: {
+        name: { type: 'string' },
+        plan: { type: 'string', default: 'standard' },
+        email: { type: 'string' },
+        'logo-url': { type: 'string' },
+        'brand-color': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -44,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   try {
     await migrateToLatest(database.db);
-    const { merchant, credentials } = await createMerchant(database.db, systemClock, { name: values.name, ratePlan: values.plan, email: values.email ?? null });
+    const { merchant, credentials } = await createMerchant(database.db, systemClock, { name: values.name, ratePlan: values.plan, email: values.email ?? null, logoUrl: values['logo-url'] ?? null, brandColor: values['brand-color'] ?? null });
     if (values.json) {
       console.log(JSON.stringify(credentials));
     } else {

@@ -2,6 +2,8 @@
 // security headers, its assets, and the pages for sessions it must not show.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
+import { systemClock } from '../../server/shared/clock.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -10,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function session(body: Record<string, unknown> = {}, merchant = t.merchantA) {
+async function session(body: Record<string, unknown> = {}, merchant: { keys: { test: { secret: string } } } = t.merchantA) {
   const res = await t.call('POST', '/v1/checkout-sessions', {
     key: merchant.keys.test.secret,
     body: { amount: 10, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/done', ...body },
@@ -52,9 +54,11 @@ describe('GET /pay/{sessionId}', () => {
   });
 
   it('sends a strict CSP: scripts and styles from this server only (the colour rule by hash), no framing, no referrer, no cache', async () => {
-    await t.database.db.updateTable('merchants').set({ brand_color: '#0a7d33' }).where('id', '=', t.merchantA.merchantId).execute();
-    const s = await session();
+    const branded = (await createMerchant(t.database.db, systemClock, { name: 'Green Grocer', brandColor: '#0A7D33', logoUrl: 'https://cdn.grocer.example/logo.png' })).credentials;
+    const s = await session({}, branded);
     const { headers, body } = await page(`/pay/${s.id}`);
+    expect(body).toContain('<img class="logo" src="https://cdn.grocer.example/logo.png" alt="">');
+    expect(headers.get('content-security-policy')).toContain("img-src 'self' data: https://cdn.grocer.example");
     const csp = headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");

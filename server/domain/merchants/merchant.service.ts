@@ -43,12 +43,22 @@ export interface CreateMerchantInput {
   name: string;
   ratePlan?: RatePlan;
   email?: string | null;
+  /** Shown on its hosted pages: an https image URL. */
+  logoUrl?: string | null;
+  /** Button colour of its hosted pages, `#rrggbb`. */
+  brandColor?: string | null;
+}
+
+function checkBranding(input: CreateMerchantInput): void {
+  if (input.logoUrl != null && !(/^https:\/\/[^\s]+$/.test(input.logoUrl) && input.logoUrl.length <= 2048)) throw new Error('A logo URL must be an https URL of at most 2048 characters.');
+  if (input.brandColor != null && !/^#[0-9a-fA-F]{6}$/.test(input.brandColor)) throw new Error('A brand colour must be a hex colour such as #0a7d33.');
 }
 
 /** Creates a merchant and its four keys in one transaction. The keys are returned once; only hashes are kept. */
 export async function createMerchant(db: Kysely<Database>, clock: Clock, input: CreateMerchantInput): Promise<{ merchant: Merchant; credentials: MerchantCredentials }> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 200) throw new Error('A merchant name must have 1 to 200 characters.');
+  checkBranding(input);
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
     let slug = slugify(name);
@@ -57,7 +67,8 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
       name,
       slug,
       email: input.email ?? null,
-      logo_url: null,
+      logo_url: input.logoUrl ?? null,
+      brand_color: input.brandColor?.toLowerCase() ?? null,
       rate_plan: input.ratePlan ?? 'standard',
       payment_options: JSON.stringify(defaultPaymentOptions),
       created_at: now,
