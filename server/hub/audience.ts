@@ -60,7 +60,7 @@ export class Audience {
     this.followed.delete(member);
   }
 
-  /** How many invoices a member follows by identifier. */
+  /** The invoice identifiers a member follows. */
   following(member: Member): ReadonlySet<string> {
     return this.followed.get(member) ?? new Set();
   }

@@ -110,13 +110,15 @@ export class HubConnection implements Member {
   }
 
   private enqueue(invocation: Invocation): void {
-    this.queue = this.queue.then(async () => {
-      const outcome =
-        invocation.type === MessageType.StreamInvocation
-          ? { error: `'${invocation.target}' is not a streaming method: call it with invoke, not stream.` }
-          : await this.hooks.invoke(this, invocation);
-      if (invocation.invocationId !== undefined) this.send(messages.completion(invocation.invocationId, outcome));
-    });
+    this.queue = this.queue
+      .then(async () => {
+        const outcome =
+          invocation.type === MessageType.StreamInvocation
+            ? { error: `'${invocation.target}' is not a streaming method: call it with invoke, not stream.` }
+            : await this.hooks.invoke(this, invocation);
+        if (invocation.invocationId !== undefined) this.send(messages.completion(invocation.invocationId, outcome));
+      })
+      .catch((err) => this.hooks.log.error({ err, connectionId: this.id }, 'hub invocation failed'));
   }
 
   private closed(): void {
