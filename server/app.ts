@@ -14,6 +14,7 @@ import { idempotency } from './http/idempotency.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
+import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work.js';
 import { checkoutPages } from './pages/checkout/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
@@ -98,7 +99,11 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   return app;
 }
 
-/** What is served outside the API: the health check, the 3-D Secure challenge page, the image of a wallet QR code, the hosted checkout page and its assets (no key; their own errors). */
+/**
+ * What is served outside the API: the health check, the 3-D Secure challenge page, the image of a
+ * wallet QR code, the hosted checkout page and its assets (no key; their own errors), and the
+ * notification hub's negotiate (its WebSocket is `attachHub`'s, on the listening server).
+ */
 function mountPages(app: Express, deps: AppDeps): void {
   app.get('/healthz', async (_req, res, next) => {
     try {
@@ -112,6 +117,7 @@ function mountPages(app: Express, deps: AppDeps): void {
   app.use(pageAssets());
   app.use(checkoutPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
+  app.use(HUB_PATH, hubRoutes(deps.database.db));
 }
 
 /** Finds the operation a request is for, then hands the validator its internal path. */

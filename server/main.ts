@@ -1,5 +1,5 @@
 // Starts Till: configuration, database and migrations, the demo merchant on first start, the job
-// queue, and the HTTP server. `npm start` runs this file.
+// queue, the HTTP server and the notification hub on it. `npm start` runs this file.
 import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { type Config, loadConfig } from './config.js';
 import { openDatabase, type TillDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { countMerchants, createMerchant, type MerchantCredentials } from './domain/merchants/merchant.service.js';
+import { attachHub, type Hub } from './hub/index.js';
 import { type Jobs, startJobs } from './jobs/index.js';
 import { createLogger } from './log.js';
 
@@ -19,6 +20,8 @@ export interface RunningServer {
   server: Server;
   database: TillDatabase;
   jobs: Jobs | undefined;
+  /** The notification hub on this server's WebSocket upgrades. */
+  hub: Hub;
   config: Config;
   /** The demo merchant's keys, when this start created it. */
   demo: MerchantCredentials | undefined;
@@ -79,6 +82,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const s = app.listen(config.port, () => resolve(s));
     s.once('error', reject);
   });
+  const hub = await attachHub(server, { database, logger });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://127.0.0.1:${port}`;
@@ -87,12 +91,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop accepting, then close the hub's sockets: an upgraded socket would keep server.close() waiting.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await hub.close();
+      await stopped;
       server.closeAllConnections?.();
       await jobs?.stop();
       await database.close();
     })());
-  return { url, server, database, jobs, config, demo, close };
+  return { url, server, database, jobs, hub, config, demo, close };
 }
 
 async function main() {

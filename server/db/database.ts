@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import type { Database } from './schema.js';
 
 /** A plain SQL runner over the same connection(s) as Kysely, for libraries that bring their own SQL. */
@@ -26,7 +27,28 @@ export interface TillDatabase {
   sql: SqlRunner;
   /** The pg pool (PostgreSQL only), for libraries that take one. */
   pool?: pg.Pool;
+  /**
+   * Hears NOTIFY on `channel` from every process, once the notifying transaction commits (on
+   * PostgreSQL over a connection of its own that reconnects by itself). Closing the database stops it.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<Unlisten>;
   close(): Promise<void>;
+}
+
+/** Listeners that end with the database. */
+function listenerSet(start: (channel: string, handlers: ListenHandlers) => Promise<Unlisten>) {
+  const open = new Set<Unlisten>();
+  return {
+    async listen(channel: string, handlers: ListenHandlers): Promise<Unlisten> {
+      const stop = await start(channel, handlers);
+      const unlisten = async () => {
+        if (open.delete(unlisten)) await stop();
+      };
+      open.add(unlisten);
+      return unlisten;
+    },
+    closeAll: () => Promise.all([...open].map((unlisten) => unlisten())),
+  };
 }
 
 export interface DatabaseOptions {
@@ -50,10 +72,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
       // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const listeners = listenerSet((channel, handlers) => listenPostgres(options.databaseUrl!, channel, handlers));
     return {
       db,
       kind: 'postgres',
       pool,
+      listen: listeners.listen,
       sql: {
         async query(text, values) {
           const r = await pool.query(text, values as any[]);
@@ -68,16 +92,21 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
           return { rows: last?.rows ?? [] };
         },
       },
-      close: () => db.destroy(),
+      async close() {
+        await listeners.closeAll();
+        await db.destroy();
+      },
     };
   }
   const dir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   if (dir) await mkdir(dir, { recursive: true });
   const pglite = await PGlite.create(dir ? { dataDir: dir } : {});
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const listeners = listenerSet((channel, handlers) => listenPglite(pglite, db, channel, handlers));
   return {
     db,
     kind: 'pglite',
+    listen: listeners.listen,
     sql: {
       async query(text, values) {
         const r = await pglite.query(text, values as any[]);
@@ -92,6 +121,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
       },
     },
     close: async () => {
+      await listeners.closeAll();
       await db.destroy();
       if (!pglite.closed) await pglite.close();
     },

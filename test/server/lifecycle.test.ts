@@ -11,6 +11,7 @@ import { migrateDown, migrateToLatest } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import { startServer } from '../../server/main.js';
 import { createLogger } from '../../server/log.js';
+import { connectHub } from '../support/hub.js';
 import { call, usingPostgres } from '../support/server.js';
 
 const run = promisify(execFile);
@@ -97,6 +98,23 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
     } finally {
       await server.close();
     }
+  });
+
+  it('serves the notification hub, and a shutdown tells connected clients to reconnect without waiting for them', async () => {
+    const env = { TILL_DATA_DIR: await tempDir(), PORT: '0', NODE_ENV: 'test' };
+    const server = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
+    let closed: Promise<Error | undefined> | undefined;
+    try {
+      const key = server.demo!.keys.test.secret;
+      const client = await connectHub(server.url, { key });
+      closed = new Promise((resolve) => client.connection.onclose(resolve));
+      const invoice = await call(server.url, 'POST', '/v1/invoices', { key, body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 5 }] } });
+      await call(server.url, 'POST', `/v1/invoices/${invoice.json.id}/void`, { key });
+      expect(await client.next(invoice.json.id)).toEqual({ invoiceId: invoice.json.id, status: 'Cancelled' });
+    } finally {
+      await server.close();
+    }
+    expect((await closed)?.message).toContain('shutting down');
   });
 
   it('the merchant command explains a bad call', async () => {

@@ -10,6 +10,7 @@ import { randomToken } from '../../server/shared/crypto.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import type { RatePlan } from '../../server/db/tables/merchants.js';
 import { createLogger } from '../../server/log.js';
+import { attachHub, type Hub, type HubOptions } from '../../server/hub/index.js';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -39,7 +40,7 @@ export interface TestServer {
   merchantA: MerchantCredentials;
   merchantB: MerchantCredentials;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
-  /** Another app instance on the same database (a second server process, in effect). */
+  /** Another app instance on the same database (a second server process, in effect), with its own notification hub. */
   startSibling(): Promise<{ url: string; close(): Promise<void> }>;
   newMerchant(name?: string, ratePlan?: RatePlan): Promise<MerchantCredentials>;
   close(): Promise<void>;
@@ -60,20 +61,32 @@ export interface TestServerOptions extends CreateAppOptions {
   isolatedDatabase?: string;
   /** Make the server's own address its public URL (for pages opened in a browser: 3-D Secure and QR links then point at it). */
   publicUrlIsServer?: boolean;
+  /** Settings of the notification hub (timings, the follow limit). */
+  hub?: HubOptions;
 }
 
-async function listen(app: ReturnType<typeof createApp>): Promise<{ url: string; server: Server }> {
-  return new Promise((resolve, reject) => {
+interface Listening {
+  url: string;
+  server: Server;
+  hub: Hub;
+}
+
+/** Listens on a free port and attaches the notification hub, as `startServer` does. */
+async function listen(app: ReturnType<typeof createApp>, hubDeps: Parameters<typeof attachHub>[1], hubOptions?: HubOptions): Promise<Listening> {
+  const { url, server } = await new Promise<{ url: string; server: Server }>((resolve, reject) => {
     const server = app.listen(0, '127.0.0.1', () => {
       const address = server.address();
       if (!address || typeof address !== 'object') return reject(new Error('no address'));
       resolve({ url: `http://127.0.0.1:${address.port}`, server });
     });
   });
+  return { url, server, hub: await attachHub(server, hubDeps, hubOptions) };
 }
 
-async function stop(server: Server) {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+async function stop({ server, hub }: Listening) {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  await hub.close();
+  await stopped;
   server.closeAllConnections();
 }
 
@@ -105,12 +118,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1, ...options.config };
   const logger = options.logger ?? createLogger('silent');
   const makeApp = () => createApp({ database, clock, config, logger }, options);
-  const { url, server } = await listen(makeApp());
+  const start = () => listen(makeApp(), { database, logger }, options.hub);
+  const main = await start();
+  const { url } = main;
   if (options.publicUrlIsServer) config.publicBaseUrl = url;
   const suffix = randomToken(6);
   const merchantA = (await createMerchant(database.db, clock, { name: `Merchant A ${suffix}` })).credentials;
   const merchantB = (await createMerchant(database.db, clock, { name: `Merchant B ${suffix}` })).credentials;
-  const siblings: Server[] = [];
+  const siblings: Listening[] = [];
   return {
     url,
     database,
@@ -118,15 +133,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     merchantB,
     call: (method, path, callOptions) => call(url, method, path, callOptions),
     async startSibling() {
-      const sibling = await listen(makeApp());
-      siblings.push(sibling.server);
-      return { url: sibling.url, close: () => stop(sibling.server) };
+      const sibling = await start();
+      siblings.push(sibling);
+      return { url: sibling.url, close: () => stop(sibling) };
     },
     async newMerchant(name = 'Another merchant', ratePlan: RatePlan = 'standard') {
       return (await createMerchant(database.db, clock, { name: `${name} ${randomToken(6)}`, ratePlan })).credentials;
     },
     async close() {
-      await Promise.all([stop(server), ...siblings.map((s) => (s.listening ? stop(s) : Promise.resolve()))]);
+      await Promise.all([stop(main), ...siblings.map((s) => (s.server.listening ? stop(s) : Promise.resolve()))]);
       await database.close();
       await isolated?.drop();
     },

@@ -12,6 +12,7 @@ import * as merchantInvoices from './2026_11_23_0010_merchant_invoices.js';
 import * as webhooks from './2026_11_23_0011_webhooks.js';
 import * as sandboxClocks from './2026_11_23_0012_sandbox_clocks.js';
 import * as balancedLedger from './2026_11_24_0013_balanced_ledger.js';
+import * as invoiceNotify from './2026_11_25_0015_invoice_notify.js';
 import * as hostedPages from './2026_11_25_0016_hosted_pages.js';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0011_webhooks': webhooks,
   '2026_11_23_0012_sandbox_clocks': sandboxClocks,
   '2026_11_24_0013_balanced_ledger': balancedLedger,
+  '2026_11_25_0015_invoice_notify': invoiceNotify,
   '2026_11_25_0016_hosted_pages': hostedPages,
 };

@@ -22,6 +22,14 @@ export async function findInvoice(db: Db, tenant: Tenant, by: { id: number } | {
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/**
+ * An invoice by its public identifier, whoever owns it. This read starts from a credential rather
+ * than a tenant: the identifier is the secret part of the invoice's public link.
+ */
+export async function findInvoiceByIdentifier(db: Db, identifier: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('identifier', '=', identifier).executeTakeFirst();
+}
+
 export async function updateInvoice(db: Db, tenant: Tenant, id: number, changes: Updateable<InvoicesTable>): Promise<InvoiceRow> {
   return db.updateTable('invoices').set(changes).where('id', '=', id).where(ofTenant(tenant)).returningAll().executeTakeFirstOrThrow();
 }

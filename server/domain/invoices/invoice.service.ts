@@ -18,7 +18,7 @@ import type { EventType } from '../../shared/vocabulary.generated.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { writeEvent } from '../events/event.service.js';
 import { recordMessage } from '../messages/message.service.js';
-import { addRefunded, cancelUnpaid, findInvoice, findInvoices, type InvoiceFilter, insertInvoice, nextLineIds, updateInvoice } from './invoice.repository.js';
+import { addRefunded, cancelUnpaid, findInvoice, findInvoiceByIdentifier, findInvoices, type InvoiceFilter, insertInvoice, nextLineIds, updateInvoice } from './invoice.repository.js';
 import { amountDue, computeInvoice, type LineInput } from './invoice.lines.js';
 
 export type { InvoiceFilter };
@@ -152,6 +152,15 @@ async function sendInvoice(trx: Trx, clock: Clock, links: InvoiceLinks, invoice:
 export async function getInvoice(db: Db, tenant: Tenant, id: number, options: { lock?: boolean } = {}): Promise<InvoiceRow> {
   const invoice = await findInvoice(db, tenant, { id }, options);
   if (!invoice) throw new AppError('resource_not_found', { param: 'id', message: `No such invoice: ${id}.` });
+  return invoice;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An invoice by its public identifier (a UUID), whoever owns it; 404 `invoice_not_found` tells nothing more. */
+export async function getInvoiceByIdentifier(db: Db, identifier: string): Promise<InvoiceRow> {
+  const invoice = UUID.test(identifier) ? await findInvoiceByIdentifier(db, identifier) : undefined;
+  if (!invoice) throw new AppError('invoice_not_found', { param: 'identifier', message: 'No such invoice.' });
   return invoice;
 }
 
