@@ -19,12 +19,20 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined {
   const authorization = headers.authorization;
+  let token: string | undefined;
   if (authorization !== undefined && authorization !== '') {
-    const bearer = BEARER.exec(authorization)?.[1];
-    if (!bearer) throw new AppError('invalid_api_key', { message: 'The Authorization header must be `Bearer <secret key>`.' });
-    return bearer;
+    token = BEARER.exec(authorization)?.[1];
+    if (!token) throw new AppError('invalid_api_key', { message: 'The Authorization header must be `Bearer <secret key>`.' });
+  } else {
+    token = query.get('access_token') || undefined;
   }
-  return query.get('access_token') || undefined;
+  // A browser sends an Origin; a secret key must never be in one (as everywhere in the API).
+  if (token?.startsWith('sk_') && headers.origin !== undefined) {
+    throw new AppError('secret_key_in_browser', {
+      message: 'A secret key was sent from a browser. In a web page, open a public connection (no token) and call SubscribeToInvoice with the invoice identifier; keep merchant connections on your server.',
+    });
+  }
+  return token;
 }
 
 /** What a token grants: a secret key is a merchant connection for its mode; anything else that was sent is refused (401). */

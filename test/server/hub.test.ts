@@ -79,9 +79,19 @@ describe('negotiate', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
     expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
     expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, X-Requested-With, X-SignalR-User-Agent');
-    const res = await negotiate('?negotiateVersion=1', { origin, authorization: 'Bearer sk_test_NotARealKeyAtAll0000000000' });
+    const res = await negotiate('?negotiateVersion=1', { origin, authorization: `Bearer ${t.merchantA.keys.test.publishable}` });
     expect(res.status).toBe(401);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+  });
+
+  it('refuses a secret key sent from a browser (with an Origin) at negotiate and at the upgrade, with 403 secret_key_in_browser', async () => {
+    const origin = 'https://shop.example';
+    const res = await negotiate('?negotiateVersion=1', { origin, authorization: `Bearer ${skA}` });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe('secret_key_in_browser');
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    await expect(rawHub(t.url, `?access_token=${skA}`, { origin })).rejects.toMatchObject({ status: 403, body: expect.stringContaining('secret_key_in_browser') });
+    expect((await negotiate('?negotiateVersion=1', { origin })).status).toBe(200);
   });
 
   it('answers a plain GET of the hub with 400: it is a WebSocket endpoint', async () => {
