@@ -36,6 +36,8 @@ export interface CallOptions {
 export interface TestServer {
   url: string;
   database: TillDatabase;
+  /** The PostgreSQL database this server uses (for another process on it); undefined on PGlite. */
+  databaseUrl: string | undefined;
   /** Two merchants, so every test can check that one never sees the other's objects. */
   merchantA: MerchantCredentials;
   merchantB: MerchantCredentials;
@@ -129,6 +131,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     database,
+    databaseUrl: isolated?.url ?? process.env.DATABASE_URL,
     merchantA,
     merchantB,
     call: (method, path, callOptions) => call(url, method, path, callOptions),
