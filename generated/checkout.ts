@@ -1542,7 +1542,9 @@ export interface paths {
          *     `kind`, page with `limit` and `startingAfter` (a message id). Use it to read an OTP in an automated
          *     test. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403
          *     `livemode_not_allowed`. Till's design: the test helpers and their scopes are not in the source
-         *     documents.
+         *     documents. In live mode the same messages are sent: email over the server's SMTP server
+         *     (`TILL_SMTP_URL`), retried with backoff; without one, and for text messages (no provider is
+         *     connected), they stay in the outbox unsent.
          *
          *     Scope: `testhelpers.read`.
          */
@@ -2861,9 +2863,9 @@ export interface components {
             customerLastName?: string;
             /** @description Payer's phone number (optional), preferably in E.164 form (`+15551234567`). */
             customerPhone?: string;
-            /** @description Email and text the payer the session's invoice. When omitted, the merchant setting 'Message Checkout Customers' applies (off unless turned on). */
+            /** @description Email and text the payer the session's invoice. When omitted, the merchant setting 'Message Checkout Customers' applies (off unless turned on). Till's design: sent once, when the session is created, by email to `customerEmail` and by text message to `customerPhone` (whichever the session has): the merchant, the amount, what it is for, and for a hosted session the link to pay (`url`). An idempotent replay sends nothing again. */
             notifyCustomer?: boolean;
-            /** @description Email the payer a receipt on payment (needs `customerEmail`). When omitted, the merchant setting 'Send Checkout Receipts' applies (on unless turned off). */
+            /** @description Email the payer a receipt on payment (needs `customerEmail`). When omitted, the merchant setting 'Send Checkout Receipts' applies (on unless turned off). Till's design: a receipt (amount, merchant, card brand and last 4, payment reference, date) goes to `customerEmail`, or else to the email given with the card (`billingDetails.email`), when the payment succeeds, when a hold is captured (not when it is authorized), and for each refund (what was refunded and what is left). */
             sendReceipt?: boolean;
             /**
              * Format: uri

@@ -20,6 +20,22 @@ export interface Config {
   allowLoopbackWebhooks: boolean;
   /** How long a webhook delivery waits for an answer, in milliseconds (`TILL_WEBHOOK_TIMEOUT_MS`, default 30000). */
   webhookTimeoutMs: number;
+  /** SMTP server for live-mode email (`TILL_SMTP_URL`, e.g. `smtps://user:pass@smtp.example.com`); without it live email stays in the outbox as `not_sent`. */
+  smtpUrl: string | undefined;
+  /** The From of Till's email (`TILL_SMTP_FROM`). */
+  smtpFrom: string;
+}
+
+function smtpUrlFrom(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('TILL_SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587 or smtps://...:465.');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`TILL_SMTP_URL must start with smtp:// or smtps://; got "${url.protocol}".`);
+  return value;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -55,5 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.TILL_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     allowLoopbackWebhooks,
     webhookTimeoutMs,
+    smtpUrl: smtpUrlFrom(env.TILL_SMTP_URL),
+    smtpFrom: env.TILL_SMTP_FROM || 'Till <no-reply@till.localhost>',
   };
 }

@@ -7,6 +7,8 @@ import pg from 'pg';
 
 /** The channel the trigger of migration 2026_11_25_0015 notifies when an invoice's status changes. */
 export const INVOICE_UPDATED_CHANNEL = 'till_invoice_updated';
+/** The channel the trigger of migration 2026_11_25_0017 notifies when a live message is queued (payload: its id). */
+export const MESSAGE_QUEUED_CHANNEL = 'till_message_queued';
 
 /** What a listener is told: each payload, and (PostgreSQL only) that it lost its connection and listens again, so notifications in between were missed. */
 export interface ListenHandlers {

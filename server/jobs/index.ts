@@ -8,6 +8,7 @@ import { deleteExpiredRateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../shared/clock.js';
 import { deliverySettings } from '../api/kit.js';
 import { dueWork, type ScheduledWork } from './due-work.js';
+import { startMessageDelivery } from './messages.js';
 import { startWebhookJobs } from './webhooks.js';
 
 /** Upkeep that no clock moves: it runs on the wall clock only. */
@@ -16,7 +17,7 @@ const UPKEEP = {
   rateLimitCleanup: { queue: 'rate-limit-cleanup', cron: '*/10 * * * *' },
 } as const;
 
-export type QueueId = ScheduledWork['id'] | keyof typeof UPKEEP;
+export type QueueId = ScheduledWork['id'] | keyof typeof UPKEEP | 'messageDelivery';
 
 export interface Jobs {
   boss: PgBoss;
@@ -26,7 +27,7 @@ export interface Jobs {
 }
 
 /** What the jobs read of the configuration. */
-export type JobSettings = Pick<Config, 'allowLoopbackWebhooks' | 'webhookTimeoutMs'>;
+export type JobSettings = Pick<Config, 'allowLoopbackWebhooks' | 'webhookTimeoutMs' | 'smtpUrl' | 'smtpFrom'>;
 
 /**
  * Starts pg-boss on the same database as the app. On PGlite it runs through `db.executeSql`;
@@ -40,7 +41,12 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();
   const webhooks = await startWebhookJobs(boss, database, clock, deliverySettings({ config: settings }), logger);
-  const queues = queuesOf(database, clock, logger, dueWork({ config: settings }, { sweepWebhooks: (scope) => webhooks.sweep(scope) }));
+  const messages = await startMessageDelivery(database, clock, logger, settings);
+  const queues = {
+    ...queuesOf(database, clock, logger, dueWork({ config: settings }, { sweepWebhooks: (scope) => webhooks.sweep(scope) })),
+    // Live email: at once when queued (NOTIFY); this sweep retries failures and what a stopped process left.
+    messageDelivery: { queue: 'message-delivery', cron: '* * * * *', run: async () => void (await messages.sweep()) },
+  };
   for (const { queue, cron, run } of Object.values(queues)) {
     await boss.createQueue(queue);
     await boss.work(queue, async () => {
@@ -55,6 +61,7 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     boss,
     runNow: (queue) => queues[queue].run(),
     stop: async () => {
+      await messages.stop();
       await webhooks.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
@@ -72,7 +79,7 @@ interface Queue {
  * Every queue. Due work runs for every scope: live mode and untouched test modes by the base
  * clock, then each merchant whose test clock was advanced, by that merchant's clock.
  */
-function queuesOf(database: TillDatabase, clock: Clock, logger: Logger, scheduled: ScheduledWork[]): Record<QueueId, Queue> {
+function queuesOf(database: TillDatabase, clock: Clock, logger: Logger, scheduled: ScheduledWork[]): Record<Exclude<QueueId, 'messageDelivery'>, Queue> {
   const db = database.db;
   const due = Object.fromEntries(
     scheduled.map((kind) => [

@@ -15,7 +15,7 @@ import { receiverPool } from '../support/webhook-receiver.js';
 
 const start = new Date(Math.floor(Date.now() / 1000) * 1000);
 const clock = new ManualClock(start);
-const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
+const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500, smtpUrl: undefined, smtpFrom: 'Till <no-reply@till.localhost>' };
 let t: TestServer;
 const receivers = receiverPool();
 beforeAll(async () => {

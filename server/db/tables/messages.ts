@@ -1,7 +1,13 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Timestamp } from '../columns.js';
 
 export type MessageChannel = 'email' | 'sms';
+/**
+ * `recorded`: test mode, kept in the sandbox outbox, never sent. `queued`: live, waiting for the
+ * delivery job. `sent`: handed to the SMTP server. `not_sent`: live, but there is no way to send it
+ * (no SMTP server configured; text messages have no provider). `failed`: every attempt failed.
+ */
+export type MessageStatus = 'recorded' | 'queued' | 'sent' | 'not_sent' | 'failed';
 export type MessageKind = 'otp' | 'receipt' | 'invoice' | 'checkout_notification' | 'portal' | 'other';
 
 /** The outbox: every email or text message Till sends. Test mode records them instead of sending. */
@@ -21,5 +27,11 @@ export interface MessagesTable {
   body: string;
   session_id: string | null;
   created_at: Timestamp;
+  status: ColumnType<MessageStatus, MessageStatus | undefined, MessageStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  sent_at: Timestamp | null;
+  /** Why the last attempt failed or why it was not sent: short, never a secret. */
+  last_error: string | null;
 }
 export type MessageRow = Selectable<MessagesTable>;

@@ -2,6 +2,7 @@
 // settlement, and the work that falls due with time (holds lapse, wallet refunds finish, captured
 // payments settle). Each composes the payment (domain/payments), its invoice (domain/invoices) and
 // the session's payment status.
+import { captureReceipt, refundReceipt } from './receipts.js';
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
@@ -61,6 +62,7 @@ async function refunded(trx: Trx, clock: Clock, payment: PaymentRow, amount: str
   if (payment.invoice_id) await recordInvoiceRefund(trx, clock, tenantOf(payment), payment.invoice_id, amount);
   await setSessionPaymentStatus(trx, payment, payment.status === 'refunded' ? 'refunded' : 'partially_refunded');
   await paymentEvent(trx, clock, 'payment.refunded', payment, null, { refundAmount: amount });
+  await refundReceipt(trx, clock, payment, amount);
 }
 
 /** The tenant's hold, locked, with a lapse applied first. */
@@ -83,6 +85,7 @@ export async function captureHold(db: Kysely<Database>, clock: Clock, tenant: Te
     if (captured.invoice_id) await payInvoiceOnCapture(trx, clock, tenant, captured.invoice_id, capture.authorized, capture.captured);
     await setSessionPaymentStatus(trx, captured, 'paid');
     await captureEvents(trx, clock, captured);
+    await captureReceipt(trx, clock, captured);
     return { payment: captured, alreadyDone: false };
   });
 }

@@ -2,6 +2,8 @@
 // by default, 10 minutes to 24 hours when given), the session-id placeholder, payer details,
 // per-session webhooks and their secret, the merchant's notification settings as fallbacks, holds
 // only where a card option can hold, paying an existing invoice, and subscription sessions.
+import { payPageUrl } from './hosted-page.js';
+import { notifyPayer } from './receipts.js';
 import { Decimal } from 'decimal.js';
 import type { Insertable, Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -96,7 +98,12 @@ export async function createSession(db: Kysely<Database>, clock: Clock, settings
   const row = await newSessionRow(clock, settings, tenant, merchant, input, charge);
   if (charge.terms && charge.terms.trialDays > 0) return startTrial(db, clock, row.values, charge.terms.trialDays, row.secrets);
   try {
-    return { session: await insertSession(db, row.values), ...row.secrets, reused: false };
+    const session = await db.transaction().execute(async (trx) => {
+      const inserted = await insertSession(trx, row.values);
+      await notifyPayer(trx, clock, inserted, inserted.url === null ? null : payPageUrl(inserted.url, row.secrets.clientSecret));
+      return inserted;
+    });
+    return { session, ...row.secrets, reused: false };
   } catch (error) {
     // Two creates raced on one invoice: the unique index let one through; answer with that one.
     if (invoice && isUniqueViolation(error, 'checkout_sessions_open_on_invoice')) {

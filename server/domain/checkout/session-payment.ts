@@ -14,6 +14,7 @@ import { amountDue } from '../invoices/invoice.lines.js';
 import { lockPayableInvoice, payInvoice, raiseSessionInvoice, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { authorizeHold, chargeInFull, declineCard, holdDaysFor, paymentEvent } from '../payments/payment.service.js';
+import { paymentReceipt } from './receipts.js';
 import { keepSessionCard } from './saved-cards.js';
 import { updateSession } from './session.repository.js';
 import { sessionEvent } from './session.service.js';
@@ -59,6 +60,7 @@ export async function chargeSession(trx: Trx, clock: Clock, session: CheckoutSes
   await keepSessionCard(trx, clock, session, method);
   const paid = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
   await paymentEvent(trx, clock, 'payment.succeeded', payment, method);
+  await paymentReceipt(trx, clock, paid, payment, method);
   const subscription = await startPaidSubscription(trx, clock, paid, payment, method);
   const completed = subscription ? (await updateSession(trx, tenantOf(paid), paid.id, { subscription_id: subscription.id }))! : paid;
   await sessionEvent(trx, clock, 'checkout.session.completed', completed, payment);

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
 import type { MessageKind, MessageRow, MessagesTable } from '../../db/tables/messages.js';
@@ -27,4 +27,25 @@ export async function findMessages(db: Db, tenant: Tenant, filter: MessageFilter
   if (filter.kind !== undefined) q = q.where('kind', '=', filter.kind);
   if (filter.beforeSeq !== undefined) q = q.where('seq', '<', filter.beforeSeq);
   return q.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+}
+
+/**
+ * Claims up to `limit` queued messages that are due, for one delivery attempt: their next attempt
+ * moves to `leaseUntil`, so another process (or a later sweep) retries them only if this one dies.
+ * SKIP LOCKED keeps two processes from claiming the same message.
+ */
+export async function claimDueMessages(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<MessageRow[]> {
+  return db
+    .updateTable('messages')
+    .set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('messages').select('id').where('status', '=', 'queued').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).forUpdate().skipLocked(),
+    )
+    .returningAll()
+    .execute();
+}
+
+/** Records how a claimed message's attempt ended. */
+export async function updateDelivery(db: Db, id: string, changes: Updateable<MessagesTable>): Promise<void> {
+  await db.updateTable('messages').set(changes).where('id', '=', id).execute();
 }
