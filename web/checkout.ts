@@ -82,8 +82,9 @@ function start(): void {
   wireMethodPicker();
   if (tabMemory.get(`till.3ds.${sessionId}`)) {
     tabMemory.set(`till.3ds.${sessionId}`, null);
-    show(alertBox, 'Your card issuer did not confirm the payment. Try again or use another card.');
-    report('declined', { message: 'authentication_failed' });
+    const message = 'Your card issuer did not confirm the payment. Try again or use another card.';
+    show(alertBox, message);
+    report('declined', { message, code: 'authentication_failed' });
   }
   report('ready', { height: document.body.scrollHeight });
 }
