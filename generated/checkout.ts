@@ -5632,8 +5632,14 @@ export interface components {
             settledAmount: components["schemas"]["Amount"];
             /** @description The settlement fee. */
             feeAmount: components["schemas"]["Amount"];
-            /** @description `settledAmount` minus `feeAmount`, added to the test balance. */
-            netAmount: components["schemas"]["Amount"];
+            /** @description Refunded before the settlement (taken from the pending balance then, so not settled). */
+            refundedAmount: components["schemas"]["Amount"];
+            /**
+             * @description What the settlement added to the test balance: `settledAmount` minus `refundedAmount` minus `feeAmount`. Negative when refunds before the settlement left less than the fee (a fully refunded payment settles at minus its fee: the fee is not returned).
+             * @example 48.24
+             * @example -1.75
+             */
+            netAmount: number;
             currency: components["schemas"]["Currency"];
             /** @description When it settled (test-mode clock). */
             settledAt: components["schemas"]["Timestamp"];

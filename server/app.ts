@@ -11,6 +11,7 @@ import { corsHeaders, preflight } from './http/cors.js';
 import type { AuthContext } from './http/context.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
+import { refuseNulCharacters } from './http/nul-guard.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
@@ -90,6 +91,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   app.use(rateLimit(limits));
   app.use(testHelpersInTestModeOnly);
   app.use(notImplementedWithoutHandler(handlers));
+  app.use(refuseNulCharacters);
   for (const api of ['checkout', 'commerce'] as const) app.use(contractValidator(routes, api, deps.config.env !== 'production'));
   app.use(idempotency(deps.database.db, deps.clock));
   app.use(runHandler(handlers, deps));
@@ -130,6 +132,7 @@ function resolveOperation(routes: RouteTable): RequestHandler {
       return next(new AppError('route_not_found', { message: `${req.method} is not an operation of ${path}; it supports ${found.allowed.join(', ')}.` }));
     }
     req.till.route = found.route;
+    if (found.invalid) return next(found.invalid);
     req.till.params = found.params;
     req.url = routes.internalPath(found.route, found.params) + (query ? `?${query}` : '');
     next();

@@ -42,7 +42,8 @@ export interface ResolvedRoute {
 }
 
 export type Resolution =
-  | { kind: 'found'; route: RouteOperation; params: Record<string, string> }
+  /** `invalid`: a path parameter is not valid percent-encoding (answer it in the route's error shape). */
+  | { kind: 'found'; route: RouteOperation; params: Record<string, string>; invalid?: AppError }
   | { kind: 'method_not_allowed'; allowed: string[]; api: Api }
   | { kind: 'not_found' };
 
@@ -140,12 +141,15 @@ export class RouteTable {
         continue;
       }
       const params: Record<string, string> = {};
+      let invalid: AppError | undefined;
       route.paramNames.forEach((name, i) => {
         let value = match[i + 1] ?? '';
         if (route.quoted[i]) value = value.replace(/''/g, "'");
-        params[name] = decodeParam(value, name);
+        const decoded = decodeParam(value, name);
+        if (decoded instanceof AppError) invalid ??= decoded;
+        else params[name] = decoded;
       });
-      return { kind: 'found', route, params };
+      return invalid ? { kind: 'found', route, params, invalid } : { kind: 'found', route, params };
     }
     if (allowed.size > 0 && api) return { kind: 'method_not_allowed', allowed: [...allowed].sort(), api };
     return { kind: 'not_found' };
@@ -197,10 +201,11 @@ function normalizePath(rawPath: string): string {
   return rawPath.replace(/%(27|28|29|3D|2C)/gi, (m) => decodeURIComponent(m));
 }
 
-function decodeParam(value: string, name: string): string {
+/** The decoded parameter, or the error to answer (in the operation's error shape) when it is not valid percent-encoding. */
+function decodeParam(value: string, name: string): string | AppError {
   try {
     return decodeURIComponent(value);
   } catch {
-    throw new AppError('parameter_invalid', { param: name, message: `The path parameter ${name} is not validly percent-encoded.` });
+    return new AppError('parameter_invalid', { param: name, message: `The path parameter ${name} is not validly percent-encoded.` });
   }
 }

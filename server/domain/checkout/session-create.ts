@@ -2,6 +2,7 @@
 // by default, 10 minutes to 24 hours when given), the session-id placeholder, payer details,
 // per-session webhooks and their secret, the merchant's notification settings as fallbacks, holds
 // only where a card option can hold, paying an existing invoice, and subscription sessions.
+import { findOwnCustomer } from '../customers/customer.service.js';
 import { payPageUrl } from './hosted-page.js';
 import { notifyPayer } from './receipts.js';
 import { Decimal } from 'decimal.js';
@@ -148,6 +149,8 @@ async function openSessionOnInvoice(db: Kysely<Database>, clock: Clock, tenant: 
 /** What the session charges: the invoice's amount due, the plan's first period (rule 7), or the amount asked for (at least 1.00). */
 async function chargeOf(db: Kysely<Database>, tenant: Tenant, input: CreateSessionInput, invoice: InvoiceRow | undefined): Promise<Charge> {
   const terms = input.paymentType === 'subscription' ? await subscriptionSessionTerms(db, tenant, input) : undefined;
+  // A one-time session's customer (for saved cards) must be the caller's own, as a subscription session's is.
+  if (!terms && input.clientId !== undefined && !(await findOwnCustomer(db, tenant, input.clientId))) fail('clientId', 'clientId must be one of your customers.');
   if (!invoice && !terms && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
   if (!invoice && !terms && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
   if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });

@@ -98,6 +98,7 @@ export const settlementView = (s: Settlement): Schemas['TestPaymentSettlement'] 
   status: 'settled',
   settledAmount: decimalToAmount(s.gross, s.payment.currency),
   feeAmount: decimalToAmount(s.fee, s.payment.currency),
+  refundedAmount: decimalToAmount(s.payment.refunded_amount, s.payment.currency),
   netAmount: decimalToAmount(s.net, s.payment.currency),
   currency: s.payment.currency,
   settledAt: s.settledAt.toISOString(),

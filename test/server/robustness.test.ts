@@ -1,0 +1,69 @@
+// Inputs that used to answer 500 (issue 18's list): NUL characters in stored text and in query
+// values, a badly percent-encoded id on an envelope operation, settling a fully refunded payment,
+// and another merchant's customer on a one-time session with saved cards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, createTestSession, startTestServer } from '../support/server.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => t?.close());
+
+const sk = () => t.merchantA.keys.test.secret;
+const NUL = 'bad\u0000name';
+
+describe('NUL characters', () => {
+  it('in a stored text field answer 400 naming the field, in the documented shape', async () => {
+    const product = await t.call('POST', '/v1/products', { key: sk(), body: { name: NUL } });
+    expect(product.status).toBe(400);
+    expect(product.json.error).toMatchObject({ code: 'parameter_invalid', param: 'name' });
+    const customer = await t.call('POST', '/v1/customers', { key: sk(), body: { email: 'nul@example.com', name: NUL } });
+    expect(customer.status).toBe(400);
+    expect(customer.json).toMatchObject({ success: false, errorCode: 'parameter_invalid' });
+    const session = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', lineItems: [{ name: NUL, quantity: 1, unitAmount: 5 }] } });
+    expect(session.status).toBe(400);
+    expect(session.json.error.param).toBe('lineItems.0.name');
+    const metadata = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { [NUL]: 'x' } } });
+    expect(metadata.status).toBe(400);
+  });
+
+  it('in a query value answer 400', async () => {
+    for (const path of ['/v1/customers?externalId=a%00b', '/v1/invoices?reference=a%00b', '/v1/test-helpers/messages?to=a%00b', '/v1/test-helpers/messages?startingAfter=msg_%00']) {
+      const res = await t.call('GET', path, { key: sk() });
+      expect(res.status, path).toBe(400);
+      expect(res.text).not.toMatch(/stack|SELECT|invalid byte sequence/i);
+    }
+  });
+});
+
+describe('paths and states', () => {
+  it('a badly percent-encoded id on an envelope operation answers in the envelope', async () => {
+    const res = await t.call('GET', '/v1/plans/%E0%A4%A', { key: sk() });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ success: false, errorCode: 'parameter_invalid' });
+  });
+
+  it('settling a fully refunded payment answers 200 with its negative net (the fee is not returned)', async () => {
+    const s = await createTestSession(t, t.merchantA);
+    const client = { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret };
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' } });
+    const paid = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
+    const paymentId = paid.json.paymentResult.id;
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/refund`, { key: sk(), body: {} })).status).toBe(200);
+    const settle = await t.call('POST', `/v1/test-helpers/payments/${paymentId}/settle`, { key: sk() });
+    expect(settle.status, settle.text).toBe(200);
+    expect(settle.json).toMatchObject({ settledAmount: 25, refundedAmount: 25 });
+    expect(settle.json.feeAmount).toBeGreaterThan(0);
+    expect(settle.json.netAmount).toBe(-settle.json.feeAmount);
+    const again = await t.call('POST', `/v1/test-helpers/payments/${paymentId}/settle`, { key: sk() });
+    expect(again.status).toBe(409);
+  });
+
+  it('a one-time session with allowSavedCards refuses another merchant\'s clientId', async () => {
+    const other = await t.call('POST', '/v1/customers', { key: t.merchantB.keys.test.secret, body: { email: `b${Date.now()}@example.com`, name: 'B' } });
+    const res = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', allowSavedCards: true, clientId: other.json.data.id } });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'clientId' });
+  });
+});
