@@ -162,8 +162,13 @@ describe('listSavedCards', () => {
     expect((await listCards(await savedSession(other.id))).json.data).toEqual([]);
     // The same customer in live mode: its test-mode cards are not there.
     expect((await listCards(await session({ clientId: c.id, allowSavedCards: true }, t.merchantA, true))).json.data).toEqual([]);
-    // Another merchant's session naming this customer's id sees nothing of merchant A.
-    expect((await listCards(await session({ clientId: c.id, allowSavedCards: true }, t.merchantB))).json.data).toEqual([]);
+    // Another merchant cannot even make a session naming this customer's id.
+    const foreign = await t.call('POST', '/v1/checkout-sessions', {
+      key: t.merchantB.keys.test.secret,
+      body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', clientId: c.id, allowSavedCards: true },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error).toMatchObject({ code: 'validation_error', param: 'clientId' });
   });
 
   it('needs the publishable key with the client secret', async () => {
