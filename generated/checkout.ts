@@ -3038,12 +3038,13 @@ export interface components {
          *     | `idempotency_request_in_progress` | 409 | the first request with this `Idempotency-Key` is still running; retry shortly |
          *     | `rate_limit_exceeded` | 429 | too many requests; wait `Retry-After` seconds |
          *     | `internal_error` | 500 | unexpected; retry with backoff and quote the request id |
+         *     | `service_unavailable` | 503 | the database could not be reached for a moment; nothing of the request was kept, retry after `Retry-After` seconds |
          *     | `not_implemented` | 501 | the operation is not available (always for `POST /v1/client-token`) |
          *     | `processing_error` | 502 | the processor failed; retrying is safe |
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];
@@ -5792,6 +5793,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The service cannot reach its database for a moment. Nothing of the request was kept (its transaction rolled back), so retrying after `Retry-After` seconds is safe, with the same `Idempotency-Key` for a POST. */
+        ServiceUnavailable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description No such object for this merchant and mode. Objects of other merchants, and of the other mode, are reported the same way. */
         NotFound: {
             headers: {
@@ -5904,6 +5919,20 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EnvelopeError"];
+            };
+        };
+        /** @description The service cannot reach its database for a moment. Nothing of the request was kept (its transaction rolled back), so retrying after `Retry-After` seconds is safe, with the same `Idempotency-Key` for a POST. (envelope form) */
+        EnvelopeServiceUnavailable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -6100,6 +6129,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveCheckoutSession: {
@@ -6133,6 +6163,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     confirmCheckoutSession: {
@@ -6200,6 +6231,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tokenizeCard: {
@@ -6253,6 +6285,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSavedCards: {
@@ -6286,6 +6319,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifySavedCard: {
@@ -6339,6 +6373,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     confirmSavedCardOtp: {
@@ -6404,6 +6439,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     withdrawCheckoutSessionQr: {
@@ -6454,6 +6490,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelCheckoutSession: {
@@ -6501,6 +6538,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCheckoutSessionStatus: {
@@ -6534,6 +6572,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     lookupSrcCards: {
@@ -6588,6 +6627,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authenticateSrcCard: {
@@ -6642,6 +6682,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refundCheckoutSession: {
@@ -6733,6 +6774,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeError"];
                 };
             };
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     refundPayment: {
@@ -6824,6 +6866,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeError"];
                 };
             };
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     capturePayment: {
@@ -6903,6 +6946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     releasePayment: {
@@ -6978,6 +7022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createClientToken: {
@@ -7046,6 +7091,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     retrieveSubscription: {
@@ -7080,6 +7126,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     cancelSubscription: {
@@ -7122,6 +7169,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     pauseSubscription: {
@@ -7176,6 +7224,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     resumeSubscription: {
@@ -7226,6 +7275,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     listSubscriptionInvoices: {
@@ -7265,6 +7315,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     listPlans: {
@@ -7302,6 +7353,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     createPlan: {
@@ -7352,6 +7404,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     retrievePlan: {
@@ -7386,6 +7439,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     archivePlan: {
@@ -7420,6 +7474,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     updatePlan: {
@@ -7471,6 +7526,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -7510,6 +7566,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -7561,6 +7618,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     retrieveCustomer: {
@@ -7595,6 +7653,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     listProducts: {
@@ -7630,6 +7689,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -7668,6 +7728,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveProduct: {
@@ -7702,6 +7763,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInvoices: {
@@ -7743,6 +7805,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvoice: {
@@ -7793,6 +7856,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveInvoice: {
@@ -7827,6 +7891,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getInvoicePdf: {
@@ -7863,6 +7928,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendInvoice: {
@@ -7925,6 +7991,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     voidInvoice: {
@@ -7975,6 +8042,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refundInvoice: {
@@ -8054,6 +8122,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeError"];
                 };
             };
+            503: components["responses"]["EnvelopeServiceUnavailable"];
         };
     };
     createPortalSession: {
@@ -8104,6 +8173,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookConfigurations: {
@@ -8139,6 +8209,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookConfiguration: {
@@ -8189,6 +8260,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveWebhookConfiguration: {
@@ -8226,6 +8298,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookConfiguration: {
@@ -8263,6 +8336,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookConfiguration: {
@@ -8316,6 +8390,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendWebhookTestEvent: {
@@ -8373,6 +8448,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -8419,6 +8495,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resendWebhookDelivery: {
@@ -8477,6 +8554,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     advanceTestClock: {
@@ -8539,6 +8617,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     settleTestPayment: {
@@ -8604,6 +8683,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     simulateQrPaid: {
@@ -8669,6 +8749,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTestMessages: {
@@ -8723,6 +8804,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     paymentSucceededEvent: {

@@ -1819,12 +1819,13 @@ export interface components {
          *     | `idempotency_request_in_progress` | 409 | the first request with this `Idempotency-Key` is still running; retry shortly |
          *     | `rate_limit_exceeded` | 429 | too many requests; wait `Retry-After` seconds |
          *     | `internal_error` | 500 | unexpected; retry with backoff and quote the request id |
+         *     | `service_unavailable` | 503 | the database could not be reached for a moment; nothing of the request was kept, retry after `Retry-After` seconds |
          *     | `not_implemented` | 501 | the operation is not available (always for `POST /v1/client-token`) |
          *     | `processing_error` | 502 | the processor failed; retrying is safe |
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];
@@ -3628,6 +3629,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The service cannot reach its database for a moment. Nothing of the request was kept (its transaction rolled back), so retrying after `Retry-After` seconds is safe, with the same `Idempotency-Key` for a POST. */
+        ServiceUnavailable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The object is in a state that does not allow the operation, or the `Idempotency-Key` clashes. */
         Conflict: {
             headers: {
@@ -3746,6 +3761,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCommerceInvoice: {
@@ -3784,6 +3800,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCommerceInvoice: {
@@ -3821,6 +3838,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getInvoiceByReference: {
@@ -3856,6 +3874,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInvoicePaymentMethods: {
@@ -3890,6 +3909,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendCommerceInvoice: {
@@ -3944,6 +3964,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getInvoiceQrCode: {
@@ -3976,6 +3997,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payInvoice: {
@@ -4040,6 +4062,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCommercePayment: {
@@ -4079,6 +4102,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCommercePayment: {
@@ -4113,6 +4137,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     captureCommercePayment: {
@@ -4180,6 +4205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     registerCard: {
@@ -4232,6 +4258,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFundingSources: {
@@ -4261,6 +4288,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifyFundingSource: {
@@ -4315,6 +4343,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAccounts: {
@@ -4344,6 +4373,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountBalance: {
@@ -4378,6 +4408,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listGatewayTransfers: {
@@ -4419,6 +4450,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTransfer: {
@@ -4471,6 +4503,7 @@ export interface operations {
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTransactions: {
@@ -4514,6 +4547,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTransfersDashboard: {
@@ -4555,6 +4589,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayoutsDashboard: {
@@ -4594,6 +4629,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPaymentLinks: {
@@ -4635,6 +4671,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentLink: {
@@ -4685,6 +4722,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePaymentLink: {
@@ -4717,6 +4755,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePaymentLink: {
@@ -4768,6 +4807,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     activatePaymentLink: {
@@ -4818,6 +4858,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deactivatePaymentLink: {
@@ -4868,6 +4909,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentLinkEmbedCode: {
@@ -4902,6 +4944,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentLinkQrCode: {
@@ -4934,6 +4977,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentLinkByIdentifier: {
@@ -4966,6 +5010,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentLinkByMerchantSlug: {
@@ -5000,6 +5045,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentLinkInvoice: {
@@ -5064,6 +5110,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentLinkSubscription: {
@@ -5128,6 +5175,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendPaymentLinkVerificationCode: {
@@ -5192,6 +5240,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptionProducts: {
@@ -5237,6 +5286,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSubscriptionProduct: {
@@ -5275,6 +5325,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSubscriptionProduct: {
@@ -5320,6 +5371,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSubscriptionProduct: {
@@ -5358,6 +5410,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptionPlans: {
@@ -5401,6 +5454,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSubscriptionPlan: {
@@ -5439,6 +5493,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSubscriptionPlan: {
@@ -5473,6 +5528,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSubscriptionPlan: {
@@ -5536,6 +5592,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptionInventoryItems: {
@@ -5577,6 +5634,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSubscriptionInventoryItem: {
@@ -5627,6 +5685,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSubscriptionInventoryItem: {
@@ -5672,6 +5731,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSubscriptionInventoryItem: {
@@ -5723,6 +5783,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCommerceSubscriptions: {
@@ -5766,6 +5827,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelCommerceSubscription: {
@@ -5808,6 +5870,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMerchant: {
@@ -5837,6 +5900,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMerchant: {
@@ -5887,6 +5951,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchantLocations: {
@@ -5916,6 +5981,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentUser: {
@@ -5945,6 +6011,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createRole: {
@@ -5995,6 +6062,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listScopes: {
@@ -6024,6 +6092,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

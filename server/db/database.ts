@@ -71,6 +71,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
     });
+    pool.on('connect', (client) => {
+      // A client in use (checked out for a transaction) that loses its connection emits 'error'
+      // besides failing its queries; pg-pool listens only while the client is idle, and an
+      // 'error' without a listener would end the process. The request sees the failed query.
+      client.on('error', () => {});
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const listeners = listenerSet((channel, handlers) => listenPostgres(options.databaseUrl!, channel, handlers));
     return {

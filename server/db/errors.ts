@@ -10,3 +10,21 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const e = error as { constraint?: string; message?: string };
   return e.constraint === constraint || (e.message ?? '').includes(constraint);
 }
+
+/** Messages of node-postgres and PGlite when the connection itself is gone (they carry no SQLSTATE). */
+const LOST_CONNECTION = /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect|PGlite is closed/i;
+/** Node's socket errors when the server cannot be reached. */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/**
+ * Whether `error` says the database could not be reached or dropped the connection (rather than
+ * refusing a statement): SQLSTATE class 08 (connection exception), 57P01 to 57P03 (the server
+ * shut the session down or is starting), 53300 (too many connections), or a lost socket. The
+ * transaction it was in rolled back.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state !== undefined) return state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03' || state === '53300' || SOCKET_ERRORS.has(state);
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && LOST_CONNECTION.test(message);
+}

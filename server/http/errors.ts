@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { components } from '../../generated/checkout.js';
+import { isConnectionFailure } from '../db/errors.js';
 import { AppError, type ErrorCode } from '../shared/errors.js';
 
 /** A validator error item: where (`/body/amount`, `/query/limit`, `/path/id`) and what. */
@@ -63,6 +64,9 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   if (dbCode === '22003' || dbCode === '22P02' || dbCode === '22008') {
     return { error: new AppError('parameter_invalid', { message: 'A value in the request is out of range or not readable. Check numbers, ids and dates.' }), unexpected: false };
   }
+  // The database dropped the connection or cannot be reached: the transaction rolled back, so the
+  // caller may retry; 503, not an unexpected 500.
+  if (isConnectionFailure(err)) return { error: new AppError('service_unavailable'), unexpected: false };
   if (Array.isArray(e?.errors) && typeof e.status === 'number' && (e.status === 400 || e.status === 415)) {
     return { error: fromValidator(e as { status: number; message: string; errors: ValidationItem[] }), unexpected: false };
   }
@@ -108,6 +112,9 @@ export function renderError(req: Request, res: Response, error: AppError): void 
   res.status(error.status).json(errorBody(req, error));
 }
 
+/** How long a caller should wait before retrying after `service_unavailable`. */
+const SERVICE_RETRY_AFTER_SECONDS = 1;
+
 /**
  * The last middleware: every failure leaves here in the documented shape. Nothing internal
  * (stack, SQL, keys) reaches the body; an unexpected error is logged with the request id.
@@ -120,6 +127,7 @@ export function errorMiddleware(beforeRender: (res: Response) => void): ErrorReq
     if (unexpected) log?.error({ err, requestId: req.till?.requestId }, 'unexpected error');
     else log?.[error.logLevel === 'error' ? 'error' : error.logLevel === 'warn' ? 'warn' : 'debug']({ code: error.code, status: error.status }, 'request failed');
     beforeRender(res);
+    if (error.code === 'service_unavailable') res.setHeader('Retry-After', String(SERVICE_RETRY_AFTER_SECONDS));
     renderError(req, res, error);
   };
 }

@@ -74,6 +74,12 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
   },
   rate_limit_exceeded: { status: 429, message: 'Too many requests. Wait for the seconds in Retry-After, then retry with backoff.', logLevel: 'info', retryable: true },
   internal_error: { status: 500, message: 'Something went wrong on our side. Retry with backoff and quote the request id if it persists.', logLevel: 'error', retryable: true },
+  service_unavailable: {
+    status: 503,
+    message: 'The service is briefly unavailable and nothing of this request was kept. Retry after the Retry-After seconds.',
+    logLevel: 'warn',
+    retryable: true,
+  },
   not_implemented: { status: 501, message: 'This operation is not implemented on this server yet.', logLevel: 'info' },
   processing_error: { status: 502, message: 'The payment processor did not answer. Retrying is safe.', logLevel: 'warn', retryable: true },
   hold_operation_failed: { status: 502, message: 'The processor could not complete the capture or release. Retrying is safe.', logLevel: 'warn', retryable: true },
@@ -90,6 +96,7 @@ export const typeForStatus: Record<number, ErrorType> = {
   500: 'server_error',
   501: 'not_implemented',
   502: 'processor_error',
+  503: 'server_error',
 };
 
 /**

@@ -75,6 +75,7 @@ export const ERROR_CODES = [
   "idempotency_request_in_progress",
   "rate_limit_exceeded",
   "internal_error",
+  "service_unavailable",
   "not_implemented",
   "processing_error",
   "hold_operation_failed",
