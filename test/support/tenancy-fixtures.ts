@@ -1,0 +1,239 @@
+// What the tenancy matrix (test/server/tenancy.test.ts) needs: the contract's id-taking operations,
+// one merchant's objects in one mode (every name carrying a unique marker), and, per operationId,
+// which of those objects its path ids refer to.
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { implementedOperations } from '../../server/api/registry.js';
+import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
+import { randomToken } from '../../server/shared/crypto.js';
+import { type ApiResponse, type TestServer, createTestSession } from './server.js';
+
+const contract = JSON.parse(readFileSync(new URL('../../generated/checkout.openapi.json', import.meta.url), 'utf8'));
+const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], contract)) : node);
+
+export type Shape = 'envelope' | 'error';
+export interface IdOperation {
+  operationId: string;
+  method: string;
+  template: string;
+  /** Accepts a secret key (else only a publishable key with the client secret). */
+  secretKey: boolean;
+  /** Accepts a publishable key with the session's X-Client-Secret. */
+  clientSecret: boolean;
+  /** Accepts the client secret alone. */
+  clientSecretAlone: boolean;
+  /** Test-mode only (tag Test Helpers): a live key is refused with 403 before the id is looked at. */
+  testOnly: boolean;
+  /** The error shape the contract documents for a status. */
+  shapeOf(status: number): Shape;
+  /** Whether the ids match the path parameters' documented patterns (a test helper's `cs_test_…`); else the contract's 400. */
+  idsMatchPattern(params: Record<string, string | number>): boolean;
+}
+
+/** Every implemented Checkout operation with an id in its path, from the contract. */
+export function idOperations(): IdOperation[] {
+  const implemented = new Set(implementedOperations());
+  const found: IdOperation[] = [];
+  for (const [template, item] of Object.entries<any>(contract.paths)) {
+    if (!template.includes('{')) continue;
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!op?.operationId || !implemented.has(op.operationId)) continue;
+      const security: string[][] = (op.security ?? contract.security).map((alt: object) => Object.keys(alt));
+      const has = (...s: string[]) => security.some((alt) => alt.length === s.length && s.every((x) => alt.includes(x)));
+      found.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        template,
+        secretKey: has('secretKey'),
+        clientSecret: has('publishableKey', 'clientSecret'),
+        clientSecretAlone: has('clientSecret'),
+        testOnly: (op.tags ?? []).includes('Test Helpers'),
+        shapeOf(status: number) {
+          const schema = resolve(resolve(op.responses[String(status)])?.content?.['application/json']?.schema);
+          if (!schema) throw new Error(`${op.operationId} documents no ${status}`);
+          return schema.required?.includes('success') ? 'envelope' : 'error';
+        },
+        idsMatchPattern(params) {
+          const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolve).filter((p: any) => p.in === 'path');
+          return declared.every((p: any) => !resolve(p.schema)?.pattern || new RegExp(resolve(p.schema).pattern).test(String(params[p.name])));
+        },
+      });
+    }
+  }
+  return found;
+}
+
+export interface Session {
+  id: string;
+  clientSecret: string;
+}
+/** One merchant's objects in one mode; customer, product, plan and webhook are shared by both modes. */
+export interface World {
+  merchant: MerchantCredentials;
+  livemode: boolean;
+  /** Text found in this world's objects only (names, emails, amounts). */
+  markers: string[];
+  openSession: Session;
+  qrSession: Session;
+  paidSession: Session;
+  heldSession: Session;
+  paidPayment: string;
+  heldPayment: string;
+  invoice: number;
+  subscription: number;
+  customer: number;
+  product: string;
+  plan: number;
+  webhook: number;
+  delivery: string;
+}
+export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers'>;
+export type SessionKind = 'openSession' | 'qrSession' | 'paidSession' | 'heldSession';
+export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session');
+
+/**
+ * Objects both modes of a merchant share, by design (README "Webhooks", the contract's plan,
+ * product, customer and webhook-configuration descriptions): a test key reads a live-made one.
+ */
+export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook']);
+
+export interface Target {
+  /** The object the path's first id refers to. */
+  kind: Kind;
+  params(w: World): Record<string, string | number>;
+  /** A body valid for the operation, so that only the tenant can refuse it. */
+  body?: unknown;
+}
+const on = (kind: Exclude<Kind, 'delivery'>, body?: unknown, name = 'id'): Target => ({ kind, params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }), body });
+const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
+
+/** How to reach the object each id-taking operation acts on. A new one must be added here. */
+export const MATRIX: Record<string, Target> = {
+  retrieveCheckoutSession: on('openSession'),
+  getCheckoutSessionStatus: on('openSession'),
+  cancelCheckoutSession: on('openSession'),
+  tokenizeCard: on('openSession', card),
+  confirmCheckoutSession: on('openSession', { paymentMethodId: 'pm_test_doesnotmatter' }),
+  listSavedCards: on('openSession'),
+  verifySavedCard: on('openSession', { paymentMethodId: 'pm_test_doesnotmatter' }),
+  confirmSavedCardOtp: on('openSession', { verificationId: 'sv_doesnotmatter', otp: '123456' }),
+  lookupSrcCards: on('openSession', { email: 'maria.lopez@example.com' }),
+  authenticateSrcCard: on('openSession', { srcCardId: 'src_3f8a2c1e9b7d4a60', validationData: '123456' }),
+  withdrawCheckoutSessionQr: on('qrSession'),
+  simulateQrPaid: on('qrSession'),
+  refundCheckoutSession: on('paidSession', {}),
+  refundPayment: on('paidPayment', {}, 'paymentId'),
+  settleTestPayment: on('paidPayment', undefined, 'paymentId'),
+  capturePayment: on('heldPayment', {}, 'paymentId'),
+  releasePayment: on('heldPayment', {}, 'paymentId'),
+  retrieveInvoice: on('invoice'),
+  voidInvoice: on('invoice'),
+  retrieveSubscription: on('subscription'),
+  listSubscriptionInvoices: on('subscription'),
+  retrieveCustomer: on('customer'),
+  retrieveProduct: on('product'),
+  retrievePlan: on('plan'),
+  updatePlan: on('plan', { name: 'Taken over', active: false }),
+  archivePlan: on('plan'),
+  retrieveWebhookConfiguration: on('webhook'),
+  updateWebhookConfiguration: on('webhook', { enabled: false, description: 'Taken over' }),
+  deleteWebhookConfiguration: on('webhook'),
+  sendWebhookTestEvent: on('webhook', {}),
+  listWebhookDeliveries: on('webhook'),
+  resendWebhookDelivery: { kind: 'delivery', params: (w) => ({ id: w.webhook, deliveryId: w.delivery }) },
+};
+
+export const pathOf = (op: IdOperation, params: Record<string, string | number>) =>
+  op.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? `{${name}}`)));
+
+const keysOf = (w: Pick<World, 'merchant' | 'livemode'>) => (w.livemode ? w.merchant.keys.live : w.merchant.keys.test);
+const expectStatus = (res: ApiResponse, status: number) => expect(res.status, res.text).toBe(status);
+
+/** Customer, product, plan and webhook configuration: made once, with the test key, for both modes. */
+export async function sharedObjects(t: TestServer, merchant: MerchantCredentials, tag: string) {
+  const key = merchant.keys.test.secret;
+  const customer = await t.call('POST', '/v1/customers', { key, body: { email: `customer.${tag}@example.com`, name: `Customer ${tag}`, phone: '+1 415 555 0199' } });
+  const product = await t.call('POST', '/v1/products', { key, body: { name: `Product ${tag}` } });
+  const plan = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: `Plan ${tag}`, amount: 61.37, currency: 'USD', interval: 'month' } });
+  const webhook = await t.call('POST', '/v1/WebhookConfiguration', {
+    key,
+    // Names that never resolve: a test send fails at once (dns_error) and leaves a failed delivery.
+    body: { sandboxUrl: `https://sandbox.${tag.toLowerCase()}.invalid/hook`, liveUrl: `https://live.${tag.toLowerCase()}.invalid/hook`, description: `Hook ${tag}` },
+  });
+  for (const res of [customer, product, plan, webhook]) expect(res.status, res.text).toBe(201);
+  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number };
+}
+
+/** A merchant's objects in one mode, each in the state its operations act on. */
+export async function buildWorld(t: TestServer, merchant: MerchantCredentials, livemode: boolean, shared: Awaited<ReturnType<typeof sharedObjects>>, tag: string): Promise<World> {
+  const { secret, publishable } = keysOf({ merchant, livemode });
+  const amount = livemode ? 74.23 : 73.19;
+  const session = async (body: Record<string, unknown> = {}) => {
+    const s = await createTestSession(t, merchant, livemode, { amount, metadata: { tenancy: tag }, ...body });
+    return { id: s.id, clientSecret: s.clientSecret };
+  };
+  const as = (s: Session) => ({ key: publishable, clientSecret: s.clientSecret });
+  const pay = async (s: Session) => {
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...as(s), body: card });
+    expectStatus(pm, 201);
+    const paid = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...as(s), body: { paymentMethodId: pm.json.id } });
+    expectStatus(paid, 200);
+    return paid.json.paymentResult.id as string;
+  };
+  const openSession = await session({ clientId: shared.customer, allowSavedCards: true, enableClickToPay: true });
+  const qrSession = await session();
+  expectStatus(await t.call('POST', `/v1/checkout-sessions/${qrSession.id}/confirm`, { ...as(qrSession), body: { paymentMethodId: 'wallet:qr' } }), 200);
+  const paidSession = await session();
+  const paidPayment = await pay(paidSession);
+  const heldSession = await session({ captureMethod: 'manual' });
+  const heldPayment = await pay(heldSession);
+  const invoice = await t.call('POST', '/v1/invoices', { key: secret, body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] } });
+  expectStatus(invoice, 201);
+  const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
+  const subscription = (await t.call('GET', `/v1/checkout-sessions/${trial.id}`, { key: secret })).json.subscriptionId as number;
+  expect(subscription).toBeTruthy();
+  const sent = await t.call('POST', `/v1/WebhookConfiguration/${shared.webhook}/SendTestEvent`, { key: secret, body: { live: livemode } });
+  expectStatus(sent, 200);
+  return {
+    merchant,
+    livemode,
+    markers: [tag, String(amount), '61.37', '88.41'],
+    ...shared,
+    openSession,
+    qrSession,
+    paidSession,
+    heldSession,
+    paidPayment,
+    heldPayment,
+    invoice: invoice.json.id,
+    subscription,
+    delivery: sent.json.deliveryId,
+  };
+}
+
+/** Everything a world's owner reads of its objects, to compare before and after the matrix. */
+export async function snapshot(t: TestServer, w: World): Promise<Record<string, unknown>> {
+  const key = keysOf(w).secret;
+  const reads: Record<string, string> = {
+    customer: `/v1/customers/${w.customer}`,
+    product: `/v1/products/${w.product}`,
+    plan: `/v1/plans/${w.plan}`,
+    webhook: `/v1/WebhookConfiguration/${w.webhook}`,
+    deliveries: `/v1/WebhookConfiguration/${w.webhook}/deliveries`,
+    invoice: `/v1/invoices/${w.invoice}`,
+    subscription: `/v1/subscriptions/${w.subscription}`,
+    subscriptionInvoices: `/v1/subscriptions/${w.subscription}/invoices`,
+  };
+  for (const kind of ['openSession', 'qrSession', 'paidSession', 'heldSession'] as const) reads[kind] = `/v1/checkout-sessions/${w[kind].id}`;
+  const out: Record<string, unknown> = {};
+  for (const [name, path] of Object.entries(reads)) {
+    const res = await t.call('GET', path, { key });
+    expect(res.status, `${name}: ${res.text}`).toBe(200);
+    out[name] = res.json;
+  }
+  return out;
+}
+
+/** Unique per test run, so a marker found in a body can only have come from that world. */
+export const newTag = (label: string) => `Tn${label}${randomToken(8)}`;
+export { keysOf };
