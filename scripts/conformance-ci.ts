@@ -8,7 +8,8 @@
 //
 // Prints each run's closing line and exits non-zero if any run failed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +26,13 @@ async function merchant(name: string, env: NodeJS.ProcessEnv): Promise<{ keys: {
   return JSON.parse(stdout);
 }
 
-async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+/** Starts the server as a deployment does; its log (JSON lines on stdout) goes to `logFile`, for the secrets scan. */
+async function startServer(env: NodeJS.ProcessEnv, logFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  await mkdir(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log);
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
@@ -60,12 +65,12 @@ function conformance(label: string, args: string[]): Promise<number> {
 
 async function againstServer(label: string, database: NodeJS.ProcessEnv): Promise<number> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `till-conformance-${label}-`));
-  const env = { ...process.env, ...database, TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' };
+  const env = { ...process.env, ...database, TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info' };
   let server: { url: string; child: ChildProcess } | undefined;
   try {
     const a = await merchant(`Conformance A ${label}`, env);
     const b = await merchant(`Conformance B ${label}`, env);
-    server = await startServer(env);
+    server = await startServer(env, path.join(reportDir, 'logs', `conformance-${label}.log`));
     return await conformance(`server on ${label}`, [
       '--base-url', server.url,
       '--secret-key', a.keys.test.secret,
@@ -82,7 +87,6 @@ async function againstServer(label: string, database: NodeJS.ProcessEnv): Promis
 
 async function main() {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/operations.ts', '--json'], { cwd: root });
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(reportDir, { recursive: true });
   await writeFile(path.join(reportDir, 'implemented.json'), stdout);
 

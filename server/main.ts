@@ -34,7 +34,7 @@ export interface StartOptions {
   logger?: Logger;
   /** Start the job queue (default true). */
   jobs?: boolean;
-  /** Print the demo keys to stdout (default true). */
+  /** Print the demo keys to stdout when it is a terminal, or where they are when it is not (default true). */
   announce?: boolean;
 }
 
@@ -44,7 +44,10 @@ async function bootstrapDemoMerchant(database: TillDatabase, clock: Clock, confi
   const { credentials } = await createMerchant(database.db, clock, { name: 'Demo Merchant' });
   const file = path.join(config.dataDir, 'demo-merchant.json');
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  if (announce) {
+  if (announce && !process.stdout.isTTY) {
+    // Not a terminal: stdout is likely a log that others read or ship. Keys never go there.
+    console.log(`Created "Demo Merchant" (merchant id ${credentials.merchantId}). Its keys are in ${file} (not printed: stdout is not a terminal).`);
+  } else if (announce) {
     const { test, live } = credentials.keys;
     console.log(
       [

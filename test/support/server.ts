@@ -1,6 +1,8 @@
 // Drives the real app over HTTP on a real database: in-memory PGlite by default, the PostgreSQL
 // server in DATABASE_URL when it is set (CI runs both).
 import type { Server } from 'node:http';
+import path from 'node:path';
+import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../server/app.js';
 import { type Clock, systemClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
@@ -118,7 +120,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await migrateToLatest(database.db);
   const clock = options.clock ?? systemClock;
   const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1, ...options.config };
-  const logger = options.logger ?? createLogger('silent');
+  const logger = options.logger ?? testLogger();
   const makeApp = () => createApp({ database, clock, config, logger }, options);
   const start = () => listen(makeApp(), { database, logger }, options.hub);
   const main = await start();
@@ -149,6 +151,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await isolated?.drop();
     },
   };
+}
+
+let logFiles = 0;
+/**
+ * Silent, unless `TILL_TEST_LOG_DIR` is set (CI sets it): then every server's log, at debug
+ * level, goes to a file of its own there, for the secrets scan after the run.
+ */
+function testLogger() {
+  const dir = process.env.TILL_TEST_LOG_DIR;
+  if (!dir) return createLogger('silent');
+  const dest = path.join(dir, `server-${process.pid}-${++logFiles}.log`);
+  return createLogger('debug', pino.destination({ dest, sync: true, mkdir: true }));
 }
 
 /** Creates a checkout session over HTTP, as a merchant's server does; returns its id and client secret. */
