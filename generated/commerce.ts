@@ -1817,6 +1817,7 @@ export interface components {
          *     | `hold_not_capturable` | 409 | not a card hold, not open, more than authorized, lapsed, or processor refused |
          *     | `idempotency_key_reused` | 409 | the `Idempotency-Key` was used with different parameters |
          *     | `idempotency_request_in_progress` | 409 | the first request with this `Idempotency-Key` is still running; retry shortly |
+         *     | `idempotency_answer_lost` | 409 | the first request with this `Idempotency-Key` completed and committed, but its answer could not be kept; it is not run again: read the object to see the outcome |
          *     | `rate_limit_exceeded` | 429 | too many requests; wait `Retry-After` seconds |
          *     | `internal_error` | 500 | unexpected; retry with backoff and quote the request id |
          *     | `service_unavailable` | 503 | the database could not be reached for a moment; nothing of the request was kept, retry after `Retry-After` seconds |
@@ -1825,7 +1826,7 @@ export interface components {
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];

@@ -5,6 +5,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps } from './api/types.js';
+import { withBeforeCommit } from './db/commit-hook.js';
 import { tenantClock } from './domain/clocks/clock.service.js';
 import { authenticate } from './http/auth.js';
 import { corsHeaders, preflight } from './http/cors.js';
@@ -197,7 +198,7 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
         query: req.query,
         body: req.body,
         auth,
-        db: deps.database.db,
+        db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
         deps: clock === deps.clock ? deps : { ...deps, clock },
         log: req.till.log,
         requestId: req.till.requestId,

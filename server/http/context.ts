@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { BeforeCommit } from '../db/commit-hook.js';
 import type { RatePlan } from '../db/tables/merchants.js';
 import type { RouteOperation } from './routes.js';
 
@@ -24,6 +25,8 @@ export interface RequestContext {
   route?: RouteOperation;
   params?: Record<string, string>;
   auth?: AuthContext;
+  /** Work that must commit with each transaction the handler runs (the Idempotency-Key's mark). */
+  beforeCommit?: BeforeCommit;
 }
 
 declare global {

@@ -44,9 +44,17 @@ export async function storeResponse(db: Db, tenant: Tenant, key: string, respons
     .execute();
 }
 
-/** Lets a key go (the first request failed on our side; a retry runs again). */
+/** Marks the key of the request whose transaction this is: it commits with it. */
+export async function markKeyCommitted(trx: Db, tenant: Tenant, key: string): Promise<void> {
+  await trx.updateTable('idempotency_keys').set({ state: 'committed' }).where(ofTenant(tenant)).where('key', '=', key).where('state', '=', 'in_flight').execute();
+}
+
+/**
+ * Lets a key go (the first request failed on our side; a retry runs again), unless the request
+ * committed something: then a retry must not run it again.
+ */
 export async function releaseKey(db: Db, tenant: Tenant, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where(ofTenant(tenant)).where('key', '=', key).execute();
+  await db.deleteFrom('idempotency_keys').where(ofTenant(tenant)).where('key', '=', key).where('state', '=', 'in_flight').execute();
 }
 
 /** Deletes the keys of every tenant created before `cutoff` (the retention job). */

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
 import type { Tenant } from '../shared/tenant.js';
-import { claimKey, deleteKeysBefore, findKey, releaseKey, storeResponse, takeOverStaleKey } from './idempotency.repository.js';
+import { claimKey, deleteKeysBefore, findKey, markKeyCommitted, releaseKey, storeResponse, takeOverStaleKey } from './idempotency.repository.js';
 
 /** How long a key is kept (then a job deletes it). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -32,7 +32,10 @@ function canonical(value: unknown): string {
  * it is sent, and repeats get exactly those bytes back without running again. Different
  * parameters under the same key answer 409 `idempotency_key_reused`; a repeat while the first
  * still runs answers 409 `idempotency_request_in_progress` (retryable). A 5xx answer is not
- * stored: nothing was done (the transaction rolled back), so a retry runs again.
+ * stored: nothing was done (the transaction rolled back), so a retry runs again. The request's
+ * transactions mark the key `committed` as they commit; a key that committed but whose answer
+ * could not be stored is never released or taken over: a retry answers 409
+ * `idempotency_answer_lost` instead of running it twice.
  */
 export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler {
   return async (req, res, next) => {
@@ -51,8 +54,12 @@ export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler 
         if (row.request_hash !== requestHash) throw new AppError('idempotency_key_reused', { param: 'Idempotency-Key' });
         if (row.state === 'done') return replay(res, row);
         const staleBefore = new Date(now.getTime() - STALE_CLAIM_SECONDS * 1000);
+        // Committed and never answered (the answer could not be stored): never run it again.
+        if (row.state === 'committed' && row.locked_at < staleBefore) throw new AppError('idempotency_answer_lost', { param: 'Idempotency-Key' });
         if (!(await takeOverStaleKey(db, tenant, key, now, staleBefore))) throw new AppError('idempotency_request_in_progress');
       }
+      // Every transaction of the request marks the key as it commits (see commit-hook.ts).
+      req.till.beforeCommit = (trx) => markKeyCommitted(trx, tenant, key);
       storeBeforeSending(res, db, tenant, key);
       next();
     } catch (err) {

@@ -72,6 +72,11 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
     logLevel: 'info',
     retryable: true,
   },
+  idempotency_answer_lost: {
+    status: 409,
+    message: 'The first request with this Idempotency-Key completed, but its answer could not be kept. It will not run again: retrieve the object to see the outcome.',
+    logLevel: 'warn',
+  },
   rate_limit_exceeded: { status: 429, message: 'Too many requests. Wait for the seconds in Retry-After, then retry with backoff.', logLevel: 'info', retryable: true },
   internal_error: { status: 500, message: 'Something went wrong on our side. Retry with backoff and quote the request id if it persists.', logLevel: 'error', retryable: true },
   service_unavailable: {

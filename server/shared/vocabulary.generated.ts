@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   "hold_not_capturable",
   "idempotency_key_reused",
   "idempotency_request_in_progress",
+  "idempotency_answer_lost",
   "rate_limit_exceeded",
   "internal_error",
   "service_unavailable",

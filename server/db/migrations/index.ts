@@ -15,6 +15,7 @@ import * as balancedLedger from './2026_11_24_0013_balanced_ledger.js';
 import * as invoiceNotify from './2026_11_25_0015_invoice_notify.js';
 import * as hostedPages from './2026_11_25_0016_hosted_pages.js';
 import * as messageDelivery from './2026_11_25_0017_message_delivery.js';
+import * as idempotencyCommitted from './2026_11_25_0018_idempotency_committed.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0015_invoice_notify': invoiceNotify,
   '2026_11_25_0016_hosted_pages': hostedPages,
   '2026_11_25_0017_message_delivery': messageDelivery,
+  '2026_11_25_0018_idempotency_committed': idempotencyCommitted,
 };

@@ -6,8 +6,8 @@ export interface IdempotencyKeysTable {
   livemode: boolean;
   key: string;
   request_hash: string;
-  /** in_flight while the first request runs; done once its response is stored. */
-  state: 'in_flight' | 'done';
+  /** `in_flight` while the first request runs, `committed` once its transaction committed, `done` with its stored answer. */
+  state: 'in_flight' | 'committed' | 'done';
   response_status: number | null;
   response_headers: Json<Record<string, string>> | null;
   response_body: string | null;
