@@ -24,14 +24,15 @@ import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
 import { AppError } from './shared/errors.js';
+import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
 
 /** Both bundled contracts, read once per process. */
 let contracts: Record<Api, Record<string, any>> | undefined;
 export function loadContracts(): Record<Api, Record<string, any>> {
   contracts ??= {
-    checkout: JSON.parse(readFileSync(new URL('../generated/checkout.openapi.json', import.meta.url), 'utf8')),
-    commerce: JSON.parse(readFileSync(new URL('../generated/commerce.openapi.json', import.meta.url), 'utf8')),
+    checkout: JSON.parse(readFileSync(projectFile('generated/checkout.openapi.json'), 'utf8')),
+    commerce: JSON.parse(readFileSync(projectFile('generated/commerce.openapi.json'), 'utf8')),
   };
   return contracts;
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type RequestHandler, type Response, Router } from 'express';
+import { projectFile } from '../../shared/project-root.js';
 
 interface Asset {
   body: Buffer;
@@ -12,7 +13,7 @@ interface Asset {
   etag: string;
 }
 
-const WEB = new URL('../../../web/', import.meta.url);
+const WEB = projectFile('web/');
 
 /** The browser bundles and their entry points. */
 const SCRIPTS: Record<string, string> = {
@@ -47,7 +48,7 @@ function send(res: Response, a: Asset, ifNoneMatch: string | undefined, crossOri
 
 /** Serves `/assets/page.css`, `/assets/checkout.js` and `/js/till.js` (the embedded form's loader, loaded by merchants' pages). */
 export function pageAssets(): RequestHandler {
-  const css = asset(readFileSync(new URL('./page.css', import.meta.url)), 'text/css; charset=utf-8');
+  const css = asset(readFileSync(projectFile('server/pages/kit/page.css')), 'text/css; charset=utf-8');
   const scripts = new Map<string, Promise<Asset>>();
   const router = Router();
   router.get('/assets/page.css', (req, res) => send(res, css, req.get('if-none-match'), false));

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Compiles the server to JavaScript in dist/ (dist/server/…, one .js per .ts, ES modules for
+// Node 20), so `npm start` runs plain Node with no TypeScript loader. esbuild transpiles only:
+// types are checked by `npm run typecheck`. It runs before every `npm start` (prestart) and takes
+// a fraction of a second; `--if-stale` skips it when dist/ is newer than every source file.
+//
+//   node scripts/build.mjs [--if-stale]
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'dist');
+const stamp = path.join(out, 'server', 'main.js');
+
+async function sources() {
+  const entries = await readdir(path.join(root, 'server'), { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')).map((e) => path.join(e.parentPath, e.name));
+}
+
+async function stale(files) {
+  const built = await stat(stamp).then((s) => s.mtimeMs, () => 0);
+  if (built === 0) return true;
+  for (const file of [...files, path.join(root, 'package-lock.json')]) if ((await stat(file)).mtimeMs > built) return true;
+  return false;
+}
+
+const files = await sources();
+if (process.argv.includes('--if-stale') && !(await stale(files))) process.exit(0);
+const started = performance.now();
+await rm(path.join(out, 'server'), { recursive: true, force: true });
+await build({
+  entryPoints: files,
+  outdir: path.join(out, 'server'),
+  outbase: path.join(root, 'server'),
+  bundle: false,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+console.error(`built dist/server (${files.length} files) in ${Math.round(performance.now() - started)} ms`);
