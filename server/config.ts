@@ -24,6 +24,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of Till's email (`TILL_SMTP_FROM`). */
   smtpFrom: string;
+  /** HTTP worker processes sharing the port (`TILL_WORKERS`, default 1; more than 1 needs `DATABASE_URL`). */
+  workers: number;
 }
 
 function smtpUrlFrom(value: string | undefined): string | undefined {
@@ -52,6 +54,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const port = intFrom('PORT', env.PORT, 3000, 0, 65535);
   const rateLimitScale = intFrom('TILL_RATE_LIMIT_SCALE', env.TILL_RATE_LIMIT_SCALE, 1, 1, 100_000);
+  const workers = intFrom('TILL_WORKERS', env.TILL_WORKERS, 1, 1, 64);
+  if (workers > 1 && !env.DATABASE_URL) {
+    throw new Error(`TILL_WORKERS=${workers} needs DATABASE_URL: the embedded PGlite database belongs to one process. Unset TILL_WORKERS or set DATABASE_URL.`);
+  }
   const webhookTimeoutMs = intFrom('TILL_WEBHOOK_TIMEOUT_MS', env.TILL_WEBHOOK_TIMEOUT_MS, 30_000, 100, 30_000);
   const loopback = (env.TILL_ALLOW_LOOPBACK_WEBHOOKS ?? '').toLowerCase();
   if (loopback !== '' && loopback !== 'true' && loopback !== 'false') {
@@ -73,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs,
     smtpUrl: smtpUrlFrom(env.TILL_SMTP_URL),
     smtpFrom: env.TILL_SMTP_FROM || 'Till <no-reply@till.localhost>',
+    workers,
   };
 }

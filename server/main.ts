@@ -1,5 +1,6 @@
 // Starts Till: configuration, database and migrations, the demo merchant on first start, the job
 // queue, the HTTP server and the notification hub on it. `npm start` runs this file.
+import cluster from 'node:cluster';
 import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -105,11 +106,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   return { url, server, database, jobs, hub, config, demo, close };
 }
 
-async function main() {
-  const running = await startServer();
-  console.log(`Till is listening on ${running.url} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`);
+/** Runs one server in this process until SIGTERM or SIGINT. */
+async function serve(options: StartOptions = {}) {
+  const running = await startServer(options);
+  const worker = cluster.isWorker ? ` (worker ${cluster.worker!.id})` : '';
+  console.log(`Till is listening on ${running.url}${worker} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`);
   const shutdown = (signal: string) => {
-    console.log(`${signal}: shutting down...`);
+    console.log(`${signal}: shutting down${worker}...`);
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     running.close().then(
@@ -122,6 +125,47 @@ async function main() {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * `TILL_WORKERS=N` (PostgreSQL only): this process migrates and creates the demo merchant once,
+ * then forks N workers that share the port (node:cluster hands them connections in turn). Only the
+ * first runs the job queue. A worker that dies is replaced; SIGTERM or SIGINT stops them all.
+ */
+async function primary(workers: number) {
+  const config = loadConfig(process.env);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  try {
+    await migrateToLatest(database.db);
+    await bootstrapDemoMerchant(database, systemClock, config, true);
+  } finally {
+    await database.close();
+  }
+  let stopping = false;
+  const fork = (jobs: boolean) => cluster.fork({ TILL_WORKER_JOBS: jobs ? 'true' : 'false' });
+  for (let i = 0; i < workers; i++) fork(i === 0);
+  cluster.on('exit', (worker, code) => {
+    if (stopping) return;
+    console.error(`worker ${worker.id} exited (${code}); starting another`);
+    fork(worker.id === 1);
+  });
+  const stop = (signal: string) => {
+    stopping = true;
+    console.log(`${signal}: stopping ${workers} workers...`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+async function main() {
+  const workers = loadConfig(process.env).workers;
+  if (cluster.isWorker) return serve({ announce: false, jobs: process.env.TILL_WORKER_JOBS !== 'false' });
+  if (workers > 1) return primary(workers);
+  return serve();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

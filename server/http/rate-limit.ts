@@ -10,6 +10,9 @@ export const RATE_PLANS: Record<RatePlan, { perSecond: number; burst: number }> 
   enterprise: { perSecond: 500, burst: 1000 },
 };
 
+/** A lease of tokens is this fraction of a plan's rate per second (1/20: 5 tokens for 100/s). */
+const LEASE_FRACTION = 20;
+
 /** Seconds over which the burst reserve (burst - rate) refills. */
 const BURST_REFILL_SECONDS = 10;
 
@@ -21,6 +24,10 @@ const BURST_REFILL_SECONDS = 10;
  */
 export class RateLimits {
   private readonly limiters = new Map<string, BurstyRateLimiter>();
+  /** Tokens this process took from the store and has not spent yet, per plan and key. */
+  private readonly leases = new Map<string, { tokens: number; until: number; remaining: number }>();
+  /** The lease being taken, per plan and key: concurrent requests wait for it rather than each taking one. */
+  private readonly pending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly database: TillDatabase,
@@ -47,6 +54,50 @@ export class RateLimits {
       this.limiters.set(plan, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * Spends one token of `key`'s bucket. Tokens are taken from the shared store in leases of
+   * `leaseSize` (a twentieth of the plan's rate), so most requests cost no database write; a lease
+   * lasts only as long as the window it was taken in. Near the limit (fewer than two leases left)
+   * tokens are taken one at a time, so the count is exact there. What several processes can lose
+   * is the unspent rest of their last lease: a key is never let through more than its limit, and
+   * at most `leaseSize - 1` requests per process are refused early.
+   */
+  async consume(plan: RatePlan, key: string): Promise<RateLimiterRes> {
+    const id = `${plan}:${key}`;
+    for (;;) {
+      const lease = this.leases.get(id);
+      const now = Date.now();
+      if (lease && lease.tokens > 0 && lease.until > now) {
+        lease.tokens--;
+        return new RateLimiterRes(lease.remaining + lease.tokens, lease.until - now, 0, false);
+      }
+      const pending = this.pending.get(id);
+      if (pending) {
+        await pending;
+        continue;
+      }
+      const size = lease && lease.remaining >= 2 * this.leaseSize(plan) ? this.leaseSize(plan) : lease ? 1 : this.leaseSize(plan);
+      const taking = this.limiter(plan).consume(key, size).then(
+        (res) => void this.leases.set(id, { tokens: size, until: now + res.msBeforeNext, remaining: res.remainingPoints }),
+        (err: unknown) => {
+          // Refused (or failed): the next request asks the store again, one token at a time.
+          this.leases.set(id, { tokens: 0, until: 0, remaining: 0 });
+          throw err;
+        },
+      );
+      this.pending.set(id, taking);
+      try {
+        await taking;
+      } finally {
+        this.pending.delete(id);
+      }
+    }
+  }
+
+  private leaseSize(plan: RatePlan): number {
+    return Math.max(1, Math.ceil((RATE_PLANS[plan].perSecond * this.scale) / LEASE_FRACTION));
   }
 
   /** Numbers for the headers, from the limiter's answer. */
@@ -82,7 +133,7 @@ export function rateLimit(limits: RateLimits): RequestHandler {
     const plan = auth.ratePlan;
     const key = auth.keyId !== null ? `key:${auth.keyId}` : auth.sessionId ? `session:${auth.sessionId}` : `ip:${req.ip ?? 'unknown'}`;
     try {
-      const result = await limits.limiter(plan).consume(key, 1);
+      const result = await limits.consume(plan, key);
       setHeaders(res, limits.headers(plan, result));
       next();
     } catch (err) {

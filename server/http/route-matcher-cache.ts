@@ -19,7 +19,9 @@ export function cacheValidatorRouteMatchers(): void {
   const original = pathToRegexpModule.pathToRegexp;
   const cache = new Map<string, ReturnType<PathToRegexp>>();
   pathToRegexpModule.pathToRegexp = (path, options) => {
-    const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+    // The validator passes only { sensitive, strict }; a key of two flags costs nothing per request.
+    const plain = options === undefined || Object.keys(options).every((k) => k === 'sensitive' || k === 'strict');
+    const key = plain ? `${path}\u0000${options?.sensitive ? 1 : 0}${options?.strict ? 1 : 0}` : `${path}\u0000${JSON.stringify(options)}`;
     let compiled = cache.get(key);
     if (!compiled) {
       compiled = original(path, options);

@@ -90,6 +90,7 @@ function errorShapeOf(doc: Json, operation: Json): 'general' | 'envelope' {
 export class RouteTable {
   readonly operations: RouteOperation[] = [];
   private readonly byId = new Map<string, RouteOperation>();
+  private readonly validatorDocs = new Map<Api, Json>();
 
   constructor(readonly docs: Record<Api, Json>) {
     for (const api of ['checkout', 'commerce'] as const) {
@@ -165,15 +166,23 @@ export class RouteTable {
    * parameters and components are untouched, so validation is exactly the contract's.
    */
   validatorDocument(api: Api): Json {
+    const cached = this.validatorDocs.get(api);
+    if (cached) return cached;
     const doc = lenientQueries(this.docs[api]);
     const paths: Json = {};
     for (const route of this.operations.filter((r) => r.api === api)) {
       const item = deref(doc, doc.paths[route.template]);
-      const key = `/${route.operationId}${route.paramNames.map((n) => `/{${n}}`).join('')}`;
-      paths[key] = { ...(item.parameters ? { parameters: item.parameters } : {}), [route.method.toLowerCase()]: item[route.method.toLowerCase()] };
+      paths[this.internalTemplate(route)] = { ...(item.parameters ? { parameters: item.parameters } : {}), [route.method.toLowerCase()]: item[route.method.toLowerCase()] };
     }
     const { webhooks: _webhooks, 'x-generated': _generated, servers: _servers, ...rest } = doc;
-    return { ...rest, servers: [{ url: `/${api}` }], paths };
+    const built = { ...rest, servers: [{ url: `/${api}` }], paths };
+    this.validatorDocs.set(api, built);
+    return built;
+  }
+
+  /** The template of an operation's internal path within its contract: `/<operationId>/{param}...`. */
+  internalTemplate(route: RouteOperation): string {
+    return `/${route.operationId}${route.paramNames.map((n) => `/{${n}}`).join('')}`;
   }
 }
 

@@ -1,0 +1,82 @@
+// Request (and, outside production, response) validation against the contract, with one
+// express-openapi-validator instance per operation. The pipeline has already matched the
+// operation (routes.ts), so the validator is handed a document with that operation alone: it
+// never scans every route with a regular expression on each request, as one instance per contract
+// would. Each instance is built on the operation's first request and kept.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { RouteOperation, RouteTable } from './routes.js';
+
+type Json = Record<string, any>;
+
+/** The `#/components/...` references reachable from `node`, followed through the components themselves. */
+function reachableComponents(doc: Json, node: unknown): Json {
+  const components: Json = {};
+  const seen = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !seen.has(child)) {
+        seen.add(child);
+        const [section, name] = child.slice('#/components/'.length).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+        const target = doc.components?.[section!]?.[name!];
+        if (target !== undefined) {
+          (components[section!] ??= {})[name!] = target;
+          visit(target);
+        }
+      } else visit(child);
+    }
+  };
+  visit(node);
+  return components;
+}
+
+/** A document holding one operation at its internal path, with the components it uses and nothing else. */
+function operationDocument(routes: RouteTable, route: RouteOperation): Json {
+  const doc = routes.validatorDocument(route.api);
+  const key = routes.internalTemplate(route);
+  const item = doc.paths[key];
+  return { ...doc, paths: { [key]: item }, components: reachableComponents(doc, item) };
+}
+
+/** Runs express middlewares in turn, as a router would. */
+function runChain(chain: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+  let i = 0;
+  const next: NextFunction = (err?: unknown) => {
+    if (err !== undefined && err !== null) return done(err);
+    const handler = chain[i++];
+    if (!handler) return done();
+    try {
+      handler(req, res, next);
+    } catch (error) {
+      done(error);
+    }
+  };
+  next();
+}
+
+/** Validates each request against its operation (matched earlier in the pipeline), and its response when `validateResponses`. */
+export function validateAgainstContract(routes: RouteTable, validateResponses: boolean): RequestHandler {
+  const validators = new Map<string, RequestHandler[]>();
+  const validatorOf = (route: RouteOperation): RequestHandler[] => {
+    let chain = validators.get(route.operationId);
+    if (!chain) {
+      chain = OpenApiValidator.middleware({
+        apiSpec: operationDocument(routes, route) as any,
+        // Parameters are always coerced from text; a JSON body must carry the right types itself.
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+        validateResponses: validateResponses ? { removeAdditional: false } : false,
+        validateSecurity: false,
+        validateApiSpec: false,
+        // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
+        $refParser: { mode: 'dereference' },
+        useRequestUrl: true,
+        ignoreUndocumented: true,
+      }) as unknown as RequestHandler[];
+      validators.set(route.operationId, chain);
+    }
+    return chain;
+  };
+  return (req, res, next) => runChain(validatorOf(req.till.route!), req, res, next);
+}
