@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps } from './api/types.js';
 import { withBeforeCommit } from './db/commit-hook.js';
-import { tenantClock } from './domain/clocks/clock.service.js';
+import { SANDBOX_CLOCK_CHANNEL, SandboxOffsets, tenantClock } from './domain/clocks/clock.service.js';
 import { authenticate } from './http/auth.js';
 import { corsHeaders, preflight } from './http/cors.js';
 import type { AuthContext } from './http/context.js';
@@ -74,7 +74,7 @@ function requestContext(logger: Logger): RequestHandler {
  * one error renderer.
  */
 export function createApp(server: ServerDeps, options: CreateAppOptions = {}): Express {
-  const deps: AppDeps = { ...server, dueWork: dueWork(server) };
+  const deps: AppDeps = { ...server, dueWork: dueWork(server), sandboxOffsets: watchedSandboxOffsets(server) };
   const routes = new RouteTable(loadContracts());
   const limits = new RateLimits(deps.database, deps.config.rateLimitScale);
   const handlers: HandlerTable = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
@@ -134,6 +134,19 @@ function outsideTheApi(handler: RequestHandler): RequestHandler {
   return (req, res, next) => (req.path.startsWith('/v1/') || req.path.startsWith('/api/') ? next() : handler(req, res, next));
 }
 
+/** Test-clock offsets that every process forgets when the database announces a change to one. */
+function watchedSandboxOffsets(server: ServerDeps): SandboxOffsets {
+  const offsets = new SandboxOffsets();
+  server.database
+    .listen(SANDBOX_CLOCK_CHANNEL, {
+      notification: (merchantId) => offsets.forget(Number(merchantId)),
+      restored: () => offsets.forgetAll(),
+      error: (err) => server.logger.warn({ err }, 'test-clock notices: connection error (offsets are trusted 30 s at most meanwhile)'),
+    })
+    .catch((err: unknown) => server.logger.warn({ err }, 'test-clock notices unavailable; offsets are trusted 30 s at most'));
+  return offsets;
+}
+
 /** Finds the operation a request is for, then hands the validator its internal path. */
 function resolveOperation(routes: RouteTable): RequestHandler {
   return (req, _res, next) => {
@@ -186,7 +199,7 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
     const route = req.till.route!;
     try {
       const auth = req.till.auth!;
-      const clock = auth.merchantId === null ? deps.clock : await tenantClock(deps.database.db, deps.clock, { merchantId: auth.merchantId, livemode: auth.livemode });
+      const clock = auth.merchantId === null ? deps.clock : await tenantClock(deps.database.db, deps.clock, { merchantId: auth.merchantId, livemode: auth.livemode }, deps.sandboxOffsets);
       const input = withTenant(
         {
         path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { AuthContext } from '../http/context.js';
+import type { SandboxOffsets } from '../domain/clocks/offset-cache.js';
 import type { Tenant } from '../shared/tenant.js';
 import type { DueWork } from '../domain/clocks/due-work.js';
 
@@ -21,6 +22,8 @@ export interface ServerDeps {
 /** What every handler may use: the server's parts, and every kind of work that falls due, in order (the sandbox clock runs it). */
 export interface AppDeps extends ServerDeps {
   dueWork: DueWork[];
+  /** Test-clock offsets remembered by this app (see SandboxOffsets). */
+  sandboxOffsets: SandboxOffsets;
 }
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;

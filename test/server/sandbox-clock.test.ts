@@ -46,6 +46,32 @@ const payment = (id: number) => t.database.db.selectFrom('payments').selectAll()
 const eventsOf = (paymentId: number) => t.database.db.selectFrom('events').select(['type', 'created_at']).where('payment_id', '=', paymentId).orderBy('seq').execute();
 
 describe('advancing the sandbox clock', () => {
+  it('every app reads the advanced clock at once: the one that advanced it, and another one told by the database', async () => {
+    const m = await t.newMerchant();
+    const sibling = await t.startSibling();
+    try {
+      const { call } = await import('../support/server.js');
+      const expiresAt = async (url: string) => {
+        const res = await call(url, 'POST', '/v1/checkout-sessions', { key: m.keys.test.secret, body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+        return new Date(res.json.expiresAt).getTime() - 30 * 60_000;
+      };
+      // Both apps have read (and remembered) the merchant's clock before the advance.
+      expect(await expiresAt(t.url)).toBe(start.getTime());
+      expect(await expiresAt(sibling.url)).toBe(start.getTime());
+      expect((await advance(m, 86_400)).status).toBe(200);
+      expect(await expiresAt(t.url)).toBe(start.getTime() + 86_400_000);
+      // The other app hears of it from the database's notice, within moments.
+      let seen = 0;
+      for (let i = 0; i < 40 && seen !== start.getTime() + 86_400_000; i++) {
+        seen = await expiresAt(sibling.url);
+        if (seen !== start.getTime() + 86_400_000) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen).toBe(start.getTime() + 86_400_000);
+    } finally {
+      await sibling.close();
+    }
+  });
+
   it('answers the new test-mode time, the seconds advanced and the jobs run; advances add up', async () => {
     const m = await t.newMerchant();
     const first = await advance(m, 3600);

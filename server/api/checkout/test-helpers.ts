@@ -10,7 +10,12 @@ import { settlementView } from './views/payment.view.js';
 /** Test-mode helpers (live keys are refused before these run). */
 export const testHelperHandlers: CheckoutHandlers = {
   async advanceTestClock({ db, deps, tenant, body }) {
-    return ok(testClockView(await advanceSandboxClock(db, deps.clock, tenant.merchantId, body.seconds, deps.dueWork)));
+    try {
+      return ok(testClockView(await advanceSandboxClock(db, deps.clock, tenant.merchantId, body.seconds, deps.dueWork)));
+    } finally {
+      // This process's next request reads the new offset (others hear of it from the database).
+      deps.sandboxOffsets.forget(tenant.merchantId);
+    }
   },
   async settleTestPayment({ db, deps, tenant, path }) {
     return ok(settlementView(await settlePayment(db, deps.clock, tenant, path.paymentId)));
