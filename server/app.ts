@@ -7,6 +7,7 @@ import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerD
 import { withBeforeCommit } from './db/commit-hook.js';
 import { SANDBOX_CLOCK_CHANNEL, SandboxOffsets, tenantClock } from './domain/clocks/clock.service.js';
 import { authenticate } from './http/auth.js';
+import { chain } from './http/chain.js';
 import { corsHeaders, preflight } from './http/cors.js';
 import type { AuthContext } from './http/context.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
@@ -86,20 +87,25 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   // (The page assets set their own.)
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.use(requestContext(deps.logger));
-  app.use(outsideTheApi(pages(deps)));
-  app.use(preflight(routes));
-  app.use(resolveOperation(routes));
-  app.use(corsHeaders());
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  app.use(authenticate(deps.database.db));
-  app.use(rateLimit(limits));
-  app.use(testHelpersInTestModeOnly);
-  app.use(notImplementedWithoutHandler(handlers));
-  app.use(refuseNulCharacters);
-  app.use(validateAgainstContract(routes, deps.config.env !== 'production'));
-  app.use(idempotency(deps.database.db, deps.clock));
-  app.use(runHandler(handlers, deps));
+  // The whole pipeline is one layer: Express's router matches no path per step.
+  app.use(
+    chain([
+      requestContext(deps.logger),
+      outsideTheApi(pages(deps)),
+      preflight(routes),
+      resolveOperation(routes),
+      corsHeaders(),
+      express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+      authenticate(deps.database.db),
+      rateLimit(limits),
+      testHelpersInTestModeOnly,
+      notImplementedWithoutHandler(handlers),
+      refuseNulCharacters,
+      validateAgainstContract(routes, deps.config.env !== 'production'),
+      idempotency(deps.database.db, deps.clock),
+      runHandler(handlers, deps),
+    ]),
+  );
   const defaultHeaders = (res: Response) => setDefaultRateLimitHeaders(res, limits);
   app.use(errorMiddleware(defaultHeaders));
   app.use(lastResortErrorHandler(defaultHeaders));

@@ -3,7 +3,8 @@
 // operation (routes.ts), so the validator is handed a document with that operation alone: it
 // never scans every route with a regular expression on each request, as one instance per contract
 // would. Each instance is built on the operation's first request and kept.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
+import { chain as validatorChain } from './chain.js';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RouteOperation, RouteTable } from './routes.js';
 
@@ -40,29 +41,13 @@ function operationDocument(routes: RouteTable, route: RouteOperation): Json {
   return { ...doc, paths: { [key]: item }, components: reachableComponents(doc, item) };
 }
 
-/** Runs express middlewares in turn, as a router would. */
-function runChain(chain: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  let i = 0;
-  const next: NextFunction = (err?: unknown) => {
-    if (err !== undefined && err !== null) return done(err);
-    const handler = chain[i++];
-    if (!handler) return done();
-    try {
-      handler(req, res, next);
-    } catch (error) {
-      done(error);
-    }
-  };
-  next();
-}
-
 /** Validates each request against its operation (matched earlier in the pipeline), and its response when `validateResponses`. */
 export function validateAgainstContract(routes: RouteTable, validateResponses: boolean): RequestHandler {
-  const validators = new Map<string, RequestHandler[]>();
-  const validatorOf = (route: RouteOperation): RequestHandler[] => {
+  const validators = new Map<string, RequestHandler>();
+  const validatorOf = (route: RouteOperation): RequestHandler => {
     let chain = validators.get(route.operationId);
     if (!chain) {
-      chain = OpenApiValidator.middleware({
+      chain = validatorChain(OpenApiValidator.middleware({
         apiSpec: operationDocument(routes, route) as any,
         // Parameters are always coerced from text; a JSON body must carry the right types itself.
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
@@ -73,10 +58,10 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
         $refParser: { mode: 'dereference' },
         useRequestUrl: true,
         ignoreUndocumented: true,
-      }) as unknown as RequestHandler[];
+      }) as unknown as RequestHandler[]);
       validators.set(route.operationId, chain);
     }
     return chain;
   };
-  return (req, res, next) => runChain(validatorOf(req.till.route!), req, res, next);
+  return (req, res, next) => validatorOf(req.till.route!)(req, res, next);
 }
