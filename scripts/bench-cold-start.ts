@@ -1,0 +1,106 @@
+/**
+ * Cold start, for `npm run bench` (scripts/bench.ts): the time from spawning `npm start`
+ * (literally: npm, its prestart build check, then Node; cwd this checkout, dist/ already built)
+ * with a fresh TILL_DATA_DIR (and, on PostgreSQL, a fresh database) to the first 200 of
+ * `GET /v1/plans` with the demo merchant's test secret key. demo-merchant.json is read from the
+ * data dir as soon as it exists; everything is polled every 20 ms. COLD_START_RUNS runs per
+ * database; the median is reported.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { checkInterrupted, createBenchDatabase, type DemoMerchant, fmt, onCleanup, positiveInt, root, sleep, spawnTracked, stopChild, tillCommand, tillEnv } from './bench-lib.js';
+import { freePort } from './mock.mjs';
+
+/** Runs per database (`BENCH_COLD_START_RUNS`, default 3). */
+export const COLD_START_RUNS = positiveInt('BENCH_COLD_START_RUNS', 3);
+const POLL_MS = 20;
+const TIMEOUT_MS = 60_000;
+
+export interface ColdStartRow {
+  database: 'postgres' | 'pglite';
+  status: 'ok' | 'skipped' | 'failed';
+  reason?: string;
+  /** Each run, ms from spawning `npm start` to the first 200. */
+  runsMs?: number[];
+  medianMs?: number;
+}
+
+/** The demo merchant's test secret key, once demo-merchant.json exists and is complete. */
+async function demoSecretKey(dataDir: string): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant).keys.test.secret;
+  } catch {
+    return undefined; // not written yet, or half written
+  }
+}
+
+/** Whether GET /v1/plans answers 200 with this key now. */
+async function plansAnswer200(url: string, key: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/v1/plans`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+/** One cold `npm start`: ms to the first 200 of GET /v1/plans. */
+async function coldStartOnce(databaseUrl: string | undefined): Promise<number> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-cold-'));
+  const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+  const port = (await freePort()) as number;
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const { child, output, exited } = spawnTracked('npm', ['start'], tillEnv(port, dataDir, databaseUrl), root, { detached: true });
+  const stop = onCleanup(`stop npm start (pid ${child.pid})`, () => stopChild(child, exited));
+  try {
+    let key: string | undefined;
+    for (;;) {
+      checkInterrupted();
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+      key ??= await demoSecretKey(dataDir);
+      if (key && (await plansAnswer200(url, key))) return performance.now() - started;
+      if (performance.now() - started > TIMEOUT_MS) throw new Error(`no 200 from GET /v1/plans within ${TIMEOUT_MS / 1000} s:\n${output()}`);
+      await sleep(POLL_MS);
+    }
+  } finally {
+    await stop();
+    await removeDataDir();
+  }
+}
+
+/** The median of some numbers. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** COLD_START_RUNS cold starts on one database (PostgreSQL: a fresh database each run). */
+export async function measureColdStarts(database: ColdStartRow['database']): Promise<ColdStartRow> {
+  await tillCommand(root); // dist/ built before the first run, as `npm start` expects
+  const runsMs: number[] = [];
+  for (let run = 1; run <= COLD_START_RUNS; run++) {
+    process.stdout.write(`bench: ${'cold-start'.padEnd(15)} ${`npm start (${database})`.padEnd(26)} run ${run} of ${COLD_START_RUNS}`);
+    const fresh = database === 'postgres' ? await createBenchDatabase() : undefined;
+    try {
+      runsMs.push(await coldStartOnce(fresh?.url));
+    } catch (error) {
+      console.log('');
+      throw error;
+    } finally {
+      await fresh?.drop();
+    }
+    console.log(`  → ${fmt(runsMs.at(-1)!, 0)} ms`);
+  }
+  return { database, status: 'ok', runsMs: runsMs.map(Math.round), medianMs: Math.round(median(runsMs)) };
+}
+
+/** The cold-start rows as cells, for the console and the Markdown table alike. */
+export function coldStartCells(rows: ColdStartRow[]): string[][] {
+  const header = ['cold start', 'database', 'median ms', 'runs ms'];
+  const body = rows.map((r) => (r.status !== 'ok' ? ['npm start', r.database, `${r.status}: ${r.reason ?? ''}`] : ['npm start', r.database, fmt(r.medianMs!, 0), r.runsMs!.map((ms) => fmt(ms, 0)).join(', ')]));
+  return [header, ...body];
+}

@@ -1,0 +1,131 @@
+/**
+ * The performance issue's goals, judged on the figures of one `npm run bench` run
+ * (scripts/bench.ts). Each goal is printed with ✓ or ✗ and the ratio it was judged by; a goal
+ * whose figures were not measured in the run is `n/a`. Missing a goal is reported, never a
+ * failure of the run. Some lines report a figure that has no goal (marked `·`).
+ */
+import type { ColdStartRow } from './bench-cold-start.js';
+import { fmt, type LatencySummary } from './bench-lib.js';
+import type { PaymentRow } from './bench-payments.js';
+
+/** The part of a req/s row of bench.ts that the goals read. */
+interface RateRow {
+  target: string;
+  operation: string;
+  status: 'ok' | 'skipped' | 'failed';
+  reqPerSec?: number;
+  latencyMs?: LatencySummary;
+  round?: number;
+}
+
+export interface Goal {
+  /** The goal, e.g. "GET one plan ≥ 3× Prism". */
+  name: string;
+  /** What was measured, e.g. "4,210 vs 1,402 req/s". */
+  measured: string;
+  /** The ratio judged (≥ 1 meets a goal), or undefined when there is no goal or no figure. */
+  ratio?: number;
+  /** `null`: not measured in this run; undefined: a figure reported without a goal. */
+  met?: boolean | null;
+  /** How the ratio is shown: "3.00×", or "15.2%" for a share. */
+  shown?: string;
+}
+
+export interface GoalInputs {
+  rows: RateRow[];
+  payments: PaymentRow[];
+  coldStarts: ColdStartRow[];
+}
+
+const GET = 'GET /v1/plans/{id}';
+const CUSTOMER = 'POST /v1/customers';
+const SESSION = 'POST /v1/checkout-sessions';
+
+/** req/s of a target and operation (the mean over rounds), if measured. */
+function rate(rows: RateRow[], target: string, operation: string): number | undefined {
+  const ok = rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok' && r.reqPerSec !== undefined);
+  return ok.length ? ok.reduce((sum, r) => sum + r.reqPerSec!, 0) / ok.length : undefined;
+}
+
+/** The p99 (ms) of a target and operation (the worst over rounds), if measured. */
+function p99(rows: RateRow[], target: string, operation: string): number | undefined {
+  const ok = rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok' && r.latencyMs);
+  return ok.length ? Math.max(...ok.map((r) => r.latencyMs!.p99)) : undefined;
+}
+
+const notMeasured = (name: string, what: string): Goal => ({ name, measured: `${what}not measured in this run`, met: null });
+const times = (x: number) => `${fmt(x, 2)}×`;
+
+/** "a ≥ factor × b": Till's req/s over a reference's. */
+function ratioGoal(name: string, ours: number | undefined, theirs: number | undefined, factor: number, reference: string, asShare = false): Goal {
+  if (ours === undefined || theirs === undefined) return notMeasured(name, ours === undefined ? '' : `${reference} `);
+  const ratio = ours / theirs;
+  return { name, measured: `${fmt(ours, 0)} vs ${fmt(theirs, 0)} req/s`, ratio: ratio / factor, met: ratio >= factor, shown: asShare ? `${fmt(ratio * 100, 1)}%` : times(ratio) };
+}
+
+/** "value ≥ floor" (or "value ≤ ceiling" with `atMost`). */
+function thresholdGoal(name: string, value: number | undefined, limit: number, unit: string, atMost = false): Goal {
+  if (value === undefined) return notMeasured(name, '');
+  const ratio = atMost ? limit / value : value / limit;
+  const digits = unit === 'req/s' ? 0 : unit === 'ms' ? 1 : 2;
+  return { name, measured: `${fmt(value, digits)} ${unit}`, ratio, met: atMost ? value <= limit : value >= limit, shown: `${times(value / limit)} the ${atMost ? 'limit' : 'goal'}` };
+}
+
+/** The req/s goals on one PostgreSQL target (1 or 2 processes). */
+function postgresGoals(rows: RateRow[], target: string, suffix: string): Goal[] {
+  const prism = (op: string) => rate(rows, 'prism', op);
+  return [
+    ratioGoal(`GET one plan ≥ 3× Prism${suffix}`, rate(rows, target, GET), prism(GET), 3, 'Prism'),
+    ratioGoal(`GET one plan ≥ 12% of node:http${suffix}`, rate(rows, target, GET), rate(rows, 'node-http', GET), 0.12, 'node:http', true),
+    ratioGoal(`POST create customer ≥ 2× Prism${suffix}`, rate(rows, target, CUSTOMER), prism(CUSTOMER), 2, 'Prism'),
+    thresholdGoal(`Create checkout session ≥ 1,500 req/s${suffix}`, rate(rows, target, SESSION), 1500, 'req/s'),
+    thresholdGoal(`Create checkout session p99 ≤ 50 ms${suffix}`, p99(rows, target, SESSION), 50, 'ms', true),
+  ];
+}
+
+/** Figures reported without a goal: payments, PGlite's cold start, 2 processes over 1. */
+function reportedFigures({ rows, payments, coldStarts }: GoalInputs): Goal[] {
+  const figures: Goal[] = [];
+  for (const p of payments) {
+    const name = `Full card payment, ${p.target === 'till-postgres-2' ? '2 processes' : 'PostgreSQL'} (reported)`;
+    figures.push(p.status === 'ok' ? { name, measured: `${fmt(p.paymentsPerSec!, 0)} payments/s, p50 ${fmt(p.latencyMs!.p50, 1)} ms, p99 ${fmt(p.latencyMs!.p99, 1)} ms` } : { name, measured: `${p.status}: ${p.reason ?? ''}` });
+  }
+  const pglite = coldStarts.find((c) => c.database === 'pglite');
+  if (pglite) figures.push({ name: 'Cold npm start to first 200, PGlite (reported)', measured: pglite.status === 'ok' ? `${fmt(pglite.medianMs! / 1000, 2)} s (median of ${pglite.runsMs!.length})` : `${pglite.status}: ${pglite.reason ?? ''}` });
+  for (const op of [GET, CUSTOMER, SESSION]) {
+    const one = rate(rows, 'till-postgres', op);
+    const two = rate(rows, 'till-postgres-2', op);
+    if (one !== undefined && two !== undefined) figures.push({ name: `2 processes vs 1, ${op} (reported)`, measured: `${fmt(two, 0)} vs ${fmt(one, 0)} req/s`, shown: times(two / one) });
+  }
+  return figures;
+}
+
+/** Every goal of the issue, judged on this run's figures, then the figures reported without a goal. */
+export function evaluateGoals(inputs: GoalInputs): Goal[] {
+  const { rows, coldStarts } = inputs;
+  const postgresCold = coldStarts.find((c) => c.database === 'postgres');
+  const two = rows.some((r) => r.target === 'till-postgres-2' && r.status === 'ok');
+  return [
+    ...postgresGoals(rows, 'till-postgres', ''),
+    thresholdGoal('PGlite: create customer ≥ 500 req/s', rate(rows, 'till-pglite', CUSTOMER), 500, 'req/s'),
+    thresholdGoal('Cold npm start to first 200 ≤ 3 s, PostgreSQL', postgresCold?.status === 'ok' ? postgresCold.medianMs! / 1000 : undefined, 3, 's', true),
+    ...(two ? postgresGoals(rows, 'till-postgres-2', ', 2 processes') : []),
+    ...reportedFigures(inputs),
+  ];
+}
+
+/** ✓, ✗, n/a (not measured), or · (a figure without a goal). */
+export function mark(goal: Goal): string {
+  return goal.met === undefined ? '·' : goal.met === null ? 'n/a' : goal.met ? '✓' : '✗';
+}
+
+/** One printed line per goal, e.g. "GET one plan ≥ 3× Prism: 4,210 vs 1,402 req/s = 3.00× ✓". */
+export function goalLines(goals: Goal[]): string[] {
+  const width = Math.max(...goals.map((g) => g.name.length));
+  return goals.map((g) => `${`${g.name}:`.padEnd(width + 1)} ${g.measured}${g.shown ? ` = ${g.shown}` : ''} ${mark(g)}`);
+}
+
+/** The goals as cells, for the Markdown table. */
+export function goalCells(goals: Goal[]): string[][] {
+  return [['goal', 'measured', 'ratio', 'met'], ...goals.map((g) => [g.name, g.measured, g.shown ?? '', mark(g)])];
+}

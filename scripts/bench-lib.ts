@@ -1,0 +1,388 @@
+/**
+ * What every part of `npm run bench` (scripts/bench.ts) shares: its settings, the cleanup of
+ * everything it starts (also on Ctrl+C), child processes, HTTP calls, Till in a child process,
+ * fresh PostgreSQL databases, latency percentiles and tables.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freePort } from './mock.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const outDir = path.join(root, 'out', 'bench');
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------------------------
+
+/** Reads a positive integer setting from the environment. */
+export function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer; got "${raw}".`);
+  return n;
+}
+
+export const DURATION_S = positiveInt('BENCH_DURATION', 5);
+/** Rounds of each Till target (`BENCH_ROUNDS`); with BENCH_BASELINE they alternate which goes first. */
+export const ROUNDS = positiveInt('BENCH_ROUNDS', 1);
+/** Concurrent connections (and payment loops); the issue's goals are set at 50. */
+export const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 50);
+export const WARMUP_S = 1;
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: everything started registers how to undo it; undone in reverse order at the end, on
+// an error, and on Ctrl+C. Child processes still alive when this process exits get SIGKILL.
+// ---------------------------------------------------------------------------------------------
+
+const cleanups: Array<{ label: string; run: () => Promise<void> }> = [];
+const children = new Set<ChildProcess>();
+/** The load generator running now, stopped on Ctrl+C. */
+let currentLoad: { stop(): void } | undefined;
+
+/** Sets (or clears) the load generator that Ctrl+C stops. */
+export function setCurrentLoad(load: { stop(): void } | undefined): void {
+  currentLoad = load;
+}
+
+/** Registers an undo step; returns a function that runs it now (once) and unregisters it. */
+export function onCleanup(label: string, run: () => Promise<void>): () => Promise<void> {
+  if (cleaning) throw new Error('interrupted'); // cleanup already ran: this one would be missed
+  const entry = { label, run };
+  cleanups.push(entry);
+  return async () => {
+    const i = cleanups.indexOf(entry);
+    if (i === -1) return;
+    cleanups.splice(i, 1);
+    await run();
+  };
+}
+
+let cleaning: Promise<void> | undefined;
+
+/**
+ * Runs every pending undo step, newest first, reporting (not throwing) failures. Called at the
+ * end and on a signal; both callers wait for the same run.
+ */
+export function cleanupAll(): Promise<void> {
+  return (cleaning ??= (async () => {
+    for (let entry = cleanups.pop(); entry; entry = cleanups.pop()) {
+      try {
+        await entry.run();
+      } catch (error) {
+        console.error(`bench: cleanup "${entry.label}" failed: ${message(error)}`);
+      }
+    }
+  })());
+}
+
+/** Throws once Ctrl+C was pressed, so that nothing new starts while cleaning up. */
+export function checkInterrupted(): void {
+  if (interrupted) throw new Error('interrupted');
+}
+
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) signalChild(child, 'SIGKILL');
+});
+
+let interrupted = false;
+
+/** Whether Ctrl+C (or SIGTERM) was received. */
+export function isInterrupted(): boolean {
+  return interrupted;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130); // second Ctrl+C: the exit handler kills the children
+    interrupted = true;
+    console.error(`\nbench: ${signal}, stopping and cleaning up (Ctrl+C again to force)...`);
+    currentLoad?.stop();
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------
+
+export function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Children started in a process group of their own (`detached`): signals go to the whole group. */
+const groups = new WeakSet<ChildProcess>();
+
+/** Sends `signal` to a child, or to its whole process group when it was started detached. */
+function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (groups.has(child) && child.pid !== undefined) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Spawns a child process, tracked for cleanup, keeping the tail of its output for error messages.
+ * `detached`: in a process group of its own (e.g. `npm start` and the server it starts), stopped as a group.
+ */
+export function spawnTracked(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root, options: { detached?: boolean } = {}): { child: ChildProcess; output: () => string; exited: Promise<void> } {
+  checkInterrupted();
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
+  if (options.detached) groups.add(child);
+  children.add(child);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      children.delete(child);
+      resolve();
+    });
+  });
+  return { child, output: () => output, exited };
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`; a detached group gets SIGKILL after its leader exited. */
+export async function stopChild(child: ChildProcess, exited: Promise<void>, graceMs = 20_000): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    signalChild(child, 'SIGTERM');
+    const timer = setTimeout(() => signalChild(child, 'SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+  if (groups.has(child)) signalChild(child, 'SIGKILL'); // whatever of the group outlived its leader
+}
+
+/** Polls `url` until it answers 200; fails early when the child exits. */
+export async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the process exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`no 200 from ${url} within ${timeoutMs / 1000} s:\n${output()}`);
+    await sleep(200);
+  }
+}
+
+/** Sends one JSON request and returns status and parsed body; throws on a non-2xx answer. */
+export async function callJson(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string; json: unknown }> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+  return { status: res.status, text, json: JSON.parse(text) as unknown };
+}
+
+/** The `id` of a resource answer, bare (`{id}`) or in the envelope (`{success, data: {id}}`). */
+export function idOf(json: unknown): string {
+  const object = json as { id?: unknown; data?: { id?: unknown } } | null;
+  const id = object?.data?.id ?? object?.id;
+  if (typeof id !== 'string' && typeof id !== 'number') throw new Error(`no id in ${JSON.stringify(json).slice(0, 300)}`);
+  return String(id);
+}
+
+/** Latency percentiles and mean, in ms. */
+export interface LatencySummary {
+  p50: number;
+  p90: number;
+  p99: number;
+  average: number;
+  max: number;
+}
+
+/** Latency percentiles (nearest rank) of response times in ms. */
+export function latencySummary(times: number[]): LatencySummary {
+  const sorted = Float64Array.from(times).sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return { p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), average: round(sum / Math.max(1, sorted.length)), max: round(at(100)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Till in a child process
+// ---------------------------------------------------------------------------------------------
+
+/** A Till child process and its demo merchant's test keys. */
+export interface TillProcess {
+  url: string;
+  merchantId: number;
+  secretKey: string;
+  publishableKey: string;
+  /** The child's process id (for its CPU time); with TILL_WORKERS, the primary's. */
+  pid: number | undefined;
+  stop: () => Promise<void>;
+}
+
+const builds = new Map<string, Promise<string[]>>();
+
+/**
+ * How to run Till in a checkout: `node dist/server/main.js` after `node scripts/build.mjs` (run
+ * once per checkout and bench run), or `node --import tsx server/main.ts` in a revision older than
+ * the build (a BENCH_BASELINE worktree).
+ */
+export function tillCommand(cwd: string): Promise<string[]> {
+  let pending = builds.get(cwd);
+  if (!pending) {
+    pending = (async () => {
+      if (!existsSync(path.join(cwd, 'scripts', 'build.mjs'))) return ['--import', 'tsx', 'server/main.ts'];
+      await promisify(execFile)(process.execPath, ['scripts/build.mjs'], { cwd });
+      return ['dist/server/main.js'];
+    })();
+    builds.set(cwd, pending);
+  }
+  return pending;
+}
+
+/** The environment Till runs with in the bench: production, quiet logs, rate limits scaled ×1000. */
+export function tillEnv(port: number, dataDir: string, databaseUrl: string | undefined, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    TILL_DATA_DIR: dataDir,
+    NODE_ENV: 'production', // no response validation
+    LOG_LEVEL: 'warn',
+    TILL_RATE_LIMIT_SCALE: '1000', // the 100 req/s plan limit would answer 429s
+    ...env,
+  };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.TILL_WORKERS;
+  if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
+  if (env.TILL_WORKERS) childEnv.TILL_WORKERS = env.TILL_WORKERS;
+  return childEnv;
+}
+
+/** Resolves once `workers` lines "Till is listening on … (worker K)" were printed. */
+async function waitForWorkers(workers: number, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (new Set(output().match(/\(worker \d+\)/g) ?? []).size < workers) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Till exited (${child.exitCode ?? child.signalCode}) before its workers listened:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`Till's ${workers} workers did not all listen within ${timeoutMs / 1000} s:\n${output()}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * Starts Till in a child process (see tillCommand) with a fresh data dir, waits for /healthz (and
+ * for every worker with `TILL_WORKERS` in `env`) and reads the demo merchant's test keys. `env` is
+ * laid over tillEnv's. `cwd` is the checkout whose Till runs (this one, or the BENCH_BASELINE
+ * worktree).
+ */
+export async function spawnTill(databaseUrl: string | undefined, env: NodeJS.ProcessEnv = {}, cwd = root): Promise<TillProcess> {
+  const command = await tillCommand(cwd);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-'));
+  const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+  const port = (await freePort()) as number;
+  const { child, output, exited } = spawnTracked(process.execPath, command, tillEnv(port, dataDir, databaseUrl, env), cwd);
+  const stopServer = onCleanup(`stop Till (pid ${child.pid})`, () => stopChild(child, exited));
+  const stop = async () => {
+    await stopServer();
+    await removeDataDir();
+  };
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    if (Number(env.TILL_WORKERS ?? 1) > 1) await waitForWorkers(Number(env.TILL_WORKERS), child, output);
+    await waitForHttp(`${url}/healthz`, child, output);
+    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;
+    return { url, merchantId: demo.merchantId, secretKey: demo.keys.test.secret, publishableKey: demo.keys.test.publishable, pid: child.pid, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** demo-merchant.json, as Till writes it in its data dir on first start. */
+export interface DemoMerchant {
+  merchantId: number;
+  keys: { test: { secret: string; publishable: string } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+// ---------------------------------------------------------------------------------------------
+
+/** Creates `till_bench_<timestamp>` on the PostgreSQL server; returns its URL and how to drop it. */
+export async function createBenchDatabase(): Promise<{ url: string; drop: () => Promise<void>; serverVersion: string }> {
+  const name = `till_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    await admin.end().catch(() => undefined);
+    throw new PgUnreachable(message(error));
+  }
+  let serverVersion: string;
+  try {
+    serverVersion = String((await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '?');
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const drop = onCleanup(`drop database ${name}`, async () => {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop, serverVersion };
+}
+
+export class PgUnreachable extends Error {}
+
+/** A number with thousands separators and `digits` decimals. */
+export function fmt(n: number, digits: number): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+// ---------------------------------------------------------------------------------------------
+
+/** A plain-text table: text columns left-aligned, numbers right-aligned. */
+export function consoleTable(cells: string[][]): string {
+  const header = cells[0] ?? [];
+  const full = cells.filter((row) => row.length === header.length);
+  const widths = header.map((_, i) => Math.max(...(i < 2 ? cells : full).map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (row.length < header.length && i === row.length - 1 ? cell : i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+/** A GitHub Markdown table. */
+export function markdownTable(cells: string[][]): string {
+  const header = cells[0] ?? [];
+  const line = (row: string[]) => `| ${header.map((_, i) => (row[i] ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...cells.slice(1).map(line)].join('\n');
+}
+

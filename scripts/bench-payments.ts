@@ -1,0 +1,130 @@
+/**
+ * Full card payments, for `npm run bench` (scripts/bench.ts): CONNECTIONS loops, each creating a
+ * checkout session with the secret key (and an Idempotency-Key of its own), tokenizing test card
+ * 4242424242424242 with the publishable key and the client secret, and confirming it; as fast as
+ * Till answers. Used by the payments part (payments/s and the latency of a whole payment) and by
+ * the webhook case's API writes (each confirm writes two events).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  callJson,
+  checkInterrupted,
+  CONNECTIONS,
+  createBenchDatabase,
+  DURATION_S,
+  fmt,
+  idOf,
+  isInterrupted,
+  type LatencySummary,
+  latencySummary,
+  message,
+  sleep,
+  spawnTill,
+  type TillProcess,
+  WARMUP_S,
+} from './bench-lib.js';
+
+/** The checkout session every payment (and the create-session operation) creates. */
+export const SESSION_BODY = { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } as const;
+/** Test card 4242424242424242, expiring in 2031. */
+export const CARD = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' } as const;
+
+/** One full payment: create (201), tokenize (201), confirm (200). Throws on any other answer. */
+export async function payOnce(till: TillProcess): Promise<void> {
+  const secret = { Authorization: `Bearer ${till.secretKey}`, 'Idempotency-Key': `bench-pay-${randomUUID()}` };
+  const created = await callJson('POST', `${till.url}/v1/checkout-sessions`, secret, SESSION_BODY);
+  const session = created.json as { id: string; clientSecret: string };
+  const payer = { Authorization: `Bearer ${till.publishableKey}`, 'X-Client-Secret': session.clientSecret };
+  const method = await callJson('POST', `${till.url}/v1/checkout-sessions/${session.id}/tokenize`, payer, CARD);
+  const confirmed = await callJson('POST', `${till.url}/v1/checkout-sessions/${session.id}/confirm`, payer, { paymentMethodId: idOf(method.json) });
+  const statuses = [created.status, method.status, confirmed.status];
+  if (statuses.join() !== '201,201,200') throw new Error(`a payment answered ${statuses.join(', ')}; expected 201, 201, 200`);
+}
+
+/**
+ * CONNECTIONS loops of payOnce until `deadline` (epoch ms). `done` gets each payment's start and
+ * end (epoch ms, fractional); `failed` each error (the loop then pauses 50 ms).
+ */
+export async function payInLoops(till: TillProcess, deadline: number, done: (startedAt: number, endedAt: number) => void, failed: (error: unknown) => void): Promise<void> {
+  const now = () => performance.timeOrigin + performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < deadline && !isInterrupted()) {
+        const startedAt = now();
+        try {
+          await payOnce(till);
+          done(startedAt, now());
+        } catch (error) {
+          failed(error);
+          await sleep(50);
+        }
+      }
+    }),
+  );
+}
+
+/** The payments row of the report. */
+export interface PaymentRow {
+  target: 'till-postgres' | 'till-postgres-2';
+  status: 'ok' | 'skipped' | 'failed';
+  reason?: string;
+  /** Payments completed in the measured window, per second. */
+  paymentsPerSec?: number;
+  /** Of a whole payment (three requests), over the payments completed in the window. */
+  latencyMs?: LatencySummary;
+  /** Completed in the window. */
+  payments?: number;
+  /** Payments that failed, over warm-up and window. */
+  failed?: number;
+  sampleErrors?: string[];
+}
+
+/** Runs the loops for WARMUP_S + DURATION_S and counts the payments completed in the last DURATION_S. */
+export async function measurePayments(target: PaymentRow['target'], till: TillProcess): Promise<PaymentRow> {
+  process.stdout.write(`bench: ${target.padEnd(15)} ${'full card payment'.padEnd(26)} ... ${WARMUP_S} s warm-up + ${DURATION_S} s, ${CONNECTIONS} loops`);
+  checkInterrupted();
+  const t0 = Date.now() + WARMUP_S * 1000;
+  const t1 = t0 + DURATION_S * 1000;
+  const times: number[] = [];
+  const samples: string[] = [];
+  let failed = 0;
+  const done = (startedAt: number, endedAt: number) => {
+    if (endedAt >= t0 && endedAt < t1) times.push(endedAt - startedAt);
+  };
+  const fail = (error: unknown) => {
+    failed += 1;
+    const text = message(error).replace(/req_[0-9a-f]+/g, 'req_…').slice(0, 300);
+    if (samples.length < 3 && !samples.includes(text)) samples.push(text);
+  };
+  await payInLoops(till, t1, done, fail);
+  checkInterrupted();
+  const row: PaymentRow = { target, status: 'ok', paymentsPerSec: times.length / DURATION_S, latencyMs: latencySummary(times), payments: times.length, failed, sampleErrors: samples };
+  if (times.length === 0) Object.assign(row, { status: 'failed', reason: `no payment completed${samples[0] ? ` (${samples[0]})` : ''}` });
+  console.log(`  → ${fmt(row.paymentsPerSec!, 0)} payments/s, p50 ${fmt(row.latencyMs!.p50, 1)} ms, p99 ${fmt(row.latencyMs!.p99, 1)} ms${failed ? `, ${failed} failed` : ''}`);
+  return row;
+}
+
+/** The payments part: Till (production) on a fresh PostgreSQL database, with `workers` processes. */
+export async function benchPayments(target: PaymentRow['target'], workers: number): Promise<PaymentRow> {
+  const database = await createBenchDatabase();
+  let till: TillProcess | undefined;
+  try {
+    console.log(`bench: starting ${target} for full card payments...`);
+    till = await spawnTill(database.url, workers > 1 ? { TILL_WORKERS: String(workers) } : {});
+    await payOnce(till); // a broken setup fails here with a readable answer
+    return await measurePayments(target, till);
+  } finally {
+    await till?.stop();
+    await database.drop();
+  }
+}
+
+/** The payment rows as cells, for the console and the Markdown table alike. */
+export function paymentCells(rows: PaymentRow[]): string[][] {
+  const header = ['target', 'operation', 'payments/s', 'p50 ms', 'p99 ms', 'payments', 'failed'];
+  const body = rows.map((r) => {
+    if (r.status !== 'ok' || !r.latencyMs) return [r.target, 'full card payment', `${r.status}: ${r.reason ?? ''}`];
+    return [r.target, 'full card payment', fmt(r.paymentsPerSec ?? 0, 0), fmt(r.latencyMs.p50, 1), fmt(r.latencyMs.p99, 1), fmt(r.payments ?? 0, 0), String(r.failed ?? 0)];
+  });
+  return [header, ...body];
+}
