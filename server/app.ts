@@ -11,6 +11,7 @@ import { corsHeaders, preflight } from './http/cors.js';
 import type { AuthContext } from './http/context.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
+import { refuseDeepNesting } from './http/body-depth.js';
 import { refuseNulCharacters } from './http/nul-guard.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
@@ -91,6 +92,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   app.use(rateLimit(limits));
   app.use(testHelpersInTestModeOnly);
   app.use(notImplementedWithoutHandler(handlers));
+  app.use(refuseDeepNesting);
   app.use(refuseNulCharacters);
   for (const api of ['checkout', 'commerce'] as const) app.use(contractValidator(routes, api, deps.config.env !== 'production'));
   app.use(idempotency(deps.database.db, deps.clock));
