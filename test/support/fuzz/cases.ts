@@ -42,13 +42,20 @@ const ODATA_GARBAGE: Record<string, string[]> = {
   $format: ['xml'],
 };
 
+/** A contract example with the fixtures' real ids in the fields that name one (`productId: 12` is nobody's product here). */
+function withKnownIds(value: unknown, known: FuzzContext['known']): unknown {
+  if (Array.isArray(value)) return value.map((v) => withKnownIds(v, known));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, known[k]?.length && (typeof v === 'number' || typeof v === 'string') ? known[k]![0] : withKnownIds(v, known)]));
+}
+
 /** The parts of a valid request: real ids in the path, schema-valid query and body, the right key. */
 function validParts(op: FuzzOperation, ctx: FuzzContext): fc.Arbitrary<Parts> {
   const pathParams = op.params.filter((p) => p.in === 'path');
   const path = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(op, ctx, p)])) as Record<string, fc.Arbitrary<string>>);
   const body = op.body
     ? op.body.examples.length > 0
-      ? fc.oneof({ arbitrary: validValue(op.doc, op.body.schema, ctx.known), weight: 3 }, { arbitrary: fc.constantFrom(...op.body.examples), weight: 1 })
+      ? fc.oneof({ arbitrary: validValue(op.doc, op.body.schema, ctx.known), weight: 3 }, { arbitrary: fc.constantFrom(...op.body.examples).map((e) => withKnownIds(e, ctx.known)), weight: 2 })
       : validValue(op.doc, op.body.schema, ctx.known)
     : fc.constant(undefined);
   const idempotencyKey = op.method === 'POST' ? fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.uuid(), weight: 1 }, { arbitrary: fc.constant('fuzz-key-reused'), weight: 1 }) : fc.constant(null);
