@@ -3,11 +3,16 @@
 // and nothing internal in the body or headers: no stack frame or file path, no SQL or database
 // message, no API key, no card number.
 import { ContractValidator, loadBundledContracts } from '../../../conformance/validator.js';
+import { loadContracts } from '../../../server/app.js';
+import { RouteTable } from '../../../server/http/routes.js';
 import type { FuzzCase } from './cases.js';
 import type { FuzzOperation } from './contract.js';
 import type { Answer } from './send.js';
+import { HOSTILE_TEXT } from './valid-values.js';
 
 const validator = new ContractValidator(loadBundledContracts());
+/** The server's own router: which operation a (possibly broken) path names. */
+const routes = new RouteTable(loadContracts());
 
 const LEAKS: [string, RegExp][] = [
   ['a stack frame', /\n\s+at [^\n]+|\bat [\w.<>]+ \([^)]*:\d+:\d+\)/],
@@ -33,8 +38,9 @@ function cardNumberIn(text: string): string | undefined {
   return undefined;
 }
 
-/** An echo of the caller's own input is not a leak (but a card number never is echoed). */
+/** An echo of the caller's own input is not a leak (but a card number never is echoed), nor is hostile text stored by an earlier case. */
 function echoed(found: string, c: FuzzCase): boolean {
+  if (HOSTILE_TEXT.some((text) => text.toLowerCase().includes(found.toLowerCase()))) return true;
   const sent = `${c.path}\n${Object.values(c.headers).join('\n')}\n${c.body?.toString('utf8') ?? ''}`;
   let decoded = sent;
   try {
@@ -60,12 +66,13 @@ export function checkAnswer(op: FuzzOperation, c: FuzzCase, answer: Answer): str
   }
   const card = cardNumberIn(answer.text) ?? cardNumberIn(headerText);
   if (card && (!echoed(card, c) || /"cardNumber"/.test(c.body?.toString('utf8') ?? ''))) problems.push(`a card number in the answer: ${card.slice(0, 6)}...`);
-  // A request whose path no longer names this operation (a broken path value) is answered by the router.
-  const routed = !/"code":\s*"route_not_found"/.test(answer.text);
-  if (routed) {
-    for (const p of validator.validateResponse(op.operationId, status, answer.headers, answer.text)) problems.push(`contract: ${p}`);
-  } else if (status !== 404) {
-    problems.push(`route_not_found with status ${status}`);
+  // A broken path value may make the path another operation's (`/v1/invoice/getByReference(code=''')`
+  // is `/v1/invoice/{id}`) or no operation's: the answer is then that operation's, or the router's 404.
+  const routed = routes.resolve(c.method, c.path.split('?')[0]!);
+  if (routed.kind === 'found') {
+    for (const p of validator.validateResponse(routed.route.operationId, status, answer.headers, answer.text)) problems.push(`contract (${routed.route.operationId}): ${p}`);
+  } else if (status !== 404 || !/"code":\s*"route_not_found"/.test(answer.text)) {
+    problems.push(`a path of no operation answered ${status}, not 404 route_not_found`);
   }
   return problems;
 }

@@ -5,6 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FuzzCase } from './cases.js';
 import type { FuzzOperation } from './contract.js';
 
+const SLOW_MS = 5_000;
+
 export interface Failure {
   operationId: string;
   seed: number;
@@ -29,12 +31,15 @@ export class FuzzReport {
   /** 501s of operations whose contract documents 501 as their only answer (createClientToken). */
   documented501 = 0;
   readonly failures: Failure[] = [];
+  /** Answers slower than SLOW_MS: not a failure, but worth a look. */
+  readonly slow: { operationId: string; index: number; kind: string; status: number; ms: number }[] = [];
   private readonly started = Date.now();
 
   constructor(readonly seed: number, readonly runsPerOperation: number, readonly database: string) {}
 
-  record(op: FuzzOperation, c: FuzzCase, status: number): void {
+  record(op: FuzzOperation, c: FuzzCase, status: number, ms: number, index: number): void {
     this.requests++;
+    if (ms > SLOW_MS) this.slow.push({ operationId: op.operationId, index, kind: c.kind, status, ms });
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
     const entry = (this.byOperation[op.operationId] ??= { implemented: op.implemented, requests: 0, byStatus: {} });
     entry.requests++;
@@ -61,10 +66,11 @@ export class FuzzReport {
       documented501: this.documented501,
       notImplementedOperations: Object.entries(this.byOperation).filter(([, o]) => !o.implemented).map(([id]) => id),
       failures: this.failures.length,
+      slowAnswers: this.slow.length,
       byKind: this.byKind,
     };
     mkdirSync(file.replace(/\/[^/]+$/, ''), { recursive: true });
-    writeFileSync(file, JSON.stringify({ ...summary, byOperation: this.byOperation, failureCases: this.failures }, null, 2));
+    writeFileSync(file, JSON.stringify({ ...summary, byOperation: this.byOperation, failureCases: this.failures, slow: this.slow }, null, 2));
     const { notImplementedOperations, byKind: _kinds, ...short } = summary;
     console.log(`fuzz: ${JSON.stringify({ ...short, notImplementedOperations: notImplementedOperations.length })} (details in ${file})`);
     return summary;

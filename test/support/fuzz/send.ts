@@ -27,7 +27,7 @@ export function send(baseUrl: string, c: FuzzCase): Promise<Answer> {
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.setTimeout(30_000, () => req.destroy(new Error('timed out after 30 s')));
+    req.setTimeout(120_000, () => req.destroy(new Error('timed out after 120 s')));
     if (c.body !== undefined) req.write(c.body);
     req.end();
   });
