@@ -111,6 +111,17 @@ describe('found by the contract fuzz suite (test/fuzz, seed 20260118)', () => {
     }
   });
 
+  // Long run, seed 777, createInvoice #269: two lines each below the amount cap whose quantity ×
+  // unitAmount is above it; the answer's subtotal broke the contract's maximum (a 500).
+  it('an invoice line whose quantity × unitAmount reaches 10^12 answers 400 not 500 (found by fuzz)', async () => {
+    const res = await t.call('POST', '/v1/invoices', { key: sk(), body: { currency: 'USD', customer: { email: 'a@b.co' }, lineItems: [{ name: 'n', quantity: 74615.33, unitAmount: 49.99 }, { name: 'big', quantity: 1000000, unitAmount: 9968920.42 }] } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'lineItems.1' });
+    const total = await t.call('POST', '/v1/invoices', { key: sk(), body: { currency: 'USD', customer: { email: 'a@b.co' }, lineItems: [{ name: 'a', quantity: 1000, unitAmount: 600000000 }, { name: 'b', quantity: 1000, unitAmount: 600000000 }] } });
+    expect(total.status, total.text).toBe(400);
+    expect(total.json.error).toMatchObject({ code: 'parameter_invalid', param: 'lineItems' });
+  });
+
   // Cases "body not UTF-8 or not JSON" on getCheckoutSessionStatus, listSavedCards and the
   // Commerce listScopes: these operations answered 400 without documenting it.
   it('a GET whose path or body cannot be read answers a documented 400 (found by fuzz)', async () => {
