@@ -643,9 +643,11 @@ export interface paths {
         put?: never;
         /**
          * Create a client token (not available)
-         * @description Always answers 501 `not_implemented`, whatever the request and whoever calls (the source
-         *     document lists no authentication for it and no other answer). Client code authenticates
-         *     with the publishable key plus the session's client secret (`X-Client-Secret`) instead.
+         * @description Always answers 501 `not_implemented`, whoever calls (the source document lists no
+         *     authentication for it and no other answer). Client code authenticates with the
+         *     publishable key plus the session's client secret (`X-Client-Secret`) instead. Till's design:
+         *     a request the server cannot read (a body that is not JSON, a NUL character, an unknown
+         *     query parameter) answers 400 first, as on every operation.
          *
          *     Scope: `client_token.generate` (not available to any key).
          */
@@ -5808,6 +5810,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The request is malformed or breaks a rule; `param` names the field. */
+        BadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description No such object for this merchant and mode. Objects of other merchants, and of the other mode, are reported the same way. */
         NotFound: {
             headers: {
@@ -5823,19 +5838,6 @@ export interface components {
         };
         /** @description The processor or wallet failed. Retrying the same request is safe. */
         BadGateway: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                "X-Request-Id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description The request is malformed or breaks a rule; `param` names the field. */
-        BadRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -6158,6 +6160,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6283,6 +6286,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6314,6 +6318,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedCardList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6371,6 +6376,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6437,6 +6443,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6520,6 +6527,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6567,6 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSessionStatusResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6624,6 +6633,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6679,6 +6689,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -7038,6 +7049,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             /** @description Always. Use the publishable key with the session's client secret. */
             501: {
                 headers: {

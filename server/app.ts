@@ -13,6 +13,7 @@ import type { AuthContext } from './http/context.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { validateAgainstContract } from './http/validation.js';
+import { refuseDeepNesting } from './http/body-depth.js';
 import { refuseNulCharacters } from './http/nul-guard.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
@@ -100,6 +101,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
       rateLimit(limits),
       testHelpersInTestModeOnly,
       notImplementedWithoutHandler(handlers),
+      refuseDeepNesting,
       refuseNulCharacters,
       validateAgainstContract(routes, deps.config.env !== 'production'),
       idempotency(deps.database.db, deps.clock),

@@ -12,6 +12,13 @@ const MINOR_UNITS: Record<string, number> = {
 /** Amounts are stored as numeric(20, 4); the contract caps them well below that. */
 const MAX_AMOUNT = new Decimal('1e12');
 
+/** Refuses a computed amount (a line's quantity × unit amount, a total) that is not below 1,000,000,000,000, as an input amount must be. */
+export function assertAmountInRange(value: Decimal, param: string, what: string): void {
+  if (!value.isFinite() || value.abs().greaterThanOrEqualTo(MAX_AMOUNT)) {
+    throw new AppError('parameter_invalid', { param, message: `${what} must be below 1,000,000,000,000.` });
+  }
+}
+
 /** Digits after the decimal point in the currency (JPY 0, USD 2, KWD 3). */
 export const minorUnits = (currency: string): number => MINOR_UNITS[currency.toUpperCase()] ?? 2;
 

@@ -77,6 +77,8 @@ export async function publicHttpsProblem(raw: string, options: PublicUrlOptions 
   } catch {
     return 'must be an absolute URL';
   }
+  // The contract's `uri` format (RFC 3986): the URL is answered back as sent, so it must be one.
+  if (/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/.test(raw)) return 'must be a URI: percent-encode spaces, non-ASCII characters and characters such as < > " { } |';
   if (url.protocol !== 'https:') return 'must use https';
   if (url.username || url.password) return 'must not carry credentials';
   // A trailing dot names the same host (`localhost.` is localhost).

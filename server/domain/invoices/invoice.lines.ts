@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { minorUnits } from '../../shared/money.js';
+import { assertAmountInRange, minorUnits } from '../../shared/money.js';
 
 /** One line of an invoice as stored (amounts are exact decimal strings in the invoice's currency). */
 export interface InvoiceLine {
@@ -37,7 +37,8 @@ const round = (value: Decimal, currency: string) => value.toDecimalPlaces(minorU
 /**
  * An invoice's lines and totals, exactly: each line's subtotal is quantity × unit amount and its
  * tax subtotal × rate, each rounded half-up to the currency's minor unit; the invoice adds the
- * lines up, then takes the discount off. `ids` gives each line its id, in order.
+ * lines up, then takes the discount off. `ids` gives each line its id, in order. A line or a total
+ * of 1,000,000,000,000 or more is refused (400 `parameter_invalid`), like an amount sent so large.
  */
 export function computeInvoice(currency: string, inputs: LineInput[], ids: number[], options: { taxRate?: number | undefined; discount?: string | undefined } = {}): InvoiceTotals {
   const digits = minorUnits(currency);
@@ -47,6 +48,7 @@ export function computeInvoice(currency: string, inputs: LineInput[], ids: numbe
     const rate = line.taxRate ?? options.taxRate ?? null;
     const lineSubtotal = round(new Decimal(line.quantity.toString()).times(line.unitAmount), currency);
     const lineTax = rate === null ? new Decimal(0) : round(lineSubtotal.times(rate.toString()).dividedBy(100), currency);
+    assertAmountInRange(lineSubtotal.plus(lineTax), `lineItems.${i}`, `lineItems.${i}: quantity × unitAmount (with tax)`);
     subtotal = subtotal.plus(lineSubtotal);
     taxAmount = taxAmount.plus(lineTax);
     return {
@@ -62,6 +64,7 @@ export function computeInvoice(currency: string, inputs: LineInput[], ids: numbe
     };
   });
   const discount = new Decimal(options.discount ?? '0');
+  assertAmountInRange(subtotal.plus(taxAmount), 'lineItems', 'The invoice total (all lines with tax)');
   return { lines, subtotal: subtotal.toFixed(digits), taxAmount: taxAmount.toFixed(digits), discount: discount.toFixed(digits), total: subtotal.plus(taxAmount).minus(discount).toFixed(digits) };
 }
 
