@@ -643,11 +643,9 @@ export interface paths {
         put?: never;
         /**
          * Create a client token (not available)
-         * @description Always answers 501 `not_implemented`, whoever calls (the source document lists no
-         *     authentication for it and no other answer). Client code authenticates with the
-         *     publishable key plus the session's client secret (`X-Client-Secret`) instead. Till's design:
-         *     a request the server cannot read (a body that is not JSON, a NUL character, an unknown
-         *     query parameter) answers 400 first, as on every operation.
+         * @description Always answers 501 `not_implemented`, whatever the request and whoever calls (the source
+         *     document lists no authentication for it and no other answer). Client code authenticates
+         *     with the publishable key plus the session's client secret (`X-Client-Secret`) instead.
          *
          *     Scope: `client_token.generate` (not available to any key).
          */
@@ -7049,7 +7047,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
             /** @description Always. Use the publishable key with the session's client secret. */
             501: {
                 headers: {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import express, { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Logger } from 'pino';
@@ -26,6 +25,7 @@ import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
 import { AppError } from './shared/errors.js';
+import { randomToken } from './shared/crypto.js';
 import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
 
@@ -54,7 +54,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBytes(8).toString('hex')}`;
+    // Base62, never a run of digits that a scan for card numbers could mistake for one.
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomToken(16)}`;
     res.setHeader('X-Request-Id', requestId);
     req.till = { requestId, log: logger.child({ requestId }) };
     const started = process.hrtime.bigint();
@@ -96,11 +97,12 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
       preflight(routes),
       resolveOperation(routes),
       corsHeaders(),
-      express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
       authenticate(deps.database.db),
       rateLimit(limits),
       testHelpersInTestModeOnly,
-      notImplementedWithoutHandler(handlers),
+      notImplementedWithoutHandler(handlers, routes),
+      // The body is read only for an operation that will run.
+      express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
       refuseDeepNesting,
       refuseNulCharacters,
       validateAgainstContract(routes, deps.config.env !== 'production'),
@@ -181,11 +183,15 @@ const testHelpersInTestModeOnly: RequestHandler = (req, _res, next) => {
  * An operation without a handler answers 501 once the caller is known, whatever its input, so a
  * client (or the conformance suite) can tell "not implemented" from "invalid".
  */
-function notImplementedWithoutHandler(handlers: HandlerTable): RequestHandler {
+function notImplementedWithoutHandler(handlers: HandlerTable, routes: RouteTable): RequestHandler {
+  const answered = new Set(routes.operations.filter((r) => handlers[r.api][r.operationId] && !neverSucceeds(r)).map((r) => r.operationId));
   return (req, _res, next) => {
     const route = req.till.route!;
-    if (!handlers[route.api][route.operationId]) return next(notImplemented(route));
-    next();
+    if (answered.has(route.operationId)) return next();
+    const handler = handlers[route.api][route.operationId];
+    // One that never succeeds answers its own 501 (its message says what to use instead), before the body is read.
+    if (handler) return void handler({} as HandlerInput<any>).then(() => next(notImplemented(route)), next);
+    next(notImplemented(route));
   };
 }
 
@@ -229,6 +235,11 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
       next(err);
     }
   };
+}
+
+/** An operation whose contract documents no success at all (client-token): always 501, whatever the request. */
+function neverSucceeds(route: RouteOperation): boolean {
+  return !Object.keys(route.operation.responses ?? {}).some((code) => code.startsWith('2'));
 }
 
 function notImplemented(route: RouteOperation): AppError {
