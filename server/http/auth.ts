@@ -59,7 +59,7 @@ export function authenticate(db: Kysely<Database>): RequestHandler {
         apiKey: req.get('x-api-key'),
         clientSecret: req.get('x-client-secret'),
       });
-      req.till.log = req.till.log.child({ merchantId: req.till.auth.merchantId, livemode: req.till.auth.livemode });
+      req.till.bind({ merchantId: req.till.auth.merchantId, livemode: req.till.auth.livemode });
       next();
     } catch (err) {
       next(err);

@@ -21,7 +21,12 @@ export interface AuthContext {
 /** What the pipeline learns about a request, in order: id, operation, caller. */
 export interface RequestContext {
   requestId: string;
+  /** What every log line of the request carries (the request id, then the caller). */
+  bindings: Record<string, unknown>;
+  /** The request's logger, made on first use. */
   log: Logger;
+  /** Adds to what the request's log lines carry. */
+  bind(more: Record<string, unknown>): void;
   route?: RouteOperation;
   params?: Record<string, string>;
   auth?: AuthContext;
