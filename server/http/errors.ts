@@ -44,7 +44,10 @@ function fromValidator(err: { status: number; message: string; errors?: Validati
     message = `${param} ${message}.`;
   }
   if (param === 'amount' && kind.startsWith('minimum')) {
-    return new AppError('amount_too_small', { param: 'amount', message: 'amount must be at least 1.00 in the currency.' });
+    // The operation's own minimum (1.00 for a session, 0.01 for a refund), as the contract sets it.
+    const limit = Number(/>=?\s*(-?[\d.]+)/.exec(first.message ?? '')?.[1]);
+    const least = Number.isFinite(limit) ? limit.toFixed(2) : 'the minimum';
+    return new AppError('amount_too_small', { param: 'amount', message: `amount must be at least ${least} in the currency.` });
   }
   return new AppError(code, { param, message });
 }

@@ -46,6 +46,16 @@ describe('refund rules', () => {
     expect((await refundSession(sessionId, { amount: 24.5 })).json).toMatchObject({ status: 'refunded', refundedAmount: 100, amountRefundable: 0 });
   });
 
+  it('a refund below 0.01 is refused naming its own minimum (0.01, not the 1.00 of a session); 0.01 is refunded', async () => {
+    const { sessionId } = await paid(20);
+    const res = await refundSession(sessionId, { amount: 0.001 });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ success: false, errorCode: 'amount_too_small', errorMessage: 'amount must be at least 0.01 in the currency.', data: { param: 'amount' } });
+    expect((await refundSession(sessionId, { amount: 0.01 })).json).toMatchObject({ refundAmount: 0.01, amountRefundable: 19.99 });
+    const session = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { amount: 0.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+    expect(session.json.error.message).toBe('amount must be at least 1.00 in the currency.');
+  });
+
   it('refunding more than is left is a validation_error, in the envelope', async () => {
     const { sessionId } = await paid(20);
     await refundSession(sessionId, { amount: 15 });
