@@ -12,6 +12,8 @@ export const RATE_PLANS: Record<RatePlan, { perSecond: number; burst: number }> 
 
 /** A lease of tokens is this fraction of a plan's rate per second (1/20: 5 tokens for 100/s). */
 const LEASE_FRACTION = 20;
+/** Keys whose lease a process remembers at most. */
+const MAX_LEASES = 10_000;
 
 /** Seconds over which the burst reserve (burst - rate) refills. */
 const BURST_REFILL_SECONDS = 10;
@@ -80,10 +82,10 @@ export class RateLimits {
       }
       const size = lease && lease.remaining >= 2 * this.leaseSize(plan) ? this.leaseSize(plan) : lease ? 1 : this.leaseSize(plan);
       const taking = this.limiter(plan).consume(key, size).then(
-        (res) => void this.leases.set(id, { tokens: size, until: now + res.msBeforeNext, remaining: res.remainingPoints }),
+        (res) => this.keepLease(id, { tokens: size, until: now + res.msBeforeNext, remaining: res.remainingPoints }),
         (err: unknown) => {
           // Refused (or failed): the next request asks the store again, one token at a time.
-          this.leases.set(id, { tokens: 0, until: 0, remaining: 0 });
+          this.keepLease(id, { tokens: 0, until: 0, remaining: 0 });
           throw err;
         },
       );
@@ -94,6 +96,13 @@ export class RateLimits {
         this.pending.delete(id);
       }
     }
+  }
+
+  /** Keeps a key's lease, most recent last; past MAX_LEASES keys the least recently leased is dropped (sessions and addresses come and go). */
+  private keepLease(id: string, lease: { tokens: number; until: number; remaining: number }): void {
+    this.leases.delete(id);
+    this.leases.set(id, lease);
+    if (this.leases.size > MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
   }
 
   private leaseSize(plan: RatePlan): number {
