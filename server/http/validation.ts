@@ -53,6 +53,8 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
         validateResponses: validateResponses ? { removeAdditional: false } : false,
         validateSecurity: false,
+        // No operation takes multipart bodies: no multer step (and no second Ajv) per operation.
+        fileUploader: false,
         validateApiSpec: false,
         // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
         $refParser: { mode: 'dereference' },
