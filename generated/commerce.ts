@@ -1589,7 +1589,7 @@ export interface components {
          */
         InvoiceStatus: "Draft" | "Pending" | "Sent" | "PartiallyPaid" | "Paid" | "Overdue" | "Cancelled" | "Expired";
         /**
-         * @description ISO 4217 currency code. Accepted in either case; always returned in upper case.
+         * @description ISO 4217 currency code. Accepted in either case; always returned in upper case. Three letters that are not an ISO 4217 currency, or a code that is not money to pay with (metals such as XAU, bond units, XDR, the test code XTS, XXX), answer 400 `parameter_invalid` naming the field. Amounts have the currency's ISO minor unit (JPY 0 decimals, USD 2, KWD 3).
          * @example USD
          */
         Currency: string;

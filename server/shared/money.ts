@@ -1,13 +1,26 @@
+import currencyCodes from 'currency-codes';
 import { Decimal } from 'decimal.js';
 import { AppError } from './errors.js';
 
-/** ISO 4217 currencies whose minor unit is not 2 digits; every other code has 2. */
-const MINOR_UNITS: Record<string, number> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0,
-  VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-  CLF: 4, UYW: 4,
-};
+/**
+ * ISO 4217 codes that are not money to pay with: precious metals, bond-market units, the SDR, the
+ * test code and "no currency" (ISO gives them no minor unit).
+ */
+const NOT_PAYABLE = new Set(['XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XPD', 'XPT', 'XSU', 'XTS', 'XUA', 'XXX']);
+
+/** Whether `code` (any case) is an ISO 4217 currency Till accepts, by the `currency-codes` data. */
+export function isPayableCurrency(code: string): boolean {
+  const upper = code.toUpperCase();
+  return !NOT_PAYABLE.has(upper) && currencyCodes.code(upper) !== undefined;
+}
+
+/** A currency from a request, in upper case; 400 naming `param` when it is not an ISO 4217 currency one can pay in. */
+export function currencyCode(value: string, param = 'currency'): string {
+  if (!isPayableCurrency(value)) {
+    throw new AppError('parameter_invalid', { param, message: `${param} must be an ISO 4217 currency code such as USD or EUR; ${JSON.stringify(value)} is not one.` });
+  }
+  return value.toUpperCase();
+}
 
 /** Amounts are stored as numeric(20, 4); the contract caps them well below that. */
 const MAX_AMOUNT = new Decimal('1e12');
@@ -20,7 +33,7 @@ export function assertAmountInRange(value: Decimal, param: string, what: string)
 }
 
 /** Digits after the decimal point in the currency (JPY 0, USD 2, KWD 3). */
-export const minorUnits = (currency: string): number => MINOR_UNITS[currency.toUpperCase()] ?? 2;
+export const minorUnits = (currency: string): number => currencyCodes.code(currency.toUpperCase())?.digits ?? 2;
 
 /**
  * A JSON amount as an exact decimal string for a `numeric` column. The number is read through

@@ -68,6 +68,22 @@ describe('creating a session', () => {
     expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'amount_too_small', param: 'amount' });
   });
 
+  it('a currency that is not ISO 4217 (or not money, as XAU) answers 400 parameter_invalid naming currency; any case of a real one works', async () => {
+    for (const currency of ['XYZ', 'xau']) {
+      const res = await create({ currency });
+      expect(res.status, currency).toBe(400);
+      expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'currency' });
+    }
+    const jpy = await create({ currency: 'jpy', amount: 500 });
+    expect(jpy.status).toBe(201);
+    expect(jpy.json).toMatchObject({ currency: 'JPY', amount: 500 });
+    const plan = await t.call('POST', '/v1/plans', { key: sk, body: { productId: 1, name: 'x', amount: 5, currency: 'ABC', interval: 'month' } });
+    expect(plan.status).toBe(400);
+    expect(plan.json).toMatchObject({ success: false, errorCode: 'parameter_invalid', data: { param: 'currency' } });
+    const invoice = await t.call('POST', '/v1/invoices', { key: sk, body: { currency: 'QQQ', customer: { email: 'a@b.co' }, lineItems: [{ name: 'a', quantity: 1, unitAmount: 5 }] } });
+    expect(invoice.json.error).toMatchObject({ code: 'parameter_invalid', param: 'currency' });
+  });
+
   it('enforces the field length limits: 100 for email and names, 50 for the phone', async () => {
     for (const [field, value] of [
       ['customerFirstName', 'x'.repeat(101)],

@@ -1,7 +1,7 @@
 // Amounts are exact: a JSON number is read through its decimal text, never float arithmetic, and
 // carries no more digits than its currency has.
 import { describe, expect, it } from 'vitest';
-import { amountToDecimal, decimalToAmount, decimalToString, minorUnits } from '../../server/shared/money.js';
+import { amountToDecimal, currencyCode, decimalToAmount, decimalToString, isPayableCurrency, minorUnits } from '../../server/shared/money.js';
 import { AppError } from '../../server/shared/errors.js';
 
 const refusal = (run: () => unknown) => {
@@ -16,6 +16,21 @@ const refusal = (run: () => unknown) => {
 describe('minor units of a currency', () => {
   it('are 2 by default, 0 for zero-decimal currencies, 3 and 4 where ISO 4217 says so, whatever the case', () => {
     expect([minorUnits('USD'), minorUnits('eur'), minorUnits('JPY'), minorUnits('krw'), minorUnits('KWD'), minorUnits('CLF')]).toEqual([2, 2, 0, 0, 3, 4]);
+    // From ISO 4217's data (currency-codes), not a table of our own: IQD has 3, HUF 2.
+    expect([minorUnits('IQD'), minorUnits('HUF'), minorUnits('VED')]).toEqual([3, 2, 2]);
+  });
+});
+
+describe('currency codes', () => {
+  it('accept ISO 4217 currencies in any case, answered in upper case', () => {
+    expect(['USD', 'eur', 'Jpy', 'XOF', 'VED'].map((c) => currencyCode(c))).toEqual(['USD', 'EUR', 'JPY', 'XOF', 'VED']);
+  });
+
+  it('refuse three letters that are no currency, and codes that are not money to pay with, naming the field', () => {
+    for (const code of ['XYZ', 'ABC', 'QQQ', 'XAU', 'XTS', 'XXX', 'XDR']) {
+      expect(isPayableCurrency(code), code).toBe(false);
+      expect(refusal(() => currencyCode(code, 'currency'))).toEqual({ code: 'parameter_invalid', param: 'currency' });
+    }
   });
 });
 

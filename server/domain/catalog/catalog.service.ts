@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { Plan, PlanInterval, Product } from '../../db/tables/catalog.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import { amountToDecimal } from '../../shared/money.js';
+import { amountToDecimal, currencyCode } from '../../shared/money.js';
 import { type Page, type PageRequest, toPage } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 import { findPlan, findPlans, findProduct, findProducts, insertPlan, insertProduct, updatePlanRow } from './catalog.repository.js';
@@ -40,7 +40,7 @@ export interface CreatePlanInput {
 
 /** Creates a plan of one of the merchant's products; `active: false` makes a draft. */
 export async function createPlan(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: CreatePlanInput): Promise<Plan> {
-  const currency = input.currency.toUpperCase();
+  const currency = currencyCode(input.currency);
   const amount = amountToDecimal(input.amount, currency);
   return db.transaction().execute(async (trx) => {
     const product = await findProduct(trx, owner, input.productId);

@@ -15,7 +15,7 @@ import type { Merchant } from '../../db/tables/merchants.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
-import { amountToDecimal, decimalToAmount, minorUnits } from '../../shared/money.js';
+import { amountToDecimal, currencyCode, decimalToAmount, minorUnits } from '../../shared/money.js';
 import { publicHttpsProblem } from '../../shared/public-url.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { startTrialSubscription, type SubscriptionRequest, type SubscriptionSessionTerms, subscriptionSessionTerms } from '../billing/subscription-start.js';
@@ -154,7 +154,7 @@ async function chargeOf(db: Kysely<Database>, tenant: Tenant, input: CreateSessi
   if (!invoice && !terms && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
   if (!invoice && !terms && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
   if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
-  const currency = terms?.currency ?? (invoice ? invoice.currency : input.currency!.toUpperCase());
+  const currency = terms?.currency ?? (invoice ? invoice.currency : currencyCode(input.currency!));
   const amount = terms?.amountDueNow ?? (invoice ? amountDue(invoice).toFixed(minorUnits(invoice.currency)) : amountToDecimal(input.amount!, currency));
   // (A subscription session's amount was checked against the plan; a free trial's is 0.)
   if (!terms && new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });

@@ -11,7 +11,7 @@ import type { InvoiceRow } from '../../db/tables/invoices.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
-import { amountToDecimal, decimalToString } from '../../shared/money.js';
+import { amountToDecimal, currencyCode, decimalToString } from '../../shared/money.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
@@ -96,7 +96,7 @@ export async function createInvoice(db: Kysely<Database>, clock: Clock, links: I
   const payer = await payerOf(db, tenant, input);
   if (input.dueDate !== undefined && new Date(input.dueDate).getTime() < now.getTime()) throw invalid('dueDate', 'dueDate must not be in the past.');
   if (input.send && !payer.email) throw invalid('send', 'The invoice has no payer email to send it to.');
-  const currency = input.currency.toUpperCase();
+  const currency = currencyCode(input.currency);
   const totals = await totalsOf(db, currency, input);
   return db.transaction().execute(async (trx) => {
     const invoice = await insertInvoice(trx, {
