@@ -6,11 +6,10 @@ import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const YEAR = String(new Date().getUTCFullYear() + 3);
 
 let t: TestServer;
@@ -44,6 +43,7 @@ Till({ publishableKey: ${JSON.stringify(url.searchParams.get('pk'))} }).mount('#
 }
 
 beforeAll(async () => {
+  if (!browserAvailable) return;
   t = await startTestServer({ publicUrlIsServer: true });
   shop = shopServer();
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
@@ -51,7 +51,7 @@ beforeAll(async () => {
   // Another origin than Till's: localhost rather than 127.0.0.1.
   shopUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
   userDataDir = await mkdtemp(path.join(tmpdir(), 'till-pay-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 
 afterAll(async () => {
@@ -88,7 +88,7 @@ async function fillCard(page: Page, number: string, cvc = '123') {
   await page.click('#card-form button[type=submit]');
 }
 
-describe('hosted checkout: cards', () => {
+describeInBrowser('hosted checkout: cards', () => {
   it('shows the merchant, the amount and the lines, and pays with 4242 to the success URL', async () => {
     const s = await hostedSession({ lineItems: [{ name: 'Blue mug', quantity: 2, unitAmount: 12.5 }, { name: 'Tea', quantity: 1, unitAmount: 17.5 }] });
     const page = await open(s.url);
@@ -168,7 +168,7 @@ describe('hosted checkout: cards', () => {
   });
 });
 
-describe('hosted checkout: other methods', () => {
+describeInBrowser('hosted checkout: other methods', () => {
   it('a saved card, with the one-time code read from the outbox', async () => {
     const customer = await t.call('POST', '/v1/customers', { key: sk(), body: { email: `saved${Date.now()}@example.com`, name: 'Ana', phone: `+1 415 555 ${Date.now() % 10000}` } });
     const clientId = customer.json.data.id;
@@ -225,7 +225,7 @@ describe('hosted checkout: other methods', () => {
   });
 });
 
-describe('hosted checkout: states and notices', () => {
+describeInBrowser('hosted checkout: states and notices', () => {
   it('a hold session says the card is authorized, not charged', async () => {
     const s = await hostedSession({ captureMethod: 'manual' });
     const page = await open(s.url);
@@ -289,7 +289,7 @@ describe('hosted checkout: states and notices', () => {
   });
 });
 
-describe('embedded form', () => {
+describeInBrowser('embedded form', () => {
   it('a merchant page on another origin mounts the form with /js/till.js, and hears the decline and the success', async () => {
     const res = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 9.99, currency: 'EUR', mode: 'embedded', paymentType: 'oneTime' } });
     const s = res.json;

@@ -6,11 +6,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let t: TestServer;
 /** Chromium with a fresh profile (a persistent context is how a user-data dir is given). */
@@ -22,6 +21,7 @@ let shopUrl: string;
 const returns: string[] = [];
 
 beforeAll(async () => {
+  if (!browserAvailable) return;
   t = await startTestServer();
   shop = createServer((req, res) => {
     returns.push(req.url ?? '');
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const address = shop.address();
   shopUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   userDataDir = await mkdtemp(path.join(tmpdir(), 'till-3ds-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 
 afterAll(async () => {
@@ -56,7 +56,7 @@ async function inChallenge(amount: number) {
   return { s, pageUrl: `${t.url}${new URL(res.json.nextAction.url).pathname}`, returnUrl };
 }
 
-describe('the 3-D Secure page in Chromium', () => {
+describeInBrowser('the 3-D Secure page in Chromium', () => {
   it('Complete authentication: the page shows the amount and last4, the browser lands on the return URL, and the session is completed with one payment', async () => {
     const { s, pageUrl, returnUrl } = await inChallenge(49.99);
     const page = await browser.newPage();

@@ -1,0 +1,19 @@
+// Debian's Chromium for the page tests, driven by playwright-core (never a downloaded browser).
+// Without it the page tests are skipped and say why; with TILL_REQUIRE_BROWSER=1 (CI) a missing
+// browser fails the run instead.
+import { existsSync } from 'node:fs';
+import { describe } from 'vitest';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** What Chromium needs in this sandbox: no setuid sandbox, no GPU, and no calls home (the network is closed). */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export const browserAvailable = existsSync(CHROMIUM);
+
+if (!browserAvailable) {
+  if (process.env.TILL_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} is missing and TILL_REQUIRE_BROWSER=1: install it with \`apt-get install -y chromium\`.`);
+  console.warn(`page tests skipped: ${CHROMIUM} is missing. Install Debian's Chromium (\`apt-get install -y chromium\`) to run them.`);
+}
+
+/** `describe` for tests that drive a page in Chromium: skipped (and reported as skipped) without it. */
+export const describeInBrowser = browserAvailable ? describe : describe.skip;
