@@ -1,7 +1,7 @@
 // Starts Till: configuration, database and migrations, the demo merchant on first start, the job
 // queue, the HTTP server and the notification hub on it. `npm start` runs this file.
 import cluster from 'node:cluster';
-import { writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,11 +39,26 @@ export interface StartOptions {
   announce?: boolean;
 }
 
+/**
+ * Where the demo merchant's keys go: `demo-merchant.json` in the data dir. That file belongs to
+ * the embedded database of the same dir; so a PostgreSQL database whose demo merchant is new
+ * writes there only when the file is not there yet, and otherwise beside it as
+ * `demo-merchant-<database>.json`, never over the embedded database's keys.
+ */
+async function demoMerchantFile(config: Config): Promise<string> {
+  const plain = path.join(config.dataDir, 'demo-merchant.json');
+  if (!config.databaseUrl || !(await exists(plain))) return plain;
+  const name = decodeURIComponent(new URL(config.databaseUrl).pathname.slice(1)).replace(/[^A-Za-z0-9_-]/g, '_') || 'postgres';
+  return path.join(config.dataDir, `demo-merchant-${name}.json`);
+}
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+
 /** Creates "Demo Merchant" on an empty database, writes its keys to the data dir and prints them. */
 async function bootstrapDemoMerchant(database: TillDatabase, clock: Clock, config: Config, announce: boolean): Promise<MerchantCredentials | undefined> {
   if ((await countMerchants(database.db)) > 0) return undefined;
   const { credentials } = await createMerchant(database.db, clock, { name: 'Demo Merchant' });
-  const file = path.join(config.dataDir, 'demo-merchant.json');
+  const file = await demoMerchantFile(config);
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   if (announce && !process.stdout.isTTY) {
     // Not a terminal: stdout is likely a log that others read or ship. Keys never go there.

@@ -1,6 +1,6 @@
 // Starting Till: the sandbox from the first start, the merchant command, migrations, jobs.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,7 @@ import { migrations } from '../../server/db/migrations/index.js';
 import { startServer } from '../../server/main.js';
 import { createLogger } from '../../server/log.js';
 import { connectHub } from '../support/hub.js';
-import { call, usingPostgres } from '../support/server.js';
+import { call, isolatedPostgres, usingPostgres } from '../support/server.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -144,6 +144,27 @@ describe('migrations', () => {
       expect(await tables()).toBe(1);
     } finally {
       await database.close();
+    }
+  });
+});
+
+describe.runIf(usingPostgres)('first start on an empty PostgreSQL database beside an embedded one', () => {
+  it("never overwrites the embedded database's demo-merchant.json: the new keys go to demo-merchant-<database>.json", async () => {
+    const dataDir = await tempDir();
+    const embedded = `${JSON.stringify({ merchantId: 1, keys: { test: { secret: 'the embedded one' } } })}\n`;
+    await writeFile(path.join(dataDir, 'demo-merchant.json'), embedded);
+    const database = await isolatedPostgres('demo_file');
+    const env = { TILL_DATA_DIR: dataDir, DATABASE_URL: database!.url, PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+    const server = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
+    try {
+      expect(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')).toBe(embedded);
+      const name = new URL(database!.url).pathname.slice(1);
+      const file = JSON.parse(await readFile(path.join(dataDir, `demo-merchant-${name}.json`), 'utf8'));
+      expect(file).toEqual(server.demo);
+      expect((await call(server.url, 'GET', '/v1/plans', { key: file.keys.test.secret })).status).toBe(200);
+    } finally {
+      await server.close();
+      await database!.drop();
     }
   });
 });
