@@ -145,7 +145,8 @@ async function serve(options: StartOptions = {}) {
 /**
  * `TILL_WORKERS=N` (PostgreSQL only): this process migrates and creates the demo merchant once,
  * then forks N workers that share the port (node:cluster hands them connections in turn). Only the
- * first runs the job queue. A worker that dies is replaced; SIGTERM or SIGINT stops them all.
+ * first runs the job queue (and so does its replacement, if it dies). A worker that dies is
+ * replaced; SIGTERM or SIGINT stops them all.
  */
 async function primary(workers: number) {
   const config = loadConfig(process.env);
@@ -157,12 +158,17 @@ async function primary(workers: number) {
     await database.close();
   }
   let stopping = false;
-  const fork = (jobs: boolean) => cluster.fork({ TILL_WORKER_JOBS: jobs ? 'true' : 'false' });
+  let jobsWorker = -1;
+  const fork = (jobs: boolean) => {
+    const worker = cluster.fork({ TILL_WORKER_JOBS: jobs ? 'true' : 'false' });
+    if (jobs) jobsWorker = worker.id;
+  };
   for (let i = 0; i < workers; i++) fork(i === 0);
   cluster.on('exit', (worker, code) => {
     if (stopping) return;
     console.error(`worker ${worker.id} exited (${code}); starting another`);
-    fork(worker.id === 1);
+    // The one that ran the job queue is replaced by one that runs it.
+    fork(worker.id === jobsWorker);
   });
   const stop = (signal: string) => {
     stopping = true;
