@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
 import { hashSecret, sameHash } from '../shared/crypto.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 import { parseKeyPrefix } from '../domain/merchants/keys.js';
 import { findActiveKey } from '../domain/merchants/merchant.service.js';
 import { sessionForClientSecret } from '../domain/checkout/session.service.js';
@@ -11,25 +12,18 @@ import type { RouteOperation } from './routes.js';
 
 /**
  * Found keys, by hash, for a short while: authentication is on every request, and the key row
- * barely changes. A revoked key stops working within KEY_CACHE_MS. Unknown keys are not cached,
+ * barely changes. A revoked key stops working within 30 seconds. Unknown keys are not cached,
  * so random keys cannot fill it.
  */
-const KEY_CACHE_MS = 30_000;
-const KEY_CACHE_MAX = 10_000;
-const keyCache = new Map<string, { key: NonNullable<Awaited<ReturnType<typeof findActiveKey>>>; until: number }>();
+const keyCache = new TtlCache<string, NonNullable<Awaited<ReturnType<typeof findActiveKey>>>>(30_000, 10_000);
 
 async function lookupKey(db: Kysely<Database>, presented: string) {
   const hash = hashSecret(presented);
-  const now = Date.now();
   const hit = keyCache.get(hash);
-  if (hit && hit.until > now) return hit.key;
+  if (hit) return hit;
   const key = await findActiveKey(db, presented);
-  if (key) {
-    if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value!);
-    keyCache.set(hash, { key, until: now + KEY_CACHE_MS });
-  } else {
-    keyCache.delete(hash);
-  }
+  if (key) keyCache.set(hash, key);
+  else keyCache.delete(hash);
   return key;
 }
 

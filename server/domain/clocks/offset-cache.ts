@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 import { findOffset } from './sandbox-clock.repository.js';
 
 /** How long an offset is trusted when no change notice arrives (the LISTEN connection was down). */
@@ -12,15 +13,13 @@ const MAX_ENTRIES = 10_000;
  * commit) arrives; without a notice an offset is trusted for 30 seconds at most.
  */
 export class SandboxOffsets {
-  private readonly known = new Map<number, { offset: number; until: number }>();
+  private readonly known = new TtlCache<number, number>(TRUST_MS, MAX_ENTRIES);
 
   async offset(db: Db, merchantId: number): Promise<number> {
-    const now = Date.now();
     const hit = this.known.get(merchantId);
-    if (hit && hit.until > now) return hit.offset;
+    if (hit !== undefined) return hit;
     const offset = await findOffset(db, merchantId);
-    if (this.known.size >= MAX_ENTRIES) this.known.delete(this.known.keys().next().value!);
-    this.known.set(merchantId, { offset, until: now + TRUST_MS });
+    this.known.set(merchantId, offset);
     return offset;
   }
 
