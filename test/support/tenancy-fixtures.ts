@@ -130,6 +130,12 @@ export const MATRIX: Record<string, Target> = {
   voidInvoice: on('invoice'),
   retrieveSubscription: on('subscription'),
   listSubscriptionInvoices: on('subscription'),
+  cancelSubscription: on('subscription', {}),
+  pauseSubscription: on('subscription', {}),
+  resumeSubscription: on('subscription'),
+  changeSubscriptionPlan: { kind: 'subscription', params: (w) => ({ id: w.subscription }), body: { planId: 1 } },
+  // A parameter the path does not name goes to the query (planId is required there).
+  previewSubscriptionPlanChange: { kind: 'subscription', params: (w) => ({ id: w.subscription, planId: w.plan }) },
   retrieveCustomer: on('customer'),
   retrieveProduct: on('product'),
   retrievePlan: on('plan'),
@@ -143,8 +149,16 @@ export const MATRIX: Record<string, Target> = {
   resendWebhookDelivery: { kind: 'delivery', params: (w) => ({ id: w.webhook, deliveryId: w.delivery }) },
 };
 
-export const pathOf = (op: IdOperation, params: Record<string, string | number>) =>
-  op.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? `{${name}}`)));
+/** The operation's path with its ids; parameters the path does not name go to the query string. */
+export function pathOf(op: IdOperation, params: Record<string, string | number>): string {
+  const used = new Set<string>();
+  const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    used.add(name);
+    return encodeURIComponent(String(params[name] ?? `{${name}}`));
+  });
+  const query = Object.entries(params).filter(([name]) => !used.has(name));
+  return query.length === 0 ? path : `${path}?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}`;
+}
 
 const keysOf = (w: Pick<World, 'merchant' | 'livemode'>) => (w.livemode ? w.merchant.keys.live : w.merchant.keys.test);
 const expectStatus = (res: ApiResponse, status: number) => expect(res.status, res.text).toBe(status);
