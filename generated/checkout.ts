@@ -1666,7 +1666,8 @@ export interface paths {
         /**
          * List disputes
          * @description Lists the disputes of the key's mode, newest first; `paymentId` finds a payment's dispute (a page
-         *     of at most one: a payment is disputed once) and `status` filters by status. Till's design: the
+         *     of at most one: a payment is disputed once) and `status` filters by status. A `startingAfter` that
+         *     is not one of your disputes answers 404. Till's design: the
          *     source documents name the `dispute.*` events but no dispute operations.
          *
          *     Scope: `dispute.read`.
@@ -9301,6 +9302,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
