@@ -1609,6 +1609,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/payments/{paymentId}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The test card payment to dispute.
+                 * @example 58213
+                 */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a dispute on a test card payment
+         * @description Acts as the cardholder's bank: raises a chargeback (`Open`) on a paid test card payment and sends
+         *     `dispute.opened`. No money moves when it opens. `amount` defaults to what was captured and not
+         *     refunded, and may not exceed it (400 `parameter_invalid`, param `amount`). A payment that is not a
+         *     paid card payment (failed, an uncaptured hold, a wallet payment, fully refunded) answers 409
+         *     `invalid_state`, and so does a payment that already has a dispute: a payment is disputed once.
+         *     The evidence deadline defaults to 21 days after the test clock's now. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: disputes and the test helpers are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["openTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/disputes/{id}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a test dispute
+         * @description Changes an open test dispute's status (`Open` or `UnderReview`) or evidence deadline (after the
+         *     test clock's now, else 400 `parameter_invalid`) and sends `dispute.updated` with `previousStatus`.
+         *     An update that changes nothing answers the dispute as it is and sends nothing. A closed dispute
+         *     answers 409 `invalid_state`; close a dispute with `closeTestDispute`. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: disputes and the test helpers are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["updateTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a test dispute
+         * @description Closes an open test dispute as `Won`, `Lost` or `Accepted` and sends `dispute.closed`, once: a
+         *     closed dispute answers 409 `invalid_state`, and two closes at once move money once. `Won` moves
+         *     nothing. `Lost` and `Accepted` take the disputed amount and the dispute fee (15.00 in the payment's
+         *     currency) from the merchant's balance through the ledger: from the pending balance while the
+         *     payment has not settled, else from the available balance, which may go negative for a dispute (it
+         *     is never refused for a short balance, as acquirers do). When the payment paid an invoice, the
+         *     disputed amount is owed on it again: `amountPaid` is lowered by it, the invoice is `partially_paid`
+         *     (or `pending` when nothing paid remains) and payable again, and `invoiceReopened` is true. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: disputes and the test helpers are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["closeTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes
+         * @description Lists the disputes of the key's mode, newest first; `paymentId` finds a payment's dispute (a page
+         *     of at most one: a payment is disputed once) and `status` filters by status. A `startingAfter` that
+         *     is not one of your disputes answers 404. Till's design: the
+         *     source documents name the `dispute.*` events but no dispute operations.
+         *
+         *     Scope: `dispute.read`.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dispute
+         * @description Returns one dispute of the key's mode. A dispute of another merchant or of the other mode answers
+         *     404. Till's design.
+         *
+         *     Scope: `dispute.read`.
+         */
+        get: operations["retrieveDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.succeeded": {
@@ -5508,7 +5661,7 @@ export interface components {
              */
             type: "payout.failed";
         };
-        /** @description The chargeback an event is about (`data.object` of `dispute.*` events). Opening a dispute moves no funds. Till's design: the source does not show the dispute object's fields. */
+        /** @description A chargeback on a card payment: `data.object` of `dispute.*` events, and what `retrieveDispute` and `listDisputes` answer (one schema for both). Opening a dispute moves no funds. Closing it `Lost` or `Accepted` takes the disputed amount and the dispute fee (15.00 in the payment's currency) from your balance, which may go negative for it; when the payment paid an invoice, the disputed amount is owed on that invoice again. `Won` moves nothing. Till's design: the source does not show the dispute object's fields. */
         DisputeEventObject: {
             /**
              * @description Always `dispute`.
@@ -5549,8 +5702,21 @@ export interface components {
              * @example 2026-12-06T23:59:59Z
              */
             evidenceDueBy: string | null;
-            /** @description Sent with `dispute.closed` - true when the disputed amount went back on the invoice as owed. */
+            /** @description Present once closed (and sent with `dispute.closed`) - true when the disputed amount went back on the invoice as owed. */
             invoiceReopened?: boolean;
+            /** @description The dispute fee taken from your balance: 15.00 in the payment's currency once the dispute closed `Lost` or `Accepted`, otherwise 0. Till's design. */
+            fee?: components["schemas"]["Amount"];
+            /**
+             * @description The invoice the disputed payment paid, if any (the one reopened on `Lost` or `Accepted`).
+             * @example 88501
+             */
+            invoiceId?: number | null;
+            /**
+             * Format: date-time
+             * @description When the dispute was closed; null while it is open.
+             * @example 2026-12-12T10:00:00Z
+             */
+            closedAt?: string | null;
             /** @description True for a live-mode payment's dispute. */
             isLive: boolean;
             /** @description When the dispute was opened. */
@@ -5873,6 +6039,57 @@ export interface components {
             /** @description The messages of this page. */
             data: components["schemas"]["TestMessage"][];
             /** @description True when another page follows. */
+            hasMore: boolean;
+        };
+        /** @description The chargeback to raise on a test card payment. Every field is optional. */
+        TestDisputeOpenRequest: {
+            /** @description Disputed amount, more than 0 and at most what was captured and not refunded (the default), in the currency's minor units. */
+            amount?: components["schemas"]["Amount"];
+            /**
+             * @description The card network's reason category. Default `general`.
+             * @default general
+             * @enum {string}
+             */
+            reason?: "fraudulent" | "duplicate" | "product_not_received" | "product_unacceptable" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            /**
+             * Format: date-time
+             * @description Deadline to submit evidence, after the test clock's now. Default 21 days after it.
+             * @example 2026-12-06T23:59:59Z
+             */
+            evidenceDueBy?: string;
+        };
+        /** @description What changes on an open dispute: its status, its evidence deadline, or both. */
+        TestDisputeUpdateRequest: {
+            /**
+             * @description The new status; a dispute is closed by `closeTestDispute`, not here.
+             * @enum {string}
+             */
+            status?: "Open" | "UnderReview";
+            /**
+             * Format: date-time
+             * @description The new deadline to submit evidence, after the test clock's now.
+             * @example 2026-12-13T23:59:59Z
+             */
+            evidenceDueBy?: string;
+        };
+        /** @description How the dispute ends. */
+        TestDisputeCloseRequest: {
+            /**
+             * @description `Won`: the merchant keeps the money, nothing moves. `Lost` (the network decided for the cardholder) and `Accepted` (the merchant conceded): the disputed amount and the 15.00 dispute fee are taken from the balance, and the amount is owed again on the invoice the payment paid.
+             * @enum {string}
+             */
+            outcome: "Won" | "Lost" | "Accepted";
+        };
+        /** @description A page of disputes, newest first. */
+        DisputeList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The disputes of this page, newest first. */
+            data: components["schemas"]["DisputeEventObject"][];
+            /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
             hasMore: boolean;
         };
     };
@@ -9066,6 +9283,319 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The test card payment to dispute.
+                 * @example 58213
+                 */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestDisputeOpenRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute, `Open`. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            /** @description The request breaks a rule (`parameter_invalid`, `validation_error`); `param` names the field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The payment cannot be disputed, or already has a dispute (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDisputeUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute after the change. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            /** @description The request breaks a rule (`parameter_invalid`, `validation_error`); `param` names the field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The dispute is closed (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDisputeCloseRequest"];
+            };
+        };
+        responses: {
+            /** @description The closed dispute. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The dispute is already closed (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description Only the dispute of this payment. */
+                paymentId?: number;
+                /** @description Only disputes with this status. */
+                status?: "Open" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfterId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of disputes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

@@ -12,6 +12,7 @@ import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } f
 import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
 import type { InvoicesTable } from './tables/invoices.js';
 import type { LedgerEntriesTable } from './tables/ledger.js';
+import type { DisputesTable } from './tables/disputes.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
 
 /** Every table, for Kysely. */
@@ -41,4 +42,5 @@ export interface Database {
   saved_card_otp_state: SavedCardOtpStateTable;
   src_tokens: SrcTokensTable;
   sandbox_clocks: SandboxClocksTable;
+  disputes: DisputesTable;
 }

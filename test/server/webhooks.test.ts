@@ -616,14 +616,14 @@ describe('the envelope of every event type', () => {
     'subscription.resumed',
     'subscription.cancelled',
     'subscription.updated',
+    'dispute.opened',
+    'dispute.updated',
+    'dispute.closed',
     'webhook.test',
   ] as const;
   const NOT_PRODUCED_YET: Record<string, string> = {
     'payout.completed': 'payouts are not built yet',
     'payout.failed': 'payouts are not built yet',
-    'dispute.opened': 'disputes are not built yet',
-    'dispute.updated': 'disputes are not built yet',
-    'dispute.closed': 'disputes are not built yet',
   };
   const SUBJECT: Record<string, string> = { payment: 'payment', checkout: 'checkout_session', invoice: 'invoice', subscription: 'subscription', payout: 'payout', dispute: 'dispute', webhook: 'test' };
   const subjectOf = (type: string) => SUBJECT[type.split('.')[0]!];
@@ -719,6 +719,11 @@ describe('the envelope of every event type', () => {
       };
       await billing(32); // subscription.renewed, subscription.payment_failed, subscription.past_due, invoice.past_due, subscription.cancelled
       for (let day = 0; day < 4; day++) await billing(2); // the dunning retries, then subscription.unpaid
+      const disputed = await paidSession(m);
+      const dispute = await t.call('POST', `/v1/test-helpers/payments/${disputed.paymentId}/dispute`, { key: sk, body: {} });
+      ok(dispute, 201); // dispute.opened
+      ok(await t.call('POST', `/v1/test-helpers/disputes/${dispute.json.id}/update`, { key: sk, body: { status: 'UnderReview' } })); // dispute.updated
+      ok(await t.call('POST', `/v1/test-helpers/disputes/${dispute.json.id}/close`, { key: sk, body: { outcome: 'Lost' } })); // dispute.closed
       ok(await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: sk, body: { eventType: 'payment.succeeded' } })); // webhook.test
       await deliver();
       // Time passes: a session past its expiry is read (checkout.session.expired), a hold lapses (payment.authorization_expired).
