@@ -146,7 +146,7 @@ describe('POST /v1/invoices/{id}/send', () => {
     expect(message.body).toContain(`attached as a PDF (${inv.invoiceNumber}.pdf)`);
   });
 
-  it('sends a sent or partially paid invoice again as a reminder, keeping its status', async () => {
+  it('sends a sent invoice again as a reminder, keeping its status', async () => {
     const inv = await newInvoice({ send: true, customer: { email: 'remind.me@example.com' } });
     const again = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk });
     expect(again.json.status).toBe('sent');
