@@ -213,6 +213,23 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}` }),
   },
+  getInvoicePdf: {
+    success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/pdf` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/pdf` }),
+  },
+  sendInvoice: {
+    success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/send` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/send` }),
+  },
+  refundInvoice: {
+    // The invoice a paid one-time session raised for its payer.
+    success: async (ctx) => {
+      const { sessionId } = await fixturePaid(ctx, 'automatic');
+      const session = await ctx.request('checkout', 'retrieveCheckoutSession', { method: 'GET', path: `/v1/checkout-sessions/${sessionId}`, key: ctx.options.secretKey });
+      return { path: `/v1/invoices/${session.json?.invoiceId}/refund`, body: { amount: 10, reason: 'conformance' } };
+    },
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/refund`, body: {} }),
+  },
   voidInvoice: {
     success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/void` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/void` }),

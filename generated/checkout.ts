@@ -1186,8 +1186,10 @@ export interface paths {
         put?: never;
         /**
          * Email an invoice to its payer
-         * @description Emails the invoice, with its pay link, to the payer's email address and sends
-         *     `invoice.sent`. Till's design: a `draft` or `pending` invoice becomes `sent`; a `sent`,
+         * @description Emails the invoice to the payer's email address, with a link to its payment page
+         *     (`hostedUrl`) and the invoice as a PDF attachment (`<invoiceNumber>.pdf`, as
+         *     `GET /v1/invoices/{id}/pdf` renders it), and sends `invoice.sent`. In test mode the email is
+         *     recorded in the outbox (`GET /v1/test-helpers/messages`), not delivered. Till's design: a `draft` or `pending` invoice becomes `sent`; a `sent`,
          *     `partially_paid` or `overdue` one is sent again as a reminder and keeps its status. A
          *     `paid`, `cancelled` or `expired` invoice answers 409 `invalid_state`; an invoice without a
          *     payer email answers 400 `validation_error`. No request body.
@@ -1244,18 +1246,27 @@ export interface paths {
         put?: never;
         /**
          * Refund an invoice's payment
-         * @description Refunds the payment of an invoice, in full or in part, by the same rules as the session
-         *     refund: omitting `amount` refunds all that is left; card payments can be refunded in part,
-         *     repeatedly, up to the amount paid (`partially_refunded` until nothing is left, then
-         *     `refunded`); wallet QR payments refund in full only (400 `partial_refund_not_supported`); a
-         *     repeat returns `alreadyRefunded` true without contacting the processor; a retry after
-         *     `refund_failed` is safe and never refunds twice. `payment.refunded` and `invoice.refunded`
-         *     follow each successful refund. Errors use the envelope form, as for the other refunds.
+         * @description Refunds the payments of an invoice, in full or in part, by the same rules as the session
+         *     refund: omitting `amount` refunds all that is left over all the invoice's payments; card
+         *     payments can be refunded in part, repeatedly, up to the amount paid; wallet QR payments
+         *     refund in full only (400 `partial_refund_not_supported`); more than is left answers 400
+         *     `validation_error`; a repeat once nothing is left returns `alreadyRefunded` true without
+         *     contacting the processor; a retry after `refund_failed` is safe and never refunds twice.
+         *     Concurrent refunds of one invoice (or of its payments by the other refund operations) never
+         *     refund more than was paid. Each payment refunded writes `invoice.refunded` and
+         *     `payment.refunded`. Errors use the envelope form, as for the other refunds.
          *
-         *     Till's design: the refunded payment is the invoice's latest successful payment (refund
-         *     earlier ones with `POST /v1/payments/{paymentId}/refund`); `amountRefunded` of the invoice
-         *     grows and its status stays as it was. An invoice without a payment answers 409
-         *     `nothing_to_refund`.
+         *     Till's design, for an invoice paid by several payments: the amount is taken from the
+         *     payments **newest first** (the latest successful payment first, then the one before it,
+         *     and so on), each refunded up to what is left of it, so a partial refund only reaches an
+         *     older payment once the newer ones are fully refunded. The call is all or nothing: when the
+         *     refund of any payment is refused (a short balance, a processor failure, a wallet payment
+         *     that would be refunded in part), none of them is refunded. While a wallet refund of one of
+         *     the invoice's payments is under way, the call answers 409 `payment_not_refundable` with
+         *     reason `refund_pending`. The answer lists what each payment refunded by this call now
+         *     shows. The invoice's `amountRefunded` grows and its status stays as it was. An invoice
+         *     without a payment answers 409 `nothing_to_refund`; one whose only payments are uncaptured
+         *     holds answers 400 `payment_not_refundable` (not paid yet).
          *
          *     Scope: `invoice.refund`.
          */
@@ -4441,10 +4452,34 @@ export interface components {
         };
         /** @description How much to refund. An empty or absent body refunds all that is left. */
         InvoiceRefundRequest: {
-            /** @description Amount to refund, more than zero; omit it to refund all that is left of the payment. */
+            /** @description Amount to refund, more than zero, at most what is left over all the invoice's payments; omit it to refund all that is left. Taken from the payments newest first. */
             amount?: components["schemas"]["Amount"];
             /** @description Why the payment is refunded; kept with the refund and carried by `payment.refunded`. */
             reason?: string;
+        };
+        /** @description What an invoice refund did. Till's design: the amount is taken from the invoice's payments newest first; `refunds` shows each payment this call refunded, in that order. */
+        InvoiceRefundResult: {
+            /**
+             * @description Always `invoice_refund`.
+             * @constant
+             */
+            object: "invoice_refund";
+            /**
+             * @description The refunded invoice.
+             * @example 88412
+             */
+            invoiceId: number;
+            currency: components["schemas"]["Currency"];
+            /** @description True when nothing was left to refund: the call repeated a refund that had already gone through, nothing was sent to the processor, `refundAmount` is 0 and `refunds` is empty. */
+            alreadyRefunded: boolean;
+            /** @description Amount refunded by this call, over all payments (a wallet refund under way included). */
+            refundAmount: components["schemas"]["Amount"];
+            /** @description The invoice's `amountRefunded` after the call (completed refunds; a wallet refund counts once it completes). */
+            amountRefunded: components["schemas"]["Amount"];
+            /** @description What is left to refund over all the invoice's paid payments. */
+            amountRefundable: components["schemas"]["Amount"];
+            /** @description One entry per payment this call refunded, newest payment first. */
+            refunds: components["schemas"]["RefundResult"][];
         };
         /** @description The customer to open the portal for, and where its "back" link leads. */
         PortalSessionCreateRequest: {
@@ -8556,7 +8591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefundResult"];
+                    "application/json": components["schemas"]["InvoiceRefundResult"];
                 };
             };
             /** @description `partial_refund_not_supported` (a smaller amount on a wallet QR payment), `payment_not_refundable` (not yet paid, or the rail cannot be refunded through the API), `validation_error` (more than is left), or an invalid field. */
@@ -8591,7 +8626,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
-            /** @description `refund_failed`: a processing error. Part of the refund may have reached the processor; retry the same call, never by another route. */
+            /** @description `refund_failed`: a processing error. Nothing was refunded by this call (it is all or nothing); retry the same call, never by another route. */
             502: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -7,7 +7,7 @@ import type { CheckoutSessionsTable } from './tables/checkout-sessions.js';
 import type { ThreeDsChallengesTable } from './tables/three-d-secure.js';
 import type { SubscriptionItemsTable, SubscriptionsTable } from './tables/subscriptions.js';
 import type { SandboxClocksTable } from './tables/sandbox-clocks.js';
-import type { MessagesTable } from './tables/messages.js';
+import type { MessageAttachmentsTable, MessagesTable } from './tables/messages.js';
 import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from './tables/saved-cards.js';
 import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
 import type { InvoicesTable } from './tables/invoices.js';
@@ -38,6 +38,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   messages: MessagesTable;
+  message_attachments: MessageAttachmentsTable;
   card_verifications: CardVerificationsTable;
   saved_card_otp_state: SavedCardOtpStateTable;
   src_tokens: SrcTokensTable;
