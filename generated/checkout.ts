@@ -493,7 +493,9 @@ export interface paths {
          *     Other errors: a session with no payment answers 409 `nothing_to_refund`; a payment not yet
          *     paid, or on a rail that cannot be refunded through the API, answers 400
          *     `payment_not_refundable`; another refund under way answers 409 `payment_not_refundable`
-         *     (reason `refund_pending`, no manual refund needed); a processing error answers 502
+         *     (reason `refund_pending`, no manual refund needed), and so does a payment under an open
+         *     dispute (reason `disputed`; what a lost dispute charged back is no longer refundable); a
+         *     processing error answers 502
          *     `refund_failed` (retry the same call). The session's `refund` object (retrieval and
          *     `checkout.session.*` webhooks) tells in advance whether a refund is possible.
          *
@@ -545,7 +547,8 @@ export interface paths {
          *        wallet. Do not refund by another route; retry the same call.
          *
          *     Other errors: 400 `payment_not_refundable` (not yet paid, or a rail the API cannot refund);
-         *     409 `payment_not_refundable` (reason `refund_pending`); 502 `refund_failed` (retry the
+         *     409 `payment_not_refundable` (reason `refund_pending`, or `disputed` while a dispute is open;
+         *     what a lost dispute charged back is no longer refundable); 502 `refund_failed` (retry the
          *     same call).
          *
          *     Scope: `checkout.session.refund`.
@@ -3286,7 +3289,7 @@ export interface components {
          * @description Why a payment can or cannot be refunded through the API right now.
          * @enum {string}
          */
-        RefundReason: "refundable" | "no_payment" | "not_paid" | "already_refunded" | "refund_pending" | "refund_failed" | "settled" | "method_not_supported";
+        RefundReason: "refundable" | "no_payment" | "not_paid" | "already_refunded" | "refund_pending" | "refund_failed" | "settled" | "method_not_supported" | "disputed";
         /** @description The last refund attempt of the session's payment. */
         SessionRefundAttempt: {
             /**
@@ -7156,7 +7159,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeError"];
                 };
             };
-            /** @description The session has no payment (`nothing_to_refund`), another refund is under way (`payment_not_refundable`, reason `refund_pending`), the balance is short for a settled payment or the processor or wallet refused (`refund_failed`), or the `Idempotency-Key` clashes. (envelope form) */
+            /** @description The session has no payment (`nothing_to_refund`), another refund is under way (`payment_not_refundable`, reason `refund_pending`) or a dispute is open (reason `disputed`), the balance is short for a settled payment or the processor or wallet refused (`refund_failed`), or the `Idempotency-Key` clashes. (envelope form) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7248,7 +7251,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeError"];
                 };
             };
-            /** @description Another refund is under way (`payment_not_refundable`, reason `refund_pending`), the balance is short for a settled payment or the processor or wallet refused (`refund_failed`), or the `Idempotency-Key` clashes. (envelope form) */
+            /** @description Another refund is under way (`payment_not_refundable`, reason `refund_pending`) or a dispute is open (reason `disputed`), the balance is short for a settled payment or the processor or wallet refused (`refund_failed`), or the `Idempotency-Key` clashes. (envelope form) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

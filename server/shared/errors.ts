@@ -111,7 +111,7 @@ export const typeForStatus: Record<number, ErrorType> = {
  * that this fits.)
  */
 /** Why a payment can or cannot be refunded now. */
-export type RefundReason = 'refundable' | 'no_payment' | 'not_paid' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'method_not_supported';
+export type RefundReason = 'refundable' | 'no_payment' | 'not_paid' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'method_not_supported' | 'disputed';
 
 export interface ErrorData {
   refundable?: boolean;

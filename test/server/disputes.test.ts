@@ -227,6 +227,36 @@ describe('refused transitions', () => {
   });
 });
 
+describe('refunds and disputes', () => {
+  const refund = (paymentId: number, body: Record<string, unknown> = {}) => t.call('POST', `/v1/payments/${paymentId}/refund`, { key: sk, body });
+
+  it('an open dispute holds the payment: refunds answer 409 payment_not_refundable (reason disputed) until it closes; Won makes it refundable again', async () => {
+    const paymentId = await paid(40);
+    const { json: dispute } = await open(paymentId);
+    const refused = await refund(paymentId);
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ success: false, errorCode: 'payment_not_refundable', data: { refundable: false, reason: 'disputed' } });
+    await update(dispute.id, { status: 'UnderReview' });
+    expect((await refund(paymentId)).status).toBe(409);
+    await close(dispute.id, 'Won');
+    const after = await refund(paymentId);
+    expect(after.status, after.text).toBe(200);
+  });
+
+  it('a lost dispute took its amount back: only the rest of the payment can still be refunded, never the charged-back part', async () => {
+    const paymentId = await paid(100);
+    const { json: dispute } = await open(paymentId, { amount: 60 });
+    await close(dispute.id, 'Lost');
+    const tooMuch = await refund(paymentId, { amount: 41 });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.json).toMatchObject({ success: false, errorCode: 'validation_error', data: { param: 'amount' } });
+    const rest = await refund(paymentId);
+    expect(rest.status, rest.text).toBe(200);
+    const refunded = await t.database.db.selectFrom('refunds').select('amount').where('payment_id', '=', paymentId).execute();
+    expect(refunded.map((r) => Number(r.amount))).toEqual([40]);
+  });
+});
+
 describe('tenancy and modes', () => {
   it("another merchant's payment and dispute are 404, and its list does not show them", async () => {
     const paymentId = await paid(15);

@@ -25,6 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     updated_at timestamptz NOT NULL
   )`.execute(db);
   // A payment is disputed once: the last line against two opens at the same moment.
+  // A payment under an open dispute cannot be refunded; what a lost dispute charged back cannot be refunded again.
+  await sql`ALTER TABLE payments ADD COLUMN dispute_status text, ADD COLUMN charged_back_amount numeric(20, 4) NOT NULL DEFAULT 0`.execute(db);
   await sql`CREATE UNIQUE INDEX disputes_one_per_payment ON disputes (payment_id)`.execute(db);
   await sql`CREATE INDEX disputes_merchant ON disputes (merchant_id, livemode, seq DESC)`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
@@ -36,4 +38,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
   await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute'))`.execute(db);
   await sql`DROP TABLE IF EXISTS disputes`.execute(db);
+  await sql`ALTER TABLE payments DROP COLUMN dispute_status, DROP COLUMN charged_back_amount`.execute(db);
 }

@@ -74,6 +74,10 @@ export interface PaymentsTable {
   withdrawn_at: Generated<Date | null>;
   /** When a wallet refund under way (`pending_reversal`) completes. */
   refund_completes_at: Generated<Date | null>;
+  /** The status of the dispute on this payment (`open`, `under_review`, `won`, `lost`, `accepted`), or null. */
+  dispute_status: Generated<string | null>;
+  /** What a lost or accepted dispute took back: no longer refundable. */
+  charged_back_amount: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

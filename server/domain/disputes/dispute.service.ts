@@ -19,7 +19,7 @@ import type { EventType } from '../../shared/vocabulary.generated.js';
 import { writeEvent } from '../events/event.service.js';
 import { reopenInvoice } from '../invoices/invoice.reopen.js';
 import { post } from '../ledger/ledger.service.js';
-import { getPayment } from '../payments/payment.service.js';
+import { getPayment, recordDisputeState } from '../payments/payment.service.js';
 import { isPaid, refundableAmount } from '../payments/refunds.js';
 import { type DisputeFilter, findDispute, findDisputes, findPaymentDispute, insertDispute, updateDispute } from './dispute.repository.js';
 
@@ -97,6 +97,7 @@ export async function openDispute(db: Kysely<Database>, clock: Clock, tenant: Te
       created_at: now,
       updated_at: now,
     });
+    await recordDisputeState(trx, payment, { status: 'open' });
     await disputeEvent(trx, clock, 'dispute.opened', dispute, payment);
     return dispute;
   });
@@ -119,7 +120,9 @@ export async function moveDispute(db: Kysely<Database>, clock: Clock, tenant: Te
     const due = input.evidenceDueAt === undefined ? dispute.evidence_due_at : deadline(input.evidenceDueAt, now);
     if (status === dispute.status && due?.getTime() === dispute.evidence_due_at?.getTime()) return dispute;
     const moved = await updateDispute(trx, tenant, id, { status, previous_status: dispute.status, evidence_due_at: due, updated_at: now });
-    await disputeEvent(trx, clock, 'dispute.updated', moved, await getPayment(trx, tenant, dispute.payment_id));
+    const payment = await getPayment(trx, tenant, dispute.payment_id);
+    await recordDisputeState(trx, payment, { status });
+    await disputeEvent(trx, clock, 'dispute.updated', moved, payment);
     return moved;
   });
 }
@@ -145,6 +148,7 @@ export async function closeDispute(db: Kysely<Database>, clock: Clock, tenant: T
     }
     const reopened = lost && dispute.invoice_id !== null ? await reopenInvoice(trx, tenant, dispute.invoice_id, dispute.amount) : false;
     const closed = await updateDispute(trx, tenant, id, { status: outcome, previous_status: dispute.status, fee, invoice_reopened: reopened, evidence_due_at: null, closed_at: now, updated_at: now });
+    await recordDisputeState(trx, payment, { status: outcome, ...(lost ? { chargedBack: dispute.amount } : {}) });
     await disputeEvent(trx, clock, 'dispute.closed', closed, payment);
     return closed;
   });

@@ -105,6 +105,11 @@ export async function paymentEvent(db: Db, clock: Clock, type: EventType, paymen
   });
 }
 
+/** Records the state of the dispute on a payment: its status, and on a loss what was charged back (no longer refundable). */
+export async function recordDisputeState(db: Db, payment: PaymentRow, state: { status: string; chargedBack?: string }): Promise<void> {
+  await updatePayment(db, tenantOf(payment), payment.id, { dispute_status: state.status, ...(state.chargedBack !== undefined ? { charged_back_amount: state.chargedBack } : {}) });
+}
+
 /** The card a payment used (for its events), or null. */
 export async function cardOf(db: Db, payment: PaymentRow): Promise<PaymentMethodRow | null> {
   return payment.payment_method_id ? ((await findPaymentMethod(db, tenantOf(payment), payment.payment_method_id)) ?? null) : null;

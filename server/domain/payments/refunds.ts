@@ -23,7 +23,10 @@ const PAID: PaymentRow['status'][] = ['succeeded', 'captured', 'partially_refund
 export const isPaid = (payment: PaymentRow): boolean => PAID.includes(payment.status);
 
 /** What is left to refund of a payment. */
-export const refundableAmount = (p: PaymentRow): Decimal => new Decimal(p.captured_amount ?? p.amount).minus(p.refunded_amount);
+export const refundableAmount = (p: PaymentRow): Decimal => new Decimal(p.captured_amount ?? p.amount).minus(p.refunded_amount).minus(p.charged_back_amount);
+
+/** A dispute is open on the payment: its money is held until the dispute closes. */
+export const underDispute = (p: PaymentRow): boolean => p.dispute_status === 'open' || p.dispute_status === 'under_review';
 
 /** Whether a payment can be refunded through the API right now, and why (the refund operations' own rule). */
 export interface Refundability {
@@ -39,6 +42,7 @@ export function refundability(payment: PaymentRow | null | undefined): Refundabi
   if (payment.status === 'refunded') return state(false, 'already_refunded');
   if (payment.status === 'pending_reversal') return state(false, 'refund_pending');
   if (!isPaid(payment)) return state(false, 'not_paid');
+  if (underDispute(payment)) return state(false, 'disputed');
   if (payment.refund_last_outcome === 'failed') return state(true, 'refund_failed');
   return state(true, 'refundable');
 }
@@ -69,6 +73,9 @@ export async function refundPayment(trx: Trx, clock: Clock, payment: PaymentRow,
   }
   if (!isPaid(payment)) {
     return refundError('payment_not_refundable', 400, 'This payment is not paid yet (a hold must be captured first), so there is nothing to refund.', { refundable: false, reason: 'not_paid', manualRefundRequired: false });
+  }
+  if (underDispute(payment)) {
+    return refundError('payment_not_refundable', 409, 'A dispute is open on this payment: nothing can be refunded until it closes (a lost dispute already returns the disputed amount to the cardholder).', { refundable: false, reason: 'disputed', manualRefundRequired: false });
   }
   const amount = refundAmount(payment, input.amount);
   if (amount instanceof AppError) return amount;

@@ -40,6 +40,7 @@ const REFUND_MESSAGES: Record<Schemas['RefundReason'], string> = {
   refundable: 'The payment can be refunded.',
   settled: 'The payment has settled and the available balance is short of it.',
   method_not_supported: 'This payment method cannot be refunded through the API.',
+  disputed: 'A dispute is open on the payment; it cannot be refunded until the dispute closes.',
 };
 
 /** A stored status as the REST interface spells it (the lifecycle values, snake_case). */
