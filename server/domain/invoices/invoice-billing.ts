@@ -27,7 +27,7 @@ export interface BillingInvoice {
   description: string;
 }
 
-/** Raises a subscription's invoice, `pending` and due now (it is charged at once); a credit shows as its discount. */
+/** Raises a subscription's invoice, `pending` and due at its period's start (it is charged at once); a credit shows as its discount. */
 export async function raiseBillingInvoice(trx: Trx, clock: Clock, input: BillingInvoice): Promise<InvoiceRow> {
   const totals = computeInvoice(input.currency, input.lines, await nextLineIds(trx, input.lines.length), { discount: input.credit });
   const [first, ...rest] = (input.customer.name ?? '').trim().split(/\s+/);
@@ -55,7 +55,7 @@ export async function raiseBillingInvoice(trx: Trx, clock: Clock, input: Billing
     line_items: JSON.stringify(totals.lines),
     session_id: null,
     paid_at: null,
-    due_date: now,
+    due_date: input.periodStart,
     subscription_id: input.subscriptionId,
     period_start: input.periodStart,
     period_end: input.periodEnd,
