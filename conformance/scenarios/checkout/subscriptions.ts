@@ -533,7 +533,9 @@ const subscriptionScenarios: Scenario[] = [
         await advancePast(ctx, before.currentPeriodEnd);
         const after = await subscriptionOf(ctx, subscriptionId);
         assert.equal(after.status, 'past_due');
-        assert.equal(Date.parse(after.nextPaymentAttempt), Date.parse(before.currentPeriodEnd) + 86_400_000, 'the first retry is a day after the failure');
+        // The failure is at the period end, give or take the time the target took to run it.
+        const retryIn = Date.parse(after.nextPaymentAttempt) - Date.parse(before.currentPeriodEnd);
+        assert.ok(retryIn >= 86_400_000 && retryIn < 86_400_000 + 5000, `the first retry is a day after the failure at the period end ${before.currentPeriodEnd}, got ${after.nextPaymentAttempt}`);
         const [open] = await subscriptionInvoices(ctx, subscriptionId);
         assert.equal(open.status, 'overdue', 'the renewal invoice is overdue');
         assert.equal(open.amount, plan.amount);
