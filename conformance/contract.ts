@@ -198,7 +198,7 @@ export async function checkOperation(ctx: ConformanceContext, info: OperationInf
     await addError("404 for nobody's id", async () => {
       const base = recipeSpec ?? exampleRequest(ctx, info);
       const values = Object.fromEntries(pathParams.map((p) => [p.name, nobodyValue(ctx, info.api, p)]));
-      const res = await ctx.request(info.api, info.operationId, { method: info.method, path: fillPath(info.path, values), ...('body' in base && base.body !== undefined ? { body: base.body } : {}), ...credentials(ctx, info) }, problems);
+      const res = await ctx.request(info.api, info.operationId, { method: info.method, path: fillPath(info.path, values), ...('body' in base && base.body !== undefined ? { body: base.body } : {}), ...('query' in base && base.query !== undefined ? { query: base.query } : {}), ...credentials(ctx, info) }, problems);
       return pick(res.status === 404 && isErrorShape(res.json, res.status), `got ${res.status}: ${res.text.slice(0, 160)}`);
     });
     if (recipe?.foreign) {

@@ -55,6 +55,14 @@ export async function fixtureSubscription(ctx: ConformanceContext, key = ctx.opt
   throw new Error(`setup: the free-trial session has no subscriptionId: ${got.text.slice(0, 200)}`);
 }
 
+/** A free-trial subscription of the merchant behind `key`, paused: its id. */
+async function pausedSubscription(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
+  const s = await fixtureSubscription(ctx, key);
+  const res = await ctx.request('checkout', 'pauseSubscription', { method: 'POST', path: `/v1/subscriptions/${s.id}/pause`, key });
+  if (res.status >= 300) throw new Error(`setup: pauseSubscription answered ${res.status}: ${res.text.slice(0, 200)}`);
+  return s;
+}
+
 /** The publishable key, or a pending result when the run has none. */
 function publishable(ctx: ConformanceContext): string {
   if (!ctx.options.publishableKey) throw new Error('PENDING: needs --publishable-key');
@@ -350,6 +358,27 @@ export const recipes: Record<string, Recipe> = {
   listSubscriptionInvoices: {
     success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/invoices` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/invoices` }),
+  },
+  // Subscription changes (issue 14): each on its own free-trial subscription.
+  cancelSubscription: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/cancel`, body: { cancelAtPeriodEnd: true } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/cancel`, body: { cancelAtPeriodEnd: true } }),
+  },
+  pauseSubscription: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/pause`, body: { reason: 'conformance' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/pause`, body: {} }),
+  },
+  resumeSubscription: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await pausedSubscription(ctx)).id}/resume` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await pausedSubscription(ctx, key)).id}/resume` }),
+  },
+  previewSubscriptionPlanChange: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/change-plan`, query: { planId: (await fixturePlan(ctx)).id } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`, query: { planId: (await fixturePlan(ctx, key)).id } }),
+  },
+  changeSubscriptionPlan: {
+    success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/change-plan`, body: { planId: (await fixturePlan(ctx)).id } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`, body: { planId: (await fixturePlan(ctx, key)).id } }),
   },
   // Its documented answer is 501, always.
   createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },
