@@ -13,6 +13,7 @@ import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/
 import type { InvoicesTable } from './tables/invoices.js';
 import type { LedgerEntriesTable } from './tables/ledger.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
+import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
 
 /** Every table, for Kysely. */
 export interface Database {
@@ -41,4 +42,6 @@ export interface Database {
   saved_card_otp_state: SavedCardOtpStateTable;
   src_tokens: SrcTokensTable;
   sandbox_clocks: SandboxClocksTable;
+  portal_sessions: PortalSessionsTable;
+  card_setups: CardSetupsTable;
 }
