@@ -218,3 +218,29 @@ describe('the card on file', () => {
     expect(await t.database.db.selectFrom('payment_methods').select('id').where('customer_id', '=', customer.id).execute()).toEqual([]);
   });
 });
+
+describe('invoice PDFs', () => {
+  it('serves the customer\'s own invoice as a PDF; another customer\'s, another merchant\'s or another mode\'s invoice id is the not-found page, never the document', async () => {
+    const plan = await newPlan(t, t.merchantA);
+    const customer = await newCustomer(t, t.merchantA);
+    const mine = await newSubscription(t, t.merchantA, plan.id, customer.id);
+    const other = await newSubscription(t, t.merchantA, plan.id, (await newCustomer(t, t.merchantA)).id);
+    const live = await newSubscription(t, t.merchantA, plan.id, customer.id, { livemode: true });
+    const foreignPlan = await newPlan(t, t.merchantB);
+    const foreign = await newSubscription(t, t.merchantB, foreignPlan.id, (await newCustomer(t, t.merchantB)).id);
+    const invoiceOf = async (subscriptionId: number) => (await t.database.db.selectFrom('invoices').select('id').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow()).id;
+    const { path } = await newPortal(t, t.merchantA, customer.id);
+    const res = await fetch(`${t.url}${path}/invoices/${await invoiceOf(mine.id)}.pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    for (const id of [await invoiceOf(other.id), await invoiceOf(live.id), await invoiceOf(foreign.id), 2147483647]) {
+      const page = await getPage(t, `${path}/invoices/${id}.pdf`);
+      expect(page.status).toBe(404);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.html).toContain('There is no such item in your account.');
+    }
+    for (const file of ['abc.pdf', '1.txt', '99999999999.pdf']) expect((await getPage(t, `${path}/invoices/${file}`)).status).toBe(404);
+  });
+});

@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import type { AppDeps } from '../../api/types.js';
 import { PORTAL_PATH } from '../../domain/billing/portal-session.js';
 import { portalCardRoutes } from './card.js';
+import { portalInvoicePdf } from './invoice-pdf.js';
 import { inPortal, sendOverview, sendPortalError } from './context.js';
 
 /** What the main page says after a change (`?done=`): constant text, so nothing from the address reaches the page. */
@@ -28,6 +29,7 @@ export function portalPages(deps: AppDeps): Router {
     }),
   );
   router.use(portalCardRoutes(deps));
+  router.use(portalInvoicePdf(deps));
   router.use((_req, res) => sendPortalError(res, 404, 'Not found', 'There is no such page. Go back to the shop and open your account again.'));
   // Anything that goes wrong here is a plain page, never a stack or a JSON body.
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
