@@ -730,7 +730,10 @@ export interface paths {
          *       (status `canceled`, `canceledAt` set).
          *     - `cancelAtPeriodEnd` false: status `canceled` at once, `canceledAt` set,
          *       `subscription.cancelled` sent.
-         *     - Canceling a canceled subscription is a no-op: 200 with the subscription unchanged, no event.
+         *     - Canceling a canceled subscription, or scheduling a cancellation already scheduled, is a
+         *       no-op: 200 with the subscription unchanged, no event.
+         *     - A subscription whose current period already ended (unpaid, or paused past its period end)
+         *       is canceled at once whatever `cancelAtPeriodEnd` says.
          *
          *     Scope: `subscription.update`.
          */
@@ -785,13 +788,62 @@ export interface paths {
          * Resume a paused subscription
          * @description Reactivates a paused subscription: status `active`, `pausedAt` cleared,
          *     `subscription.resumed` sent. Till's design: when the current period ended during the pause,
-         *     a new period starts at resume and its invoice is raised and charged to the card on file. A
-         *     subscription that is not paused answers 400 `subscription_not_resumable` and no event is
-         *     sent. No request body.
+         *     a new period starts at resume (the billing anchor moves to the resume, so later periods are
+         *     counted from it) and its invoice is raised and charged to the card on file
+         *     (`subscription.renewed`; a declined charge makes it `past_due` and starts dunning). When the
+         *     period has not ended it keeps its period and is billed at its end as usual; a subscription
+         *     paused during its free trial resumes `trialing`. One paused while past due resumes `past_due`
+         *     and its open invoice is retried a day later. A subscription that is not paused answers 400
+         *     `subscription_not_resumable` and no event is sent. No request body.
          *
          *     Scope: `subscription.update`.
          */
         post: operations["resumeSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Preview a plan change
+         * @description Till's design. What moving the subscription to `planId` now would cost (the proration),
+         *     without changing anything: the same checks as the change itself. The customer portal shows
+         *     the same preview before a customer confirms a switch.
+         *
+         *     Scope: `subscription.read`.
+         */
+        get: operations["previewSubscriptionPlanChange"];
+        put?: never;
+        /**
+         * Change a subscription's plan
+         * @description Till's design. Moves an `active` or `trialing` subscription to another of your available,
+         *     active plans with the same currency and billing interval (upgrade or downgrade), prorated by
+         *     the second of the current period (see `Proration`); the period and its end do not move.
+         *     - A positive net (an upgrade) is invoiced at once (one line for the rest of the period on the
+         *       new plan, the credit as its discount) and charged to the card on file as a
+         *       merchant-initiated payment (`payment.succeeded`, `invoice.paid`). A declined charge
+         *       answers 400 `card_declined` and changes nothing.
+         *     - A negative net (a downgrade) is added to the subscription's `creditBalance` and taken off
+         *       its next invoices; no money moves now.
+         *     - During a free trial nothing is prorated: the trial converts on the new plan.
+         *
+         *     `subscription.updated` carries the whole subscription with `previousPlanId` and the net
+         *     `proratedAmount`. The plan it is already on changes nothing: 200, no event.
+         *
+         *     Scope: `subscription.update`.
+         */
+        post: operations["changeSubscriptionPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3018,6 +3070,7 @@ export interface components {
          *     | `session_not_payable` | 400 | confirm or withdraw-qr on a cancelled or expired session |
          *     | `subscription_not_pausable` | 400 | pause of a paused or canceled subscription |
          *     | `subscription_not_resumable` | 400 | resume of a subscription that is not paused |
+         *     | `subscription_not_changeable` | 400 | plan change of a subscription that is not active or trialing |
          *     | `card_declined` | 400 | the card was declined (for example insufficient funds); the session stays payable |
          *     | `invalid_card` | 400 | the card number, expiry or CVC is not valid |
          *     | `otp_invalid` | 400 | the one-time code is wrong or has expired |
@@ -3051,7 +3104,7 @@ export interface components {
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "subscription_not_changeable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];
@@ -3572,7 +3625,32 @@ export interface components {
             /** @description Currency of `amount`. */
             currency: components["schemas"]["Currency"];
         };
-        /** @description A customer's subscription. Subscriptions belong to the key's mode (a test key sees only test-mode subscriptions). There is no API to change the card: customers change it in the customer portal (`/v1/portal-sessions`). */
+        /**
+         * @description A customer's subscription. Subscriptions belong to the key's mode (a test key sees only
+         *     test-mode subscriptions). There is no API to change the card: customers change it in the
+         *     customer portal (`/v1/portal-sessions`).
+         *
+         *     Till's billing lifecycle (runs in real time, and on the sandbox clock when it is advanced):
+         *     - **Renewal.** At `currentPeriodEnd` an `active` subscription rolls into its next period: an
+         *       invoice for the period is raised (each item's plan amount × quantity, less `creditBalance`),
+         *       charged at once to the card on file (merchant-initiated, no 3-D Secure), paid, and a receipt
+         *       is emailed: `payment.succeeded`, `invoice.paid`, `subscription.renewed`. Periods are counted
+         *       from the billing anchor, so a monthly period keeps its day of the month.
+         *     - **Dunning.** A declined renewal makes it `past_due` (`payment.failed`,
+         *       `invoice.payment_failed`, `subscription.payment_failed`, `subscription.past_due`, and the
+         *       invoice becomes `overdue` with `invoice.past_due`). The open invoice is retried 1, 3, 5 and 7
+         *       days after the first failure (`nextPaymentAttempt`); each failed retry sends
+         *       `subscription.payment_failed` again; when the fourth fails it becomes `unpaid`
+         *       (`subscription.unpaid`). A retry that succeeds, or the customer paying the open invoice (a
+         *       checkout session with its `invoiceId`), makes it `active` again (`subscription.activated`),
+         *       and a period end that passed meanwhile renews at once. A past-due or unpaid subscription
+         *       raises no new invoices.
+         *     - **Trial end.** A `trialing` subscription converts at `trialEnd`: its first period's invoice
+         *       is charged to the card the customer added in the portal (`subscription.activated`), or,
+         *       with no card or a declined one, it goes `past_due` into dunning.
+         *     - **Paused** subscriptions are neither billed nor retried. A scheduled cancellation takes
+         *       effect at `cancelAt` whatever the status.
+         */
         Subscription: {
             /**
              * @description Subscription id.
@@ -3637,6 +3715,13 @@ export interface components {
              * @description When the subscription was paused, or null when it is not paused.
              */
             pausedAt: string | null;
+            /** @description Credit from downgrades (plan changes whose proration was negative), taken off the next invoices before the card is charged. 0 when none. */
+            creditBalance: components["schemas"]["Amount"];
+            /**
+             * Format: date-time
+             * @description While `past_due`: when the open invoice is charged again (dunning: 1, 3, 5 and 7 days after the first failure). Null otherwise.
+             */
+            nextPaymentAttempt: string | null;
             /** @description True when a card is on file for renewals. A subscription that started on a free trial has none until the customer adds one in the portal. */
             hasPaymentMethod: boolean;
             /** @description True in live mode, false in test mode. */
@@ -3678,6 +3763,70 @@ export interface components {
         SubscriptionPauseRequest: {
             /** @description Why it is paused; carried by the `subscription.paused` event. */
             reason?: string;
+        };
+        /** @description What a plan change costs at `prorationDate`, by the second of the current period: the unused part of the old plan (`credit` = old amount × quantity × seconds left ÷ seconds in the period) and the rest of the period on the new plan (`charge`, the same with the new amount), each rounded half-up to the currency's minor unit on its own. `proratedAmount` = `charge` − `credit`. Nothing is prorated during a free trial (all 0). */
+        Proration: {
+            /**
+             * @description Always `proration`.
+             * @constant
+             */
+            object: "proration";
+            /**
+             * @description The plan before the change.
+             * @example 301
+             */
+            previousPlanId: number;
+            /**
+             * @description The plan after the change.
+             * @example 302
+             */
+            planId: number;
+            /** @description The unused part of the old plan, credited. */
+            credit: components["schemas"]["Amount"];
+            /** @description The rest of the period on the new plan, charged. */
+            charge: components["schemas"]["Amount"];
+            /**
+             * @description Net of the change, `charge` − `credit`; a charge when positive, a credit when negative.
+             * @example 25
+             */
+            proratedAmount: number;
+            /** @description Currency of the amounts (the subscription's). */
+            currency: components["schemas"]["Currency"];
+            /** @description The instant the proration is computed for. */
+            prorationDate: components["schemas"]["Timestamp"];
+            /** @description End of the current period; the change does not move it. */
+            periodEnd: components["schemas"]["Timestamp"];
+            /**
+             * @description Where the net goes. `charged_now`: a positive net is invoiced and charged at once to the card on file. `credited`: a negative net is added to the subscription's `creditBalance` and taken off its next invoices. `none`: the net is 0.
+             * @enum {string}
+             */
+            settlement: "charged_now" | "credited" | "none";
+        };
+        /** @description Envelope whose `data` is a proration preview. */
+        ProrationEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["Proration"];
+        };
+        /** @description The plan to move the subscription to. */
+        SubscriptionChangePlanRequest: {
+            /**
+             * @description One of your available, active plans, in the subscription's currency and with its billing interval (`interval` and `intervalCount`).
+             * @example 302
+             */
+            planId: number;
+        };
+        /** @description A plan change that was made, and its proration. */
+        PlanChange: {
+            /**
+             * @description Always `plan_change`.
+             * @constant
+             */
+            object: "plan_change";
+            subscription: components["schemas"]["Subscription"];
+            proration: components["schemas"]["Proration"];
+        };
+        /** @description Envelope whose `data` is a plan change. */
+        PlanChangeEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["PlanChange"];
         };
         /**
          * @description Invoice status in snake_case (the Commerce interface shows the same values in PascalCase). Payable: `pending`, `sent`, `partially_paid`, `overdue`. Not payable: `draft` (not finalized), `paid`, `cancelled` (voided by the merchant), `expired` (past its validity).
@@ -7272,6 +7421,112 @@ export interface operations {
                 };
             };
             /** @description `subscription_not_resumable`: the subscription is not paused. Or the path id is not a valid id. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeError"];
+                };
+            };
+            401: components["responses"]["EnvelopeUnauthorized"];
+            403: components["responses"]["EnvelopeForbidden"];
+            404: components["responses"]["EnvelopeNotFound"];
+            409: components["responses"]["EnvelopeConflict"];
+            429: components["responses"]["EnvelopeTooManyRequests"];
+            500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
+        };
+    };
+    previewSubscriptionPlanChange: {
+        parameters: {
+            query: {
+                /** @description The plan to preview the change to. */
+                planId: number;
+            };
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proration of the change, in the envelope. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProrationEnvelope"];
+                };
+            };
+            /** @description `subscription_not_changeable`: the subscription is not active or trialing. `validation_error` naming `planId`: not one of your available, active plans, or another currency or billing interval. Or a field is missing or invalid (`param` names it). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeError"];
+                };
+            };
+            401: components["responses"]["EnvelopeUnauthorized"];
+            403: components["responses"]["EnvelopeForbidden"];
+            404: components["responses"]["EnvelopeNotFound"];
+            409: components["responses"]["EnvelopeConflict"];
+            429: components["responses"]["EnvelopeTooManyRequests"];
+            500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
+        };
+    };
+    changeSubscriptionPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Subscription id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionChangePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed subscription and the proration, in the envelope. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanChangeEnvelope"];
+                };
+            };
+            /** @description `subscription_not_changeable`: the subscription is not active or trialing. `validation_error` naming `planId`: not one of your available, active plans, or another currency or billing interval. Or a field is missing or invalid (`param` names it). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

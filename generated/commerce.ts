@@ -1793,6 +1793,7 @@ export interface components {
          *     | `session_not_payable` | 400 | confirm or withdraw-qr on a cancelled or expired session |
          *     | `subscription_not_pausable` | 400 | pause of a paused or canceled subscription |
          *     | `subscription_not_resumable` | 400 | resume of a subscription that is not paused |
+         *     | `subscription_not_changeable` | 400 | plan change of a subscription that is not active or trialing |
          *     | `card_declined` | 400 | the card was declined (for example insufficient funds); the session stays payable |
          *     | `invalid_card` | 400 | the card number, expiry or CVC is not valid |
          *     | `otp_invalid` | 400 | the one-time code is wrong or has expired |
@@ -1826,7 +1827,7 @@ export interface components {
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "subscription_not_changeable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];

@@ -2,10 +2,13 @@
 // its next item falls due, and how often the job queue looks for it. pg-boss runs every kind on its
 // schedule in real time (jobs/index.ts), and a merchant's sandbox clock runs them all, in this
 // order, at each instant it stops at (domain/sandbox): expiry, lapse, settlement and wallet refunds
-// first, then webhook attempts, so the events the others wrote are delivered in the same step.
+// first, then subscription billing (renewals, trial ends, dunning, scheduled cancellations) and
+// invoices falling past due, then webhook attempts, so the events the others wrote are delivered in the same step.
 import { expireDueSessions, nextSessionExpiry } from '../domain/checkout/session.service.js';
 import { completeDueWalletRefunds, lapseDueHolds, settleDuePayments } from '../domain/checkout/payment-operations.js';
+import { nextSubscriptionWork, runDueSubscriptions } from '../domain/billing/renewal.js';
 import type { DueWork } from '../domain/clocks/due-work.js';
+import { markOverdueInvoices, nextInvoiceDue } from '../domain/invoices/invoice-billing.js';
 import { nextHoldLapse } from '../domain/payments/holds.js';
 import { nextSettlement } from '../domain/payments/settlement.js';
 import { nextWalletRefund } from '../domain/payments/wallet.js';
@@ -17,7 +20,7 @@ import type { Config } from '../config.js';
 /** A kind of due work, with its queue and schedule on pg-boss. */
 export interface ScheduledWork extends DueWork {
   /** Its key (`runNow` takes it). */
-  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'webhookSweep';
+  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'webhookSweep';
   queue: string;
   cron: string;
   /** What the log says when a run handled something. */
@@ -42,6 +45,8 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
     { id: 'holdLapse', name: 'hold lapse', queue: 'hold-lapse', cron: '*/5 * * * *', done: 'card holds lapsed', run: (db, clock, scope) => lapseDueHolds(db, clock, scope), next: nextHoldLapse },
     { id: 'settlement', name: 'settlement', queue: 'settlement', cron: '7 * * * *', done: 'payments settled', run: (db, clock, scope) => settleDuePayments(db, clock, scope), next: nextSettlement },
     { id: 'walletRefunds', name: 'wallet refunds', queue: 'wallet-refunds', cron: '* * * * *', done: 'wallet refunds completed', run: (db, clock, scope) => completeDueWalletRefunds(db, clock, scope), next: nextWalletRefund },
+    { id: 'subscriptions', name: 'subscription billing', queue: 'subscription-billing', cron: '* * * * *', done: 'subscriptions renewed, retried, converted or canceled', run: (db, clock, scope) => runDueSubscriptions(db, clock, scope), next: nextSubscriptionWork },
+    { id: 'invoicesOverdue', name: 'invoices past due', queue: 'invoices-overdue', cron: '* * * * *', done: 'invoices marked overdue', run: (db, clock, scope) => markOverdueInvoices(db, clock, scope), next: nextInvoiceDue },
     {
       id: 'webhookSweep',
       name: 'webhook attempts',

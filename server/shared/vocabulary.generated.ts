@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   "session_not_payable",
   "subscription_not_pausable",
   "subscription_not_resumable",
+  "subscription_not_changeable",
   "card_declined",
   "invalid_card",
   "otp_invalid",

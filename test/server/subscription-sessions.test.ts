@@ -358,14 +358,4 @@ describe('reading subscriptions: GET /v1/subscriptions/{id} and GET /v1/subscrip
     // The live key sees only live-mode subscriptions.
     expect((await t.call('GET', '/v1/subscriptions', { key: merchant.keys.live.secret })).json.data.data).toEqual([]);
   });
-
-  it('cancel, pause and resume still answer 501 not_implemented (they come with renewals)', async () => {
-    const { session } = await subscriptionSession({ trialDays: 5 });
-    const id = (await retrieve(session.id)).json.subscriptionId;
-    for (const action of ['cancel', 'pause', 'resume']) {
-      const res = await t.call('POST', `/v1/subscriptions/${id}/${action}`, { key: sk });
-      expect(res.status).toBe(501);
-      expect(res.json).toMatchObject({ success: false, errorCode: 'not_implemented' });
-    }
-  });
 });

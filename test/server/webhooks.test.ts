@@ -11,7 +11,9 @@ import { ManualClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { deliverySettings } from '../../server/api/kit.js';
+import { runDueSubscriptions } from '../../server/domain/billing/renewal.js';
 import { lapseDueHolds } from '../../server/domain/checkout/payment-operations.js';
+import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';
 import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
 import { attemptDelivery, deliverDueWebhooks, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
@@ -603,20 +605,20 @@ describe('the envelope of every event type', () => {
     'invoice.sent',
     'invoice.voided',
     'invoice.refunded',
+    'invoice.past_due',
     'subscription.created',
     'subscription.activated',
+    'subscription.renewed',
+    'subscription.payment_failed',
+    'subscription.past_due',
+    'subscription.unpaid',
+    'subscription.paused',
+    'subscription.resumed',
+    'subscription.cancelled',
+    'subscription.updated',
     'webhook.test',
   ] as const;
   const NOT_PRODUCED_YET: Record<string, string> = {
-    'invoice.past_due': 'no job marks invoices past their due date yet',
-    'subscription.renewed': 'renewals are not built yet',
-    'subscription.payment_failed': 'renewal payments and dunning are not built yet',
-    'subscription.past_due': 'dunning is not built yet',
-    'subscription.unpaid': 'dunning is not built yet',
-    'subscription.paused': 'pause is not built yet',
-    'subscription.resumed': 'resume is not built yet',
-    'subscription.cancelled': 'cancellation is not built yet',
-    'subscription.updated': 'plan changes are not built yet',
     'payout.completed': 'payouts are not built yet',
     'payout.failed': 'payouts are not built yet',
     'dispute.opened': 'disputes are not built yet',
@@ -693,6 +695,30 @@ describe('the envelope of every event type', () => {
       ok(subscription, 201);
       const subscriptionCard = await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/tokenize`, { key: pk, clientSecret: subscription.json.clientSecret, body: card });
       ok(await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/confirm`, { key: pk, clientSecret: subscription.json.clientSecret, body: { paymentMethodId: subscriptionCard.json.id } })); // subscription.created, subscription.activated
+      // Billing: pause, resume, a plan change and a scheduled cancellation on that subscription; a
+      // second one renews, a third (a card that declines later) goes through dunning to unpaid.
+      const subscribe = async (cardNumber: string) => {
+        const started = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id } });
+        const tokenized = await t.call('POST', `/v1/checkout-sessions/${started.json.id}/tokenize`, { key: pk, clientSecret: started.json.clientSecret, body: { ...card, cardNumber } });
+        ok(await t.call('POST', `/v1/checkout-sessions/${started.json.id}/confirm`, { key: pk, clientSecret: started.json.clientSecret, body: { paymentMethodId: tokenized.json.id } }));
+        return (await t.call('GET', `/v1/checkout-sessions/${started.json.id}`, { key: sk })).json.subscriptionId as number;
+      };
+      const subscriptionId = (await t.call('GET', `/v1/checkout-sessions/${subscription.json.id}`, { key: sk })).json.subscriptionId;
+      ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/pause`, { key: sk, body: { reason: 'vacation' } })); // subscription.paused
+      ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/resume`, { key: sk })); // subscription.resumed
+      const team = await t.call('POST', '/v1/plans', { key: sk, body: { productId: product.json.id, name: 'Team monthly', amount: 49, currency: 'USD', interval: 'month' } });
+      ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/change-plan`, { key: sk, body: { planId: team.json.data.id } })); // subscription.updated
+      ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/cancel`, { key: sk, body: {} })); // subscription.cancelled
+      await subscribe('4242424242424242');
+      await subscribe('4000000000000341');
+      const onlyThisMerchant = { kind: 'sandbox' as const, merchantId: m.merchantId, offsetSeconds: 0 };
+      const billing = async (days: number) => {
+        clock.advance(days * 86_400);
+        await runDueSubscriptions(t.database.db, clock, onlyThisMerchant);
+        await markOverdueInvoices(t.database.db, clock, onlyThisMerchant);
+      };
+      await billing(32); // subscription.renewed, subscription.payment_failed, subscription.past_due, invoice.past_due, subscription.cancelled
+      for (let day = 0; day < 4; day++) await billing(2); // the dunning retries, then subscription.unpaid
       ok(await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: sk, body: { eventType: 'payment.succeeded' } })); // webhook.test
       await deliver();
       // Time passes: a session past its expiry is read (checkout.session.expired), a hold lapses (payment.authorization_expired).

@@ -17,6 +17,7 @@ import * as hostedPages from './2026_11_25_0016_hosted_pages.js';
 import * as messageDelivery from './2026_11_25_0017_message_delivery.js';
 import * as idempotencyCommitted from './2026_11_25_0018_idempotency_committed.js';
 import * as sandboxClockNotify from './2026_11_25_0019_sandbox_clock_notify.js';
+import * as billingLifecycle from './2026_11_25_0020_billing_lifecycle.js';
 import * as portalSessions from './2026_11_25_0023_portal_sessions.js';
 
 /**
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0017_message_delivery': messageDelivery,
   '2026_11_25_0018_idempotency_committed': idempotencyCommitted,
   '2026_11_25_0019_sandbox_clock_notify': sandboxClockNotify,
+  '2026_11_25_0020_billing_lifecycle': billingLifecycle,
   '2026_11_25_0023_portal_sessions': portalSessions,
 };

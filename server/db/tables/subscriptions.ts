@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Numeric, Timestamp } from '../columns.js';
 import type { PlanInterval } from './catalog.js';
 
@@ -34,6 +34,18 @@ export interface SubscriptionsTable {
   payment_method_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The instant its periods are counted from: the first paid period's start, a trial's end, or a resume. */
+  billing_anchor: Timestamp;
+  /** When its next due work falls due (renewal, trial end, scheduled cancellation, dunning retry); kept by the repository. */
+  next_due_at: Generated<Date | null>;
+  /** Dunning retries made on the open invoice. */
+  dunning_attempts: Generated<number>;
+  /** When the next dunning retry charges the open invoice (past due only). */
+  next_retry_at: Generated<Date | null>;
+  /** The invoice being collected while past due or unpaid. */
+  open_invoice_id: Generated<number | null>;
+  /** Credit from downgrades, taken off its next invoices. */
+  credit_balance: ColumnType<string, string | undefined, string>;
 }
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 

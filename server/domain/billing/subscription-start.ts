@@ -12,13 +12,12 @@ import { AppError } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { addDays, addInterval } from '../../shared/time.js';
-import type { EventType } from '../../shared/vocabulary.generated.js';
 import { findOwnPlan } from '../catalog/catalog.service.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
-import { writeEvent } from '../events/event.service.js';
 import { linkToSubscription } from '../invoices/invoice.service.js';
 import { hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
-import { findSubscription, insertItem, insertSubscription, setStatus } from './subscription.repository.js';
+import { subscriptionEvent } from './subscription-events.js';
+import { dueAtOf, findSubscription, insertItem, insertSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';
 
 /** What a subscription session asks for (the fields of a session create that concern it). */
 export interface SubscriptionRequest {
@@ -105,23 +104,13 @@ async function createSubscription(trx: Trx, s: NewSubscription): Promise<Subscri
     canceled_at: null,
     paused_at: null,
     payment_method_id: s.paymentMethodId,
+    billing_anchor: s.trialEnd ?? now,
+    next_due_at: dueAtOf({ status: s.status, current_period_end: s.periodEnd, cancel_at: null, next_retry_at: null }),
     created_at: now,
     updated_at: now,
   });
   await insertItem(trx, { subscription_id: row.id, merchant_id: session.merchant_id, livemode: session.livemode, plan_id: plan.id, quantity: 1, amount: plan.amount, currency: plan.currency, created_at: now });
   return (await findSubscription(trx, tenant, row.id))!;
-}
-
-/** A `subscription.*` event: the whole subscription after the change; a status transition adds the previous status and why. */
-async function subscriptionEvent(
-  trx: Trx,
-  clock: Clock,
-  type: EventType,
-  subscription: SubscriptionDetails,
-  context: { sessionId: string; paymentId?: number | null; reason?: string; previousStatus?: SubscriptionStatus },
-): Promise<void> {
-  const change = { reason: context.reason ?? null, ...(context.previousStatus ? { previousStatus: context.previousStatus } : {}) };
-  await writeEvent(trx, clock, { tenant: tenantOf(subscription), type, subject: { kind: 'subscription', subscription, change }, sessionId: context.sessionId, paymentId: context.paymentId ?? null });
 }
 
 /**
@@ -154,8 +143,7 @@ export async function startPaidSubscription(trx: Trx, clock: Clock, session: Che
   const periodEnd = addInterval(now, plan.interval, plan.interval_count);
   const created = await createSubscription(trx, { session, start: now, status: 'pending', periodEnd, trialEnd: null, paymentMethodId: method?.id ?? null });
   await subscriptionEvent(trx, clock, 'subscription.created', created, { sessionId: session.id, paymentId: payment.id });
-  await setStatus(trx, tenant, created.id, 'active', now);
-  const active: SubscriptionDetails = { ...created, status: 'active', updated_at: now };
+  const active = await updateSubscription(trx, (await lockSubscription(trx, tenant, created.id))!, { status: 'active' }, now);
   await subscriptionEvent(trx, clock, 'subscription.activated', active, { sessionId: session.id, paymentId: payment.id, previousStatus: 'pending', reason: 'first_payment' });
   if (payment.invoice_id !== null) await linkToSubscription(trx, tenant, payment.invoice_id, { subscriptionId: created.id, customerId: session.client_id, periodStart: now, periodEnd });
   if (method && session.client_id !== null) {

@@ -1,7 +1,8 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { ofTenant } from '../../db/scope.js';
+import { inScope, ofTenant } from '../../db/scope.js';
 import type { SubscriptionDetails, SubscriptionItemsTable, SubscriptionRow, SubscriptionStatus, SubscriptionsTable } from '../../db/tables/subscriptions.js';
+import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 
@@ -64,6 +65,50 @@ export async function insertItem(db: Db, values: Insertable<SubscriptionItemsTab
   return db.insertInto('subscription_items').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function setStatus(db: Db, tenant: Tenant, id: number, status: SubscriptionStatus, now: Date): Promise<void> {
-  await db.updateTable('subscriptions').set({ status, updated_at: now }).where('id', '=', id).where(ofTenant(tenant)).execute();
+type DueFields = Pick<SubscriptionRow, 'status' | 'current_period_end' | 'cancel_at' | 'next_retry_at'>;
+
+const earliest = (...times: (Date | null)[]): Date | null => {
+  const set = times.filter((t): t is Date => t !== null);
+  return set.length === 0 ? null : new Date(Math.min(...set.map((t) => t.getTime())));
+};
+
+/**
+ * When a subscription's next due work falls due, from its state: an active or trialing one at its
+ * period end (the renewal, the trial's end, or the scheduled cancellation), a past-due one at its
+ * next dunning retry, and any not canceled at a scheduled cancellation; null when nothing is due.
+ */
+export function dueAtOf(s: DueFields): Date | null {
+  const cancelAt = s.status === 'canceled' ? null : s.cancel_at;
+  if (s.status === 'active' || s.status === 'trialing') return earliest(s.current_period_end, cancelAt);
+  if (s.status === 'past_due') return earliest(s.next_retry_at, cancelAt);
+  return cancelAt;
+}
+
+/** The tenant's subscription row, locked for the transaction, or undefined. */
+export async function lockSubscription(db: Db, tenant: Tenant, id: number): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('id', '=', id).where(ofTenant(tenant)).forUpdate().executeTakeFirst();
+}
+
+/** Changes a subscription (locked by the caller, as `current`), keeping its `next_due_at`; answers it with its details. */
+export async function updateSubscription(db: Db, current: SubscriptionRow, changes: Updateable<SubscriptionsTable>, now: Date): Promise<SubscriptionDetails> {
+  const merged = { ...current, ...changes } as DueFields;
+  const tenant = { merchantId: current.merchant_id, livemode: current.livemode };
+  await db.updateTable('subscriptions').set({ ...changes, next_due_at: dueAtOf(merged), updated_at: now }).where('id', '=', current.id).where(ofTenant(tenant)).execute();
+  return (await findSubscription(db, tenant, current.id))!;
+}
+
+/** Moves a subscription's one item to another plan and price. */
+export async function updateItemPlan(db: Db, tenant: Tenant, subscriptionId: number, from: number, to: { planId: number; amount: string }): Promise<void> {
+  await db.updateTable('subscription_items').set({ plan_id: to.planId, amount: to.amount }).where('subscription_id', '=', subscriptionId).where('plan_id', '=', from).where(ofTenant(tenant)).execute();
+}
+
+/** Subscriptions of a due-work scope whose next due work has come, earliest first. */
+export async function findDueSubscriptions(db: Db, scope: DueScope, now: Date, limit: number): Promise<Pick<SubscriptionRow, 'id' | 'merchant_id' | 'livemode'>[]> {
+  return db.selectFrom('subscriptions').select(['id', 'merchant_id', 'livemode']).where('next_due_at', '<=', now).where(inScope(scope, 'subscriptions')).orderBy('next_due_at').orderBy('id').limit(limit).execute();
+}
+
+/** When the scope's next subscription work falls due, after `after`. */
+export async function nextSubscriptionDue(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await db.selectFrom('subscriptions').select((eb) => eb.fn.min('next_due_at').as('at')).where('next_due_at', '>', after).where(inScope(scope, 'subscriptions')).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
 }

@@ -9,6 +9,7 @@ import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
+import { subscriptionInvoicePaid } from '../billing/renewal.js';
 import { startPaidSubscription } from '../billing/subscription-start.js';
 import { amountDue } from '../invoices/invoice.lines.js';
 import { lockPayableInvoice, payInvoice, raiseSessionInvoice, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
@@ -60,6 +61,7 @@ export async function chargeSession(trx: Trx, clock: Clock, session: CheckoutSes
   await keepSessionCard(trx, clock, session, method);
   const paid = await completeSession(trx, clock, session, payment, 'paid', invoice.id);
   await paymentEvent(trx, clock, 'payment.succeeded', payment, method);
+  await subscriptionInvoicePaid(trx, clock, invoice, payment.id);
   await paymentReceipt(trx, clock, paid, payment, method);
   const subscription = await startPaidSubscription(trx, clock, paid, payment, method);
   const completed = subscription ? (await updateSession(trx, tenantOf(paid), paid.id, { subscription_id: subscription.id }))! : paid;

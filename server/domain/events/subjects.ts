@@ -27,7 +27,7 @@ export type EventSubject =
   | { kind: 'checkout_session'; session: SessionSnapshot; payment: PaymentRow | null }
   | { kind: 'payment'; payment: PaymentRow; card: CardSummary | null; refund?: { amount: string } }
   | { kind: 'invoice'; invoice: InvoiceRow }
-  | { kind: 'subscription'; subscription: SubscriptionDetails; change: { reason: string | null; previousStatus?: SubscriptionStatus } }
+  | { kind: 'subscription'; subscription: SubscriptionDetails; change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string } }
   | { kind: 'test'; id: string; eventType: string; live: boolean; created_at: Date };
 
 /** An event written before events stored records (migration 0013): its payload, as it was written. */

@@ -1,7 +1,8 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { ofTenant } from '../../db/scope.js';
+import { inScope, ofTenant } from '../../db/scope.js';
 import type { InvoiceRow, InvoicesTable } from '../../db/tables/invoices.js';
+import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 
@@ -68,4 +69,32 @@ export async function findInvoices(db: Db, tenant: Tenant, filter: InvoiceFilter
   if (filter.subscriptionId !== undefined) query = query.where('subscription_id', '=', filter.subscriptionId);
   if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
   return query.orderBy('id', 'desc').limit(filter.limit + 1).execute();
+}
+
+/** Statuses of an invoice that is owed and not yet overdue. */
+const UNPAID = ['pending', 'sent', 'partially_paid'];
+
+/** Unpaid invoices of a due-work scope whose due date has come, oldest due first. */
+export async function findDueUnpaidInvoices(db: Db, scope: DueScope, now: Date, limit: number): Promise<Pick<InvoiceRow, 'id' | 'merchant_id' | 'livemode'>[]> {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'merchant_id', 'livemode'])
+    .where('status', 'in', UNPAID)
+    .where('due_date', 'is not', null)
+    .where('due_date', '<=', now)
+    .where(inScope(scope, 'invoices'))
+    .orderBy('due_date')
+    .limit(limit)
+    .execute();
+}
+
+/** When the scope's next unpaid invoice falls due, after `after`. */
+export async function nextUnpaidInvoiceDue(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await db.selectFrom('invoices').select((eb) => eb.fn.min('due_date').as('at')).where('status', 'in', UNPAID).where('due_date', '>', after).where(inScope(scope, 'invoices')).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
+/** Marks an invoice `overdue` if it is still unpaid; answers it, or undefined when it was not. */
+export async function markOverdueIfUnpaid(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
+  return db.updateTable('invoices').set({ status: 'overdue' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', UNPAID).returningAll().executeTakeFirst();
 }

@@ -1,5 +1,6 @@
 import type { components } from '../../../../generated/checkout.js';
 import type { SubscriptionDetails, SubscriptionStatus } from '../../../db/tables/subscriptions.js';
+import type { Proration } from '../../../domain/billing/plan-change.js';
 import { decimalToAmount } from '../../../shared/money.js';
 
 type Schemas = components['schemas'];
@@ -37,6 +38,8 @@ export const subscriptionView = (s: SubscriptionDetails): Schemas['Subscription'
   cancelAt: iso(s.cancel_at),
   canceledAt: iso(s.canceled_at),
   pausedAt: iso(s.paused_at),
+  creditBalance: decimalToAmount(s.credit_balance, s.currency),
+  nextPaymentAttempt: s.status === 'past_due' ? iso(s.next_retry_at) : null,
   hasPaymentMethod: s.payment_method_id !== null,
   livemode: s.livemode,
   items: s.items.map((i) => ({ id: i.id, planId: i.plan_id, planName: i.plan_name, quantity: i.quantity, amount: decimalToAmount(i.amount, i.currency), currency: i.currency })),
@@ -44,9 +47,13 @@ export const subscriptionView = (s: SubscriptionDetails): Schemas['Subscription'
 
 /**
  * The `subscription` object of `subscription.*` events: the whole subscription after the change,
- * statuses in PascalCase; a status transition adds `previousStatus`.
+ * statuses in PascalCase; a status transition adds `previousStatus`, a plan change `previousPlanId`
+ * and `proratedAmount`.
  */
-export function subscriptionEventObject(s: SubscriptionDetails, change: { reason: string | null; previousStatus?: SubscriptionStatus }): Schemas['SubscriptionEventObject'] {
+export function subscriptionEventObject(
+  s: SubscriptionDetails,
+  change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string },
+): Schemas['SubscriptionEventObject'] {
   return {
     object: 'subscription',
     id: s.id,
@@ -62,7 +69,28 @@ export function subscriptionEventObject(s: SubscriptionDetails, change: { reason
     cancelAt: iso(s.cancel_at),
     canceledAt: iso(s.canceled_at),
     items: s.items.map((i) => ({ id: i.id, planId: i.plan_id, planName: i.plan_name, quantity: i.quantity, amount: decimalToAmount(i.amount, i.currency), isMetered: false })),
+    ...(change.previousPlanId !== undefined ? { previousPlanId: change.previousPlanId, proratedAmount: decimalToAmount(change.proratedAmount ?? '0', s.currency) } : {}),
     isLive: s.livemode,
     createdAt: s.created_at.toISOString(),
   };
 }
+
+/** Where a proration's net goes. */
+const settlementOf = (p: Proration): Schemas['Proration']['settlement'] => {
+  const net = Number(p.proratedAmount);
+  return net > 0 ? 'charged_now' : net < 0 ? 'credited' : 'none';
+};
+
+/** A plan change's proration. */
+export const prorationView = (p: Proration): Schemas['Proration'] => ({
+  object: 'proration',
+  previousPlanId: p.previousPlanId,
+  planId: p.planId,
+  credit: decimalToAmount(p.credit, p.currency),
+  charge: decimalToAmount(p.charge, p.currency),
+  proratedAmount: decimalToAmount(p.proratedAmount, p.currency),
+  currency: p.currency,
+  prorationDate: p.at.toISOString(),
+  periodEnd: p.periodEnd.toISOString(),
+  settlement: settlementOf(p),
+});
