@@ -59,8 +59,16 @@ export async function portalInvoice(db: Db, session: PortalSessionRow, id: numbe
   return invoice;
 }
 
-/** The plans a subscription may switch to: the merchant's other available, active plans in its currency. */
+/** Statuses in which a plan can be switched (the plan change's own rule; it checks again). */
+const SWITCHABLE = ['active', 'trialing'];
+
+/**
+ * The plans a subscription may switch to: the merchant's other available, active plans in its
+ * currency and billing interval (a plan change keeps the interval), none unless it is active or trialing.
+ */
 export async function switchablePlans(db: Db, subscription: SubscriptionDetails): Promise<Plan[]> {
+  if (!SWITCHABLE.includes(subscription.status)) return [];
   const plans = await listPlans(db, tenantOf(subscription), { limit: 100, includeArchived: false });
-  return plans.data.filter((p) => p.active && p.status === 'available' && p.currency === subscription.currency && p.id !== subscription.plan_id);
+  const same = (p: Plan) => p.currency === subscription.currency && p.interval === subscription.interval && p.interval_count === subscription.interval_count;
+  return plans.data.filter((p) => p.active && p.status === 'available' && same(p) && p.id !== subscription.plan_id);
 }

@@ -3,6 +3,7 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import { PORTAL_PATH } from '../../domain/billing/portal-session.js';
+import { portalSubscriptionRoutes } from './actions.js';
 import { portalCardRoutes } from './card.js';
 import { portalInvoicePdf } from './invoice-pdf.js';
 import { inPortal, sendOverview, sendPortalError } from './context.js';
@@ -30,6 +31,7 @@ export function portalPages(deps: AppDeps): Router {
   );
   router.use(portalCardRoutes(deps));
   router.use(portalInvoicePdf(deps));
+  router.use(portalSubscriptionRoutes(deps));
   router.use((_req, res) => sendPortalError(res, 404, 'Not found', 'There is no such page. Go back to the shop and open your account again.'));
   // Anything that goes wrong here is a plain page, never a stack or a JSON body.
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
