@@ -87,4 +87,34 @@ describeInBrowser('the customer portal in Chromium', () => {
     await expect(page.locator('[data-field="card"]').textContent()).resolves.toContain('No card on file.');
     await page.close();
   });
+
+  it('switches plan after seeing the proration, then cancels at period end and then at once', async () => {
+    const plan = await newPlan(t, t.merchantA, { amount: 20, name: 'Basic' });
+    const bigger = await newPlan(t, t.merchantA, { amount: 50, name: 'Premium' });
+    const customer = await newCustomer(t, t.merchantA);
+    const subscription = await newSubscription(t, t.merchantA, plan.id, customer.id);
+    const { session } = await newPortal(t, t.merchantA, customer.id);
+    const { page, cspErrors } = await openPage();
+    await page.goto(session.url);
+    const panel = page.locator(`[data-subscription="${subscription.id}"]`);
+    await expect(panel.locator('[data-field="plan"]').textContent()).resolves.toBe('Basic');
+
+    await Promise.all([page.waitForLoadState('load'), panel.locator('[data-action="change-plan"]').click()]);
+    await Promise.all([page.waitForLoadState('load'), page.locator(`[data-plan="${bigger.id}"] button`).click()]);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Confirm your new plan');
+    await expect(page.locator('[data-field="credit"]').textContent()).resolves.toMatch(/^−\$\d+\.\d\d$/);
+    await expect(page.locator('[data-field="net"]').textContent()).resolves.toMatch(/^\$\d+\.\d\d$/);
+    expect((await t.database.db.selectFrom('subscriptions').select('plan_id').where('id', '=', subscription.id).executeTakeFirstOrThrow()).plan_id).toBe(plan.id);
+    await Promise.all([page.waitForURL(/done=plan-changed/), page.getByRole('button', { name: 'Confirm Premium' }).click()]);
+    await expect(panel.locator('[data-field="plan"]').textContent()).resolves.toBe('Premium');
+
+    await Promise.all([page.waitForURL(/done=cancel-scheduled/), panel.locator('[data-action="cancel-at-period-end"]').click()]);
+    await expect(panel.locator('[data-notice="cancel-at-period-end"]').isVisible()).resolves.toBe(true);
+    await Promise.all([page.waitForURL(/done=canceled/), panel.locator('[data-action="cancel-now"]').click()]);
+    await expect(panel.locator('[data-field="status"]').textContent()).resolves.toBe('Canceled');
+    await expect(panel.locator('form').count()).resolves.toBe(0);
+    expect(cspErrors).toEqual([]);
+    if (process.env.TILL_PORTAL_SCREENSHOT) await page.screenshot({ path: process.env.TILL_PORTAL_SCREENSHOT, fullPage: true });
+    await page.close();
+  });
 });
