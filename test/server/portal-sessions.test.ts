@@ -154,6 +154,24 @@ describe('the card on file', () => {
     expect(got.json.data.hasPaymentMethod).toBe(true);
   });
 
+  it('a trialing subscription that got its card in the portal is charged to it when the trial ends', async () => {
+    const merchant = await t.newMerchant('Trial');
+    const plan = await newPlan(t, merchant, { amount: 15 });
+    const customer = await newCustomer(t, merchant);
+    const trial = await newSubscription(t, merchant, plan.id, customer.id, { trialDays: 3 });
+    const { path } = await newPortal(t, merchant, customer.id);
+    const page = await getPage(t, path);
+    expect(page.html).toContain('data-notice="add-card"');
+    expect((await postForm(t, `${path}/card`, { form: formTokenOf(page.html), ...cardFields('4242424242424242') })).status).toBe(303);
+    const advanced = await t.call('POST', '/v1/test-helpers/clock/advance', { key: merchant.keys.test.secret, body: { seconds: 3 * 86_400 + 60 } });
+    expect(advanced.status, advanced.text).toBe(200);
+    const got = await t.call('GET', `/v1/subscriptions/${trial.id}`, { key: merchant.keys.test.secret });
+    expect(got.json.data.status).toBe('active');
+    const card = await t.database.db.selectFrom('payment_methods').select('id').where('customer_id', '=', customer.id).executeTakeFirstOrThrow();
+    const payments = await t.database.db.selectFrom('payments').select(['status', 'amount', 'payment_method_id']).where('merchant_id', '=', merchant.merchantId).execute();
+    expect(payments).toEqual([{ status: 'succeeded', amount: expect.stringMatching(/^15(\.0+)?$/), payment_method_id: card.id }]);
+  });
+
   it('replacing the card takes the previous one off file and points the subscriptions at the new one', async () => {
     const plan = await newPlan(t, t.merchantA);
     const customer = await newCustomer(t, t.merchantA);
@@ -196,7 +214,7 @@ describe('the card on file', () => {
     expect(kept).toEqual([{ last4: '3220', is_default: true }]);
   });
 
-  it('a bad card shows its message on the page with 400 and keeps nothing', async () => {
+  it('a bad, declined or failing card shows its message on the page and keeps nothing', async () => {
     const customer = await newCustomer(t, t.merchantA);
     const { path } = await newPortal(t, t.merchantA, customer.id);
     const page = await getPage(t, path);
@@ -206,6 +224,13 @@ describe('the card on file', () => {
     const expired = await postForm(t, `${path}/card`, { form: formTokenOf(page.html), ...cardFields('4242424242424242'), expiryYear: '2001' });
     expect(expired.status).toBe(400);
     expect(expired.html).toContain('The card has expired.');
+    const declined = await postForm(t, `${path}/card`, { form: formTokenOf(page.html), ...cardFields('4000000000009995') });
+    expect(declined.status).toBe(400);
+    expect(declined.html).toContain('The card was declined (insufficient funds).');
+    const processing = await postForm(t, `${path}/card`, { form: formTokenOf(page.html), ...cardFields('4000000000000119') });
+    expect(processing.status).toBe(502);
+    expect(processing.html).toContain('processing error');
+    expect(await t.database.db.selectFrom('payment_methods').select('id').where('customer_id', '=', customer.id).execute()).toEqual([]);
   });
 
   it('a form without the page\'s form token, or posted from another site, is refused with 403 and changes nothing', async () => {

@@ -21,12 +21,13 @@ export interface TokenizedForFile {
 }
 
 /**
- * Tokenizes a card for a customer's file (no session, no payment). A zero-amount verification
- * checks the card, not its funds: the insufficient-funds test card is accepted (its renewals will
- * decline); the processing-error card answers 502 `processing_error`.
+ * Tokenizes a card for a customer's file (no session, no payment). The sandbox verifies it as it
+ * would charge it: the declined test card answers 400 `card_declined`, the processing-error card
+ * 502 `processing_error`; the cards that decline later are accepted (their charges decline).
  */
 export async function tokenizeForFile(db: Db, clock: Clock, tenant: Tenant, input: CardInput & { name?: string | undefined }): Promise<TokenizedForFile> {
   const card = tokenize(input, tenant.merchantId, clock.now());
+  if (card.outcome === 'insufficient_funds') throw new AppError('card_declined', { message: 'The card was declined (insufficient funds). Use another card.' });
   if (card.outcome === 'processing_error') throw new AppError('processing_error', { message: 'The card could not be verified because of a processing error. Try again in a moment.' });
   const method = await insertPaymentMethod(db, {
     id: `pm_${randomToken(24)}`,
