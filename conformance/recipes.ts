@@ -73,6 +73,9 @@ async function fixturePaid(ctx: ConformanceContext, captureMethod: 'automatic' |
   return { sessionId: s.id, paymentId: confirmed.json.paymentResult.id };
 }
 const fixtureHold = async (ctx: ConformanceContext) => (await fixturePaid(ctx, 'manual')).paymentId;
+/** An open dispute on a paid card payment (the dispute test helper). */
+const fixtureDispute = async (ctx: ConformanceContext): Promise<string> =>
+  (await created<{ id: string }>(ctx, 'openTestDispute', `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/dispute`, {}, ctx.options.secretKey)).id;
 
 /** A payable invoice of the merchant behind `key`, addressed to payer details. */
 export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number; reference: string; amountDue: number; currency: string; status: string }> {
@@ -195,6 +198,11 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: `/v1/test-helpers/checkout-sessions/${(await fixtureQr(ctx)).id}/qr-paid` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/test-helpers/checkout-sessions/${(await fixtureSession(ctx, key)).id}/qr-paid` }),
   },
+  openTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/dispute`, body: { reason: 'fraudulent' } }) },
+  updateTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/disputes/${await fixtureDispute(ctx)}/update`, body: { status: 'UnderReview' } }) },
+  closeTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/disputes/${await fixtureDispute(ctx)}/close`, body: { outcome: 'Won' } }) },
+  retrieveDispute: { success: async (ctx) => ({ path: `/v1/disputes/${await fixtureDispute(ctx)}` }) },
+  listDisputes: { success: async () => ({ path: '/v1/disputes' }) },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   createInvoice: {
@@ -204,6 +212,23 @@ export const recipes: Record<string, Recipe> = {
   retrieveInvoice: {
     success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}` }),
+  },
+  getInvoicePdf: {
+    success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/pdf` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/pdf` }),
+  },
+  sendInvoice: {
+    success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/send` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/send` }),
+  },
+  refundInvoice: {
+    // The invoice a paid one-time session raised for its payer.
+    success: async (ctx) => {
+      const { sessionId } = await fixturePaid(ctx, 'automatic');
+      const session = await ctx.request('checkout', 'retrieveCheckoutSession', { method: 'GET', path: `/v1/checkout-sessions/${sessionId}`, key: ctx.options.secretKey });
+      return { path: `/v1/invoices/${session.json?.invoiceId}/refund`, body: { amount: 10, reason: 'conformance' } };
+    },
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/refund`, body: {} }),
   },
   voidInvoice: {
     success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/void` }),

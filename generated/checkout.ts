@@ -1186,8 +1186,10 @@ export interface paths {
         put?: never;
         /**
          * Email an invoice to its payer
-         * @description Emails the invoice, with its pay link, to the payer's email address and sends
-         *     `invoice.sent`. Till's design: a `draft` or `pending` invoice becomes `sent`; a `sent`,
+         * @description Emails the invoice to the payer's email address, with a link to its payment page
+         *     (`hostedUrl`) and the invoice as a PDF attachment (`<invoiceNumber>.pdf`, as
+         *     `GET /v1/invoices/{id}/pdf` renders it), and sends `invoice.sent`. In test mode the email is
+         *     recorded in the outbox (`GET /v1/test-helpers/messages`), not delivered. Till's design: a `draft` or `pending` invoice becomes `sent`; a `sent`,
          *     `partially_paid` or `overdue` one is sent again as a reminder and keeps its status. A
          *     `paid`, `cancelled` or `expired` invoice answers 409 `invalid_state`; an invoice without a
          *     payer email answers 400 `validation_error`. No request body.
@@ -1244,18 +1246,27 @@ export interface paths {
         put?: never;
         /**
          * Refund an invoice's payment
-         * @description Refunds the payment of an invoice, in full or in part, by the same rules as the session
-         *     refund: omitting `amount` refunds all that is left; card payments can be refunded in part,
-         *     repeatedly, up to the amount paid (`partially_refunded` until nothing is left, then
-         *     `refunded`); wallet QR payments refund in full only (400 `partial_refund_not_supported`); a
-         *     repeat returns `alreadyRefunded` true without contacting the processor; a retry after
-         *     `refund_failed` is safe and never refunds twice. `payment.refunded` and `invoice.refunded`
-         *     follow each successful refund. Errors use the envelope form, as for the other refunds.
+         * @description Refunds the payments of an invoice, in full or in part, by the same rules as the session
+         *     refund: omitting `amount` refunds all that is left over all the invoice's payments; card
+         *     payments can be refunded in part, repeatedly, up to the amount paid; wallet QR payments
+         *     refund in full only (400 `partial_refund_not_supported`); more than is left answers 400
+         *     `validation_error`; a repeat once nothing is left returns `alreadyRefunded` true without
+         *     contacting the processor; a retry after `refund_failed` is safe and never refunds twice.
+         *     Concurrent refunds of one invoice (or of its payments by the other refund operations) never
+         *     refund more than was paid. Each payment refunded writes `invoice.refunded` and
+         *     `payment.refunded`. Errors use the envelope form, as for the other refunds.
          *
-         *     Till's design: the refunded payment is the invoice's latest successful payment (refund
-         *     earlier ones with `POST /v1/payments/{paymentId}/refund`); `amountRefunded` of the invoice
-         *     grows and its status stays as it was. An invoice without a payment answers 409
-         *     `nothing_to_refund`.
+         *     Till's design, for an invoice paid by several payments: the amount is taken from the
+         *     payments **newest first** (the latest successful payment first, then the one before it,
+         *     and so on), each refunded up to what is left of it, so a partial refund only reaches an
+         *     older payment once the newer ones are fully refunded. The call is all or nothing: when the
+         *     refund of any payment is refused (a short balance, a processor failure, a wallet payment
+         *     that would be refunded in part), none of them is refunded. While a wallet refund of one of
+         *     the invoice's payments is under way, the call answers 409 `payment_not_refundable` with
+         *     reason `refund_pending`. The answer lists what each payment refunded by this call now
+         *     shows. The invoice's `amountRefunded` grows and its status stays as it was. An invoice
+         *     without a payment answers 409 `nothing_to_refund`; one whose only payments are uncaptured
+         *     holds answers 400 `payment_not_refundable` (not paid yet).
          *
          *     Scope: `invoice.refund`.
          */
@@ -1607,6 +1618,159 @@ export interface paths {
          *     Scope: `testhelpers.read`.
          */
         get: operations["listTestMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/payments/{paymentId}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The test card payment to dispute.
+                 * @example 58213
+                 */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a dispute on a test card payment
+         * @description Acts as the cardholder's bank: raises a chargeback (`Open`) on a paid test card payment and sends
+         *     `dispute.opened`. No money moves when it opens. `amount` defaults to what was captured and not
+         *     refunded, and may not exceed it (400 `parameter_invalid`, param `amount`). A payment that is not a
+         *     paid card payment (failed, an uncaptured hold, a wallet payment, fully refunded) answers 409
+         *     `invalid_state`, and so does a payment that already has a dispute: a payment is disputed once.
+         *     The evidence deadline defaults to 21 days after the test clock's now. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: disputes and the test helpers are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["openTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/disputes/{id}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a test dispute
+         * @description Changes an open test dispute's status (`Open` or `UnderReview`) or evidence deadline (after the
+         *     test clock's now, else 400 `parameter_invalid`) and sends `dispute.updated` with `previousStatus`.
+         *     An update that changes nothing answers the dispute as it is and sends nothing. A closed dispute
+         *     answers 409 `invalid_state`; close a dispute with `closeTestDispute`. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: disputes and the test helpers are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["updateTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a test dispute
+         * @description Closes an open test dispute as `Won`, `Lost` or `Accepted` and sends `dispute.closed`, once: a
+         *     closed dispute answers 409 `invalid_state`, and two closes at once move money once. `Won` moves
+         *     nothing. `Lost` and `Accepted` take the disputed amount and the dispute fee (15.00 in the payment's
+         *     currency) from the merchant's balance through the ledger: from the pending balance while the
+         *     payment has not settled, else from the available balance, which may go negative for a dispute (it
+         *     is never refused for a short balance, as acquirers do). When the payment paid an invoice, the
+         *     disputed amount is owed on it again: `amountPaid` is lowered by it, the invoice is `partially_paid`
+         *     (or `pending` when nothing paid remains) and payable again, and `invoiceReopened` is true. Test mode only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: disputes and the test helpers are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["closeTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes
+         * @description Lists the disputes of the key's mode, newest first; `paymentId` finds a payment's dispute (a page
+         *     of at most one: a payment is disputed once) and `status` filters by status. A `startingAfter` that
+         *     is not one of your disputes answers 404. Till's design: the
+         *     source documents name the `dispute.*` events but no dispute operations.
+         *
+         *     Scope: `dispute.read`.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dispute
+         * @description Returns one dispute of the key's mode. A dispute of another merchant or of the other mode answers
+         *     404. Till's design.
+         *
+         *     Scope: `dispute.read`.
+         */
+        get: operations["retrieveDispute"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4294,10 +4458,34 @@ export interface components {
         };
         /** @description How much to refund. An empty or absent body refunds all that is left. */
         InvoiceRefundRequest: {
-            /** @description Amount to refund, more than zero; omit it to refund all that is left of the payment. */
+            /** @description Amount to refund, more than zero, at most what is left over all the invoice's payments; omit it to refund all that is left. Taken from the payments newest first. */
             amount?: components["schemas"]["Amount"];
             /** @description Why the payment is refunded; kept with the refund and carried by `payment.refunded`. */
             reason?: string;
+        };
+        /** @description What an invoice refund did. Till's design: the amount is taken from the invoice's payments newest first; `refunds` shows each payment this call refunded, in that order. */
+        InvoiceRefundResult: {
+            /**
+             * @description Always `invoice_refund`.
+             * @constant
+             */
+            object: "invoice_refund";
+            /**
+             * @description The refunded invoice.
+             * @example 88412
+             */
+            invoiceId: number;
+            currency: components["schemas"]["Currency"];
+            /** @description True when nothing was left to refund: the call repeated a refund that had already gone through, nothing was sent to the processor, `refundAmount` is 0 and `refunds` is empty. */
+            alreadyRefunded: boolean;
+            /** @description Amount refunded by this call, over all payments (a wallet refund under way included). */
+            refundAmount: components["schemas"]["Amount"];
+            /** @description The invoice's `amountRefunded` after the call (completed refunds; a wallet refund counts once it completes). */
+            amountRefunded: components["schemas"]["Amount"];
+            /** @description What is left to refund over all the invoice's paid payments. */
+            amountRefundable: components["schemas"]["Amount"];
+            /** @description One entry per payment this call refunded, newest payment first. */
+            refunds: components["schemas"]["RefundResult"][];
         };
         /** @description The customer to open the portal for, and where its "back" link leads. */
         PortalSessionCreateRequest: {
@@ -5514,7 +5702,7 @@ export interface components {
              */
             type: "payout.failed";
         };
-        /** @description The chargeback an event is about (`data.object` of `dispute.*` events). Opening a dispute moves no funds. Till's design: the source does not show the dispute object's fields. */
+        /** @description A chargeback on a card payment: `data.object` of `dispute.*` events, and what `retrieveDispute` and `listDisputes` answer (one schema for both). Opening a dispute moves no funds. Closing it `Lost` or `Accepted` takes the disputed amount and the dispute fee (15.00 in the payment's currency) from your balance, which may go negative for it; when the payment paid an invoice, the disputed amount is owed on that invoice again. `Won` moves nothing. Till's design: the source does not show the dispute object's fields. */
         DisputeEventObject: {
             /**
              * @description Always `dispute`.
@@ -5555,8 +5743,21 @@ export interface components {
              * @example 2026-12-06T23:59:59Z
              */
             evidenceDueBy: string | null;
-            /** @description Sent with `dispute.closed` - true when the disputed amount went back on the invoice as owed. */
+            /** @description Present once closed (and sent with `dispute.closed`) - true when the disputed amount went back on the invoice as owed. */
             invoiceReopened?: boolean;
+            /** @description The dispute fee taken from your balance: 15.00 in the payment's currency once the dispute closed `Lost` or `Accepted`, otherwise 0. Till's design. */
+            fee?: components["schemas"]["Amount"];
+            /**
+             * @description The invoice the disputed payment paid, if any (the one reopened on `Lost` or `Accepted`).
+             * @example 88501
+             */
+            invoiceId?: number | null;
+            /**
+             * Format: date-time
+             * @description When the dispute was closed; null while it is open.
+             * @example 2026-12-12T10:00:00Z
+             */
+            closedAt?: string | null;
             /** @description True for a live-mode payment's dispute. */
             isLive: boolean;
             /** @description When the dispute was opened. */
@@ -5879,6 +6080,57 @@ export interface components {
             /** @description The messages of this page. */
             data: components["schemas"]["TestMessage"][];
             /** @description True when another page follows. */
+            hasMore: boolean;
+        };
+        /** @description The chargeback to raise on a test card payment. Every field is optional. */
+        TestDisputeOpenRequest: {
+            /** @description Disputed amount, more than 0 and at most what was captured and not refunded (the default), in the currency's minor units. */
+            amount?: components["schemas"]["Amount"];
+            /**
+             * @description The card network's reason category. Default `general`.
+             * @default general
+             * @enum {string}
+             */
+            reason?: "fraudulent" | "duplicate" | "product_not_received" | "product_unacceptable" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            /**
+             * Format: date-time
+             * @description Deadline to submit evidence, after the test clock's now. Default 21 days after it.
+             * @example 2026-12-06T23:59:59Z
+             */
+            evidenceDueBy?: string;
+        };
+        /** @description What changes on an open dispute: its status, its evidence deadline, or both. */
+        TestDisputeUpdateRequest: {
+            /**
+             * @description The new status; a dispute is closed by `closeTestDispute`, not here.
+             * @enum {string}
+             */
+            status?: "Open" | "UnderReview";
+            /**
+             * Format: date-time
+             * @description The new deadline to submit evidence, after the test clock's now.
+             * @example 2026-12-13T23:59:59Z
+             */
+            evidenceDueBy?: string;
+        };
+        /** @description How the dispute ends. */
+        TestDisputeCloseRequest: {
+            /**
+             * @description `Won`: the merchant keeps the money, nothing moves. `Lost` (the network decided for the cardholder) and `Accepted` (the merchant conceded): the disputed amount and the 15.00 dispute fee are taken from the balance, and the amount is owed again on the invoice the payment paid.
+             * @enum {string}
+             */
+            outcome: "Won" | "Lost" | "Accepted";
+        };
+        /** @description A page of disputes, newest first. */
+        DisputeList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The disputes of this page, newest first. */
+            data: components["schemas"]["DisputeEventObject"][];
+            /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
             hasMore: boolean;
         };
     };
@@ -8345,7 +8597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefundResult"];
+                    "application/json": components["schemas"]["InvoiceRefundResult"];
                 };
             };
             /** @description `partial_refund_not_supported` (a smaller amount on a wallet QR payment), `payment_not_refundable` (not yet paid, or the rail cannot be refunded through the API), `validation_error` (more than is left), or an invalid field. */
@@ -8380,7 +8632,7 @@ export interface operations {
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];
-            /** @description `refund_failed`: a processing error. Part of the refund may have reached the processor; retry the same call, never by another route. */
+            /** @description `refund_failed`: a processing error. Nothing was refunded by this call (it is all or nothing); retry the same call, never by another route. */
             502: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9072,6 +9324,319 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    openTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The test card payment to dispute.
+                 * @example 58213
+                 */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestDisputeOpenRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute, `Open`. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            /** @description The request breaks a rule (`parameter_invalid`, `validation_error`); `param` names the field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The payment cannot be disputed, or already has a dispute (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDisputeUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute after the change. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            /** @description The request breaks a rule (`parameter_invalid`, `validation_error`); `param` names the field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The dispute is closed (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDisputeCloseRequest"];
+            };
+        };
+        responses: {
+            /** @description The closed dispute. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The dispute is already closed (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description Only the dispute of this payment. */
+                paymentId?: number;
+                /** @description Only disputes with this status. */
+                status?: "Open" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfterId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of disputes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dispute id.
+                 * @example dp_3Rk9Tz6Pq1Wv8Lm2
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

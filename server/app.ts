@@ -210,6 +210,8 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
       const result = await handlers[route.api][route.operationId]!(input);
       for (const [name, value] of Object.entries<string>(result.headers ?? {})) res.setHeader(name, value);
       if (result.status === 204) res.status(204).send();
+      // A file (its handler set its Content-Type): sent as it is, not as JSON.
+      else if (Buffer.isBuffer(result.body)) res.status(result.status).send(result.body);
       else res.status(result.status).json(result.body);
     } catch (err) {
       next(err);

@@ -1,5 +1,6 @@
 import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
+import { disputeHandlers } from './checkout/disputes.js';
 import { holdHandlers } from './checkout/holds.js';
 import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
@@ -31,6 +32,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...webhookConfigurationHandlers,
   ...savedCardHandlers,
   ...srcHandlers,
+  ...disputeHandlers,
   ...portalSessionHandlers,
 };
 

@@ -26,7 +26,8 @@ export interface AppDeps extends ServerDeps {
   sandboxOffsets: SandboxOffsets;
 }
 
-type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+/** A response's body type: its JSON schema's, or a Buffer for a file (`application/pdf`, `image/png`), sent as it is. */
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: Record<string, unknown> } ? Buffer : never;
 type ResponsesOf<O> = O extends { responses: infer R } ? R : never;
 type SuccessCode<O> = Extract<keyof ResponsesOf<O>, 200 | 201 | 202 | 204>;
 type ParamsOf<O, K extends 'path' | 'query'> = O extends { parameters: { [P in K]?: infer X } } ? (X extends undefined ? Record<string, never> : NonNullable<X>) : Record<string, never>;

@@ -7,11 +7,12 @@ import type { CheckoutSessionsTable } from './tables/checkout-sessions.js';
 import type { ThreeDsChallengesTable } from './tables/three-d-secure.js';
 import type { SubscriptionItemsTable, SubscriptionsTable } from './tables/subscriptions.js';
 import type { SandboxClocksTable } from './tables/sandbox-clocks.js';
-import type { MessagesTable } from './tables/messages.js';
+import type { MessageAttachmentsTable, MessagesTable } from './tables/messages.js';
 import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from './tables/saved-cards.js';
 import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
 import type { InvoicesTable } from './tables/invoices.js';
 import type { LedgerEntriesTable } from './tables/ledger.js';
+import type { DisputesTable } from './tables/disputes.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
 import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
 
@@ -38,10 +39,12 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   messages: MessagesTable;
+  message_attachments: MessageAttachmentsTable;
   card_verifications: CardVerificationsTable;
   saved_card_otp_state: SavedCardOtpStateTable;
   src_tokens: SrcTokensTable;
   sandbox_clocks: SandboxClocksTable;
+  disputes: DisputesTable;
   portal_sessions: PortalSessionsTable;
   card_setups: CardSetupsTable;
 }

@@ -1,6 +1,6 @@
 // Delivery of the live outbox. A live message is queued in the transaction that wrote it; its
 // trigger announces it at commit, and this process (or any other) claims it and sends it: email
-// over SMTP with nodemailer when TILL_SMTP_URL is set. What has no way out (no SMTP server, or a
+// over SMTP with nodemailer when TILL_SMTP_URL is set, with the files it carries (an invoice's PDF). What has no way out (no SMTP server, or a
 // text message, which has no provider) is marked `not_sent`. A failed attempt is retried with
 // backoff (1, 4, 16, 64 minutes), then `failed`. A sweep every minute picks up retries and
 // anything a stopped process left claimed.
@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import { MESSAGE_QUEUED_CHANNEL, type Unlisten } from '../db/notifications.js';
 import type { MessageRow } from '../db/tables/messages.js';
-import { type DeliveryOutcome, claimDeliveries, recordDelivery } from '../domain/messages/message.service.js';
+import { attachmentsOf, type DeliveryOutcome, claimDeliveries, recordDelivery } from '../domain/messages/message.service.js';
 import type { Clock } from '../shared/clock.js';
 
 export type MailSettings = Pick<Config, 'smtpUrl' | 'smtpFrom'>;
@@ -27,11 +27,12 @@ function smtpReason(err: unknown): string {
   return `SMTP ${[e.code, e.responseCode].filter(Boolean).join(' ') || 'error'}`;
 }
 
-async function attempt(transport: Transporter | undefined, from: string, message: MessageRow): Promise<DeliveryOutcome> {
+async function attempt(db: TillDatabase['db'], transport: Transporter | undefined, from: string, message: MessageRow): Promise<DeliveryOutcome> {
   if (message.channel === 'sms') return { kind: 'not_sent', reason: 'No text message provider is connected.' };
   if (!transport) return { kind: 'not_sent', reason: 'No SMTP server is configured (TILL_SMTP_URL).' };
+  const attachments = (await attachmentsOf(db, message)).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content }));
   try {
-    await transport.sendMail({ from, to: message.recipient, subject: message.subject ?? '', text: message.body, messageId: `<${message.id}@till>` });
+    await transport.sendMail({ from, to: message.recipient, subject: message.subject ?? '', text: message.body, messageId: `<${message.id}@till>`, attachments });
     return { kind: 'sent' };
   } catch (err) {
     return { kind: 'failed', reason: smtpReason(err) };
@@ -48,7 +49,7 @@ export async function startMessageDelivery(database: TillDatabase, clock: Clock,
     let handled = 0;
     for (let batch = await claimDeliveries(database.db, clock); batch.length > 0; batch = await claimDeliveries(database.db, clock)) {
       for (const message of batch) {
-        const outcome = await attempt(transport, settings.smtpFrom, message);
+        const outcome = await attempt(database.db, transport, settings.smtpFrom, message);
         await recordDelivery(database.db, clock, message, outcome);
         if (outcome.kind === 'failed') logger.warn({ messageId: message.id, attempts: message.attempts, reason: outcome.reason }, 'message delivery failed');
         handled++;

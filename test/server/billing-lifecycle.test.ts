@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { deliveredEvents } from '../support/event-contract.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { runDueSubscriptions } from '../../server/domain/billing/renewal.js';
 import { type BillingKit, billingKit, DAY } from '../support/billing.js';
 
 // A period that starts on the 31st: monthly renewals keep the day (or the month's last day).
@@ -56,6 +57,20 @@ describe('renewal on the card on file', () => {
     expect(types(events).slice(firstRenewal - 2, firstRenewal + 1)).toEqual(['payment.succeeded', 'invoice.paid', 'subscription.renewed']);
     expect(events.find((e) => e.type === 'subscription.renewed').data.object).toMatchObject({ status: 'Active', reason: 'renewal', currentPeriodStart: '2026-02-28T10:00:00.000Z' });
     expect(await kit.receipts(customer.email)).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe('renewal under concurrency (PostgreSQL)', () => {
+  it.runIf(usingPostgres)('two job runs racing over the same due renewal bill it once: one invoice, one payment, one event', async () => {
+    const m = await kit.merchant();
+    const { subscription } = await kit.subscribe(m, (await kit.plan(m)).id);
+    const offsetSeconds = Math.ceil((Date.parse(subscription.currentPeriodEnd) - clock.now().getTime()) / 1000);
+    const scope = { kind: 'sandbox' as const, merchantId: m.merchantId, offsetSeconds };
+    const runs = await Promise.all([1, 2, 3].map(() => runDueSubscriptions(t.database.db, clock, scope)));
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await kit.invoices(m, subscription.id)).toHaveLength(2);
+    expect(await deliveredEvents(t.database.db, m.merchantId, 'subscription.renewed')).toHaveLength(1);
+    expect(await t.database.db.selectFrom('payments').select('id').where('merchant_id', '=', m.merchantId).execute()).toHaveLength(2);
   });
 });
 

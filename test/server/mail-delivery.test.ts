@@ -1,6 +1,6 @@
 // Live-mode email over real SMTP: the running server (`startServer`, with its jobs) and an SMTP
 // server on loopback (the smtp-server package). A queued message is sent at once after its
-// commit; a refusing SMTP server is retried with backoff and then marked failed, while the request
+// commit, with its attachments (an invoice carries its PDF); a refusing SMTP server is retried with backoff and then marked failed, while the request
 // that wrote the message succeeded; without TILL_SMTP_URL, and for text messages, nothing is sent.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,6 +116,24 @@ describe('live email over SMTP', () => {
     expect(text(mail!)).toContain('Amount paid: 7.50 EUR');
     expect(text(mail!)).toContain('Paid with: Visa ending in 4242');
     expect(text(mail!)).not.toContain('4242424242424242');
+  });
+
+  it('a live invoice sent to its payer carries its PDF as an attachment over SMTP', async () => {
+    const key = server.merchant.keys.live.secret;
+    const created = await call(server.running.url, 'POST', '/v1/invoices', { key, body: { customer: { email: 'dora@bakery-customers.example.com' }, currency: 'EUR', lineItems: [{ name: 'Wedding cake', quantity: 1, unitAmount: 240 }] } });
+    expect(created.status, created.text).toBe(201);
+    const sent = await call(server.running.url, 'POST', `/v1/invoices/${created.json.id}/send`, { key });
+    expect(sent.status, sent.text).toBe(200);
+    const mail = await until(() => smtp.mails.find((m) => m.to.includes('dora@bakery-customers.example.com')), Boolean);
+    expect(mail!.raw).toMatch(new RegExp(`Subject: Invoice ${created.json.invoiceNumber}`));
+    expect(text(mail!)).toContain(`Pay it at ${created.json.hostedUrl}`);
+    expect(mail!.raw).toMatch(/Content-Type: multipart\/mixed/);
+    expect(mail!.raw).toMatch(new RegExp(`Content-Type: application/pdf; name=${created.json.invoiceNumber}\\.pdf`));
+    expect(mail!.raw).toMatch(new RegExp(`Content-Disposition: attachment; filename=${created.json.invoiceNumber}\\.pdf`));
+    // The attachment is the PDF itself, base64 in the mail.
+    const part = mail!.raw.split(/Content-Disposition: attachment[^\r\n]*\r?\n/)[1]!;
+    const base64 = part.trimStart().split(/\r?\n--/)[0]!.replace(/\s+/g, '');
+    expect(Buffer.from(base64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
   it('a refused email is retried with backoff, then failed; the request that wrote it succeeded', async () => {

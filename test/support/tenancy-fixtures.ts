@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { implementedOperations } from '../../server/api/registry.js';
+import { openDispute } from '../../server/domain/disputes/dispute.service.js';
+import { systemClock } from '../../server/shared/clock.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import { type ApiResponse, type TestServer, createTestSession } from './server.js';
@@ -79,6 +81,8 @@ export interface World {
   heldSession: Session;
   paidPayment: string;
   heldPayment: string;
+  /** A dispute on another paid payment (a live one is opened through the service: the helper is test-mode only). */
+  dispute: string;
   invoice: number;
   subscription: number;
   customer: number;
@@ -124,12 +128,22 @@ export const MATRIX: Record<string, Target> = {
   refundCheckoutSession: on('paidSession', {}),
   refundPayment: on('paidPayment', {}, 'paymentId'),
   settleTestPayment: on('paidPayment', undefined, 'paymentId'),
+  openTestDispute: on('paidPayment', {}, 'paymentId'),
+  retrieveDispute: on('dispute'),
+  updateTestDispute: on('dispute', { status: 'UnderReview' }),
+  closeTestDispute: on('dispute', { outcome: 'Lost' }),
   capturePayment: on('heldPayment', {}, 'paymentId'),
   releasePayment: on('heldPayment', {}, 'paymentId'),
   retrieveInvoice: on('invoice'),
   voidInvoice: on('invoice'),
   retrieveSubscription: on('subscription'),
   listSubscriptionInvoices: on('subscription'),
+  cancelSubscription: on('subscription', {}),
+  pauseSubscription: on('subscription', {}),
+  resumeSubscription: on('subscription'),
+  changeSubscriptionPlan: { kind: 'subscription', params: (w) => ({ id: w.subscription }), body: { planId: 1 } },
+  // A parameter the path does not name goes to the query (planId is required there).
+  previewSubscriptionPlanChange: { kind: 'subscription', params: (w) => ({ id: w.subscription, planId: w.plan }) },
   retrieveCustomer: on('customer'),
   retrieveProduct: on('product'),
   retrievePlan: on('plan'),
@@ -143,8 +157,16 @@ export const MATRIX: Record<string, Target> = {
   resendWebhookDelivery: { kind: 'delivery', params: (w) => ({ id: w.webhook, deliveryId: w.delivery }) },
 };
 
-export const pathOf = (op: IdOperation, params: Record<string, string | number>) =>
-  op.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? `{${name}}`)));
+/** The operation's path with its ids; parameters the path does not name go to the query string. */
+export function pathOf(op: IdOperation, params: Record<string, string | number>): string {
+  const used = new Set<string>();
+  const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    used.add(name);
+    return encodeURIComponent(String(params[name] ?? `{${name}}`));
+  });
+  const query = Object.entries(params).filter(([name]) => !used.has(name));
+  return query.length === 0 ? path : `${path}?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}`;
+}
 
 const keysOf = (w: Pick<World, 'merchant' | 'livemode'>) => (w.livemode ? w.merchant.keys.live : w.merchant.keys.test);
 const expectStatus = (res: ApiResponse, status: number) => expect(res.status, res.text).toBe(status);
@@ -187,6 +209,11 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
   const paidPayment = await pay(paidSession);
   const heldSession = await session({ captureMethod: 'manual' });
   const heldPayment = await pay(heldSession);
+  const disputed = Number(await pay(await session()));
+  const dispute = livemode
+    ? (await openDispute(t.database.db, systemClock, { merchantId: merchant.merchantId, livemode }, disputed, {})).id
+    : ((await t.call('POST', `/v1/test-helpers/payments/${disputed}/dispute`, { key: secret, body: {} })).json.id as string);
+  expect(dispute).toMatch(/^dp_/);
   const invoice = await t.call('POST', '/v1/invoices', { key: secret, body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] } });
   expectStatus(invoice, 201);
   const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
@@ -205,6 +232,7 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     heldSession,
     paidPayment,
     heldPayment,
+    dispute,
     invoice: invoice.json.id,
     subscription,
     delivery: sent.json.deliveryId,
@@ -221,6 +249,7 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
     webhook: `/v1/WebhookConfiguration/${w.webhook}`,
     deliveries: `/v1/WebhookConfiguration/${w.webhook}/deliveries`,
     invoice: `/v1/invoices/${w.invoice}`,
+    dispute: `/v1/disputes/${w.dispute}`,
     subscription: `/v1/subscriptions/${w.subscription}`,
     subscriptionInvoices: `/v1/subscriptions/${w.subscription}/invoices`,
   };

@@ -4,6 +4,7 @@
 // in ../webhooks.ts; auth, errors, limits, idempotency and versioning in ../platform/.
 import type { Scenario } from '../../types.js';
 import { customers } from './customers.js';
+import { disputes } from './disputes.js';
 import { holds } from './holds.js';
 import { invoicesAndPortal } from './invoices-and-portal.js';
 import { lists } from './lists.js';
@@ -33,6 +34,7 @@ export const checkoutScenarios: Scenario[] = [
   ...withdrawQr,
   ...holds,
   ...refunds,
+  ...disputes,
   ...subscriptions,
   ...invoicesAndPortal,
 ];

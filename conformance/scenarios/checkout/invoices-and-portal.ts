@@ -2,11 +2,23 @@
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { postCustomer } from '../fixtures/catalog.js';
-import { call, envelopeData, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
+import { call, describe, envelopeData, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
 import { emailFor, otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { MESSAGES, PAY_CARD, SESSION } from '../fixtures/operations.js';
 import { pending } from '../fixtures/scenario.js';
 import { OTHER_SCOPED } from '../fixtures/sections.js';
+import { newSession, payByCard } from '../fixtures/sessions.js';
+
+/** A new invoice of 42.50 USD for a payer of this run. */
+async function newInvoice(ctx: ConformanceContext, label: string): Promise<any> {
+  const body = { customer: { email: emailFor(ctx, label), firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: 'Conformance check', quantity: 1, unitAmount: 42.5 }] };
+  const res = await call(ctx, 'checkout', 'createInvoice', { method: 'POST', path: '/v1/invoices', key: secretKey(ctx), body });
+  expectStatus(res, 201, 'create an invoice');
+  return res.json;
+}
+
+const invoiceOp = (ctx: ConformanceContext, operationId: string, method: string, id: number, suffix: string, body?: unknown) =>
+  call(ctx, 'checkout', operationId, { method, path: `/v1/invoices/${id}/${suffix}`, key: secretKey(ctx), ...(body === undefined ? {} : { body }) });
 
 const createPortalSession = (ctx: ConformanceContext, body: unknown, key = secretKey(ctx)) => call(ctx, 'checkout', 'createPortalSession', { method: 'POST', path: '/v1/portal-sessions', key, body });
 
@@ -19,10 +31,66 @@ export const invoicesAndPortal: Scenario[] = [
   pending('checkout.invoices.create', '`POST /v1/invoices` creates an invoice (scope `invoice.create`)', OTHER_SCOPED, ['createCustomer', 'createInvoice']),
   pending('checkout.invoices.by-reference', '`GET /v1/invoices?reference=` finds the invoice of a pay-link reference', OTHER_SCOPED, ['createInvoice', 'listInvoices']),
   pending('checkout.invoices.retrieve', '`GET /v1/invoices/{id}` answers the invoice; another merchant\'s answers 404', OTHER_SCOPED, ['createInvoice', 'retrieveInvoice']),
-  pending('checkout.invoices.pdf', '`GET /v1/invoices/{id}/pdf` answers the invoice as a PDF document', OTHER_SCOPED, ['createInvoice', 'getInvoicePdf']),
-  pending('checkout.invoices.send', '`POST /v1/invoices/{id}/send` emails the invoice (scope `invoice.update`)', OTHER_SCOPED, ['createInvoice', 'sendInvoice', MESSAGES]),
+  {
+    id: 'checkout.invoices.pdf',
+    title: '`GET /v1/invoices/{id}/pdf` answers the invoice as a PDF document (`application/pdf`, `%PDF-`), as an attachment named after its number',
+    source: OTHER_SCOPED,
+    requires: ['createInvoice', 'getInvoicePdf'],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx, 'pdf');
+      const res = await invoiceOp(ctx, 'getInvoicePdf', 'GET', invoice.id, 'pdf');
+      expectStatus(res, 200, 'the PDF');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/pdf/, `content type: ${describe(res)}`);
+      assert.ok(res.text.startsWith('%PDF-'), 'the body is a PDF file');
+      assert.equal(res.headers.get('content-disposition'), `attachment; filename="${invoice.invoiceNumber}.pdf"`);
+    },
+  },
+  {
+    id: 'checkout.invoices.send',
+    title: '`POST /v1/invoices/{id}/send` emails the invoice with its pay link: `sent`; a cancelled invoice answers 409 `invalid_state` (scope `invoice.update`)',
+    source: OTHER_SCOPED,
+    requires: ['createInvoice', 'sendInvoice', 'voidInvoice', MESSAGES],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx, 'send');
+      const sent = await invoiceOp(ctx, 'sendInvoice', 'POST', invoice.id, 'send');
+      expectStatus(sent, 200, 'send the invoice');
+      assert.equal(sent.json.status, 'sent');
+      const messages = await call(ctx, 'checkout', 'listTestMessages', { method: 'GET', path: '/v1/test-helpers/messages', key: secretKey(ctx), query: { to: emailFor(ctx, 'send') } });
+      expectStatus(messages, 200, 'the test outbox');
+      assert.ok(messages.json.data.some((m: { body: string }) => m.body.includes(invoice.hostedUrl)), 'the email carries the link to pay the invoice');
+      const other = await newInvoice(ctx, 'send-void');
+      expectStatus(await invoiceOp(ctx, 'voidInvoice', 'POST', other.id, 'void'), 200, 'void the invoice');
+      expectError(await invoiceOp(ctx, 'sendInvoice', 'POST', other.id, 'send'), 409, 'conflict', 'invalid_state');
+    },
+  },
   pending('checkout.invoices.void', '`POST /v1/invoices/{id}/void` voids an unpaid invoice; it can no longer be paid', OTHER_SCOPED, ['createInvoice', 'voidInvoice', SESSION]),
-  pending('checkout.invoices.refund', '`POST /v1/invoices/{id}/refund` refunds the invoice\'s payment (scope `invoice.refund`)', OTHER_SCOPED, ['createInvoice', ...PAY_CARD, 'refundInvoice']),
+  {
+    id: 'checkout.invoices.refund',
+    title: '`POST /v1/invoices/{id}/refund` refunds the invoice\'s payment in part, then the rest; more than is left answers 400 `validation_error` (scope `invoice.refund`)',
+    source: OTHER_SCOPED,
+    requires: ['createInvoice', ...PAY_CARD, 'refundInvoice'],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx, 'refund');
+      const nothing = await invoiceOp(ctx, 'refundInvoice', 'POST', invoice.id, 'refund', {});
+      expectStatus(nothing, 409, 'refund an unpaid invoice');
+      assert.equal(nothing.json?.errorCode, 'nothing_to_refund');
+      await payByCard(ctx, await newSession(ctx, { invoiceId: invoice.id, amount: undefined, currency: undefined }));
+      const part = await invoiceOp(ctx, 'refundInvoice', 'POST', invoice.id, 'refund', { amount: 10 });
+      expectStatus(part, 200, 'refund 10');
+      assert.equal(part.json.refundAmount, 10);
+      assert.equal(part.json.amountRefundable, 32.5);
+      const tooMuch = await invoiceOp(ctx, 'refundInvoice', 'POST', invoice.id, 'refund', { amount: 40 });
+      expectStatus(tooMuch, 400, 'refund more than is left');
+      assert.equal(tooMuch.json?.errorCode, 'validation_error');
+      const rest = await invoiceOp(ctx, 'refundInvoice', 'POST', invoice.id, 'refund', {});
+      expectStatus(rest, 200, 'refund the rest');
+      assert.equal(rest.json.amountRefunded, 42.5);
+      assert.equal(rest.json.refunds[0].status, 'refunded');
+    },
+  },
   {
     id: 'checkout.portal.create',
     title: '`POST /v1/portal-sessions` creates a customer-portal session for a customer `clientId`: 201 with its URL, open one hour',

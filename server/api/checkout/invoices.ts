@@ -1,7 +1,9 @@
-import { createInvoice, getInvoice, listInvoices, voidInvoice } from '../../domain/invoices/invoice.service.js';
+import { refundInvoice } from '../../domain/checkout/invoice-refund.js';
+import { invoicePdfFilename, renderInvoicePdf } from '../../domain/invoices/invoice-pdf.js';
+import { createInvoice, getInvoice, listInvoices, sendInvoice, voidInvoice } from '../../domain/invoices/invoice.service.js';
 import { created, listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-import { invoiceView } from './views/invoice.view.js';
+import { invoiceRefundView, invoiceView } from './views/invoice.view.js';
 
 export const invoiceHandlers: CheckoutHandlers = {
   async createInvoice({ db, deps, tenant, body }) {
@@ -16,5 +18,16 @@ export const invoiceHandlers: CheckoutHandlers = {
   },
   async voidInvoice({ db, deps, tenant, path }) {
     return ok(invoiceView(await voidInvoice(db, deps.clock, tenant, path.id), deps.config.publicBaseUrl));
+  },
+  async getInvoicePdf({ db, tenant, path }) {
+    const invoice = await getInvoice(db, tenant, path.id);
+    const pdf = await renderInvoicePdf(db, tenant, invoice.id);
+    return { status: 200, body: pdf, headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${invoicePdfFilename(invoice)}"` } };
+  },
+  async sendInvoice({ db, deps, tenant, path }) {
+    return ok(invoiceView(await sendInvoice(db, deps.clock, deps.config, tenant, path.id), deps.config.publicBaseUrl));
+  },
+  async refundInvoice({ db, deps, tenant, path, body }) {
+    return ok(invoiceRefundView(await refundInvoice(db, deps.clock, tenant, path.id, body ?? {})));
   },
 };

@@ -18,6 +18,8 @@ import * as messageDelivery from './2026_11_25_0017_message_delivery.js';
 import * as idempotencyCommitted from './2026_11_25_0018_idempotency_committed.js';
 import * as sandboxClockNotify from './2026_11_25_0019_sandbox_clock_notify.js';
 import * as billingLifecycle from './2026_11_25_0020_billing_lifecycle.js';
+import * as messageAttachments from './2026_11_25_0021_message_attachments.js';
+import * as disputes from './2026_11_25_0022_disputes.js';
 import * as portalSessions from './2026_11_25_0023_portal_sessions.js';
 
 /**
@@ -44,5 +46,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0018_idempotency_committed': idempotencyCommitted,
   '2026_11_25_0019_sandbox_clock_notify': sandboxClockNotify,
   '2026_11_25_0020_billing_lifecycle': billingLifecycle,
+  '2026_11_25_0021_message_attachments': messageAttachments,
+  '2026_11_25_0022_disputes': disputes,
   '2026_11_25_0023_portal_sessions': portalSessions,
 };

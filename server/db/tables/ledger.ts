@@ -11,7 +11,7 @@ import type { Numeric, Timestamp } from '../columns.js';
 export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees';
 
 /** What a posting records. */
-export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute';
+export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute' | 'dispute_fee';
 
 /** One side of a posting. The entries of a posting (same `posting_id`) sum to zero: a balance is a sum. */
 export interface LedgerEntriesTable {

@@ -35,3 +35,15 @@ export interface MessagesTable {
   last_error: string | null;
 }
 export type MessageRow = Selectable<MessagesTable>;
+
+/** A file an email carries (an invoice's PDF), written with its message. */
+export interface MessageAttachmentsTable {
+  message_id: string;
+  /** Order among the message's files. */
+  position: number;
+  filename: string;
+  content_type: string;
+  /** bytea: a Buffer (pg) or a Uint8Array (PGlite) when read. */
+  content: ColumnType<Uint8Array, Uint8Array, never>;
+}
+export type MessageAttachmentRow = Selectable<MessageAttachmentsTable>;

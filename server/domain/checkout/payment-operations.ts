@@ -46,15 +46,17 @@ export async function refund(db: Kysely<Database>, clock: Clock, tenant: Tenant,
   const outcome = await db.transaction().execute(async (trx): Promise<RefundOutcome | AppError> => {
     const result = await refundPayment(trx, clock, await lockRefundTarget(trx, tenant, target), input);
     if (result instanceof AppError || result.alreadyRefunded) return result;
-    if (!result.completed) {
-      await setSessionPaymentStatus(trx, result.payment, 'pending_reversal');
-      return result;
-    }
-    await refunded(trx, clock, result.payment, result.amount);
+    await afterRefund(trx, clock, result);
     return result;
   });
   if (outcome instanceof AppError) throw outcome;
   return outcome;
+}
+
+/** What follows a refund that went through: recorded as completed, or the session shows a wallet refund under way. */
+export async function afterRefund(trx: Trx, clock: Clock, result: RefundOutcome): Promise<void> {
+  if (result.completed) await refunded(trx, clock, result.payment, result.amount);
+  else await setSessionPaymentStatus(trx, result.payment, 'pending_reversal');
 }
 
 /** A refund that completed: on the invoice (`invoice.refunded`), on the session, then `payment.refunded`. */

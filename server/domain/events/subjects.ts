@@ -1,4 +1,5 @@
 import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { DisputeRow } from '../../db/tables/disputes.js';
 import type { InvoiceRow } from '../../db/tables/invoices.js';
 import type { PaymentRow } from '../../db/tables/payments.js';
 import type { SubscriptionDetails, SubscriptionStatus } from '../../db/tables/subscriptions.js';
@@ -28,6 +29,7 @@ export type EventSubject =
   | { kind: 'payment'; payment: PaymentRow; card: CardSummary | null; refund?: { amount: string } }
   | { kind: 'invoice'; invoice: InvoiceRow }
   | { kind: 'subscription'; subscription: SubscriptionDetails; change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string } }
+  | { kind: 'dispute'; dispute: DisputeRow }
   | { kind: 'test'; id: string; eventType: string; live: boolean; created_at: Date };
 
 /** An event written before events stored records (migration 0013): its payload, as it was written. */

@@ -11,13 +11,13 @@ import type { InvoiceRow } from '../../db/tables/invoices.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
-import { amountToDecimal, currencyCode, decimalToString } from '../../shared/money.js';
+import { amountToDecimal, currencyCode } from '../../shared/money.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { writeEvent } from '../events/event.service.js';
-import { recordMessage } from '../messages/message.service.js';
+import { emailInvoice, type InvoiceLinks } from './invoice-email.js';
 import { addRefunded, cancelUnpaid, findInvoice, findInvoiceByIdentifier, findInvoices, type InvoiceFilter, insertInvoice, nextLineIds, updateInvoice } from './invoice.repository.js';
 import { amountDue, computeInvoice, type LineInput } from './invoice.lines.js';
 
@@ -46,12 +46,7 @@ export interface CreateInvoiceInput {
   send?: boolean | undefined;
 }
 
-/** Where the payer pays an invoice: its page on this server. */
-export interface InvoiceLinks {
-  publicBaseUrl: string;
-}
-
-export const invoicePageUrl = (links: InvoiceLinks, invoice: Pick<InvoiceRow, 'identifier'>) => `${links.publicBaseUrl}/invoice/${invoice.identifier}`;
+export { type InvoiceLinks, invoicePageUrl } from './invoice-email.js';
 
 async function invoiceEvent(db: Db, clock: Clock, type: EventType, invoice: InvoiceRow): Promise<void> {
   await writeEvent(db, clock, { tenant: tenantOf(invoice), type, subject: { kind: 'invoice', invoice } });
@@ -129,23 +124,30 @@ export async function createInvoice(db: Kysely<Database>, clock: Clock, links: I
       paid_at: null,
       created_at: now,
     });
-    if (input.send) await sendInvoice(trx, clock, links, invoice);
+    if (input.send) await emailInvoice(trx, clock, links, invoice);
     return invoice;
   });
 }
 
-/** Emails the payer a link to pay the invoice (the outbox), and writes `invoice.sent`. */
-async function sendInvoice(trx: Trx, clock: Clock, links: InvoiceLinks, invoice: InvoiceRow): Promise<void> {
-  const due = invoice.due_date ? ` by ${invoice.due_date.toISOString().slice(0, 10)}` : '';
-  await recordMessage(trx, clock, {
-    tenant: tenantOf(invoice),
-    channel: 'email',
-    kind: 'invoice',
-    to: invoice.payer_email!,
-    subject: `Invoice ${invoice.invoice_number}`,
-    body: `Invoice ${invoice.invoice_number}: ${decimalToString(invoice.total, invoice.currency)} ${invoice.currency} due${due}. Pay it at ${invoicePageUrl(links, invoice)}`,
+/** Statuses an invoice can be emailed in; a draft or pending one becomes `sent`, the others keep theirs (a reminder). */
+const SENDABLE_STATUSES = ['draft', 'pending', 'sent', 'partially_paid', 'overdue'];
+
+/**
+ * Emails the invoice to its payer (a link to pay it, its PDF attached) and writes `invoice.sent`:
+ * a draft or pending invoice becomes `sent`; a sent, partially paid or overdue one is sent again
+ * as a reminder. A paid, cancelled or expired one answers 409 `invalid_state`; one without a payer
+ * email 400 `validation_error`.
+ */
+export async function sendInvoice(db: Kysely<Database>, clock: Clock, links: InvoiceLinks, tenant: Tenant, id: number): Promise<InvoiceRow> {
+  return db.transaction().execute(async (trx) => {
+    let invoice = await getInvoice(trx, tenant, id, { lock: true });
+    if (!SENDABLE_STATUSES.includes(invoice.status)) throw new AppError('invalid_state', { message: `Invoice ${id} is ${invoice.status} and cannot be sent.` });
+    if (!invoice.payer_email) throw invalid('customer.email', `Invoice ${id} has no payer email address to send it to.`);
+    const first = invoice.status === 'draft' || invoice.status === 'pending';
+    invoice = await updateInvoice(trx, tenant, id, { sent_at: clock.now(), ...(first ? { status: 'sent' } : {}) });
+    await emailInvoice(trx, clock, links, invoice);
+    return invoice;
   });
-  await invoiceEvent(trx, clock, 'invoice.sent', invoice);
 }
 
 /** The tenant's invoice; 404 for anyone else's. */

@@ -1,10 +1,10 @@
-// The ledger is the only writer of money: payments, fees, refunds, holds and settlements post
+// The ledger is the only writer of money: payments, fees, refunds, holds, settlements and disputes post
 // balanced entries here, and balances are sums of them.
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { insertPostings, lockBalance, type PostingContext, sumAccount, sumAccounts } from './ledger.repository.js';
-import { availableDebit, entriesFor, type Movement } from './postings.js';
+import { availableDebit, entriesFor, type Movement, takesFromAvailable } from './postings.js';
 
 export type { Movement, PostingContext };
 
@@ -34,6 +34,8 @@ export class InsufficientBalanceError extends Error {
 export async function post(trx: Trx, context: PostingContext, movements: Movement[]): Promise<void> {
   const debit = movements.reduce((sum, m) => sum.plus(availableDebit(m)), new Decimal(0));
   if (debit.greaterThan(0)) await ensureAvailable(trx, context.tenant, context.currency, debit);
+  // A dispute may overdraw the balance, but it still waits for a refund that is checking it.
+  else if (movements.some(takesFromAvailable)) await lockBalance(trx, context.tenant, context.currency);
   await insertPostings(trx, context, movements.map(entriesFor));
 }
 

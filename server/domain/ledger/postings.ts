@@ -22,7 +22,14 @@ export type Movement =
    */
   | { type: 'refund'; amount: string; from: 'pending' | 'available'; accepted?: boolean }
   /** A payment's pending net (payments less fees and refunds, which may be negative) becomes available. */
-  | { type: 'settlement'; net: string };
+  | { type: 'settlement'; net: string }
+  /**
+   * A dispute lost or accepted: the disputed amount goes back to the cardholder, from the pending
+   * balance (not settled yet) or the available one. Never refused: the balance may go negative.
+   */
+  | { type: 'dispute'; amount: string; from: 'pending' | 'available' }
+  /** The acquirer's fee for a dispute lost or accepted, from the same balance. Never refused either. */
+  | { type: 'dispute_fee'; amount: string; from: 'pending' | 'available' };
 
 export interface Entry {
   type: LedgerEntryType;
@@ -56,8 +63,15 @@ export function entriesFor(movement: Movement): Entry[] {
       return transfer('refund', movement.from, 'payer', movement.amount);
     case 'settlement':
       return transfer('settlement', 'pending', 'available', movement.net);
+    case 'dispute':
+      return transfer('dispute', movement.from, 'payer', movement.amount);
+    case 'dispute_fee':
+      return transfer('dispute_fee', movement.from, 'fees', movement.amount);
   }
 }
+
+/** Whether a movement takes money out of the available balance (checked against it or not). */
+export const takesFromAvailable = (movement: Movement): boolean => 'from' in movement && movement.from === 'available';
 
 /** How much a movement takes out of the merchant's available balance (what must be there first). */
 export function availableDebit(movement: Movement): Decimal {

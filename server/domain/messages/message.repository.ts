@@ -1,11 +1,20 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { MessageKind, MessageRow, MessagesTable } from '../../db/tables/messages.js';
+import type { MessageAttachmentRow, MessageAttachmentsTable, MessageKind, MessageRow, MessagesTable } from '../../db/tables/messages.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 export async function insertMessage(db: Db, values: Insertable<MessagesTable>): Promise<MessageRow> {
   return db.insertInto('messages').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertAttachments(db: Db, values: Insertable<MessageAttachmentsTable>[]): Promise<void> {
+  if (values.length > 0) await db.insertInto('message_attachments').values(values).execute();
+}
+
+/** The files a message carries, in order. Read by delivery, after the message was claimed (no tenant: it starts from the message). */
+export async function findAttachments(db: Db, messageId: string): Promise<MessageAttachmentRow[]> {
+  return db.selectFrom('message_attachments').selectAll().where('message_id', '=', messageId).orderBy('position').execute();
 }
 
 /** The order of writing of one of the tenant's messages (the list's cursor), or undefined. */

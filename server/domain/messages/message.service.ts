@@ -5,7 +5,7 @@ import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { claimDueMessages, findMessageSeq, findMessages, insertMessage, updateDelivery } from './message.repository.js';
+import { claimDueMessages, findAttachments, findMessageSeq, findMessages, insertAttachments, insertMessage, updateDelivery } from './message.repository.js';
 
 export interface OutgoingMessage {
   tenant: Tenant;
@@ -15,6 +15,15 @@ export interface OutgoingMessage {
   subject?: string | null;
   body: string;
   sessionId?: string | null;
+  /** Files an email carries (an invoice's PDF). */
+  attachments?: Attachment[];
+}
+
+/** A file attached to an email. */
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /**
@@ -24,7 +33,7 @@ export interface OutgoingMessage {
  */
 export async function recordMessage(db: Db, clock: Clock, message: OutgoingMessage): Promise<MessageRow> {
   const live = message.tenant.livemode;
-  return insertMessage(db, {
+  const row = await insertMessage(db, {
     status: live ? 'queued' : 'recorded',
     next_attempt_at: live ? clock.now() : null,
     id: `msg_${randomToken(20)}`,
@@ -38,6 +47,14 @@ export async function recordMessage(db: Db, clock: Clock, message: OutgoingMessa
     session_id: message.sessionId ?? null,
     created_at: clock.now(),
   });
+  const files = message.attachments ?? [];
+  await insertAttachments(db, files.map((file, position) => ({ message_id: row.id, position, filename: file.filename, content_type: file.contentType, content: file.content })));
+  return row;
+}
+
+/** The files a message carries, in order, for its delivery. */
+export async function attachmentsOf(db: Db, message: MessageRow): Promise<Attachment[]> {
+  return (await findAttachments(db, message.id)).map((a) => ({ filename: a.filename, contentType: a.content_type, content: Buffer.from(a.content) }));
 }
 
 export interface MessageQuery {

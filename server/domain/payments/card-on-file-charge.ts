@@ -5,12 +5,11 @@ import type { Trx } from '../../db/database.js';
 import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
 import { DECLINES_LATER } from '../../shared/card-outcome.js';
 import type { Clock } from '../../shared/clock.js';
-import { newReference } from '../../shared/ids.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { post } from '../ledger/ledger.service.js';
 import { findPaymentMethod } from './payment-method.repository.js';
 import { insertPayment } from './payment.repository.js';
-import { paymentEvent, sandboxFee } from './payment.service.js';
+import { paymentBase, paymentEvent, sandboxFee } from './payment.service.js';
 
 /** What a charge of a card on file is for. */
 export interface CardOnFileCharge {
@@ -45,27 +44,10 @@ function failureOf(card: PaymentMethodRow): { code: ChargeFailureCode; message: 
   return null;
 }
 
+/** The payment's columns: a charge of no session, for the invoice. */
 function paymentValues(charge: CardOnFileCharge, card: PaymentMethodRow, now: Date) {
-  return {
-    reference_number: newReference('PAY'),
-    merchant_id: charge.tenant.merchantId,
-    livemode: charge.tenant.livemode,
-    session_id: null,
-    invoice_id: charge.invoiceId,
-    payment_method_id: card.id,
-    capture_method: 'automatic' as const,
-    amount: charge.amount,
-    currency: charge.currency,
-    fee: '0',
-    authorized_amount: null,
-    captured_amount: null,
-    refunded_amount: '0',
-    failure_code: null,
-    failure_message: null,
-    metadata: JSON.stringify(charge.metadata),
-    created_at: now,
-    updated_at: now,
-  };
+  const source = { id: null, merchant_id: charge.tenant.merchantId, livemode: charge.tenant.livemode, capture_method: 'automatic' as const, amount: charge.amount, currency: charge.currency, metadata: charge.metadata };
+  return { ...paymentBase(source, card.id, now), invoice_id: charge.invoiceId };
 }
 
 /**

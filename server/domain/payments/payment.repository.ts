@@ -89,3 +89,12 @@ export async function nextDuePayment(
   const row = await query.executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
 }
+
+/**
+ * The payments made towards one of the tenant's invoices, oldest first, locked: always in id order,
+ * so that two refunds of one invoice (or one of them and a refund of a single payment) queue up
+ * rather than deadlock, and the second reads what the first left.
+ */
+export async function lockInvoicePayments(db: Db, tenant: Tenant, invoiceId: number): Promise<PaymentRow[]> {
+  return db.selectFrom('payments').selectAll().where('invoice_id', '=', invoiceId).where(ofTenant(tenant)).orderBy('id').forUpdate().execute();
+}

@@ -22,8 +22,8 @@ import { findPayment, insertPayment, updatePayment } from './payment.repository.
 /** Hold duration unless the payment option sets its own. */
 export const DEFAULT_HOLD_DAYS = 7;
 
-/** What a payment is taken for: a checkout session's amount, currency, capture method and metadata. */
-export type PaymentSource = Pick<CheckoutSessionRow, 'id' | 'merchant_id' | 'livemode' | 'capture_method' | 'amount' | 'currency' | 'metadata'>;
+/** What a payment is taken for: a checkout session's amount, currency, capture method and metadata (no session: a charge of a card on file). */
+export type PaymentSource = Pick<CheckoutSessionRow, 'merchant_id' | 'livemode' | 'capture_method' | 'amount' | 'currency' | 'metadata'> & { id: string | null };
 
 /** The sandbox acquirer's fee: 2.9% plus 30 minor units, rounded half-up to the currency's digits. */
 export function sandboxFee(amount: string, currency: string): string {

@@ -144,3 +144,9 @@ async function recordCardRefund(trx: Trx, now: Date, payment: PaymentRow, amount
   await post(trx, { tenant, paymentId: payment.id, currency: payment.currency, at: now }, [{ type: 'refund', amount: amount.toFixed(), from: options.settled ? 'available' : 'pending' }]);
   return updated;
 }
+
+/** A refund attempt the processor or the balance refused, recorded on its own (the refund of an invoice rolled back the rest of its work). */
+export async function recordFailedRefundAttempt(trx: Trx, clock: Clock, payment: PaymentRow): Promise<void> {
+  const now = clock.now();
+  await updatePayment(trx, tenantOf(payment), payment.id, { refund_attempts: payment.refund_attempts + 1, refund_last_attempt_at: now, refund_last_outcome: 'failed', updated_at: now });
+}

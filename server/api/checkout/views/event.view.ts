@@ -3,6 +3,7 @@
 import type { components } from '../../../../generated/checkout.js';
 import type { EventRecord, EventSubject } from '../../../domain/events/event.service.js';
 import { decimalToAmount } from '../../../shared/money.js';
+import { disputeView } from './dispute.view.js';
 import { invoiceEventObject } from './invoice.view.js';
 import { paymentEventObject } from './payment.view.js';
 import { sessionEventObject } from './session.view.js';
@@ -25,6 +26,8 @@ export function eventObject(subject: EventSubject): Record<string, unknown> {
       return invoiceEventObject(subject.invoice);
     case 'subscription':
       return subscriptionEventObject(subject.subscription, subject.change);
+    case 'dispute':
+      return disputeView(subject.dispute);
     case 'test':
       return { object: 'test', id: subject.id, message: 'This is a test event sent from the Till API.', eventType: subject.eventType, isLive: subject.live, createdAt: subject.created_at.toISOString() };
   }

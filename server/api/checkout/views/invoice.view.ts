@@ -2,7 +2,9 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/checkout.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
+import type { InvoiceRefundOutcome } from '../../../domain/checkout/invoice-refund.js';
 import { decimalToAmount } from '../../../shared/money.js';
+import { refundResultView } from './payment.view.js';
 
 type Schemas = components['schemas'];
 
@@ -108,4 +110,16 @@ export const subscriptionInvoiceView = (i: InvoiceRow): Schemas['SubscriptionInv
   periodStart: (i.period_start ?? i.created_at).toISOString(),
   periodEnd: (i.period_end ?? i.created_at).toISOString(),
   dueDate: (i.due_date ?? i.created_at).toISOString(),
+});
+
+/** What an invoice refund did: the invoice's totals, and each payment it refunded (newest first). */
+export const invoiceRefundView = (outcome: InvoiceRefundOutcome): Schemas['InvoiceRefundResult'] => ({
+  object: 'invoice_refund',
+  invoiceId: outcome.invoice.id,
+  currency: outcome.invoice.currency,
+  alreadyRefunded: outcome.alreadyRefunded,
+  refundAmount: decimalToAmount(outcome.amount, outcome.invoice.currency),
+  amountRefunded: decimalToAmount(outcome.invoice.amount_refunded, outcome.invoice.currency),
+  amountRefundable: decimalToAmount(outcome.refundable, outcome.invoice.currency),
+  refunds: outcome.refunds.map(refundResultView),
 });
