@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import { portalInvoice } from '../../domain/billing/portal-view.js';
-import { renderInvoicePdf } from '../../domain/invoices/invoice-pdf.js';
+import { invoicePdfFilename, renderInvoicePdf } from '../../domain/invoices/invoice-pdf.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { idParam, inPortal, sendPortalError } from './context.js';
 
@@ -18,7 +18,7 @@ export function portalInvoicePdf(deps: AppDeps): Router {
       if (id === undefined) return sendPortalError(res, 404, 'Not found', 'There is no such invoice in your account.', ctx.brand);
       const invoice = await portalInvoice(deps.database.db, ctx.session, id);
       const pdf = await renderInvoicePdf(deps.database.db, tenantOf(ctx.session), invoice.id);
-      res.setHeader('Content-Disposition', `inline; filename="invoice-${invoice.invoice_number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`);
+      res.setHeader('Content-Disposition', `inline; filename="${invoicePdfFilename(invoice)}"`);
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Referrer-Policy', 'no-referrer');
