@@ -26,19 +26,23 @@ export interface PortalOverview {
   subscriptions: SubscriptionDetails[];
   invoices: InvoiceRow[];
   card: PaymentMethodRow | null;
+  /** The ids of the subscriptions that have a plan to switch to. */
+  switchable: Set<number>;
 }
 
 /** Everything the portal's main page shows, for the session's customer in the session's mode. */
 export async function portalOverview(db: Db, session: PortalSessionRow): Promise<PortalOverview> {
   const tenant = tenantOf(session);
-  const [merchant, customer, subscriptions, invoices, card] = await Promise.all([
+  const [merchant, customer, subscriptions, invoices, card, plans] = await Promise.all([
     getMerchant(db, session.merchant_id),
     getCustomer(db, tenant, session.customer_id),
     findSubscriptions(db, tenant, { clientId: session.customer_id, limit: PORTAL_LIST_LIMIT - 1 }),
     listInvoices(db, tenant, { customerId: session.customer_id, limit: PORTAL_LIST_LIMIT }),
     defaultCardOnFile(db, tenant, session.customer_id),
+    availablePlans(db, session),
   ]);
-  return { merchant, customer, subscriptions, invoices: invoices.data.filter((i) => i.status !== 'draft'), card: card ?? null };
+  const switchable = new Set(subscriptions.filter((s) => switchTargets(plans, s).length > 0).map((s) => s.id));
+  return { merchant, customer, subscriptions, invoices: invoices.data.filter((i) => i.status !== 'draft'), card: card ?? null, switchable };
 }
 
 const notYours = (what: string): never => {
@@ -67,8 +71,15 @@ const SWITCHABLE = ['active', 'trialing'];
  * currency and billing interval (a plan change keeps the interval), none unless it is active or trialing.
  */
 export async function switchablePlans(db: Db, subscription: SubscriptionDetails): Promise<Plan[]> {
-  if (!SWITCHABLE.includes(subscription.status)) return [];
-  const plans = await listPlans(db, tenantOf(subscription), { limit: 100, includeArchived: false });
-  const same = (p: Plan) => p.currency === subscription.currency && p.interval === subscription.interval && p.interval_count === subscription.interval_count;
-  return plans.data.filter((p) => p.active && p.status === 'available' && same(p) && p.id !== subscription.plan_id);
+  return switchTargets(await availablePlans(db, subscription), subscription);
+}
+
+/** The merchant's available, active plans (the newest 100). */
+async function availablePlans(db: Db, owner: { merchant_id: number; livemode: boolean }): Promise<Plan[]> {
+  return (await listPlans(db, tenantOf(owner), { limit: 100, includeArchived: false })).data.filter((p) => p.active && p.status === 'available');
+}
+
+function switchTargets(plans: Plan[], s: SubscriptionDetails): Plan[] {
+  if (!SWITCHABLE.includes(s.status)) return [];
+  return plans.filter((p) => p.currency === s.currency && p.interval === s.interval && p.interval_count === s.interval_count && p.id !== s.plan_id);
 }

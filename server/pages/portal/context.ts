@@ -5,7 +5,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import type { OpenPortal } from '../../domain/billing/portal-card.js';
 import { isPortalForm, openPortal, PORTAL_PATH } from '../../domain/billing/portal-session.js';
-import { portalOverview, switchablePlans } from '../../domain/billing/portal-view.js';
+import { portalOverview } from '../../domain/billing/portal-view.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { AppError } from '../../shared/errors.js';
 import { type Brand, sendPage } from '../kit/layout.js';
@@ -33,11 +33,8 @@ export function sendPortalError(res: Response, status: number, title: string, me
 
 /** The portal's main page, with what just happened or what went wrong. */
 export async function sendOverview(res: Response, ctx: PortalRequestContext, flash: Flash = {}, status = 200): Promise<void> {
-  const db = ctx.deps.database.db;
-  const overview = await portalOverview(db, ctx.session);
-  const withPlans = new Set<number>();
-  for (const s of overview.subscriptions) if (s.status !== 'canceled' && (await switchablePlans(db, s)).length > 0) withPlans.add(s.id);
-  sendPortalPage(res, ctx.brand, `Your account · ${ctx.brand.name}`, overviewPage(ctx, overview, (s) => withPlans.has(s.id), flash), status);
+  const overview = await portalOverview(ctx.deps.database.db, ctx.session);
+  sendPortalPage(res, ctx.brand, `Your account · ${ctx.brand.name}`, overviewPage(ctx, overview, flash), status);
 }
 
 /** Whether a POST came from this site (browsers say so in Sec-Fetch-Site; older ones send nothing, and the form token still applies). */

@@ -88,10 +88,10 @@ export interface Flash {
 }
 
 /** The portal's main page. */
-export function overviewPage(page: PortalPage, overview: PortalOverview, plansOf: (s: SubscriptionDetails) => boolean, flash: Flash = {}): SafeHtml {
+export function overviewPage(page: PortalPage, overview: PortalOverview, flash: Flash = {}): SafeHtml {
   const { merchant, customer, subscriptions, card } = overview;
   const back = page.session.return_url ? html`<a class="back" id="return-link" href="${page.session.return_url}">← Back to ${merchant.name}</a>` : '';
-  const subs = subscriptions.length === 0 ? html`<p class="muted">No subscriptions.</p>` : subscriptions.map((s) => subscriptionPanel(page, s, plansOf(s)));
+  const subs = subscriptions.length === 0 ? html`<p class="muted">No subscriptions.</p>` : subscriptions.map((s) => subscriptionPanel(page, s, overview.switchable.has(s.id)));
   return html`${back}${page.session.livemode ? '' : html`<span class="badge">Test mode</span>`}
 <h1>Your account</h1><p class="muted" data-field="customer">${customer.name ?? ''}${customer.name && customer.email ? ' · ' : ''}${customer.email ?? ''}</p>
 <div class="status" id="status" role="status">${flash.notice ?? ''}</div><div class="alert" id="alert" role="alert">${flash.alert ?? ''}</div>
