@@ -346,6 +346,9 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: '/v1/customers', body: { email: `conformance+${ctx.runId}-${Math.random().toString(36).slice(2, 8)}@example.com`, name: 'Conformance' } }),
   },
   listCustomers: { success: async () => ({ path: '/v1/customers', query: { limit: 5 } }) },
+  createPortalSession: {
+    success: async (ctx) => ({ path: '/v1/portal-sessions', body: { clientId: (await fixtureCustomer(ctx)).id, returnUrl: 'https://shop.example.com/account' } }),
+  },
   retrieveCustomer: {
     success: async (ctx) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx)).id}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx, key)).id}` }),

@@ -1294,14 +1294,20 @@ export interface paths {
          * @description Creates a session of the hosted customer portal for one of your customers (`clientId`).
          *     Send the customer's browser to the returned `url`. In the portal the customer sees the
          *     subscriptions and invoices of the key's mode, adds or changes the card on file (the only
-         *     way to change it: the API has no update-payment-method operation), and pauses, resumes or
-         *     cancels subscriptions, with the same `subscription.*` events as through the API. A customer
+         *     way to change it: the API has no update-payment-method operation), and pauses, resumes,
+         *     cancels or switches the plan of subscriptions (with a preview of the proration), with the
+         *     same `subscription.*` events as through the API. A customer
          *     whose subscription started on a free trial adds a card here before the trial ends.
          *
-         *     Till's design: the request is `clientId` and an optional `returnUrl`; the session is
-         *     `{id, object, clientId, url, returnUrl, livemode, expiresAt, createdAt}`, and `url` opens
-         *     the portal until `expiresAt`, one hour after creation. Another merchant's or an unknown
-         *     `clientId` answers 400 `validation_error`.
+         *     Till's design: the request is `clientId` and an optional `returnUrl` (http or https); the
+         *     session is `{id, object, clientId, url, returnUrl, livemode, expiresAt, createdAt}`. `url`
+         *     is `{baseUrl}/portal/{token}`: the token is a secret (about 256 bits) that only this answer
+         *     shows, Till keeps only its hash, and it opens the portal of this customer in this mode
+         *     until `expiresAt`, one hour after creation by the merchant's clock (the sandbox clock in
+         *     test mode). After that, or with any other token, the URL shows an error page: create a new
+         *     session each time the customer asks for the portal. Another merchant's or an unknown
+         *     `clientId` answers 400 `validation_error` naming `clientId`. Creating a session changes
+         *     nothing and sends no event; changes made in the portal send the same events as the API.
          *
          *     Scope: `portal.session.create`.
          */
@@ -4490,14 +4496,14 @@ export interface components {
             clientId: number;
             /**
              * Format: uri
-             * @description Where the portal's "back" link sends the customer. Without it the portal shows no back link.
+             * @description Where the portal's "back" link sends the customer (http or https). Without it the portal shows no back link.
              */
             returnUrl?: string;
         };
-        /** @description A portal session. Till's design: send the customer to `url` before `expiresAt` (one hour after creation). In the portal the customer sees the subscriptions and invoices of the key's mode, adds or changes the card on file, and pauses, resumes or cancels subscriptions (the same `subscription.*` events follow as through the API). */
+        /** @description A portal session. Till's design: send the customer to `url` before `expiresAt` (one hour after creation). In the portal the customer sees the subscriptions and invoices of the key's mode (with PDF links), adds or replaces the card on file (with 3-D Secure when the card asks for it), and pauses, resumes, cancels or switches the plan of subscriptions (the same `subscription.*` events follow as through the API). The session is bound to its customer and mode: nothing of another customer or mode is shown or changed through it. */
         PortalSession: {
             /**
-             * @description Portal session id.
+             * @description Portal session id. Not a credential (the secret is the token in `url`).
              * @example ps_test_Q8r2Lm4Nx7Ty1Kp3
              */
             id: string;
@@ -4513,7 +4519,7 @@ export interface components {
             clientId: number;
             /**
              * Format: uri
-             * @description The portal page for this session, `{baseUrl}/portal/{id}`. Open it in the customer's browser; do not share it.
+             * @description The portal page for this session, `{baseUrl}/portal/{token}`. The token is a secret shown only here (Till keeps its hash): send the customer's browser to it at once, never log, store or share it.
              */
             url: string;
             /**
@@ -4523,7 +4529,7 @@ export interface components {
             returnUrl: string | null;
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
-            /** @description After this the URL no longer opens the portal; create a new session. */
+            /** @description One hour after creation (the merchant's clock; the sandbox clock in test mode). After this the URL shows an error page; create a new session. */
             expiresAt: components["schemas"]["Timestamp"];
             /** @description When the portal session was created. */
             createdAt: components["schemas"]["Timestamp"];

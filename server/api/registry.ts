@@ -10,6 +10,7 @@ import { testHelperHandlers } from './checkout/test-helpers.js';
 import { walletHandlers } from './checkout/wallet.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
+import { portalSessionHandlers } from './checkout/portal-sessions.js';
 import { productHandlers } from './checkout/products.js';
 import { subscriptionHandlers } from './checkout/subscriptions.js';
 import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
@@ -32,6 +33,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...savedCardHandlers,
   ...srcHandlers,
   ...disputeHandlers,
+  ...portalSessionHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

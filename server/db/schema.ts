@@ -14,6 +14,7 @@ import type { InvoicesTable } from './tables/invoices.js';
 import type { LedgerEntriesTable } from './tables/ledger.js';
 import type { DisputesTable } from './tables/disputes.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
+import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
 
 /** Every table, for Kysely. */
 export interface Database {
@@ -44,4 +45,6 @@ export interface Database {
   src_tokens: SrcTokensTable;
   sandbox_clocks: SandboxClocksTable;
   disputes: DisputesTable;
+  portal_sessions: PortalSessionsTable;
+  card_setups: CardSetupsTable;
 }

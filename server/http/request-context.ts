@@ -5,6 +5,12 @@ import type { RequestContext } from './context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
+/** A customer-portal token in a path: a credential, so the request log shows only that one was there. */
+const PORTAL_TOKEN_IN_PATH = /\/portal\/pt_[^/?]*/g;
+
+/** The path as the request log shows it: without its query, and without a portal token. */
+export const loggedPath = (url: string): string => url.split('?')[0]!.replace(PORTAL_TOKEN_IN_PATH, '/portal/pt_[redacted]');
+
 /** This process's part of every request id it makes: a letter and 9 base62 characters, drawn once. */
 const REQUEST_ID_PREFIX = `${randomToken(40).replace(/[0-9]/g, '').slice(0, 1) || 'R'}${randomToken(9)}`;
 let requestCount = 0;
@@ -25,7 +31,7 @@ export function requestContext(logger: Logger): RequestHandler {
     res.on('finish', () => {
       if (!logger.isLevelEnabled('info')) return;
       logger.info(
-        { ...req.till.bindings, method: req.method, path: req.originalUrl.split('?')[0], operationId: req.till.route?.operationId, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        { ...req.till.bindings, method: req.method, path: loggedPath(req.originalUrl), operationId: req.till.route?.operationId, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
         'request',
       );
     });

@@ -53,6 +53,11 @@ function page(title: string, body: string): string {
 <body><main>${body}</main></body></html>`;
 }
 
+/** Sends an issuer page (its own look and security headers: no script, never cached, no referrer). */
+export function sendIssuerPage(res: Response, status: number, title: string, body: string, returnUrl: string | null = null): void {
+  send(res, status, title, body, returnUrl);
+}
+
 function send(res: Response, status: number, title: string, body: string, returnUrl: string | null = null): void {
   secure(res, returnUrl);
   res.status(status).type('html').send(page(title, body));
@@ -60,22 +65,46 @@ function send(res: Response, status: number, title: string, body: string, return
 
 const formatAmount = (amount: string, currency: string) => `${new Decimal(amount).toFixed(minorUnits(currency))} ${currency}`;
 
-function challengePage(view: ChallengeView): string {
-  const { challenge, payment, method, merchantName } = view;
-  const brand = method ? (BRANDS[method.brand] ?? method.brand) : 'Card';
+/** What the issuer's challenge page shows and where its form posts (a payment's challenge, or a card kept on file). */
+export interface IssuerChallenge {
+  action: string;
+  formToken: string;
+  merchantName: string;
+  /** What is being authorized: an amount, or that nothing is charged. */
+  amount: string;
+  brand: string | null;
+  last4: string | null;
+  title?: string;
+}
+
+/** The issuer's challenge: the merchant, the amount, the card, and the two answers. */
+export function issuerChallengePage(c: IssuerChallenge): string {
+  const brand = c.brand ? (BRANDS[c.brand] ?? c.brand) : 'Card';
   return `<span class="badge">Sandbox: test mode issuer</span>
-<h1>Confirm your payment</h1>
-<p class="sub">Your card issuer asks you to confirm this payment (3-D Secure).</p>
+<h1>${escapeHtml(c.title ?? 'Confirm your payment')}</h1>
+<p class="sub">Your card issuer asks you to confirm this ${c.title ? 'card' : 'payment'} (3-D Secure).</p>
 <dl>
-<dt>Merchant</dt><dd data-field="merchant">${escapeHtml(merchantName)}</dd>
-<dt>Amount</dt><dd class="amount" data-field="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</dd>
-<dt>Card</dt><dd data-field="card">${escapeHtml(brand)} •••• ${escapeHtml(method?.last4 ?? '----')}</dd>
+<dt>Merchant</dt><dd data-field="merchant">${escapeHtml(c.merchantName)}</dd>
+<dt>Amount</dt><dd class="amount" data-field="amount">${escapeHtml(c.amount)}</dd>
+<dt>Card</dt><dd data-field="card">${escapeHtml(brand)} •••• ${escapeHtml(c.last4 ?? '----')}</dd>
 </dl>
-<form method="post" action="/3ds/${escapeHtml(challenge.id)}">
-<input type="hidden" name="token" value="${escapeHtml(challenge.form_token)}">
+<form method="post" action="${escapeHtml(c.action)}">
+<input type="hidden" name="token" value="${escapeHtml(c.formToken)}">
 <button class="ok" type="submit" name="answer" value="complete">Complete authentication</button>
 <button class="fail" type="submit" name="answer" value="fail">Fail authentication</button>
 </form>`;
+}
+
+function challengePage(view: ChallengeView): string {
+  const { challenge, payment, method, merchantName } = view;
+  return issuerChallengePage({
+    action: `/3ds/${challenge.id}`,
+    formToken: challenge.form_token,
+    merchantName,
+    amount: formatAmount(payment.amount, payment.currency),
+    brand: method?.brand ?? null,
+    last4: method?.last4 ?? null,
+  });
 }
 
 const GONE: Record<ChallengeGone, string> = {

@@ -20,6 +20,7 @@ import * as sandboxClockNotify from './2026_11_25_0019_sandbox_clock_notify.js';
 import * as billingLifecycle from './2026_11_25_0020_billing_lifecycle.js';
 import * as messageAttachments from './2026_11_25_0021_message_attachments.js';
 import * as disputes from './2026_11_25_0022_disputes.js';
+import * as portalSessions from './2026_11_25_0023_portal_sessions.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0020_billing_lifecycle': billingLifecycle,
   '2026_11_25_0021_message_attachments': messageAttachments,
   '2026_11_25_0022_disputes': disputes,
+  '2026_11_25_0023_portal_sessions': portalSessions,
 };

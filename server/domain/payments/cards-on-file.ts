@@ -5,7 +5,7 @@ import type { PaymentMethodRow } from '../../db/tables/payments.js';
 import type { Clock } from '../../shared/clock.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { markHasPaymentMethod } from '../customers/customer.service.js';
-import { findSavedCard, findSavedCards, savedCardsOf, updatePaymentMethod } from './payment-method.repository.js';
+import { findSavedCard, findSavedCards, savedCardsOf, unfileReplacedCards, updatePaymentMethod } from './payment-method.repository.js';
 
 /** A customer's cards on file, default first, then newest. */
 export const listCardsOnFile = (db: Db, tenant: Tenant, customerId: number, limit: number): Promise<PaymentMethodRow[]> => findSavedCards(db, tenant, customerId, limit);
@@ -34,4 +34,22 @@ export async function keepCardOnFile(trx: Trx, clock: Clock, method: PaymentMeth
   const saved = await updatePaymentMethod(trx, tenant, method.id, { customer_id: customerId, saved_at: method.saved_at ?? clock.now(), is_default: method.is_default || !existing });
   await markHasPaymentMethod(trx, { merchantId: method.merchant_id }, customerId);
   return saved;
+}
+
+/**
+ * Makes a card the customer's card on file in its mode, replacing the one they had: the card
+ * becomes their default, the previous default (and an older copy of the same card) is taken off
+ * file, and the customer `hasPaymentMethod`. Other saved cards stay. The caller locks the customer.
+ */
+export async function replaceCardOnFile(trx: Trx, clock: Clock, method: PaymentMethodRow, customerId: number): Promise<PaymentMethodRow> {
+  const tenant = tenantOf(method);
+  await unfileReplacedCards(trx, tenant, customerId, method.id, method.fingerprint);
+  const saved = await updatePaymentMethod(trx, tenant, method.id, { customer_id: customerId, saved_at: clock.now(), is_default: true });
+  await markHasPaymentMethod(trx, { merchantId: method.merchant_id }, customerId);
+  return saved;
+}
+
+/** The customer's default card on file in the tenant's mode, or undefined. */
+export async function defaultCardOnFile(db: Db, tenant: Tenant, customerId: number): Promise<PaymentMethodRow | undefined> {
+  return (await findSavedCards(db, tenant, customerId, 1))[0];
 }

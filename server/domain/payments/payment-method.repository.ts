@@ -32,3 +32,18 @@ export async function findSavedCards(db: Db, tenant: Tenant, customerId: number,
 export async function findSavedCard(db: Db, tenant: Tenant, customerId: number, id: string): Promise<PaymentMethodRow | undefined> {
   return savedCardsOf(db, tenant, customerId).selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** Takes a customer's cards other than `keepId` off file when they are the default or the same card (`fingerprint`); answers their ids. */
+export async function unfileReplacedCards(db: Db, tenant: Tenant, customerId: number, keepId: string, fingerprint: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('payment_methods')
+    .set({ saved_at: null, is_default: false })
+    .where(ofTenant(tenant))
+    .where('customer_id', '=', customerId)
+    .where('saved_at', 'is not', null)
+    .where('id', '!=', keepId)
+    .where((eb) => eb.or([eb('is_default', '=', true), eb('fingerprint', '=', fingerprint)]))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
