@@ -316,7 +316,7 @@ describe('the bundled contracts', () => {
 
   it('answers subscription, plan and customer operations inside the envelope', () => {
     const enveloped = allOps.filter((o) => o.api === 'checkout' && ENVELOPE_PATH.test(o.path));
-    expect(enveloped.length).toBe(14);
+    expect(enveloped.length).toBe(16);
     for (const o of enveloped) {
       const code = Object.keys(o.op.responses).find((c) => /^2/.test(c))!;
       const schema = deref(docs.checkout, deref(docs.checkout, o.op.responses[code]).content['application/json'].schema);
