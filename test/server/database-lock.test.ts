@@ -174,7 +174,7 @@ describe.runIf(!usingPostgres)('the embedded database lock, in one process', () 
     expect(JSON.parse(await readFile(path.join(dir, 'till.lock'), 'utf8')).role).toBe('the second');
     await again.close();
     expect(existsSync(path.join(dir, 'till.lock'))).toBe(false);
-  });
+  }, 60_000);
 
   it('takes over the lock of a dead process, of a reused pid, of its own pid from before, and an unreadable one', async () => {
     const dir = path.join(await tempDir(), 'pglite');
