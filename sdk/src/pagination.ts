@@ -28,7 +28,7 @@ export type ListItemOf<Paths, P extends keyof Paths> = Paths[P] extends { get: i
 
 /** Every item of a list, page by page, fetched as the loop asks for them. */
 export interface TillList<T> extends AsyncIterable<T> {
-  /** Every page, as the arrays of its items. */
+  /** Every non-empty page, as the arrays of its items. */
   pages(): AsyncIterable<T[]>;
   /** Collects the items into an array, up to `limit` of them (default: all). */
   toArray(options?: { limit?: number }): Promise<T[]>;
@@ -79,8 +79,9 @@ export function paginate<T>(fetchPage: PageFetcher, query: Record<string, unknow
       const { data, error, response } = await fetchPage(current);
       if (!response.ok || error !== undefined) throw tillErrorFrom(response.status, error, response.headers.get('x-request-id'));
       const page = readPage(data, current, new URL(response.url || 'http://localhost/').origin);
+      if (page.items.length === 0) return;
       yield page.items as T[];
-      current = page.items.length === 0 ? undefined : page.next;
+      current = page.next;
     }
   }
   async function* items(): AsyncGenerator<T> {
