@@ -149,6 +149,9 @@ export function retryingFetch(config: RetryingFetchConfig): Fetch {
     const mayRetry = IDEMPOTENT_METHODS.has(request.method) || (request.method === 'POST' && request.headers.has('idempotency-key'));
     const maxRetries = mayRetry ? Math.max(0, config.maxRetries) : 0;
 
+    // A POST's earlier 5xx answer: if our own retry then only hears that its key is "in
+    // progress" (the server kept the key of a failed attempt), that earlier answer says more.
+    let earlier: Response | undefined;
     for (let retry = 0; ; retry++) {
       const attempt = attemptSignal(request.signal, config.timeoutMs);
       let response: Response;
@@ -166,11 +169,17 @@ export function retryingFetch(config: RetryingFetchConfig): Fetch {
         continue;
       }
       attempt.done();
+      if (earlier && response.status === 409 && (await conflictOf(response)).code === 'idempotency_request_in_progress') {
+        await response.body?.cancel().catch(() => undefined);
+        return earlier;
+      }
       if (retry >= maxRetries || !(await isRetryableAnswer(request, response))) return response;
       const asked = retryAfterMs(response.headers.get('retry-after'));
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return response;
+      await earlier?.body?.cancel().catch(() => undefined);
+      if (request.method === 'POST' && response.status >= 500) earlier = response;
       // Drain the body we drop, so the connection can be reused.
-      await response.body?.cancel().catch(() => undefined);
+      else await response.body?.cancel().catch(() => undefined);
       await sleep(asked ?? backoffMs(retry, random), request.signal);
     }
   };

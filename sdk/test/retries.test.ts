@@ -144,6 +144,19 @@ describe('answers worth repeating', () => {
 });
 
 describe('idempotency keys', () => {
+  it("returns a POST's 5xx answer when its retry only hears that the key is still in progress", async () => {
+    const s = await serve((_req, res, n) =>
+      n === 1
+        ? json(res, 502, { error: { type: 'processor_error', code: 'processing_error', message: 'The processor did not answer.' } })
+        : json(res, 409, conflict('idempotency_request_in_progress')),
+    );
+    const till = createCheckoutClient({ baseUrl: s.url, secretKey });
+    const { error, response } = await till.POST('/v1/checkout-sessions/{id}/confirm', { params: { path: { id: 'cs_test_x' } }, body: { paymentMethodId: 'pm_x' } as never });
+    expect(response.status).toBe(502);
+    expect((error as { error: { code: string } }).error.code).toBe('processing_error');
+    expect(s.requests).toHaveLength(2);
+  });
+
   it('generates one key per logical POST and sends the same key on every retry', async () => {
     const s = await serve((_req, res, n) => (n <= 2 || n === 4 ? reset(res) : json(res, 201, { id: 'cs_test_1' })));
     const till = createCheckoutClient({ baseUrl: s.url, secretKey });
