@@ -1624,7 +1624,7 @@ export interface paths {
          *     that its keys answer 401 `invalid_api_key`. Its objects are never shown to the caller, nor the
          *     caller's to it.
          *
-         *     Limits against abuse: a merchant has at most 20 sandbox merchants alive at a time (one more
+         *     Limits against abuse: a merchant has at most 50 sandbox merchants alive at a time (one more
          *     answers 409 `invalid_state`: wait for one to expire), and a sandbox merchant's own key cannot
          *     make another (403 `permission_denied`). The answer carries new secret keys, which Till never
          *     stores, so an `Idempotency-Key` is not honoured here: a retry makes another sandbox merchant,
@@ -9404,7 +9404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The merchant already has 20 sandbox merchants alive (`invalid_state`). */
+            /** @description The merchant already has 50 sandbox merchants alive (`invalid_state`). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

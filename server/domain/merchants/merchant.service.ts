@@ -90,7 +90,7 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
 }
 
 /** How many sandbox merchants a merchant may have alive at a time, and how long one lives (real time). */
-export const SANDBOX_MERCHANT_LIMIT = 20;
+export const SANDBOX_MERCHANT_LIMIT = 50;
 export const SANDBOX_MERCHANT_LIFETIME_SECONDS = 3600;
 
 /** A sandbox merchant and its test keys, shown once. */
