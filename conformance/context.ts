@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createCheckoutClient, createCommerceClient } from '../sdk/src/index.js';
-import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec } from './types.js';
+import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec, SandboxMerchant } from './types.js';
 import type { ContractValidator } from './validator.js';
 
 /** Thrown by a scenario to say it cannot run here (for example: no second merchant key). */
@@ -11,6 +11,42 @@ export function createContext(options: ConformanceOptions, validator: ContractVa
   const runId = `conf${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const cleanups: (() => Promise<unknown>)[] = [];
   const seen501 = new Set<string>();
+  const shared: Shared = { runId, cleanups, seen501 };
+  const ctx = contextFor(options, validator, shared);
+  return {
+    ...ctx,
+    async cleanup() {
+      for (const fn of cleanups.reverse()) {
+        try {
+          await fn();
+        } catch {
+          // Best effort: a deployment may refuse; what was created carries the run id.
+        }
+      }
+    },
+  };
+}
+
+/** What every context of one run shares, whichever merchant it acts for. */
+interface Shared {
+  runId: string;
+  cleanups: (() => Promise<unknown>)[];
+  seen501: Set<string>;
+  sandbox?: Promise<SandboxMerchant>;
+}
+
+/** Makes the run's sandbox merchant through the `createTestMerchant` test helper. */
+async function makeSandboxMerchant(ctx: ConformanceContext): Promise<SandboxMerchant> {
+  if (ctx.options.target !== 'server') return { unavailable: 'a mock has no merchants' };
+  if (!(await ctx.isImplemented('createTestMerchant'))) return { unavailable: 'the target does not offer createTestMerchant' };
+  const res = await ctx.request('checkout', 'createTestMerchant', { method: 'POST', path: '/v1/test-helpers/merchants', key: ctx.options.secretKey, body: { name: `conformance ${ctx.runId}` } }, []);
+  if (res.status === 501) return { unavailable: 'the target does not implement createTestMerchant' };
+  if (res.status !== 201 || typeof res.json?.secretKey !== 'string') return { unavailable: `createTestMerchant answered ${res.status} ${res.text.slice(0, 200)}` };
+  return { ctx: ctx.withKeys({ secretKey: res.json.secretKey, publishableKey: res.json.publishableKey }), id: res.json.id };
+}
+
+function contextFor(options: ConformanceOptions, validator: ContractValidator, shared: Shared): ConformanceContext {
+  const { runId, cleanups, seen501 } = shared;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const commerceBaseUrl = (options.commerceBaseUrl ?? options.baseUrl).replace(/\/+$/, '');
 
@@ -63,7 +99,7 @@ export function createContext(options: ConformanceOptions, validator: ContractVa
     return true;
   }
 
-  return {
+  const context: ConformanceContext = {
     options,
     validator,
     runId,
@@ -72,14 +108,12 @@ export function createContext(options: ConformanceOptions, validator: ContractVa
     checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey }),
     commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey }),
     onCleanup: (fn) => cleanups.push(fn),
-    async cleanup() {
-      for (const fn of cleanups.reverse()) {
-        try {
-          await fn();
-        } catch {
-          // Best effort: a deployment may refuse; what was created carries the run id.
-        }
-      }
+    // The Commerce key follows the secret key: a sandbox merchant has no other.
+    withKeys: (keys) => contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared),
+    sandboxMerchant() {
+      shared.sandbox ??= makeSandboxMerchant(context);
+      return shared.sandbox;
     },
   };
+  return context;
 }

@@ -194,7 +194,14 @@ export const recipes: Record<string, Recipe> = {
   refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
   refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
   // Moves the conformance merchant's test clock by one second: every later check reads times relative to it.
-  advanceTestClock: { success: async () => ({ path: '/v1/test-helpers/clock/advance', body: { seconds: 1 } }) },
+  // On the run's sandbox merchant when the target offers one: the merchant given keeps its clock.
+  advanceTestClock: {
+    success: async (ctx) => {
+      const sandbox = await ctx.sandboxMerchant();
+      return { path: '/v1/test-helpers/clock/advance', body: { seconds: 1 }, ...('ctx' in sandbox ? { key: sandbox.ctx.options.secretKey } : {}) };
+    },
+  },
+  createTestMerchant: { success: async (ctx) => ({ path: '/v1/test-helpers/merchants', body: { name: `conformance ${ctx.runId} contract` } }) },
   settleTestPayment: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle` }) },
   withdrawCheckoutSessionQr: {
     success: async (ctx) => {

@@ -49,7 +49,12 @@ export interface ConformanceOptions {
   contractOnly?: boolean;
   /** Print one line per case. */
   verbose?: boolean;
+  /** Run only the scenarios whose id starts with one of these (the contract part still runs unless `contractOnly`). */
+  only?: string[] | undefined;
 }
+
+/** The run's sandbox merchant: a context acting for it, and its id; or why there is none. */
+export type SandboxMerchant = { ctx: ConformanceContext; id: number } | { unavailable: string };
 
 /** What a case or a scenario can use. */
 export interface ConformanceContext {
@@ -66,6 +71,13 @@ export interface ConformanceContext {
   isImplemented(operationId: string): Promise<boolean>;
   /** Registers clean-up work that runs at the end, newest first. */
   onCleanup(fn: () => Promise<unknown>): void;
+  /**
+   * A throwaway sandbox merchant of this run (made once, by `createTestMerchant`), for what moves the
+   * sandbox clock: the merchant given is never moved in time. Or why there is none.
+   */
+  sandboxMerchant(): Promise<SandboxMerchant>;
+  /** The same context acting for another merchant (a sandbox merchant's keys); clean-ups and the run id are shared. */
+  withKeys(keys: { secretKey: string; publishableKey?: string | undefined }): ConformanceContext;
 }
 
 export type Outcome = 'passed' | 'failed' | 'pending';
@@ -77,6 +89,8 @@ export interface OperationResult {
   method: string;
   path: string;
   implemented: boolean | 'unknown';
+  /** How long its cases took. */
+  durationMs?: number;
   /** pass / fail / not checked (why) */
   success: { outcome: Outcome; note?: string };
   /** Each error case: name and outcome. */
@@ -111,12 +125,20 @@ export interface ScenarioResult {
   outcome: Outcome;
   /** Why it failed or is pending. */
   note?: string;
+  /** How long it ran. */
+  durationMs?: number;
+  /** The merchant it ran on, when not the one given: `sandbox` (a merchant of its own, made by `createTestMerchant`). */
+  merchant?: 'sandbox';
 }
 
 export interface Report {
   target: string;
   baseUrl: string;
   startedAt: string;
+  /** The whole run, in milliseconds. */
+  durationMs?: number;
+  /** The sandbox merchant the clock scenarios ran on (id), or why they had none. */
+  sandboxMerchant?: { id: number } | { unavailable: string };
   operations: OperationResult[];
   scenarios: ScenarioResult[];
   totals: { passed: number; failed: number; pending: number };

@@ -1600,6 +1600,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a throwaway sandbox merchant
+         * @description Makes a new, empty sandbox merchant for automated tests that must not change the caller's own
+         *     test data: its test clock, its balance, its subscriptions. The conformance suite runs the
+         *     scenarios that advance the sandbox clock on one, so a run leaves the merchant it was given as it
+         *     was (apart from the objects it created and archived). Till's design: not in the source documents.
+         *
+         *     The new merchant has **test keys only** (a secret and a publishable key, answered once here and
+         *     never stored in clear; a live key is never made, so it can never take real money), the caller's
+         *     rate plan and the default payment options, no customers, products, plans or webhook
+         *     configurations, and its own sandbox clock at the present time. It belongs to the caller's
+         *     merchant and lives one hour of real time (`expiresAt`, not moved by any sandbox clock): after
+         *     that its keys answer 401 `invalid_api_key`. Its objects are never shown to the caller, nor the
+         *     caller's to it.
+         *
+         *     Limits against abuse: a merchant has at most 50 sandbox merchants alive at a time (one more
+         *     answers 409 `invalid_state`: wait for one to expire), and a sandbox merchant's own key cannot
+         *     make another (403 `permission_denied`). The answer carries new secret keys, which Till never
+         *     stores, so an `Idempotency-Key` is not honoured here: a retry makes another sandbox merchant,
+         *     which expires on its own. Test mode only: needs a test secret key (`sk_test_...`); a live key
+         *     answers 403 `livemode_not_allowed`.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["createTestMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-helpers/messages": {
         parameters: {
             query?: never;
@@ -6028,6 +6068,51 @@ export interface components {
              */
             paymentId: number;
         };
+        /** @description What to call the sandbox merchant (optional). */
+        TestMerchantCreateRequest: {
+            /**
+             * @description A label, shown in its name after the caller's (`Acme sandbox: conformance run 42`).
+             * @example conformance run 42
+             */
+            name?: string;
+        };
+        /** @description A throwaway sandbox merchant with test keys only, belonging to the caller's merchant. It lives one hour of real time; after `expiresAt` its keys answer 401. */
+        TestMerchant: {
+            /**
+             * @description Always `test_merchant`.
+             * @constant
+             */
+            object: "test_merchant";
+            /**
+             * @description The sandbox merchant's id.
+             * @example 418
+             */
+            id: number;
+            /**
+             * @description Its name.
+             * @example Acme sandbox: conformance run 42
+             */
+            name: string;
+            /**
+             * @description Always false.
+             * @constant
+             */
+            livemode: false;
+            /**
+             * @description Its test secret key, shown only in this answer.
+             * @example sk_test_4eC39HqLyjWDarjtT1zdp7dc
+             */
+            secretKey: string;
+            /**
+             * @description Its test publishable key, shown only in this answer.
+             * @example pk_test_TYooMQauvdEDq54NiTphI7jx
+             */
+            publishableKey: string;
+            /** @description When it was made (real time). */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When its keys stop working (real time, one hour after `createdAt`). */
+            expiresAt: components["schemas"]["Timestamp"];
+        };
         /** @description An email or text message that test mode recorded instead of sending (OTP codes, receipts, invoices, checkout notifications, portal links). */
         TestMessage: {
             /**
@@ -9260,6 +9345,66 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The session has no live QR code (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTestMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestMerchantCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new sandbox merchant and its test keys (shown once). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestMerchant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), lacks the scope `testhelpers.write`, or is a sandbox merchant's own key (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The merchant already has 50 sandbox merchants alive (`invalid_state`). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

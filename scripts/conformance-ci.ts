@@ -1,12 +1,15 @@
 #!/usr/bin/env -S npx tsx
 // CI's conformance runs: the suite against the server on PGlite, on PostgreSQL (when a database
-// URL is given), and its contract part against the Prism mock. Each server runs as its own
-// process, started the way a deployment starts, with two merchants made by the merchant command
-// (the second one is the "another merchant" of the 404 checks).
+// URL is given), against the server on PGlite again started with TILL_ALLOW_LOOPBACK_WEBHOOKS=true
+// (as developers and CI receivers run it; skip with --no-loopback), and its contract part against
+// the Prism mock. Each server runs as its own process, started the way a deployment starts, with
+// two merchants made by the merchant command (the second one is the "another merchant" of the 404
+// checks). Each run writes its report and JUnit XML to <report-dir>/conformance/<label>/
+// (conformance.md, conformance.json, junit.xml), with a line per scenario unless --quiet.
 //
-//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out]
+//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out] [--no-loopback] [--quiet]
 //
-// Prints each run's closing line and exits non-zero if any run failed.
+// Prints each run's closing line and exits non-zero if any run failed (2 when a preflight did).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +21,9 @@ import { startPrism, freePort } from './mock.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { 'pg-url': { type: 'string' }, 'report-dir': { type: 'string', default: 'out' } } });
+const { values } = parseArgs({
+  options: { 'pg-url': { type: 'string' }, 'report-dir': { type: 'string', default: 'out' }, 'no-loopback': { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } },
+});
 const reportDir = path.resolve(root, values['report-dir']!);
 
 async function merchant(name: string, env: NodeJS.ProcessEnv): Promise<{ keys: { test: { secret: string; publishable: string } } }> {
@@ -58,14 +63,14 @@ async function stop(child: ChildProcess) {
 function conformance(label: string, args: string[]): Promise<number> {
   console.log(`\n== conformance: ${label} ==`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args], { cwd: root, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args, '--reporter', 'junit', ...(values.quiet ? ['--quiet'] : [])], { cwd: root, stdio: 'inherit' });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
 
-async function againstServer(label: string, database: NodeJS.ProcessEnv): Promise<number> {
+async function againstServer(label: string, database: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): Promise<number> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `till-conformance-${label}-`));
-  const env = { ...process.env, ...database, TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info' };
+  const env = { ...process.env, ...database, TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', ...extra };
   let server: { url: string; child: ChildProcess } | undefined;
   try {
     const a = await merchant(`Conformance A ${label}`, env);
@@ -77,7 +82,7 @@ async function againstServer(label: string, database: NodeJS.ProcessEnv): Promis
       '--publishable-key', a.keys.test.publishable,
       '--other-secret-key', b.keys.test.secret,
       '--implemented', path.join(reportDir, 'implemented.json'),
-      '--report', path.join(reportDir, `conformance-${label}`),
+      '--report', path.join(reportDir, 'conformance', label),
     ]);
   } finally {
     if (server) await stop(server.child);
@@ -93,6 +98,8 @@ async function main() {
   const codes: Record<string, number> = {};
   codes.pglite = await againstServer('pglite', { DATABASE_URL: '' });
   if (values['pg-url']) codes.postgres = await againstServer('postgres', { DATABASE_URL: values['pg-url'] });
+  // The notification-URL rules answer differently where test-mode loopback webhooks are allowed; the suite must pass there too.
+  if (!values['no-loopback']) codes.loopback = await againstServer('loopback', { DATABASE_URL: '' }, { TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' });
 
   const mocks = await Promise.all([startPrism({ api: 'checkout' }), startPrism({ api: 'commerce' })]);
   try {
@@ -103,12 +110,13 @@ async function main() {
       '--publishable-key', 'pk_test_conformancemock00000000000',
       '--target', 'mock',
       '--contract-only',
-      '--report', path.join(reportDir, 'conformance-mock'),
+      '--report', path.join(reportDir, 'conformance', 'mock'),
     ]);
   } finally {
     await Promise.all(mocks.map((m) => m.stop()));
   }
-  console.log(`\nconformance runs: ${Object.entries(codes).map(([k, c]) => `${k} ${c === 0 ? 'ok' : 'FAILED'}`).join(', ')}`);
+  console.log(`\nconformance runs: ${Object.entries(codes).map(([k, c]) => `${k} ${c === 0 ? 'ok' : c === 2 ? 'PREFLIGHT FAILED' : 'FAILED'}`).join(', ')}`);
+  console.log(`JUnit XML: ${Object.keys(codes).map((k) => path.join(path.relative(root, reportDir), 'conformance', k, 'junit.xml')).join(', ')}`);
   process.exit(Object.values(codes).some((c) => c !== 0) ? 1 : 0);
 }
 

@@ -1,10 +1,11 @@
 import { settlePayment } from '../../domain/checkout/payment-operations.js';
 import { payQr } from '../../domain/checkout/wallet.js';
+import { createSandboxMerchant } from '../../domain/merchants/merchant.service.js';
 import { listMessages } from '../../domain/messages/message.service.js';
 import { advanceSandboxClock } from '../../domain/sandbox/clock.service.js';
 import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-import { qrPaidView, testClockView, testMessageView } from './views/misc.view.js';
+import { qrPaidView, testClockView, testMerchantView, testMessageView } from './views/misc.view.js';
 import { settlementView } from './views/payment.view.js';
 
 /** Test-mode helpers (live keys are refused before these run). */
@@ -22,6 +23,9 @@ export const testHelperHandlers: CheckoutHandlers = {
   },
   async simulateQrPaid({ db, deps, tenant, path }) {
     return ok(qrPaidView(await payQr(db, deps.clock, tenant, path.id)));
+  },
+  async createTestMerchant({ db, tenant, body }) {
+    return { status: 201, body: testMerchantView(await createSandboxMerchant(db, tenant.merchantId, body?.name)) };
   },
   async listTestMessages({ db, tenant, query }) {
     return ok(listOf(await listMessages(db, tenant, { ...pageOf(query, 25), to: query.to, kind: query.kind }), testMessageView));

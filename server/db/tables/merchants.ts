@@ -32,6 +32,10 @@ export interface MerchantsTable {
   /** Button colour of its hosted pages, `#rrggbb`; Till's own when null. */
   brand_color: Generated<string | null>;
   created_at: Timestamp;
+  /** A sandbox merchant (`POST /v1/test-helpers/merchants`): the merchant that made it; null for an ordinary one. */
+  parent_merchant_id: number | null;
+  /** A sandbox merchant's keys stop working then (real time); null for an ordinary merchant. */
+  sandbox_expires_at: Timestamp | null;
 }
 export type Merchant = Selectable<MerchantsTable>;
 export type NewMerchant = Insertable<MerchantsTable>;

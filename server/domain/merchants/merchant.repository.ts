@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { ApiKeysTable, Merchant, MerchantsTable } from '../../db/tables/merchants.js';
 
 // Merchants own everything else; their rows are looked up by id (the tenant's merchant) or, for
@@ -11,6 +11,15 @@ export async function slugTaken(db: Db, slug: string): Promise<boolean> {
 
 export async function insertMerchant(db: Db, values: Insertable<MerchantsTable>): Promise<Merchant> {
   return db.insertInto('merchants').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Inserts a sandbox merchant made now and expiring `lifetimeSeconds` later, in real time (the database's clock, never a sandbox clock). */
+export async function insertSandboxMerchant(db: Db, values: Omit<Insertable<MerchantsTable>, 'sandbox_expires_at' | 'created_at'> & { parent_merchant_id: number }, lifetimeSeconds: number): Promise<Merchant> {
+  return db
+    .insertInto('merchants')
+    .values({ ...values, created_at: sql<Date>`now()`, sandbox_expires_at: sql<Date>`now() + make_interval(secs => ${lifetimeSeconds})` })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function insertApiKeys(db: Db, rows: Insertable<ApiKeysTable>[]): Promise<void> {
@@ -27,10 +36,28 @@ export async function findActiveKeyByHash(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .select(['api_keys.id as keyId', 'api_keys.kind', 'api_keys.livemode', 'api_keys.merchant_id as merchantId', 'merchants.rate_plan as ratePlan'])
+    .select(['api_keys.id as keyId', 'api_keys.kind', 'api_keys.livemode', 'api_keys.merchant_id as merchantId', 'merchants.rate_plan as ratePlan', 'merchants.sandbox_expires_at as sandboxExpiresAt'])
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
+    // A sandbox merchant's keys stop at its expiry, in real time (the database's clock).
+    .where((eb) => eb.or([eb('merchants.sandbox_expires_at', 'is', null), eb('merchants.sandbox_expires_at', '>', sql<Date>`now()`)]))
     .executeTakeFirst();
+}
+
+/** How many sandbox merchants of `parentId` are alive (not yet expired, in real time). */
+export async function countLiveSandboxes(db: Db, parentId: number): Promise<number> {
+  const row = await db
+    .selectFrom('merchants')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('parent_merchant_id', '=', parentId)
+    .where('sandbox_expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Serializes the making of sandbox merchants of one parent (PostgreSQL; PGlite has one connection), so the limit holds under concurrency. */
+export async function lockSandboxParent(db: Db, parentId: number): Promise<void> {
+  await db.selectFrom('merchants').select('id').where('id', '=', parentId).forUpdate().execute();
 }
 
 export async function countMerchantRows(db: Db): Promise<number> {

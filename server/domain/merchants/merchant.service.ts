@@ -5,7 +5,8 @@ import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
 import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
-import { countMerchantRows, findActiveKeyByHash, findMerchant, findPageKey, insertApiKeys, insertMerchant, insertPageKey, slugTaken } from './merchant.repository.js';
+import { AppError } from '../../shared/errors.js';
+import { countLiveSandboxes, countMerchantRows, findActiveKeyByHash, findMerchant, findPageKey, insertApiKeys, insertMerchant, insertPageKey, insertSandboxMerchant, lockSandboxParent, slugTaken } from './merchant.repository.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 /** The four keys of a merchant, shown once when they are made. */
@@ -85,6 +86,46 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
     );
     await insertApiKeys(trx, rows);
     return { merchant, credentials: { merchantId: merchant.id, keys } };
+  });
+}
+
+/** How many sandbox merchants a merchant may have alive at a time, and how long one lives (real time). */
+export const SANDBOX_MERCHANT_LIMIT = 50;
+export const SANDBOX_MERCHANT_LIFETIME_SECONDS = 3600;
+
+/** A sandbox merchant and its test keys, shown once. */
+export interface SandboxMerchant {
+  merchant: Merchant;
+  keys: MerchantKeys['test'];
+}
+
+/**
+ * Makes a throwaway sandbox merchant for `parentId` (`POST /v1/test-helpers/merchants`): test keys
+ * only (it can never take real money), the parent's rate plan, the default payment options,
+ * nothing else. It stops authenticating an hour later, in real time. A sandbox merchant cannot
+ * make one (403), and a merchant has at most 20 alive (409).
+ */
+export async function createSandboxMerchant(db: Kysely<Database>, parentId: number, label?: string): Promise<SandboxMerchant> {
+  return db.transaction().execute(async (trx) => {
+    await lockSandboxParent(trx, parentId);
+    const parent = await findMerchant(trx, parentId);
+    if (parent.parent_merchant_id !== null) throw new AppError('permission_denied', { message: 'A sandbox merchant cannot make sandbox merchants. Use your own merchant\'s sk_test_ key.' });
+    if ((await countLiveSandboxes(trx, parentId)) >= SANDBOX_MERCHANT_LIMIT) {
+      throw new AppError('invalid_state', { message: `Your merchant has ${SANDBOX_MERCHANT_LIMIT} sandbox merchants alive, the most it may have. Each expires an hour after it was made; try again then.` });
+    }
+    const name = `${parent.name} sandbox${label?.trim() ? `: ${label.trim()}` : ''}`;
+    const slug = `${slugify(parent.name)}-sandbox-${randomToken(8).toLowerCase()}`;
+    const merchant = await insertSandboxMerchant(
+      trx,
+      { name, slug, email: null, logo_url: null, rate_plan: parent.rate_plan, payment_options: JSON.stringify(defaultPaymentOptions), parent_merchant_id: parent.id },
+      SANDBOX_MERCHANT_LIFETIME_SECONDS,
+    );
+    const keys = { secret: newApiKey('secret', false), publishable: newApiKey('publishable', false) };
+    await insertApiKeys(
+      trx,
+      (['secret', 'publishable'] as const).map((kind) => ({ merchant_id: merchant.id, kind, livemode: false, key_hash: hashSecret(keys[kind]), key_prefix: keyDisplayPrefix(keys[kind]), created_at: merchant.created_at })),
+    );
+    return { merchant, keys };
   });
 }
 

@@ -58,8 +58,12 @@ export function checkAnswer(op: FuzzOperation, c: FuzzCase, answer: Answer): str
   const documented501 = status === 501 && (!op.implemented || op.documentedNotImplemented);
   if (status >= 500 && !documented501) problems.push(status === 501 ? '501 from an implemented operation' : `status ${status}`);
   const headerText = [...answer.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
+  const routed = routes.resolve(c.method, c.path.split('?')[0]!);
+  // An operation whose answer is a new secret (`x-answer-holds-secret`: a sandbox merchant's keys) shows keys in its success body.
+  const answersKeys = routed.kind === 'found' && status < 300 && Boolean((routed.route.operation as { 'x-answer-holds-secret'?: boolean })['x-answer-holds-secret']);
   for (const [what, pattern] of LEAKS) {
     for (const [where, text] of [['body', answer.text], ['headers', headerText]] as const) {
+      if (answersKeys && where === 'body' && what === 'an API key') continue;
       const m = pattern.exec(text);
       if (m && !echoed(m[0], c)) problems.push(`${what} in the ${where}: ${JSON.stringify(m[0].slice(0, 80))}`);
     }
@@ -68,7 +72,6 @@ export function checkAnswer(op: FuzzOperation, c: FuzzCase, answer: Answer): str
   if (card && (!echoed(card, c) || /"cardNumber"/.test(c.body?.toString('utf8') ?? ''))) problems.push(`a card number in the answer: ${card.slice(0, 6)}...`);
   // A broken path value may make the path another operation's (`/v1/invoice/getByReference(code=''')`
   // is `/v1/invoice/{id}`) or no operation's: the answer is then that operation's, or the router's 404.
-  const routed = routes.resolve(c.method, c.path.split('?')[0]!);
   if (routed.kind === 'found') {
     for (const p of validator.validateResponse(routed.route.operationId, status, answer.headers, answer.text)) problems.push(`contract (${routed.route.operationId}): ${p}`);
   } else if (status !== 404 || !/"code":\s*"route_not_found"/.test(answer.text)) {

@@ -5,6 +5,7 @@ import type { PaymentMethodRow } from '../../../db/tables/payments.js';
 import type { SrcAuthenticated } from '../../../domain/checkout/click-to-pay.js';
 import type { StartedVerification } from '../../../domain/checkout/saved-cards.js';
 import type { SessionPayment } from '../../../domain/checkout/session-payment.js';
+import type { SandboxMerchant } from '../../../domain/merchants/merchant.service.js';
 import type { AdvancedClock } from '../../../domain/sandbox/clock.service.js';
 import type { SrcDirectoryCard } from '../../../rails/src.js';
 import { cardView } from './payment.view.js';
@@ -51,5 +52,17 @@ export const testMessageView = (m: MessageRow): Schemas['TestMessage'] => ({
 });
 
 export const testClockView = (c: AdvancedClock): Schemas['TestClock'] => ({ object: 'test_clock', now: c.now.toISOString(), advancedBySeconds: c.advancedBySeconds, jobsRun: c.jobsRun, livemode: false });
+
+/** A new sandbox merchant with its test keys (shown this once). */
+export const testMerchantView = ({ merchant, keys }: SandboxMerchant): Schemas['TestMerchant'] => ({
+  object: 'test_merchant',
+  id: merchant.id,
+  name: merchant.name,
+  livemode: false,
+  secretKey: keys.secret,
+  publishableKey: keys.publishable,
+  createdAt: new Date(merchant.created_at).toISOString(),
+  expiresAt: new Date(merchant.sandbox_expires_at!).toISOString(),
+});
 
 export const qrPaidView = ({ session, payment }: SessionPayment): Schemas['TestQrPaidResult'] => ({ sessionId: session.id, status: 'completed', paymentStatus: 'paid', paymentId: payment.id });
