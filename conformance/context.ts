@@ -105,8 +105,9 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     runId,
     request,
     isImplemented,
-    checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey }),
-    commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey }),
+    // No retries: the suite judges each answer the deployment gives, a 5xx included.
+    checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey, maxRetries: 0 }),
+    commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey, maxRetries: 0 }),
     onCleanup: (fn) => cleanups.push(fn),
     // The Commerce key follows the secret key: a sandbox merchant has no other.
     withKeys: (keys) => contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared),
