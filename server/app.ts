@@ -199,6 +199,7 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
         path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
         query: req.query,
         body: req.body,
+        headers: req.headers,
         auth,
         db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
         deps: clock === deps.clock ? deps : { ...deps, clock },
@@ -208,6 +209,8 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
         auth,
       );
       const result = await handlers[route.api][route.operationId]!(input);
+      // A stream answers by itself; what fails once it has begun is its own to end.
+      if (result.stream) return void result.stream(req, res).catch((err: unknown) => req.till.log.error({ err }, 'stream failed'));
       for (const [name, value] of Object.entries<string>(result.headers ?? {})) res.setHeader(name, value);
       if (result.status === 204) res.status(204).send();
       // A file (its handler set its Content-Type): sent as it is, not as JSON.
