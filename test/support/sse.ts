@@ -55,9 +55,12 @@ export async function openStream(url: string, headers: Record<string, string>): 
 async function read(body: ReadableStream<Uint8Array>, stream: SseStream, arrived: () => void) {
   const decoder = new TextDecoder();
   let buffer = '';
+  const reader = body.getReader();
   try {
-    for await (const chunk of body) {
-      buffer += decoder.decode(chunk, { stream: true });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) !== -1) {
         const block = buffer.slice(0, end);
