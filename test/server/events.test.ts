@@ -1,8 +1,14 @@
 // The events API: a key's events read back as webhooks deliver them (newest first, pages, type
 // filter, the mode, tenancy), and the test-mode stream (`GET /v1/events/stream`) that `npm run
 // listen` reads: events written after connecting arrive, Last-Event-ID resumes, from any process.
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { createApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { openDatabase } from '../../server/db/database.js';
+import { createLogger } from '../../server/log.js';
+import { systemClock } from '../../server/shared/clock.js';
+import { createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
 import { openStream, type SseStream } from '../support/sse.js';
 
 let t: TestServer;
@@ -146,7 +152,7 @@ describe('GET /v1/events/stream', () => {
     expect(pk.status).toBe(403);
   });
 
-  it('hears an event written through another server process (PostgreSQL: LISTEN/NOTIFY)', async () => {
+  it('hears an event written through another app instance on the same database', async () => {
     const sibling = await t.startSibling();
     try {
       const s = await stream({}, sibling.url);
@@ -154,6 +160,24 @@ describe('GET /v1/events/stream', () => {
       expect(JSON.parse((await s.next()).data).data.object.sessionId).toBe(id);
     } finally {
       await sibling.close();
+    }
+  });
+
+  // Another process: its own database pool and its own LISTEN connection; only PostgreSQL's NOTIFY links the two.
+  it.runIf(usingPostgres)('hears an event written by a server on another database connection (PostgreSQL)', async () => {
+    const database = await openDatabase({ databaseUrl: t.databaseUrl });
+    const app = createApp({ database, clock: systemClock, config: loadConfig({ NODE_ENV: 'test' }), logger: createLogger('silent') });
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const s = await stream({}, `http://127.0.0.1:${(server.address() as { port: number }).port}`);
+      const id = await cancelledSession();
+      expect(JSON.parse((await s.next()).data).data.object.sessionId).toBe(id);
+      s.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await database.close();
     }
   });
 });
