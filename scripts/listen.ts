@@ -134,7 +134,7 @@ async function connectOnce(options: Options, state: { lastEventId: string | unde
 async function main() {
   const options = readOptions(process.argv.slice(2));
   console.log(`Signing secret: ${options.secret}`);
-  console.log('Verify deliveries with it, e.g. verifyWebhook(rawBody, req.headers, secret) from @till/sdk. Ctrl-C stops.');
+  console.log('Verify deliveries with it, e.g. verifyWebhook(rawBody, req.headers, secret) from @till/sdk/webhooks. Ctrl-C stops.');
   const state = { lastEventId: undefined as string | undefined, connected: false };
   let delay = RETRY_FIRST_MS;
   for (;;) {

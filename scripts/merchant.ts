@@ -4,15 +4,45 @@
 //   npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email ops@acme.example]
 //                              [--logo-url https://acme.example/logo.png] [--brand-color "#0a7d33"] [--json]
 //
-// Uses the same database as the server: DATABASE_URL, or the embedded PGlite under TILL_DATA_DIR
-// (stop the server first when using PGlite: it allows one process at a time).
+// Uses the same database as the server: DATABASE_URL, or the embedded PGlite under TILL_DATA_DIR.
+// PGlite admits one process at a time: while a server holds it, this command refuses (exit 75)
+// and writes nothing, instead of creating a merchant the server would never see.
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../server/shared/clock.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
+import { DatabaseLockedError, displayPath } from '../server/db/pglite-lock.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { createMerchant } from '../server/domain/merchants/merchant.service.js';
+
+/** Exit status when the embedded database is held by another process (EX_TEMPFAIL: try again later). */
+const LOCKED = 75;
+
+/** What to do when `error.holder` has the embedded database open. */
+function lockedMessage(error: DatabaseLockedError): string {
+  const { holder } = error;
+  const here = holder.hostname === hostname();
+  const who = `${holder.role} (pid ${holder.pid}${here ? '' : ` on host ${holder.hostname}`}, started ${holder.startedAt})`;
+  const lines = [
+    `merchant: ${who} holds the embedded database ${displayPath(error.dir)}. PGlite admits one process at a time:`,
+    `a merchant created beside it would never reach that ${holder.role === 'the server' ? 'server' : 'process'} and could be overwritten. Nothing was written.`,
+    '',
+  ];
+  if (holder.role === 'the server') {
+    lines.push(
+      'Either',
+      `  - stop the server (Ctrl-C in its terminal${here ? `, or kill ${holder.pid}` : ''}), run this command again, then start the server: it serves the new merchant at once;`,
+      '  - or run Till on PostgreSQL (DATABASE_URL): there this command works while servers run.',
+      'Till has no HTTP API that creates merchants, so this command cannot go through the running server.',
+    );
+  } else {
+    lines.push(`Wait for it to finish, or stop it${here ? ` (kill ${holder.pid})` : ''}, then run this command again.`);
+  }
+  if (!here) lines.push(`Its process cannot be checked from this host: if no Till process runs there any more, delete ${displayPath(error.lockFile)}.`);
+  return lines.join('\n');
+}
 
 const usage = `Usage: npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email EMAIL] [--logo-url HTTPS_URL] [--brand-color #RRGGBB] [--json]`;
 
@@ -49,7 +79,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  let database;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), owner: 'the merchant command' });
+  } catch (err) {
+    if (!(err instanceof DatabaseLockedError)) throw err;
+    console.error(lockedMessage(err));
+    return LOCKED;
+  }
   try {
     await migrateToLatest(database.db);
     const { merchant, credentials } = await createMerchant(database.db, systemClock, { name: values.name, ratePlan: values.plan, email: values.email ?? null, logoUrl: values['logo-url'] ?? null, brandColor: values['brand-color'] ?? null });
@@ -65,6 +102,10 @@ async function main(argv: string[]): Promise<number> {
     await database.close();
   }
 }
+
+// Interrupted: exit, which removes this process's database lock (an exit hook does).
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

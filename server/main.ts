@@ -93,7 +93,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (config.rateLimitScale !== 1) logger.warn({ scale: config.rateLimitScale }, 'TILL_RATE_LIMIT_SCALE multiplies every rate limit: for benchmarks only, never in a real deployment');
   const { mkdir } = await import('node:fs/promises');
   await mkdir(config.dataDir, { recursive: true });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), owner: 'the server' });
   await migrateToLatest(database.db);
   const demo = await bootstrapDemoMerchant(database, clock, config, options.announce ?? true);
   const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);

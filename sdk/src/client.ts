@@ -1,7 +1,9 @@
-import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
+import createClient, { type Client, type ClientOptions, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import type { paths as CheckoutPaths } from '../../generated/checkout.js';
 import type { paths as CommercePaths } from '../../generated/commerce.js';
 import { tillErrorFrom } from './errors.js';
+import { paginate, type ListItemOf, type ListPath, type TillList } from './pagination.js';
+import { type CallOptions, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, retryingFetch, type RetryOptions } from './retry.js';
 
 /** How a Checkout & Billing client authenticates. */
 export type CheckoutAuth =
@@ -12,8 +14,8 @@ export type CheckoutAuth =
   /** The hosted page: the session's client secret alone (retrieve, withdraw-qr). */
   | { clientSecret: string; secretKey?: never; publishableKey?: never };
 
-/** Options shared by both clients. */
-export interface TillClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+/** Options shared by both clients. `maxRetries` and `timeoutMs` can also be set per call. */
+export interface TillClientOptions extends Omit<ClientOptions, 'baseUrl'>, RetryOptions {
   /** Scheme, host and port of the Till server (or the Prism mock), e.g. `http://localhost:3000`. */
   baseUrl: string;
   /**
@@ -32,10 +34,48 @@ export interface CommerceClientOptions extends TillClientOptions {
   apiKey?: string;
 }
 
+type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type PathsWithMethod<Paths, M extends HttpMethod> = { [P in keyof Paths]: Paths[P] extends { [K in M]: any } ? P : never }[keyof Paths];
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+/** openapi-fetch's options of one call, plus `maxRetries`, `timeoutMs` and `idempotencyKey`. */
+type TillInit<Init> = [RequiredKeys<Init>] extends [never] ? [(Init & CallOptions & { [key: string]: unknown })?] : [Init & CallOptions & { [key: string]: unknown }];
+type Operation<Paths, Path extends keyof Paths, M extends HttpMethod> = Extract<Paths[Path][M & keyof Paths[Path]], Record<string | number, any>>;
+type TillMethod<Paths extends {}, M extends HttpMethod> = <Path extends PathsWithMethod<Paths, M>, Init extends MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>>(
+  url: Path,
+  ...init: TillInit<Init>
+) => Promise<FetchResponse<Operation<Paths, Path, M>, Init, `${string}/${string}`>>;
+
+/**
+ * A typed client of one interface: openapi-fetch's `GET`, `POST`, ... keyed by the contract's
+ * paths (each call may add `maxRetries`, `timeoutMs`, `idempotencyKey`), and `list()`, which
+ * iterates over every item of a list operation.
+ */
+export interface TillClient<Paths extends {}> extends Pick<Client<Paths>, 'use' | 'eject'> {
+  GET: TillMethod<Paths, 'get'>;
+  PUT: TillMethod<Paths, 'put'>;
+  POST: TillMethod<Paths, 'post'>;
+  DELETE: TillMethod<Paths, 'delete'>;
+  PATCH: TillMethod<Paths, 'patch'>;
+  HEAD: TillMethod<Paths, 'head'>;
+  OPTIONS: TillMethod<Paths, 'options'>;
+  /**
+   * Every item of a list, fetched page by page as the loop asks (`startingAfter` lists and OData
+   * lists alike). A failed page throws a `TillError`.
+   *
+   * ```ts
+   * for await (const plan of till.list('/v1/plans', { params: { query: { limit: 50 } } })) console.log(plan.id);
+   * ```
+   */
+  list<Path extends ListPath<Paths> & PathsWithMethod<Paths, 'get'>, Init extends MaybeOptionalInit<Paths[Path], 'get' & keyof Paths[Path]>>(
+    url: Path,
+    ...init: TillInit<Init>
+  ): TillList<ListItemOf<Paths, Path>>;
+}
+
 /** A typed client of the Checkout & Billing interface: `GET`, `POST`, ... keyed by the contract's paths. */
-export type CheckoutClient = Client<CheckoutPaths>;
+export type CheckoutClient = TillClient<CheckoutPaths>;
 /** A typed client of the Commerce interface. */
-export type CommerceClient = Client<CommercePaths>;
+export type CommerceClient = TillClient<CommercePaths>;
 
 const keyPattern = {
   secret: /^sk_(test|live)_[A-Za-z0-9]+$/,
@@ -98,7 +138,7 @@ function stripTrailingSlash(url: string): string {
  * ```
  */
 export function createCheckoutClient(options: CheckoutClientOptions): CheckoutClient {
-  const { baseUrl, throwOnError, secretKey, publishableKey, clientSecret, ...rest } = options;
+  const { baseUrl, throwOnError, secretKey, publishableKey, clientSecret, maxRetries, timeoutMs, ...rest } = options;
   assertBaseUrl(baseUrl);
   const headers: Record<string, string> = {};
   if (secretKey !== undefined) {
@@ -119,7 +159,8 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
   const client = createClient<CheckoutPaths>({ ...rest, baseUrl: stripTrailingSlash(baseUrl) });
   client.use(headerMiddleware(headers));
   if (throwOnError) client.use(throwingMiddleware);
-  return client;
+  // Every credential names a merchant (a session's client secret too), so the server keys POSTs.
+  return withRetriesAndLists(client, { fetch: rest.fetch, maxRetries, timeoutMs, autoIdempotencyKey: true });
 }
 
 /**
@@ -131,7 +172,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
  * ```
  */
 export function createCommerceClient(options: CommerceClientOptions): CommerceClient {
-  const { baseUrl, throwOnError, apiKey, ...rest } = options;
+  const { baseUrl, throwOnError, apiKey, maxRetries, timeoutMs, ...rest } = options;
   assertBaseUrl(baseUrl);
   const client = createClient<CommercePaths>({ ...rest, baseUrl: stripTrailingSlash(baseUrl) });
   if (apiKey !== undefined) {
@@ -139,5 +180,37 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
     client.use(headerMiddleware({ 'x-api-key': apiKey }));
   }
   if (throwOnError) client.use(throwingMiddleware);
-  return client;
+  // Without a key no merchant is known and the server ignores Idempotency-Key: a POST is then
+  // retried only when the call passes its own key.
+  return withRetriesAndLists(client, { fetch: rest.fetch, maxRetries, timeoutMs, autoIdempotencyKey: apiKey !== undefined });
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;
+
+interface Defaults extends RetryOptions {
+  fetch: ClientOptions['fetch'];
+  autoIdempotencyKey: boolean;
+}
+
+/** Wraps openapi-fetch's client: each call gets a retrying fetch with its own settings; adds `list()`. */
+function withRetriesAndLists<Paths extends {}>(client: Client<Paths>, defaults: Defaults): TillClient<Paths> {
+  const baseFetch = (defaults.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init))) as (r: Request, i?: RequestInit) => Promise<Response>;
+  type AnyInit = CallOptions & { fetch?: ClientOptions['fetch']; params?: { query?: Record<string, unknown> } } & Record<string, unknown>;
+  const call = (method: (typeof METHODS)[number]) => (url: string, init: AnyInit = {}) => {
+    const { maxRetries, timeoutMs, idempotencyKey, fetch, ...rest } = init;
+    const fetchWithRetries = retryingFetch({
+      fetch: (fetch as typeof baseFetch | undefined) ?? baseFetch,
+      maxRetries: maxRetries ?? defaults.maxRetries ?? DEFAULT_MAX_RETRIES,
+      timeoutMs: timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      idempotencyKey,
+      autoIdempotencyKey: defaults.autoIdempotencyKey,
+    });
+    return (client[method] as (u: string, i: object) => Promise<unknown>)(url, { ...rest, fetch: fetchWithRetries });
+  };
+  const wrapped: Record<string, unknown> = { use: client.use, eject: client.eject };
+  for (const method of METHODS) wrapped[method] = call(method);
+  const get = call('GET');
+  wrapped.list = (url: string, init: AnyInit = {}) =>
+    paginate((query) => get(url, { ...init, params: { ...init.params, query } }) as ReturnType<Parameters<typeof paginate>[0]>, { ...init.params?.query });
+  return wrapped as unknown as TillClient<Paths>;
 }

@@ -24,11 +24,16 @@ export interface TillErrorDetails {
   raw: unknown;
 }
 
-/** Base class of every error the SDK throws when `throwOnError` is on. */
+/**
+ * Base class of every error the SDK throws: an answer of the server (when `throwOnError` is on,
+ * and always from the list iterators) or, as `TillConnectionError`, no answer at all.
+ */
 export class TillError extends Error {
-  readonly type: TillErrorType;
+  readonly type: TillErrorType | 'connection_error';
   readonly code: TillErrorCode | string;
   readonly param: string | undefined;
+  /** The HTTP status of the answer (the same as `statusCode`). */
+  readonly status: number;
   readonly statusCode: number;
   readonly requestId: string | undefined;
   readonly retryable: boolean | undefined;
@@ -41,6 +46,7 @@ export class TillError extends Error {
     this.type = details.type;
     this.code = details.code;
     this.param = details.param;
+    this.status = details.statusCode;
     this.statusCode = details.statusCode;
     this.requestId = details.requestId;
     this.retryable = details.retryable;
@@ -67,6 +73,25 @@ export class TillServerError extends TillError {}
 export class TillNotImplementedError extends TillError {}
 /** 502: the processor or wallet failed; retrying the same request is safe. */
 export class TillProcessorError extends TillError {}
+
+/** Why no answer came: the connection failed, or the attempt ran past `timeoutMs`. */
+export type TillConnectionErrorCode = 'connection_failed' | 'timeout';
+
+/**
+ * No answer from the server: the connection was refused or reset, DNS failed, or an attempt ran
+ * past `timeoutMs`, on every attempt the retries allowed. `status` is 0; `cause` is the last
+ * underlying error. Whether a POST took effect is unknown: repeat it with the same
+ * `idempotencyKey` to find out safely.
+ */
+export class TillConnectionError extends TillError {
+  declare readonly type: 'connection_error';
+  declare readonly code: TillConnectionErrorCode;
+
+  constructor(code: TillConnectionErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super({ type: 'connection_error' as TillErrorType, code, message, statusCode: 0, raw: undefined });
+    if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
 
 /** One class per error type. `Record` makes the compiler insist on every type of the contract. */
 export const errorClasses: Record<TillErrorType, typeof TillError> = {

@@ -1,7 +1,9 @@
 /**
  * @till/sdk: the typed client of the Till payment gateway, generated from its OpenAPI contracts.
+ * Browser-safe: webhook verification, which needs `node:crypto`, is the `@till/sdk/webhooks` entry.
  *
- * Calls return `{ data, error, response }` and never throw, unless `throwOnError` is set.
+ * Calls return `{ data, error, response }` and never throw an answer unless `throwOnError` is set;
+ * no answer at all rejects with `TillConnectionError`.
  */
 export { createCheckoutClient, createCommerceClient } from './client.js';
 export type {
@@ -10,8 +12,11 @@ export type {
   CheckoutClientOptions,
   CommerceClient,
   CommerceClientOptions,
+  TillClient,
   TillClientOptions,
 } from './client.js';
+export type { CallOptions, RetryOptions } from './retry.js';
+export type { ListItem, ListItemOf, ListPath, TillList } from './pagination.js';
 export {
   TillError,
   TillInvalidRequestError,
@@ -23,10 +28,9 @@ export {
   TillServerError,
   TillNotImplementedError,
   TillProcessorError,
+  TillConnectionError,
   errorClasses,
   tillErrorFrom,
 } from './errors.js';
-export type { TillErrorType, TillErrorCode, TillErrorDetails, ErrorBody, EnvelopeError } from './errors.js';
-export { verifyWebhook, webhookSignatureHeader, signTestWebhook, TillWebhookVerificationError } from './webhooks.js';
-export type { VerifyWebhookOptions, WebhookHeaders, TillWebhookVerificationErrorCode } from './webhooks.js';
+export type { TillConnectionErrorCode, TillErrorType, TillErrorCode, TillErrorDetails, ErrorBody, EnvelopeError } from './errors.js';
 export type * from './types.js';

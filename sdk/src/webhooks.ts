@@ -1,3 +1,6 @@
+// The `@till/sdk/webhooks` entry (Node only: it needs `node:crypto`). Import it only where webhooks
+// are received; the main entry stays browser-safe.
+//
 // Verifying Till webhooks. The primary signature is `X-Webhook-Signature`: `sha256=` and the
 // lower-case hex HMAC-SHA256 of the raw body, keyed with the signing secret's UTF-8 bytes. Every
 // delivery also carries the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
@@ -273,3 +276,5 @@ export function verifyWebhook(
   }
   return event;
 }
+
+export type { WebhookEvent, WebhookEventOf, WebhookEventType } from './types.js';

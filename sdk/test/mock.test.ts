@@ -137,6 +137,14 @@ describe('commerce client against the mock', () => {
     expect(data).toEqual(documentedExample(commerceDoc, 'GET', '/v1/invoice'));
   });
 
+  it('iterates an OData list with list(), following the documented @odata.nextLink and stopping on a repeated page', async () => {
+    const commerce = createCommerceClient({ baseUrl: commerceUrl, apiKey });
+    const documented = documentedExample(commerceDoc, 'GET', '/v1/invoice') as { value: { id: unknown }[] };
+    const invoices = await commerce.list('/v1/invoice', { params: { query: { $top: 10 } } }).toArray({ limit: 200 });
+    expect(invoices.length).toBeGreaterThanOrEqual(documented.value.length);
+    expect(invoices.slice(0, documented.value.length)).toEqual(documented.value);
+  });
+
   it("reaches a public OData-style path with parentheses and no key: getByReference(code='...')", async () => {
     const publicClient = createCommerceClient({ baseUrl: commerceUrl });
     const { data, error, response } = await publicClient.GET("/v1/invoice/getByReference(code='{code}')", {

@@ -2,7 +2,7 @@
 // time of the attempt (Standard Webhooks headers), and errors that say what to do. No network.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signTestWebhook, TillWebhookVerificationError, verifyWebhook, webhookSignatureHeader } from '../src/index.js';
+import { signTestWebhook, TillWebhookVerificationError, verifyWebhook, webhookSignatureHeader } from '../src/webhooks.js';
 import type { WebhookEvent, WebhookEventOf } from '../src/index.js';
 
 const secret = 'whsec_bFKvZht6gabyMCZtueYTXHoN7Xl+4GGos6Mz7DyGRAU=';

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
+import { lockPgliteDirectory } from './pglite-lock.js';
 import type { Database } from './schema.js';
 
 /** A plain SQL runner over the same connection(s) as Kysely, for libraries that bring their own SQL. */
@@ -54,10 +55,15 @@ function listenerSet(start: (channel: string, handlers: ListenHandlers) => Promi
 export interface DatabaseOptions {
   /** PostgreSQL server URL. When absent, PGlite is used. */
   databaseUrl?: string | undefined;
-  /** PGlite data directory; omit (or `memory://`) for an in-memory database. */
+  /** PGlite data directory; omit (or `memory://`) for an in-memory database. One process at a time holds a directory. */
   dataDir?: string | undefined;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /**
+   * Who opens a PGlite directory, in words ("the server", "the merchant command"): it is written
+   * into the directory's lock, so a second opener is told who holds it.
+   */
+  owner?: string;
 }
 
 // int8 (count(*), sums of integers) as JS numbers would lose precision past 2^53; keep them as
@@ -106,7 +112,15 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
   }
   const dir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   if (dir) await mkdir(dir, { recursive: true });
-  const pglite = await PGlite.create(dir ? { dataDir: dir } : {});
+  // One process at a time on a directory (see pglite-lock.ts); throws DatabaseLockedError before anything is read.
+  const lock = dir ? await lockPgliteDirectory(dir, options.owner ?? `process ${process.argv.slice(1, 2).join(' ') || process.pid}`) : undefined;
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir ? { dataDir: dir } : {});
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   const listeners = listenerSet((channel, handlers) => listenPglite(pglite, db, channel, handlers));
   return {
@@ -130,6 +144,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
       await listeners.closeAll();
       await db.destroy();
       if (!pglite.closed) await pglite.close();
+      await lock?.release();
     },
   };
 }

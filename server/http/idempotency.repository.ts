@@ -51,10 +51,17 @@ export async function markKeyCommitted(trx: Db, tenant: Tenant, key: string): Pr
 
 /**
  * Lets a key go (the first request failed on our side; a retry runs again), unless the request
- * committed something: then a retry must not run it again.
+ * committed something: then a retry must not run it again. `evenCommitted`: the request committed
+ * only the record of a refused attempt (the processor's 502), and the operation says a retry runs
+ * it again.
  */
-export async function releaseKey(db: Db, tenant: Tenant, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where(ofTenant(tenant)).where('key', '=', key).where('state', '=', 'in_flight').execute();
+export async function releaseKey(db: Db, tenant: Tenant, key: string, options: { evenCommitted?: boolean } = {}): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where(ofTenant(tenant))
+    .where('key', '=', key)
+    .where('state', 'in', options.evenCommitted ? ['in_flight', 'committed'] : ['in_flight'])
+    .execute();
 }
 
 /** Deletes the keys of every tenant created before `cutoff` (the retention job). */

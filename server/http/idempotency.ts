@@ -32,7 +32,8 @@ function canonical(value: unknown): string {
  * it is sent, and repeats get exactly those bytes back without running again. Different
  * parameters under the same key answer 409 `idempotency_key_reused`; a repeat while the first
  * still runs answers 409 `idempotency_request_in_progress` (retryable). A 5xx answer is not
- * stored: nothing was done (the transaction rolled back), so a retry runs again. The request's
+ * stored: nothing was done (the transaction rolled back), so a retry runs again; so does a 502,
+ * after which at most the refused attempt was recorded. The request's
  * transactions mark the key `committed` as they commit; a key that committed but whose answer
  * could not be stored is never released or taken over: a retry answers 409
  * `idempotency_answer_lost` instead of running it twice.
@@ -88,7 +89,10 @@ function storeBeforeSending(res: Response, db: Kysely<Database>, tenant: Tenant,
       const value = res.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const store = status >= 500 ? releaseKey(db, tenant, key) : storeResponse(db, tenant, key, { status, headers, body: text });
+    // A 502 is the processor refusing (processing_error, refund_failed, hold_operation_failed): the
+    // request committed at most the record of that attempt, and retrying the same call is the
+    // documented way on. Any other 5xx after a commit keeps the key, so nothing runs twice.
+    const store = status >= 500 ? releaseKey(db, tenant, key, { evenCommitted: status === 502 }) : storeResponse(db, tenant, key, { status, headers, body: text });
     store.then(
       () => send(body as any),
       (err: unknown) => {

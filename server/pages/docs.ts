@@ -17,7 +17,8 @@ const REFERENCES = {
 } as const;
 type Reference = keyof typeof REFERENCES;
 
-const REDOC_BUNDLE = 'node_modules/@redocly/cli/lib/chunks/redoc.standalone.js';
+/** Redoc's standalone bundle: in @redocly/cli (a development dependency), or where `npm run build` copied it. */
+const REDOC_BUNDLES = ['node_modules/@redocly/cli/lib/chunks/redoc.standalone.js', 'dist/docs/redoc.js'];
 
 /** Starts Redoc on the page's `#reference` element, with its spec URL, without telemetry. */
 const START_SCRIPT = `import { init } from './redoc.js';
@@ -44,7 +45,13 @@ const once = <T>(load: () => Promise<T>) => {
   return () => (value ??= load().catch((err) => ((value = undefined), Promise.reject(err))));
 };
 const contractOf = { checkout: once(() => readFile(projectFile('generated/checkout.openapi.json'))), commerce: once(() => readFile(projectFile('generated/commerce.openapi.json'))) };
-const redocBundle = once(() => readFile(projectFile(REDOC_BUNDLE)));
+const redocBundle = once(async () => {
+  for (const file of REDOC_BUNDLES) {
+    const bundle = await readFile(projectFile(file)).catch(() => undefined);
+    if (bundle) return bundle;
+  }
+  throw new Error(`Redoc's bundle is not installed (looked for ${REDOC_BUNDLES.join(' and ')}): run npm install, or npm run build with development dependencies.`);
+});
 
 function pageHeaders(res: Response, type: string, cache: string): void {
   res.setHeader('Content-Type', type);

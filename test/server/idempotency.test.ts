@@ -153,3 +153,24 @@ describe.runIf(usingPostgres)('Idempotency-Key under concurrency (PostgreSQL)', 
     }
   });
 });
+
+describe('Idempotency-Key after the processor refused (502)', () => {
+  it('a confirm that answered 502 processing_error runs again on a retry with the same key (the refused attempt is recorded, the key is released)', async () => {
+    const year = new Date().getUTCFullYear() + 3;
+    const pk = t.merchantA.keys.test.publishable;
+    const session = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { amount: 12, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+    const { id, clientSecret } = session.json;
+    const pm = await t.call('POST', `/v1/checkout-sessions/${id}/tokenize`, { key: pk, clientSecret, body: { cardNumber: '4000000000000119', expiryMonth: 12, expiryYear: year, cvc: '123' } });
+    const key = `processor-${Date.now()}`;
+    const confirm = () => t.call('POST', `/v1/checkout-sessions/${id}/confirm`, { key: pk, clientSecret, body: { paymentMethodId: pm.json.id }, headers: { 'Idempotency-Key': key } });
+    const first = await confirm();
+    expect(first.status).toBe(502);
+    expect(first.json.error.code).toBe('processing_error');
+    const retry = await confirm();
+    expect(retry.status, retry.text).toBe(502);
+    expect(retry.json.error.code).toBe('processing_error');
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const attempts = await t.database.db.selectFrom('payments').select('status').where('session_id', '=', id).execute();
+    expect(attempts.map((p) => p.status)).toEqual(['failed', 'failed']);
+  });
+});

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../sdk/src/index.js';
+import { verifyWebhook } from '../../sdk/src/webhooks.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 
 interface Received {

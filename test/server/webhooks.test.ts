@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TillWebhookVerificationError, verifyWebhook } from '../../sdk/src/index.js';
+import { TillWebhookVerificationError, verifyWebhook } from '../../sdk/src/webhooks.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';

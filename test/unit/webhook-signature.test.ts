@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders, signatureHeader, standardSignatureHeader, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';
-import { verifyWebhook } from '../../sdk/src/index.js';
+import { verifyWebhook } from '../../sdk/src/webhooks.js';
 
 const GENERATED_SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 const event = { id: 'evt_3f1c', object: 'event', type: 'payment.succeeded', created: 1_795_000_000, livemode: false, data: { object: { id: 7, amount: 49.99, note: 'café ☕' } } };
