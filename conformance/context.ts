@@ -70,7 +70,8 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
       response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(30_000) });
     }
     const isText = /json|text|xml/.test(response.headers.get('content-type') ?? '') || !response.headers.get('content-type');
-    const text = isText ? await response.text() : Buffer.from(await response.arrayBuffer()).toString('latin1');
+    const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const text = isStream ? await firstMessage(response) : isText ? await response.text() : Buffer.from(await response.arrayBuffer()).toString('latin1');
     let json: unknown;
     try {
       json = text && isText ? JSON.parse(text) : undefined;
@@ -117,4 +118,18 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     },
   };
   return context;
+}
+
+/** An event stream never ends by itself: its start, up to its first blank line, then it is closed. */
+async function firstMessage(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel().catch(() => {});
+  return text;
 }

@@ -43,6 +43,16 @@ export async function fixtureSession(ctx: ConformanceContext, key = ctx.options.
   return created(ctx, 'createCheckoutSession', '/v1/checkout-sessions', { amount: 12.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: ctx.runId } }, key);
 }
 
+/** An event of the merchant behind `key` (a session cancelled for it): its id. */
+export async function fixtureEvent(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<string> {
+  const s = await fixtureSession(ctx, key);
+  await ctx.request('checkout', 'cancelCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/cancel`, key });
+  const events = await ctx.request('checkout', 'listEvents', { method: 'GET', path: '/v1/events', query: { limit: 1 }, key });
+  const id = events.json?.data?.[0]?.id;
+  if (typeof id !== 'string') throw new Error(`setup: listEvents answered ${events.status} without an event: ${events.text.slice(0, 200)}`);
+  return id;
+}
+
 /** A subscription of the merchant behind `key`, started on a free trial (no card needed): its id. */
 export async function fixtureSubscription(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number }> {
   const plan = await fixturePlan(ctx, key);
@@ -218,6 +228,12 @@ export const recipes: Record<string, Recipe> = {
   closeTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/disputes/${await fixtureDispute(ctx)}/close`, body: { outcome: 'Won' } }) },
   retrieveDispute: { success: async (ctx) => ({ path: `/v1/disputes/${await fixtureDispute(ctx)}` }) },
   listDisputes: { success: async () => ({ path: '/v1/disputes' }) },
+  listEvents: { success: async () => ({ path: '/v1/events', query: { type: 'checkout.session.*' } }) },
+  retrieveEvent: {
+    success: async (ctx) => ({ path: `/v1/events/${await fixtureEvent(ctx)}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/events/${await fixtureEvent(ctx, key)}` }),
+  },
+  streamEvents: { success: async () => ({ path: '/v1/events/stream' }) },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   createInvoice: {

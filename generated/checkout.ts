@@ -1822,6 +1822,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of the key's mode, newest first: every event Till wrote for you, whether or not a
+         *     webhook endpoint received it, each as the envelope a webhook delivery carries. `type` keeps one event
+         *     type (`payment.succeeded`) or a family (`payment.*`); a name that is no event type or family answers
+         *     400. A `startingAfter` that is not one of your events answers 404. Till's design: the source
+         *     documents define the events but no operation to read them.
+         *
+         *     Scope: `event.read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream test-mode events
+         * @description Till's design, for development (`npm run listen`): a `text/event-stream` (Server-Sent Events) of the
+         *     test-mode events written after the stream opened, in the order they were written, from any Till
+         *     process. Each message is `id: <event id>`, `event: <type>` and `data: <the envelope, one line of
+         *     JSON>`, exactly the body a webhook delivery of that event carries. A comment line (`: heartbeat`)
+         *     comes every 15 seconds while nothing happens, so proxies keep the connection open.
+         *
+         *     Resuming: send `Last-Event-ID` with the id of the last event you received (EventSource does it by
+         *     itself when it reconnects); every later event is sent first, then new ones. An id that is not one of
+         *     your test-mode events answers 404. Events are kept, so nothing written while you were away is lost.
+         *
+         *     Test mode only: a live key answers 403 `livemode_not_allowed` (in live mode, use webhooks).
+         *
+         *     Scope: `event.read`.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description Returns one event of the key's mode as the envelope its webhook deliveries carry. An event of another
+         *     merchant or of the other mode answers 404. Till's design.
+         *
+         *     Scope: `event.read`.
+         */
+        get: operations["retrieveEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.succeeded": {
@@ -6221,6 +6308,18 @@ export interface components {
             /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
             hasMore: boolean;
         };
+        /** @description A page of events, newest first. */
+        EventList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The events of this page, newest first, each as its webhook deliveries carry it. */
+            data: components["schemas"]["WebhookEvent"][];
+            /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
+            hasMore: boolean;
+        };
     };
     responses: {
         /** @description The key is missing or invalid. */
@@ -9779,6 +9878,118 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DisputeEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type (`invoice.paid`) or of this family (`payment.*`, `checkout.session.*`). */
+                type?: string;
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfterId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received; the stream starts after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. It stays open until the client closes it or the server stops. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -5,7 +5,7 @@
 // a fraction of a second; `--if-stale` skips it when dist/ is newer than every source file.
 //
 //   node scripts/build.mjs [--if-stale]
-import { readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -41,4 +41,10 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+// The API reference's renderer (server/pages/docs.ts), from a development dependency: kept in
+// dist/ so that an install without development dependencies (the container image) serves /docs.
+await mkdir(path.join(out, 'docs'), { recursive: true });
+await copyFile(path.join(root, 'node_modules/@redocly/cli/lib/chunks/redoc.standalone.js'), path.join(out, 'docs', 'redoc.js')).catch(() =>
+  console.error('note: @redocly/cli is not installed; /docs will not render (the JSON documents are still served)'),
+);
 console.error(`built dist/server (${files.length} files) in ${Math.round(performance.now() - started)} ms`);

@@ -20,6 +20,7 @@ import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work.js';
 import { checkoutPages } from './pages/checkout/routes.js';
+import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
 import { qrImage } from './pages/qr-image.js';
@@ -97,8 +98,8 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
 
 /**
  * What is served outside the API: the health check, the 3-D Secure challenge page, the image of a
- * wallet QR code, the hosted checkout page and its assets, the customer portal (no key; their own errors), and the
- * notification hub's negotiate (its WebSocket is `attachHub`'s, on the listening server).
+ * wallet QR code, the hosted checkout page and its assets, the customer portal (no key; their own errors), the
+ * API references (`/docs`, `/openapi/*.json`), and the notification hub's negotiate (its WebSocket is `attachHub`'s, on the listening server).
  */
 function pages(deps: AppDeps): Router {
   const app = Router();
@@ -116,6 +117,7 @@ function pages(deps: AppDeps): Router {
   app.use(PORTAL_PATH, portalPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
   app.use(HUB_PATH, hubRoutes(deps.database.db));
+  app.use(docsPages());
   return app;
 }
 
@@ -199,6 +201,7 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
         path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
         query: req.query,
         body: req.body,
+        headers: req.headers,
         auth,
         db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
         deps: clock === deps.clock ? deps : { ...deps, clock },
@@ -208,6 +211,8 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
         auth,
       );
       const result = await handlers[route.api][route.operationId]!(input);
+      // A stream answers by itself; what fails once it has begun is its own to end.
+      if (result.stream) return void result.stream(req, res).catch((err: unknown) => req.till.log.error({ err }, 'stream failed'));
       for (const [name, value] of Object.entries<string>(result.headers ?? {})) res.setHeader(name, value);
       if (result.status === 204) res.status(204).send();
       // A file (its handler set its Content-Type): sent as it is, not as JSON.

@@ -13,6 +13,7 @@ import { openDatabase, type TillDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { countMerchants, createMerchant, type MerchantCredentials } from './domain/merchants/merchant.service.js';
 import { attachHub, type Hub } from './hub/index.js';
+import { DOCS_PATH } from './pages/docs.js';
 import { type Jobs, startJobs } from './jobs/index.js';
 import { createLogger } from './log.js';
 
@@ -126,6 +127,7 @@ async function serve(options: StartOptions = {}) {
   const running = await startServer(options);
   const worker = cluster.isWorker ? ` (worker ${cluster.worker!.id})` : '';
   console.log(`Till is listening on ${running.url}${worker} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`);
+  if (!cluster.isWorker || cluster.worker?.id === 1) console.log(`API reference: ${running.config.publicBaseUrl}${DOCS_PATH}`);
   const shutdown = (signal: string) => {
     console.log(`${signal}: shutting down${worker}...`);
     const force = setTimeout(() => process.exit(1), 15_000);

@@ -1,6 +1,7 @@
 import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
 import { disputeHandlers } from './checkout/disputes.js';
+import { eventHandlers } from './checkout/events.js';
 import { holdHandlers } from './checkout/holds.js';
 import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
@@ -34,6 +35,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...srcHandlers,
   ...disputeHandlers,
   ...portalSessionHandlers,
+  ...eventHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { operations as CheckoutOperations } from '../../generated/checkout.js';
@@ -33,9 +34,17 @@ type SuccessCode<O> = Extract<keyof ResponsesOf<O>, 200 | 201 | 202 | 204>;
 type ParamsOf<O, K extends 'path' | 'query'> = O extends { parameters: { [P in K]?: infer X } } ? (X extends undefined ? Record<string, never> : NonNullable<X>) : Record<string, never>;
 type BodyOf<O> = O extends { requestBody?: infer B } ? (B extends { content: { 'application/json': infer J } } ? J : undefined) : undefined;
 
+/** Serves a `text/event-stream` answer itself, until the client leaves (the pipeline has run: auth, rate limit, validation). */
+export type StreamWriter = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** A success answer: a body of the documented type, or a writer for a `text/event-stream`. */
+type SuccessAnswer<R, S> = R extends { content: { 'text/event-stream': unknown } }
+  ? { status: S; stream: StreamWriter }
+  : { status: S; body: JsonOf<R>; headers?: Record<string, string> };
+
 /** A handler's answer: one of the operation's documented success statuses with its body type. */
 export type HandlerResult<O> = {
-  [S in SuccessCode<O>]: S extends 204 ? { status: S; headers?: Record<string, string> } : { status: S; body: JsonOf<ResponsesOf<O>[S]>; headers?: Record<string, string> };
+  [S in SuccessCode<O>]: S extends 204 ? { status: S; headers?: Record<string, string> } : SuccessAnswer<ResponsesOf<O>[S], S>;
 }[SuccessCode<O>];
 
 /** A handler's input: validated (and type-coerced) parameters and body, and the caller. */
@@ -43,6 +52,8 @@ export interface HandlerInput<O> {
   path: ParamsOf<O, 'path'>;
   query: ParamsOf<O, 'query'>;
   body: BodyOf<O>;
+  /** The request's headers, by lower-case name (the documented header parameters are validated). */
+  headers: IncomingHttpHeaders;
   auth: AuthContext;
   /** The merchant and mode the call acts for (every keyed operation has one; reading it on a public operation throws). */
   tenant: Tenant;

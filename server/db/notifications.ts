@@ -10,6 +10,9 @@ export const INVOICE_UPDATED_CHANNEL = 'till_invoice_updated';
 /** The channel the trigger of migration 2026_11_25_0017 notifies when a live message is queued (payload: its id). */
 export const MESSAGE_QUEUED_CHANNEL = 'till_message_queued';
 
+/** The channel the trigger of migration 2026_11_25_0024 notifies when a test-mode event is written (payload: `{merchant_id, livemode}`). */
+export const EVENT_WRITTEN_CHANNEL = 'till_event_written';
+
 /** What a listener is told: each payload, and (PostgreSQL only) that it lost its connection and listens again, so notifications in between were missed. */
 export interface ListenHandlers {
   notification(payload: string): void;

@@ -90,6 +90,8 @@ export interface World {
   plan: number;
   webhook: number;
   delivery: string;
+  /** The newest event of this mode (the test send's). */
+  event: string;
 }
 export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers'>;
 export type SessionKind = 'openSession' | 'qrSession' | 'paidSession' | 'heldSession';
@@ -130,6 +132,7 @@ export const MATRIX: Record<string, Target> = {
   settleTestPayment: on('paidPayment', undefined, 'paymentId'),
   openTestDispute: on('paidPayment', {}, 'paymentId'),
   retrieveDispute: on('dispute'),
+  retrieveEvent: on('event'),
   updateTestDispute: on('dispute', { status: 'UnderReview' }),
   closeTestDispute: on('dispute', { outcome: 'Lost' }),
   capturePayment: on('heldPayment', {}, 'paymentId'),
@@ -224,6 +227,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
   expect(subscription).toBeTruthy();
   const sent = await t.call('POST', `/v1/WebhookConfiguration/${shared.webhook}/SendTestEvent`, { key: secret, body: { live: livemode } });
   expectStatus(sent, 200);
+  const events = await t.call('GET', '/v1/events?limit=1', { key: secret });
+  expectStatus(events, 200);
   return {
     merchant,
     livemode,
@@ -239,6 +244,7 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     invoice: invoice.json.id,
     subscription,
     delivery: sent.json.deliveryId,
+    event: events.json.data[0].id,
   };
 }
 
@@ -253,6 +259,7 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
     deliveries: `/v1/WebhookConfiguration/${w.webhook}/deliveries`,
     invoice: `/v1/invoices/${w.invoice}`,
     dispute: `/v1/disputes/${w.dispute}`,
+    event: `/v1/events/${w.event}`,
     subscription: `/v1/subscriptions/${w.subscription}`,
     subscriptionInvoices: `/v1/subscriptions/${w.subscription}/invoices`,
   };

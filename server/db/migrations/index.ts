@@ -21,7 +21,8 @@ import * as billingLifecycle from './2026_11_25_0020_billing_lifecycle.js';
 import * as messageAttachments from './2026_11_25_0021_message_attachments.js';
 import * as disputes from './2026_11_25_0022_disputes.js';
 import * as portalSessions from './2026_11_25_0023_portal_sessions.js';
-import * as sandboxMerchants from './2026_11_26_0024_sandbox_merchants.js';
+import * as eventNotify from './2026_11_25_0024_event_notify.js';
+import * as sandboxMerchants from './2026_11_25_0025_sandbox_merchants.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0021_message_attachments': messageAttachments,
   '2026_11_25_0022_disputes': disputes,
   '2026_11_25_0023_portal_sessions': portalSessions,
-  '2026_11_26_0024_sandbox_merchants': sandboxMerchants,
+  '2026_11_25_0024_event_notify': eventNotify,
+  '2026_11_25_0025_sandbox_merchants': sandboxMerchants,
 };

@@ -1,5 +1,8 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { ofTenant } from '../../db/scope.js';
 import type { EventRow } from '../../db/tables/events.js';
+import type { Tenant } from '../../shared/tenant.js';
 import type { EventRecord, EventSubject, StoredPayload } from './subjects.js';
 
 export interface EventInsert {
@@ -65,3 +68,49 @@ export const toEventRecord = (row: Pick<EventRow, 'id' | 'merchant_id' | 'livemo
   created_at: row.created_at,
   subject: decodeSubject(row.data),
 });
+
+// Reading events back: always one tenant's, in the order they were written (`seq`).
+
+const RECORD_COLUMNS = ['id', 'merchant_id', 'livemode', 'type', 'api_version', 'created_at', 'data', 'seq'] as const;
+
+/** Which types a read keeps: one type, or every type that starts with a family's prefix (`payment.`). */
+export type EventTypeFilter = { exact: string } | { prefix: string };
+
+export interface EventFilter {
+  limit: number;
+  /** The id of the last event the caller holds. */
+  startingAfter?: string | undefined;
+  type?: EventTypeFilter | undefined;
+}
+
+/** An event with its place in the order of writing. */
+export type EventRecordRow = Pick<EventRow, (typeof RECORD_COLUMNS)[number]>;
+
+export async function findEvent(db: Db, tenant: Tenant, id: string): Promise<EventRecordRow | undefined> {
+  return db.selectFrom('events').select(RECORD_COLUMNS).where('id', '=', id).where(ofTenant(tenant)).executeTakeFirst();
+}
+
+/** The tenant's events, newest first, one more than the limit; undefined when `startingAfter` is not one of its events. */
+export async function findEvents(db: Db, tenant: Tenant, filter: EventFilter): Promise<EventRecordRow[] | undefined> {
+  let query = db.selectFrom('events').select(RECORD_COLUMNS).where(ofTenant(tenant));
+  if (filter.startingAfter !== undefined) {
+    const after = await findEvent(db, tenant, filter.startingAfter);
+    if (!after) return undefined;
+    query = query.where('seq', '<', after.seq);
+  }
+  const type = filter.type;
+  if (type && 'exact' in type) query = query.where('type', '=', type.exact);
+  if (type && 'prefix' in type) query = query.where(sql<SqlBool>`starts_with(type, ${type.prefix})`);
+  return query.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+}
+
+/** The `seq` of the tenant's newest event ('0' when it has none). */
+export async function newestEventSeq(db: Db, tenant: Tenant): Promise<string> {
+  const row = await db.selectFrom('events').select('seq').where(ofTenant(tenant)).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row?.seq ?? '0';
+}
+
+/** The tenant's events written after `seq`, oldest first, at most `limit`. */
+export async function eventsAfter(db: Db, tenant: Tenant, seq: string, limit: number): Promise<EventRecordRow[]> {
+  return db.selectFrom('events').select(RECORD_COLUMNS).where(ofTenant(tenant)).where('seq', '>', seq).orderBy('seq', 'asc').limit(limit).execute();
+}

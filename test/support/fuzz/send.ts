@@ -18,12 +18,21 @@ export function send(baseUrl: string, c: FuzzCase): Promise<Answer> {
     if (c.body !== undefined && headers['content-length'] === undefined) headers['content-length'] = c.body.length;
     const req = http.request({ host: url.hostname, port: url.port, method: c.method, path: c.path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
+      const answer = () => {
         const out = new Headers();
         for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value);
         resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+      };
+      // An event stream never ends by itself: its first message is the answer, then it is closed.
+      const streaming = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (streaming && Buffer.concat(chunks).includes('\n\n')) {
+          answer();
+          res.destroy();
+        }
       });
+      res.on('end', answer);
       res.on('error', reject);
     });
     req.on('error', reject);
