@@ -240,7 +240,7 @@ describe('the delivery job', () => {
     } finally {
       await jobs.stop();
     }
-  });
+  }, 60_000); // its two polls may take 30 s and 20 s on a loaded machine
 
   it('a failed attempt is recorded with its retry time and a pg-boss job due then', async () => {
     const jobs = await start();
