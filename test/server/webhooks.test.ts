@@ -765,7 +765,8 @@ describe('SSRF', () => {
   it('refuses at connect time a name that resolves to loopback, and loopback literals, when loopback is not allowed', async () => {
     const r = await receiver();
     const port = new URL(r.url).port;
-    const base = { secret: 'whsec_x', eventId: 'evt_AAAAAAAAAAAA', eventType: 'webhook.test', body: '{}', timestamp: 1, timeoutMs: 1500 };
+    // A refusal comes before any connection, so a long timeout costs nothing; a short one failed on a loaded machine.
+    const base = { secret: 'whsec_x', eventId: 'evt_AAAAAAAAAAAA', eventType: 'webhook.test', body: '{}', timestamp: 1, timeoutMs: 10_000 };
     expect(await sendWebhook({ ...base, url: `https://localhost:${port}/hooks`, allowLoopback: false })).toMatchObject({ ok: false, error: 'address_not_allowed' });
     for (const url of [`https://127.0.0.1:${port}/hooks`, `https://[::1]:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`, 'https://10.0.0.1/h', 'https://169.254.169.254/h', 'https://[fd12::1]/h']) {
       expect(await sendWebhook({ ...base, url, allowLoopback: false }), url).toMatchObject({ ok: false, error: 'address_not_allowed', httpStatus: null });

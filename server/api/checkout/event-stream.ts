@@ -41,6 +41,8 @@ export async function serveEventStream(req: IncomingMessage, res: ServerResponse
   let ended = false;
   const server = (req.socket as { server?: Server }).server;
   let ticks = 0;
+  // Declared before `finish`: the client may leave before the subscription is made.
+  let unsubscribe: (() => void) | undefined;
   const finish = () => {
     if (ended) return;
     ended = true;
@@ -57,8 +59,9 @@ export async function serveEventStream(req: IncomingMessage, res: ServerResponse
   }, TICK_MS);
   req.on('close', finish);
   res.on('error', finish);
-  let unsubscribe: (() => void) | undefined = await options.feed.subscribe(options.tenant, () => reader.wake());
-  if (ended) unsubscribe();
+  const subscription = await options.feed.subscribe(options.tenant, () => reader.wake());
+  if (ended) return subscription();
+  unsubscribe = subscription;
   reader.wake();
 }
 
