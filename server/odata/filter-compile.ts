@@ -135,19 +135,35 @@ function booleanField(ctx: Context, node: Token): Bool {
   return twoValued(f, sql<SqlBool>`${f.sql}`);
 }
 
+/**
+ * @odata/parser lets `not` take everything after it (`not a or b` as `not (a or b)`); OData gives
+ * `not` the higher precedence, so the negation moves down to the leftmost operand.
+ */
+function negation(node: Token): Token {
+  const operand = node.value as Token;
+  if (operand.type !== 'AndExpression' && operand.type !== 'OrExpression') return node;
+  const { left, right } = operand.value as { left: Token; right: Token };
+  const negatedLeft = negation({ ...node, value: left, raw: `not ${left.raw}` } as Token);
+  return { ...operand, value: { left: negatedLeft, right } } as Token;
+}
+
 function condition(ctx: Context, node: Token, depth: number): Bool {
   if (depth > MAX_DEPTH) throw fail(ctx, node, `nesting deeper than ${MAX_DEPTH}`);
   const v = node.value as { left: Token; right: Token };
   switch (node.type as string) {
     case 'AndExpression': return sql<SqlBool>`(${condition(ctx, v.left, depth + 1)} AND ${condition(ctx, v.right, depth + 1)})`;
     case 'OrExpression': return sql<SqlBool>`(${condition(ctx, v.left, depth + 1)} OR ${condition(ctx, v.right, depth + 1)})`;
-    case 'NotExpression': return sql<SqlBool>`(NOT ${condition(ctx, node.value as Token, depth + 1)})`;
+    case 'NotExpression': {
+      const fixed = negation(node);
+      if (fixed !== node) return condition(ctx, fixed, depth + 1);
+      return sql<SqlBool>`(NOT ${condition(ctx, node.value as Token, depth + 1)})`;
+    }
     case 'BoolParenExpression':
-    case 'ParenExpression': return condition(ctx, node.value as Token, depth + 1);
+    case 'ParenExpression':
+    case 'CommonExpression': return condition(ctx, node.value as Token, depth + 1);
     case 'MethodCallExpression': return methodCall(ctx, node);
     case 'FirstMemberExpression':
-    case 'MemberExpression':
-    case 'CommonExpression': return booleanField(ctx, node);
+    case 'MemberExpression': return booleanField(ctx, node);
     default:
       if (Object.hasOwn(COMPARISONS, node.type)) return comparison(ctx, node);
       throw fail(ctx, node, `unsupported expression ${JSON.stringify(node.raw ?? '')}`);
