@@ -5,7 +5,7 @@
 //   L3 flows   domain/checkout, billing, links, webhooks, sandbox, disputes
 //   L2 money   domain/payments, invoices                    (independent of each other)
 //   L1 records domain/merchants, customers, catalog, ledger, events, messages, clocks (likewise)
-//   L0 shared  server/shared (imports nothing of Till), server/db, server/rails
+//   L0 shared  server/shared (imports nothing of Till), server/db, server/rails, server/odata
 //
 // A layer imports only the layers below it. Modules of one layer may import each other only in
 // L3 (a flow composes others), and never in a circle.
@@ -13,7 +13,7 @@
 const L1 = 'merchants|customers|catalog|ledger|events|messages|clocks';
 const L2 = 'payments|invoices';
 const L3 = 'checkout|billing|links|webhooks|sandbox|disputes';
-const L0_PATHS = '^server/(shared|db|rails)/';
+const L0_PATHS = '^server/(shared|db|rails|odata)/';
 
 /** A rule: files of `from` may import, inside server/, only what `allowed` matches. */
 const layer = (name, comment, from, allowed) => ({
@@ -39,6 +39,8 @@ module.exports = {
       '^server/db/', ['^server/(shared|db)/']),
     layer('L0-rails-on-shared-only', 'server/rails (the sandbox processor) stands on server/shared only.',
       '^server/rails/', ['^server/(shared|rails)/']),
+    layer('L0-odata-on-shared-only', 'server/odata (pure parse → Kysely) stands on server/shared only: it knows no domain.',
+      '^server/odata/', ['^server/(shared|odata)/']),
     layer('L1-records-on-L0-only', 'An L1 module imports L0 and itself: never another L1 module, nothing above.',
       `^server/domain/(${L1})/`, [L0_PATHS, '^server/domain/$1/']),
     layer('L2-money-on-L1-and-L0', 'An L2 module imports L1, L0 and itself: payments and invoices never import each other.',
@@ -56,7 +58,7 @@ module.exports = {
       name: 'generated-only-at-the-edge',
       comment: 'Only the edge knows wire shapes: the domain and L0 never import generated/.',
       severity: 'error',
-      from: { path: '^server/(shared|db|rails|domain)/' },
+      from: { path: '^server/(shared|db|rails|odata|domain)/' },
       to: { path: '^generated/' },
     },
     {
@@ -70,7 +72,7 @@ module.exports = {
       name: 'edge-outside-the-core',
       comment: 'Configuration and logging are the edge\'s: the core is handed what it needs.',
       severity: 'error',
-      from: { path: '^server/(shared|db|rails|domain)/' },
+      from: { path: '^server/(shared|db|rails|odata|domain)/' },
       to: { path: '^server/(config|log)\\.ts$' },
     },
     {

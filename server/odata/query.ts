@@ -1,0 +1,94 @@
+// compileQuery: the raw query of an OData list → what to apply to a Kysely query that the caller
+// has already scoped to its tenant (`ofTenant`), and page(): the list, its count and its next link.
+import { type RawBuilder, type SelectQueryBuilder, sql, type SqlBool } from 'kysely';
+import { compileFilter } from './filter-compile.js';
+import { parseFilter } from './filter-parse.js';
+import { optionValues, parseCount, parseExpand, parseOrderBy, parseSelect, parseSkip, parseTop, type SortKey } from './options.js';
+import { columnOf, type Resource } from './resource.js';
+
+/** A query builder of any table shape: the engine adds conditions, order and paging only. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic over every table
+type AnyQuery<O> = SelectQueryBuilder<any, any, O>;
+
+export interface CompiledQuery {
+  /** The caller's $filter as one parenthesized condition, or undefined when absent. */
+  filter: RawBuilder<SqlBool> | undefined;
+  orderBy: SortKey[];
+  top: number;
+  skip: number;
+  count: boolean;
+  /** Wire names to keep in each item, or undefined for all. */
+  select: string[] | undefined;
+  expand: string[];
+  /** The options as sent, kept for the next link. */
+  options: Partial<Record<string, string>>;
+  /** Adds the filter (ANDed with whatever the caller's query already holds) and the order. */
+  where<O>(qb: AnyQuery<O>): AnyQuery<O>;
+  /** `where`, then order, offset and limit (one extra row, to know whether more follow). */
+  apply<O>(qb: AnyQuery<O>): AnyQuery<O>;
+}
+
+/** Compiles the OData options of a list request; any invalid option is a 400 `parameter_invalid`. */
+export function compileQuery(resource: Resource, rawQuery: Record<string, unknown>): CompiledQuery {
+  const options = optionValues(rawQuery);
+  const filter = options.$filter === undefined ? undefined : compileFilter(resource, parseFilter(options.$filter));
+  const orderBy = parseOrderBy(resource, options.$orderby);
+  const top = parseTop(resource, options.$top);
+  const skip = parseSkip(options.$skip);
+  const compiled: CompiledQuery = {
+    filter,
+    orderBy,
+    top,
+    skip,
+    count: parseCount(options.$count),
+    select: parseSelect(resource, options.$select),
+    expand: parseExpand(resource, options.$expand),
+    options,
+    where: (qb) => (filter ? qb.where(filter) : qb),
+    apply(qb) {
+      let q = compiled.where(qb);
+      for (const key of orderBy) {
+        const column = sql.ref(columnOf(resource, resource.fields[key.field]!));
+        q = q.orderBy(key.direction === 'asc' ? sql`${column} asc` : sql`${column} desc`);
+      }
+      return q.offset(skip).limit(top + 1);
+    },
+  };
+  return compiled;
+}
+
+/** The same request's next page, as an origin-relative URL. */
+export function nextLink(basePath: string, query: CompiledQuery): string {
+  const params: Partial<Record<string, string>> = { ...query.options, $top: String(query.top), $skip: String(query.skip + query.top) };
+  const order = ['$filter', '$orderby', '$select', '$expand', '$top', '$skip', '$count'] as const;
+  const parts = order.filter((k) => params[k] !== undefined).map((k) => `${k}=${encodeURIComponent(params[k]!)}`);
+  return `${basePath}?${parts.join('&')}`;
+}
+
+export interface ODataPage<T> {
+  value: T[];
+  '@odata.count'?: number;
+  '@odata.nextLink'?: string;
+}
+
+/**
+ * Runs one page of `scoped` (a query the caller has already scoped to its tenant and given its
+ * columns) and, when asked, the count of every matching row (ignoring $top and $skip).
+ */
+export async function page<O>(query: CompiledQuery, scoped: AnyQuery<O>, basePath: string): Promise<ODataPage<O>> {
+  const rows = (await query.apply(scoped).execute()) as O[];
+  const result: ODataPage<O> = { value: rows.slice(0, query.top) };
+  if (query.count) {
+    const counted = query.where(scoped).clearSelect().clearOrderBy().select(sql<string>`count(*)`.as('count'));
+    const row = (await counted.executeTakeFirst()) as { count: string | number } | undefined;
+    result['@odata.count'] = Number(row?.count ?? 0);
+  }
+  if (rows.length > query.top && query.top > 0) result['@odata.nextLink'] = nextLink(basePath, query);
+  return result;
+}
+
+/** Keeps only the `$select`ed wire fields of an item (all of them when nothing was selected). */
+export function selectFields<T extends object>(item: T, select: string[] | undefined): Partial<T> {
+  if (!select) return item;
+  return Object.fromEntries(Object.entries(item).filter(([k]) => select.includes(k))) as Partial<T>;
+}
