@@ -3,6 +3,9 @@ import { createCheckoutClient, createCommerceClient } from '../sdk/src/index.js'
 import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec, SandboxMerchant } from './types.js';
 import type { ContractValidator } from './validator.js';
 
+/** How long one request may take (a clock advance runs every due item on the way). */
+const REQUEST_TIMEOUT_MS = 5 * 60_000;
+
 /** Thrown by a scenario to say it cannot run here (for example: no second merchant key). */
 export const PENDING_PREFIX = 'PENDING:';
 
@@ -62,12 +65,14 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     const query = spec.query ? `?${new URLSearchParams(Object.entries(spec.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
     const url = `${api === 'commerce' ? commerceBaseUrl : baseUrl}${spec.path}${query}`;
     // As the document tells clients: on 429 wait Retry-After, then retry with exponential backoff.
-    let response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(30_000) });
+    // The timeout is generous: an advance of the test clock runs everything due on the way (every
+    // renewal of the run's subscriptions); giving up early leaves the clock held (409 on the next).
+    let response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     for (let attempt = 0; response.status === 429 && attempt < 4; attempt++) {
       const wait = Math.max(1, Number(response.headers.get('retry-after')) || 1) * 1000 * 2 ** attempt;
       await response.arrayBuffer();
       await new Promise((r) => setTimeout(r, Math.min(wait, 15_000)));
-      response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(30_000) });
+      response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     }
     const isText = /json|text|xml/.test(response.headers.get('content-type') ?? '') || !response.headers.get('content-type');
     const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
@@ -106,9 +111,11 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     runId,
     request,
     isImplemented,
-    // No retries: the suite judges each answer the deployment gives, a 5xx included.
-    checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey, maxRetries: 0 }),
-    commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey, maxRetries: 0 }),
+    // No retries: the suite judges each answer the deployment gives, a 5xx included. No 30 s
+    // timeout either: an advance of the test clock runs everything due on the way and may take
+    // longer; giving up on it early leaves the clock held and the next advance answers 409.
+    checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS }),
+    commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS }),
     onCleanup: (fn) => cleanups.push(fn),
     // The Commerce key follows the secret key: a sandbox merchant has no other.
     withKeys: (keys) => contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared),
