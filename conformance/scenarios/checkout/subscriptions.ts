@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { newPlan } from '../fixtures/catalog.js';
 import { advanceClock } from '../fixtures/clock.js';
-import { ofType, settledSubscriptionEvents, subscriptionEvents, waitForEvent, waitForSubscriptionEvents, watchEvents } from '../fixtures/events.js';
+import { ofType, settledSubscriptionEvents, subscriptionEvents, waitForEvent, waitForSubscriptionEvents, withWatch } from '../fixtures/events.js';
 import { call, envelopeData, expectEnvelopeError, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
 import { otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { SUBSCRIBE, SUBSCRIBE_TRIAL, WATCH } from '../fixtures/operations.js';
@@ -194,8 +194,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'pauseSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.paused']);
-      try {
+      await withWatch(ctx, ['subscription.paused'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'pause reason');
         const s = envelopeData(await subscriptionAction(ctx, subscriptionId, 'pause', { reason: 'customer on vacation' }), 200, 'pause with a reason');
         assert.equal(s.id, subscriptionId);
@@ -203,9 +202,7 @@ const subscriptionScenarios: Scenario[] = [
         assert.ok(!Number.isNaN(Date.parse(s.pausedAt)), `pausedAt is a timestamp, got ${s.pausedAt}`);
         const [paused] = await waitForEvent(ctx, w, subscriptionId, 'subscription.paused');
         assert.equal(paused.reason, 'customer on vacation', 'subscription.paused carries the reason given');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   // State table, one per row.
@@ -216,8 +213,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'pauseSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'pause active');
         const s = envelopeData(await subscriptionAction(ctx, subscriptionId, 'pause'), 200, 'pause an active subscription (no body)');
         assert.equal(s.status, 'paused');
@@ -228,9 +224,7 @@ const subscriptionScenarios: Scenario[] = [
         const [paused] = await waitForEvent(ctx, w, subscriptionId, 'subscription.paused');
         assert.equal(paused.status, 'Paused');
         assert.equal(paused.previousStatus, 'Active', 'a transition carries previousStatus');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   {
@@ -240,8 +234,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'pauseSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'pause paused');
         expectStatus(await subscriptionAction(ctx, subscriptionId, 'pause'), 200, 'pause');
         await waitForEvent(ctx, w, subscriptionId, 'subscription.paused');
@@ -249,9 +242,7 @@ const subscriptionScenarios: Scenario[] = [
         expectEnvelopeError(again, 400, 'invalid_request', 'subscription_not_pausable');
         assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'paused', 'still paused');
         assert.equal(ofType(await settledSubscriptionEvents(ctx, w, subscriptionId), 'subscription.paused').length, 1, 'the refused pause sent no event');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   {
@@ -261,8 +252,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'cancelSubscription', 'pauseSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'pause canceled');
         expectStatus(await subscriptionAction(ctx, subscriptionId, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel now');
         await waitForEvent(ctx, w, subscriptionId, 'subscription.cancelled');
@@ -270,9 +260,7 @@ const subscriptionScenarios: Scenario[] = [
         expectEnvelopeError(await subscriptionAction(ctx, subscriptionId, 'pause'), 400, 'invalid_request', 'subscription_not_pausable');
         assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'canceled', 'still canceled');
         assert.equal((await settledSubscriptionEvents(ctx, w, subscriptionId)).length, before, 'the refused pause sent no event');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   {
@@ -282,8 +270,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'resume paused');
         const before = await subscriptionOf(ctx, subscriptionId);
         expectStatus(await subscriptionAction(ctx, subscriptionId, 'pause'), 200, 'pause');
@@ -294,9 +281,7 @@ const subscriptionScenarios: Scenario[] = [
         const [resumed] = await waitForEvent(ctx, w, subscriptionId, 'subscription.resumed');
         assert.equal(resumed.status, 'Active');
         assert.equal(resumed.previousStatus, 'Paused');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   {
@@ -306,23 +291,19 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'resumeSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'resume active');
         await waitForEvent(ctx, w, subscriptionId, 'subscription.activated');
         const before = (await subscriptionEvents(ctx, w, subscriptionId)).length;
         expectEnvelopeError(await subscriptionAction(ctx, subscriptionId, 'resume'), 400, 'invalid_request', 'subscription_not_resumable');
         assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'active', 'still active');
         assert.equal((await settledSubscriptionEvents(ctx, w, subscriptionId)).length, before, 'the refused resume sent no event');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   clocked('checkout.subscription-states.cancel-at-period-end', 'Not canceled → cancel with `cancelAtPeriodEnd` true → stays active until period end with `cancelAt` = period end; `subscription.cancelled` now and again when it takes effect', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'cancelSubscription', 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await dailySubscription(ctx, 'cancel at period end');
         const before = await subscriptionOf(ctx, subscriptionId);
         const s = envelopeData(await subscriptionAction(ctx, subscriptionId, 'cancel', { cancelAtPeriodEnd: true, reason: 'conformance' }), 200, 'cancel at period end');
@@ -341,9 +322,7 @@ const subscriptionScenarios: Scenario[] = [
         assert.equal(cancelled[1].status, 'Canceled');
         assert.equal(cancelled[1].previousStatus, 'Active');
         assert.equal((await subscriptionInvoices(ctx, subscriptionId)).length, 1, 'nothing renewed');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   {
@@ -353,8 +332,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'cancelSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'cancel now');
         const s = envelopeData(await subscriptionAction(ctx, subscriptionId, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel now');
         assert.equal(s.status, 'canceled');
@@ -364,9 +342,7 @@ const subscriptionScenarios: Scenario[] = [
         assert.equal(cancelled.status, 'Canceled');
         assert.equal(cancelled.previousStatus, 'Active');
         assert.ok(sameInstant(cancelled.canceledAt, s.canceledAt), 'the event carries canceledAt');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   {
@@ -376,8 +352,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'cancelSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'cancel canceled');
         const canceled = envelopeData(await subscriptionAction(ctx, subscriptionId, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel now');
         await waitForEvent(ctx, w, subscriptionId, 'subscription.cancelled');
@@ -386,9 +361,7 @@ const subscriptionScenarios: Scenario[] = [
           assert.deepEqual(again, canceled, 'unchanged');
         }
         assert.equal(ofType(await settledSubscriptionEvents(ctx, w, subscriptionId), 'subscription.cancelled').length, 1, 'no second subscription.cancelled');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   {
@@ -398,8 +371,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'changeSubscriptionPlan', 'cancelSubscription', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId, plan } = await paidSubscription(ctx, 'plan change active');
         const pricier = await newPlan(ctx, plan.productId, 'plan change pricier', { amount: 29.99 });
         const changed = envelopeData(await changePlan(ctx, subscriptionId, pricier.id), 200, 'change an active subscription\'s plan');
@@ -421,9 +393,7 @@ const subscriptionScenarios: Scenario[] = [
 
         expectStatus(await subscriptionAction(ctx, subscriptionId, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel now');
         expectEnvelopeError(await changePlan(ctx, subscriptionId, plan.id), 400, 'invalid_request', 'subscription_not_changeable');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   pending('checkout.subscription-states.trial-end-activates', '`trialing` → trial ends (card added) → `active`, `subscription.activated`', SUBSCRIPTION_STATES, [...SUBSCRIBE_TRIAL, 'createPortalSession', ...WATCH, 'advanceTestClock'], {
@@ -434,8 +404,7 @@ const subscriptionScenarios: Scenario[] = [
   }),
   clocked('checkout.subscription-states.trial-end-no-card-past-due', '`trialing` → trial ends with no card on file → the first period is invoiced, nothing can be charged: `past_due` (`subscription.past_due`, reason `no_payment_method`) and into dunning', SUBSCRIPTION_STATES, [...SUBSCRIBE_TRIAL, 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const parts = await subscriptionParts(ctx, 'trial end no card', DAILY);
         const { subscriptionId, plan } = await trialSubscription(ctx, '', 1, parts);
         const before = await subscriptionOf(ctx, subscriptionId);
@@ -453,9 +422,7 @@ const subscriptionScenarios: Scenario[] = [
         const [pastDue] = await waitForEvent(ctx, w, subscriptionId, 'subscription.past_due');
         assert.equal(pastDue.previousStatus, 'Trialing');
         assert.equal(pastDue.reason, 'no_payment_method');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   {
@@ -465,22 +432,18 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await paidSubscription(ctx, 'first payment');
         assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'active');
         const [activated] = await waitForEvent(ctx, w, subscriptionId, 'subscription.activated');
         assert.equal(activated.status, 'Active');
         assert.equal(activated.previousStatus, 'Pending', 'activated from pending by the first payment');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   clocked('checkout.subscription-states.past-due-recovery-activates', '`past_due` → recovery payment (the customer pays the open invoice through a checkout session with its `invoiceId`) → `active`, `subscription.activated`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await dailySubscription(ctx, 'past due recovery', DECLINES_LATER);
         const before = await subscriptionOf(ctx, subscriptionId);
         await advancePast(ctx, before.currentPeriodEnd);
@@ -496,15 +459,12 @@ const subscriptionScenarios: Scenario[] = [
         const [activated] = await waitForEvent(ctx, w, subscriptionId, 'subscription.activated', 2).then((a) => a.slice(-1));
         assert.equal(activated.previousStatus, 'PastDue');
         assert.equal(activated.reason, 'payment_recovered');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   clocked('checkout.subscription-states.renewal', '`active` → period rolls → new period, invoice raised, `subscription.renewed`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId, plan } = await dailySubscription(ctx, 'renewal');
         const before = await subscriptionOf(ctx, subscriptionId);
         await advancePast(ctx, before.currentPeriodEnd);
@@ -519,15 +479,12 @@ const subscriptionScenarios: Scenario[] = [
         const [renewed] = await waitForEvent(ctx, w, subscriptionId, 'subscription.renewed');
         assert.equal(renewed.status, 'Active');
         assert.ok(sameInstant(renewed.currentPeriodStart, after.currentPeriodStart), 'the event carries the new period');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   clocked('checkout.subscription-states.payment-fails-past-due', 'Any → payment attempt fails → `past_due`, `subscription.payment_failed` per dunning attempt, `subscription.past_due`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId, plan } = await dailySubscription(ctx, 'payment fails', DECLINES_LATER);
         const before = await subscriptionOf(ctx, subscriptionId);
         await advancePast(ctx, before.currentPeriodEnd);
@@ -545,15 +502,12 @@ const subscriptionScenarios: Scenario[] = [
         const [pastDue] = ofType(events, 'subscription.past_due');
         assert.equal(pastDue.status, 'PastDue');
         assert.equal(pastDue.previousStatus, 'Active');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   clocked('checkout.subscription-states.dunning-exhausted-unpaid', '`past_due` → dunning exhausted → `unpaid`, `subscription.unpaid`', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId } = await dailySubscription(ctx, 'dunning exhausted', INSUFFICIENT_FUNDS_LATER);
         const before = await subscriptionOf(ctx, subscriptionId);
         const failedAt = Date.parse(before.currentPeriodEnd);
@@ -570,9 +524,7 @@ const subscriptionScenarios: Scenario[] = [
         assert.equal(unpaid.status, 'Unpaid');
         assert.equal(unpaid.previousStatus, 'PastDue');
         assert.equal((await subscriptionInvoices(ctx, subscriptionId)).length, 2, 'a past-due subscription raises no new invoice while its periods pass');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   {
@@ -594,8 +546,7 @@ const subscriptionScenarios: Scenario[] = [
     requires: [...SUBSCRIBE, 'pauseSubscription', 'resumeSubscription', 'cancelSubscription', 'changeSubscriptionPlan', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.*']);
-      try {
+      await withWatch(ctx, ['subscription.*'], async (w) => {
         const { subscriptionId, plan } = await paidSubscription(ctx, 'refused no event');
         await waitForEvent(ctx, w, subscriptionId, 'subscription.activated');
         expectEnvelopeError(await subscriptionAction(ctx, subscriptionId, 'resume'), 400, 'invalid_request', 'subscription_not_resumable');
@@ -606,9 +557,7 @@ const subscriptionScenarios: Scenario[] = [
         expectEnvelopeError(await subscriptionAction(ctx, subscriptionId, 'pause'), 400, 'invalid_request', 'subscription_not_pausable');
         const sent = (await settledSubscriptionEvents(ctx, w, subscriptionId)).map((e) => e.type).filter((t) => t !== 'subscription.created' && t !== 'subscription.activated');
         assert.deepEqual(sent, ['subscription.cancelled', 'subscription.paused'], 'only the two requests that changed something sent an event');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
   clocked('checkout.subscription-states.pause-no-renewal', 'No renewal is charged while paused', SUBSCRIPTION_STATES, [...SUBSCRIBE, 'pauseSubscription', 'listSubscriptionInvoices'], {
@@ -689,8 +638,7 @@ function checkProration(p: any, periodStart: string, oldAmount: number, newAmoun
 const planChanges: Scenario[] = [
   clocked('checkout.subscriptions.plan-change-proration', 'A plan change is prorated by the second of the current period (credit and charge each rounded half-up, net = charge − credit), previewed exactly by `GET …/change-plan`; an upgrade\'s net is invoiced and charged at once, a downgrade\'s goes to `creditBalance` and is taken off the next invoice; the period does not move', SUBSCRIPTION_ENDPOINTS, [...SUBSCRIBE, 'changeSubscriptionPlan', 'previewSubscriptionPlanChange', 'listSubscriptionInvoices', ...WATCH], {
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.updated']);
-      try {
+      await withWatch(ctx, ['subscription.updated'], async (w) => {
         const parts = await subscriptionParts(ctx, 'proration basic', { ...DAILY, amount: 30 });
         const { subscriptionId, plan: basic } = await paidSubscription(ctx, '', parts);
         const team = await newPlan(ctx, basic.productId, 'proration team', { ...DAILY, amount: 45.55 });
@@ -730,9 +678,7 @@ const planChanges: Scenario[] = [
         assert.equal(cents(renewal.amount), cents(40) - cents(down.subscription.creditBalance), 'the credit is taken off the next invoice');
         assert.equal(renewal.status, 'paid');
         assert.equal((await subscriptionOf(ctx, subscriptionId)).creditBalance, 0, 'the credit is used up');
-      } finally {
-        await w.close();
-      }
+      });
     },
   }),
   {
@@ -742,8 +688,7 @@ const planChanges: Scenario[] = [
     requires: [...SUBSCRIBE, 'changeSubscriptionPlan', 'previewSubscriptionPlanChange', 'listSubscriptionInvoices', ...WATCH],
     serverOnly: true,
     async run(ctx) {
-      const w = await watchEvents(ctx, ['subscription.updated']);
-      try {
+      await withWatch(ctx, ['subscription.updated'], async (w) => {
         const { subscriptionId, plan } = await paidSubscription(ctx, 'plan change refused', undefined, DECLINES_LATER);
         const euro = await newPlan(ctx, plan.productId, 'plan change euro', { currency: 'EUR' });
         const weekly = await newPlan(ctx, plan.productId, 'plan change weekly', { interval: 'week' });
@@ -762,9 +707,7 @@ const planChanges: Scenario[] = [
         assert.deepEqual([after.planId, after.amount], [plan.id, plan.amount], 'nothing changed');
         assert.equal((await subscriptionInvoices(ctx, subscriptionId)).length, 1, 'no invoice left behind');
         assert.deepEqual(await settledSubscriptionEvents(ctx, w, subscriptionId), [], 'no subscription.updated');
-      } finally {
-        await w.close();
-      }
+      });
     },
   },
 ];
