@@ -41,7 +41,8 @@ async function startServer(env: NodeJS.ProcessEnv, logFile: string): Promise<{ u
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
+  // Two minutes: a cold start loads TypeScript and migrates, and a busy CI machine is slow at both.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
     const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     if (ok) return { url, child };

@@ -98,7 +98,8 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
     } finally {
       await server.close();
     }
-  });
+    // A child process that loads TypeScript, then a fresh embedded database: slow on a busy machine.
+  }, 90_000);
 
   it('serves the notification hub, and a shutdown tells connected clients to reconnect without waiting for them', async () => {
     const env = { TILL_DATA_DIR: await tempDir(), PORT: '0', NODE_ENV: 'test' };
