@@ -5054,17 +5054,17 @@ export interface components {
             /** @description How it was paid, masked. */
             paymentMethod: {
                 /**
-                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments.
+                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments, `bank_transfer` for bank transfers (invoices paid through the Commerce interface).
                  * @enum {string}
                  */
-                type: "card" | "wallet";
+                type: "card" | "wallet" | "bank_transfer";
                 /**
-                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown.
+                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown and for bank transfers.
                  * @example visa
                  */
                 brand: string | null;
                 /**
-                 * @description Last four digits of the card; null for wallets.
+                 * @description Last four digits of the card; null for wallets and bank transfers.
                  * @example 4242
                  */
                 last4: string | null;

@@ -2032,8 +2032,8 @@ export interface components {
         };
         /**
          * @description Pays an invoice. Name the invoice by `invoiceId` or by `invoiceIdentifier` (Till's design:
-         *     one of the two is required; when both are sent they must name the same invoice, otherwise
-         *     `validation_error`). What else is needed depends on the payment option's `paymentMethodId`:
+         *     one of the two is required, neither answers 400 `parameter_missing` naming `invoiceId`; when
+         *     both are sent they must name the same invoice, otherwise `validation_error`). What else is needed depends on the payment option's `paymentMethodId`:
          *     `CreditCard`/`DebitCard`/`CardGateway` need `card` or a saved card in `fundingSourceId`;
          *     `AccountBalance` needs `sourceAccountId`; `BankTransfer` and the wallets need nothing more and
          *     answer with an approval action. `amount` (Till's design) pays part of what is due.
@@ -2060,7 +2060,7 @@ export interface components {
             billingAddress?: components["schemas"]["CounterPartyInfoInput"];
             /** @description For refunds - the `referenceNumber` of the payment being refunded. */
             originalPaymentReference?: string;
-        } | unknown | unknown;
+        };
         /**
          * @description Outcome of a payment. `Success` paid; `CustomerAuthRequired` accepted and waiting for the payer (3-D Secure, QR scan, form, or the bank transfer the payer must make); `Failed` refused (reason in `hostMessage`); `Pending` not final yet (open card hold, hosted page not yet paid); `Cancelled` abandoned or released; `Refunded` paid and refunded. Till's design: the source document shows `Success`, `CustomerAuthRequired` and `Failed` and says others exist.
          * @enum {string}
@@ -2140,7 +2140,7 @@ export interface components {
          *     `paymentMethod` when given.
          */
         CommercePaymentCreateRequest: {
-            /** @description Amount to charge, at least 1.00 (below it fails with `amount_too_small`). */
+            /** @description Amount to charge, at least 1.00 (below it fails with `amount_too_small`), at most the currency's decimals. */
             amount: number;
             currency: components["schemas"]["Currency"];
             paymentMethod?: components["schemas"]["PaymentMethod"];
@@ -2181,13 +2181,13 @@ export interface components {
             referenceNumber: string;
             /** @description Your own reference given at creation; null when none. */
             clientReferenceNumber: string | null;
-            /** @description The invoice the payment pays. */
-            invoiceId: number;
+            /** @description The invoice the payment pays; null only for a Checkout-interface payment that failed before its session raised an invoice. */
+            invoiceId: number | null;
             /**
              * Format: uuid
-             * @description Public identifier of that invoice.
+             * @description Public identifier of that invoice; null with `invoiceId`.
              */
-            invoiceIdentifier: string;
+            invoiceIdentifier: string | null;
             /** @description Amount of the payment. */
             amount: number;
             currency: components["schemas"]["Currency"];
