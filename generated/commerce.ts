@@ -295,6 +295,24 @@ export interface paths {
          *     given. `captureMethod` `Manual` only holds the card, to be captured with
          *     `POST /v1/payment/{id}/capture`. An amount below 1.00 answers 400 `amount_too_small`.
          *
+         *     Till's design, where the source document is silent:
+         *
+         *     - The invoice behind it has one item, named by `description` (default `Payment`), for
+         *       `amount`; `GET /v1/payment/{id}` and the Checkout interface's `/v1/invoices/{id}` show it.
+         *     - `paymentOptionId` is one of the merchant's enabled payment options; `paymentMethod`, when
+         *       sent too, must be that option's method (otherwise 400 `parameter_invalid` naming it).
+         *       Cards follow `payinvoice` (brand of the option, sandbox cards, 3-D Secure `Redirect`, a
+         *       decline is `Failed`); the wallet answers `QrCode`, a bank transfer `BankTransfer`.
+         *     - `captureMethod` `Manual` needs a card option that can hold (`canHold`), otherwise 400
+         *       naming `captureMethod`. The hold answers `status` `Pending`, `holdStatus` `Authorized`,
+         *       `authorizationExpiresAt`; its invoice is paid at capture (for the captured amount) and
+         *       cancelled if the hold lapses.
+         *     - `Idempotency-Key` makes a retry safe: the same key answers the first payment again.
+         *     - `clientReferenceNumber` is kept on the payment (and in its webhooks' `metadata`).
+         *     - Until the hosted payment page for payments is served, a payment without
+         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`; and
+         *       `fundingSourceId` / `sourceAccountId` answer 400 `parameter_invalid` naming them.
+         *
          *     Called by the merchant's server with its secret key.
          *
          *     Scope: `payment.create`.
@@ -350,7 +368,10 @@ export interface paths {
         /**
          * Capture a card hold
          * @description Captures an open card hold: `amount` (default the whole authorized amount) is charged and
-         *     the rest is released; the payment becomes `Success` with `holdStatus` `Captured`. Till's
+         *     the rest is released; the payment becomes `Success` with `holdStatus` `Captured`, and its
+         *     invoice is paid for the captured amount (`payment.captured`, `payment.succeeded` and
+         *     `invoice.paid` webhooks). A second capture answers 409 `hold_not_capturable`, unless it
+         *     repeats the first request's `Idempotency-Key`, which answers the first capture again. Till's
          *     design (the source document lists the operation without its shapes), following the
          *     Checkout interface's holds: a hold can be captured once, within 7 days of authorization (or
          *     the payment option's own period). A payment that is not a card hold, a hold that is not

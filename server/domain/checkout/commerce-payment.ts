@@ -10,9 +10,10 @@ import type { PaymentRow } from '../../db/tables/payments.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { getInvoice } from '../invoices/invoice.service.js';
+import { cancelSessionRaisedInvoice, getInvoice } from '../invoices/invoice.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { lockOpenChallengeOf } from '../payments/challenge.repository.js';
+import { lapseIfDue } from '../payments/holds.js';
 import { cardOf, getPayment } from '../payments/payment.service.js';
 import { bankTransferInstructions } from './invoice-payment-session.js';
 import type { CommercePaymentResult, PayerAction } from './invoice-payment.js';
@@ -48,9 +49,19 @@ async function actionOf(db: Kysely<Database>, merchant: Merchant, payment: Payme
   return { type: 'none' };
 }
 
-/** The tenant's payment as the Commerce interface shows it; 404 for anyone else's. A waiting payment whose time ran out expires first. */
+/** A hold past its period lapses now (as the job would): released, its raised invoice cancelled, `payment.authorization_expired`. */
+async function lapseHoldIfDue(db: Kysely<Database>, clock: Clock, tenant: Tenant, payment: PaymentRow): Promise<PaymentRow> {
+  if (payment.status !== 'authorized' || !payment.authorization_expires_at || payment.authorization_expires_at > clock.now()) return payment;
+  return db.transaction().execute(async (trx) => {
+    const { payment: after, lapsed } = await lapseIfDue(trx, clock, await getPayment(trx, tenant, payment.id, { lock: true }));
+    if (lapsed && after.invoice_id) await cancelSessionRaisedInvoice(trx, tenant, after.invoice_id);
+    return after;
+  });
+}
+
+/** The tenant's payment as the Commerce interface shows it; 404 for anyone else's. A waiting payment or a hold whose time ran out expires first. */
 export async function getCommercePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<CommercePaymentView> {
-  let payment = await getPayment(db, tenant, id);
+  let payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   const session = payment.session_id ? await getSession(db, clock, tenant, payment.session_id) : undefined;
   if (session?.status === 'expired') payment = await getPayment(db, tenant, id);
   const invoiceId = payment.invoice_id ?? (session?.pays_invoice ? session.invoice_id : null);
@@ -69,7 +80,7 @@ export async function getCommercePayment(db: Kysely<Database>, clock: Clock, ten
  * hold rules of the Checkout interface, but a second capture answers 409 `hold_not_capturable`.
  */
 export async function captureCommercePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<CommercePaymentView> {
-  const payment = await getPayment(db, tenant, id);
+  const payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   if (payment.session_id === null) throw new AppError('hold_not_capturable', { message: 'This payment is not a card hold.' });
   const outcome = await captureHold(db, clock, tenant, id, { amount });
   if (outcome.alreadyDone) throw new AppError('hold_not_capturable', { message: `Payment ${id} was captured already (${outcome.payment.captured_amount} ${outcome.payment.currency}); a hold is captured once.` });
