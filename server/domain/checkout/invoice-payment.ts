@@ -147,6 +147,12 @@ export function enabledOption(merchant: Merchant, id: number): PaymentOption {
   return option;
 }
 
+/** A lookup that found nothing answers undefined; any other failure goes on. */
+function unlessNotFound(error: unknown): undefined {
+  if (error instanceof AppError && (error.code === 'resource_not_found' || error.code === 'invoice_not_found')) return undefined;
+  throw error;
+}
+
 /** The tenant's invoice named by id or identifier (both: the same one), locked and payable. */
 async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: PayInvoiceInput): Promise<InvoiceRow> {
   if (input.invoiceId === undefined && input.invoiceIdentifier === undefined) throw new AppError('parameter_missing', { param: 'invoiceId', message: 'Send invoiceId or invoiceIdentifier: the invoice to pay.' });
@@ -154,15 +160,14 @@ async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: PayInvoiceInput
   const notFound = () => new AppError('invoice_not_found', { param, message: 'No such invoice for this merchant and mode.' });
   let id = input.invoiceId;
   if (input.invoiceIdentifier !== undefined) {
-    const byIdentifier = await getInvoiceByIdentifier(trx, input.invoiceIdentifier).catch(() => undefined);
+    const byIdentifier = await getInvoiceByIdentifier(trx, input.invoiceIdentifier).catch(unlessNotFound);
     const own = byIdentifier && byIdentifier.merchant_id === tenant.merchantId && byIdentifier.livemode === tenant.livemode ? byIdentifier : undefined;
     if (id !== undefined && own?.id !== id) throw new AppError('validation_error', { param: 'invoiceIdentifier', message: 'invoiceId and invoiceIdentifier name different invoices; send one of them.' });
     if (!own) throw notFound();
     id = own.id;
   }
-  const invoice = await getInvoice(trx, tenant, id!, { lock: true }).catch(() => {
-    throw notFound();
-  });
+  const invoice = await getInvoice(trx, tenant, id!, { lock: true }).catch(unlessNotFound);
+  if (!invoice) throw notFound();
   assertPayable(invoice);
   return invoice;
 }
