@@ -1,7 +1,7 @@
 // Behaviour scenarios of commerce-api.md: invoices, payments and funding sources, accounts,
 // transfers and dashboards, payment links, the subscription catalog, the notification hub, and
-// the interface's authentication, paths and versioning. None of its operations is implemented
-// yet, so none has a `run`.
+// the interface's authentication, paths and versioning. Those still here have no `run` yet; the
+// payment scenarios with runs are in commerce/payments.ts.
 import type { Scenario } from '../types.js';
 import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
