@@ -100,6 +100,17 @@ export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.
   return created(ctx, 'createInvoice', '/v1/invoices', { customer: { email: `conformance+${ctx.runId}@example.com`, firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: `Conformance ${ctx.runId}`, quantity: 2, unitAmount: 12.5 }], metadata: { conformanceRun: ctx.runId } }, key);
 }
 
+/** A card as the Commerce interface takes it (`MM/YY`, `cvv`). */
+const COMMERCE_CARD = { cardNumber: '4242424242424242', expiryDate: `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`, cvv: '123' };
+
+/** A wallet payment of an invoice waiting for the payer (Commerce `payinvoice` with the wallet option, 3 by default). */
+async function fixtureWaitingPayment(ctx: ConformanceContext): Promise<number> {
+  const invoice = await fixtureInvoice(ctx);
+  const res = await ctx.request('commerce', 'payInvoice', { method: 'POST', path: '/api/payment/payinvoice', apiKey: ctx.options.apiKey ?? ctx.options.secretKey, body: { invoiceId: invoice.id, paymentOptionId: 3 } });
+  if (res.status !== 200) throw new Error(`setup: payinvoice answered ${res.status}: ${res.text.slice(0, 200)}`);
+  return res.json.paymentId;
+}
+
 /** A session showing a wallet QR code (confirmed with `wallet:qr`); needs the publishable key. */
 async function fixtureQr(ctx: ConformanceContext): Promise<{ id: string; clientSecret: string }> {
   const key = publishable(ctx);
@@ -235,6 +246,11 @@ export const recipes: Record<string, Recipe> = {
   },
   streamEvents: { success: async () => ({ path: '/v1/events/stream' }) },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
+  payInvoice: { success: async (ctx) => ({ path: '/api/payment/payinvoice', body: { invoiceId: (await fixtureInvoice(ctx)).id, paymentOptionId: 1, card: COMMERCE_CARD } }) },
+  createCommercePayment: { success: async () => ({ path: '/v1/payment', body: { amount: 20, currency: 'USD', paymentMethod: 'CreditCard', description: 'Conformance payment', paymentOptionId: 1, card: COMMERCE_CARD } }) },
+  getCommercePayment: { success: async (ctx) => ({ path: `/v1/payment/${(await fixturePaid(ctx, 'automatic')).paymentId}` }) },
+  captureCommercePayment: { success: async (ctx) => ({ path: `/v1/payment/${await fixtureHold(ctx)}/capture`, body: { amount: 10 } }) },
+  simulatePaymentReceived: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${await fixtureWaitingPayment(ctx)}/receive` }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   createInvoice: {
     success: async (ctx) => ({ path: '/v1/invoices', body: { customer: { email: `conformance+${ctx.runId}@example.com` }, currency: 'USD', lineItems: [{ name: 'Conformance', quantity: 1, unitAmount: 10 }], taxRate: 5 } }),

@@ -1567,6 +1567,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/payments/{paymentId}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The test payment waiting for the payer (a bank transfer, or a wallet QR code).
+                 * @example 58217
+                 */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a test bank transfer or wallet payment
+         * @description Acts as the payer outside a card: the bank transfer of a test payment arrives, or its wallet QR
+         *     code is scanned and paid. The payment succeeds and pays its invoice (`PartiallyPaid` or `Paid`),
+         *     with the usual events (`payment.succeeded`, and `invoice.paid` when nothing is left due). Payments
+         *     made with the Commerce interface's `POST /api/payment/payinvoice` carry their id in `paymentId`.
+         *     A payment that does not wait for the payer (paid, failed, withdrawn, expired, a card payment),
+         *     or whose invoice can no longer be paid, answers 409 `invalid_state`. Test mode only: needs a test
+         *     secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: the
+         *     test helpers and their scopes are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["simulatePaymentReceived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-helpers/checkout-sessions/{id}/qr-paid": {
         parameters: {
             query?: never;
@@ -5019,17 +5054,17 @@ export interface components {
             /** @description How it was paid, masked. */
             paymentMethod: {
                 /**
-                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments.
+                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments, `bank_transfer` for bank transfers (invoices paid through the Commerce interface).
                  * @enum {string}
                  */
-                type: "card" | "wallet";
+                type: "card" | "wallet" | "bank_transfer";
                 /**
-                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown.
+                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown and for bank transfers.
                  * @example visa
                  */
                 brand: string | null;
                 /**
-                 * @description Last four digits of the card; null for wallets.
+                 * @description Last four digits of the card; null for wallets and bank transfers.
                  * @example 4242
                  */
                 last4: string | null;
@@ -6131,6 +6166,29 @@ export interface components {
             currency: components["schemas"]["Currency"];
             /** @description When it settled (test-mode clock). */
             settledAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A test payment after its bank transfer arrived or its wallet QR code was paid in the sandbox. */
+        TestPaymentReceivedResult: {
+            /**
+             * @description The payment received.
+             * @example 58217
+             */
+            paymentId: number;
+            /**
+             * @description The payment's status (snake_case, as in the REST API) - `succeeded`.
+             * @enum {string}
+             */
+            status: "succeeded";
+            /**
+             * @description The invoice the payment paid.
+             * @example 10452
+             */
+            invoiceId: number;
+            /**
+             * @description The invoice's status after the payment - `paid`, or `partially_paid` when something is still due.
+             * @enum {string}
+             */
+            invoiceStatus: "paid" | "partially_paid";
         };
         /** @description The session after its live wallet QR code was paid in the sandbox. */
         TestQrPaidResult: {
@@ -9378,6 +9436,72 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The payment cannot be settled (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulatePaymentReceived: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The test payment waiting for the payer (a bank transfer, or a wallet QR code).
+                 * @example 58217
+                 */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment after it was received. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestPaymentReceivedResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The payment does not wait for the payer, or its invoice can no longer be paid (`invalid_state`), or the `Idempotency-Key` clashes. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -231,6 +231,31 @@ export interface paths {
          *        3-D Secure redirect, and a decline with 'insufficient funds'. Any future expiry and any
          *        3-digit CVV work.
          *
+         *     Till's design, where the source document is silent:
+         *
+         *     - The card's brand must be the payment option's (`Visa` or `Mastercard`); another brand, or
+         *       `card` missing for a card option, answers 400 naming `card`. The option must be one of
+         *       the merchant's enabled payment options; another answers 400 `parameter_invalid` naming
+         *       `paymentOptionId`.
+         *     - `amount` pays part of what is due: the invoice becomes `PartiallyPaid`, and the payment
+         *       that pays the rest makes it `Paid` (`invoice.paid` webhook, `InvoiceUpdated`).
+         *     - 3-D Secure (`Redirect`): the payer answers the sandbox issuer's challenge page at
+         *       `approvalDataOrUrl`; completing it pays the invoice, failing it fails the payment
+         *       (`GET /v1/payment/{paymentId}` shows the outcome) and the invoice stays payable.
+         *     - Wallet (`QrCode`): `approvalDataOrUrl` is the EMV QR payload; the payer's wallet pays it
+         *       (in the sandbox: `POST /v1/test-helpers/payments/{paymentId}/receive` on the Checkout
+         *       interface).
+         *     - Bank transfer (`BankTransfer`, `CustomerAuthRequired`): `bankTransferInstructions` say
+         *       where to transfer exactly the payment's amount, quoting `approvalDataOrUrl` (the
+         *       reference), within 7 days; the invoice is paid when the
+         *       transfer arrives (in the sandbox: the same test helper). Unpaid after 7 days, the payment
+         *       is cancelled and the invoice stays payable.
+         *     - Every payment runs through a checkout session of the invoice, so the Checkout
+         *       interface's `payment.*` and `invoice.*` webhooks follow it exactly as for a checkout
+         *       payment (`checkout.session.*` webhooks are not sent for it).
+         *     - `fundingSourceId` and `sourceAccountId`: until funding sources and accounts are served,
+         *       sending either answers 400 `parameter_invalid` naming it.
+         *
          *     The invoice must be payable (`Pending`, `Sent`, `PartiallyPaid` or `Overdue`); otherwise
          *     409 `invoice_not_payable`. An invoice of another merchant or mode answers 404
          *     `invoice_not_found`. A card number, expiry or CVV that is not valid answers 400
@@ -269,6 +294,24 @@ export interface paths {
          *     the invoice's hosted payment page (`approvalDataOrUrl`), limited to `paymentMethod` when
          *     given. `captureMethod` `Manual` only holds the card, to be captured with
          *     `POST /v1/payment/{id}/capture`. An amount below 1.00 answers 400 `amount_too_small`.
+         *
+         *     Till's design, where the source document is silent:
+         *
+         *     - The invoice behind it has one item, named by `description` (default `Payment`), for
+         *       `amount`; `GET /v1/payment/{id}` and the Checkout interface's `/v1/invoices/{id}` show it.
+         *     - `paymentOptionId` is one of the merchant's enabled payment options; `paymentMethod`, when
+         *       sent too, must be that option's method (otherwise 400 `parameter_invalid` naming it).
+         *       Cards follow `payinvoice` (brand of the option, sandbox cards, 3-D Secure `Redirect`, a
+         *       decline is `Failed`); the wallet answers `QrCode`, a bank transfer `BankTransfer`.
+         *     - `captureMethod` `Manual` needs a card option that can hold (`canHold`), otherwise 400
+         *       naming `captureMethod`. The hold answers `status` `Pending`, `holdStatus` `Authorized`,
+         *       `authorizationExpiresAt`; its invoice is paid at capture (for the captured amount) and
+         *       cancelled if the hold lapses.
+         *     - `Idempotency-Key` makes a retry safe: the same key answers the first payment again.
+         *     - `clientReferenceNumber` is kept on the payment (and in its webhooks' `metadata`).
+         *     - Until the hosted payment page for payments is served, a payment without
+         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`; and
+         *       `fundingSourceId` / `sourceAccountId` answer 400 `parameter_invalid` naming them.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -325,7 +368,10 @@ export interface paths {
         /**
          * Capture a card hold
          * @description Captures an open card hold: `amount` (default the whole authorized amount) is charged and
-         *     the rest is released; the payment becomes `Success` with `holdStatus` `Captured`. Till's
+         *     the rest is released; the payment becomes `Success` with `holdStatus` `Captured`, and its
+         *     invoice is paid for the captured amount (`payment.captured`, `payment.succeeded` and
+         *     `invoice.paid` webhooks). A second capture answers 409 `hold_not_capturable`, unless it
+         *     repeats the first request's `Idempotency-Key`, which answers the first capture again. Till's
          *     design (the source document lists the operation without its shapes), following the
          *     Checkout interface's holds: a hold can be captured once, within 7 days of authorization (or
          *     the payment option's own period). A payment that is not a card hold, a hold that is not
@@ -2007,11 +2053,11 @@ export interface components {
         };
         /**
          * @description Pays an invoice. Name the invoice by `invoiceId` or by `invoiceIdentifier` (Till's design:
-         *     one of the two is required; when both are sent they must name the same invoice, otherwise
-         *     `validation_error`). What else is needed depends on the payment option's `paymentMethodId`:
+         *     one of the two is required, neither answers 400 `parameter_missing` naming `invoiceId`; when
+         *     both are sent they must name the same invoice, otherwise `validation_error`). What else is needed depends on the payment option's `paymentMethodId`:
          *     `CreditCard`/`DebitCard`/`CardGateway` need `card` or a saved card in `fundingSourceId`;
          *     `AccountBalance` needs `sourceAccountId`; `BankTransfer` and the wallets need nothing more and
-         *     answer with an approval action.
+         *     answer with an approval action. `amount` (Till's design) pays part of what is due.
          */
         PayInvoiceRequest: {
             /** @description Id of the invoice to pay. */
@@ -2025,6 +2071,8 @@ export interface components {
             sessionToken?: string;
             /** @description The `id` of one of the invoice's payment methods (`GET /v1/invoice/{id}/PaymentMethods`). */
             paymentOptionId: number;
+            /** @description Till's design: how much of the amount due to pay now; default all of it. Less than is due pays part (the invoice becomes `PartiallyPaid`; the payment that pays the rest makes it `Paid`). More than is due answers 400 `validation_error`; less than 1.00 answers 400 `amount_too_small` unless it is all that is due. At most the currency's decimals. */
+            amount?: number;
             /** @description A saved card or source of the user (`GET /v1/FundingSource`), instead of `card`. */
             fundingSourceId?: number;
             /** @description The wallet account to pay from (`GET /v1/account`), for `AccountBalance`. */
@@ -2033,22 +2081,41 @@ export interface components {
             billingAddress?: components["schemas"]["CounterPartyInfoInput"];
             /** @description For refunds - the `referenceNumber` of the payment being refunded. */
             originalPaymentReference?: string;
-        } | unknown | unknown;
+        };
         /**
-         * @description Outcome of a payment. `Success` paid; `CustomerAuthRequired` accepted and waiting for the payer's approval (3-D Secure, QR scan or form); `Failed` refused (reason in `hostMessage`); `Pending` not final yet (bank transfer on its way, open card hold, hosted page not yet paid); `Cancelled` abandoned or released; `Refunded` paid and refunded. Till's design: the source document shows `Success`, `CustomerAuthRequired` and `Failed` and says others exist.
+         * @description Outcome of a payment. `Success` paid; `CustomerAuthRequired` accepted and waiting for the payer (3-D Secure, QR scan, form, or the bank transfer the payer must make); `Failed` refused (reason in `hostMessage`); `Pending` not final yet (open card hold, hosted page not yet paid); `Cancelled` abandoned or released; `Refunded` paid and refunded. Till's design: the source document shows `Success`, `CustomerAuthRequired` and `Failed` and says others exist.
          * @enum {string}
          */
         PaymentStatus: "Success" | "CustomerAuthRequired" | "Failed" | "Pending" | "Cancelled" | "Refunded";
         /**
-         * @description What the payer must do next. `None` - nothing, the payment is complete. `Redirect` - send the payer to `approvalDataOrUrl` (3-D Secure). `FormData` - post the HTML form in `approvalDataOrUrl` from the payer's browser (Till's design). `QrCode` - show a QR code of `approvalDataOrUrl` for the payer to scan.
+         * @description What the payer must do next. `None` - nothing, the payment is complete. `Redirect` - send the payer to `approvalDataOrUrl` (3-D Secure). `FormData` - post the HTML form in `approvalDataOrUrl` from the payer's browser (Till's design). `QrCode` - show a QR code of `approvalDataOrUrl` for the payer to scan. `BankTransfer` (Till's design) - show the payer `bankTransferInstructions`; `approvalDataOrUrl` is the reference the transfer must quote.
          * @enum {string}
          */
-        PaymentApprovalAction: "None" | "Redirect" | "FormData" | "QrCode";
+        PaymentApprovalAction: "None" | "Redirect" | "FormData" | "QrCode" | "BankTransfer";
+        /** @description Till's design: where and how the payer transfers the money. The transfer must quote `reference` and be received by `expiresAt`; after that the payment is cancelled and the invoice stays payable. In the sandbox, `POST /v1/test-helpers/payments/{paymentId}/receive` (Checkout interface) makes the transfer arrive. */
+        BankTransferInstructions: {
+            /** @description The receiving bank. */
+            bankName: string;
+            /** @description Holder of the receiving account. */
+            accountName: string;
+            /** @description IBAN of the receiving account. */
+            iban: string;
+            /** @description BIC (SWIFT) of the receiving bank. */
+            bic: string;
+            /** @description The reference the transfer must quote (the payment's `referenceNumber`). */
+            reference: string;
+            /** @description Exactly the amount to transfer. */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            expiresAt: components["schemas"]["Timestamp"];
+        };
         /**
          * @description Result of a payment attempt. `isSuccess` is true exactly when `paymentStatusId` is `Success`
          *     or `CustomerAuthRequired`; when it is false, `hostMessage` carries the reason.
          */
         PaymentResponse: {
+            /** @description Till's design - the payment's id, for `GET /v1/payment/{id}` (and the sandbox's test helpers). */
+            paymentId: number;
             /** @description Till's reference of the payment. */
             referenceNumber: string;
             /** @description Reference of the payment at the processor, bank or wallet; null when none was issued. */
@@ -2071,7 +2138,7 @@ export interface components {
             /** @description True exactly when `paymentStatusId` is `Success` or `CustomerAuthRequired`. */
             isSuccess: boolean;
             approvalAction: components["schemas"]["PaymentApprovalAction"];
-            /** @description The 3-D Secure URL (`Redirect`), the form (`FormData`) or the QR payload (`QrCode`); null with `None`. */
+            /** @description The 3-D Secure URL (`Redirect`), the form (`FormData`), the QR payload (`QrCode`) or the reference to quote (`BankTransfer`); null with `None`. */
             approvalDataOrUrl: string | null;
             /** @description True when the payment goes, or went, through 3-D Secure. */
             is3DSecureAuth: boolean;
@@ -2079,6 +2146,7 @@ export interface components {
             authorizationCode: string | null;
             /** @description Message of the processor; the reason when `isSuccess` is false (for example `Insufficient funds`). */
             hostMessage: string | null;
+            bankTransferInstructions?: components["schemas"]["BankTransferInstructions"];
         };
         /**
          * @description Till's design: `Automatic` charges at once; `Manual` only authorizes (holds) the card, to be captured with `POST /v1/payment/{id}/capture` within 7 days (or the payment option's own period), after which the hold lapses.
@@ -2093,7 +2161,7 @@ export interface components {
          *     `paymentMethod` when given.
          */
         CommercePaymentCreateRequest: {
-            /** @description Amount to charge, at least 1.00 (below it fails with `amount_too_small`). */
+            /** @description Amount to charge, at least 1.00 (below it fails with `amount_too_small`), at most the currency's decimals. */
             amount: number;
             currency: components["schemas"]["Currency"];
             paymentMethod?: components["schemas"]["PaymentMethod"];
@@ -2134,13 +2202,13 @@ export interface components {
             referenceNumber: string;
             /** @description Your own reference given at creation; null when none. */
             clientReferenceNumber: string | null;
-            /** @description The invoice the payment pays. */
-            invoiceId: number;
+            /** @description The invoice the payment pays; null only for a Checkout-interface payment that failed before its session raised an invoice. */
+            invoiceId: number | null;
             /**
              * Format: uuid
-             * @description Public identifier of that invoice.
+             * @description Public identifier of that invoice; null with `invoiceId`.
              */
-            invoiceIdentifier: string;
+            invoiceIdentifier: string | null;
             /** @description Amount of the payment. */
             amount: number;
             currency: components["schemas"]["Currency"];
@@ -2168,7 +2236,7 @@ export interface components {
              */
             authorizationExpiresAt: string | null;
             approvalAction: components["schemas"]["PaymentApprovalAction"];
-            /** @description The redirect URL (3-D Secure or the hosted page), form or QR payload; null with `None`. */
+            /** @description The redirect URL (3-D Secure or the hosted page), form, QR payload or bank-transfer reference; null with `None`. */
             approvalDataOrUrl: string | null;
             /** @description Message of the processor; the reason when the payment failed. */
             hostMessage: string | null;
@@ -4031,7 +4099,19 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request is malformed, `paymentOptionId` is not an enabled payment option of the invoice, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), or the card is not valid (`invalid_card`) or not of the option's brand. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`). */

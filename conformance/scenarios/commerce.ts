@@ -1,8 +1,9 @@
 // Behaviour scenarios of commerce-api.md: invoices, payments and funding sources, accounts,
 // transfers and dashboards, payment links, the subscription catalog, the notification hub, and
-// the interface's authentication, paths and versioning. None of its operations is implemented
-// yet, so none has a `run`.
+// the interface's authentication, paths and versioning. Those still here have no `run` yet; the
+// payment scenarios with runs are in commerce/payments.ts.
 import type { Scenario } from '../types.js';
+import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
@@ -66,18 +67,6 @@ const invoiceStates: Scenario[] = [
 ];
 
 const payments: Scenario[] = [
-  pending('commerce.payments.rule-1-approval-none', '`approvalAction` `None` means the payment is complete', PAYMENT_RULES, [...PAY, 'getCommerceInvoice']),
-  pending('commerce.payments.rule-1-approval-redirect', '`approvalAction` `Redirect` means 3-D Secure: redirect the payer to `approvalDataOrUrl`', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.rule-1-approval-qr', '`approvalAction` `QrCode` means show a QR code for the payer to scan', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.rule-2-host-message', 'When `isSuccess` is false, `hostMessage` carries the reason', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.is-success-rule', '`isSuccess` is true exactly when `paymentStatusId` is `Success` or `CustomerAuthRequired` (checked on success, 3-D Secure and decline)', PAYMENT_RESPONSE, [...PAY]),
-  pending('commerce.payments.response-fields', 'The payment response carries referenceNumber, invoiceIdentifier, amountPaid, amountDue, feePaid, currency, paymentStatusId, paymentDateTime, paymentMethod, isSuccess, approvalAction, approvalDataOrUrl, is3DSecureAuth, authorizationCode and hostMessage', PAYMENT_RESPONSE, [...PAY]),
-  pending('commerce.payments.rule-3-option-from-payment-methods', 'The `paymentOptionId` is the `id` of an entry of the invoice\'s payment methods; card payments use entries with `paymentMethodId` `CreditCard`', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.rule-4-sandbox-success-two-brands', 'Sandbox cards of two brands succeed at once, with any future expiry and any 3-digit CVV', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.rule-4-sandbox-3ds', 'A sandbox card asks for a 3-D Secure redirect', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.rule-4-sandbox-insufficient-funds', 'A sandbox card is declined with \'insufficient funds\'', PAYMENT_RULES, [...PAY]),
-  pending('commerce.payments.by-identifier', 'An invoice can be paid by `invoiceIdentifier` as well as by `invoiceId`', PAYMENTS, [...PAY]),
-  pending('commerce.payments.decline-not-error', 'A payment that does not succeed answers a payment response with `isSuccess` false and a `hostMessage`, not an error', ERRORS, [...PAY]),
   pending('commerce.funding.register-card', '`POST /v1/payment/RegisterCard` answers message, status, fundingSourceId and paymentResponse {isSuccess, paymentStatusId}', PAYMENTS, ['registerCard']),
   pending('commerce.funding.register-card-is-success-rule', 'RegisterCard\'s `paymentResponse.isSuccess` follows the rule: true exactly for `Success` or `CustomerAuthRequired`', PAYMENT_RESPONSE, ['registerCard']),
   pending('commerce.funding.list', '`GET /v1/FundingSource` answers `{value: [...]}` of the user\'s funding sources: id, name, description, paymentOptionId, statusId, isVerified, isCardNotPresentAllowed, maskedAccountNumber, expiryDate', FUNDING, ['registerCard', 'listFundingSources']),
@@ -151,9 +140,6 @@ const platform: Scenario[] = [
 ];
 
 const otherOperations: Scenario[] = [
-  pending('commerce.other.create-payment', '`POST /v1/payment` accepts the create-payment example (amount, currency, paymentMethod, description)', OTHER_OPS, ['createCommercePayment']),
-  pending('commerce.other.get-payment', '`GET /v1/payment/{id}` answers a payment', OTHER_OPS, ['createCommercePayment', 'getCommercePayment']),
-  pending('commerce.other.capture-payment', '`POST /v1/payment/{id}/capture` captures a held payment', OTHER_OPS, ['createCommercePayment', 'captureCommercePayment']),
   pending('commerce.other.send-invoice', '`POST /v1/invoice/{id}/send` sends an invoice (status Sent)', OTHER_OPS, [INVOICE, 'sendCommerceInvoice', 'getCommerceInvoice']),
   pending('commerce.other.subscription-plan-lowercase', '`POST /v1/subscriptionPlan` (as listed, lower-case) creates a plan', OTHER_OPS, ['createSubscriptionProduct', 'createSubscriptionPlan']),
   pending('commerce.other.subscriptions', '`GET /v1/subscription` lists subscriptions and `POST /v1/subscription/{id}/cancel` cancels one', OTHER_OPS, ['listCommerceSubscriptions', 'cancelCommerceSubscription']),
@@ -162,4 +148,4 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...invoices, ...invoiceStates, ...payments, ...accounts, ...links, ...catalog, ...platform, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];

@@ -87,7 +87,7 @@ async function attempt(op: IdOperation, owner: World, caller: { merchant: World[
   const target = MATRIX[op.operationId]!;
   const params = target.params(owner);
   const keys = keysOf(caller);
-  const auth = secret === undefined ? { key: keys.secret } : { key: keys.publishable, clientSecret: secret };
+  const auth = secret !== undefined ? { key: keys.publishable, clientSecret: secret } : op.api === 'commerce' ? { apiKey: keys.secret } : { key: keys.secret };
   const res = await t.call(op.method, pathOf(op, params), { ...auth, body: target.body });
   return { res, params };
 }
@@ -99,11 +99,11 @@ describe('the matrix covers the contract', () => {
     expect(Object.keys(MATRIX).filter((id) => !ops.some((op) => op.operationId === id)), 'no longer implemented or no id').toEqual([]);
   });
 
-  it('no Commerce operation with an id is implemented yet (the matrix would need x-api-key calls for them)', () => {
+  it('covers the implemented Commerce operations with an id too (called with x-api-key)', () => {
     const commerce = JSON.parse(readFileSync(new URL('../../generated/commerce.openapi.json', import.meta.url), 'utf8'));
     const implemented = new Set(implementedOperations());
     const withIds = Object.entries<any>(commerce.paths).flatMap(([path, item]) => (/[{(]/.test(path) ? Object.values<any>(item).map((op) => op?.operationId) : []));
-    expect(withIds.filter((id) => implemented.has(id))).toEqual([]);
+    expect(withIds.filter((id) => implemented.has(id) && !covered.some((op) => op.operationId === id))).toEqual([]);
   });
 });
 

@@ -10,11 +10,17 @@ import type { MerchantCredentials } from '../../server/domain/merchants/merchant
 import { randomToken } from '../../server/shared/crypto.js';
 import { type ApiResponse, type TestServer, createTestSession } from './server.js';
 
-const contract = JSON.parse(readFileSync(new URL('../../generated/checkout.openapi.json', import.meta.url), 'utf8'));
-const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], contract)) : node);
+const load = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/${name}.openapi.json`, import.meta.url), 'utf8'));
+const contracts = { checkout: load('checkout'), commerce: load('commerce') };
+const resolverOf = (doc: any) => {
+  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc)) : node);
+  return resolve;
+};
 
 export type Shape = 'envelope' | 'error';
 export interface IdOperation {
+  /** The Commerce interface's operations take the secret key in `x-api-key`. */
+  api: 'checkout' | 'commerce';
   operationId: string;
   method: string;
   template: string;
@@ -32,8 +38,14 @@ export interface IdOperation {
   idsMatchPattern(params: Record<string, string | number>): boolean;
 }
 
-/** Every implemented Checkout operation with an id in its path, from the contract. */
+/** Every implemented operation of both contracts with an id in its path. */
 export function idOperations(): IdOperation[] {
+  return [...idOperationsOf('checkout'), ...idOperationsOf('commerce')];
+}
+
+function idOperationsOf(api: IdOperation['api']): IdOperation[] {
+  const contract = contracts[api];
+  const resolve = resolverOf(contract);
   const implemented = new Set(implementedOperations());
   const found: IdOperation[] = [];
   for (const [template, item] of Object.entries<any>(contract.paths)) {
@@ -43,10 +55,11 @@ export function idOperations(): IdOperation[] {
       const security: string[][] = (op.security ?? contract.security).map((alt: object) => Object.keys(alt));
       const has = (...s: string[]) => security.some((alt) => alt.length === s.length && s.every((x) => alt.includes(x)));
       found.push({
+        api,
         operationId: op.operationId,
         method: method.toUpperCase(),
         template,
-        secretKey: has('secretKey'),
+        secretKey: has('secretKey') || has('apiKey'),
         clientSecret: has('publishableKey', 'clientSecret'),
         clientSecretAlone: has('clientSecret'),
         testOnly: (op.tags ?? []).includes('Test Helpers'),
@@ -135,6 +148,9 @@ export const MATRIX: Record<string, Target> = {
   retrieveEvent: on('event'),
   updateTestDispute: on('dispute', { status: 'UnderReview' }),
   closeTestDispute: on('dispute', { outcome: 'Lost' }),
+  simulatePaymentReceived: on('paidPayment', undefined, 'paymentId'),
+  getCommercePayment: on('paidPayment'),
+  captureCommercePayment: on('heldPayment', {}),
   capturePayment: on('heldPayment', {}, 'paymentId'),
   releasePayment: on('heldPayment', {}, 'paymentId'),
   retrieveInvoice: on('invoice'),

@@ -1,3 +1,4 @@
+import { receivePayment } from '../../domain/checkout/commerce-payment.js';
 import { settlePayment } from '../../domain/checkout/payment-operations.js';
 import { payQr } from '../../domain/checkout/wallet.js';
 import { createSandboxMerchant } from '../../domain/merchants/merchant.service.js';
@@ -5,7 +6,7 @@ import { listMessages } from '../../domain/messages/message.service.js';
 import { advanceSandboxClock } from '../../domain/sandbox/clock.service.js';
 import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-import { qrPaidView, testClockView, testMerchantView, testMessageView } from './views/misc.view.js';
+import { paymentReceivedView, qrPaidView, testClockView, testMerchantView, testMessageView } from './views/misc.view.js';
 import { settlementView } from './views/payment.view.js';
 
 /** Test-mode helpers (live keys are refused before these run). */
@@ -20,6 +21,9 @@ export const testHelperHandlers: CheckoutHandlers = {
   },
   async settleTestPayment({ db, deps, tenant, path }) {
     return ok(settlementView(await settlePayment(db, deps.clock, tenant, path.paymentId)));
+  },
+  async simulatePaymentReceived({ db, deps, tenant, path }) {
+    return ok(paymentReceivedView(await receivePayment(db, deps.clock, tenant, path.paymentId)));
   },
   async simulateQrPaid({ db, deps, tenant, path }) {
     return ok(qrPaidView(await payQr(db, deps.clock, tenant, path.id)));

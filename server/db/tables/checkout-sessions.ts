@@ -60,5 +60,7 @@ export interface CheckoutSessionsTable {
   completed_at: Timestamp | null;
   cancelled_at: Timestamp | null;
   expired_at: Timestamp | null;
+  /** Who opened it: a merchant through the Checkout interface, or the Commerce interface paying an invoice (no `checkout.session.*` events). */
+  origin: Generated<'checkout' | 'commerce'>;
 }
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;

@@ -61,8 +61,8 @@ export interface PaymentsTable {
   refund_last_outcome: Generated<string | null>;
   refund_last_attempt_at: Generated<Date | null>;
   refund_attempts: Generated<number>;
-  /** How it is paid: a card (holds included) or a wallet QR code. */
-  method_type: Generated<'card' | 'wallet'>;
+  /** How it is paid: a card (holds included), a wallet QR code, or a bank transfer (Commerce invoice payments). */
+  method_type: Generated<'card' | 'wallet' | 'bank_transfer'>;
   /** The wallet payment option's name (wallet payments). */
   wallet_name: Generated<string | null>;
   /** The unguessable name of the QR code's image (`/qr/{qr_token}.png`). */

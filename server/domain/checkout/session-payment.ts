@@ -35,7 +35,9 @@ async function sessionInvoice(trx: Trx, clock: Clock, session: CheckoutSessionRo
   let invoice: InvoiceRow;
   if (session.pays_invoice && session.invoice_id !== null) {
     invoice = await lockPayableInvoice(trx, tenantOf(session), session.invoice_id);
-    if (!amountDue(invoice).equals(new Decimal(session.amount))) {
+    // A Commerce payment may pay part of what is due; a checkout session pays exactly all of it.
+    const due = amountDue(invoice);
+    if (session.origin === 'commerce' ? due.lessThan(session.amount) : !due.equals(new Decimal(session.amount))) {
       throw new AppError('invoice_not_payable', { message: 'The amount due on this invoice changed since the session was created; create a new session.' });
     }
   } else {

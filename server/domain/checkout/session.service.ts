@@ -29,6 +29,8 @@ export async function findSession(db: Db, tenant: Tenant, id: string, options: {
 
 /** Writes a `checkout.session.*` event: the session as it is now, and the payment it was paid with (when the event tells of one). */
 export async function sessionEvent(db: Db, clock: Clock, type: EventType, session: CheckoutSessionRow, payment: PaymentRow | null = null): Promise<void> {
+  // A session the Commerce interface opened to pay an invoice is its means, not the merchant's session.
+  if (session.origin === 'commerce') return;
   await writeEvent(db, clock, {
     tenant: tenantOf(session),
     type,

@@ -1,7 +1,8 @@
 // The small answers: saved cards and click to pay, the messages outbox, the sandbox clock and wallet.
 import type { components } from '../../../../generated/checkout.js';
+import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import type { MessageRow } from '../../../db/tables/messages.js';
-import type { PaymentMethodRow } from '../../../db/tables/payments.js';
+import type { PaymentMethodRow, PaymentRow } from '../../../db/tables/payments.js';
 import type { SrcAuthenticated } from '../../../domain/checkout/click-to-pay.js';
 import type { StartedVerification } from '../../../domain/checkout/saved-cards.js';
 import type { SessionPayment } from '../../../domain/checkout/session-payment.js';
@@ -66,3 +67,11 @@ export const testMerchantView = ({ merchant, keys }: SandboxMerchant): Schemas['
 });
 
 export const qrPaidView = ({ session, payment }: SessionPayment): Schemas['TestQrPaidResult'] => ({ sessionId: session.id, status: 'completed', paymentStatus: 'paid', paymentId: payment.id });
+
+/** A test payment after its bank transfer arrived or its QR code was paid (a part payment leaves the invoice partially paid). */
+export const paymentReceivedView = ({ payment, invoice }: { payment: PaymentRow; invoice: InvoiceRow }): Schemas['TestPaymentReceivedResult'] => ({
+  paymentId: payment.id,
+  status: 'succeeded',
+  invoiceId: invoice.id,
+  invoiceStatus: invoice.status === 'paid' ? 'paid' : 'partially_paid',
+});

@@ -1,0 +1,26 @@
+import { captureCommercePayment, getCommercePayment } from '../../domain/checkout/commerce-payment.js';
+import { createDirectPayment } from '../../domain/checkout/direct-payment.js';
+import { payInvoiceWithOption } from '../../domain/checkout/invoice-payment.js';
+import { created, ok } from '../kit.js';
+import type { CommerceHandlers } from '../types.js';
+import { commercePaymentView, payerCardOf, paymentResponseView } from './views/payment.view.js';
+
+/** Paying invoices, and payments by id (Commerce interface). */
+export const paymentHandlers: CommerceHandlers = {
+  async payInvoice({ db, deps, tenant, body }) {
+    const { card, billingAddress: _billing, sessionToken: _page, originalPaymentReference: _refund, ...rest } = body;
+    const paid = await payInvoiceWithOption(db, deps.clock, tenant, { ...rest, card: payerCardOf(card) });
+    return ok(paymentResponseView(paid, deps.config.publicBaseUrl));
+  },
+  async createCommercePayment({ db, deps, tenant, body }) {
+    const { card, captureMethod, sourceInfo, successUrl: _success, cancelUrl: _cancel, ...rest } = body;
+    const input = { ...rest, card: payerCardOf(card), captureMethod: captureMethod === 'Manual' ? ('manual' as const) : ('automatic' as const), payer: sourceInfo };
+    return created(commercePaymentView(await createDirectPayment(db, deps.clock, tenant, input), deps.config.publicBaseUrl));
+  },
+  async getCommercePayment({ db, deps, tenant, path }) {
+    return ok(commercePaymentView(await getCommercePayment(db, deps.clock, tenant, path.id), deps.config.publicBaseUrl));
+  },
+  async captureCommercePayment({ db, deps, tenant, path, body }) {
+    return ok(commercePaymentView(await captureCommercePayment(db, deps.clock, tenant, path.id, body?.amount), deps.config.publicBaseUrl));
+  },
+};

@@ -1,0 +1,109 @@
+// A payment as the Commerce interface shows it (`GET /v1/payment/{id}`): the payment, the invoice
+// it pays, the payment option it used and what the payer must still do. Also its capture, and the
+// sandbox's arrival of a bank transfer or wallet payment that waits for the payer.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { Merchant, PaymentOption } from '../../db/tables/merchants.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { cancelSessionRaisedInvoice, getInvoice } from '../invoices/invoice.service.js';
+import { getMerchant } from '../merchants/merchant.service.js';
+import { lockOpenChallengeOf } from '../payments/challenge.repository.js';
+import { lapseIfDue } from '../payments/holds.js';
+import { cardOf, getPayment } from '../payments/payment.service.js';
+import { bankTransferInstructions } from './invoice-payment-session.js';
+import type { CommercePaymentResult, PayerAction } from './invoice-payment.js';
+import { captureHold } from './payment-operations.js';
+import { getSession } from './session.service.js';
+import { payQr } from './wallet.js';
+
+/** A payment as the Commerce interface shows it; `invoice` and `option` are null when there are none (a Checkout payment that failed before its invoice was raised). */
+export interface CommercePaymentView extends Omit<CommercePaymentResult, 'invoice' | 'option'> {
+  invoice: InvoiceRow | null;
+  option: PaymentOption | null;
+}
+
+/** The merchant's payment option a payment used: by wallet, bank transfer, or the card's brand. */
+async function optionOf(db: Kysely<Database>, merchant: Merchant, payment: PaymentRow): Promise<PaymentOption | null> {
+  const options = merchant.payment_options;
+  if (payment.method_type === 'wallet') return options.find((o) => o.method === 'GatewayWallet') ?? null;
+  if (payment.method_type === 'bank_transfer') return options.find((o) => o.method === 'BankTransfer') ?? null;
+  const card = await cardOf(db, payment);
+  return (card && options.find((o) => o.name.toLowerCase() === card.brand)) ?? null;
+}
+
+/** What the payer must still do for a payment that waits (3-D Secure, a QR scan, a bank transfer). */
+async function actionOf(db: Kysely<Database>, merchant: Merchant, payment: PaymentRow, session: CheckoutSessionRow | undefined): Promise<PayerAction> {
+  if (!session) return { type: 'none' };
+  if (payment.status === 'requires_action') {
+    const challenge = await lockOpenChallengeOf(db, { merchantId: payment.merchant_id, livemode: payment.livemode }, session.id);
+    return challenge ? { type: 'redirect_to_3ds', challengeId: challenge.id } : { type: 'none' };
+  }
+  if (payment.status !== 'pending') return { type: 'none' };
+  if (payment.method_type === 'wallet' && payment.qr_data) return { type: 'display_qr', data: payment.qr_data };
+  if (payment.method_type === 'bank_transfer') return { type: 'bank_transfer', instructions: bankTransferInstructions(merchant, payment, session.expires_at) };
+  return { type: 'none' };
+}
+
+/** A hold past its period lapses now (as the job would): released, its raised invoice cancelled, `payment.authorization_expired`. */
+async function lapseHoldIfDue(db: Kysely<Database>, clock: Clock, tenant: Tenant, payment: PaymentRow): Promise<PaymentRow> {
+  if (payment.status !== 'authorized' || !payment.authorization_expires_at || payment.authorization_expires_at > clock.now()) return payment;
+  return db.transaction().execute(async (trx) => {
+    const { payment: after, lapsed } = await lapseIfDue(trx, clock, await getPayment(trx, tenant, payment.id, { lock: true }));
+    if (lapsed && after.invoice_id) await cancelSessionRaisedInvoice(trx, tenant, after.invoice_id);
+    return after;
+  });
+}
+
+/** The tenant's payment as the Commerce interface shows it; 404 for anyone else's. A waiting payment or a hold whose time ran out expires first. */
+export async function getCommercePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<CommercePaymentView> {
+  let payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
+  const session = payment.session_id ? await getSession(db, clock, tenant, payment.session_id) : undefined;
+  if (session?.status === 'expired') payment = await getPayment(db, tenant, id);
+  const invoiceId = payment.invoice_id ?? (session?.pays_invoice ? session.invoice_id : null);
+  const merchant = await getMerchant(db, tenant.merchantId);
+  return {
+    payment,
+    invoice: invoiceId === null ? null : await getInvoice(db, tenant, invoiceId),
+    option: await optionOf(db, merchant, payment),
+    action: await actionOf(db, merchant, payment, session),
+    threeDSecure: session !== undefined && (await cardOf(db, payment))?.sandbox_outcome === 'requires_3ds',
+  };
+}
+
+/**
+ * Captures a card hold made through the Commerce interface (or any checkout session), once: the
+ * hold rules of the Checkout interface, but a second capture answers 409 `hold_not_capturable`.
+ */
+export async function captureCommercePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<CommercePaymentView> {
+  const payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
+  if (payment.session_id === null) throw new AppError('hold_not_capturable', { message: 'This payment is not a card hold.' });
+  const outcome = await captureHold(db, clock, tenant, id, { amount });
+  if (outcome.alreadyDone) throw new AppError('hold_not_capturable', { message: `Payment ${id} was captured already (${outcome.payment.captured_amount} ${outcome.payment.currency}); a hold is captured once.` });
+  return getCommercePayment(db, clock, tenant, id);
+}
+
+/**
+ * The sandbox payer's bank transfer arrives, or its wallet pays the QR code (the receive test
+ * helper): the waiting payment succeeds and pays its invoice exactly as a wallet payment does.
+ * A payment that does not wait for the payer, or whose invoice can no longer be paid, answers 409
+ * `invalid_state`.
+ */
+export async function receivePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
+  const waiting = await getPayment(db, tenant, id);
+  const notWaiting = (why: string) => new AppError('invalid_state', { message: `Payment ${id} ${why}; only a bank transfer or wallet payment waiting for the payer can be received.` });
+  if (waiting.method_type === 'card' || waiting.session_id === null) throw notWaiting('is a card payment');
+  if (waiting.status !== 'pending') throw notWaiting(`is ${waiting.status}`);
+  try {
+    const { payment } = await payQr(db, clock, tenant, waiting.session_id);
+    return { payment, invoice: await getInvoice(db, tenant, payment.invoice_id!) };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invoice_not_payable') throw notWaiting(`pays an invoice that can no longer be paid (${error.message})`);
+    if (error instanceof AppError && error.code === 'invalid_state') throw notWaiting('no longer waits for the payer (its time ran out)');
+    throw error;
+  }
+}

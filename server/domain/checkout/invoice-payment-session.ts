@@ -1,0 +1,131 @@
+// The checkout session a Commerce payment runs through (origin `commerce`): opened by the flow
+// itself for one payment of an invoice, never shown to the payer, and without `checkout.session.*`
+// events. Also the bank transfer, the one way of paying that only the Commerce interface offers:
+// a payment waiting for the payer's transfer, like a wallet QR code waits for a scan.
+import { Decimal } from 'decimal.js';
+import type { Trx } from '../../db/database.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { Merchant } from '../../db/tables/merchants.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
+import type { Clock } from '../../shared/clock.js';
+import { hashSecret, randomToken } from '../../shared/crypto.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { insertPayment } from '../payments/payment.repository.js';
+import { paymentBase } from '../payments/payment.service.js';
+import { insertSession, updateSession } from './session.repository.js';
+import { awaitPayer } from './session-payment.js';
+
+/** How long a card or wallet payment may wait for the payer (3-D Secure, a QR scan). */
+export const PAYER_WAIT_MINUTES = 30;
+/** How long a bank transfer may take to arrive. */
+export const BANK_TRANSFER_DAYS = 7;
+
+/** What a Commerce payment's session charges: an amount of the tenant's currency, and how. */
+export interface CommerceSessionTerms {
+  amount: string;
+  currency: string;
+  captureMethod: 'automatic' | 'manual';
+  /** The invoice paid; undefined when the session raises its own (a direct payment). */
+  invoice: InvoiceRow | undefined;
+  description: string | null;
+  metadata: Record<string, string>;
+  payer: { email: string | null; firstName: string | null; lastName: string | null; customerId: number | null };
+  waitMs: number;
+}
+
+/** Opens the session one Commerce payment runs through. */
+export async function openCommerceSession(trx: Trx, clock: Clock, tenant: Tenant, merchant: Merchant, terms: CommerceSessionTerms): Promise<CheckoutSessionRow> {
+  const now = clock.now();
+  const id = `cs_${tenant.livemode ? 'live' : 'test'}_${randomToken(24)}`;
+  return insertSession(trx, {
+    id,
+    merchant_id: tenant.merchantId,
+    livemode: tenant.livemode,
+    client_secret_hash: hashSecret(`${id}_secret_${randomToken(24)}`),
+    status: 'created',
+    amount: terms.amount,
+    currency: terms.currency,
+    mode: 'embedded',
+    payment_type: 'one_time',
+    payment_status: 'unpaid',
+    capture_method: terms.captureMethod,
+    url: null,
+    success_url: null,
+    cancel_url: null,
+    customer_email: terms.payer.email,
+    customer_first_name: terms.payer.firstName,
+    customer_last_name: terms.payer.lastName,
+    customer_phone: null,
+    notify_customer: false,
+    send_receipt: merchant.send_checkout_receipts,
+    notification_url: null,
+    notification_secret: null,
+    line_items: JSON.stringify([]),
+    metadata: JSON.stringify(terms.metadata),
+    allow_saved_cards: false,
+    enable_click_to_pay: false,
+    invoice_id: terms.invoice?.id ?? null,
+    invoice_reference: terms.invoice?.reference ?? null,
+    payment_option_group_id: null,
+    subscription_plan_id: null,
+    client_id: terms.payer.customerId,
+    trial_days: null,
+    description: terms.description,
+    subscription_id: null,
+    payment_id: null,
+    created_at: now,
+    expires_at: new Date(now.getTime() + terms.waitMs),
+    completed_at: null,
+    cancelled_at: null,
+    expired_at: null,
+    pays_invoice: terms.invoice !== undefined,
+    origin: 'commerce',
+  });
+}
+
+/** A direct payment's session now pays the invoice it raised at once (so the payment always has one). */
+export async function attachRaisedInvoice(trx: Trx, session: CheckoutSessionRow, invoice: InvoiceRow): Promise<CheckoutSessionRow> {
+  return (await updateSession(trx, { merchantId: session.merchant_id, livemode: session.livemode }, session.id, { pays_invoice: true, invoice_id: invoice.id, invoice_reference: invoice.reference }))!;
+}
+
+/** Where and how the payer transfers the money (the sandbox bank's account of the merchant). */
+export interface BankTransferInstructions {
+  bankName: string;
+  accountName: string;
+  iban: string;
+  bic: string;
+  reference: string;
+  amount: string;
+  currency: string;
+  expiresAt: Date;
+}
+
+/** A valid IBAN of the sandbox bank for the merchant (ISO 13616 check digits). */
+function sandboxIban(merchantId: number): string {
+  const bban = `TILL${merchantId.toString().padStart(14, '0')}`;
+  const digits = `${bban}GB00`.replace(/[A-Z]/g, (c) => (c.charCodeAt(0) - 55).toString());
+  const check = new Decimal(98).minus(new Decimal(digits).mod(97)).toNumber();
+  return `GB${check.toString().padStart(2, '0')}${bban}`;
+}
+
+/** The instructions of a bank-transfer payment waiting for the payer. */
+export function bankTransferInstructions(merchant: Merchant, payment: PaymentRow, expiresAt: Date): BankTransferInstructions {
+  return {
+    bankName: 'Till Sandbox Bank',
+    accountName: `${merchant.name} via Till`.slice(0, 100),
+    iban: sandboxIban(merchant.id),
+    bic: 'TILLGB2L',
+    reference: payment.reference_number,
+    amount: payment.amount,
+    currency: payment.currency,
+    expiresAt,
+  };
+}
+
+/** A bank transfer waiting for the payer (`pending`, like a live QR code): nothing moves until it arrives. */
+export async function awaitBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<PaymentRow> {
+  const payment = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), status: 'pending', method_type: 'bank_transfer' });
+  await awaitPayer(trx, session, payment, 'pending');
+  return payment;
+}

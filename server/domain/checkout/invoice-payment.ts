@@ -1,0 +1,211 @@
+// Paying through the Commerce interface: an invoice (all or part of what is due), or a direct
+// payment that raises its own one-item invoice. Each payment runs through a checkout session of
+// its own (invoice-payment-session.ts), so a card, 3-D Secure, a wallet QR code, a decline, the
+// ledger, the invoice and the `payment.*` / `invoice.*` webhooks follow exactly the checkout paths.
+// How the payer pays is one small function per payment source (PAYERS below).
+import { Decimal } from 'decimal.js';
+import type { Kysely } from 'kysely';
+import type { Trx } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { Merchant, PaymentOption } from '../../db/tables/merchants.js';
+import type { PaymentRow } from '../../db/tables/payments.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import { amountToDecimal, minorUnits } from '../../shared/money.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { type CardInput, tokenize } from '../../rails/cards.js';
+import { amountDue } from '../invoices/invoice.lines.js';
+import { assertPayable, getInvoice, getInvoiceByIdentifier, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
+import { getMerchant } from '../merchants/merchant.service.js';
+import { declineCard, storeCard } from '../payments/payment.service.js';
+import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions, openCommerceSession, PAYER_WAIT_MINUTES } from './invoice-payment-session.js';
+import { authorizeSession, chargeSession } from './session-payment.js';
+import { startChallenge } from './three-d-secure.js';
+import { confirmWithWallet } from './wallet.js';
+
+/** A card as the payer sends it: validated and reduced to what may be kept before anything is stored. */
+export type PayerCard = CardInput & { name?: string | undefined };
+
+/** How the payer pays: the option, and the instrument the option needs. */
+export interface PayWith {
+  paymentOptionId: number;
+  card?: PayerCard | undefined;
+  fundingSourceId?: number | undefined;
+  sourceAccountId?: number | undefined;
+}
+
+export interface PayInvoiceInput extends PayWith {
+  invoiceId?: number | undefined;
+  invoiceIdentifier?: string | undefined;
+  /** Part of what is due; all of it when left out. */
+  amount?: number | undefined;
+}
+
+/** What the payer must do next, if anything. */
+export type PayerAction =
+  | { type: 'none' }
+  | { type: 'redirect_to_3ds'; challengeId: string }
+  | { type: 'display_qr'; data: string }
+  | { type: 'bank_transfer'; instructions: BankTransferInstructions };
+
+/** A payment made through the Commerce interface, the invoice it pays (as it is now) and the option used. */
+export interface CommercePaymentResult {
+  payment: PaymentRow;
+  invoice: InvoiceRow;
+  option: PaymentOption;
+  action: PayerAction;
+  threeDSecure: boolean;
+}
+
+export type Paid = Pick<CommercePaymentResult, 'payment' | 'action' | 'threeDSecure'>;
+
+/** One payment source: how long its payer may take, a check before anything is written, and the payment. */
+export interface Payer {
+  waitMs: number;
+  check?: (merchant: Merchant, option: PaymentOption, input: PayWith, now: Date) => void;
+  pay: (trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant, input: PayWith) => Promise<Paid>;
+}
+
+const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
+const CARD_METHODS = ['CreditCard', 'DebitCard', 'CardGateway'];
+const CARD_PARAMS: Record<string, string> = { cardNumber: 'card.cardNumber', expiryYear: 'card.expiryDate', cvc: 'card.cvv' };
+
+/** The card must be valid and of the option's brand (`Visa`, `Mastercard`). */
+function checkCard(_merchant: Merchant, option: PaymentOption, input: PayWith, now: Date): void {
+  if (!input.card) throw new AppError('parameter_missing', { param: 'card', message: `Payment option ${option.id} (${option.name}) is a card option: send card.` });
+  let brand: string;
+  try {
+    brand = tokenize(input.card, 0, now).brand;
+  } catch (error) {
+    // The processor names its own fields; the caller sent card.cardNumber, card.expiryDate, card.cvv.
+    if (error instanceof AppError && error.code === 'invalid_card') throw new AppError('invalid_card', { param: CARD_PARAMS[error.param ?? ''] ?? 'card', message: error.message });
+    throw error;
+  }
+  if (brand !== option.name.toLowerCase()) throw invalid('card', `This card is ${brand === 'unknown' ? 'of an unknown brand' : `a ${brand} card`}; payment option ${option.id} takes ${option.name} cards.`);
+}
+
+/** The sandbox processor's answer to a card: declined (recorded, answered 200), 3-D Secure, authorized (a hold) or charged. */
+async function payByCard(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
+  const card = input.card!;
+  const method = await storeCard(trx, session, tokenize(card, session.merchant_id, clock.now()), clock.now(), { billingName: card.name });
+  if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
+    const { payment } = await declineCard(trx, clock, session, method);
+    await recordInvoicePaymentFailure(trx, clock, session);
+    return { payment, action: { type: 'none' }, threeDSecure: false };
+  }
+  if (method.sandbox_outcome === 'requires_3ds') {
+    const started = await startChallenge(trx, clock, session, method, undefined);
+    return { payment: started.payment, action: { type: 'redirect_to_3ds', challengeId: started.challenge.id }, threeDSecure: true };
+  }
+  const done = session.capture_method === 'manual' ? await authorizeSession(trx, clock, session, method) : await chargeSession(trx, clock, session, method);
+  return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
+}
+
+async function payByWallet(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<Paid> {
+  const { payment } = await confirmWithWallet(trx, clock, session, 'wallet:qr');
+  return { payment, action: { type: 'display_qr', data: payment.qr_data! }, threeDSecure: false };
+}
+
+async function payByBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant): Promise<Paid> {
+  const payment = await awaitBankTransfer(trx, clock, session);
+  return { payment, action: { type: 'bank_transfer', instructions: bankTransferInstructions(merchant, payment, session.expires_at) }, threeDSecure: false };
+}
+
+/** Sources not served yet: funding sources and accounts plug in here, one Payer each. */
+const notYet = (param: 'fundingSourceId' | 'sourceAccountId', what: string): Payer => ({
+  waitMs: 0,
+  check: () => {
+    throw invalid(param, `Paying from ${what} is not available on this server yet; pay by card, wallet or bank transfer.`);
+  },
+  pay: () => Promise.reject(new Error('unreachable')),
+});
+
+const PAYERS = {
+  card: { waitMs: PAYER_WAIT_MINUTES * 60_000, check: checkCard, pay: payByCard },
+  wallet: { waitMs: PAYER_WAIT_MINUTES * 60_000, pay: payByWallet },
+  bankTransfer: { waitMs: BANK_TRANSFER_DAYS * 86_400_000, pay: payByBankTransfer },
+  fundingSource: notYet('fundingSourceId', 'a saved funding source'),
+  account: notYet('sourceAccountId', 'an account balance'),
+} satisfies Record<string, Payer>;
+
+/** The payer for an option and what was sent with it. */
+export function payerFor(option: PaymentOption, input: PayWith): Payer {
+  if (input.fundingSourceId !== undefined) return PAYERS.fundingSource;
+  if (input.sourceAccountId !== undefined || option.method === 'AccountBalance') return PAYERS.account;
+  if (CARD_METHODS.includes(option.method)) return PAYERS.card;
+  if (option.method === 'GatewayWallet') return PAYERS.wallet;
+  if (option.method === 'BankTransfer') return PAYERS.bankTransfer;
+  throw invalid('paymentOptionId', `Payment option ${option.id} (${option.method}) cannot be paid through this operation.`);
+}
+
+/** One of the merchant's enabled payment options, or 400 naming `paymentOptionId`. */
+export function enabledOption(merchant: Merchant, id: number): PaymentOption {
+  const option = merchant.payment_options.find((o) => o.id === id && o.enabled);
+  if (!option) throw invalid('paymentOptionId', `paymentOptionId ${id} is not one of this invoice's payment methods (see GET /v1/invoice/{id}/PaymentMethods).`);
+  return option;
+}
+
+/** A lookup that found nothing answers undefined; any other failure goes on. */
+function unlessNotFound(error: unknown): undefined {
+  if (error instanceof AppError && (error.code === 'resource_not_found' || error.code === 'invoice_not_found')) return undefined;
+  throw error;
+}
+
+/** The tenant's invoice named by id or identifier (both: the same one), locked and payable. */
+async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: PayInvoiceInput): Promise<InvoiceRow> {
+  if (input.invoiceId === undefined && input.invoiceIdentifier === undefined) throw new AppError('parameter_missing', { param: 'invoiceId', message: 'Send invoiceId or invoiceIdentifier: the invoice to pay.' });
+  const param = input.invoiceId !== undefined ? 'invoiceId' : 'invoiceIdentifier';
+  const notFound = () => new AppError('invoice_not_found', { param, message: 'No such invoice for this merchant and mode.' });
+  let id = input.invoiceId;
+  if (input.invoiceIdentifier !== undefined) {
+    const byIdentifier = await getInvoiceByIdentifier(trx, input.invoiceIdentifier).catch(unlessNotFound);
+    const own = byIdentifier && byIdentifier.merchant_id === tenant.merchantId && byIdentifier.livemode === tenant.livemode ? byIdentifier : undefined;
+    if (id !== undefined && own?.id !== id) throw new AppError('validation_error', { param: 'invoiceIdentifier', message: 'invoiceId and invoiceIdentifier name different invoices; send one of them.' });
+    if (!own) throw notFound();
+    id = own.id;
+  }
+  const invoice = await getInvoice(trx, tenant, id!, { lock: true }).catch(unlessNotFound);
+  if (!invoice) throw notFound();
+  assertPayable(invoice);
+  return invoice;
+}
+
+/** How much to pay now: all that is due by default; never more, and at least 1.00 unless it is all that is due. */
+function amountToPay(invoice: InvoiceRow, requested: number | undefined): string {
+  const due = amountDue(invoice);
+  if (requested === undefined) return due.toFixed(minorUnits(invoice.currency));
+  const amount = new Decimal(amountToDecimal(requested, invoice.currency, 'amount'));
+  if (amount.greaterThan(due)) throw new AppError('validation_error', { param: 'amount', message: `amount (${amount.toFixed()}) is more than is due on this invoice (${due.toFixed(minorUnits(invoice.currency))} ${invoice.currency}).` });
+  if (amount.lessThan(1) && !amount.equals(due)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${invoice.currency}, or all that is due.` });
+  return amount.toFixed(minorUnits(invoice.currency));
+}
+
+/**
+ * Pays an invoice of the tenant with one of the merchant's enabled payment options: charged at
+ * once, declined (a failed payment, answered, not thrown), or waiting for the payer (3-D Secure,
+ * a wallet QR code, a bank transfer). Part payments leave it `partially_paid`.
+ */
+export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: PayInvoiceInput): Promise<CommercePaymentResult> {
+  return db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoiceToPay(trx, tenant, input);
+    const merchant = await getMerchant(trx, tenant.merchantId);
+    const option = enabledOption(merchant, input.paymentOptionId);
+    const payer = payerFor(option, input);
+    payer.check?.(merchant, option, input, clock.now());
+    const amount = amountToPay(invoice, input.amount);
+    const session = await openCommerceSession(trx, clock, tenant, merchant, {
+      amount,
+      currency: invoice.currency,
+      captureMethod: 'automatic',
+      invoice,
+      description: null,
+      metadata: {},
+      payer: { email: invoice.payer_email, firstName: invoice.payer_first_name, lastName: invoice.payer_last_name, customerId: invoice.customer_id },
+      waitMs: payer.waitMs,
+    });
+    const paid = await payer.pay(trx, clock, session, merchant, input);
+    return { ...paid, option, invoice: await getInvoice(trx, tenant, invoice.id) };
+  });
+}
