@@ -98,3 +98,31 @@ export async function nextUnpaidInvoiceDue(db: Db, scope: DueScope, after: Date)
 export async function markOverdueIfUnpaid(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
   return db.updateTable('invoices').set({ status: 'overdue' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', UNPAID).returningAll().executeTakeFirst();
 }
+
+/** Statuses of an invoice that can still expire (`validTo` passing). */
+const EXPIRABLE = ['draft', 'pending', 'sent', 'partially_paid', 'overdue'];
+
+/** Open invoices of a due-work scope whose `valid_to` has come, soonest first. */
+export async function findDueExpiringInvoices(db: Db, scope: DueScope, now: Date, limit: number): Promise<Pick<InvoiceRow, 'id' | 'merchant_id' | 'livemode'>[]> {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'merchant_id', 'livemode'])
+    .where('status', 'in', EXPIRABLE)
+    .where('valid_to', 'is not', null)
+    .where('valid_to', '<=', now)
+    .where(inScope(scope, 'invoices'))
+    .orderBy('valid_to')
+    .limit(limit)
+    .execute();
+}
+
+/** When the scope's next open invoice expires, after `after`. */
+export async function nextInvoiceExpiry(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await db.selectFrom('invoices').select((eb) => eb.fn.min('valid_to').as('at')).where('status', 'in', EXPIRABLE).where('valid_to', '>', after).where(inScope(scope, 'invoices')).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
+/** Marks an invoice `expired` if it is still open; answers it, or undefined when it was not. */
+export async function markExpiredIfOpen(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
+  return db.updateTable('invoices').set({ status: 'expired' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', EXPIRABLE).returningAll().executeTakeFirst();
+}
