@@ -10,11 +10,17 @@ import type { MerchantCredentials } from '../../server/domain/merchants/merchant
 import { randomToken } from '../../server/shared/crypto.js';
 import { type ApiResponse, type TestServer, createTestSession } from './server.js';
 
-const contract = JSON.parse(readFileSync(new URL('../../generated/checkout.openapi.json', import.meta.url), 'utf8'));
-const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], contract)) : node);
+const load = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/${name}.openapi.json`, import.meta.url), 'utf8'));
+const CONTRACTS = { checkout: load('checkout'), commerce: load('commerce') } as const;
+const resolverOf = (doc: any) => {
+  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc)) : node);
+  return resolve;
+};
 
 export type Shape = 'envelope' | 'error';
 export interface IdOperation {
+  /** The interface: a Commerce operation takes its secret key as `x-api-key`. */
+  api: 'checkout' | 'commerce';
   operationId: string;
   method: string;
   template: string;
@@ -32,34 +38,43 @@ export interface IdOperation {
   idsMatchPattern(params: Record<string, string | number>): boolean;
 }
 
-/** Every implemented Checkout operation with an id in its path, from the contract. */
+/**
+ * Every implemented operation with an id in its path, from both contracts (a PUBLIC Commerce
+ * operation, reached by a public identifier, is nobody's tenant and is left out).
+ */
 export function idOperations(): IdOperation[] {
   const implemented = new Set(implementedOperations());
   const found: IdOperation[] = [];
-  for (const [template, item] of Object.entries<any>(contract.paths)) {
-    if (!template.includes('{')) continue;
-    for (const [method, op] of Object.entries<any>(item)) {
-      if (!op?.operationId || !implemented.has(op.operationId)) continue;
-      const security: string[][] = (op.security ?? contract.security).map((alt: object) => Object.keys(alt));
-      const has = (...s: string[]) => security.some((alt) => alt.length === s.length && s.every((x) => alt.includes(x)));
-      found.push({
-        operationId: op.operationId,
-        method: method.toUpperCase(),
-        template,
-        secretKey: has('secretKey'),
-        clientSecret: has('publishableKey', 'clientSecret'),
-        clientSecretAlone: has('clientSecret'),
-        testOnly: (op.tags ?? []).includes('Test Helpers'),
-        shapeOf(status: number) {
-          const schema = resolve(resolve(op.responses[String(status)])?.content?.['application/json']?.schema);
-          if (!schema) throw new Error(`${op.operationId} documents no ${status}`);
-          return schema.required?.includes('success') ? 'envelope' : 'error';
-        },
-        idsMatchPattern(params) {
-          const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolve).filter((p: any) => p.in === 'path');
-          return declared.every((p: any) => !resolve(p.schema)?.pattern || new RegExp(resolve(p.schema).pattern).test(String(params[p.name])));
-        },
-      });
+  for (const api of ['checkout', 'commerce'] as const) {
+    const contract = CONTRACTS[api];
+    const resolve = resolverOf(contract);
+    for (const [template, item] of Object.entries<any>(contract.paths)) {
+      if (!template.includes('{')) continue;
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op?.operationId || !implemented.has(op.operationId)) continue;
+        const security: string[][] = (op.security ?? contract.security).map((alt: object) => Object.keys(alt));
+        if (api === 'commerce' && security.length === 0) continue;
+        const has = (...s: string[]) => security.some((alt) => alt.length === s.length && s.every((x) => alt.includes(x)));
+        found.push({
+          api,
+          operationId: op.operationId,
+          method: method.toUpperCase(),
+          template,
+          secretKey: has(api === 'commerce' ? 'apiKey' : 'secretKey'),
+          clientSecret: has('publishableKey', 'clientSecret'),
+          clientSecretAlone: has('clientSecret'),
+          testOnly: (op.tags ?? []).includes('Test Helpers'),
+          shapeOf(status: number) {
+            const schema = resolve(resolve(op.responses[String(status)])?.content?.['application/json']?.schema);
+            if (!schema) throw new Error(`${op.operationId} documents no ${status}`);
+            return schema.required?.includes('success') ? 'envelope' : 'error';
+          },
+          idsMatchPattern(params) {
+            const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolve).filter((p: any) => p.in === 'path');
+            return declared.every((p: any) => !resolve(p.schema)?.pattern || new RegExp(resolve(p.schema).pattern).test(String(params[p.name])));
+          },
+        });
+      }
     }
   }
   return found;
@@ -161,6 +176,10 @@ export const MATRIX: Record<string, Target> = {
   sendWebhookTestEvent: on('webhook', {}),
   listWebhookDeliveries: on('webhook'),
   resendWebhookDelivery: { kind: 'delivery', params: (w) => ({ id: w.webhook, deliveryId: w.delivery }) },
+  // Commerce: the same invoices, through x-api-key.
+  getCommerceInvoice: on('invoice'),
+  listInvoicePaymentMethods: on('invoice'),
+  sendCommerceInvoice: on('invoice', {}),
 };
 
 /** The operation's path with its ids; parameters the path does not name go to the query string. */
