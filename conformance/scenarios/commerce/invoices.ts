@@ -41,7 +41,7 @@ const byReference = (ctx: ConformanceContext, code: string, query?: Record<strin
   call(ctx, 'commerce', 'getInvoiceByReference', { method: 'GET', path: `/v1/invoice/getByReference(code='${code}')`, apiKey: null, key: null, ...(query ? { query } : {}) });
 const list = (ctx: ConformanceContext, query: Record<string, string>) => call(ctx, 'commerce', LIST, { method: 'GET', path: '/v1/invoice', apiKey: apiKey(ctx), query });
 
-/** Three invoices of this run (totals 831, 1662, 2493), found again by their reference prefix. */
+/** Three invoices of this run (totals 831, 1671.45, 2511.90), found again by their reference prefix. */
 async function threeInvoices(ctx: ConformanceContext, label: string): Promise<{ prefix: string; ids: number[] }> {
   const prefix = `CF${tag(ctx).slice(-16)}${label}`;
   const ids: number[] = [];
@@ -164,12 +164,12 @@ export const commerceInvoiceScenarios: Scenario[] = [
   scenario('commerce.invoices.list-orderby', '`$orderby` sorts, for example `id desc`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
     const { prefix, ids } = await threeInvoices(ctx, 'ord');
     assert.deepEqual((await list(ctx, { $filter: ofRun(prefix), $orderby: 'id desc' })).json.value.map((i: any) => i.id), [...ids].reverse());
-    assert.deepEqual((await list(ctx, { $filter: ofRun(prefix), $orderby: 'totalCost asc' })).json.value.map((i: any) => i.totalCost), [831, 1662, 2493]);
+    assert.deepEqual((await list(ctx, { $filter: ofRun(prefix), $orderby: 'totalCost asc' })).json.value.map((i: any) => i.totalCost), [831, 1671.45, 2511.9]);
   }),
   scenario('commerce.invoices.list-select-expand', '`$select` limits the fields returned and `$expand` names related objects', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
     const { prefix, ids } = await threeInvoices(ctx, 'sel');
     const selected = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $select: 'id,totalCost' });
-    assert.deepEqual(selected.json.value, [{ id: ids[0], totalCost: 831 }, { id: ids[1], totalCost: 1662 }, { id: ids[2], totalCost: 2493 }]);
+    assert.deepEqual(selected.json.value, [{ id: ids[0], totalCost: 831 }, { id: ids[1], totalCost: 1671.45 }, { id: ids[2], totalCost: 2511.9 }]);
     const expanded = await list(ctx, { $filter: ofRun(prefix), $select: 'id', $expand: 'items', $top: '1' });
     assert.deepEqual(Object.keys(expanded.json.value[0]).sort(), ['id', 'items']);
     expectError(await list(ctx, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
