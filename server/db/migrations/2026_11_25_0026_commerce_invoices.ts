@@ -7,7 +7,6 @@ import { type Kysely, sql } from 'kysely';
 // - `success_url` / `cancel_url`: where the payment page sends the payer.
 // - `payer_address`: the rest of the payer's details (`addressLine1` … `country`), as JSON.
 // - `total_due`: what is still owed, kept by PostgreSQL, so `$filter=totalDue gt 100` reads a column.
-// - `reference` becomes unique: it is the public code of `getByReference`.
 // Indexes: the tenant with `status`, `total`, `created_at` and `due_date` (each ending with the
 // key, which the list's ordering always ends with), and the expiry sweep's.
 
@@ -20,7 +19,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     ADD COLUMN cancel_url text,
     ADD COLUMN payer_address jsonb,
     ADD COLUMN total_due numeric(20, 4) GENERATED ALWAYS AS (greatest(total - amount_paid, 0)) STORED`.execute(db);
-  await sql`CREATE UNIQUE INDEX invoices_reference ON invoices (reference)`.execute(db);
   await sql`CREATE INDEX invoices_tenant_status ON invoices (merchant_id, livemode, status, id DESC)`.execute(db);
   await sql`CREATE INDEX invoices_tenant_total ON invoices (merchant_id, livemode, total, id DESC)`.execute(db);
   await sql`CREATE INDEX invoices_tenant_created ON invoices (merchant_id, livemode, created_at, id DESC)`.execute(db);
@@ -29,7 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const index of ['invoices_valid_to', 'invoices_tenant_due', 'invoices_tenant_created', 'invoices_tenant_total', 'invoices_tenant_status', 'invoices_reference']) {
+  for (const index of ['invoices_valid_to', 'invoices_tenant_due', 'invoices_tenant_created', 'invoices_tenant_total', 'invoices_tenant_status']) {
     await sql`DROP INDEX IF EXISTS ${sql.id(index)}`.execute(db);
   }
   await sql`ALTER TABLE invoices DROP COLUMN shipping_cost, DROP COLUMN valid_from, DROP COLUMN valid_to, DROP COLUMN success_url, DROP COLUMN cancel_url, DROP COLUMN payer_address, DROP COLUMN total_due`.execute(db);

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { ofTenant } from '../../db/scope.js';
 import type { Database } from '../../db/schema.js';
 import type { InvoiceRow, PayerAddress } from '../../db/tables/invoices.js';
@@ -47,10 +48,12 @@ function checkDates(input: CommerceInvoiceInput): void {
   if (due && to && due.getTime() > to.getTime()) throw invalid('paymentDueDate', 'paymentDueDate must not be after validTo.');
 }
 
+const referenceTaken = (wanted: string) => new AppError('parameter_invalid', { param: 'referenceNumber', message: `The referenceNumber ${wanted} is already in use; choose another or leave it out.` });
+
 async function referenceFor(db: Db, wanted: string | undefined): Promise<string> {
   if (wanted === undefined) return newReference('INVREF');
   const taken = await db.selectFrom('invoices').select('id').where('reference', '=', wanted).executeTakeFirst();
-  if (taken) throw new AppError('parameter_invalid', { param: 'referenceNumber', message: `The referenceNumber ${wanted} is already in use; choose another or leave it out.` });
+  if (taken) throw referenceTaken(wanted);
   return wanted;
 }
 
@@ -62,7 +65,7 @@ export async function createCommerceInvoice(db: Kysely<Database>, clock: Clock, 
   const reference = await referenceFor(db, input.reference);
   const payer = input.payer;
   const hasAddress = payer !== undefined && Object.keys(payer.address).length > 0;
-  return insertInvoice(db, {
+  const row = insertInvoice(db, {
     merchant_id: tenant.merchantId,
     livemode: tenant.livemode,
     identifier: randomUUID(),
@@ -95,6 +98,10 @@ export async function createCommerceInvoice(db: Kysely<Database>, clock: Clock, 
     paid_at: null,
     created_at: clock.now(),
   });
+  // Two creates racing for one referenceNumber: the unique index refuses the second.
+  return row.catch((error: unknown) => {
+    throw isUniqueViolation(error, 'invoices_reference_key') ? referenceTaken(reference) : error;
+  });
 }
 
 /** An invoice and the merchant that issued it (the Commerce view shows both). */
@@ -122,7 +129,8 @@ export async function getInvoiceByReference(db: Db, code: string): Promise<Issue
 /** One OData page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
 export async function listCommerceInvoices(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<{ page: ODataPage<InvoiceRow>; merchant: Merchant }> {
   const scoped = db.selectFrom('invoices').selectAll().where(ofTenant(tenant, 'invoices'));
-  return { page: await page(query, scoped, basePath), merchant: await getMerchant(db, tenant.merchantId) };
+  const [rows, merchant] = await Promise.all([page(query, scoped, basePath), getMerchant(db, tenant.merchantId)]);
+  return { page: rows, merchant };
 }
 
 /**
