@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { ofTenant } from '../../db/scope.js';
 import type { Database } from '../../db/schema.js';
 import type { InvoiceRow, PayerAddress } from '../../db/tables/invoices.js';
 import type { Merchant, PaymentOption } from '../../db/tables/merchants.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import type { CompiledQuery, ODataPage } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
@@ -17,7 +16,7 @@ import { currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { type CommerceItemInput, computeCommerceInvoice } from './commerce-lines.js';
-import { insertInvoice, nextLineIds } from './invoice.repository.js';
+import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
 import { getInvoice } from './invoice.service.js';
 
 /** A new Commerce invoice (amounts as JSON numbers or exact decimal text). */
@@ -52,8 +51,7 @@ const referenceTaken = (wanted: string) => new AppError('parameter_invalid', { p
 
 async function referenceFor(db: Db, wanted: string | undefined): Promise<string> {
   if (wanted === undefined) return newReference('INVREF');
-  const taken = await db.selectFrom('invoices').select('id').where('reference', '=', wanted).executeTakeFirst();
-  if (taken) throw referenceTaken(wanted);
+  if (await referenceInUse(db, wanted)) throw referenceTaken(wanted);
   return wanted;
 }
 
@@ -121,15 +119,14 @@ export async function getIssuedInvoice(db: Db, tenant: Tenant, id: number): Prom
  * link); 404 `invoice_not_found` tells nothing more.
  */
 export async function getInvoiceByReference(db: Db, code: string): Promise<IssuedInvoice> {
-  const invoice = await db.selectFrom('invoices').selectAll().where('reference', '=', code).executeTakeFirst();
+  const invoice = await findInvoiceByReferenceCode(db, code);
   if (!invoice) throw new AppError('invoice_not_found', { param: 'code', message: 'No such invoice.' });
   return { invoice, merchant: await getMerchant(db, invoice.merchant_id) };
 }
 
 /** One OData page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
 export async function listCommerceInvoices(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<{ page: ODataPage<InvoiceRow>; merchant: Merchant }> {
-  const scoped = db.selectFrom('invoices').selectAll().where(ofTenant(tenant, 'invoices'));
-  const [rows, merchant] = await Promise.all([page(query, scoped, basePath), getMerchant(db, tenant.merchantId)]);
+  const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query, basePath), getMerchant(db, tenant.merchantId)]);
   return { page: rows, merchant };
 }
 
