@@ -96,7 +96,7 @@ const fixtureDispute = async (ctx: ConformanceContext): Promise<string> =>
   (await created<{ id: string }>(ctx, 'openTestDispute', `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/dispute`, {}, ctx.options.secretKey)).id;
 
 /** A payable invoice of the merchant behind `key`, addressed to payer details. */
-export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number; reference: string; amountDue: number; currency: string; status: string }> {
+export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number; reference: string; identifier: string; amountDue: number; currency: string; status: string }> {
   return created(ctx, 'createInvoice', '/v1/invoices', { customer: { email: `conformance+${ctx.runId}@example.com`, firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: `Conformance ${ctx.runId}`, quantity: 2, unitAmount: 12.5 }], metadata: { conformanceRun: ctx.runId } }, key);
 }
 
@@ -422,6 +422,25 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/change-plan`, body: { planId: (await fixturePlan(ctx)).id } }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`, body: { planId: (await fixturePlan(ctx, key)).id } }),
   },
+  // Commerce invoices: the Checkout interface's fixture invoice is the same row.
+  createCommerceInvoice: {
+    success: async (ctx) => ({ path: '/v1/invoice', body: { currencyCode: 'USD', taxRate: 5, sourceInfo: { email: `conformance+${ctx.runId}@example.com` }, items: [{ name: `Conformance ${ctx.runId}`, unitCost: 10, quantity: 2 }] } }),
+  },
+  listCommerceInvoices: { success: async () => ({ path: '/v1/invoice', query: { $top: 5, $count: true } }) },
+  getCommerceInvoice: {
+    success: async (ctx) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx, key)).id}` }),
+  },
+  getInvoiceByReference: { success: async (ctx) => ({ path: `/v1/invoice/getByReference(code='${(await fixtureInvoice(ctx)).reference}')` }) },
+  listInvoicePaymentMethods: {
+    success: async (ctx) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx)).id}/PaymentMethods` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx, key)).id}/PaymentMethods` }),
+  },
+  sendCommerceInvoice: {
+    success: async (ctx) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx)).id}/send` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx, key)).id}/send` }),
+  },
+  getInvoiceQrCode: { success: async (ctx) => ({ path: `/v1/invoice/qrcode/${(await fixtureInvoice(ctx)).identifier}` }) },
   // Its documented answer is 501, always.
   createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },
 };

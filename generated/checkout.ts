@@ -2451,6 +2451,42 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `invoice.expired` event
+         * @description Sent when an invoice passes its `validTo` (set on the Commerce interface) unpaid. Status `Expired`; it can no longer be paid.
+         *
+         *     Sent to every enabled webhook configuration whose `subscribedEvents` matches (`invoice.expired`,
+         *     `invoice.*` or `*`; every event by default). Live-mode events go to the live URL signed with the
+         *     live secret, test-mode events to the sandbox URL signed with the sandbox secret.
+         *
+         *     Answer with any 2xx within 30 seconds. Otherwise the delivery failed and Till retries it after 1
+         *     minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5 hours), then
+         *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
+         *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
+         *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
+         *
+         *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
+         */
+        post: operations["invoiceExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.sent": {
         parameters: {
             query?: never;
@@ -4872,7 +4908,7 @@ export interface components {
          * @example payment.succeeded
          * @enum {string}
          */
-        EventType: "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.released" | "payment.authorization_expired" | "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "invoice.paid" | "invoice.payment_failed" | "invoice.past_due" | "invoice.sent" | "invoice.voided" | "invoice.refunded" | "subscription.created" | "subscription.activated" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.unpaid" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.updated" | "payout.completed" | "payout.failed" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "webhook.test";
+        EventType: "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.released" | "payment.authorization_expired" | "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "invoice.paid" | "invoice.payment_failed" | "invoice.past_due" | "invoice.expired" | "invoice.sent" | "invoice.voided" | "invoice.refunded" | "subscription.created" | "subscription.activated" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.unpaid" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.updated" | "payout.completed" | "payout.failed" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "webhook.test";
         /** @description Which URL and which event type to test. */
         WebhookTestEventRequest: {
             /**
@@ -5455,6 +5491,21 @@ export interface components {
              * @enum {string}
              */
             type: "invoice.past_due";
+        };
+        /** @description `invoice.expired`: sent when an invoice passes its `validTo` unpaid; it can no longer be paid. */
+        InvoiceExpiredEvent: components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description Always `invoice.expired`.
+             * @constant
+             */
+            type: "invoice.expired";
+            data: components["schemas"]["InvoiceEventData"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.expired";
         };
         /** @description `invoice.sent`: sent when an invoice is emailed to its customer. */
         InvoiceSentEvent: components["schemas"]["EventEnvelope"] & {
@@ -6043,7 +6094,7 @@ export interface components {
             type: "webhook.test";
         };
         /** @description Any webhook event Till sends, told apart by `type`. Narrow on `type` and ignore types you do not handle. */
-        WebhookEvent: components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentAuthorizedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["PaymentReleasedEvent"] | components["schemas"]["PaymentAuthorizationExpiredEvent"] | components["schemas"]["CheckoutSessionCompletedEvent"] | components["schemas"]["CheckoutSessionExpiredEvent"] | components["schemas"]["CheckoutSessionCancelledEvent"] | components["schemas"]["InvoicePaidEvent"] | components["schemas"]["InvoicePaymentFailedEvent"] | components["schemas"]["InvoicePastDueEvent"] | components["schemas"]["InvoiceSentEvent"] | components["schemas"]["InvoiceVoidedEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["SubscriptionCreatedEvent"] | components["schemas"]["SubscriptionActivatedEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionPaymentFailedEvent"] | components["schemas"]["SubscriptionPastDueEvent"] | components["schemas"]["SubscriptionUnpaidEvent"] | components["schemas"]["SubscriptionPausedEvent"] | components["schemas"]["SubscriptionResumedEvent"] | components["schemas"]["SubscriptionCancelledEvent"] | components["schemas"]["SubscriptionUpdatedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeUpdatedEvent"] | components["schemas"]["DisputeClosedEvent"] | components["schemas"]["WebhookTestEvent"];
+        WebhookEvent: components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentAuthorizedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["PaymentReleasedEvent"] | components["schemas"]["PaymentAuthorizationExpiredEvent"] | components["schemas"]["CheckoutSessionCompletedEvent"] | components["schemas"]["CheckoutSessionExpiredEvent"] | components["schemas"]["CheckoutSessionCancelledEvent"] | components["schemas"]["InvoicePaidEvent"] | components["schemas"]["InvoicePaymentFailedEvent"] | components["schemas"]["InvoicePastDueEvent"] | components["schemas"]["InvoiceExpiredEvent"] | components["schemas"]["InvoiceSentEvent"] | components["schemas"]["InvoiceVoidedEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["SubscriptionCreatedEvent"] | components["schemas"]["SubscriptionActivatedEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionPaymentFailedEvent"] | components["schemas"]["SubscriptionPastDueEvent"] | components["schemas"]["SubscriptionUnpaidEvent"] | components["schemas"]["SubscriptionPausedEvent"] | components["schemas"]["SubscriptionResumedEvent"] | components["schemas"]["SubscriptionCancelledEvent"] | components["schemas"]["SubscriptionUpdatedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeUpdatedEvent"] | components["schemas"]["DisputeClosedEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description The delivery of one event to one URL of a configuration, with every attempt (automatic retries and re-sends). Till's design: it also carries the `event` that is delivered. */
         WebhookDelivery: {
             /**
@@ -10965,6 +11016,72 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["InvoicePastDueEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx (or no answer within 30 seconds) is a failed delivery; Till retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-letters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoiceExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lower-case hex HMAC-SHA256 of the raw request body, keyed with the signing secret (the configuration's sandbox or live secret, or the session's `notificationSecret` for a per-session URL; the secret string's UTF-8 bytes are the key). Compute it over the exact bytes received, before any JSON parsing, and compare in constant time. Reject the event when it does not match.
+                 * @example sha256=5f8d0c3b6f2a4e1d9c7b8a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d
+                 */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The event id (the body's `id`). Informational, not signed: trust the signed body.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "X-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description The event type (the body's `type`). Informational, not signed.
+                 * @example payment.succeeded
+                 */
+                "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
+                /**
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
+                 * @example 1795339800
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header (Till's design, so standard verifier libraries work): the event id, the same on every retry.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header: `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`. The key is the signing secret: for a secret of the form `whsec_<base64>` (as Till generates them) the base64-decoded bytes after the prefix, as the Standard Webhooks libraries expect; for a secret you chose, its UTF-8 bytes. Several signatures may be given, separated by spaces; accept the event when any one matches. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON. Verify the signature over these exact bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceExpiredEvent"];
             };
         };
         responses: {

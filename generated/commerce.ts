@@ -1567,9 +1567,9 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description Contact email.
+             * @description Contact email; null when the merchant has none on file.
              */
-            email: string;
+            email: string | null;
             /** @description Images of the merchant (the logo first). */
             media: components["schemas"]["MerchantMedia"][];
         };
@@ -1648,6 +1648,13 @@ export interface components {
          * @description A line of an invoice, with its calculated amounts (rounded to the currency's minor units):
          *     `subTotal` = `unitCost` x `quantity` - `discount`; `taxAmount` = `subTotal` x `taxRate` / 100;
          *     `totalCost` = `subTotal` + `taxAmount` + `shippingCost`.
+         *
+         *     Rounding (Till's design): the amounts given (`unitCost`, `discount`, `shippingCost`) may not
+         *     carry more decimals than the currency has (400 `validation_error`). Two products are rounded,
+         *     each once, half away from zero to the currency's minor unit: `unitCost` x `quantity` (before
+         *     the discount is taken off) and `subTotal` x `taxRate` / 100. Every other figure of the line
+         *     and of the invoice is a sum or difference of rounded amounts, so it is exact: the invoice's
+         *     totals are never rounded again and always equal the sums of the lines shown.
          */
         InvoiceItem: {
             /** @description Item id. */
@@ -1713,93 +1720,88 @@ export interface components {
          */
         Timestamp: string;
         /**
-         * @description An invoice. Amounts are JSON numbers in the invoice's currency, rounded to its minor units
-         *     (Till's design for the totals): `subTotal` is the sum of the items' `subTotal`, `taxAmount`
-         *     the sum of their `taxAmount`; `totalCost` = the sum of the items' `totalCost` - `discount` +
-         *     `shippingCost`; `totalDue` = `totalCost` - `totalPaid`.
-         *
-         *     Till's design: every invoice answer carries the default expansion (merchant with media,
-         *     merchant location with address, items, source info, destination info).
+         * @description The fields of an invoice, none required: an item of a list with `$select` holds only the
+         *     selected ones. `Invoice` is the same object with every field present.
          */
-        Invoice: {
+        InvoiceFields: {
             /** @description Invoice id. */
-            id: number;
+            id?: number;
             /**
              * Format: uuid
              * @description Public identifier (UUID) for payment links and QR codes.
              */
-            identifier: string;
+            identifier?: string;
             /** @description Public reference code, used by `getByReference(code='...')` and pay links. */
-            referenceNumber: string;
+            referenceNumber?: string;
             /** @description Display number, sequential per merchant (Till's design - `INV-` and six or more digits). */
-            invoiceNumber: string;
+            invoiceNumber?: string;
             /** @description What the invoice is for; null when not set. */
-            description: string | null;
+            description?: string | null;
             /** @description Notes shown to the payer; null when not set. */
-            notes: string | null;
-            merchant: components["schemas"]["InvoiceMerchant"];
+            notes?: string | null;
+            merchant?: components["schemas"]["InvoiceMerchant"];
             /** @description The issuing location, with its address; null when the merchant has no location. */
-            merchantLocation: components["schemas"]["MerchantLocation"] | null;
-            status: components["schemas"]["InvoiceStatus"];
+            merchantLocation?: components["schemas"]["MerchantLocation"] | null;
+            status?: components["schemas"]["InvoiceStatus"];
             /** @description Amount still to pay. */
-            totalDue: number;
+            totalDue?: number;
             /** @description Amount received so far. */
-            totalPaid: number;
+            totalPaid?: number;
             /** @description Sum of the items' `subTotal` (before tax). */
-            subTotal: number;
+            subTotal?: number;
             /** @description Default tax rate in percent for items without their own; 0 when not set. */
-            taxRate: number;
+            taxRate?: number;
             /** @description Sum of the items' tax. */
-            taxAmount: number;
+            taxAmount?: number;
             /** @description Amount taken off the whole invoice; 0 when none. */
-            discount: number;
+            discount?: number;
             /** @description Shipping charged on the whole invoice; 0 when none. */
-            shippingCost: number;
+            shippingCost?: number;
             /** @description Total to pay. */
-            totalCost: number;
-            currencyCode: components["schemas"]["Currency"];
+            totalCost?: number;
+            currencyCode?: components["schemas"]["Currency"];
             /**
              * Format: date-time
              * @description Cannot be paid before this time; null when payable at once.
              */
-            validFrom: string | null;
+            validFrom?: string | null;
             /**
              * Format: date-time
              * @description Expires after this time; null when it does not expire.
              */
-            validTo: string | null;
+            validTo?: string | null;
             /**
              * Format: date-time
              * @description When payment is due; null when not set.
              */
-            paymentDueDate: string | null;
+            paymentDueDate?: string | null;
             /** @description The lines of the invoice. */
-            items: components["schemas"]["InvoiceItem"][];
+            items?: components["schemas"]["InvoiceItem"][];
             /** @description The payer; null when not given. */
-            sourceInfo: components["schemas"]["CounterPartyInfo"] | null;
+            sourceInfo?: components["schemas"]["CounterPartyInfo"] | null;
             /** @description The payee; Till fills it from the merchant. */
-            destinationInfo: components["schemas"]["CounterPartyInfo"] | null;
+            destinationInfo?: components["schemas"]["CounterPartyInfo"] | null;
             /**
              * Format: uri
              * @description Where the payment page sends a payer who cancels; null when not set.
              */
-            cancelUrl: string | null;
+            cancelUrl?: string | null;
             /**
              * Format: uri
              * @description Where the payment page sends the payer after paying; null when not set.
              */
-            successUrl: string | null;
+            successUrl?: string | null;
             /**
              * Format: uri
              * @description Till's design - the public payment page, `{baseUrl}/invoice/{identifier}`.
              */
-            paymentUrl: string;
+            paymentUrl?: string;
             /**
              * Format: uri-reference
              * @description Till's design - path of the QR code image, `/v1/invoice/qrcode/{identifier}`.
              */
-            qrCodeUrl: string;
-            createdDateTime: components["schemas"]["Timestamp"];
+            qrCodeUrl?: string;
+            createdDateTime?: components["schemas"]["Timestamp"];
         };
         /**
          * @description Number of items that match `$filter`, regardless of `$top` and `$skip`. Present only when the request asked for `$count=true`.
@@ -1814,8 +1816,8 @@ export interface components {
         ODataNextLink: string;
         /** @description A page of invoices. */
         InvoiceList: {
-            /** @description The invoices of the page. With `$select` each item holds only the selected fields (the item schema's `required` applies when `$select` is absent). */
-            value: components["schemas"]["Invoice"][];
+            /** @description The invoices of the page. Without `$select` each item is a whole `Invoice` (every field present); with `$select` it holds only the selected fields, so the item schema requires none. */
+            value: components["schemas"]["InvoiceFields"][];
             "@odata.count"?: components["schemas"]["ODataTotalCount"];
             "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
         };
@@ -1990,6 +1992,16 @@ export interface components {
              */
             isDraft?: boolean;
         };
+        /**
+         * @description An invoice. Amounts are JSON numbers in the invoice's currency, rounded to its minor units
+         *     (Till's design for the totals): `subTotal` is the sum of the items' `subTotal`, `taxAmount`
+         *     the sum of their `taxAmount`; `totalCost` = the sum of the items' `totalCost` - `discount` +
+         *     `shippingCost`; `totalDue` = `totalCost` - `totalPaid`.
+         *
+         *     Till's design: every invoice answer carries the default expansion (merchant with media,
+         *     merchant location with address, items, source info, destination info).
+         */
+        Invoice: WithRequired<components["schemas"]["InvoiceFields"], "id" | "identifier" | "referenceNumber" | "invoiceNumber" | "description" | "notes" | "merchant" | "merchantLocation" | "status" | "totalDue" | "totalPaid" | "subTotal" | "taxRate" | "taxAmount" | "discount" | "shippingCost" | "totalCost" | "currencyCode" | "validFrom" | "validTo" | "paymentDueDate" | "items" | "sourceInfo" | "destinationInfo" | "cancelUrl" | "successUrl" | "paymentUrl" | "qrCodeUrl" | "createdDateTime">;
         /**
          * @description How a payment is made.
          * @enum {string}
@@ -6184,3 +6196,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -44,6 +44,10 @@
  * measuring delivered events/s, the latency from each event's `created` to its receipt, the events
  * missing or duplicated, and the CPU used by each process. Goals: >= 500 events/s, p99 <= 1 s.
  *
+ * Then the invoice list (bench-invoices.ts), on PostgreSQL only: the Commerce OData list over
+ * BENCH_INVOICES (1,000,000) seeded invoices, a filtered page (goal p50 ≤ 5 ms) and `$count=true`
+ * over all (goal ≤ 200 ms).
+ *
  * Last, the issue's goals (bench-goals.ts), each printed with ✓ or ✗ and its ratio, e.g.
  * "GET one plan ≥ 3× Prism: 4,210 vs 1,402 req/s = 3.00× ✓".
  *
@@ -61,7 +65,8 @@
  *   BENCH_WEBHOOK_RATE      events a second written by the outbox case (default 600)
  *   BENCH_WEBHOOK_DRAIN     seconds to wait for the last deliveries of a webhook case (default 60)
  *   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
- *                           till-postgres-2, node-http, prism, payments, cold-start, webhooks
+ *                           till-postgres-2, node-http, prism, payments, cold-start, webhooks,
+ *                           invoices
  *                           (default all)
  *   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
  *                           too, in turn with this checkout's Till on each database (rows
@@ -111,11 +116,12 @@ import {
   WARMUP_S,
 } from './bench-lib.js';
 import { benchPayments, paymentCells, type PaymentRow, SESSION_BODY } from './bench-payments.js';
+import { benchInvoices, type InvoiceBenchResult, invoiceGoals } from './bench-invoices.js';
 import { benchWebhooks, WEBHOOK_DRAIN_S, WEBHOOK_GOALS, WEBHOOK_RATE, webhookCells } from './bench-webhooks.js';
 import { startPrism } from './mock.mjs';
 
 /** The parts a run measures (`BENCH_ONLY`, comma-separated); all by default. */
-const PARTS = ['till-pglite', 'till-postgres', 'till-postgres-2', 'node-http', 'prism', 'payments', 'cold-start', 'webhooks'] as const;
+const PARTS = ['till-pglite', 'till-postgres', 'till-postgres-2', 'node-http', 'prism', 'payments', 'cold-start', 'webhooks', 'invoices'] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
@@ -797,7 +803,7 @@ async function writeResults(report: Report, problems: string[]): Promise<void> {
 
 /** Node, the machine, autocannon and (when a PostgreSQL part runs and it answers) the PostgreSQL server. */
 async function describeEnvironment() {
-  const postgres = ['till-postgres', 'till-postgres-2', 'payments', 'cold-start', 'webhooks'].some((part) => wanted(part as Part)) ? await probePostgres() : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
+  const postgres = ['till-postgres', 'till-postgres-2', 'payments', 'cold-start', 'webhooks', 'invoices'].some((part) => wanted(part as Part)) ? await probePostgres() : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
   const environment = {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -822,11 +828,12 @@ async function main(): Promise<number> {
   const coldStarts = await benchColdStartPart(postgres);
   const webhooks = await benchWebhooksPart(baseline);
   await baseline?.remove();
+  const invoices: InvoiceBenchResult = wanted('invoices') ? await benchInvoices() : { status: 'skipped', reason: 'not in BENCH_ONLY' };
   addRatios(rows);
-  const goals = evaluateGoals({ rows, payments, coldStarts });
+  const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices)];
   const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, goals };
   printReport(report);
-  const problems = [...rowProblems(rows), ...paymentAndStartProblems(payments, coldStarts), ...webhookProblems(webhooks)];
+  const problems = [...rowProblems(rows), ...paymentAndStartProblems(payments, coldStarts), ...webhookProblems(webhooks), ...(invoices.status === 'failed' ? [`invoices: ${invoices.reason ?? 'failed'}`] : [])];
   await writeResults(report, problems);
   if (problems.length) {
     console.log('\nbench: FAILED');

@@ -4,6 +4,7 @@
 // payment scenarios with runs are in commerce/payments.ts.
 import type { Scenario } from '../types.js';
 import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
+import { commerceInvoiceScenarios } from './commerce/invoices.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
@@ -11,8 +12,6 @@ const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
 const LINK = 'createPaymentLink';
 
 const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
-const INVOICE_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Invoice');
-const PAYMENT_OPTION = source(COMMERCE_DOC, 'Resources and their fields', 'Payment option (payment method of an invoice)');
 const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');
 const FUNDING = source(COMMERCE_DOC, 'Resources and their fields', 'Funding source');
 const ACCOUNT = source(COMMERCE_DOC, 'Resources and their fields', 'Account and balance');
@@ -36,23 +35,7 @@ const ERRORS = source(COMMERCE_DOC, 'Errors');
 const VERSIONING = source(COMMERCE_DOC, 'Versioning');
 
 const invoices: Scenario[] = [
-  pending('commerce.invoices.create-totals', 'Creating an invoice answers it with `id`, `identifier` and calculated totals (subTotal, taxAmount, discount, shippingCost, totalCost, totalDue) from its items', INVOICES, [INVOICE]),
-  pending('commerce.invoices.identifier-uuid', 'Each invoice gets a public `identifier`, a UUID, for payment links and QR codes', INVOICE_FIELDS, [INVOICE]),
-  pending('commerce.invoices.item-fields', 'Invoice items need name, unitCost and quantity, and carry taxRate (percent), taxAmount, subTotal and totalCost; item types are Product, Service, Subscription, Fee, Discount, Tax', INVOICE_FIELDS, [INVOICE, 'getCommerceInvoice']),
-  pending('commerce.invoices.counter-party', 'Payer and payee info carry firstName, lastName and email; a billing address adds addressLine1, city and a two-letter country', INVOICE_FIELDS, [INVOICE, 'getCommerceInvoice']),
-  pending('commerce.invoices.get-by-id', '`GET /v1/invoice/{id}` answers the invoice with the key', INVOICES, [INVOICE, 'getCommerceInvoice']),
-  pending('commerce.invoices.get-by-reference-public', '`getByReference(code=\'...\')` answers the invoice without any key', INVOICES, [INVOICE, 'getInvoiceByReference']),
-  pending('commerce.invoices.get-by-reference-default-expand', 'Without `$expand`, getByReference answers the merchant with media, source info, destination info, items and merchant location with address', INVOICES, [INVOICE, 'getInvoiceByReference']),
-  pending('commerce.invoices.payment-methods', '`GET /v1/invoice/{id}/PaymentMethods` answers `{value: [payment options]}` with id, code, name, paymentMethodId, paymentProviderTypeId, paymentChannel, isEnabled, isVerificationRequired and currencyCode', PAYMENT_OPTION, [INVOICE, 'listInvoicePaymentMethods']),
-  pending('commerce.invoices.qr-png', '`GET /v1/invoice/qrcode/{identifier}` answers a PNG image (`image/png`) without any key', INVOICES, [INVOICE, 'getInvoiceQrCode']),
   pending('commerce.invoices.payment-page', 'The public payment page of an invoice is at `/invoice/{identifier}`', INVOICES, [INVOICE]),
-  pending('commerce.invoices.list-value', '`GET /v1/invoice` answers `{value: [...]}`', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
-  pending('commerce.invoices.list-count', '`$count=true` adds `@odata.count`; without it there is none', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
-  pending('commerce.invoices.list-top-skip', '`$top` sets the page size and `$skip` the offset', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
-  pending('commerce.invoices.list-filter', '`$filter` selects with `field eq value`, combined with `and`', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
-  pending('commerce.invoices.list-orderby', '`$orderby` sorts, for example `id desc`', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
-  pending('commerce.invoices.list-select-expand', '`$select` limits the fields returned and `$expand` names related objects', CONVENTIONS, [INVOICE, 'listCommerceInvoices']),
-  pending('commerce.invoices.money-numbers', 'Invoice money fields are JSON numbers', CONVENTIONS, [INVOICE]),
 ];
 
 const invoiceStates: Scenario[] = [
@@ -148,4 +131,4 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];

@@ -9,6 +9,7 @@ import { completeDueWalletRefunds, lapseDueHolds, settleDuePayments } from '../d
 import { nextSubscriptionWork, runDueSubscriptions } from '../domain/billing/renewal.js';
 import type { DueWork } from '../domain/clocks/due-work.js';
 import { markOverdueInvoices, nextInvoiceDue } from '../domain/invoices/invoice-billing.js';
+import { expireDueInvoices, nextExpiringInvoice } from '../domain/invoices/invoice-expiry.js';
 import { nextHoldLapse } from '../domain/payments/holds.js';
 import { nextSettlement } from '../domain/payments/settlement.js';
 import { nextWalletRefund } from '../domain/payments/wallet.js';
@@ -20,7 +21,7 @@ import type { Config } from '../config.js';
 /** A kind of due work, with its queue and schedule on pg-boss. */
 export interface ScheduledWork extends DueWork {
   /** Its key (`runNow` takes it). */
-  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'webhookSweep';
+  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'invoicesExpired' | 'webhookSweep';
   queue: string;
   cron: string;
   /** What the log says when a run handled something. */
@@ -47,6 +48,7 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
     { id: 'walletRefunds', name: 'wallet refunds', queue: 'wallet-refunds', cron: '* * * * *', done: 'wallet refunds completed', run: (db, clock, scope) => completeDueWalletRefunds(db, clock, scope), next: nextWalletRefund },
     { id: 'subscriptions', name: 'subscription billing', queue: 'subscription-billing', cron: '* * * * *', done: 'subscriptions renewed, retried, converted or canceled', run: (db, clock, scope) => runDueSubscriptions(db, clock, scope), next: nextSubscriptionWork },
     { id: 'invoicesOverdue', name: 'invoices past due', queue: 'invoices-overdue', cron: '* * * * *', done: 'invoices marked overdue', run: (db, clock, scope) => markOverdueInvoices(db, clock, scope), next: nextInvoiceDue },
+    { id: 'invoicesExpired', name: 'invoices past validTo', queue: 'invoices-expired', cron: '* * * * *', done: 'invoices expired', run: (db, clock, scope) => expireDueInvoices(db, clock, scope), next: nextExpiringInvoice },
     {
       id: 'webhookSweep',
       name: 'webhook attempts',

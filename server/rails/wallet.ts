@@ -56,4 +56,4 @@ export function issueQr(input: { reference: string; amount: string; currency: st
 }
 
 /** The code as a PNG image. */
-export const qrPng = (data: string): Promise<Buffer> => QRCode.toBuffer(data, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
+export const qrPng = (data: string, width = 320): Promise<Buffer> => QRCode.toBuffer(data, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width });

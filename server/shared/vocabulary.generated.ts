@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   "invoice.paid",
   "invoice.payment_failed",
   "invoice.past_due",
+  "invoice.expired",
   "invoice.sent",
   "invoice.voided",
   "invoice.refunded",

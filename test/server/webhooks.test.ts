@@ -12,6 +12,7 @@ import { deliverySettings } from '../../server/api/kit.js';
 import { runDueSubscriptions } from '../../server/domain/billing/renewal.js';
 import { lapseDueHolds } from '../../server/domain/checkout/payment-operations.js';
 import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';
+import { expireDueInvoices } from '../../server/domain/invoices/invoice-expiry.js';
 import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
 import { attemptDelivery, deliverDueWebhooks, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
@@ -590,6 +591,7 @@ describe('the envelope of every event type', () => {
     'invoice.voided',
     'invoice.refunded',
     'invoice.past_due',
+    'invoice.expired',
     'subscription.created',
     'subscription.activated',
     'subscription.renewed',
@@ -693,6 +695,8 @@ describe('the envelope of every event type', () => {
       const team = await t.call('POST', '/v1/plans', { key: sk, body: { productId: product.json.id, name: 'Team monthly', amount: 49, currency: 'USD', interval: 'month' } });
       ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/change-plan`, { key: sk, body: { planId: team.json.data.id } })); // subscription.updated
       ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/cancel`, { key: sk, body: {} })); // subscription.cancelled
+      const expiresTomorrow = { currencyCode: 'USD', items: [{ name: 'Quote', unitCost: 80, quantity: 1 }], validTo: new Date(clock.now().getTime() + 86_400_000).toISOString() };
+      ok(await t.call('POST', '/v1/invoice', { apiKey: sk, body: expiresTomorrow }), 201); // invoice.expired, when billing passes its validTo
       await subscribe('4242424242424242');
       await subscribe('4000000000000341');
       const onlyThisMerchant = { kind: 'sandbox' as const, merchantId: m.merchantId, offsetSeconds: 0 };
@@ -700,8 +704,9 @@ describe('the envelope of every event type', () => {
         clock.advance(days * 86_400);
         await runDueSubscriptions(t.database.db, clock, onlyThisMerchant);
         await markOverdueInvoices(t.database.db, clock, onlyThisMerchant);
+        await expireDueInvoices(t.database.db, clock, onlyThisMerchant);
       };
-      await billing(32); // subscription.renewed, subscription.payment_failed, subscription.past_due, invoice.past_due, subscription.cancelled
+      await billing(32); // subscription.renewed, subscription.payment_failed, subscription.past_due, invoice.past_due, invoice.expired, subscription.cancelled
       for (let day = 0; day < 4; day++) await billing(2); // the dunning retries, then subscription.unpaid
       const disputed = await paidSession(m);
       const dispute = await t.call('POST', `/v1/test-helpers/payments/${disputed.paymentId}/dispute`, { key: sk, body: {} });

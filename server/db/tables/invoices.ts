@@ -40,5 +40,26 @@ export interface InvoicesTable {
   subscription_id: number | null;
   period_start: Timestamp | null;
   period_end: Timestamp | null;
+  /** Shipping on the whole invoice (Commerce). */
+  shipping_cost: ColumnType<string, string | undefined, string>;
+  /** Not payable before; `expired` after (Commerce; null: no limit). */
+  valid_from: Generated<Date | null>;
+  valid_to: Generated<Date | null>;
+  success_url: Generated<string | null>;
+  cancel_url: Generated<string | null>;
+  /** The payer's address and other details beyond name, email and phone (`PayerAddress`), or null. */
+  /** `total` - `amount_paid`, at least 0 (a generated column). */
+  total_due: ColumnType<string, never, never>;
+  payer_address: ColumnType<PayerAddress | null, string | null | undefined, string | null>;
+}
+
+/** The payer's address on a Commerce invoice. */
+export interface PayerAddress {
+  addressLine1?: string | undefined;
+  addressLine2?: string | undefined;
+  city?: string | undefined;
+  region?: string | undefined;
+  postalCode?: string | undefined;
+  country?: string | undefined;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;

@@ -13,6 +13,8 @@ export interface PaymentOption {
   /** Days an authorization stays open; 7 when null. */
   holdDays: number | null;
   enabled: boolean;
+  /** The currencies it takes (ISO 4217, upper case); every currency when absent. */
+  currencies?: string[];
 }
 
 export type RatePlan = 'standard' | 'enterprise';

@@ -19,9 +19,10 @@ export const invoicePageUrl = (links: InvoiceLinks, invoice: Pick<InvoiceRow, 'i
 
 /**
  * Emails the payer the invoice (it must have a payer email), in the caller's transaction: the
- * amount due, the due date, the link to pay it and its PDF attached; then `invoice.sent`.
+ * amount due, the due date, the link to pay it and its PDF attached; then `invoice.sent`. `to`
+ * sends it to another address than the payer's.
  */
-export async function emailInvoice(db: Db, clock: Clock, links: InvoiceLinks, invoice: InvoiceRow): Promise<void> {
+export async function emailInvoice(db: Db, clock: Clock, links: InvoiceLinks, invoice: InvoiceRow, to: string = invoice.payer_email!): Promise<void> {
   const merchant = await getMerchant(db, invoice.merchant_id);
   const due = invoice.due_date ? ` by ${invoice.due_date.toISOString().slice(0, 10)}` : '';
   const body = [
@@ -33,7 +34,7 @@ export async function emailInvoice(db: Db, clock: Clock, links: InvoiceLinks, in
     tenant: tenantOf(invoice),
     channel: 'email',
     kind: 'invoice',
-    to: invoice.payer_email!,
+    to,
     subject: `Invoice ${invoice.invoice_number}`,
     body,
     attachments: [{ filename: invoicePdfFilename(invoice), contentType: 'application/pdf', content: await invoicePdf(db, invoice) }],

@@ -13,6 +13,11 @@ export interface InvoiceLine {
   subtotal: string;
   taxAmount: string;
   total: string;
+  /** Commerce items only: public identifier, item type, the line's discount and shipping. */
+  itemIdentifier?: string;
+  type?: string;
+  discount?: string;
+  shippingCost?: string;
 }
 
 export interface LineInput {

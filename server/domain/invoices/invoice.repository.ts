@@ -2,6 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { InvoiceRow, InvoicesTable } from '../../db/tables/invoices.js';
+import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -97,4 +98,50 @@ export async function nextUnpaidInvoiceDue(db: Db, scope: DueScope, after: Date)
 /** Marks an invoice `overdue` if it is still unpaid; answers it, or undefined when it was not. */
 export async function markOverdueIfUnpaid(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
   return db.updateTable('invoices').set({ status: 'overdue' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', UNPAID).returningAll().executeTakeFirst();
+}
+
+/** Statuses of an invoice that can still expire (`validTo` passing). */
+const EXPIRABLE = ['draft', 'pending', 'sent', 'partially_paid', 'overdue'];
+
+/** Open invoices of a due-work scope whose `valid_to` has come, soonest first. */
+export async function findDueExpiringInvoices(db: Db, scope: DueScope, now: Date, limit: number): Promise<Pick<InvoiceRow, 'id' | 'merchant_id' | 'livemode'>[]> {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'merchant_id', 'livemode'])
+    .where('status', 'in', EXPIRABLE)
+    .where('valid_to', 'is not', null)
+    .where('valid_to', '<=', now)
+    .where(inScope(scope, 'invoices'))
+    .orderBy('valid_to')
+    .limit(limit)
+    .execute();
+}
+
+/** When the scope's next open invoice expires, after `after`. */
+export async function nextInvoiceExpiry(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await db.selectFrom('invoices').select((eb) => eb.fn.min('valid_to').as('at')).where('status', 'in', EXPIRABLE).where('valid_to', '>', after).where(inScope(scope, 'invoices')).executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
+/** Marks an invoice `expired` if it is still open; answers it, or undefined when it was not. */
+export async function markExpiredIfOpen(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
+  return db.updateTable('invoices').set({ status: 'expired' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', EXPIRABLE).returningAll().executeTakeFirst();
+}
+
+/** Whether a reference code is taken (by any merchant: it is a public code). */
+export async function referenceInUse(db: Db, reference: string): Promise<boolean> {
+  return (await db.selectFrom('invoices').select('id').where('reference', '=', reference).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * An invoice by its public reference code, whoever owns it. Like `findInvoiceByIdentifier`, this
+ * read starts from a credential (the code of a pay link) rather than a tenant.
+ */
+export async function findInvoiceByReferenceCode(db: Db, code: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('reference', '=', code).executeTakeFirst();
+}
+
+/** One OData page of the tenant's invoices: the tenant ANDed outside the caller's filter. */
+export async function findInvoicePage(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<InvoiceRow>> {
+  return page(query, db.selectFrom('invoices').selectAll().where(ofTenant(tenant, 'invoices')), basePath);
 }

@@ -1,0 +1,49 @@
+import { createCommerceInvoice, getInvoiceByReference, getIssuedInvoice, invoicePaymentOptions, listCommerceInvoices } from '../../domain/invoices/commerce-invoice.js';
+import { sendCommerceInvoice } from '../../domain/invoices/commerce-invoice-send.js';
+import { invoiceResource } from '../../domain/invoices/invoice.odata.js';
+import { getInvoiceByIdentifier, invoicePageUrl } from '../../domain/invoices/invoice.service.js';
+import { getMerchant } from '../../domain/merchants/merchant.service.js';
+import { compileQuery } from '../../odata/index.js';
+import { qrPng } from '../../rails/wallet.js';
+import { created, ok } from '../kit.js';
+import type { CommerceHandlers } from '../types.js';
+import { odataList } from './odata-list.js';
+import { commerceInvoiceInput, commerceInvoiceView, paymentOptionView } from './views/invoice.view.js';
+
+/** Checks `$expand` (declared navigations only); every answer carries them all anyway. */
+const checkExpand = (expand: string | undefined) => compileQuery(invoiceResource, expand === undefined ? {} : { $expand: expand });
+
+export const commerceInvoiceHandlers: CommerceHandlers = {
+  async createCommerceInvoice({ db, deps, tenant, body }) {
+    const invoice = await createCommerceInvoice(db, deps.clock, tenant, commerceInvoiceInput(body));
+    return created(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
+  },
+  async getCommerceInvoice({ db, deps, tenant, path, query }) {
+    checkExpand(query.$expand);
+    const { invoice, merchant } = await getIssuedInvoice(db, tenant, path.id);
+    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl));
+  },
+  async getInvoiceByReference({ db, deps, path, query }) {
+    checkExpand(query.$expand);
+    const { invoice, merchant } = await getInvoiceByReference(db, path.code);
+    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl));
+  },
+  async listCommerceInvoices({ db, deps, tenant, query }) {
+    const compiled = compileQuery(invoiceResource, query);
+    const { page, merchant } = await listCommerceInvoices(db, tenant, compiled, '/v1/invoice');
+    return ok(odataList(page, compiled, (invoice) => commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl)));
+  },
+  async listInvoicePaymentMethods({ db, tenant, path }) {
+    const { invoice, options } = await invoicePaymentOptions(db, tenant, path.id);
+    return ok({ value: options.map((option) => paymentOptionView(option, invoice.currency)) });
+  },
+  async getInvoiceQrCode({ db, deps, path }) {
+    const invoice = await getInvoiceByIdentifier(db, path.identifier);
+    const png = await qrPng(invoicePageUrl(deps.config, invoice), 512);
+    return { status: 200, body: png, headers: { 'content-type': 'image/png', 'cache-control': 'public, max-age=300' } };
+  },
+  async sendCommerceInvoice({ db, deps, tenant, path, body }) {
+    const invoice = await sendCommerceInvoice(db, deps.clock, deps.config, tenant, path.id, body ?? {});
+    return ok(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
+  },
+};

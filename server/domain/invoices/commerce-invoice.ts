@@ -1,0 +1,141 @@
+// The Commerce interface's invoices: created with typed items, shipping and a validity period,
+// read by id, by public reference code and as an OData list, sent by email (and text). They are
+// the same rows the Checkout interface's `/v1/invoices` shows.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database } from '../../db/schema.js';
+import type { InvoiceRow, PayerAddress } from '../../db/tables/invoices.js';
+import type { Merchant, PaymentOption } from '../../db/tables/merchants.js';
+import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import { newReference } from '../../shared/ids.js';
+import { currencyCode } from '../../shared/money.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { getMerchant } from '../merchants/merchant.service.js';
+import { type CommerceItemInput, computeCommerceInvoice } from './commerce-lines.js';
+import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
+import { getInvoice } from './invoice.service.js';
+
+/** A new Commerce invoice (amounts as JSON numbers or exact decimal text). */
+export interface CommerceInvoiceInput {
+  currency: string;
+  items: CommerceItemInput[];
+  description?: string | undefined;
+  notes?: string | undefined;
+  taxRate?: number | undefined;
+  discount?: number | string | undefined;
+  shippingCost?: number | string | undefined;
+  dueDate?: string | undefined;
+  validFrom?: string | undefined;
+  validTo?: string | undefined;
+  reference?: string | undefined;
+  successUrl?: string | undefined;
+  cancelUrl?: string | undefined;
+  draft?: boolean | undefined;
+  payer?: { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined; phone?: string | undefined; address: PayerAddress } | undefined;
+}
+
+const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
+const at = (text: string | undefined) => (text === undefined ? null : new Date(text));
+
+function checkDates(input: CommerceInvoiceInput): void {
+  const [from, to, due] = [at(input.validFrom), at(input.validTo), at(input.dueDate)];
+  if (from && to && to.getTime() <= from.getTime()) throw invalid('validTo', 'validTo must follow validFrom.');
+  if (due && to && due.getTime() > to.getTime()) throw invalid('paymentDueDate', 'paymentDueDate must not be after validTo.');
+}
+
+const referenceTaken = (wanted: string) => new AppError('parameter_invalid', { param: 'referenceNumber', message: `The referenceNumber ${wanted} is already in use; choose another or leave it out.` });
+
+async function referenceFor(db: Db, wanted: string | undefined): Promise<string> {
+  if (wanted === undefined) return newReference('INVREF');
+  if (await referenceInUse(db, wanted)) throw referenceTaken(wanted);
+  return wanted;
+}
+
+/** Creates a Commerce invoice, `pending` (payable) or `draft`, with exact totals (commerce-lines.ts). */
+export async function createCommerceInvoice(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: CommerceInvoiceInput): Promise<InvoiceRow> {
+  checkDates(input);
+  const currency = currencyCode(input.currency, 'currencyCode');
+  const totals = computeCommerceInvoice(currency, input.items, await nextLineIds(db, input.items.length), input);
+  const reference = await referenceFor(db, input.reference);
+  const payer = input.payer;
+  const hasAddress = payer !== undefined && Object.keys(payer.address).length > 0;
+  const row = insertInvoice(db, {
+    merchant_id: tenant.merchantId,
+    livemode: tenant.livemode,
+    identifier: randomUUID(),
+    reference,
+    invoice_number: newReference('INV'),
+    status: input.draft ? 'draft' : 'pending',
+    currency,
+    subtotal: totals.subTotal,
+    tax_amount: totals.taxAmount,
+    discount: totals.discount,
+    shipping_cost: totals.shippingCost,
+    total: totals.totalCost,
+    amount_paid: '0',
+    amount_refunded: '0',
+    payer_email: payer?.email ?? null,
+    payer_first_name: payer?.firstName ?? null,
+    payer_last_name: payer?.lastName ?? null,
+    payer_phone: payer?.phone ?? null,
+    payer_address: hasAddress ? JSON.stringify(payer.address) : null,
+    description: input.description ?? null,
+    notes: input.notes ?? null,
+    tax_rate: input.taxRate === undefined ? null : input.taxRate.toString(),
+    due_date: at(input.dueDate),
+    valid_from: at(input.validFrom),
+    valid_to: at(input.validTo),
+    success_url: input.successUrl ?? null,
+    cancel_url: input.cancelUrl ?? null,
+    line_items: JSON.stringify(totals.lines),
+    session_id: null,
+    paid_at: null,
+    created_at: clock.now(),
+  });
+  // Two creates racing for one referenceNumber: the unique index refuses the second.
+  return row.catch((error: unknown) => {
+    throw isUniqueViolation(error, 'invoices_reference_key') ? referenceTaken(reference) : error;
+  });
+}
+
+/** An invoice and the merchant that issued it (the Commerce view shows both). */
+export interface IssuedInvoice {
+  invoice: InvoiceRow;
+  merchant: Merchant;
+}
+
+/** The tenant's invoice with its merchant; 404 for anyone else's. */
+export async function getIssuedInvoice(db: Db, tenant: Tenant, id: number): Promise<IssuedInvoice> {
+  const invoice = await getInvoice(db, tenant, id);
+  return { invoice, merchant: await getMerchant(db, invoice.merchant_id) };
+}
+
+/**
+ * An invoice by its public reference code, whoever owns it (the code is the public part of a pay
+ * link); 404 `invoice_not_found` tells nothing more.
+ */
+export async function getInvoiceByReference(db: Db, code: string): Promise<IssuedInvoice> {
+  const invoice = await findInvoiceByReferenceCode(db, code);
+  if (!invoice) throw new AppError('invoice_not_found', { param: 'code', message: 'No such invoice.' });
+  return { invoice, merchant: await getMerchant(db, invoice.merchant_id) };
+}
+
+/** One OData page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
+export async function listCommerceInvoices(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<{ page: ODataPage<InvoiceRow>; merchant: Merchant }> {
+  const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query, basePath), getMerchant(db, tenant.merchantId)]);
+  return { page: rows, merchant };
+}
+
+/**
+ * The merchant's payment options that can pay the invoice: those for its currency (an option
+ * without `currencies` takes every currency), switched-off ones included (`enabled` false).
+ */
+export async function invoicePaymentOptions(db: Db, tenant: Tenant, id: number): Promise<{ invoice: InvoiceRow; options: PaymentOption[] }> {
+  const { invoice, merchant } = await getIssuedInvoice(db, tenant, id);
+  const options = merchant.payment_options.filter((o) => !o.currencies || o.currencies.includes(invoice.currency));
+  return { invoice, options };
+}
