@@ -4,7 +4,9 @@
 // shape, and carry nothing of the object's owner; afterwards the owner's objects read exactly as
 // before, so a refused write wrote nothing. The list of operations comes from the contract and the
 // registry: implementing a new id-taking operation fails the first test until MATRIX knows its object.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { implementedOperations } from '../../server/api/registry.js';
 import { type ApiResponse, type TestServer, createTestSession, startTestServer } from '../support/server.js';
 import {
   type IdOperation,
