@@ -382,7 +382,8 @@ const eventTypes: Scenario[] = [
         assert.equal(payout.status, 'Completed');
         assert.equal(payout.failureReason, null);
         assert.ok(payout.amount >= 96.8, `the payout carries the payment's 96.80 net at least (got ${payout.amount})`);
-        assert.equal(Date.parse(payout.arrivalDate) - Date.parse(payout.createdAt), 86_400_000, 'it arrives 24 hours after it leaves');
+        const transit = Date.parse(payout.arrivalDate) - Date.parse(payout.createdAt);
+        assert.ok(transit >= 86_400_000 && transit < 86_400_000 + 60_000, `it arrives 24 hours after it leaves (${transit} ms)`);
       });
     },
   }),
@@ -390,8 +391,9 @@ const eventTypes: Scenario[] = [
     async run(ctx) {
       await withWatch(ctx, ['payout.*'], async (w) => {
         await failNextPayout(ctx, 'The bank account is closed.');
-        const { payoutDay } = await payAndPayOut(ctx);
-        const [failed] = await waitForEvents(ctx, w, (e) => e.type === 'payout.failed' && e.data.object.createdAt.startsWith(payoutDay));
+        await payAndPayOut(ctx);
+        // The next payout made fails: this one, or an earlier one carrying other clock scenarios' settled money.
+        const [failed] = await waitForEvents(ctx, w, (e) => e.type === 'payout.failed');
         assert.equal(failed.data.object.status, 'Failed');
         assert.equal(failed.data.object.failureReason, 'The bank account is closed.');
         assert.equal(failed.data.object.arrivalDate, null);
