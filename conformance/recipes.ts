@@ -98,7 +98,8 @@ const fixtureDispute = async (ctx: ConformanceContext): Promise<string> =>
 /** The path of a payout that arrived, on the run's sandbox merchant, and that merchant's key. */
 async function fixtureArrivedPayout(ctx: ConformanceContext): Promise<{ path: string; key: string }> {
   const sandbox = await ctx.sandboxMerchant();
-  if (!('ctx' in sandbox)) throw new Error(`setup: payouts need a sandbox merchant: ${sandbox.unavailable}`);
+  // Without a sandbox merchant (a mock), the contract's example id.
+  if (!('ctx' in sandbox)) return { path: '/v1/test-helpers/payouts/po_5Hd8Kq2Wm7Zx3Nc9/fail', key: ctx.options.secretKey };
   const s = sandbox.ctx;
   const key = s.options.secretKey;
   await created(s, 'settleTestPayment', `/v1/test-helpers/payments/${(await fixturePaid(s, 'automatic')).paymentId}/settle`, undefined, key);
