@@ -95,6 +95,21 @@ const fixtureHold = async (ctx: ConformanceContext) => (await fixturePaid(ctx, '
 const fixtureDispute = async (ctx: ConformanceContext): Promise<string> =>
   (await created<{ id: string }>(ctx, 'openTestDispute', `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/dispute`, {}, ctx.options.secretKey)).id;
 
+/** The path of a payout that arrived, on the run's sandbox merchant, and that merchant's key. */
+async function fixtureArrivedPayout(ctx: ConformanceContext): Promise<{ path: string; key: string }> {
+  const sandbox = await ctx.sandboxMerchant();
+  // Without a sandbox merchant (a mock), the contract's example id.
+  if (!('ctx' in sandbox)) return { path: '/v1/test-helpers/payouts/po_5Hd8Kq2Wm7Zx3Nc9/fail', key: ctx.options.secretKey };
+  const s = sandbox.ctx;
+  const key = s.options.secretKey;
+  await created(s, 'settleTestPayment', `/v1/test-helpers/payments/${(await fixturePaid(s, 'automatic')).paymentId}/settle`, undefined, key);
+  await created(s, 'advanceTestClock', '/v1/test-helpers/clock/advance', { seconds: 2 * 86_400 + 60 }, key);
+  const events = await s.request('checkout', 'listEvents', { method: 'GET', path: '/v1/events', query: { type: 'payout.completed', limit: 1 }, key });
+  const id = events.json?.data?.[0]?.data?.object?.id;
+  if (typeof id !== 'string') throw new Error(`setup: no payout arrived: ${events.status} ${events.text.slice(0, 200)}`);
+  return { path: `/v1/test-helpers/payouts/${id}/fail`, key };
+}
+
 /** A payable invoice of the merchant behind `key`, addressed to payer details. */
 export async function fixtureInvoice(ctx: ConformanceContext, key = ctx.options.secretKey): Promise<{ id: number; reference: string; identifier: string; amountDue: number; currency: string; status: string }> {
   return created(ctx, 'createInvoice', '/v1/invoices', { customer: { email: `conformance+${ctx.runId}@example.com`, firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: `Conformance ${ctx.runId}`, quantity: 2, unitAmount: 12.5 }], metadata: { conformanceRun: ctx.runId } }, key);
@@ -240,6 +255,12 @@ export const recipes: Record<string, Recipe> = {
   retrieveDispute: { success: async (ctx) => ({ path: `/v1/disputes/${await fixtureDispute(ctx)}` }) },
   listDisputes: { success: async () => ({ path: '/v1/disputes' }) },
   listEvents: { success: async () => ({ path: '/v1/events', query: { type: 'checkout.session.*' } }) },
+  // Arms a failure on the merchant given, whose clock never moves: no scenario's payout is touched by it.
+  failNextTestPayout: { success: async () => ({ path: '/v1/test-helpers/payouts/fail-next', body: { failureReason: 'Conformance: the bank account is closed.' } }) },
+  // A payout that arrived, on the run's sandbox merchant (payouts need the clock): a paid payment
+  // settled now, then two days (it leaves at the next 00:00 UTC and arrives 24 hours later).
+  failTestPayout: { success: async (ctx) => ({ ...(await fixtureArrivedPayout(ctx)), body: {} }) },
+  getPayoutsDashboard: { success: async () => ({ path: '/v1/FinancialDashboard/payouts', query: { timeUnit: 'Week' } }) },
   retrieveEvent: {
     success: async (ctx) => ({ path: `/v1/events/${await fixtureEvent(ctx)}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/events/${await fixtureEvent(ctx, key)}` }),

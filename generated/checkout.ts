@@ -1803,6 +1803,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/payouts/fail-next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the next test payout fail
+         * @description Arms a failure: the next payout Till makes for this merchant's test mode (the next scheduled one,
+         *     see the payout schedule in the `payout.completed` event) fails when it would arrive, 24 hours after
+         *     it was made, instead of arriving. Its money then returns to the available balance and
+         *     `payout.failed` is sent with `failureReason` (yours, or `The bank rejected the payout (test
+         *     helper).`). Calling it again before a payout is made replaces the reason; one armed failure fails
+         *     one payout. Nothing moves now. Test mode only: needs a test secret key (`sk_test_...`); a live key
+         *     answers 403 `livemode_not_allowed`. Till's design: not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["failNextTestPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/payouts/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The test payout to fail (`po_...`, the `data.object.id` of a `payout.*` event).
+                 * @example po_5Hd8Kq2Wm7Zx3Nc9
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a test payout fail now
+         * @description Acts as the merchant's bank: the test payout fails now. One still in transit fails; one that
+         *     already arrived (`Completed`) is returned by the bank. Either way its amount goes back to the
+         *     available balance through the ledger, and `payout.failed` is sent with `failureReason` (yours, or
+         *     `The bank rejected the payout (test helper).`). Answers the failed payout. A payout that already
+         *     failed answers 409 `invalid_state`; another merchant's (or a live) payout answers 404. Test mode
+         *     only: needs a test secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`.
+         *     Till's design: not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["failTestPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disputes": {
         parameters: {
             query?: never;
@@ -2981,11 +3043,14 @@ export interface webhooks {
         put?: never;
         /**
          * `payout.completed` event
-         * @description Sent when a payout to a bank account or wallet settles.
+         * @description Sent when a payout to a bank account or wallet settles. Till's design: settled money is paid out
+         *     once a day per currency as soon as the available balance reaches one unit of the currency, and
+         *     arrives 24 hours later (see `PayoutEventObject`); the sandbox clock runs this in test mode.
          *
          *     Sent to every enabled webhook configuration whose `subscribedEvents` matches (`payout.completed`,
          *     `payout.*` or `*`; every event by default). Payouts are always live: it goes to the live URL, signed
-         *     with the live secret.
+         *     with the live secret, in test mode too (envelope `livemode` false, `isLive` false); a configuration
+         *     without a live URL gets a test-mode payout's event at its sandbox URL, signed with the sandbox secret.
          *
          *     Answer with any 2xx within 30 seconds. Otherwise the delivery failed and Till retries it after 1
          *     minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5 hours), then
@@ -3017,12 +3082,14 @@ export interface webhooks {
         put?: never;
         /**
          * `payout.failed` event
-         * @description Sent when a payout is rejected, cancelled or fails. `failureReason` says why; the funds return to
-         *     the balance.
+         * @description Sent when a payout is rejected, cancelled or fails (in transit, or returned by the bank after it
+         *     arrived). `failureReason` says why; the funds return to the available balance. In test mode the test
+         *     helpers `failNextTestPayout` and `failTestPayout` make a payout fail.
          *
          *     Sent to every enabled webhook configuration whose `subscribedEvents` matches (`payout.failed`,
          *     `payout.*` or `*`; every event by default). Payouts are always live: it goes to the live URL, signed
-         *     with the live secret.
+         *     with the live secret, in test mode too (envelope `livemode` false, `isLive` false); a configuration
+         *     without a live URL gets a test-mode payout's event at its sandbox URL, signed with the sandbox secret.
          *
          *     Answer with any 2xx within 30 seconds. Otherwise the delivery failed and Till retries it after 1
          *     minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5 hours), then
@@ -4983,7 +5050,10 @@ export interface components {
          *       wildcard (`payment.*`) or `*` for all (the default). `webhook.test` ignores the filter.
          *     - **Mode.** Live-mode events go to the configuration's live URL, signed with the live secret;
          *       test-mode events go to its sandbox URL, signed with the sandbox secret. Payout events are
-         *       always live.
+         *       always live: test-mode payout events too go to the live URL, signed with the live secret
+         *       (their envelope says `livemode` false); a configuration without a live URL gets them at its
+         *       sandbox URL, signed with the sandbox secret, so a sandbox merchant (test keys only) still
+         *       sees its test payouts. A live payout's events never go to a sandbox URL.
          *     - **Per-session URL.** A checkout session created with `notificationUrl` also gets, at that
          *       URL and signed with its `notificationSecret`, its own `checkout.session.completed`,
          *       `.expired` and `.cancelled` events and the `payment.*` and `dispute.*` events of payments
@@ -5822,7 +5892,7 @@ export interface components {
              */
             type: "subscription.updated";
         };
-        /** @description The payout an event is about (`data.object` of `payout.*` events). Payouts are always live. Till's design: the source does not show the payout object's fields. */
+        /** @description The payout an event is about (`data.object` of `payout.*` events). Till's design (the source does not show the payout object's fields nor the schedule): settled money (the available balance) is paid out on the clock, at most once a day per currency - as soon as the available balance in a currency reaches 1.00 (one unit of it) on a UTC day (at 00:00 UTC, or later that day when a settlement brings it there), the whole of it (to the minor unit) leaves as one payout (`po_...`), a bank transfer in a `Scheduled` batch, and arrives 24 hours later (`payout.completed`). A payout that fails (`payout.failed`) puts its amount back in the available balance. The money moves only through the ledger (available, then in transit, then paid out). In test mode the merchant's sandbox clock runs the schedule (`advanceTestClock`), the test helpers `failNextTestPayout` and `failTestPayout` make payouts fail, and the events are test-mode events (envelope `livemode` false, `isLive` false), listed by the test key's events API. */
         PayoutEventObject: {
             /**
              * @description Always `payout`.
@@ -5866,11 +5936,8 @@ export interface components {
              * @example 2026-11-22T09:30:00Z
              */
             arrivalDate: string | null;
-            /**
-             * @description Always true - payouts are always live.
-             * @constant
-             */
-            isLive: true;
+            /** @description Whether real money moved: true for a live payout, false for a test-mode (sandbox) payout. Payout events are delivered as live ones either way (see the event's delivery rules). */
+            isLive: boolean;
             /** @description When the payout was created. */
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -5886,11 +5953,8 @@ export interface components {
              */
             type: "payout.completed";
             data: components["schemas"]["PayoutEventData"];
-            /**
-             * @description Always true: payouts are always live.
-             * @constant
-             */
-            livemode?: true;
+            /** @description The mode the payout was made in. Payout events are always delivered as live ones (live URL, live secret); Till's design: a test-mode payout's event still says `false` here (and `isLive` false), so an endpoint never books a sandbox payout as real money. */
+            livemode?: boolean;
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5906,11 +5970,8 @@ export interface components {
              */
             type: "payout.failed";
             data: components["schemas"]["PayoutEventData"];
-            /**
-             * @description Always true: payouts are always live.
-             * @constant
-             */
-            livemode?: true;
+            /** @description The mode the payout was made in. Payout events are always delivered as live ones (live URL, live secret); Till's design: a test-mode payout's event still says `false` here (and `isLive` false), so an endpoint never books a sandbox payout as real money. */
+            livemode?: boolean;
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -6404,6 +6465,31 @@ export interface components {
              * @enum {string}
              */
             outcome: "Won" | "Lost" | "Accepted";
+        };
+        /** @description Why the payout fails (optional). */
+        TestPayoutFailRequest: {
+            /**
+             * @description The `failureReason` of the failed payout and its `payout.failed` event. Defaults to `The bank rejected the payout (test helper).`
+             * @example The bank account is closed.
+             */
+            failureReason?: string;
+        };
+        /** @description An armed failure - the next test payout fails when it would arrive. */
+        TestPayoutFailure: {
+            /**
+             * @description Always `test_payout_failure`.
+             * @constant
+             */
+            object: "test_payout_failure";
+            /** @description What the failed payout will say. */
+            failureReason: string;
+            /** @description When it was armed, by the test clock. */
+            armedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always false - test mode only.
+             * @constant
+             */
+            livemode: false;
         };
         /** @description A page of disputes, newest first. */
         DisputeList: {
@@ -9968,6 +10054,139 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The dispute is already closed (`invalid_state`), or the `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    failNextTestPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestPayoutFailRequest"];
+            };
+        };
+        responses: {
+            /** @description The armed failure. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestPayoutFailure"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `Idempotency-Key` clashes. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    failTestPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The test payout to fail (`po_...`, the `data.object.id` of a `payout.*` event).
+                 * @example po_5Hd8Kq2Wm7Zx3Nc9
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestPayoutFailRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, `Failed`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The `Idempotency-Key` clashes, or the payout has already failed (`invalid_state`). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

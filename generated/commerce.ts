@@ -671,7 +671,22 @@ export interface paths {
          *     `batchTypeSummary`. Till's design: the element fields of those arrays (not shown by the
          *     source document) are as in the schema; the period, currency and `timeUnit` rules are those
          *     of the transfers dashboard (`endDate` defaults to today, `startDate` to 30 days before it,
-         *     at most 366 days, `timeUnit` defaults to `Day`).
+         *     at most 366 days both included, `startDate` not after `endDate`, otherwise 400
+         *     `validation_error` naming `startDate`; `timeUnit` defaults to `Day`). `currencyCode` defaults
+         *     to USD while merchants have no default currency; an unknown code is 400 `parameter_invalid`.
+         *
+         *     What counts (Till's design): the caller's batches (its mode only: a test key sees its
+         *     sandbox payouts) in `currencyCode` created from `startDate` 00:00 UTC to the end of
+         *     `endDate`, and every entry of those batches, whatever its status now. Till makes one
+         *     `Scheduled` batch per currency and day, holding one entry (a `BankTransfer` payout of what
+         *     was available at 00:00 UTC, at least 1.00, without a fee), see the payout schedule in
+         *     `payout.completed` of the Checkout & Billing interface. A batch is `Processing` while an
+         *     entry is in transit, then `Completed`, `Failed` or `PartiallyCompleted`; an entry is pending
+         *     (counted in `pendingAmount`) while in transit, then succeeded (`totalDisbursed`) or failed
+         *     (its money is back in the balance). `completionRate` is succeeded entries over all entries
+         *     in percent, rounded to 2 decimals (0 without entries). The arrays list only the statuses
+         *     and types that occur, in alphabetical order; the time series buckets batches by the UTC day,
+         *     week (from Monday) or month they were created in.
          *
          *     Called by the merchant's server with its secret key.
          *

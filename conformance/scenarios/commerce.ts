@@ -5,6 +5,7 @@
 import type { Scenario } from '../types.js';
 import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
 import { commerceInvoiceScenarios } from './commerce/invoices.js';
+import { payoutScenarios } from './commerce/payouts.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
@@ -65,7 +66,6 @@ const accounts: Scenario[] = [
   pending('commerce.transfers.filter-transfer-action', '`$filter` by `transferAction` lists only transfers of that action', TRANSFERS, ['listAccounts', 'createTransfer', 'listGatewayTransfers']),
   pending('commerce.transfers.orderby-top-skip', 'The transfer list takes `$orderby`, `$top` and `$skip`', TRANSFERS, ['listGatewayTransfers']),
   pending('commerce.dashboards.transfers', 'The transfers dashboard answers summary {totalTransfers, totalSourceAmount, totalPayoutAmount, totalFees, averageAmount, completionRate}, typeBreakdown, statusBreakdown, timeSeries and feePayerBreakdown for startDate, endDate, currencyCode, institutionId and timeUnit', DASHBOARDS, ['getTransfersDashboard']),
-  pending('commerce.dashboards.payouts', 'The payouts dashboard answers summary {totalBatches, totalAmount, totalDisbursed, pendingAmount, completionRate, totalEntries, totalSucceeded, totalFailed} and the arrays statusBreakdown, timeSeries, transferTypeSummary, batchTypeSummary', DASHBOARDS, ['getPayoutsDashboard']),
 ];
 
 const links: Scenario[] = [
@@ -131,4 +131,4 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];

@@ -12,6 +12,8 @@ import { HOLD, PAY_CARD, PAY_QR, SESSION, SUBSCRIBE, WATCH } from './fixtures/op
 import { CHECKOUT_DOC, clocked, pending, source } from './fixtures/scenario.js';
 import { CREATION_RULES, SESSION_STATES, SUBSCRIPTION_STATES } from './fixtures/sections.js';
 import { newSession, payByCard } from './fixtures/sessions.js';
+import { loggedEvents, type Watch, withWatch } from './fixtures/events.js';
+import { drainPayouts, failNextPayout, PAYOUT_CYCLE, payAndPayOut, payoutEvents } from './fixtures/payouts.js';
 
 const TEST_EVENT = ['createWebhookConfiguration', 'sendWebhookTestEvent', 'listWebhookDeliveries'];
 
@@ -42,6 +44,17 @@ async function deliveryLog(ctx: ConformanceContext, id: number): Promise<any[]> 
   expectStatus(res, 200, 'the delivery log');
   return res.json.data;
 }
+
+/** Waits (up to 8 s: delivery is asynchronous) until the watch's log holds events matching `match`; answers them, oldest first. */
+async function waitForEvents(ctx: ConformanceContext, w: Watch, match: (e: any) => boolean): Promise<any[]> {
+  for (let i = 0; ; i++) {
+    const found = (await loggedEvents(ctx, w)).filter(match);
+    if (found.length > 0) return found;
+    assert.ok(i < 40, 'the expected event reached the delivery log');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const waitForLogged = async (ctx: ConformanceContext, w: Watch, eventId: string) => (await waitForEvents(ctx, w, (e) => e.id === eventId))[0];
 
 /** The automatic retry delays after a failed attempt, in seconds (1 min, 5 min, 30 min, 2 h, 8 h, 24 h). */
 const RETRY_DELAYS = [60, 300, 1800, 7200, 28_800, 86_400];
@@ -101,7 +114,21 @@ const selection: Scenario[] = [
   },
   pending('webhooks.selection.sandbox-url', 'Test-mode events go to the sandbox URL, signed with the sandbox secret (delivery `livemode` false, `url` the sandbox URL)', SELECTION, [...WATCH, ...PAY_CARD]),
   pending('webhooks.selection.live-url', 'Live-mode events go to the live URL, signed with the live secret (needs a live key)', SELECTION, [...WATCH, ...PAY_CARD]),
-  pending('webhooks.selection.payouts-always-live', 'Payout events always go to the live URL, whatever the mode', SELECTION, [...WATCH, 'listAccounts', 'createTransfer']),
+  clocked('webhooks.selection.payouts-always-live', 'Payout events always go to the live URL, whatever the mode: a test payout\'s event is not delivered to the sandbox URL of a configuration that has a live URL (a configuration without one gets it at its sandbox URL)', SELECTION, [...WATCH, 'listEvents', ...PAYOUT_CYCLE], {
+    async run(ctx) {
+      const both = await newConfiguration(ctx, { liveUrl: `https://conformance-${tag(ctx).toLowerCase()}-live.till.invalid/hooks`, enabled: true, subscribedEvents: ['payout.*'] });
+      await withWatch(ctx, ['payout.*'], async (sandboxOnly) => {
+        await payAndPayOut(ctx);
+        const [event] = await payoutEvents(ctx, 'payout.completed');
+        assert.ok(event, 'a payout.completed event was written');
+        assert.equal(event.livemode, false, 'a test-mode payout\'s event says livemode false');
+        const logged = await waitForLogged(ctx, sandboxOnly, event.id);
+        assert.equal(logged.data.object.isLive, false, 'a sandbox payout is not live money');
+        const testLog = await deliveryLog(ctx, both.id);
+        assert.ok(!testLog.some((d) => d.eventId === event.id), 'the event did not go to the sandbox URL of a configuration with a live URL');
+      });
+    },
+  }),
 ];
 
 const envelope: Scenario[] = [
@@ -344,8 +371,39 @@ const eventTypes: Scenario[] = [
   clocked('webhooks.events.subscription-past-due', '`subscription.past_due` is sent when a subscription becomes past due', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
   clocked('webhooks.events.subscription-unpaid', '`subscription.unpaid` is sent when dunning is exhausted', EVENT_TYPES, [...WATCH, ...SUBSCRIBE]),
   clocked('webhooks.events.subscription-cancelled-twice', '`subscription.cancelled` is sent when cancellation is scheduled (status active, `cancelAtPeriodEnd` true, `cancelAt` = period end) and again when it takes effect (status `Canceled`, `canceledAt` set)', EVENT_TYPES, [...WATCH, ...SUBSCRIBE, 'cancelSubscription']),
-  pending('webhooks.events.payout-completed', '`payout.completed` is sent when a payout to a bank account or wallet settles', EVENT_TYPES, [...WATCH, 'listAccounts', 'createTransfer']),
-  pending('webhooks.events.payout-failed', '`payout.failed` is sent when a payout is rejected, cancelled or fails', EVENT_TYPES, [...WATCH, 'listAccounts', 'createTransfer']),
+  clocked('webhooks.events.payout-completed', '`payout.completed` is sent when a payout to a bank account or wallet settles', EVENT_TYPES, [...WATCH, ...PAYOUT_CYCLE], {
+    async run(ctx) {
+      await withWatch(ctx, ['payout.completed'], async (w) => {
+        const { payoutDay } = await payAndPayOut(ctx);
+        const events = await waitForEvents(ctx, w, (e) => e.type === 'payout.completed' && e.data.object.createdAt.startsWith(payoutDay));
+        const payout = events[0].data.object;
+        assert.equal(payout.object, 'payout');
+        assert.match(payout.id, /^po_/);
+        assert.equal(payout.status, 'Completed');
+        assert.equal(payout.failureReason, null);
+        assert.ok(payout.amount >= 96.8, `the payout carries the payment's 96.80 net at least (got ${payout.amount})`);
+        const transit = Date.parse(payout.arrivalDate) - Date.parse(payout.createdAt);
+        assert.ok(transit >= 86_400_000 && transit < 86_400_000 + 60_000, `it arrives 24 hours after it leaves (${transit} ms)`);
+      });
+    },
+  }),
+  clocked('webhooks.events.payout-failed', '`payout.failed` is sent when a payout is rejected, cancelled or fails; its money is paid out again the next day', EVENT_TYPES, [...WATCH, ...PAYOUT_CYCLE, 'failNextTestPayout'], {
+    async run(ctx) {
+      await withWatch(ctx, ['payout.*'], async (w) => {
+        await failNextPayout(ctx, 'The bank account is closed.');
+        await payAndPayOut(ctx);
+        // The next payout made fails: this one, or an earlier one carrying other clock scenarios' settled money.
+        const [failed] = await waitForEvents(ctx, w, (e) => e.type === 'payout.failed');
+        assert.equal(failed.data.object.status, 'Failed');
+        assert.equal(failed.data.object.failureReason, 'The bank account is closed.');
+        assert.equal(failed.data.object.arrivalDate, null);
+        await drainPayouts(ctx);
+        const later = await waitForEvents(ctx, w, (e) => e.type === 'payout.completed' && Date.parse(e.data.object.createdAt) > Date.parse(failed.data.object.createdAt));
+        const paidLater = later.reduce((sum, e) => sum + Math.round(e.data.object.amount * 100), 0);
+        assert.ok(paidLater >= Math.round(failed.data.object.amount * 100), 'the failed payout\'s money was paid out again later');
+      });
+    },
+  }),
   pending('webhooks.events.dispute-opened', '`dispute.opened` is sent when a chargeback is raised (informational, no funds moved); no way to raise one is known yet', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
   pending('webhooks.events.dispute-updated', '`dispute.updated` is sent when a chargeback changes status or deadline, with `previousStatus`', EVENT_TYPES, [...WATCH, ...PAY_CARD]),
   pending('webhooks.events.dispute-closed', '`dispute.closed` is sent when a chargeback closes as Won, Lost or Accepted, with `invoiceReopened` true when the amount went back on the invoice as owed', EVENT_TYPES, [...WATCH, ...PAY_CARD]),

@@ -17,6 +17,7 @@ import { subscriptionHandlers } from './checkout/subscriptions.js';
 import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
 import { paymentHandlers } from './commerce/payments.js';
 import { commerceInvoiceHandlers } from './commerce/invoices.js';
+import { payoutsDashboardHandlers } from './commerce/payouts-dashboard.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -44,6 +45,7 @@ export const checkoutHandlers: CheckoutHandlers = {
 export const commerceHandlers: CommerceHandlers = {
   ...paymentHandlers,
   ...commerceInvoiceHandlers,
+  ...payoutsDashboardHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

@@ -15,6 +15,7 @@ import type { LedgerEntriesTable } from './tables/ledger.js';
 import type { DisputesTable } from './tables/disputes.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
 import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
+import type { PayoutBatchesTable, PayoutEntriesTable, PayoutTestFailuresTable } from './tables/payouts.js';
 
 /** Every table, for Kysely. */
 export interface Database {
@@ -47,4 +48,7 @@ export interface Database {
   disputes: DisputesTable;
   portal_sessions: PortalSessionsTable;
   card_setups: CardSetupsTable;
+  payout_batches: PayoutBatchesTable;
+  payout_entries: PayoutEntriesTable;
+  payout_test_failures: PayoutTestFailuresTable;
 }

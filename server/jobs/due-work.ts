@@ -3,7 +3,7 @@
 // schedule in real time (jobs/index.ts), and a merchant's sandbox clock runs them all, in this
 // order, at each instant it stops at (domain/sandbox): expiry, lapse, settlement and wallet refunds
 // first, then subscription billing (renewals, trial ends, dunning, scheduled cancellations) and
-// invoices falling past due, then webhook attempts, so the events the others wrote are delivered in the same step.
+// invoices falling past due, then payouts (arrivals, then the day's payouts of what is available), then webhook attempts, so the events the others wrote are delivered in the same step.
 import { expireDueSessions, nextSessionExpiry } from '../domain/checkout/session.service.js';
 import { completeDueWalletRefunds, lapseDueHolds, settleDuePayments } from '../domain/checkout/payment-operations.js';
 import { nextSubscriptionWork, runDueSubscriptions } from '../domain/billing/renewal.js';
@@ -13,6 +13,7 @@ import { expireDueInvoices, nextExpiringInvoice } from '../domain/invoices/invoi
 import { nextHoldLapse } from '../domain/payments/holds.js';
 import { nextSettlement } from '../domain/payments/settlement.js';
 import { nextWalletRefund } from '../domain/payments/wallet.js';
+import { completeDueArrivals, makeDuePayouts, nextPayoutWork } from '../domain/payouts/payouts.service.js';
 import { deliverDueWebhooks, nextDeliveryAttempt } from '../domain/webhooks/delivery.js';
 import type { DueScope } from '../shared/due-scope.js';
 import { deliverySettings } from '../api/kit.js';
@@ -21,7 +22,7 @@ import type { Config } from '../config.js';
 /** A kind of due work, with its queue and schedule on pg-boss. */
 export interface ScheduledWork extends DueWork {
   /** Its key (`runNow` takes it). */
-  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'invoicesExpired' | 'webhookSweep';
+  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'invoicesExpired' | 'payouts' | 'webhookSweep';
   queue: string;
   cron: string;
   /** What the log says when a run handled something. */
@@ -49,6 +50,15 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
     { id: 'subscriptions', name: 'subscription billing', queue: 'subscription-billing', cron: '* * * * *', done: 'subscriptions renewed, retried, converted or canceled', run: (db, clock, scope) => runDueSubscriptions(db, clock, scope), next: nextSubscriptionWork },
     { id: 'invoicesOverdue', name: 'invoices past due', queue: 'invoices-overdue', cron: '* * * * *', done: 'invoices marked overdue', run: (db, clock, scope) => markOverdueInvoices(db, clock, scope), next: nextInvoiceDue },
     { id: 'invoicesExpired', name: 'invoices past validTo', queue: 'invoices-expired', cron: '* * * * *', done: 'invoices expired', run: (db, clock, scope) => expireDueInvoices(db, clock, scope), next: nextExpiringInvoice },
+    {
+      id: 'payouts',
+      name: 'payouts',
+      queue: 'payouts',
+      cron: '*/5 * * * *',
+      done: 'payouts arrived, failed or made',
+      run: async (db, clock, scope) => (await completeDueArrivals(db, clock, scope)) + (await makeDuePayouts(db, clock, scope)),
+      next: nextPayoutWork,
+    },
     {
       id: 'webhookSweep',
       name: 'webhook attempts',

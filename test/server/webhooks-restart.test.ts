@@ -1,8 +1,10 @@
-// Issue #5: "A process restart in the middle of a delivery backlog loses no event." Till runs as
-// a real child process (`server/main.ts`, pg-boss and all) delivering a backlog to a slow HTTPS
-// receiver on loopback; it is stopped mid-backlog (SIGTERM, and on PostgreSQL also SIGKILL, which
-// PGlite's single-process data directory is not meant to survive) and started again on the same
-// database. Every event must reach the receiver; a repeat is allowed (receivers de-duplicate on id).
+// Issue #5: "A process restart in the middle of a delivery backlog loses no event." A backlog of
+// events is written by a server without jobs (so none is delivered yet, however slow the machine);
+// then Till runs as a real child process (`server/main.ts`, pg-boss and all) delivering it to a
+// slow HTTPS receiver on loopback, is stopped as soon as the first delivery arrives (SIGTERM, and on
+// PostgreSQL also SIGKILL, which PGlite's single-process data directory is not meant to survive)
+// and started again on the same database. Every event must reach the receiver; a repeat is allowed
+// (receivers de-duplicate on id).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,12 +12,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../server/log.js';
+import { startServer } from '../../server/main.js';
 import { call, isolatedPostgres, usingPostgres } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const TIMEOUT_MS = 5000;
-/** The receiver answers each request this late (well within the timeout), so deliveries are slower than the writes and a backlog builds up. */
+/** The receiver answers each request this late (well within the timeout): the first answers come long after the stop. */
 const ANSWER_MS = 3000;
 /** The hold a killed process leaves on the deliveries it was attempting: the timeout plus 15 s. */
 const HOLD_MS = TIMEOUT_MS + 15_000;
@@ -108,22 +112,36 @@ describe('a process restart in the middle of a delivery backlog', () => {
     running.delete(till);
   }
 
-  /** A new merchant (made while no server holds the database), its endpoint, and a backlog of `count` events. */
-  async function backlog(till: Till, secretKey: string, count: number): Promise<Set<string>> {
-    const configured = await call(till.url, 'POST', '/v1/WebhookConfiguration', { key: secretKey, body: { sandboxUrl: receiver.url, subscribedEvents: ['checkout.session.cancelled'] } });
-    expect(configured.status).toBe(201);
+  /**
+   * A new merchant's endpoint and a backlog of `count` events, written by a server in this process
+   * that runs no jobs (nothing is delivered yet), closed before Till starts on the same database.
+   */
+  async function backlog(secretKey: string, count: number): Promise<Set<string>> {
+    const writer = await startServer({ env: { ...env, PORT: '0' }, announce: false, jobs: false, logger: createLogger('silent') });
     const sessions = new Set<string>();
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (sessions.size < count) {
-          const s = await call(till.url, 'POST', '/v1/checkout-sessions', { key: secretKey, body: { amount: 10, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
-          expect(s.status).toBe(201);
-          sessions.add(s.json.id);
-          expect((await call(till.url, 'POST', `/v1/checkout-sessions/${s.json.id}/cancel`, { key: secretKey })).status).toBe(204);
-        }
-      }),
-    );
+    try {
+      const configured = await call(writer.url, 'POST', '/v1/WebhookConfiguration', { key: secretKey, body: { sandboxUrl: receiver.url, subscribedEvents: ['checkout.session.cancelled'] } });
+      expect(configured.status).toBe(201);
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (sessions.size < count) {
+            const s = await call(writer.url, 'POST', '/v1/checkout-sessions', { key: secretKey, body: { amount: 10, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+            expect(s.status).toBe(201);
+            sessions.add(s.json.id);
+            expect((await call(writer.url, 'POST', `/v1/checkout-sessions/${s.json.id}/cancel`, { key: secretKey })).status).toBe(204);
+          }
+        }),
+      );
+    } finally {
+      await writer.close();
+    }
     return sessions;
+  }
+  /** Starts Till on the backlog and answers once its first deliveries have arrived (none answered yet: ANSWER_MS). */
+  async function startDelivering(sessions: Set<string>): Promise<Till> {
+    const till = await start();
+    await until('the first deliveries', () => receivedFor(sessions).size > 0, 60_000);
+    return till;
   }
   const receivedFor = (sessions: Set<string>) => new Set(receiver.received.map((h) => h.json?.data?.object?.id).filter((id: string) => sessions.has(id)));
 
@@ -134,8 +152,8 @@ describe('a process restart in the middle of a delivery backlog', () => {
 
   it('stopped (SIGTERM) mid-backlog and started again: every event is delivered', async () => {
     const key = await newMerchant(`Restart ${Date.now()}`);
-    const first = await start();
-    const sessions = await backlog(first, key, 150);
+    const sessions = await backlog(key, 150);
+    const first = await startDelivering(sessions);
     await stop(first, 'SIGTERM');
     const before = receivedFor(sessions).size;
     expect(before, 'the backlog was not done when the process stopped').toBeLessThan(sessions.size);
@@ -148,8 +166,8 @@ describe('a process restart in the middle of a delivery backlog', () => {
 
   it.skipIf(!usingPostgres)('killed (SIGKILL) mid-backlog and started again: every event is delivered, the ones it was sending once their hold passes', async () => {
     const key = await newMerchant(`Kill ${Date.now()}`);
-    const first = await start();
-    const sessions = await backlog(first, key, 150);
+    const sessions = await backlog(key, 150);
+    const first = await startDelivering(sessions);
     await stop(first, 'SIGKILL');
     expect(receivedFor(sessions).size).toBeLessThan(sessions.size);
 

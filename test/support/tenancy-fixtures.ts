@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { implementedOperations } from '../../server/api/registry.js';
 import { openDispute } from '../../server/domain/disputes/dispute.service.js';
-import { systemClock } from '../../server/shared/clock.js';
+import { payOut } from '../../server/domain/payouts/payouts.service.js';
+import { settleNow } from '../../server/domain/payments/settlement.js';
+import { clockAhead, systemClock } from '../../server/shared/clock.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import { type ApiResponse, type TestServer, createTestSession } from './server.js';
@@ -98,6 +100,8 @@ export interface World {
   heldPayment: string;
   /** A dispute on another paid payment (a live one is opened through the service: the helper is test-mode only). */
   dispute: string;
+  /** A payout (`po_…`) in transit, made through the service (the schedule would wait for the next day). */
+  payout: string;
   invoice: number;
   subscription: number;
   customer: number;
@@ -153,6 +157,7 @@ export const MATRIX: Record<string, Target> = {
   simulatePaymentReceived: on('paidPayment', undefined, 'paymentId'),
   getCommercePayment: on('paidPayment'),
   captureCommercePayment: on('heldPayment', {}),
+  failTestPayout: on('payout', {}),
   capturePayment: on('heldPayment', {}, 'paymentId'),
   releasePayment: on('heldPayment', {}, 'paymentId'),
   retrieveInvoice: on('invoice'),
@@ -242,6 +247,13 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     ? (await openDispute(t.database.db, systemClock, { merchantId: merchant.merchantId, livemode }, disputed, {})).id
     : ((await t.call('POST', `/v1/test-helpers/payments/${disputed}/dispute`, { key: secret, body: {} })).json.id as string);
   expect(dispute).toMatch(/^dp_/);
+  const settledPayment = Number(await pay(await session()));
+  const tenant = { merchantId: merchant.merchantId, livemode };
+  const payout = await t.database.db.transaction().execute(async (trx) => {
+    await settleNow(trx, systemClock, tenant, settledPayment);
+    return payOut(trx, clockAhead(systemClock, 86_400), tenant, 'USD'); // tomorrow's payout: what is available today
+  });
+  expect(payout?.id).toMatch(/^po_/);
   const invoice = await t.call('POST', '/v1/invoices', { key: secret, body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] } });
   expectStatus(invoice, 201);
   const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
@@ -263,6 +275,7 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     paidPayment,
     heldPayment,
     dispute,
+    payout: payout!.id,
     invoice: invoice.json.id,
     subscription,
     delivery: sent.json.deliveryId,

@@ -3,9 +3,11 @@ import { settlePayment } from '../../domain/checkout/payment-operations.js';
 import { payQr } from '../../domain/checkout/wallet.js';
 import { createSandboxMerchant } from '../../domain/merchants/merchant.service.js';
 import { listMessages } from '../../domain/messages/message.service.js';
+import { failNextPayout, failPayoutNow } from '../../domain/payouts/payouts.service.js';
 import { advanceSandboxClock } from '../../domain/sandbox/clock.service.js';
 import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { payoutView } from './views/payout.view.js';
 import { paymentReceivedView, qrPaidView, testClockView, testMerchantView, testMessageView } from './views/misc.view.js';
 import { settlementView } from './views/payment.view.js';
 
@@ -30,6 +32,13 @@ export const testHelperHandlers: CheckoutHandlers = {
   },
   async createTestMerchant({ db, tenant, body }) {
     return { status: 201, body: testMerchantView(await createSandboxMerchant(db, tenant.merchantId, body?.name)) };
+  },
+  async failNextTestPayout({ db, deps, tenant, body }) {
+    const armed = await failNextPayout(db, deps.clock, tenant, body?.failureReason);
+    return ok({ object: 'test_payout_failure' as const, failureReason: armed.failureReason, armedAt: armed.armedAt.toISOString(), livemode: false as const });
+  },
+  async failTestPayout({ db, deps, tenant, path, body }) {
+    return ok(payoutView(await failPayoutNow(db, deps.clock, tenant, path.id, body?.failureReason)));
   },
   async listTestMessages({ db, tenant, query }) {
     return ok(listOf(await listMessages(db, tenant, { ...pageOf(query, 25), to: query.to, kind: query.kind }), testMessageView));

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Numeric, Timestamp } from '../columns.js';
 
 /**
@@ -6,12 +6,13 @@ import type { Numeric, Timestamp } from '../columns.js';
  * until its payment settles, then `available`; `authorized` is what card holds keep on payers'
  * cards (not money yet). `payer` stands for the world outside (payers' cards and wallets: money
  * comes from there and refunds go back there) and `fees` for the processor's fees, so that every
- * posting balances.
+ * posting balances. A payout moves money from `available` to `in_transit` (sent to the merchant's
+ * bank), then to `paid_out` when it arrives; a failed one goes back to `available`.
  */
-export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees';
+export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees' | 'in_transit' | 'paid_out';
 
 /** What a posting records. */
-export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute' | 'dispute_fee';
+export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute' | 'dispute_fee' | 'payout_return';
 
 /** One side of a posting. The entries of a posting (same `posting_id`) sum to zero: a balance is a sum. */
 export interface LedgerEntriesTable {
@@ -21,6 +22,8 @@ export interface LedgerEntriesTable {
   merchant_id: number;
   livemode: boolean;
   payment_id: number | null;
+  /** The payout (`po_…`) a payout posting moves. */
+  payout_id: ColumnType<string | null, string | null | undefined, string | null>;
   type: LedgerEntryType;
   account: LedgerAccount;
   /** Signed: money into the account is positive. */

@@ -2,6 +2,7 @@ import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 import type { DisputeRow } from '../../db/tables/disputes.js';
 import type { InvoiceRow } from '../../db/tables/invoices.js';
 import type { PaymentRow } from '../../db/tables/payments.js';
+import type { PayoutEntryRow } from '../../db/tables/payouts.js';
 import type { SubscriptionDetails, SubscriptionStatus } from '../../db/tables/subscriptions.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
 
@@ -30,6 +31,7 @@ export type EventSubject =
   | { kind: 'invoice'; invoice: InvoiceRow }
   | { kind: 'subscription'; subscription: SubscriptionDetails; change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string } }
   | { kind: 'dispute'; dispute: DisputeRow }
+  | { kind: 'payout'; payout: PayoutEntryRow }
   | { kind: 'test'; id: string; eventType: string; live: boolean; created_at: Date };
 
 /** An event written before events stored records (migration 0013): its payload, as it was written. */

@@ -3,10 +3,13 @@
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { insertPostings, lockBalance, type PostingContext, sumAccount, sumAccounts } from './ledger.repository.js';
+import { availableBalancesInScope, insertPostings, lockBalance, type PostingContext, sumAccount, sumAccounts, type TenantBalance } from './ledger.repository.js';
 import { availableDebit, entriesFor, type Movement, takesFromAvailable } from './postings.js';
 
-export type { Movement, PostingContext };
+export type { Movement, PostingContext, TenantBalance };
+
+/** The available balances of a due-work scope holding at least `atLeast` now and just before `then`, by tenant and currency (the payout schedule's candidates). */
+export const availableBalances = availableBalancesInScope;
 
 /** A merchant's money in one currency and mode: `pending` (not settled yet), `available`, and `current` (both). */
 export interface Balances {
@@ -51,9 +54,9 @@ export async function ensureAvailable(trx: Trx, tenant: Tenant, currency: string
   return available;
 }
 
-/** The available balance in a currency (settled money less what left it). */
-export async function availableBalance(db: Db, tenant: Tenant, currency: string): Promise<Decimal> {
-  return new Decimal(await sumAccount(db, tenant, 'available', { currency }));
+/** The available balance in a currency (settled money less what left it); as it stood just before `before`, when given. */
+export async function availableBalance(db: Db, tenant: Tenant, currency: string, before?: Date): Promise<Decimal> {
+  return new Decimal(await sumAccount(db, tenant, 'available', before ? { currency, before } : { currency }));
 }
 
 /** Every balance of a tenant in a currency, in one query. */

@@ -29,7 +29,13 @@ export type Movement =
    */
   | { type: 'dispute'; amount: string; from: 'pending' | 'available' }
   /** The acquirer's fee for a dispute lost or accepted, from the same balance. Never refused either. */
-  | { type: 'dispute_fee'; amount: string; from: 'pending' | 'available' };
+  | { type: 'dispute_fee'; amount: string; from: 'pending' | 'available' }
+  /** A payout leaves: the amount goes from the available balance to the bank (in transit). Refused when the balance is short. */
+  | { type: 'payout'; amount: string }
+  /** A payout arrives at the merchant's bank: in transit → paid out. */
+  | { type: 'payout_arrival'; amount: string }
+  /** A payout fails (in transit) or is returned by the bank (paid out): its money is available again. */
+  | { type: 'payout_return'; amount: string; from: 'in_transit' | 'paid_out' };
 
 export interface Entry {
   type: LedgerEntryType;
@@ -67,14 +73,21 @@ export function entriesFor(movement: Movement): Entry[] {
       return transfer('dispute', movement.from, 'payer', movement.amount);
     case 'dispute_fee':
       return transfer('dispute_fee', movement.from, 'fees', movement.amount);
+    case 'payout':
+      return transfer('payout', 'available', 'in_transit', movement.amount);
+    case 'payout_arrival':
+      return transfer('payout', 'in_transit', 'paid_out', movement.amount);
+    case 'payout_return':
+      return transfer('payout_return', movement.from, 'available', movement.amount);
   }
 }
 
 /** Whether a movement takes money out of the available balance (checked against it or not). */
-export const takesFromAvailable = (movement: Movement): boolean => 'from' in movement && movement.from === 'available';
+export const takesFromAvailable = (movement: Movement): boolean => ('from' in movement && movement.from === 'available') || movement.type === 'payout';
 
 /** How much a movement takes out of the merchant's available balance (what must be there first). */
 export function availableDebit(movement: Movement): Decimal {
+  if (movement.type === 'payout') return new Decimal(movement.amount);
   return movement.type === 'refund' && movement.from === 'available' && !movement.accepted ? new Decimal(movement.amount) : new Decimal(0);
 }
 

@@ -73,10 +73,11 @@ function deliveriesOf(e: EventRow, targets: { configurations: WebhookConfigurati
     const t = nowFor(livemode);
     return { id: newDeliveryId(), merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: t, created_at: t, updated_at: t };
   };
-  const live = e.livemode || alwaysLive(e.type);
   const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
   for (const c of targets.configurations) {
     if (c.merchant_id !== e.merchant_id || !subscribed(c.subscribed_events, e.type)) continue;
+    // Payouts are always live; a test-mode payout's event still reaches a configuration without a live URL (a sandbox merchant's) at its sandbox URL.
+    const live = e.livemode || (alwaysLive(e.type) && c.live_url !== null);
     const url = live ? c.live_url : c.sandbox_url;
     if (url) deliveries.push({ ...base(live), configuration_id: c.id, session_id: null, url });
   }

@@ -6,6 +6,7 @@ import { decimalToAmount } from '../../../shared/money.js';
 import { disputeView } from './dispute.view.js';
 import { invoiceEventObject } from './invoice.view.js';
 import { paymentEventObject } from './payment.view.js';
+import { payoutView } from './payout.view.js';
 import { sessionEventObject } from './session.view.js';
 import { subscriptionEventObject } from './subscription.view.js';
 
@@ -28,6 +29,8 @@ export function eventObject(subject: EventSubject): Record<string, unknown> {
       return subscriptionEventObject(subject.subscription, subject.change);
     case 'dispute':
       return disputeView(subject.dispute);
+    case 'payout':
+      return payoutView(subject.payout);
     case 'test':
       return { object: 'test', id: subject.id, message: 'This is a test event sent from the Till API.', eventType: subject.eventType, isLive: subject.live, createdAt: subject.created_at.toISOString() };
   }
