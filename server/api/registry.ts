@@ -15,6 +15,7 @@ import { portalSessionHandlers } from './checkout/portal-sessions.js';
 import { productHandlers } from './checkout/products.js';
 import { subscriptionHandlers } from './checkout/subscriptions.js';
 import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
+import { accountHandlers } from './commerce/accounts.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -39,7 +40,9 @@ export const checkoutHandlers: CheckoutHandlers = {
 };
 
 /** Every implemented operation of the Commerce interface. */
-export const commerceHandlers: CommerceHandlers = {};
+export const commerceHandlers: CommerceHandlers = {
+  ...accountHandlers,
+};
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */
 export function implementedOperations(): string[] {

@@ -23,6 +23,7 @@ import * as disputes from './2026_11_25_0022_disputes.js';
 import * as portalSessions from './2026_11_25_0023_portal_sessions.js';
 import * as eventNotify from './2026_11_25_0024_event_notify.js';
 import * as sandboxMerchants from './2026_11_25_0025_sandbox_merchants.js';
+import * as funds from './2026_11_25_0028_funds.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0023_portal_sessions': portalSessions,
   '2026_11_25_0024_event_notify': eventNotify,
   '2026_11_25_0025_sandbox_merchants': sandboxMerchants,
+  '2026_11_25_0028_funds': funds,
 };

@@ -6,12 +6,13 @@ import type { Numeric, Timestamp } from '../columns.js';
  * until its payment settles, then `available`; `authorized` is what card holds keep on payers'
  * cards (not money yet). `payer` stands for the world outside (payers' cards and wallets: money
  * comes from there and refunds go back there) and `fees` for the processor's fees, so that every
- * posting balances.
+ * posting balances. `transfers` stands for the other side of a transfer: another Till account or
+ * a bank (across merchants, the sender's and the receiver's `transfers` entries cancel out).
  */
-export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees';
+export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees' | 'transfers';
 
 /** What a posting records. */
-export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute' | 'dispute_fee';
+export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute' | 'dispute_fee' | 'transfer_fee' | 'account_payment';
 
 /** One side of a posting. The entries of a posting (same `posting_id`) sum to zero: a balance is a sum. */
 export interface LedgerEntriesTable {
@@ -21,6 +22,8 @@ export interface LedgerEntriesTable {
   merchant_id: number;
   livemode: boolean;
   payment_id: number | null;
+  /** The transfer this entry books, or null. */
+  transfer_id: Generated<number | null>;
   type: LedgerEntryType;
   account: LedgerAccount;
   /** Signed: money into the account is positive. */

@@ -10,6 +10,8 @@ import type { Entry } from './postings.js';
 export interface PostingContext {
   tenant: Tenant;
   paymentId: number | null;
+  /** The transfer the postings book, when they book one. */
+  transferId?: number | null;
   currency: string;
   at: Date;
 }
@@ -23,6 +25,7 @@ export async function insertPostings(trx: Trx, context: PostingContext, postings
       merchant_id: context.tenant.merchantId,
       livemode: context.tenant.livemode,
       payment_id: context.paymentId,
+      transfer_id: context.transferId ?? null,
       type: e.type,
       account: e.account,
       amount: e.amount,
@@ -46,7 +49,7 @@ export async function sumAccounts(db: Db, tenant: Tenant, currency: string): Pro
   const sum = (account: LedgerAccount) => sql<string>`coalesce(sum(amount) FILTER (WHERE account = ${account}), 0)::text`.as(account);
   return db
     .selectFrom('ledger_entries')
-    .select([sum('pending'), sum('available'), sum('authorized'), sum('payer'), sum('fees')])
+    .select([sum('pending'), sum('available'), sum('authorized'), sum('payer'), sum('fees'), sum('transfers')])
     .where(ofTenant(tenant))
     .where('currency', '=', currency)
     .executeTakeFirstOrThrow();

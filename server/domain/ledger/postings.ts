@@ -29,7 +29,17 @@ export type Movement =
    */
   | { type: 'dispute'; amount: string; from: 'pending' | 'available' }
   /** The acquirer's fee for a dispute lost or accepted, from the same balance. Never refused either. */
-  | { type: 'dispute_fee'; amount: string; from: 'pending' | 'available' };
+  | { type: 'dispute_fee'; amount: string; from: 'pending' | 'available' }
+  /**
+   * A transfer leaves the available balance: `amount` goes to the other side (another Till account
+   * or a bank) less `withheld` (the receiver's share of the fee, when the receiver is outside Till),
+   * and the sender's share of the fee is paid on top. Refused when the available balance is short.
+   */
+  | { type: 'transfer_out'; amount: string; senderFee: string; withheld: string }
+  /** A transfer from another Till account arrives in the available balance, less the receiver's share of the fee. */
+  | { type: 'transfer_in'; amount: string; receiverFee: string }
+  /** A wallet account pays (an invoice): the amount leaves the available balance. Refused when it is short. */
+  | { type: 'account_payment'; amount: string };
 
 export interface Entry {
   type: LedgerEntryType;
@@ -46,9 +56,28 @@ const transfer = (type: LedgerEntryType, from: LedgerAccount, to: LedgerAccount,
   { type, account: to, amount: new Decimal(amount).toFixed() },
 ];
 
+/** A transfer's entries, with its fee parts (zero parts left out). */
+function transferEntries(movement: Extract<Movement, { type: 'transfer_out' | 'transfer_in' }>): Entry[] {
+  const entries =
+    movement.type === 'transfer_out'
+      ? [
+          { type: 'transfer' as const, account: 'available' as const, amount: neg(movement.amount) },
+          { type: 'transfer' as const, account: 'transfers' as const, amount: new Decimal(movement.amount).minus(movement.withheld).toFixed() },
+          { type: 'transfer_fee' as const, account: 'fees' as const, amount: new Decimal(movement.withheld).toFixed() },
+          ...transfer('transfer_fee', 'available', 'fees', movement.senderFee),
+        ]
+      : [...transfer('transfer', 'transfers', 'available', movement.amount), ...transfer('transfer_fee', 'available', 'fees', movement.receiverFee)];
+  return entries.filter((e) => !new Decimal(e.amount).isZero());
+}
+
 /** The entries of one movement. They always sum to zero. */
 export function entriesFor(movement: Movement): Entry[] {
   switch (movement.type) {
+    case 'transfer_out':
+    case 'transfer_in':
+      return transferEntries(movement);
+    case 'account_payment':
+      return transfer('account_payment', 'available', 'payer', movement.amount);
     case 'authorization':
       return transfer('authorization', 'payer', 'authorized', movement.amount);
     case 'capture':
@@ -75,6 +104,8 @@ export const takesFromAvailable = (movement: Movement): boolean => 'from' in mov
 
 /** How much a movement takes out of the merchant's available balance (what must be there first). */
 export function availableDebit(movement: Movement): Decimal {
+  if (movement.type === 'transfer_out') return new Decimal(movement.amount).plus(movement.senderFee);
+  if (movement.type === 'account_payment') return new Decimal(movement.amount);
   return movement.type === 'refund' && movement.from === 'available' && !movement.accepted ? new Decimal(movement.amount) : new Decimal(0);
 }
 
