@@ -16,6 +16,7 @@ import { productHandlers } from './checkout/products.js';
 import { subscriptionHandlers } from './checkout/subscriptions.js';
 import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
 import { accountHandlers } from './commerce/accounts.js';
+import { transferHandlers } from './commerce/transfers.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -42,6 +43,7 @@ export const checkoutHandlers: CheckoutHandlers = {
 /** Every implemented operation of the Commerce interface. */
 export const commerceHandlers: CommerceHandlers = {
   ...accountHandlers,
+  ...transferHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */
