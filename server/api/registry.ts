@@ -17,6 +17,7 @@ import { subscriptionHandlers } from './checkout/subscriptions.js';
 import { webhookConfigurationHandlers } from './checkout/webhook-configurations.js';
 import { accountHandlers } from './commerce/accounts.js';
 import { transferHandlers } from './commerce/transfers.js';
+import { transfersDashboardHandlers } from './commerce/dashboards.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -44,6 +45,7 @@ export const checkoutHandlers: CheckoutHandlers = {
 export const commerceHandlers: CommerceHandlers = {
   ...accountHandlers,
   ...transferHandlers,
+  ...transfersDashboardHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */
