@@ -18,6 +18,7 @@ import { webhookConfigurationHandlers } from './checkout/webhook-configurations.
 import { accountHandlers } from './commerce/accounts.js';
 import { transferHandlers } from './commerce/transfers.js';
 import { transfersDashboardHandlers } from './commerce/dashboards.js';
+import { fundingSourceHandlers } from './commerce/funding-sources.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -46,6 +47,7 @@ export const commerceHandlers: CommerceHandlers = {
   ...accountHandlers,
   ...transferHandlers,
   ...transfersDashboardHandlers,
+  ...fundingSourceHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */
