@@ -529,8 +529,8 @@ export interface paths {
          *     `$orderby` for example `createdDateTime desc`. Till's design: `$filter` and `$orderby` take
          *     `id`, `referenceNumber`, `transferAction`, `sourceAccountId`, `destinationAccountNumber`,
          *     `amount`, `fee`, `currencyCode`, `status`, `feePayer` and `createdDateTime` (`description`
-         *     can be filtered only). Transfers received from another merchant's account are listed too
-         *     (their `sourceAccountId` is null, as it is not the caller's). Newest first by default;
+         *     can be filtered only). Only transfers sent from the caller's accounts are listed; money
+         *     received from another account shows in `GET /v1/transaction`. Newest first by default;
          *     `$top` is at most 100 and defaults to 25; `@odata.nextLink` is present while more items
          *     follow.
          *
