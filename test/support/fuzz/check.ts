@@ -17,7 +17,7 @@ const routes = new RouteTable(loadContracts());
 const LEAKS: [string, RegExp][] = [
   ['a stack frame', /\n\s+at [^\n]+|\bat [\w.<>]+ \([^)]*:\d+:\d+\)/],
   ['a file path', /(?:\/work\/|\/home\/|node_modules|[\w-]+\.(?:ts|js|mjs):\d+)/],
-  ['SQL', /\b(?:select\s+[\w*"]+[\w\s,."*]*\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from)\b|\brelation\s+"|syntax error at|violates [\w ]*constraint|invalid input syntax|duplicate key value/i],
+  ['SQL', /\b(?:select\s+[\w*"]+[\w\s,."*]*\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from)\b|\brelation\s+"|syntax error at (?:or near|end of input)|violates [\w ]*constraint|invalid input syntax|duplicate key value/i],
   ['a database error', /\b(?:PGlite|postgres|pg_|SQLSTATE|kysely)\b/i],
   ['an API key', /\b[sp]k_(?:test|live)_[A-Za-z0-9]{6,}/],
 ];
