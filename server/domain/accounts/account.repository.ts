@@ -1,7 +1,6 @@
 // Wallet accounts: one per merchant, mode and currency. Every query takes the tenant first, except
 // the lookup of a transfer's destination by its account number (any merchant, same mode).
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
 import type { WalletAccountRow } from '../../db/tables/funds.js';
@@ -23,17 +22,6 @@ export async function openAccounts(db: Db, tenant: Tenant, currencies: string[],
     created_at: now,
   }));
   await db.insertInto('wallet_accounts').values(rows).onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'currency']).doNothing()).execute();
-}
-
-/** The currencies the tenant has booked money in (its `pending` or `available` balance). */
-export async function bookedCurrencies(db: Db, tenant: Tenant): Promise<string[]> {
-  const rows = await db
-    .selectFrom('ledger_entries')
-    .select(sql<string>`distinct currency`.as('currency'))
-    .where(ofTenant(tenant))
-    .where('account', 'in', ['pending', 'available'])
-    .execute();
-  return rows.map((r) => r.currency.trim().toUpperCase());
 }
 
 /** The tenant's accounts, oldest first. */

@@ -7,7 +7,8 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { balances } from '../ledger/ledger.service.js';
-import { bookedCurrencies, findAccount, findAccounts, openAccounts } from './account.repository.js';
+import { bookedCurrencies } from '../ledger/ledger-reads.repository.js';
+import { findAccount, findAccounts, openAccounts } from './account.repository.js';
 
 /** The currency every merchant has an account in (merchants have no default-currency setting yet). */
 export const DEFAULT_CURRENCY = 'USD';

@@ -6,7 +6,8 @@ import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import { listAccounts } from '../accounts/account.service.js';
-import { tenantTransactions, tenantTransfers, type TransactionRow } from './transfer.repository.js';
+import { tenantBookings, type TransactionRow } from '../ledger/ledger-reads.repository.js';
+import { tenantTransfers } from './transfer.repository.js';
 
 export type { TransactionRow };
 
@@ -18,5 +19,5 @@ export async function listTransfers(db: Db, tenant: Tenant, query: CompiledQuery
 /** A page of the tenant's transactions (its accounts are opened first, so every booking has one). */
 export async function listTransactions(db: Db, clock: Clock, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<TransactionRow>> {
   await listAccounts(db, clock, tenant);
-  return page(query, tenantTransactions(db, tenant), basePath) as Promise<ODataPage<TransactionRow>>;
+  return page(query, tenantBookings(db, tenant), basePath) as Promise<ODataPage<TransactionRow>>;
 }
