@@ -413,6 +413,18 @@ export interface paths {
          *     `message`. A card number, expiry or CVV that is not valid answers 400 `invalid_card`; an
          *     unknown `fundingSourceId` answers 404.
          *
+         *     In the sandbox the test card decides: the 3-D Secure card (`4000000000003220`) answers
+         *     `VerificationRequired` (`paymentStatusId` `CustomerAuthRequired`), and a 6-digit code is
+         *     put in the outbox (read it with `GET /v1/test-helpers/messages?kind=otp`: an email to the
+         *     merchant's address, or to `funding-sources@<merchant id>.till.test` when it has none); the
+         *     code is valid for 24 hours, and 5 wrong codes block the source. The declining cards
+         *     (`4000000000009995`, `4000000000000119`) answer `Failed` (`paymentStatusId` `Failed`); any
+         *     other valid card answers `Registered` (`Success`). Only brand, last four digits, expiry and
+         *     a fingerprint are kept: never the number or the CVV. The source's `paymentOptionId` is the
+         *     merchant's card payment option of the card's brand (Visa, Mastercard), or its first card
+         *     option for other brands. Replacing the card of a source starts it over: its status is that
+         *     of the new card.
+         *
          *     Called by the merchant's server with its secret key.
          *
          *     Scope: `fundingsource.create`.
@@ -494,7 +506,11 @@ export interface paths {
          * List accounts
          * @description Lists the wallet accounts of the authenticated user, as `{value: [...]}`. Their `id` is the
          *     `sourceAccountId` of payments and transfers. Till's design: every status included, oldest
-         *     first.
+         *     first. A merchant has one wallet account per mode (test or live) and currency. It is opened
+         *     on the first read of this list, in USD and in every currency the merchant has booked money
+         *     in (a payment, a transfer received), so the list is never empty. Its `accountNumber` is `TL`
+         *     followed by 11 digits, unique across Till: another merchant sends money to it with
+         *     `POST /v1/transfer` (`ExecuteTransfer`) in the same mode and currency.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -525,6 +541,12 @@ export interface paths {
          *     lower than `currentAmount` because of holds or reserved funds (pending transfers, open card
          *     holds, reserves); only the available amount can be transferred or spent.
          *
+         *     Till's design: `currentAmount` is all the money booked on the account, settled or not
+         *     (payments less fees and refunds, transfers in and out); `availableAmount` is the settled part
+         *     of it less what left it, never above `currentAmount`. Card holds keep money on the payer's
+         *     card, not in the account, so they appear in neither until captured. Another merchant's (or
+         *     the other mode's) account answers 404.
+         *
          *     Called by the merchant's server with its secret key.
          *
          *     Scope: `account.read`.
@@ -550,7 +572,11 @@ export interface paths {
          * @description Lists the transfers of the authenticated user's accounts as an OData page `{value,
          *     @odata.count, @odata.nextLink}`. `$filter` takes the transfer's fields, for example
          *     `transferAction eq 'BankTransfer'` or `status eq 'Completed' and amount ge 100`;
-         *     `$orderby` for example `createdDateTime desc`. Till's design: newest first by default;
+         *     `$orderby` for example `createdDateTime desc`. Till's design: `$filter` and `$orderby` take
+         *     `id`, `referenceNumber`, `transferAction`, `sourceAccountId`, `destinationAccountNumber`,
+         *     `amount`, `fee`, `currencyCode`, `status`, `feePayer` and `createdDateTime` (`description`
+         *     can be filtered only). Only transfers sent from the caller's accounts are listed; money
+         *     received from another account shows in `GET /v1/transaction`. Newest first by default;
          *     `$top` is at most 100 and defaults to 25; `@odata.nextLink` is present while more items
          *     follow.
          *
@@ -581,11 +607,28 @@ export interface paths {
          * @description Till's design (the source document lists the operation without its shapes): transfers
          *     money from one of the authenticated user's accounts to a Till account number
          *     (`ExecuteTransfer`), a bank account (`BankTransfer`, `BankWithdrawal`) or a CBDC wallet
-         *     (`CBDCTransfer`). `currencyCode` must be the source account's currency. The transfer starts
-         *     `Pending` and moves to `Processing`, then `Completed` or `Failed`; it shows in
-         *     `GET /v1/GatewayTransferDto`. When the source account's available balance does not cover
-         *     the amount (plus the fee when the sender pays it), or the account is not `Active`, it
-         *     answers 409 `invalid_state`. A source account that is not the user's answers 404.
+         *     (`CBDCTransfer`). `currencyCode` must be the source account's currency (otherwise 400
+         *     `validation_error` naming `currencyCode`). A transfer moves `Pending` -> `Processing` ->
+         *     `Completed` or `Failed`; it shows in `GET /v1/GatewayTransferDto`. When the source account's
+         *     available balance does not cover the amount (plus the fee when the sender pays it), or the
+         *     account is not `Active`, it answers 409 `invalid_state` and nothing moves (two transfers at
+         *     the same time cannot together overdraw the account). A source account that is not the
+         *     user's answers 404.
+         *
+         *     Till's design:
+         *     - `ExecuteTransfer` needs the `accountNumber` of another Till wallet account in the same mode
+         *       and currency (usually another merchant's); an unknown number, or the source account's
+         *       own, answers 400 `validation_error`
+         *       naming `destinationAccountNumber`. The money is on the destination account at once.
+         *     - `BankTransfer`, `BankWithdrawal` and `CBDCTransfer` send the money out of Till to the
+         *       account number given.
+         *     - The sandbox processes every transfer at once: the answer is `Completed`, and the money has
+         *       left the source account (and reached a Till destination) in the same transaction.
+         *     - The fee is 1% of the amount, rounded half up to the currency's minor unit. `feePayer`
+         *       `Sender`: the source account pays the amount plus the fee; `Receiver`: the destination
+         *       receives the amount less the fee; `Both`: the sender pays half the fee (rounded half up)
+         *       and the receiver the rest. For destinations outside Till the receiver's share is withheld
+         *       from the money sent. Every part is booked in the ledger (`GET /v1/transaction`).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -643,6 +686,16 @@ export interface paths {
          *     not be after `endDate` (otherwise `validation_error`); only transfers in `currencyCode`
          *     (default: the merchant's default currency) count; `timeUnit` defaults to `Day`, and the
          *     time series has one entry per bucket, empty ones included.
+         *
+         *     How each figure is computed (in the database, over the transfers sent from the caller's
+         *     accounts and created in the period): `totalSourceAmount` sums amount plus the sender's
+         *     share of the fee; `totalPayoutAmount` sums amount less the receiver's share; `totalFees`
+         *     sums the fees; `averageAmount` is the mean amount rounded half up to the currency's minor
+         *     unit; `completionRate` is the percentage of `Completed` transfers, rounded to 2 decimals.
+         *     A `Both` transfer's fee counts once in `feePayerBreakdown` under `Both`. The merchant's
+         *     default currency is USD (merchants have no other setting yet). Till routes no transfer
+         *     through a financial institution of the merchant yet, so with `institutionId` nothing
+         *     counts (every figure is 0).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -2455,10 +2508,10 @@ export interface components {
             description?: string;
         };
         /**
-         * @description Kind of ledger transaction.
+         * @description Kind of ledger transaction. Till's design adds `Dispute` (money taken back by a lost or accepted card dispute); the fees of payments, transfers and disputes are all `Fee`.
          * @enum {string}
          */
-        TransactionType: "Payment" | "Fee" | "Refund" | "Settlement" | "Transfer" | "Payout";
+        TransactionType: "Payment" | "Fee" | "Refund" | "Settlement" | "Transfer" | "Payout" | "Dispute";
         /** @description Till's design (the source document does not show this object): one booking on an account of the user. `amount` is positive for credits and negative for debits. */
         Transaction: {
             /** @description Transaction id. */
@@ -4628,8 +4681,6 @@ export interface operations {
                 $top?: components["parameters"]["ODataTop"];
                 /** @description Number of items to skip (offset). */
                 $skip?: components["parameters"]["ODataSkip"];
-                /** @description Comma-separated fields to return; others are left out of each item. */
-                $select?: components["parameters"]["ODataSelect"];
                 /** @description When true the response carries `@odata.count`, the number of items matching `$filter` regardless of paging. */
                 $count?: components["parameters"]["ODataCount"];
             };

@@ -1,12 +1,13 @@
 // Behaviour scenarios of commerce-api.md: invoices, payments and funding sources, accounts,
 // transfers and dashboards, payment links, the subscription catalog, the notification hub, and
-// the interface's authentication, paths and versioning. Those still here have no `run` yet; the
-// payment scenarios with runs are in commerce/payments.ts.
+// the interface's authentication, paths and versioning. The scenarios still without a `run` are
+// here; those that run live in `commerce/<area>.ts` (invoices, payments, funds, payouts).
 import type { Scenario } from '../types.js';
 import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
 import { commerceInvoiceScenarios } from './commerce/invoices.js';
 import { payoutScenarios } from './commerce/payouts.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
+import { fundsScenarios } from './commerce/funds.js';
 
 const INVOICE = 'createCommerceInvoice';
 const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
@@ -14,9 +15,6 @@ const LINK = 'createPaymentLink';
 
 const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
 const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');
-const FUNDING = source(COMMERCE_DOC, 'Resources and their fields', 'Funding source');
-const ACCOUNT = source(COMMERCE_DOC, 'Resources and their fields', 'Account and balance');
-const TRANSFER = source(COMMERCE_DOC, 'Resources and their fields', 'Transfer');
 const LINK_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Payment link');
 const CATALOG_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Subscription catalog');
 const DASHBOARDS = source(COMMERCE_DOC, 'Resources and their fields', 'Dashboards');
@@ -26,7 +24,6 @@ const INVOICES = source(COMMERCE_DOC, 'Endpoints', 'Invoices');
 const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
 const PAYMENT_RULES = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources', 'Rules');
 const ACCOUNTS = source(COMMERCE_DOC, 'Endpoints', 'Accounts');
-const TRANSFERS = source(COMMERCE_DOC, 'Endpoints', 'Transfers and dashboards');
 const LINKS = source(COMMERCE_DOC, 'Endpoints', 'Payment links');
 const CATALOG = source(COMMERCE_DOC, 'Endpoints', 'Subscription catalog');
 const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
@@ -51,21 +48,11 @@ const invoiceStates: Scenario[] = [
 ];
 
 const payments: Scenario[] = [
-  pending('commerce.funding.register-card', '`POST /v1/payment/RegisterCard` answers message, status, fundingSourceId and paymentResponse {isSuccess, paymentStatusId}', PAYMENTS, ['registerCard']),
-  pending('commerce.funding.register-card-is-success-rule', 'RegisterCard\'s `paymentResponse.isSuccess` follows the rule: true exactly for `Success` or `CustomerAuthRequired`', PAYMENT_RESPONSE, ['registerCard']),
-  pending('commerce.funding.list', '`GET /v1/FundingSource` answers `{value: [...]}` of the user\'s funding sources: id, name, description, paymentOptionId, statusId, isVerified, isCardNotPresentAllowed, maskedAccountNumber, expiryDate', FUNDING, ['registerCard', 'listFundingSources']),
-  pending('commerce.funding.verify', '`POST /v1/fundingSource/{id}/verify` with `VerificationCode` verifies a funding source (isVerified becomes true)', PAYMENTS, ['registerCard', 'verifyFundingSource', 'listFundingSources']),
   pending('commerce.funding.pay-with-source', 'A registered funding source pays an invoice by `fundingSourceId`', PAYMENTS, ['registerCard', ...PAY]),
 ];
 
 const accounts: Scenario[] = [
-  pending('commerce.accounts.list', '`GET /v1/account` answers `{value: [accounts]}` of the user: id, accountNumber, name, description, currencyCode, status', ACCOUNTS, ['listAccounts']),
-  pending('commerce.accounts.balance', '`GET /v1/account/{id}/balance` answers currentAmount, availableAmount and currencyCode, with available never above current', ACCOUNT, ['listAccounts', 'getAccountBalance']),
   pending('commerce.accounts.pay-from-balance', 'An invoice can be paid from a wallet account (`sourceAccountId`)', PAYMENTS, ['listAccounts', ...PAY]),
-  pending('commerce.transfers.list', '`GET /v1/GatewayTransferDto` answers `{value: [transfers]}` with id, referenceNumber, transferAction, sourceAccountId, destinationAccountNumber, amount, fee, currencyCode, status, feePayer, createdDateTime', TRANSFER, ['listGatewayTransfers']),
-  pending('commerce.transfers.filter-transfer-action', '`$filter` by `transferAction` lists only transfers of that action', TRANSFERS, ['listAccounts', 'createTransfer', 'listGatewayTransfers']),
-  pending('commerce.transfers.orderby-top-skip', 'The transfer list takes `$orderby`, `$top` and `$skip`', TRANSFERS, ['listGatewayTransfers']),
-  pending('commerce.dashboards.transfers', 'The transfers dashboard answers summary {totalTransfers, totalSourceAmount, totalPayoutAmount, totalFees, averageAmount, completionRate}, typeBreakdown, statusBreakdown, timeSeries and feePayerBreakdown for startDate, endDate, currencyCode, institutionId and timeUnit', DASHBOARDS, ['getTransfersDashboard']),
 ];
 
 const links: Scenario[] = [
@@ -126,9 +113,8 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.send-invoice', '`POST /v1/invoice/{id}/send` sends an invoice (status Sent)', OTHER_OPS, [INVOICE, 'sendCommerceInvoice', 'getCommerceInvoice']),
   pending('commerce.other.subscription-plan-lowercase', '`POST /v1/subscriptionPlan` (as listed, lower-case) creates a plan', OTHER_OPS, ['createSubscriptionProduct', 'createSubscriptionPlan']),
   pending('commerce.other.subscriptions', '`GET /v1/subscription` lists subscriptions and `POST /v1/subscription/{id}/cancel` cancels one', OTHER_OPS, ['listCommerceSubscriptions', 'cancelCommerceSubscription']),
-  pending('commerce.other.transfer-and-transactions', '`POST /v1/transfer` makes a transfer that `GET /v1/transaction` lists', OTHER_OPS, ['listAccounts', 'createTransfer', 'listTransactions']),
   pending('commerce.other.merchant', '`GET /v1/merchant`, `POST /v1/merchant` and `GET /v1/merchantLocation` answer', OTHER_OPS, ['getMerchant', 'createMerchant', 'listMerchantLocations']),
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];

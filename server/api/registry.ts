@@ -18,6 +18,10 @@ import { webhookConfigurationHandlers } from './checkout/webhook-configurations.
 import { paymentHandlers } from './commerce/payments.js';
 import { commerceInvoiceHandlers } from './commerce/invoices.js';
 import { payoutsDashboardHandlers } from './commerce/payouts-dashboard.js';
+import { accountHandlers } from './commerce/accounts.js';
+import { transferHandlers } from './commerce/transfers.js';
+import { transfersDashboardHandlers } from './commerce/dashboards.js';
+import { fundingSourceHandlers } from './commerce/funding-sources.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -46,6 +50,10 @@ export const commerceHandlers: CommerceHandlers = {
   ...paymentHandlers,
   ...commerceInvoiceHandlers,
   ...payoutsDashboardHandlers,
+  ...accountHandlers,
+  ...transferHandlers,
+  ...transfersDashboardHandlers,
+  ...fundingSourceHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

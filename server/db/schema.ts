@@ -12,6 +12,7 @@ import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } f
 import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
 import type { InvoicesTable } from './tables/invoices.js';
 import type { LedgerEntriesTable } from './tables/ledger.js';
+import type { FundingSourcesTable, TransfersTable, WalletAccountsTable } from './tables/funds.js';
 import type { DisputesTable } from './tables/disputes.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
 import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
@@ -51,4 +52,7 @@ export interface Database {
   payout_batches: PayoutBatchesTable;
   payout_entries: PayoutEntriesTable;
   payout_test_failures: PayoutTestFailuresTable;
+  wallet_accounts: WalletAccountsTable;
+  transfers: TransfersTable;
+  funding_sources: FundingSourcesTable;
 }

@@ -92,7 +92,7 @@ describe('paths', () => {
   });
 
   it('an operation without a handler answers 501 not_implemented', async () => {
-    const res = await t.call('GET', '/v1/account', { apiKey: sk }); // listAccounts (Commerce), not built yet
+    const res = await t.call('GET', '/v1/PaymentLink', { apiKey: sk }); // listPaymentLinks (Commerce), not built yet
     expect(res.status).toBe(501);
     expect(res.json.error).toMatchObject({ type: 'not_implemented', code: 'not_implemented' });
   });

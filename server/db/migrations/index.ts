@@ -25,6 +25,7 @@ import * as eventNotify from './2026_11_25_0024_event_notify.js';
 import * as sandboxMerchants from './2026_11_25_0025_sandbox_merchants.js';
 import * as commerceInvoices from './2026_11_25_0026_commerce_invoices.js';
 import * as commerceInvoicePayments from './2026_11_25_0027_commerce_invoice_payments.js';
+import * as funds from './2026_11_25_0028_funds.js';
 import * as payouts from './2026_11_25_0029_payouts.js';
 
 /**
@@ -58,5 +59,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0025_sandbox_merchants': sandboxMerchants,
   '2026_11_25_0026_commerce_invoices': commerceInvoices,
   '2026_11_25_0027_commerce_invoice_payments': commerceInvoicePayments,
+  '2026_11_25_0028_funds': funds,
   '2026_11_25_0029_payouts': payouts,
 };

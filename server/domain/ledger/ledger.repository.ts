@@ -13,6 +13,8 @@ export interface PostingContext {
   paymentId: number | null;
   /** The payout (`po_…`) it moves, for payout postings. */
   payoutId?: string;
+  /** The transfer the postings book, when they book one. */
+  transferId?: number | null;
   currency: string;
   at: Date;
 }
@@ -27,6 +29,7 @@ export async function insertPostings(trx: Trx, context: PostingContext, postings
       livemode: context.tenant.livemode,
       payment_id: context.paymentId,
       payout_id: context.payoutId ?? null,
+      transfer_id: context.transferId ?? null,
       type: e.type,
       account: e.account,
       amount: e.amount,
@@ -50,7 +53,7 @@ export async function sumAccounts(db: Db, tenant: Tenant, currency: string): Pro
   const sum = (account: LedgerAccount) => sql<string>`coalesce(sum(amount) FILTER (WHERE account = ${account}), 0)::text`.as(account);
   return db
     .selectFrom('ledger_entries')
-    .select([sum('pending'), sum('available'), sum('authorized'), sum('payer'), sum('fees'), sum('in_transit'), sum('paid_out')])
+    .select([sum('pending'), sum('available'), sum('authorized'), sum('payer'), sum('fees'), sum('in_transit'), sum('paid_out'), sum('transfers')])
     .where(ofTenant(tenant))
     .where('currency', '=', currency)
     .executeTakeFirstOrThrow();

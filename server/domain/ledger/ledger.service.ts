@@ -1,4 +1,4 @@
-// The ledger is the only writer of money: payments, fees, refunds, holds, settlements and disputes post
+// The ledger is the only writer of money: payments, fees, refunds, holds, settlements, disputes and transfers post
 // balanced entries here, and balances are sums of them.
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';

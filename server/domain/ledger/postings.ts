@@ -35,7 +35,17 @@ export type Movement =
   /** A payout arrives at the merchant's bank: in transit → paid out. */
   | { type: 'payout_arrival'; amount: string }
   /** A payout fails (in transit) or is returned by the bank (paid out): its money is available again. */
-  | { type: 'payout_return'; amount: string; from: 'in_transit' | 'paid_out' };
+  | { type: 'payout_return'; amount: string; from: 'in_transit' | 'paid_out' }
+  /**
+   * A transfer leaves the available balance: `amount` goes to the other side (another Till account
+   * or a bank) less `withheld` (the receiver's share of the fee, when the receiver is outside Till),
+   * and the sender's share of the fee is paid on top. Refused when the available balance is short.
+   */
+  | { type: 'transfer_out'; amount: string; senderFee: string; withheld: string }
+  /** A transfer from another Till account arrives in the available balance, less the receiver's share of the fee. */
+  | { type: 'transfer_in'; amount: string; receiverFee: string }
+  /** A wallet account pays (an invoice): the amount leaves the available balance. Refused when it is short. */
+  | { type: 'account_payment'; amount: string };
 
 export interface Entry {
   type: LedgerEntryType;
@@ -52,9 +62,28 @@ const transfer = (type: LedgerEntryType, from: LedgerAccount, to: LedgerAccount,
   { type, account: to, amount: new Decimal(amount).toFixed() },
 ];
 
+/** A transfer's entries, with its fee parts (zero parts left out). */
+function transferEntries(movement: Extract<Movement, { type: 'transfer_out' | 'transfer_in' }>): Entry[] {
+  const entries =
+    movement.type === 'transfer_out'
+      ? [
+          { type: 'transfer' as const, account: 'available' as const, amount: neg(movement.amount) },
+          { type: 'transfer' as const, account: 'transfers' as const, amount: new Decimal(movement.amount).minus(movement.withheld).toFixed() },
+          { type: 'transfer_fee' as const, account: 'fees' as const, amount: new Decimal(movement.withheld).toFixed() },
+          ...transfer('transfer_fee', 'available', 'fees', movement.senderFee),
+        ]
+      : [...transfer('transfer', 'transfers', 'available', movement.amount), ...transfer('transfer_fee', 'available', 'fees', movement.receiverFee)];
+  return entries.filter((e) => !new Decimal(e.amount).isZero());
+}
+
 /** The entries of one movement. They always sum to zero. */
 export function entriesFor(movement: Movement): Entry[] {
   switch (movement.type) {
+    case 'transfer_out':
+    case 'transfer_in':
+      return transferEntries(movement);
+    case 'account_payment':
+      return transfer('account_payment', 'available', 'payer', movement.amount);
     case 'authorization':
       return transfer('authorization', 'payer', 'authorized', movement.amount);
     case 'capture':
@@ -88,6 +117,8 @@ export const takesFromAvailable = (movement: Movement): boolean => ('from' in mo
 /** How much a movement takes out of the merchant's available balance (what must be there first). */
 export function availableDebit(movement: Movement): Decimal {
   if (movement.type === 'payout') return new Decimal(movement.amount);
+  if (movement.type === 'transfer_out') return new Decimal(movement.amount).plus(movement.senderFee);
+  if (movement.type === 'account_payment') return new Decimal(movement.amount);
   return movement.type === 'refund' && movement.from === 'available' && !movement.accepted ? new Decimal(movement.amount) : new Decimal(0);
 }
 

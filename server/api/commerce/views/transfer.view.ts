@@ -1,0 +1,54 @@
+// Transfers and transactions, as the Commerce interface writes them (money as numbers).
+import type { components } from '../../../../generated/commerce.js';
+import type { TransferRow } from '../../../db/tables/funds.js';
+import type { TransactionRow } from '../../../domain/transfers/transfer-lists.js';
+import { decimalToAmount } from '../../../shared/money.js';
+
+type Schemas = components['schemas'];
+
+export const transferView = (row: TransferRow): Schemas['Transfer'] => {
+  const currency = row.currency.trim();
+  return {
+    id: row.id,
+    referenceNumber: row.reference_number,
+    transferAction: row.transfer_action,
+    sourceAccountId: row.source_account_id,
+    destinationAccountNumber: row.destination_account_number,
+    amount: decimalToAmount(row.amount, currency),
+    fee: decimalToAmount(row.fee, currency),
+    currencyCode: currency,
+    status: row.status,
+    feePayer: row.fee_payer,
+    description: row.description,
+    createdDateTime: row.created_at.toISOString(),
+  };
+};
+
+/** What a booking is, in words. */
+function describe(row: TransactionRow): string {
+  const side = row.balance === 'pending' ? 'pending' : 'available';
+  switch (row.entry_type) {
+    case 'settlement':
+      return row.balance === 'pending' ? 'Settlement: out of pending' : 'Settlement: into available';
+    case 'transfer':
+      return row.amount.startsWith('-') ? 'Transfer sent' : 'Transfer received';
+    case 'transfer_fee':
+      return 'Transfer fee';
+    case 'account_payment':
+      return 'Paid from the account';
+    default:
+      return `${row.type} (${side})`;
+  }
+}
+
+export const transactionView = (row: TransactionRow): Schemas['Transaction'] => ({
+  id: row.id,
+  accountId: row.account_id,
+  referenceNumber: row.reference_number,
+  type: row.type as Schemas['TransactionType'],
+  amount: decimalToAmount(row.amount, row.currency),
+  currencyCode: row.currency,
+  balanceAfter: decimalToAmount(row.balance_after, row.currency),
+  description: describe(row),
+  createdDateTime: new Date(row.created_at).toISOString(),
+});

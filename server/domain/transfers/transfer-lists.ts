@@ -1,0 +1,23 @@
+// The OData lists of the funds area: transfers (`GatewayTransferDto`) and transactions (the
+// ledger as a list). The tenant is in the query before the caller's filter is ANDed onto it.
+import type { Db } from '../../db/database.js';
+import type { TransferRow } from '../../db/tables/funds.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Tenant } from '../../shared/tenant.js';
+import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { listAccounts } from '../accounts/account.service.js';
+import { tenantBookings, type TransactionRow } from '../ledger/ledger-reads.repository.js';
+import { tenantTransfers } from './transfer.repository.js';
+
+export type { TransactionRow };
+
+/** A page of the tenant's transfers. */
+export async function listTransfers(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<TransferRow>> {
+  return page(query, tenantTransfers(db, tenant), basePath);
+}
+
+/** A page of the tenant's transactions (its accounts are opened first, so every booking has one). */
+export async function listTransactions(db: Db, clock: Clock, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<TransactionRow>> {
+  await listAccounts(db, clock, tenant);
+  return page(query, tenantBookings(db, tenant), basePath) as Promise<ODataPage<TransactionRow>>;
+}
