@@ -253,8 +253,12 @@ export interface paths {
          *     - Every payment runs through a checkout session of the invoice, so the Checkout
          *       interface's `payment.*` and `invoice.*` webhooks follow it exactly as for a checkout
          *       payment (`checkout.session.*` webhooks are not sent for it).
-         *     - `fundingSourceId` and `sourceAccountId`: until funding sources and accounts are served,
-         *       sending either answers 400 `parameter_invalid` naming it.
+         *     - `fundingSourceId` (with a card option of the source's brand): a verified, `Active`
+         *       funding source's card is charged at once, like a card on file (no 3-D Secure: verifying
+         *       the source stood in for it). An unknown source answers 404 naming it, one not verified or
+         *       not `Active` 409 `invalid_state`, one of another brand than the option 400.
+         *     - `sourceAccountId`: until paying from an account balance is served, sending it answers
+         *       400 `parameter_invalid` naming it.
          *
          *     The invoice must be payable (`Pending`, `Sent`, `PartiallyPaid` or `Overdue`); otherwise
          *     409 `invoice_not_payable`. An invoice of another merchant or mode answers 404
@@ -311,7 +315,8 @@ export interface paths {
          *     - `clientReferenceNumber` is kept on the payment (and in its webhooks' `metadata`).
          *     - Until the hosted payment page for payments is served, a payment without
          *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`; and
-         *       `fundingSourceId` / `sourceAccountId` answer 400 `parameter_invalid` naming them.
+         *       `sourceAccountId` answers 400 `parameter_invalid` naming it; `fundingSourceId` pays as
+         *       for an invoice.
          *
          *     Called by the merchant's server with its secret key.
          *

@@ -239,7 +239,7 @@ describe('what cannot be paid', () => {
     expect(live.status).toBe(404);
   });
 
-  it('no invoice, two that differ, a card option without card, an invalid card, fundingSourceId or sourceAccountId: 400 naming the field', async () => {
+  it('no invoice, two that differ, a card option without card, an invalid card, sourceAccountId: 400 naming the field', async () => {
     const inv = await newInvoice();
     const other = await newInvoice();
     const cases: [Record<string, unknown>, string, string][] = [
@@ -248,7 +248,6 @@ describe('what cannot be paid', () => {
       [{ invoiceId: inv.id, paymentOptionId: 1 }, 'parameter_missing', 'card'],
       [{ invoiceId: inv.id, paymentOptionId: 1, card: card('4242424242424241') }, 'invalid_card', 'card.cardNumber'],
       [{ invoiceId: inv.id, paymentOptionId: 1, card: { ...card(VISA), expiryDate: '01/20' } }, 'invalid_card', 'card.expiryDate'],
-      [{ invoiceId: inv.id, paymentOptionId: 1, fundingSourceId: 7 }, 'parameter_invalid', 'fundingSourceId'],
       [{ invoiceId: inv.id, paymentOptionId: 3, sourceAccountId: 7 }, 'parameter_invalid', 'sourceAccountId'],
     ];
     for (const [body, code, param] of cases) {
@@ -267,5 +266,44 @@ describe('what cannot be paid', () => {
     expect(first.status, first.text).toBe(200);
     expect(again.json).toEqual(first.json);
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'partially_paid', amountPaid: 50 });
+  });
+});
+
+describe('paying from a funding source (fundingSourceId)', () => {
+  const register = async (cardNumber: string, apiKey = sk): Promise<number> => {
+    const res = await t.call('POST', '/v1/payment/RegisterCard', { apiKey, body: { card: { cardNumber, expiryDate: expiry, cvv: '123' } } });
+    expect(res.status, res.text).toBe(200);
+    return res.json.fundingSourceId;
+  };
+
+  it('a verified source pays the whole invoice at once through the card option of its brand, as a card on file', async () => {
+    const source = await register(MASTERCARD);
+    const inv = await newInvoice();
+    const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 2, fundingSourceId: source });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ amountPaid: 300, amountDue: 0, feePaid: 9, paymentStatusId: 'Success', paymentMethod: 'CreditCard', isSuccess: true, approvalAction: 'None', is3DSecureAuth: false });
+    expect(await readInvoice(inv.id)).toMatchObject({ status: 'paid', amountPaid: 300, amountDue: 0 });
+    expect(await invoiceEventTypes(inv.id)).toContain('invoice.paid');
+  });
+
+  it('an unknown or another merchant\'s source is a 404, one of another brand a 400, one not verified a 409: nothing is paid', async () => {
+    const inv = await newInvoice();
+    const visa = await register(VISA);
+    const unverified = await register(THREE_DS);
+    const other = await t.newMerchant('Other payer');
+    const theirs = await register(VISA, other.keys.test.secret);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ fundingSourceId: 999999, paymentOptionId: 1 }, 404, 'fundingSourceId'],
+      [{ fundingSourceId: theirs, paymentOptionId: 1 }, 404, 'fundingSourceId'],
+      [{ fundingSourceId: visa, paymentOptionId: 2 }, 400, 'fundingSourceId'],
+      [{ fundingSourceId: visa, paymentOptionId: 4 }, 400, 'paymentOptionId'],
+      [{ fundingSourceId: unverified, paymentOptionId: 1 }, 409, 'fundingSourceId'],
+    ];
+    for (const [body, status, param] of cases) {
+      const res = await payInvoice({ invoiceId: inv.id, ...body });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.json.error.param, JSON.stringify(body)).toBe(param);
+    }
+    expect(await readInvoice(inv.id)).toMatchObject({ status: 'pending', amountPaid: 0 });
   });
 });

@@ -14,11 +14,13 @@ import type { PaymentRow } from '../../db/tables/payments.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, minorUnits } from '../../shared/money.js';
-import type { Tenant } from '../../shared/tenant.js';
+import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { type CardInput, tokenize } from '../../rails/cards.js';
 import { amountDue } from '../invoices/invoice.lines.js';
 import { assertPayable, getInvoice, getInvoiceByIdentifier, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
+import { usableFundingSource } from '../funding-sources/funding-source.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
+import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { declineCard, storeCard } from '../payments/payment.service.js';
 import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions, openCommerceSession, PAYER_WAIT_MINUTES } from './invoice-payment-session.js';
 import { authorizeSession, chargeSession } from './session-payment.js';
@@ -113,8 +115,29 @@ async function payByBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessio
   return { payment, action: { type: 'bank_transfer', instructions: bankTransferInstructions(merchant, payment, session.expires_at) }, threeDSecure: false };
 }
 
-/** Sources not served yet: funding sources and accounts plug in here, one Payer each. */
-const notYet = (param: 'fundingSourceId' | 'sourceAccountId', what: string): Payer => ({
+/**
+ * A verified funding source (`GET /v1/FundingSource`) pays through a card option: its card on file
+ * is charged at once (verifying the source stood in for 3-D Secure); a card the processor declines
+ * is a failed payment, answered as a card's is.
+ */
+async function payByFundingSource(trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant, input: PayWith): Promise<Paid> {
+  const option = enabledOption(merchant, input.paymentOptionId);
+  if (!CARD_METHODS.includes(option.method)) throw invalid('paymentOptionId', `A funding source is a card: pay it through a card option, not payment option ${option.id} (${option.method}).`);
+  const source = await usableFundingSource(trx, tenantOf(session), input.fundingSourceId!);
+  if (source.brand !== option.name.toLowerCase()) throw invalid('fundingSourceId', `Funding source ${source.id} is a ${source.brand} card; payment option ${option.id} takes ${option.name} cards.`);
+  const method = await findPaymentMethod(trx, tenantOf(session), source.payment_method_id);
+  if (!method) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${source.id}.` });
+  if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
+    const { payment } = await declineCard(trx, clock, session, method);
+    await recordInvoicePaymentFailure(trx, clock, session);
+    return { payment, action: { type: 'none' }, threeDSecure: false };
+  }
+  const done = await chargeSession(trx, clock, session, method);
+  return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
+}
+
+/** Sources not served yet: an account balance plugs in here. */
+const notYet = (param: 'sourceAccountId', what: string): Payer => ({
   waitMs: 0,
   check: () => {
     throw invalid(param, `Paying from ${what} is not available on this server yet; pay by card, wallet or bank transfer.`);
@@ -126,7 +149,7 @@ const PAYERS = {
   card: { waitMs: PAYER_WAIT_MINUTES * 60_000, check: checkCard, pay: payByCard },
   wallet: { waitMs: PAYER_WAIT_MINUTES * 60_000, pay: payByWallet },
   bankTransfer: { waitMs: BANK_TRANSFER_DAYS * 86_400_000, pay: payByBankTransfer },
-  fundingSource: notYet('fundingSourceId', 'a saved funding source'),
+  fundingSource: { waitMs: PAYER_WAIT_MINUTES * 60_000, pay: payByFundingSource },
   account: notYet('sourceAccountId', 'an account balance'),
 } satisfies Record<string, Payer>;
 

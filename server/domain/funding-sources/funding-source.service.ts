@@ -1,7 +1,7 @@
 // Funding sources: the list, the verification by code (5 wrong codes block the source), and
 // charging a verified source (a card on file) for an invoice.
 import type { Kysely } from 'kysely';
-import type { Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { FundingSourceRow } from '../../db/tables/funds.js';
 import type { Clock } from '../../shared/clock.js';
@@ -80,10 +80,19 @@ export interface FundingSourceCharge {
  * `fundingSourceId`; one not verified or not `Active` a 409 `invalid_state`.
  */
 export async function chargeFundingSource(trx: Trx, clock: Clock, charge: FundingSourceCharge): Promise<CardOnFileOutcome> {
-  const source = await findFundingSource(trx, charge.tenant, charge.fundingSourceId);
-  if (!source) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${charge.fundingSourceId}.` });
+  const source = await usableFundingSource(trx, charge.tenant, charge.fundingSourceId);
+  return chargeCardOnFile(trx, clock, { tenant: charge.tenant, amount: charge.amount, currency: charge.currency, invoiceId: charge.invoiceId, paymentMethodId: source.payment_method_id, metadata: charge.metadata });
+}
+
+/**
+ * A funding source of the tenant that may pay: verified and `Active`. An unknown one is a 404
+ * naming `fundingSourceId`; one not verified or not `Active` a 409 `invalid_state`.
+ */
+export async function usableFundingSource(db: Db, tenant: Tenant, id: number): Promise<FundingSourceWithCard> {
+  const source = await findFundingSource(db, tenant, id);
+  if (!source) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${id}.` });
   if (!source.is_verified || source.status !== 'Active') {
     throw new AppError('invalid_state', { param: 'fundingSourceId', message: `Funding source ${source.id} is ${source.is_verified ? source.status : 'not verified'}: it cannot pay.` });
   }
-  return chargeCardOnFile(trx, clock, { tenant: charge.tenant, amount: charge.amount, currency: charge.currency, invoiceId: charge.invoiceId, paymentMethodId: source.payment_method_id, metadata: charge.metadata });
+  return source;
 }
