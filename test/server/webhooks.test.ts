@@ -10,9 +10,11 @@ import { loadConfig } from '../../server/config.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { deliverySettings } from '../../server/api/kit.js';
 import { runDueSubscriptions } from '../../server/domain/billing/renewal.js';
-import { lapseDueHolds } from '../../server/domain/checkout/payment-operations.js';
+import { lapseDueHolds, settleDuePayments } from '../../server/domain/checkout/payment-operations.js';
 import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';
 import { expireDueInvoices } from '../../server/domain/invoices/invoice-expiry.js';
+import { completeDueArrivals, makeDuePayouts } from '../../server/domain/payouts/payouts.service.js';
+
 import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
 import { attemptDelivery, deliverDueWebhooks, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
@@ -605,12 +607,11 @@ describe('the envelope of every event type', () => {
     'dispute.opened',
     'dispute.updated',
     'dispute.closed',
+    'payout.completed',
+    'payout.failed',
     'webhook.test',
   ] as const;
-  const NOT_PRODUCED_YET: Record<string, string> = {
-    'payout.completed': 'payouts are not built yet',
-    'payout.failed': 'payouts are not built yet',
-  };
+  const NOT_PRODUCED_YET: Record<string, string> = {};
   const SUBJECT: Record<string, string> = { payment: 'payment', checkout: 'checkout_session', invoice: 'invoice', subscription: 'subscription', payout: 'payout', dispute: 'dispute', webhook: 'test' };
   const subjectOf = (type: string) => SUBJECT[type.split('.')[0]!];
 
@@ -721,6 +722,20 @@ describe('the envelope of every event type', () => {
       clock.advance(8 * 86_400);
       expect((await t.call('GET', `/v1/checkout-sessions/${expiring.id}`, { key: sk })).json.status).toBe('expired');
       expect(await lapseDueHolds(t.database.db, clock)).toBeGreaterThanOrEqual(1);
+      // Day by day: settled money leaves at 00:00 UTC and arrives a day later (payout.completed);
+      // with a failure armed, the next payout fails when it would arrive (payout.failed).
+      const payoutDays = async (days: number) => {
+        for (let day = 0; day < days; day++) {
+          clock.advance(86_400);
+          await settleDuePayments(t.database.db, clock, onlyThisMerchant);
+          await completeDueArrivals(t.database.db, clock, onlyThisMerchant);
+          await makeDuePayouts(t.database.db, clock, onlyThisMerchant);
+        }
+      };
+      await payoutDays(3); // payout.completed
+      await paidSession(m);
+      ok(await t.call('POST', '/v1/test-helpers/payouts/fail-next', { key: sk, body: {} }));
+      await payoutDays(5); // payout.failed
       await deliver();
     });
 
@@ -749,7 +764,8 @@ describe('the envelope of every event type', () => {
     });
   });
 
-  describe('not produced yet', () => {
+  // Every type is produced today; a new type may wait here, with its reason, until it is.
+  if (Object.keys(NOT_PRODUCED_YET).length > 0) describe('not produced yet', () => {
     for (const [type, why] of Object.entries(NOT_PRODUCED_YET)) it.todo(`${type}: not produced yet (${why})`);
 
     it.each(Object.keys(NOT_PRODUCED_YET))("%s: the contract's own examples validate against its schema and the envelope rules", (type) => {
