@@ -102,6 +102,9 @@ export interface World {
   dispute: string;
   /** A payout (`po_…`) in transit, made through the service (the schedule would wait for the next day). */
   payout: string;
+  /** Its wallet account in USD (Commerce), and a funding source that waits for its code. */
+  account: number;
+  fundingSource: number;
   invoice: number;
   subscription: number;
   customer: number;
@@ -158,6 +161,8 @@ export const MATRIX: Record<string, Target> = {
   getCommercePayment: on('paidPayment'),
   captureCommercePayment: on('heldPayment', {}),
   failTestPayout: on('payout', {}),
+  getAccountBalance: on('account'),
+  verifyFundingSource: on('fundingSource', { VerificationCode: '123456' }),
   capturePayment: on('heldPayment', {}, 'paymentId'),
   releasePayment: on('heldPayment', {}, 'paymentId'),
   retrieveInvoice: on('invoice'),
@@ -254,6 +259,12 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     return payOut(trx, clockAhead(systemClock, 86_400), tenant, 'USD'); // tomorrow's payout: what is available today
   });
   expect(payout?.id).toMatch(/^po_/);
+  const accounts = await t.call('GET', '/v1/account', { apiKey: secret });
+  expectStatus(accounts, 200);
+  const account = accounts.json.value.find((a: { currencyCode: string }) => a.currencyCode === 'USD').id as number;
+  const year = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
+  const registered = await t.call('POST', '/v1/payment/RegisterCard', { apiKey: secret, body: { card: { cardNumber: '4000000000003220', expiryDate: `12/${year}`, cvv: '123' } } });
+  expectStatus(registered, 200);
   const invoice = await t.call('POST', '/v1/invoices', { key: secret, body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] } });
   expectStatus(invoice, 201);
   const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
@@ -276,6 +287,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     heldPayment,
     dispute,
     payout: payout!.id,
+    account,
+    fundingSource: registered.json.fundingSourceId,
     invoice: invoice.json.id,
     subscription,
     delivery: sent.json.deliveryId,
