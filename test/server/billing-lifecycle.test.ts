@@ -44,7 +44,9 @@ describe('renewal on the card on file', () => {
     expect(payments).toHaveLength(13);
     expect(payments.every((p) => p.status === 'succeeded' && new Decimal(p.amount).equals('29.99'))).toBe(true);
     expect(payments.filter((p) => p.session_id === null)).toHaveLength(12); // merchant-initiated
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['amount']).where('merchant_id', '=', m.merchantId).where('account', 'in', MERCHANT_BALANCES).execute();
+    // What the merchant earned: its balances, and what the year's daily payouts sent to its bank.
+    const earned = [...MERCHANT_BALANCES, 'in_transit', 'paid_out'] as const;
+    const entries = await t.database.db.selectFrom('ledger_entries').select(['amount']).where('merchant_id', '=', m.merchantId).where('account', 'in', earned).execute();
     const net = payments.reduce((sum, p) => sum.plus(p.amount).minus(p.fee), new Decimal(0));
     expect(entries.reduce((sum, e) => sum.plus(e.amount), new Decimal(0)).toFixed(2)).toBe(net.toFixed(2));
     expect(net.toFixed(2)).toBe(new Decimal('29.99').times(13).minus(new Decimal('1.17').times(13)).toFixed(2)); // fee 2.9% + 0.30 = 1.17
