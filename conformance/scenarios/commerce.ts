@@ -5,6 +5,7 @@
 import type { Scenario } from '../types.js';
 import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
 import { commerceInvoiceScenarios } from './commerce/invoices.js';
+import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { payoutScenarios } from './commerce/payouts.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 import { fundsScenarios } from './commerce/funds.js';
@@ -37,13 +38,7 @@ const invoices: Scenario[] = [
 ];
 
 const invoiceStates: Scenario[] = [
-  pending('commerce.invoice-states.draft-cannot-pay', '`Draft` (not finalized): cannot be paid', INVOICE_STATES, [...PAY]),
-  pending('commerce.invoice-states.pending-can-pay', '`Pending` (created, awaiting payment): can be paid', INVOICE_STATES, [...PAY]),
-  pending('commerce.invoice-states.sent-can-pay', '`Sent` (sent to the customer): can be paid', INVOICE_STATES, [...PAY, 'sendCommerceInvoice']),
-  pending('commerce.invoice-states.partially-paid-can-pay', '`PartiallyPaid` (some amount received): can be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
-  pending('commerce.invoice-states.paid-cannot-pay', '`Paid` (fully paid): cannot be paid again', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
   clocked('commerce.invoice-states.overdue-can-pay', '`Overdue` (past due date): can be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
-  pending('commerce.invoice-states.cancelled-cannot-pay', '`Cancelled` (cancelled by the merchant): cannot be paid', INVOICE_STATES, [...PAY, 'voidInvoice']),
   clocked('commerce.invoice-states.expired-cannot-pay', '`Expired` (past its validity period): cannot be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
 ];
 
@@ -117,4 +112,4 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoices, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoices, ...invoiceStateScenarios, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];

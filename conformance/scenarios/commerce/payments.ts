@@ -15,29 +15,29 @@ const PAYMENT_RULES = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding so
 const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
 const ERRORS = source(COMMERCE_DOC, 'Errors');
 
-const VISA = '4242424242424242';
+export const VISA = '4242424242424242';
 const MASTERCARD = '5555555555554444';
 const THREE_DS = '4000000000003220';
 const INSUFFICIENT = '4000000000009995';
 
-const apiKey = (ctx: ConformanceContext): string => ctx.options.apiKey ?? ctx.options.secretKey;
+export const apiKey = (ctx: ConformanceContext): string => ctx.options.apiKey ?? ctx.options.secretKey;
 const expiry = () => `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-const card = (cardNumber: string) => ({ name: 'Conformance Payer', cardNumber, expiryDate: expiry(), cvv: '123' });
+export const card = (cardNumber: string) => ({ name: 'Conformance Payer', cardNumber, expiryDate: expiry(), cvv: '123' });
 
 /** A new Commerce invoice of one item, 2 × 42.50 USD = 85.00. */
-async function newInvoice(ctx: ConformanceContext): Promise<{ id: number; identifier: string }> {
+export async function newInvoice(ctx: ConformanceContext, extra: Record<string, unknown> = {}): Promise<{ id: number; identifier: string }> {
   const res = await call(ctx, 'commerce', INVOICE, {
     method: 'POST',
     path: '/v1/invoice',
     apiKey: apiKey(ctx),
-    body: { currencyCode: 'USD', description: 'Conformance invoice', items: [{ name: 'Workshop seat', unitCost: 42.5, quantity: 2 }], sourceInfo: { firstName: 'Ana', lastName: 'Lopez', email: 'ana.lopez@example.com' } },
+    body: { currencyCode: 'USD', description: 'Conformance invoice', items: [{ name: 'Workshop seat', unitCost: 42.5, quantity: 2 }], sourceInfo: { firstName: 'Ana', lastName: 'Lopez', email: 'ana.lopez@example.com' }, ...extra },
   });
   expectStatus(res, 201, 'create a Commerce invoice');
   return { id: res.json.id, identifier: res.json.identifier };
 }
 
 /** The invoice's enabled payment option of this method (and card brand, for cards). */
-async function optionOf(ctx: ConformanceContext, invoiceId: number, method: string, name?: string): Promise<number> {
+export async function optionOf(ctx: ConformanceContext, invoiceId: number, method: string, name?: string): Promise<number> {
   const res = await call(ctx, 'commerce', 'listInvoicePaymentMethods', { method: 'GET', path: `/v1/invoice/${invoiceId}/PaymentMethods`, apiKey: apiKey(ctx) });
   expectStatus(res, 200, "list the invoice's payment methods");
   const options: { id: number; name: string; paymentMethodId: string; isEnabled: boolean }[] = res.json.value;
@@ -46,7 +46,7 @@ async function optionOf(ctx: ConformanceContext, invoiceId: number, method: stri
   return option.id;
 }
 
-const payInvoice = (ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> => call(ctx, 'commerce', 'payInvoice', { method: 'POST', path: '/api/payment/payinvoice', apiKey: apiKey(ctx), body });
+export const payInvoice = (ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> => call(ctx, 'commerce', 'payInvoice', { method: 'POST', path: '/api/payment/payinvoice', apiKey: apiKey(ctx), body });
 
 /** Pays a new invoice by card; answers the payment response. */
 async function payByCard(ctx: ConformanceContext, cardNumber: string, brand = 'Visa'): Promise<{ invoice: { id: number; identifier: string }; res: HttpResult }> {
