@@ -52,13 +52,16 @@ describe('creating a payment', () => {
       [{ amount: 10, card: card() }, 'parameter_missing', 'paymentOptionId'],
       [{ amount: 10, paymentOptionId: 3, captureMethod: 'Manual' }, 'parameter_invalid', 'captureMethod'],
       [{ amount: 10, paymentOptionId: 1, paymentMethod: 'BankTransfer', card: card() }, 'parameter_invalid', 'paymentMethod'],
-      [{ amount: 10, paymentOptionId: 1, fundingSourceId: 3 }, 'parameter_invalid', 'fundingSourceId'],
     ];
     for (const [body, code, param] of cases) {
       const res = await create(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.error, JSON.stringify(body)).toMatchObject({ code, param });
     }
+    // A funding source pays as for an invoice: one that does not exist for this merchant is a 404 naming it.
+    const unknown = await create({ amount: 10, paymentOptionId: 1, fundingSourceId: 987654 });
+    expect(unknown.status, unknown.text).toBe(404);
+    expect(unknown.json.error).toMatchObject({ code: 'resource_not_found', param: 'fundingSourceId' });
   });
 
   it('a repeat with the same Idempotency-Key answers the first payment again', async () => {
