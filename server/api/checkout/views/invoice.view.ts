@@ -2,22 +2,14 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/checkout.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
+import { COMMERCE_STATUS } from '../../../domain/invoices/invoice.odata.js';
 import type { InvoiceRefundOutcome } from '../../../domain/checkout/invoice-refund.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { refundResultView } from './payment.view.js';
 
 type Schemas = components['schemas'];
 
-const PASCAL: Record<string, Schemas['InvoiceEventObject']['status']> = {
-  draft: 'Draft',
-  pending: 'Pending',
-  sent: 'Sent',
-  partially_paid: 'PartiallyPaid',
-  paid: 'Paid',
-  overdue: 'Overdue',
-  cancelled: 'Cancelled',
-  expired: 'Expired',
-};
+const PASCAL: Readonly<Record<string, Schemas['InvoiceEventObject']['status']>> = COMMERCE_STATUS;
 
 /** A stored line as the wire line. Lines of sessions raised before lines had ids are numbered by position. */
 function lineView(line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number }, index: number, currency: string): Schemas['InvoiceLineItem'] {
