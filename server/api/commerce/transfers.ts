@@ -1,10 +1,11 @@
+import { compileQuery } from '../../odata/index.js';
 import { transactionResource, transferResource } from '../../domain/transfers/transfer.resource.js';
 import { listTransactions, listTransfers } from '../../domain/transfers/transfer-lists.js';
 import { createTransfer } from '../../domain/transfers/transfer.service.js';
 import { amountToDecimal } from '../../shared/money.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { odataPageOf, odataQuery } from './funds-odata.js';
+import { odataPage } from './odata-list.js';
 import { transactionView, transferView } from './views/transfer.view.js';
 
 export const transferHandlers: CommerceHandlers = {
@@ -22,9 +23,9 @@ export const transferHandlers: CommerceHandlers = {
     return created(transferView(transfer));
   },
   async listGatewayTransfers({ db, tenant, query }) {
-    return ok(odataPageOf(await listTransfers(db, tenant, odataQuery(transferResource, query), '/v1/GatewayTransferDto'), transferView));
+    return ok(odataPage(await listTransfers(db, tenant, compileQuery(transferResource, query), '/v1/GatewayTransferDto'), transferView));
   },
   async listTransactions({ db, deps, tenant, query }) {
-    return ok(odataPageOf(await listTransactions(db, deps.clock, tenant, odataQuery(transactionResource, query), '/v1/transaction'), transactionView));
+    return ok(odataPage(await listTransactions(db, deps.clock, tenant, compileQuery(transactionResource, query), '/v1/transaction'), transactionView));
   },
 };
