@@ -4646,7 +4646,7 @@ export interface components {
             voidedAt: string | null;
             /**
              * Format: uri
-             * @description The public payment page of the invoice, `{baseUrl}/invoice/{identifier}`.
+             * @description The public payment page of the invoice, `{baseUrl}/invoice/{identifier}` (no key; the same page as the Commerce invoice's `paymentUrl`). It shows the lines, totals and what is due, pays it by card (with 3-D Secure) or wallet QR through the hosted checkout page, and follows the status live through the notification hub. A draft has no page (404).
              */
             hostedUrl: string;
             /**

@@ -1866,7 +1866,7 @@ export interface components {
             successUrl?: string | null;
             /**
              * Format: uri
-             * @description Till's design - the public payment page, `{baseUrl}/invoice/{identifier}`.
+             * @description Till's design - the public payment page, `{baseUrl}/invoice/{identifier}` (no key). It shows the invoice's lines, totals and what is due; a payable invoice is paid there by each enabled card or wallet option (cards with 3-D Secure, through the hosted checkout page), and the page follows the status live through the notification hub (`InvoiceUpdated`). Paid, cancelled and expired invoices show that; a draft has no page (404).
              */
             paymentUrl?: string;
             /**

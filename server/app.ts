@@ -20,6 +20,7 @@ import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work.js';
 import { checkoutPages } from './pages/checkout/routes.js';
+import { invoicePages } from './pages/invoice/routes.js';
 import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
@@ -98,7 +99,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
 
 /**
  * What is served outside the API: the health check, the 3-D Secure challenge page, the image of a
- * wallet QR code, the hosted checkout page and its assets, the customer portal (no key; their own errors), the
+ * wallet QR code, the hosted checkout and invoice pages and their assets, the customer portal (no key; their own errors), the
  * API references (`/docs`, `/openapi/*.json`), and the notification hub's negotiate (its WebSocket is `attachHub`'s, on the listening server).
  */
 function pages(deps: AppDeps): Router {
@@ -114,6 +115,7 @@ function pages(deps: AppDeps): Router {
   app.use(CHALLENGE_PATH, threeDSecurePages(deps));
   app.use(pageAssets());
   app.use(checkoutPages(deps));
+  app.use(invoicePages(deps));
   app.use(PORTAL_PATH, portalPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
   app.use(HUB_PATH, hubRoutes(deps.database.db));

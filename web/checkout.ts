@@ -79,7 +79,7 @@ function start(): void {
   wireSavedCards(till, confirm);
   wireClickToPay(till, confirm);
   const { showQr } = wireWalletQr(till, confirm, succeed);
-  wireMethodPicker();
+  wireMethodPicker(data.method);
   if (tabMemory.get(`till.3ds.${sessionId}`)) {
     tabMemory.set(`till.3ds.${sessionId}`, null);
     const message = 'Your card issuer did not confirm the payment. Try again or use another card.';

@@ -39,8 +39,8 @@ export function describeError(error: ApiError | undefined, fallback: string): st
   return error.error?.message ?? error.errorMessage ?? fallback;
 }
 
-/** The buttons that choose a payment method show its section and hide the others. */
-export function wireMethodPicker(): void {
+/** The buttons that choose a payment method show its section and hide the others; `preferred` (or the first) is shown first. */
+export function wireMethodPicker(preferred?: string): void {
   const buttons = [...document.querySelectorAll<HTMLButtonElement>('[data-pick]')];
   const sections = [...document.querySelectorAll<HTMLElement>('.method')];
   const pick = (method: string) => {
@@ -52,7 +52,7 @@ export function wireMethodPicker(): void {
     }
   };
   for (const b of buttons) b.addEventListener('click', () => pick(b.dataset.pick!));
-  const first = sections[0]?.dataset.method;
+  const first = sections.find((s) => s.dataset.method === preferred)?.dataset.method ?? sections[0]?.dataset.method;
   if (first) pick(first);
 }
 

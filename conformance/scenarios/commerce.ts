@@ -21,7 +21,6 @@ const CATALOG_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Subsc
 const DASHBOARDS = source(COMMERCE_DOC, 'Resources and their fields', 'Dashboards');
 const INVOICE_STATES = source(COMMERCE_DOC, 'States and transitions', 'Invoice status');
 const OTHER_STATES = source(COMMERCE_DOC, 'States and transitions', 'Other status values');
-const INVOICES = source(COMMERCE_DOC, 'Endpoints', 'Invoices');
 const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
 const PAYMENT_RULES = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources', 'Rules');
 const ACCOUNTS = source(COMMERCE_DOC, 'Endpoints', 'Accounts');
@@ -32,10 +31,6 @@ const AUTH = source(COMMERCE_DOC, 'Authentication');
 const EVENTS = source(COMMERCE_DOC, 'Events');
 const ERRORS = source(COMMERCE_DOC, 'Errors');
 const VERSIONING = source(COMMERCE_DOC, 'Versioning');
-
-const invoices: Scenario[] = [
-  pending('commerce.invoices.payment-page', 'The public payment page of an invoice is at `/invoice/{identifier}`', INVOICES, [INVOICE]),
-];
 
 const invoiceStates: Scenario[] = [
   clocked('commerce.invoice-states.overdue-can-pay', '`Overdue` (past due date): can be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
@@ -112,4 +107,4 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoices, ...invoiceStateScenarios, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];

@@ -158,6 +158,35 @@ describe('who hears what', () => {
     expect(await client.next(voided.id)).toEqual({ invoiceId: voided.id, status: 'Cancelled' });
   });
 
+  it('hears a Commerce invoice through its life: Sent, PartiallyPaid, Paid by payinvoice; Overdue, then Expired on the sandbox clock', async () => {
+    const m = await t.newMerchant('Hub Commerce');
+    const key = m.keys.test.secret;
+    const client = await connectHub(t.url, { key });
+    const create = async (extra: Record<string, unknown> = {}) => {
+      const res = await t.call('POST', '/v1/invoice', { apiKey: key, body: { currencyCode: 'USD', sourceInfo: { email: 'hub.commerce@example.com' }, items: [{ name: 'Hub', unitCost: 300, quantity: 1 }], ...extra } });
+      expect(res.status, res.text).toBe(201);
+      return res.json as { id: number };
+    };
+    const card = { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: `12/${future % 100}`, cvv: '123' };
+    const pay = (id: number, extra: Record<string, unknown> = {}) => t.call('POST', '/api/payment/payinvoice', { apiKey: key, body: { invoiceId: id, paymentOptionId: 1, card, ...extra } });
+    const statuses = (id: number) => expect.poll(() => client.heard.filter((e) => e.invoiceId === id).map((e) => e.status), { timeout: 5_000 });
+    const paid = await create();
+    expect((await t.call('POST', `/v1/invoice/${paid.id}/send`, { apiKey: key })).status).toBe(200);
+    await statuses(paid.id).toEqual(['Sent']);
+    expect((await pay(paid.id, { amount: 100 })).json.isSuccess).toBe(true);
+    await statuses(paid.id).toEqual(['Sent', 'PartiallyPaid']);
+    expect((await pay(paid.id)).json.isSuccess).toBe(true);
+    await statuses(paid.id).toEqual(['Sent', 'PartiallyPaid', 'Paid']);
+    const hour = 3_600_000;
+    const late = await create({ paymentDueDate: new Date(Date.now() + hour).toISOString(), validTo: new Date(Date.now() + 24 * hour).toISOString() });
+    const advance = (seconds: number) => t.call('POST', '/v1/test-helpers/clock/advance', { key, body: { seconds } });
+    expect((await advance(2 * 3600)).status).toBe(200);
+    await statuses(late.id).toEqual(['Overdue']);
+    expect((await advance(24 * 3600)).status).toBe(200);
+    await statuses(late.id).toEqual(['Overdue', 'Expired']);
+    expect(client.heard.map((e) => e.status)).toEqual(['Sent', 'PartiallyPaid', 'Paid', 'Overdue', 'Expired']);
+  });
+
   it("merchant B's connection hears nothing of merchant A's invoices", async () => {
     const skB = t.merchantB.keys.test.secret;
     const b = await connectHub(t.url, { key: skB });

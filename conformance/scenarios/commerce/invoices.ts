@@ -1,5 +1,5 @@
 // Commerce invoices (commerce-api.md › Endpoints › Invoices, › Resources and their fields, and the
-// OData conventions of the invoice list). The hosted payment page is pending in ../commerce.ts.
+// OData conventions of the invoice list), and the invoice's hosted payment page.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
@@ -178,5 +178,19 @@ export const commerceInvoiceScenarios: Scenario[] = [
     const inv = await newInvoice(ctx, 'numbers');
     for (const field of ['totalDue', 'totalPaid', 'subTotal', 'taxAmount', 'discount', 'shippingCost', 'totalCost']) assert.equal(typeof inv[field], 'number', field);
     for (const field of ['unitCost', 'discount', 'taxAmount', 'subTotal', 'totalCost', 'shippingCost']) assert.equal(typeof inv.items[0][field], 'number', `items[0].${field}`);
+  }),
+  scenario('commerce.invoices.payment-page', 'The public payment page of an invoice is at `/invoice/{identifier}`', INVOICES, [INVOICE], async (ctx) => {
+    const inv = await newInvoice(ctx, 'page');
+    const path = `/invoice/${inv.identifier}`;
+    assert.equal(new URL(inv.paymentUrl).pathname, path, 'paymentUrl is the invoice page');
+    // A page, not an API operation: fetched without any key, as a payer's browser does.
+    const page = await fetch(new URL(path, ctx.options.baseUrl));
+    assert.equal(page.status, 200, `GET ${path}`);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    const body = await page.text();
+    assert.ok(body.includes(`data-identifier="${inv.identifier}"`), 'the page is of this invoice');
+    assert.ok(body.includes('$831.00'), 'the page shows the total, 831.00 USD');
+    const unknown = await fetch(new URL('/invoice/00000000-0000-4000-8000-000000000000', ctx.options.baseUrl));
+    assert.equal(unknown.status, 404, 'an unknown identifier has no page');
   }),
 ];

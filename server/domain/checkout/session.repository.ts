@@ -34,6 +34,8 @@ export async function findOpenSessionOnInvoice(db: Db, tenant: Tenant, invoiceId
     .where('invoice_id', '=', invoiceId)
     .where('pays_invoice', '=', true)
     .where('status', 'in', [...OPEN_STATUSES])
+    // A Commerce payment's own session is never shown to a payer (and has no secret to hand out).
+    .where('origin', '=', 'checkout')
     .executeTakeFirst();
 }
 

@@ -26,11 +26,17 @@ function renderCheckout(deps: AppDeps): RequestHandler {
         const end = endPage(view);
         return sendPage(res, { title: `${end.title} · ${brand.name}`, brand, framing, body: end.body, script: '/assets/checkout.js', data: pageData(view, embedded) });
       }
-      sendPage(res, { title: `Pay ${brand.name}`, brand, framing, body: payablePage(view), script: '/assets/checkout.js', data: pageData(view, embedded) });
+      const data = { ...pageData(view, embedded), method: preferredMethod(view, req.query.method) };
+      sendPage(res, { title: `Pay ${brand.name}`, brand, framing, body: payablePage(view), script: '/assets/checkout.js', data });
     } catch (err) {
       next(err);
     }
   };
+}
+
+/** The method to show first (`?method=`, as the invoice page asks): one the session offers, or the first. */
+function preferredMethod(view: HostedCheckout, asked: unknown): string {
+  return view.methods.find((m) => m === asked) ?? view.methods[0] ?? '';
 }
 
 /** What the script reads from the page: no secret (the client secret stays in the address fragment). */

@@ -18,6 +18,7 @@ const WEB = projectFile('web/');
 /** The browser bundles and their entry points. */
 const SCRIPTS: Record<string, string> = {
   '/assets/checkout.js': 'checkout.ts',
+  '/assets/invoice.js': 'invoice.ts',
   '/js/till.js': 'till.ts',
 };
 

@@ -6,7 +6,7 @@ import type { PaymentMethodRow } from '../../db/tables/payments.js';
 import type { PortalSessionRow } from '../../db/tables/portal.js';
 import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
 import type { PortalOverview } from '../../domain/billing/portal-view.js';
-import { formatMoney } from '../kit/format.js';
+import { formatDay, formatMoney } from '../kit/format.js';
 import { type SafeHtml, html } from '../kit/html.js';
 
 /** What a page of one portal needs: its base path (with the token) and the form token. */
@@ -19,7 +19,7 @@ const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard',
 const STATUS: Record<string, string> = { active: 'Active', trialing: 'Free trial', past_due: 'Past due', unpaid: 'Unpaid', paused: 'Paused', canceled: 'Canceled', pending: 'Pending' };
 
 /** `12 Dec 2026` (UTC). */
-export const day = (at: Date): string => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(at);
+export const day = formatDay;
 
 const every = (s: { interval: string; interval_count: number }) => (s.interval_count === 1 ? `every ${s.interval}` : `every ${s.interval_count} ${s.interval}s`);
 export const priceOf = (p: Pick<Plan, 'amount' | 'currency' | 'interval' | 'interval_count'>) => `${formatMoney(p.amount, p.currency)} ${every(p)}`;
