@@ -7,9 +7,12 @@
 // checks). Each run writes its report and JUnit XML to <report-dir>/conformance/<label>/
 // (conformance.md, conformance.json, junit.xml), with a line per scenario unless --quiet.
 //
-//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out] [--no-loopback] [--quiet]
+//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out] [--no-loopback] [--quiet] [--parallel 2]
 //
-// Prints each run's closing line and exits non-zero if any run failed (2 when a preflight did).
+// The runs are independent (each its own server, database and merchants), so `--parallel` of them
+// run at once (default 2: most of a run is waiting on the server, its clocks and its webhooks).
+// Each run's output is printed whole when it ends, under its label. Exits non-zero if any run
+// failed (2 when a preflight did).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,7 +25,13 @@ import { startPrism, freePort } from './mock.mjs';
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { 'pg-url': { type: 'string' }, 'report-dir': { type: 'string', default: 'out' }, 'no-loopback': { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } },
+  options: {
+    'pg-url': { type: 'string' },
+    'report-dir': { type: 'string', default: 'out' },
+    'no-loopback': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+    parallel: { type: 'string', default: '2' },
+  },
 });
 const reportDir = path.resolve(root, values['report-dir']!);
 
@@ -60,13 +69,45 @@ async function stop(child: ChildProcess) {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** Runs `npm run conformance` as a merchant's pipeline would, and returns its exit code. */
+/** Runs `npm run conformance` as a merchant's pipeline would, prints its output whole when it ends, and returns its exit code. */
 function conformance(label: string, args: string[]): Promise<number> {
-  console.log(`\n== conformance: ${label} ==`);
+  const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args, '--reporter', 'junit', ...(values.quiet ? ['--quiet'] : [])], { cwd: root, stdio: 'inherit' });
-    child.on('exit', (code) => resolve(code ?? 1));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args, '--reporter', 'junit', ...(values.quiet ? ['--quiet'] : [])], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout!.on('data', (c: Buffer) => output.push(c));
+    child.stderr!.on('data', (c: Buffer) => output.push(c));
+    child.on('close', (code) => {
+      process.stdout.write(`\n== conformance: ${label} (${Math.round((Date.now() - started) / 1000)} s) ==\n${Buffer.concat(output).toString()}`);
+      resolve(code ?? 1);
+    });
   });
+}
+
+/** Runs the tasks, at most `limit` at a time. */
+async function inPool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+  const queue = [...tasks];
+  const worker = async () => {
+    for (let task = queue.shift(); task; task = queue.shift()) await task();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}
+
+async function againstMock(): Promise<number> {
+  const mocks = await Promise.all([startPrism({ api: 'checkout' }), startPrism({ api: 'commerce' })]);
+  try {
+    return await conformance('Prism mock (contract)', [
+      '--base-url', mocks[0]!.url,
+      '--commerce-base-url', mocks[1]!.url,
+      '--secret-key', 'sk_test_conformancemock00000000000',
+      '--publishable-key', 'pk_test_conformancemock00000000000',
+      '--target', 'mock',
+      '--contract-only',
+      '--report', path.join(reportDir, 'conformance', 'mock'),
+    ]);
+  } finally {
+    await Promise.all(mocks.map((m) => m.stop()));
+  }
 }
 
 async function againstServer(label: string, database: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): Promise<number> {
@@ -96,26 +137,18 @@ async function main() {
   await mkdir(reportDir, { recursive: true });
   await writeFile(path.join(reportDir, 'implemented.json'), stdout);
 
-  const codes: Record<string, number> = {};
-  codes.pglite = await againstServer('pglite', { DATABASE_URL: '' });
-  if (values['pg-url']) codes.postgres = await againstServer('postgres', { DATABASE_URL: values['pg-url'] });
+  const runs: Record<string, () => Promise<number>> = { pglite: () => againstServer('pglite', { DATABASE_URL: '' }) };
+  if (values['pg-url']) runs.postgres = () => againstServer('postgres', { DATABASE_URL: values['pg-url'] });
   // The notification-URL rules answer differently where test-mode loopback webhooks are allowed; the suite must pass there too.
-  if (!values['no-loopback']) codes.loopback = await againstServer('loopback', { DATABASE_URL: '' }, { TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' });
+  if (!values['no-loopback']) runs.loopback = () => againstServer('loopback', { DATABASE_URL: '' }, { TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' });
+  runs.mock = againstMock;
 
-  const mocks = await Promise.all([startPrism({ api: 'checkout' }), startPrism({ api: 'commerce' })]);
-  try {
-    codes.mock = await conformance('Prism mock (contract)', [
-      '--base-url', mocks[0]!.url,
-      '--commerce-base-url', mocks[1]!.url,
-      '--secret-key', 'sk_test_conformancemock00000000000',
-      '--publishable-key', 'pk_test_conformancemock00000000000',
-      '--target', 'mock',
-      '--contract-only',
-      '--report', path.join(reportDir, 'conformance', 'mock'),
-    ]);
-  } finally {
-    await Promise.all(mocks.map((m) => m.stop()));
-  }
+  const codes: Record<string, number> = {};
+  // A run that throws (its server would not start) fails, and the others still run.
+  const settle = (label: string, start: () => Promise<number>) => async () => {
+    codes[label] = await start().catch((err: unknown) => (console.error(`conformance-ci: ${label}: ${err instanceof Error ? err.message : String(err)}`), 1));
+  };
+  await inPool(Object.entries(runs).map(([label, start]) => settle(label, start)), Number(values.parallel) || 1);
   console.log(`\nconformance runs: ${Object.entries(codes).map(([k, c]) => `${k} ${c === 0 ? 'ok' : c === 2 ? 'PREFLIGHT FAILED' : 'FAILED'}`).join(', ')}`);
   console.log(`JUnit XML: ${Object.keys(codes).map((k) => path.join(path.relative(root, reportDir), 'conformance', k, 'junit.xml')).join(', ')}`);
   process.exit(Object.values(codes).some((c) => c !== 0) ? 1 : 0);

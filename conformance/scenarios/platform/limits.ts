@@ -191,6 +191,8 @@ export const rateLimit429: Scenario = {
       sent += wave;
       limited = answers.find((a) => a.status === 429);
       for (const a of answers) assert.ok(a.status === 200 || a.status === 429, `a burst answer must be 200 or 429, got ${describe(a)}`);
+      // Slower than the rate itself: the bucket refills faster than this client empties it, so more waves cannot reach a 429.
+      if (!limited && sent / ((Date.now() - started) / 1000) < limit) break;
     }
     const seconds = (Date.now() - started) / 1000;
     if (!limited) {
