@@ -5160,17 +5160,17 @@ export interface components {
             /** @description How it was paid, masked. */
             paymentMethod: {
                 /**
-                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments, `bank_transfer` for bank transfers (invoices paid through the Commerce interface).
+                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments, `bank_transfer` for bank transfers and `account_balance` for payments from a wallet account's balance (both: invoices paid through the Commerce interface).
                  * @enum {string}
                  */
-                type: "card" | "wallet" | "bank_transfer";
+                type: "card" | "wallet" | "bank_transfer" | "account_balance";
                 /**
-                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown and for bank transfers.
+                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown, for bank transfers and for account balances.
                  * @example visa
                  */
                 brand: string | null;
                 /**
-                 * @description Last four digits of the card; null for wallets and bank transfers.
+                 * @description Last four digits of the card; null for wallets, bank transfers and account balances.
                  * @example 4242
                  */
                 last4: string | null;

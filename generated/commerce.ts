@@ -125,7 +125,10 @@ export interface paths {
          * @description Lists the payment options that can pay this invoice, as `{value: [...]}`. The `id` of an
          *     entry is the `paymentOptionId` of the payment request; card payments use entries with
          *     `paymentMethodId` `CreditCard`. Till's design: the options of the merchant in the invoice's
-         *     currency, switched-off ones included with `isEnabled` false (they cannot be used).
+         *     currency, switched-off ones included with `isEnabled` false (they cannot be used). A new
+         *     merchant has five: Visa and Mastercard (`CreditCard`), the wallet QR (`GatewayWallet`), bank
+         *     transfer (`BankTransfer`) and its account balance (`AccountBalance`, paid with
+         *     `sourceAccountId`).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -257,8 +260,20 @@ export interface paths {
          *       funding source's card is charged at once, like a card on file (no 3-D Secure: verifying
          *       the source stood in for it). An unknown source answers 404 naming it, one not verified or
          *       not `Active` 409 `invalid_state`, one of another brand than the option 400.
-         *     - `sourceAccountId`: until paying from an account balance is served, sending it answers
-         *       400 `parameter_invalid` naming it.
+         *     - `sourceAccountId` (with the merchant's `AccountBalance` option): pays from one of the
+         *       caller's wallet accounts (`GET /v1/account`) in the invoice's currency, at once
+         *       (`Success`, `approvalAction` `None`). In one transaction the amount leaves the account's
+         *       available balance through the ledger (a `Payment` in `GET /v1/transaction`, "Paid from the
+         *       account") and the payment is recorded like any other: the invoice is paid (or
+         *       `PartiallyPaid`), the usual fee is taken, and the payment's money is pending until it
+         *       settles. When the available balance (`GET /v1/account/{id}/balance`, `availableAmount`) is
+         *       short of the amount, it answers 409 `invalid_state` naming `sourceAccountId` and nothing
+         *       moves. An account that is not the caller's (another merchant's or mode's, or none) answers
+         *       404 `resource_not_found` naming `sourceAccountId`; an account in another currency than the
+         *       invoice 400 `validation_error` naming it; an account that is not `Active` 409
+         *       `invalid_state`. `sourceAccountId` with an option that is not `AccountBalance` answers 400
+         *       `parameter_invalid` naming `paymentOptionId`; the `AccountBalance` option without
+         *       `sourceAccountId` answers 400 `parameter_missing` naming `sourceAccountId`.
          *
          *     The invoice must be payable (`Pending`, `Sent`, `PartiallyPaid` or `Overdue`); otherwise
          *     409 `invoice_not_payable`. An invoice of another merchant or mode answers 404
@@ -314,9 +329,9 @@ export interface paths {
          *     - `Idempotency-Key` makes a retry safe: the same key answers the first payment again.
          *     - `clientReferenceNumber` is kept on the payment (and in its webhooks' `metadata`).
          *     - Until the hosted payment page for payments is served, a payment without
-         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`; and
-         *       `sourceAccountId` answers 400 `parameter_invalid` naming it; `fundingSourceId` pays as
-         *       for an invoice.
+         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`.
+         *       `fundingSourceId` and `sourceAccountId` (with the `AccountBalance` option) pay as for an
+         *       invoice, with the same errors.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -4184,7 +4199,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is malformed, `paymentOptionId` is not an enabled payment option of the invoice, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), or the card is not valid (`invalid_card`) or not of the option's brand. */
+            /** @description The request is malformed, `paymentOptionId` is not an enabled payment option of the invoice, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), the card is not valid (`invalid_card`) or not of the option's brand, or the account of `sourceAccountId` holds another currency than the invoice (`validation_error`). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4199,7 +4214,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`). */
+            /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`); or `fundingSourceId` or `sourceAccountId` names none of the caller's (`resource_not_found`, naming it). */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4212,7 +4227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The invoice cannot be paid (`invoice_not_payable` - paid, cancelled, expired, draft or zero balance), or the `Idempotency-Key` clashes. */
+            /** @description The invoice cannot be paid (`invoice_not_payable` - paid, cancelled, expired, draft or zero balance), the account of `sourceAccountId` has less available than the payment or is not `Active` (`invalid_state`, naming `sourceAccountId`; nothing moves), or the `Idempotency-Key` clashes. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

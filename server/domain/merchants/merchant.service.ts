@@ -27,6 +27,7 @@ export const defaultPaymentOptions: PaymentOption[] = [
   { id: 2, code: 'card_mastercard', name: 'Mastercard', method: 'CreditCard', canHold: true, holdDays: null, enabled: true },
   { id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: true },
   { id: 4, code: 'bank_transfer', name: 'Bank transfer', method: 'BankTransfer', canHold: false, holdDays: null, enabled: true },
+  { id: 5, code: 'account_balance', name: 'Account balance', method: 'AccountBalance', canHold: false, holdDays: null, enabled: true },
 ];
 
 function slugify(name: string): string {
