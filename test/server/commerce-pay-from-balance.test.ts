@@ -2,6 +2,7 @@
 // HTTP: the amount leaves the available balance through the ledger in the transaction that pays the
 // invoice; a short balance, another merchant's account or another currency is refused and nothing moves.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { up as addAccountBalanceOption } from '../../server/db/migrations/2026_11_26_0030_account_balance_payments.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { fundsKit } from '../support/funds.js';
 import { connectHub, stopHubClients } from '../support/hub.js';
@@ -160,6 +161,19 @@ describe('paying an invoice from an account balance', () => {
     const short = await t.call('POST', '/v1/payment', { apiKey: m.keys.test.secret, body: { amount: 72, currency: 'USD', paymentOptionId: BALANCE_OPTION, sourceAccountId: account.id } });
     expect(short.status).toBe(409);
     expect(short.json.error).toMatchObject({ code: 'invalid_state', param: 'sourceAccountId' });
+  });
+});
+
+describe('the AccountBalance option of merchants made before it (migration 0030)', () => {
+  it('is added with the next free id where a merchant has none, and left alone where it has one', async () => {
+    const older = await t.newMerchant('Older');
+    const options = (id: number) => t.database.db.selectFrom('merchants').select('payment_options').where('id', '=', id).executeTakeFirstOrThrow();
+    const before = (await options(older.merchantId)).payment_options.filter((o) => o.method !== 'AccountBalance').map((o) => (o.id === 4 ? { ...o, id: 7 } : o));
+    await t.database.db.updateTable('merchants').set({ payment_options: JSON.stringify(before) }).where('id', '=', older.merchantId).execute();
+    const untouched = (await options(t.merchantA.merchantId)).payment_options;
+    await addAccountBalanceOption(t.database.db);
+    expect((await options(older.merchantId)).payment_options).toEqual([...before, { id: 8, code: 'account_balance', name: 'Account balance', method: 'AccountBalance', canHold: false, holdDays: null, enabled: true }]);
+    expect((await options(t.merchantA.merchantId)).payment_options).toEqual(untouched);
   });
 });
 
