@@ -7,7 +7,7 @@ import { commerceDirectPayments, commercePayments } from './commerce/payments.js
 import { commerceInvoiceScenarios } from './commerce/invoices.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { payoutScenarios } from './commerce/payouts.js';
-import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
+import { COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 import { fundsScenarios } from './commerce/funds.js';
 
 const INVOICE = 'createCommerceInvoice';
@@ -19,9 +19,7 @@ const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Pay
 const LINK_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Payment link');
 const CATALOG_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Subscription catalog');
 const DASHBOARDS = source(COMMERCE_DOC, 'Resources and their fields', 'Dashboards');
-const INVOICE_STATES = source(COMMERCE_DOC, 'States and transitions', 'Invoice status');
 const OTHER_STATES = source(COMMERCE_DOC, 'States and transitions', 'Other status values');
-const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
 const PAYMENT_RULES = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources', 'Rules');
 const ACCOUNTS = source(COMMERCE_DOC, 'Endpoints', 'Accounts');
 const LINKS = source(COMMERCE_DOC, 'Endpoints', 'Payment links');
@@ -31,19 +29,6 @@ const AUTH = source(COMMERCE_DOC, 'Authentication');
 const EVENTS = source(COMMERCE_DOC, 'Events');
 const ERRORS = source(COMMERCE_DOC, 'Errors');
 const VERSIONING = source(COMMERCE_DOC, 'Versioning');
-
-const invoiceStates: Scenario[] = [
-  clocked('commerce.invoice-states.overdue-can-pay', '`Overdue` (past due date): can be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
-  clocked('commerce.invoice-states.expired-cannot-pay', '`Expired` (past its validity period): cannot be paid', INVOICE_STATES, [...PAY, 'getCommerceInvoice']),
-];
-
-const payments: Scenario[] = [
-  pending('commerce.funding.pay-with-source', 'A registered funding source pays an invoice by `fundingSourceId`', PAYMENTS, ['registerCard', ...PAY]),
-];
-
-const accounts: Scenario[] = [
-  pending('commerce.accounts.pay-from-balance', 'An invoice can be paid from a wallet account (`sourceAccountId`)', PAYMENTS, ['listAccounts', ...PAY]),
-];
 
 const links: Scenario[] = [
   pending('commerce.links.create', 'Creating a payment link answers it with `code`, `identifier` (UUID), `paymentUrl`, `qrCodeUrl`, `embedCode` and `status`', LINKS, [LINK]),
@@ -107,4 +92,4 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...commercePayments, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
