@@ -71,6 +71,11 @@ export interface ODataPage<T> {
   '@odata.nextLink'?: string;
 }
 
+/** The statement that counts every row matching the tenant and the filter: `count(*)` alone, with no columns, order, offset or limit. */
+export function countStatement<O>(query: CompiledQuery, scoped: AnyQuery<O>): AnyQuery<{ count: string | number }> {
+  return query.where(scoped).clearSelect().clearOrderBy().select(sql<string>`count(*)`.as('count'));
+}
+
 /**
  * Runs one page of `scoped` (a query the caller has already scoped to its tenant and given its
  * columns) and, when asked, the count of every matching row (ignoring $top and $skip).
@@ -79,8 +84,7 @@ export async function page<O>(query: CompiledQuery, scoped: AnyQuery<O>, basePat
   const rows = (await query.apply(scoped).execute()) as O[];
   const result: ODataPage<O> = { value: rows.slice(0, query.top) };
   if (query.count) {
-    const counted = query.where(scoped).clearSelect().clearOrderBy().select(sql<string>`count(*)`.as('count'));
-    const row = (await counted.executeTakeFirst()) as { count: string | number } | undefined;
+    const row = await countStatement(query, scoped).executeTakeFirst();
     result['@odata.count'] = Number(row?.count ?? 0);
   }
   if (rows.length > query.top && query.top > 0) result['@odata.nextLink'] = nextLink(basePath, query);
