@@ -10,7 +10,8 @@
  * answer has been read): more connections on this 2-core machine measure queueing, not the list.
  * The page is also measured at BENCH_INVOICE_CONNECTIONS (4) concurrent connections, and both
  * statements alone (the SQL the handler runs, built by the same code, from this process), without
- * a goal: the difference from HTTP is Till's own time. `EXPLAIN (ANALYZE, BUFFERS)` of both
+ * a goal, alternating request by request with the HTTP ones at 1 connection: the difference is
+ * Till's own time. `EXPLAIN (ANALYZE, BUFFERS)` of both
  * statements goes into the report, and the load average before and after, since the machine's
  * other work moves every figure.
  *
@@ -113,29 +114,55 @@ async function explain(database: TillDatabase, statement: KyselyCompiled): Promi
   return rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
 }
 
-async function seed(database: TillDatabase, merchantId: number): Promise<void> {
-  await sql`INSERT INTO invoices (merchant_id, livemode, identifier, reference, invoice_number, status, currency, subtotal, tax_amount, discount, total, amount_paid, amount_refunded, line_items, created_at)
-    SELECT ${merchantId}, false, gen_random_uuid(), 'BENCH-' || g, 'INV-' || lpad(g::text, 7, '0'),
-      (ARRAY['draft', 'pending', 'sent', 'partially_paid', 'paid', 'overdue', 'cancelled', 'expired'])[1 + g % 8],
-      'USD', t, 0, 0, t, CASE WHEN g % 8 = 4 THEN t ELSE 0 END, 0, '[]', now() - make_interval(secs => ${INVOICE_ROWS} - g)
-    FROM generate_series(1, ${INVOICE_ROWS}) AS g, LATERAL (SELECT ((g::bigint * 7919) % 50000) / 100.0 AS t) AS amounts`.execute(database.db);
-  await sql`VACUUM ANALYZE invoices`.execute(database.db);
+/** Seeds the merchant's invoices over a connection of its own, closed afterwards. */
+async function seed(url: string, merchantId: number): Promise<void> {
+  const database = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+  try {
+    await sql`INSERT INTO invoices (merchant_id, livemode, identifier, reference, invoice_number, status, currency, subtotal, tax_amount, discount, total, amount_paid, amount_refunded, line_items, created_at)
+      SELECT ${merchantId}, false, gen_random_uuid(), 'BENCH-' || g, 'INV-' || lpad(g::text, 7, '0'),
+        (ARRAY['draft', 'pending', 'sent', 'partially_paid', 'paid', 'overdue', 'cancelled', 'expired'])[1 + g % 8],
+        'USD', t, 0, 0, t, CASE WHEN g % 8 = 4 THEN t ELSE 0 END, 0, '[]', now() - make_interval(secs => ${INVOICE_ROWS} - g)
+      FROM generate_series(1, ${INVOICE_ROWS}) AS g, LATERAL (SELECT ((g::bigint * 7919) % 50000) / 100.0 AS t) AS amounts`.execute(database.db);
+    await sql`VACUUM ANALYZE invoices`.execute(database.db);
+  } finally {
+    await database.close();
+  }
 }
 
-/** Every case, HTTP first. */
+/**
+ * The latencies of `http` and `alone` (the same work without HTTP), one after the other `runs`
+ * times (after `warmup` untimed pairs, each pair in turn in either order), so both see the same machine.
+ */
+async function alternating(runs: number, warmup: number, http: () => Promise<unknown>, alone: () => Promise<unknown>): Promise<[LatencySummary, LatencySummary]> {
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < warmup + runs; i++) {
+    const order = i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const); // neither always runs first
+    for (const k of order) {
+      const work = k === 0 ? http : alone;
+      const start = performance.now();
+      await work();
+      if (i >= warmup) times[k]!.push(performance.now() - start);
+    }
+  }
+  return [latencySummary(times[0]), latencySummary(times[1])];
+}
+
+/** Every case: each at 1 connection through HTTP and alone, then the page at CONCURRENT connections. */
 async function measure(till: TillProcess, database: TillDatabase): Promise<InvoiceCase[]> {
   const { page, count } = statements(database, till.merchantId);
   const run = (statement: KyselyCompiled) => () => database.sql.query(statement.sql, [...statement.parameters]);
-  const cases: InvoiceCase[] = [];
-  const add = async (name: InvoiceCase['name'], via: InvoiceCase['via'], connections: number, runs: number, work: () => Promise<unknown>) => {
-    cases.push({ name, via, connections, requests: runs * connections, latencyMs: await timed(runs, name === 'page' ? 20 : 2, connections, work) });
-  };
-  await add('page', 'HTTP', 1, PAGE_RUNS, () => getList(till, PAGE));
-  await add('count', 'HTTP', 1, COUNT_RUNS, () => getList(till, COUNT));
-  await add('page', 'HTTP', CONCURRENT, Math.ceil(PAGE_RUNS / CONCURRENT), () => getList(till, PAGE));
-  await add('page', 'SQL', 1, PAGE_RUNS, run(page));
-  await add('count', 'SQL', 1, COUNT_RUNS, run(count));
-  return cases;
+  const [pageHttp, pageSql] = await alternating(PAGE_RUNS, 20, () => getList(till, PAGE), run(page));
+  const [countHttp, countSql] = await alternating(COUNT_RUNS, 2, () => getList(till, COUNT), run(count));
+  const perLoop = Math.ceil(PAGE_RUNS / CONCURRENT);
+  const pageConcurrent = await timed(perLoop, 20, CONCURRENT, () => getList(till, PAGE));
+  const one = (name: InvoiceCase['name'], via: InvoiceCase['via'], requests: number, latencyMs: LatencySummary): InvoiceCase => ({ name, via, connections: 1, requests, latencyMs });
+  return [
+    one('page', 'HTTP', PAGE_RUNS, pageHttp),
+    one('count', 'HTTP', COUNT_RUNS, countHttp),
+    { name: 'page', via: 'HTTP', connections: CONCURRENT, requests: perLoop * CONCURRENT, latencyMs: pageConcurrent },
+    one('page', 'SQL', PAGE_RUNS, pageSql),
+    one('count', 'SQL', COUNT_RUNS, countSql),
+  ];
 }
 
 /** Seeds the invoices, starts Till on them and measures; `skipped` when PostgreSQL is unreachable. */
@@ -151,11 +178,11 @@ export async function benchInvoices(): Promise<InvoiceBenchResult> {
   let database: TillDatabase | undefined;
   try {
     till = await spawnTill(bench.url); // migrates the fresh database and creates its demo merchant
-    database = await openDatabase({ databaseUrl: bench.url, maxConnections: 2 });
     console.log(`bench: invoices: seeding ${fmt(INVOICE_ROWS, 0)} invoices of merchant ${till.merchantId}…`);
     const seedStart = performance.now();
-    await seed(database, till.merchantId);
+    await seed(bench.url, till.merchantId);
     const seedSeconds = (performance.now() - seedStart) / 1000;
+    database = await openDatabase({ databaseUrl: bench.url, maxConnections: 1 }); // the statements alone, one connection
     const counted = await checkAnswers(till);
     const before = os.loadavg();
     const cases = await measure(till, database);
@@ -206,7 +233,7 @@ const loads = (l: number[]) => l.map((n) => n.toFixed(2)).join(' ');
 export function invoiceNotes(result: InvoiceBenchResult): string[] {
   if (result.status !== 'ok') return [];
   return [
-    `Invoice list: ${fmt(result.rows ?? 0, 0)} invoices of one merchant on PostgreSQL (seeded and VACUUM ANALYZEd in ${fmt(result.seedSeconds ?? 0, 1)} s). HTTP: GET /v1/invoice with x-api-key against Till (compiled build, NODE_ENV=production), each connection sending its next request when the last answer is read; the goals are judged at 1 connection. SQL: the page's and the count's statements alone, as the handler builds them, from the bench process.`,
+    `Invoice list: ${fmt(result.rows ?? 0, 0)} invoices of one merchant on PostgreSQL (seeded and VACUUM ANALYZEd in ${fmt(result.seedSeconds ?? 0, 1)} s). HTTP: GET /v1/invoice with x-api-key against Till (compiled build, NODE_ENV=production), each connection sending its next request when the last answer is read; the goals are judged at 1 connection. SQL: the page's and the count's statements alone, as the handler builds them, from the bench process, each run right after its HTTP request (the two alternate, so both see the same machine).`,
     `Load average (1, 5, 15 min) before ${loads(result.load?.before ?? [])}, after ${loads(result.load?.after ?? [])} on ${os.cpus().length} CPUs: other work on the machine moves every figure.`,
   ];
 }
