@@ -27,7 +27,7 @@ import * as commerceInvoices from './2026_11_25_0026_commerce_invoices.js';
 import * as commerceInvoicePayments from './2026_11_25_0027_commerce_invoice_payments.js';
 import * as funds from './2026_11_25_0028_funds.js';
 import * as payouts from './2026_11_25_0029_payouts.js';
-import * as invoiceCountIndex from './2026_11_26_0030_invoice_count_index.js';
+import * as invoiceCountIndex from './2026_11_26_0031_invoice_count_index.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -62,5 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0027_commerce_invoice_payments': commerceInvoicePayments,
   '2026_11_25_0028_funds': funds,
   '2026_11_25_0029_payouts': payouts,
-  '2026_11_26_0030_invoice_count_index': invoiceCountIndex,
+  '2026_11_26_0031_invoice_count_index': invoiceCountIndex,
 };
