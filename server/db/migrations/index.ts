@@ -28,6 +28,7 @@ import * as commerceInvoicePayments from './2026_11_25_0027_commerce_invoice_pay
 import * as funds from './2026_11_25_0028_funds.js';
 import * as payouts from './2026_11_25_0029_payouts.js';
 import * as accountBalancePayments from './2026_11_26_0030_account_balance_payments.js';
+import * as invoiceCountIndex from './2026_11_26_0031_invoice_count_index.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0028_funds': funds,
   '2026_11_25_0029_payouts': payouts,
   '2026_11_26_0030_account_balance_payments': accountBalancePayments,
+  '2026_11_26_0031_invoice_count_index': invoiceCountIndex,
 };
