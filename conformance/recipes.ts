@@ -233,8 +233,66 @@ const fundsRecipes: Record<string, Recipe> = {
   getTransfersDashboard: { success: async () => ({ path: '/v1/FinancialDashboard/transfers', query: { timeUnit: 'Week' } }) },
 };
 
+/** A Commerce catalog product of the merchant behind `key`. */
+const fixtureCatalogProduct = async (ctx: ConformanceContext, key?: string): Promise<{ id: number }> =>
+  commerceJson(ctx, 'createSubscriptionProduct', { method: 'POST', path: '/v1/SubscriptionProduct', body: { name: `Conformance product ${ctx.runId}`, subscriptionProductType: 'Physical' } }, key);
+/** A Commerce catalog plan (archived at the end of the run). */
+async function fixtureCatalogPlan(ctx: ConformanceContext, key = ctx.options.apiKey ?? ctx.options.secretKey): Promise<{ id: number }> {
+  const product = await fixtureCatalogProduct(ctx, key);
+  const plan = await commerceJson(ctx, 'createSubscriptionPlan', { method: 'POST', path: '/v1/SubscriptionPlan', body: { productId: product.id, name: `Conformance ${ctx.runId}`, amount: '9.99', currency: 'USD', timeUnit: 'Month' } }, key);
+  ctx.onCleanup(() => ctx.request('commerce', 'deleteSubscriptionPlan', { method: 'DELETE', path: `/v1/SubscriptionPlan/${plan.id}`, apiKey: key }));
+  return plan;
+}
+/** An inventory item of a new catalog product, with a serial number unique to the run. */
+const fixtureInventoryItem = async (ctx: ConformanceContext, key?: string): Promise<{ id: number }> =>
+  commerceJson(ctx, 'createSubscriptionInventoryItem', { method: 'POST', path: '/v1/SubscriptionInventoryItem', body: { productId: (await fixtureCatalogProduct(ctx, key)).id, serialNumber: `CF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}` } }, key);
+
+/** The Commerce subscription catalog and subscriptions (issue 16 §2, §3). */
+const catalogRecipes: Record<string, Recipe> = {
+  createSubscriptionProduct: { success: async (ctx) => ({ path: '/v1/SubscriptionProduct', body: { name: `Conformance product ${ctx.runId}`, media: [{ mediaUrl: 'https://cdn.example.com/conformance.jpg' }] } }) },
+  listSubscriptionProducts: { success: async () => ({ path: '/v1/SubscriptionProduct', query: { $top: 5, $count: true, $expand: 'Media' } }) },
+  updateSubscriptionProduct: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx)).id}`, body: { description: 'Changed by the conformance suite' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx, key)).id}`, body: { name: 'Not yours' } }),
+  },
+  deleteSubscriptionProduct: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx, key)).id}` }),
+  },
+  createSubscriptionPlan: {
+    success: async (ctx) => ({ path: '/v1/SubscriptionPlan', body: { productId: (await fixtureCatalogProduct(ctx)).id, name: `Conformance ${ctx.runId}`, amount: '19.99', currency: 'USD', timeUnit: 'Month', timeInterval: 1 } }),
+  },
+  listSubscriptionPlans: { success: async () => ({ path: '/v1/SubscriptionPlan', query: { $top: 5, $count: true, $filter: "status eq 'Active'" } }) },
+  updateSubscriptionPlan: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx)).id}`, body: { name: `Conformance renamed ${ctx.runId}` } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx, key)).id}`, body: { name: 'Not yours' } }),
+  },
+  deleteSubscriptionPlan: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx, key)).id}` }),
+  },
+  createSubscriptionInventoryItem: {
+    success: async (ctx) => ({ path: '/v1/SubscriptionInventoryItem', body: { productId: (await fixtureCatalogProduct(ctx)).id, serialNumber: `CF-${ctx.runId}-new` } }),
+  },
+  listSubscriptionInventoryItems: { success: async () => ({ path: '/v1/SubscriptionInventoryItem', query: { $top: 5, $count: true, $filter: "status eq 'Available'" } }) },
+  updateSubscriptionInventoryItem: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx)).id}`, body: { status: 'Reserved' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx, key)).id}`, body: { status: 'Discontinued' } }),
+  },
+  deleteSubscriptionInventoryItem: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx, key)).id}` }),
+  },
+  listCommerceSubscriptions: { success: async () => ({ path: '/v1/subscription', query: { $top: 5, $count: true } }) },
+  cancelCommerceSubscription: {
+    success: async (ctx) => ({ path: `/v1/subscription/${(await fixtureSubscription(ctx)).id}/cancel`, body: { cancelAtPeriodEnd: true, reason: 'conformance' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscription/${(await fixtureSubscription(ctx, key)).id}/cancel`, body: { cancelAtPeriodEnd: false } }),
+  },
+};
+
 export const recipes: Record<string, Recipe> = {
   ...fundsRecipes,
+  ...catalogRecipes,
   createWebhookConfiguration: {
     success: async (ctx) => {
       const url = `https://conformance-${ctx.runId.toLowerCase()}.till.invalid/hooks`;

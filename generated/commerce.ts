@@ -1226,10 +1226,13 @@ export interface paths {
          * Delete a subscription product
          * @description Deletes the product permanently.
          *
-         *     Till's design (the source shows no response): 204 with no body. A product that is still in
-         *     use answers 409 `invalid_state`: while any plan (archived ones too, as their subscriptions
-         *     may still bill), inventory item or payment link (`subscriptionProductId`) refers to it.
-         *     Archive its plans and remove its items and links first, or keep the product.
+         *     Till's design (the source shows no response): 204 with no body. A product that is in use
+         *     answers 409 `invalid_state` and stays as it is:
+         *     - a product with any plan (archived ones too) is kept for good: plans are never deleted
+         *       (`DELETE /v1/SubscriptionPlan/{id}` archives), because subscriptions and their invoices
+         *       refer to them. Keep such a product; rename it or archive its plans instead;
+         *     - a product with inventory items or payment links (`subscriptionProductId`) can be deleted
+         *       once they are removed.
          *
          *     Scope: `subscriptionproduct.delete`.
          */
@@ -1276,9 +1279,25 @@ export interface paths {
          * Create a subscription plan
          * @description Creates a plan of one of the merchant's products: price (`amount`, a decimal string, and
          *     `currency`), billing period (`timeUnit` and `timeInterval`: `Month` and 1 monthly, `Month` and
-         *     3 quarterly, `Day` and 7 weekly), `subscriptionBillingType` (`Recurring` charges each period,
-         *     `OneTime` once, `Usage` is metered) and `status` (`Active`, or `Inactive` for a draft).
-         *     `amount`, `currency`, `timeUnit` and `timeInterval` cannot be changed afterwards.
+         *     3 quarterly, `Day` and 7 weekly), `subscriptionBillingType` and `status` (`Active`, or
+         *     `Inactive` for a draft). `amount`, `currency`, `timeUnit` and `timeInterval` cannot be changed
+         *     afterwards.
+         *
+         *     What each billing type does (Till's design; the Checkout interface's subscription sessions
+         *     follow it):
+         *     - `Recurring`: the checkout session charges the first period (or starts a free trial), and
+         *       every renewal charges `amount` again;
+         *     - `OneTime`: the checkout session charges `amount` once; the subscription covers one billing
+         *       period, starts with `cancelAtPeriodEnd` true and `cancelAt` at the period end, never
+         *       renews, and becomes `Canceled` then (`subscription.cancelled`). It has no free trial: a
+         *       session with `trialDays` answers 400 `validation_error` (`param` `trialDays`);
+         *     - `Usage`: metered, `amount` being the unit price. Till records no usage yet, so no
+         *       subscription can start on a `Usage` plan: a checkout session on one answers 400
+         *       `validation_error` (`param` `subscriptionPlanId`). The plan can be created, listed and
+         *       changed like any other.
+         *
+         *     A subscription can start on a plan only while it is `Active` and between `validFrom` and
+         *     `validTo`; otherwise a checkout session on it answers 400 `validation_error`.
          *
          *     Till's design for the required fields: `productId`, `name`, `amount`, `currency` and
          *     `timeUnit`; `timeInterval` defaults to 1, `subscriptionBillingType` to `Recurring`, `status` to
@@ -1318,7 +1337,9 @@ export interface paths {
          *     on it. The plan stays readable because subscriptions refer to it.
          *
          *     Till's design (the source shows no response): answers 200 with the archived plan. Archiving
-         *     an archived plan changes nothing and answers 200 too.
+         *     an archived plan changes nothing and answers 200 too. A plan is never deleted, whether or not
+         *     subscriptions use it (they, and their invoices, refer to it); this is why a product with plans
+         *     cannot be deleted.
          *
          *     Scope: `subscriptionplan.delete`.
          */
@@ -1330,7 +1351,9 @@ export interface paths {
          * @description Changes the fields sent (`name`, `description`, `details`, `status`, `validFrom`,
          *     `validTo`); the others keep their value. `status` moves between `Active` and `Inactive`
          *     (draft) freely; `Archived` discontinues the plan (existing subscriptions keep billing, new ones
-         *     cannot start). An archived plan cannot go back to `Active` or `Inactive` (409 `invalid_state`).
+         *     cannot start). As on the Checkout interface, an archived plan cannot be changed any more: any
+         *     change answers 409 `invalid_state` (sending only `status` `Archived` to it changes nothing and
+         *     answers 200). `validTo` must stay later than `validFrom` (400 `validation_error`).
          *
          *     As on the Checkout interface, `amount`, `currency`, `timeUnit` and `timeInterval` cannot be
          *     changed: sending any of them answers 400 `field_immutable` with `param` naming it. Create a new
@@ -1373,8 +1396,9 @@ export interface paths {
          *     characters), `Available` unless `status` says otherwise. An unknown or foreign `productId`
          *     answers 400 `validation_error`.
          *
-         *     Till's design: serial numbers are unique among the merchant's items (compared
-         *     case-insensitively); a duplicate answers 409 `invalid_state`.
+         *     Till's design: serial numbers are unique among the product's items (compared
+         *     case-insensitively; two products may each have a unit with the same serial number); a
+         *     duplicate answers 409 `invalid_state` with `param` `serialNumber`.
          *
          *     Scope: `subscriptioninventory.create`.
          */
@@ -1415,7 +1439,7 @@ export interface paths {
          * @description Changes the item's `status` or `serialNumber`. `status` may move to any listed value (the
          *     usual sequence is `Available`, `Reserved` for a pending order, `Rented` when assigned to a
          *     subscriber; `Discontinued` takes a unit out of service). A serial number already used by
-         *     another item answers 409 `invalid_state`.
+         *     another item of the same product answers 409 `invalid_state`.
          *
          *     Till's design (the source shows no response): answers 200 with the updated item.
          *
@@ -3106,7 +3130,7 @@ export interface components {
          */
         SubscriptionPlanTimeUnit: "Day" | "Week" | "Month" | "Year";
         /**
-         * @description `Recurring` charges `amount` at each billing period; `OneTime` charges it once; `Usage` is metered (billed per period for the usage recorded, `amount` being the unit price).
+         * @description `Recurring`: the checkout session charges the first period (or starts a free trial) and every renewal charges `amount` again. `OneTime`: the checkout session charges `amount` once; the subscription covers one billing period (it starts with `cancelAtPeriodEnd` true), never renews and is `Canceled` at the period end; it takes no free trial. `Usage`: metered, `amount` being the unit price; Till records no usage yet, so no subscription can start on it (a checkout session on a `Usage` plan answers 400 `validation_error`).
          * @enum {string}
          */
         SubscriptionPlanBillingType: "Recurring" | "OneTime" | "Usage";
@@ -3126,31 +3150,33 @@ export interface components {
             /** @description True for the image shown first. At most one image of a product is primary. */
             isPrimary: boolean;
         };
-        /** @description A subscription product of the merchant. Every plan belongs to one (the plan's `productId`). The Checkout interface shows the same product at `/v1/products/{id}` (with `type` in lower case). Products are shared by test and live mode. */
-        SubscriptionProduct: {
+        /** @description The fields of a subscription product, none required: an item of a list with `$select` holds only the selected ones (and `id`). `SubscriptionProduct` is the same object with its fields present. */
+        SubscriptionProductFields: {
             /**
              * @description Product id (a plan's `productId`).
              * @example 14
              */
-            id: number;
+            id?: number;
             /**
              * @description The merchant that owns the product.
              * @example 1042
              */
-            merchantId: number;
+            merchantId?: number;
             /**
              * @description Name of the product.
              * @example Barista Pro espresso machine
              */
-            name: string;
+            name?: string;
             /** @description Longer description, or null. */
-            description: string | null;
-            subscriptionProductType: components["schemas"]["SubscriptionProductType"];
-            /** @description Images of the product. Create and update answers always carry them; the list and an expanded plan's `product` carry them only with `$expand=Media`. */
+            description?: string | null;
+            subscriptionProductType?: components["schemas"]["SubscriptionProductType"];
+            /** @description Images of the product. Create and update answers, and an expanded plan's `product`, always carry them; the product list carries them only with `$expand=Media`. */
             media?: components["schemas"]["SubscriptionProductMedia"][];
             /** @description When the product was created. */
-            createdDateTime: components["schemas"]["Timestamp"];
+            createdDateTime?: components["schemas"]["Timestamp"];
         };
+        /** @description A subscription product of the merchant. Every plan belongs to one (the plan's `productId`). The Checkout interface shows the same product at `/v1/products/{id}` (with `type` in lower case). Products are shared by test and live mode. */
+        SubscriptionProduct: WithRequired<components["schemas"]["SubscriptionProductFields"], "id" | "merchantId" | "name" | "description" | "subscriptionProductType" | "createdDateTime">;
         /** @description A plan of a subscription product: price and billing period. Plans are shared by test and live mode, and are the same plans the Checkout interface shows at `/v1/plans` (where `amount` is a number, `timeUnit` is `interval`, `timeInterval` is `intervalCount`, and the status maps as described under `status`). */
         SubscriptionPlan: {
             /**
@@ -3200,7 +3226,7 @@ export interface components {
             validTo: components["schemas"]["Timestamp"] | null;
             /** @description Till's design - when the plan was created (the Checkout interface's `createdAt`). */
             createdDateTime: components["schemas"]["Timestamp"];
-            /** @description The plan's product; present only with `$expand=Product` (its `media` only with `$expand=Product($expand=Media)`). */
+            /** @description The plan's product, with its `media`; present only with `$expand=Product` (nested `$expand` options are not taken). */
             product?: components["schemas"]["SubscriptionProduct"];
         };
         /** @description Till's design: the public view of a payment link, for the hosted page. It leaves out the analytics and `notificationUrl`, and adds the merchant and, for subscription links, the plans on offer. Inactive, draft and expired links are returned too, with their `status`, so the page can say the link is unavailable. */
@@ -3262,66 +3288,68 @@ export interface components {
          * @enum {string}
          */
         CommerceSubscriptionStatus: "Active" | "Trialing" | "PastDue" | "Unpaid" | "Paused" | "Canceled" | "Pending";
-        /** @description Till's design (the source document does not show this object): a customer's subscription to a plan of the subscription catalog. Subscriptions start through a checkout session or a subscription payment link. */
-        CommerceSubscription: {
+        /** @description The fields of a subscription, none required: an item of a list with `$select` holds only the selected ones. `CommerceSubscription` is the same object with every field present. */
+        CommerceSubscriptionFields: {
             /** @description Subscription id (the same id as in the Checkout interface). */
-            id: number;
+            id?: number;
             /** @description The merchant. */
-            merchantId: number;
+            merchantId?: number;
             /** @description The customer. */
-            clientId: number;
+            clientId?: number;
             /**
              * Format: email
              * @description The customer's email; null when the customer has none.
              */
-            clientEmail: string | null;
+            clientEmail?: string | null;
             /** @description The plan (`/v1/SubscriptionPlan`). */
-            planId: number;
+            planId?: number;
             /** @description Name of the plan. */
-            planName: string;
+            planName?: string;
             /** @description The plan's product (`/v1/SubscriptionProduct`). */
-            productId: number;
-            status: components["schemas"]["CommerceSubscriptionStatus"];
+            productId?: number;
+            status?: components["schemas"]["CommerceSubscriptionStatus"];
             /**
              * @description Amount charged each period, as a JSON number like every money field of this interface (only the subscription catalog and payment links write decimals as strings).
              * @example 29.99
              */
-            amount: number;
-            currency: components["schemas"]["Currency"];
+            amount?: number;
+            currency?: components["schemas"]["Currency"];
             /**
              * @description Unit of the billing interval (as the plan's `timeUnit`).
              * @enum {string}
              */
-            timeUnit: "Day" | "Week" | "Month" | "Year";
+            timeUnit?: "Day" | "Week" | "Month" | "Year";
             /** @description Number of `timeUnit`s per billing period (1 monthly, 3 quarterly with `Month`). */
-            timeInterval: number;
-            startDate: components["schemas"]["Timestamp"];
-            currentPeriodStart: components["schemas"]["Timestamp"];
-            currentPeriodEnd: components["schemas"]["Timestamp"];
+            timeInterval?: number;
+            startDate?: components["schemas"]["Timestamp"];
+            currentPeriodStart?: components["schemas"]["Timestamp"];
+            currentPeriodEnd?: components["schemas"]["Timestamp"];
             /**
              * Format: date-time
              * @description End of the free trial; null when there is none.
              */
-            trialEnd: string | null;
+            trialEnd?: string | null;
             /** @description True when the subscription ends at `currentPeriodEnd`. */
-            cancelAtPeriodEnd: boolean;
+            cancelAtPeriodEnd?: boolean;
             /**
              * Format: date-time
              * @description When a scheduled cancellation takes effect (the period end); null when none is scheduled.
              */
-            cancelAt: string | null;
+            cancelAt?: string | null;
             /**
              * Format: date-time
              * @description When the subscription was canceled; null unless `Canceled`.
              */
-            canceledAt: string | null;
+            canceledAt?: string | null;
             /**
              * Format: date-time
              * @description When the subscription was paused; null unless `Paused`.
              */
-            pausedAt: string | null;
-            createdDateTime: components["schemas"]["Timestamp"];
+            pausedAt?: string | null;
+            createdDateTime?: components["schemas"]["Timestamp"];
         };
+        /** @description Till's design (the source document does not show this object): a customer's subscription to a plan of the subscription catalog. Subscriptions start through a checkout session or a subscription payment link. */
+        CommerceSubscription: WithRequired<components["schemas"]["CommerceSubscriptionFields"], "id" | "merchantId" | "clientId" | "clientEmail" | "planId" | "planName" | "productId" | "status" | "amount" | "currency" | "timeUnit" | "timeInterval" | "startDate" | "currentPeriodStart" | "currentPeriodEnd" | "trialEnd" | "cancelAtPeriodEnd" | "cancelAt" | "canceledAt" | "pausedAt" | "createdDateTime">;
         /** @description Till's design - the billing details of a subscription started from a link. */
         PaymentLinkSubscriptionBilling: {
             /**
@@ -3391,8 +3419,8 @@ export interface components {
         SubscriptionProductList: {
             "@odata.count"?: components["schemas"]["ODataTotalCount"];
             "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
-            /** @description The products of this page, in `$orderby` order (newest first, `id desc`, when omitted). With `$select` each item holds only the selected fields and `id` (the item schema's `required` applies when `$select` is absent). */
-            value: components["schemas"]["SubscriptionProduct"][];
+            /** @description The products of this page, in `$orderby` order (newest first, `id desc`, when omitted). Without `$select` each item is a whole `SubscriptionProduct`; with `$select` it holds only the selected fields and `id` (and `media` with `$expand=Media`), so the item schema requires none. */
+            value: components["schemas"]["SubscriptionProductFields"][];
         };
         /** @description An image of the product, as sent to create or update. */
         SubscriptionProductMediaInput: {
@@ -3483,7 +3511,7 @@ export interface components {
             description?: string | null;
             /** @description New details; null clears them. */
             details?: string | null;
-            /** @description New status. `Active` and `Inactive` switch freely; `Archived` discontinues the plan (as DELETE does). An archived plan cannot go back to `Active` or `Inactive` (409 `invalid_state`). */
+            /** @description New status. `Active` and `Inactive` switch freely; `Archived` discontinues the plan (as DELETE does). An archived plan cannot be changed any more (409 `invalid_state`), as on the Checkout interface. */
             status?: components["schemas"]["SubscriptionPlanStatus"];
             /** @description New start of validity. */
             validFrom?: components["schemas"]["Timestamp"];
@@ -3521,7 +3549,7 @@ export interface components {
              */
             productName: string;
             /**
-             * @description Serial number of the unit, unique among the merchant's inventory items.
+             * @description Serial number of the unit, unique among the product's inventory items (compared case-insensitively).
              * @example BP-2026-000184
              */
             serialNumber: string;
@@ -3540,7 +3568,7 @@ export interface components {
         SubscriptionInventoryItemCreateRequest: {
             /** @description Id of one of your subscription products. Another merchant's or an unknown product answers 400 `validation_error` with `param` `productId`. */
             productId: number;
-            /** @description Serial number of the unit. Till's design - unique among the merchant's inventory items (compared case-insensitively); a duplicate answers 409 `invalid_state`. */
+            /** @description Serial number of the unit. Till's design - unique among the product's inventory items (compared case-insensitively); a duplicate answers 409 `invalid_state`. */
             serialNumber: string;
             /**
              * @description Starting status; `Available` when omitted.
@@ -3550,15 +3578,15 @@ export interface components {
         };
         /** @description Fields to change (`status`, `serialNumber`); fields left out keep their value. */
         SubscriptionInventoryItemUpdateRequest: {
-            /** @description New serial number; a duplicate of another item's answers 409 `invalid_state`. */
+            /** @description New serial number; a duplicate of another item's of the same product answers 409 `invalid_state`. */
             serialNumber?: string;
             /** @description New status; any listed value may follow any other. */
             status?: components["schemas"]["SubscriptionInventoryItemStatus"];
         };
         /** @description A page of subscriptions. */
         CommerceSubscriptionList: {
-            /** @description The subscriptions of the page. */
-            value: components["schemas"]["CommerceSubscription"][];
+            /** @description The subscriptions of the page. Without `$select` each item is a whole `CommerceSubscription`; with `$select` it holds only the selected fields, so the item schema requires none. */
+            value: components["schemas"]["CommerceSubscriptionFields"][];
             "@odata.count"?: components["schemas"]["ODataTotalCount"];
             "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
         };
@@ -5759,7 +5787,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The plan is archived; its status cannot change. */
+            /** @description The plan is archived; it cannot be changed. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

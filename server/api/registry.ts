@@ -22,6 +22,9 @@ import { accountHandlers } from './commerce/accounts.js';
 import { transferHandlers } from './commerce/transfers.js';
 import { transfersDashboardHandlers } from './commerce/dashboards.js';
 import { fundingSourceHandlers } from './commerce/funding-sources.js';
+import { catalogHandlers } from './commerce/catalog.js';
+import { inventoryHandlers } from './commerce/inventory.js';
+import { commerceSubscriptionHandlers } from './commerce/subscriptions.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -54,6 +57,9 @@ export const commerceHandlers: CommerceHandlers = {
   ...transferHandlers,
   ...transfersDashboardHandlers,
   ...fundingSourceHandlers,
+  ...catalogHandlers,
+  ...inventoryHandlers,
+  ...commerceSubscriptionHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

@@ -1,4 +1,4 @@
-import type { ProductsTable, PlansTable } from './tables/catalog.js';
+import type { ProductsTable, PlansTable, SubscriptionInventoryItemsTable } from './tables/catalog.js';
 import type { CustomersTable } from './tables/customers.js';
 import type { ApiKeysTable, MerchantsTable } from './tables/merchants.js';
 import type { EventsTable } from './tables/events.js';
@@ -26,6 +26,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   products: ProductsTable;
   plans: PlansTable;
+  subscription_inventory_items: SubscriptionInventoryItemsTable;
   customers: CustomersTable;
   checkout_sessions: CheckoutSessionsTable;
   events: EventsTable;

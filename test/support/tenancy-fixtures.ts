@@ -110,6 +110,8 @@ export interface World {
   customer: number;
   product: string;
   plan: number;
+  /** An inventory item of the product (Commerce catalog), shared by both modes like the product. */
+  inventoryItem: number;
   webhook: number;
   delivery: string;
   /** The newest event of this mode (the test send's). */
@@ -123,7 +125,9 @@ export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session'
  * Objects both modes of a merchant share, by design (README "Webhooks", the contract's plan,
  * product, customer and webhook-configuration descriptions): a test key reads a live-made one.
  */
-export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook']);
+export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook', 'inventoryItem']);
+/** Mode-shared kinds without a read by id (their list proves it: test/server/commerce-catalog.test.ts). */
+export const LIST_ONLY: ReadonlySet<Kind> = new Set<Kind>(['inventoryItem']);
 
 export interface Target {
   /** The object the path's first id refers to. */
@@ -193,6 +197,14 @@ export const MATRIX: Record<string, Target> = {
   getCommerceInvoice: on('invoice'),
   listInvoicePaymentMethods: on('invoice'),
   sendCommerceInvoice: on('invoice', {}),
+  // Commerce: the subscription catalog (the same products and plans) and subscriptions.
+  updateSubscriptionProduct: on('product', { name: 'Taken over' }),
+  deleteSubscriptionProduct: on('product'),
+  updateSubscriptionPlan: on('plan', { name: 'Taken over', status: 'Inactive' }),
+  deleteSubscriptionPlan: on('plan'),
+  updateSubscriptionInventoryItem: on('inventoryItem', { status: 'Discontinued' }),
+  deleteSubscriptionInventoryItem: on('inventoryItem'),
+  cancelCommerceSubscription: on('subscription', { cancelAtPeriodEnd: false }),
 };
 
 /** The operation's path with its ids; parameters the path does not name go to the query string. */
@@ -220,8 +232,9 @@ export async function sharedObjects(t: TestServer, merchant: MerchantCredentials
     // Names that never resolve: a test send fails at once (dns_error) and leaves a failed delivery.
     body: { sandboxUrl: `https://sandbox.${tag.toLowerCase()}.invalid/hook`, liveUrl: `https://live.${tag.toLowerCase()}.invalid/hook`, description: `Hook ${tag}` },
   });
-  for (const res of [customer, product, plan, webhook]) expect(res.status, res.text).toBe(201);
-  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number };
+  const inventoryItem = await t.call('POST', '/v1/SubscriptionInventoryItem', { apiKey: key, body: { productId: product.json.id, serialNumber: `SN-${tag}`, status: 'Rented' } });
+  for (const res of [customer, product, plan, webhook, inventoryItem]) expect(res.status, res.text).toBe(201);
+  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number, inventoryItem: inventoryItem.json.id as number };
 }
 
 /** A merchant's objects in one mode, each in the state its operations act on. */
@@ -318,6 +331,10 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
     expect(res.status, `${name}: ${res.text}`).toBe(200);
     out[name] = res.json;
   }
+  // The Commerce catalog's inventory items have no read by id: their list, filtered to the world's item.
+  const items = await t.call('GET', `/v1/SubscriptionInventoryItem?$filter=${encodeURIComponent(`id eq ${w.inventoryItem}`)}`, { apiKey: key });
+  expect(items.json.value, items.text).toHaveLength(1);
+  out.inventoryItem = items.json;
   return out;
 }
 
