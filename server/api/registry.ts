@@ -22,6 +22,8 @@ import { accountHandlers } from './commerce/accounts.js';
 import { transferHandlers } from './commerce/transfers.js';
 import { transfersDashboardHandlers } from './commerce/dashboards.js';
 import { fundingSourceHandlers } from './commerce/funding-sources.js';
+import { merchantHandlers } from './commerce/merchants.js';
+import { identityHandlers } from './commerce/identity.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -54,6 +56,8 @@ export const commerceHandlers: CommerceHandlers = {
   ...transferHandlers,
   ...transfersDashboardHandlers,
   ...fundingSourceHandlers,
+  ...merchantHandlers,
+  ...identityHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */
