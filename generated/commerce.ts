@@ -1613,6 +1613,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/role/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a role
+         * @description Till's design: answers a role of the merchant (the same in both modes). Another
+         *     merchant's role, or an unknown id, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `role.read`.
+         */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/role/{id}/keys": {
         parameters: {
             query?: never;
@@ -6383,6 +6411,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

@@ -1,4 +1,4 @@
-import { createRestrictedKey, createRole, currentUser, revokeRestrictedKey } from '../../domain/merchants/identity.service.js';
+import { createRestrictedKey, createRole, currentUser, getRole, revokeRestrictedKey } from '../../domain/merchants/identity.service.js';
 import { SCOPES } from '../../domain/merchants/scopes.js';
 import { forgetKey } from '../../http/auth.js';
 import { created, noContent, ok } from '../kit.js';
@@ -11,6 +11,9 @@ export const identityHandlers: CommerceHandlers = {
   },
   async createRole({ db, deps, tenant, auth, body }) {
     return created(roleView(await createRole(db, deps.clock, tenant.merchantId, body, auth.grants)));
+  },
+  async getRole({ db, tenant, path }) {
+    return ok(roleView(await getRole(db, tenant.merchantId, path.id)));
   },
   async listScopes() {
     return ok({ value: SCOPES.map(scopeView) });

@@ -78,6 +78,13 @@ export async function createRole(db: Kysely<Database>, clock: Clock, merchantId:
 
 const noSuchRole = (roleId: number) => new AppError('resource_not_found', { message: `No role ${roleId}.` });
 
+/** A role of the merchant (either mode), or 404. */
+export async function getRole(db: Db, merchantId: number, roleId: number): Promise<Role> {
+  const role = await findRole(db, merchantId, roleId);
+  if (!role) throw noSuchRole(roleId);
+  return role;
+}
+
 /** A new restricted key, with its text (shown once) and its role. */
 export interface NewRestrictedKey {
   key: string;
@@ -87,8 +94,7 @@ export interface NewRestrictedKey {
 
 /** Makes a restricted key carrying the role, in the tenant's mode. A restricted caller may only make one within its own scopes. */
 export async function createRestrictedKey(db: Kysely<Database>, clock: Clock, tenant: Tenant, roleId: number, description: string | undefined, grants: Grants): Promise<NewRestrictedKey> {
-  const role = await findRole(db, tenant.merchantId, roleId);
-  if (!role) throw noSuchRole(roleId);
+  const role = await getRole(db, tenant.merchantId, roleId);
   refuseEscalation(grants, role.scopes, 'make a key of a role');
   const key = newApiKey('restricted', tenant.livemode);
   const row = await insertRestrictedKey(db, {

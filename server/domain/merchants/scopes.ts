@@ -1,5 +1,5 @@
 // Every scope a role can grant: the `x-scopes` of both contracts' operations, with what each
-// allows. test/unit/scopes.test.ts holds this list equal to the contracts, so a new scope in
+// allows. test/server/commerce-identity.test.ts holds this list equal to the contracts, so a new scope in
 // openapi/ fails the tests until it is described here.
 
 export type ScopeInterface = 'checkout' | 'commerce';
@@ -56,6 +56,7 @@ const CATALOG: Array<[string, string, ScopeInterface[]]> = [
   ['paymentlink.update', 'Update, activate and deactivate payment links.', M],
   ['portal.session.create', 'Create customer portal sessions.', C],
   ['role.create', 'Create roles.', M],
+  ['role.read', 'Read roles.', M],
   ['scope.read', 'List scopes.', M],
   ['subscription.read', 'Read subscriptions and their invoices.', BOTH],
   ['subscription.update', 'Cancel, pause, resume and change subscriptions.', BOTH],
