@@ -1505,8 +1505,10 @@ export interface paths {
          *     Its owner is the key's user (the same email and name).
          *
          *     Till has no dashboard: the answer carries the new merchant's secret and publishable keys
-         *     of the calling key's mode in `keys`, shown once (a test key never obtains live keys). A
-         *     sandbox merchant (`POST /v1/test-helpers/merchants`) cannot create merchants (403).
+         *     of the calling key's mode in `keys`, shown once (a test key never obtains live keys). Till
+         *     never stores them, so an `Idempotency-Key` is not honoured here: a retry makes another
+         *     merchant. A sandbox merchant (`POST /v1/test-helpers/merchants`) cannot create merchants
+         *     (403).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1658,7 +1660,7 @@ export interface paths {
          * @description Till's design (the source document has no restricted keys): makes a restricted key that
          *     carries the role in the path, in the calling key's mode (`rk_test_...` from a test key,
          *     `rk_live_...` from a live key). The key is answered once, in `key`; Till keeps only its
-         *     hash. It authenticates wherever a secret key does, as `x-api-key` on this interface and
+         *     hash, so an `Idempotency-Key` is not honoured here (a retry makes another key). It authenticates wherever a secret key does, as `x-api-key` on this interface and
          *     as `Authorization: Bearer` on the Checkout & Billing interface, but it can call only the
          *     operations whose `x-scopes` its role holds: any other answers 403 `permission_denied`,
          *     in that operation's error shape, with the missing scope named in the message. Operations
@@ -6256,10 +6258,7 @@ export interface operations {
     createMerchant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6297,7 +6296,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6455,10 +6453,7 @@ export interface operations {
     createRestrictedKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 /** @description Role id (`id` of `POST /v1/role`). */
                 id: number;
@@ -6488,7 +6483,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
