@@ -9,6 +9,7 @@ import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { payoutScenarios } from './commerce/payouts.js';
 import { clocked, COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 import { fundsScenarios } from './commerce/funds.js';
+import { identityScenarios } from './commerce/identity.js';
 
 const INVOICE = 'createCommerceInvoice';
 const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
@@ -103,8 +104,6 @@ const otherOperations: Scenario[] = [
   pending('commerce.other.send-invoice', '`POST /v1/invoice/{id}/send` sends an invoice (status Sent)', OTHER_OPS, [INVOICE, 'sendCommerceInvoice', 'getCommerceInvoice']),
   pending('commerce.other.subscription-plan-lowercase', '`POST /v1/subscriptionPlan` (as listed, lower-case) creates a plan', OTHER_OPS, ['createSubscriptionProduct', 'createSubscriptionPlan']),
   pending('commerce.other.subscriptions', '`GET /v1/subscription` lists subscriptions and `POST /v1/subscription/{id}/cancel` cancels one', OTHER_OPS, ['listCommerceSubscriptions', 'cancelCommerceSubscription']),
-  pending('commerce.other.merchant', '`GET /v1/merchant`, `POST /v1/merchant` and `GET /v1/merchantLocation` answer', OTHER_OPS, ['getMerchant', 'createMerchant', 'listMerchantLocations']),
-  pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...invoiceStates, ...commercePayments, ...payments, ...accounts, ...payoutScenarios, ...links, ...catalog, ...platform, ...commerceDirectPayments, ...otherOperations, ...identityScenarios];
