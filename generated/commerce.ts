@@ -1524,6 +1524,7 @@ export interface paths {
          * @description Till's design (the source document lists the operation without its shapes): answers the
          *     merchant the key belongs to - name, email and media as invoices show them, the `slug` of
          *     payment-link vanity URLs, country, default currency, rate plan and checkout settings.
+         *     The same for both modes. `media` is the logo, when there is one.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1536,9 +1537,17 @@ export interface paths {
          * @description Till's design (the source document lists the operation without its shapes): creates a
          *     further merchant owned by the key's user (for example a second brand, or a seller a
          *     platform onboards). `name`, `email` and `country` are required; the `slug` is made from the
-         *     name when omitted, and a slug in use answers 400 `parameter_invalid` (`param` `slug`). The
-         *     new merchant starts on the `standard` rate plan with default checkout settings unless
-         *     `settings` says otherwise; its own keys are issued in the dashboard.
+         *     name when omitted (with a random suffix when that one is taken), and a slug in use answers
+         *     400 `parameter_invalid` (`param` `slug`). `defaultCurrency` is `USD` when omitted. The new
+         *     merchant starts on the `standard` rate plan with default checkout settings unless
+         *     `settings` says otherwise, and with `location` as its primary location when one is sent.
+         *     Its owner is the key's user (the same email and name).
+         *
+         *     Till has no dashboard: the answer carries the new merchant's secret and publishable keys
+         *     of the calling key's mode in `keys`, shown once (a test key never obtains live keys). Till
+         *     never stores them, so an `Idempotency-Key` is not honoured here: a retry makes another
+         *     merchant. A sandbox merchant (`POST /v1/test-helpers/merchants`) cannot create merchants
+         *     (403).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1561,8 +1570,10 @@ export interface paths {
         /**
          * List merchant locations
          * @description Till's design (the source document lists the operation without its shapes): lists the
-         *     merchant's locations as `{value: [...]}`, primary first. An invoice carries its issuing
-         *     location as `merchantLocation`.
+         *     merchant's locations as `{value: [...]}`, primary first, then by id. The same for both
+         *     modes. A merchant's primary location is the `location` sent when it was created with
+         *     `POST /v1/merchant`; a merchant made otherwise has none yet (an empty list). An invoice
+         *     carries its issuing location as `merchantLocation`.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1591,6 +1602,11 @@ export interface paths {
          *     a list: the interface's other operations act for "the authenticated user" (funding sources,
          *     accounts), and this answers who that is, as `GET /v1/merchant` answers the merchant.
          *
+         *     Every key of a merchant acts for its owner, the user made with the merchant. A secret key
+         *     holds the owner's role `Owner` and every scope of both interfaces; a restricted key
+         *     (`rk_...`) holds exactly its role and that role's scopes, so this is how a key finds out
+         *     what it may call.
+         *
          *     Called by the merchant's server with its secret key.
          *
          *     Scope: `user.read`.
@@ -1616,10 +1632,16 @@ export interface paths {
         /**
          * Create a role
          * @description Till's design (the source document lists the operation without its shapes): creates a
-         *     role of the merchant - a named set of scopes that the merchant's users (and, later,
-         *     restricted keys) can be given. Every scope must be one that `GET /v1/scope` lists
-         *     (otherwise 400 `parameter_invalid`, `param` `scopes`); a role name in use answers 409
-         *     `invalid_state`.
+         *     role of the merchant - a named set of scopes that restricted keys carry
+         *     (`POST /v1/role/{id}/keys`). Every scope must be one that `GET /v1/scope` lists
+         *     (otherwise 400 `parameter_invalid`, `param` `scopes`, naming the unknown scope); a role
+         *     name in use, compared without regard to case, answers 409 `invalid_state` (`Owner`, the
+         *     role of a secret key, is always in use). A role belongs to the merchant, not to a mode:
+         *     its test and live restricted keys share it. Roles cannot be changed once made (make a new
+         *     one), so a key's scopes never change under it.
+         *
+         *     A restricted key can make a role only of scopes it holds itself: asking for more answers
+         *     403 `permission_denied` naming the first scope it lacks.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1627,6 +1649,104 @@ export interface paths {
          */
         post: operations["createRole"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a role
+         * @description Till's design: answers a role of the merchant (the same in both modes). Another
+         *     merchant's role, or an unknown id, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `role.read`.
+         */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a restricted key
+         * @description Till's design (the source document has no restricted keys): makes a restricted key that
+         *     carries the role in the path, in the calling key's mode (`rk_test_...` from a test key,
+         *     `rk_live_...` from a live key). The key is answered once, in `key`; Till keeps only its
+         *     hash, so an `Idempotency-Key` is not honoured here (a retry makes another key). It authenticates wherever a secret key does, as `x-api-key` on this interface and
+         *     as `Authorization: Bearer` on the Checkout & Billing interface, but it can call only the
+         *     operations whose `x-scopes` its role holds: any other answers 403 `permission_denied`,
+         *     in that operation's error shape, with the missing scope named in the message. Operations
+         *     that only a publishable key calls stay closed to it, as to a secret key.
+         *
+         *     A restricted key can make a key only for a role whose scopes it holds itself (otherwise
+         *     403 `permission_denied` naming the first scope it lacks). An unknown role, or another
+         *     merchant's, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `key.create`.
+         */
+        post: operations["createRestrictedKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role/{id}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+                /** @description Id of the restricted key (`id` of `POST /v1/role/{id}/keys`). */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a restricted key
+         * @description Till's design: revokes a restricted key of the role, in the calling key's mode, for good.
+         *     The server that answers stops accepting it at once; every other server process within 30
+         *     seconds (each remembers a key it has found for 30 seconds). A key already revoked, of
+         *     another role, mode or merchant, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `key.delete`.
+         */
+        delete: operations["revokeRestrictedKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1642,8 +1762,9 @@ export interface paths {
         /**
          * List scopes
          * @description Till's design (the source document shows no scopes for this interface): lists every scope
-         *     of the Commerce interface, as `{value: [...]}` sorted by name. A secret key holds all of
-         *     them; each operation names its own in `x-scopes`.
+         *     a role can grant, as `{value: [...]}` sorted by name: the scopes of this interface and of
+         *     the Checkout & Billing interface (a restricted key works on both), each with the
+         *     interfaces whose operations name it in `x-scopes`. A secret key holds all of them.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -3620,9 +3741,9 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description Contact email shown to payers.
+             * @description Contact email shown to payers; null when not set (a merchant made by `npm run merchant` without `--email`).
              */
-            email: string;
+            email: string | null;
             /** @description URL-safe handle used by payment-link vanity URLs (`GetByMerchantSlug`). Unique across Till. */
             slug: string;
             /**
@@ -3657,6 +3778,29 @@ export interface components {
              */
             sendCheckoutReceipts?: boolean;
         };
+        /** @description Postal address of a new location. */
+        MerchantLocationAddressInput: {
+            /** @description Street and number. */
+            addressLine1: string;
+            /** @description Suite, floor or building. */
+            addressLine2?: string;
+            /** @description City or town. */
+            city: string;
+            /** @description State, province or region. */
+            region?: string;
+            /** @description Postal or ZIP code. */
+            postalCode?: string;
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country: string;
+        };
+        /** @description Till's design - the new merchant's primary location (its place of business). Without it the merchant has no location until one is added. */
+        MerchantLocationInput: {
+            /** @description Name of the location; the merchant's name when omitted. */
+            name?: string;
+            address: components["schemas"]["MerchantLocationAddressInput"];
+            /** @description Phone number of the location. */
+            phone?: string;
+        };
         /** @description A new merchant. Till's design: `name`, `email` and `country` are required; the slug is made from the name when omitted. */
         MerchantCreateRequest: {
             /** @description Trading name. */
@@ -3682,6 +3826,18 @@ export interface components {
             country: string;
             defaultCurrency?: components["schemas"]["Currency"];
             settings?: components["schemas"]["MerchantSettingsInput"];
+            location?: components["schemas"]["MerchantLocationInput"];
+        };
+        /** @description Till's design - the new merchant's keys in the calling key's mode (a test key is answered `sk_test_`/`pk_test_` keys, a live key `sk_live_`/`pk_live_` keys), shown once. */
+        MerchantKeys: {
+            /** @description Its secret key. */
+            secret: string;
+            /** @description Its publishable key. */
+            publishable: string;
+        };
+        /** @description The new merchant, and its keys in the calling key's mode, shown once. */
+        MerchantCreated: components["schemas"]["Merchant"] & {
+            keys: components["schemas"]["MerchantKeys"];
         };
         /** @description The merchant's locations, primary first. */
         MerchantLocationList: {
@@ -3708,13 +3864,13 @@ export interface components {
             lastName: string | null;
             /** @description The merchant the user belongs to. */
             merchantId: number;
-            /** @description Names of the user's roles. */
+            /** @description Names of the roles the calling key acts with: the user's roles for a secret key (`Owner` for the merchant's owner), the key's one role for a restricted key. */
             roles: string[];
-            /** @description Every scope the key holds (a secret key holds all scopes of this interface). */
+            /** @description Every scope the calling key holds, sorted by name: all that `GET /v1/scope` lists for a secret key, its role's for a restricted key. */
             scopes: components["schemas"]["ScopeName"][];
             createdDateTime: components["schemas"]["Timestamp"];
         };
-        /** @description Till's design - a named set of scopes that users of the merchant can be given. */
+        /** @description Till's design - a named set of scopes that restricted keys of the merchant carry. */
         RoleCreateRequest: {
             /** @description Name of the role, unique within the merchant. */
             name: string;
@@ -3735,13 +3891,40 @@ export interface components {
             scopes: components["schemas"]["ScopeName"][];
             createdDateTime: components["schemas"]["Timestamp"];
         };
-        /** @description A scope of this interface. */
+        /** @description Till's design - what to remember about a new restricted key. */
+        RestrictedKeyCreateRequest: {
+            /** @description What the key is for (for example the system that will hold it). */
+            description?: string;
+        };
+        /** @description Till's design - a restricted key, as answered once when it is made. `key` is the full key; Till keeps only its hash, so store it now. */
+        RestrictedKey: {
+            /** @description Key id (for `DELETE /v1/role/{id}/keys/{keyId}`). */
+            id: number;
+            /** @description The key, `rk_test_...` or `rk_live_...`. Shown only in this answer. */
+            key: string;
+            /** @description The first characters of the key (`rk_test_AbCd`), to tell keys apart. */
+            keyPrefix: string;
+            /** @description The role the key carries. */
+            roleId: number;
+            /** @description Name of that role. */
+            roleName: string;
+            /** @description The scopes the key holds (its role's). */
+            scopes: components["schemas"]["ScopeName"][];
+            /** @description True for a live key (`rk_live_`), false for a test key. */
+            livemode: boolean;
+            /** @description What the key is for; null when not set. */
+            description: string | null;
+            createdDateTime: components["schemas"]["Timestamp"];
+        };
+        /** @description A scope a role can grant. */
         Scope: {
             name: components["schemas"]["ScopeName"];
             /** @description What the scope allows. */
             description: string;
+            /** @description The interfaces with operations that need it (`x-scopes`). */
+            interfaces: ("checkout" | "commerce")[];
         };
-        /** @description Every scope of this interface. */
+        /** @description Every scope a role can grant, of both interfaces. */
         ScopeList: {
             /** @description The scopes, sorted by name. */
             value: components["schemas"]["Scope"][];
@@ -6118,10 +6301,7 @@ export interface operations {
     createMerchant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6141,7 +6321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Merchant"];
+                    "application/json": components["schemas"]["MerchantCreated"];
                 };
             };
             /** @description The request is malformed or breaks a rule (for example a slug in use); `param` names the field. */
@@ -6159,7 +6339,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6273,6 +6452,115 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRestrictedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestrictedKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, shown once. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeRestrictedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+                /** @description Id of the restricted key (`id` of `POST /v1/role/{id}/keys`). */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

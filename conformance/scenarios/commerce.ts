@@ -10,6 +10,7 @@ import { payoutScenarios } from './commerce/payouts.js';
 import { COMMERCE_DOC, pending, source } from './fixtures/scenario.js';
 import { fundsScenarios } from './commerce/funds.js';
 import { catalogScenarios } from './commerce/catalog.js';
+import { identityScenarios } from './commerce/identity.js';
 
 const INVOICE = 'createCommerceInvoice';
 const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
@@ -66,8 +67,6 @@ const platform: Scenario[] = [
 
 const otherOperations: Scenario[] = [
   pending('commerce.other.send-invoice', '`POST /v1/invoice/{id}/send` sends an invoice (status Sent)', OTHER_OPS, [INVOICE, 'sendCommerceInvoice', 'getCommerceInvoice']),
-  pending('commerce.other.merchant', '`GET /v1/merchant`, `POST /v1/merchant` and `GET /v1/merchantLocation` answer', OTHER_OPS, ['getMerchant', 'createMerchant', 'listMerchantLocations']),
-  pending('commerce.other.user-role-scope', '`GET /v1/user`, `POST /v1/role` and `GET /v1/scope` answer', OTHER_OPS, ['getCurrentUser', 'createRole', 'listScopes']),
 ];
 
-export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...commercePayments, ...payoutScenarios, ...links, ...catalogScenarios, ...platform, ...commerceDirectPayments, ...otherOperations];
+export const commerceScenarios: Scenario[] = [...commerceInvoiceScenarios, ...fundsScenarios, ...invoiceStateScenarios, ...commercePayments, ...payoutScenarios, ...links, ...catalogScenarios, ...platform, ...commerceDirectPayments, ...otherOperations, ...identityScenarios];

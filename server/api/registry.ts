@@ -25,6 +25,8 @@ import { fundingSourceHandlers } from './commerce/funding-sources.js';
 import { catalogHandlers } from './commerce/catalog.js';
 import { inventoryHandlers } from './commerce/inventory.js';
 import { commerceSubscriptionHandlers } from './commerce/subscriptions.js';
+import { merchantHandlers } from './commerce/merchants.js';
+import { identityHandlers } from './commerce/identity.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -60,6 +62,8 @@ export const commerceHandlers: CommerceHandlers = {
   ...catalogHandlers,
   ...inventoryHandlers,
   ...commerceSubscriptionHandlers,
+  ...merchantHandlers,
+  ...identityHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

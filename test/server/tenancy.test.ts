@@ -169,7 +169,8 @@ describe('the other mode of the same merchant', () => {
   });
   it.each(bothModes(sharedReads.map((op) => ({ op, name: op.operationId }))))('$name: shared by design, readable with the $mode key', async ({ op, livemode }) => {
     const owner = A.get(!livemode)!;
-    const res = await t.call('GET', pathOf(op, MATRIX[op.operationId]!.params(owner)), { key: keysOf({ merchant: t.merchantA, livemode }).secret });
+    const secret = keysOf({ merchant: t.merchantA, livemode }).secret;
+    const res = await t.call('GET', pathOf(op, MATRIX[op.operationId]!.params(owner)), op.api === 'commerce' ? { apiKey: secret } : { key: secret });
     expect(res.status, res.text).toBe(200);
   });
 

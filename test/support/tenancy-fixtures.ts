@@ -116,8 +116,12 @@ export interface World {
   delivery: string;
   /** The newest event of this mode (the test send's). */
   event: string;
+  /** A role (shared by both modes) and a restricted key of this mode carrying it (its id, and its text). */
+  role: number;
+  restrictedKey: number;
+  restrictedKeyText: string;
 }
-export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers'>;
+export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers' | 'restrictedKeyText'>;
 export type SessionKind = 'openSession' | 'qrSession' | 'paidSession' | 'heldSession';
 export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session');
 
@@ -125,7 +129,7 @@ export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session'
  * Objects both modes of a merchant share, by design (README "Webhooks", the contract's plan,
  * product, customer and webhook-configuration descriptions): a test key reads a live-made one.
  */
-export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook', 'inventoryItem']);
+export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook', 'inventoryItem', 'role']);
 /** Mode-shared kinds without a read by id (their list proves it: test/server/commerce-catalog.test.ts). */
 export const LIST_ONLY: ReadonlySet<Kind> = new Set<Kind>(['inventoryItem']);
 
@@ -136,7 +140,7 @@ export interface Target {
   /** A body valid for the operation, so that only the tenant can refuse it. */
   body?: unknown;
 }
-const on = (kind: Exclude<Kind, 'delivery'>, body?: unknown, name = 'id'): Target => ({ kind, params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }), body });
+const on = (kind: Exclude<Kind, 'delivery' | 'restrictedKey'>, body?: unknown, name = 'id'): Target => ({ kind, params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }), body });
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
 /** How to reach the object each id-taking operation acts on. A new one must be added here. */
@@ -205,6 +209,10 @@ export const MATRIX: Record<string, Target> = {
   updateSubscriptionInventoryItem: on('inventoryItem', { status: 'Discontinued' }),
   deleteSubscriptionInventoryItem: on('inventoryItem'),
   cancelCommerceSubscription: on('subscription', { cancelAtPeriodEnd: false }),
+  // Roles are the merchant's in both modes; a restricted key is its mode's.
+  getRole: on('role'),
+  createRestrictedKey: on('role', {}),
+  revokeRestrictedKey: { kind: 'restrictedKey', params: (w) => ({ id: w.role, keyId: w.restrictedKey }) },
 };
 
 /** The operation's path with its ids; parameters the path does not name go to the query string. */
@@ -221,7 +229,7 @@ export function pathOf(op: IdOperation, params: Record<string, string | number>)
 const keysOf = (w: Pick<World, 'merchant' | 'livemode'>) => (w.livemode ? w.merchant.keys.live : w.merchant.keys.test);
 const expectStatus = (res: ApiResponse, status: number) => expect(res.status, res.text).toBe(status);
 
-/** Customer, product, plan and webhook configuration: made once, with the test key, for both modes. */
+/** Customer, product, plan, webhook configuration and role: made once, with the test key, for both modes. */
 export async function sharedObjects(t: TestServer, merchant: MerchantCredentials, tag: string) {
   const key = merchant.keys.test.secret;
   const customer = await t.call('POST', '/v1/customers', { key, body: { email: `customer.${tag}@example.com`, name: `Customer ${tag}`, phone: '+1 415 555 0199' } });
@@ -233,8 +241,9 @@ export async function sharedObjects(t: TestServer, merchant: MerchantCredentials
     body: { sandboxUrl: `https://sandbox.${tag.toLowerCase()}.invalid/hook`, liveUrl: `https://live.${tag.toLowerCase()}.invalid/hook`, description: `Hook ${tag}` },
   });
   const inventoryItem = await t.call('POST', '/v1/SubscriptionInventoryItem', { apiKey: key, body: { productId: product.json.id, serialNumber: `SN-${tag}`, status: 'Rented' } });
-  for (const res of [customer, product, plan, webhook, inventoryItem]) expect(res.status, res.text).toBe(201);
-  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number, inventoryItem: inventoryItem.json.id as number };
+  const role = await t.call('POST', '/v1/role', { apiKey: key, body: { name: `Role ${tag}`, scopes: ['user.read', 'account.read'] } });
+  for (const res of [customer, product, plan, webhook, inventoryItem, role]) expect(res.status, res.text).toBe(201);
+  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number, inventoryItem: inventoryItem.json.id as number, role: role.json.id as number };
 }
 
 /** A merchant's objects in one mode, each in the state its operations act on. */
@@ -285,6 +294,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
   expect(subscription).toBeTruthy();
   const sent = await t.call('POST', `/v1/WebhookConfiguration/${shared.webhook}/SendTestEvent`, { key: secret, body: { live: livemode } });
   expectStatus(sent, 200);
+  const restricted = await t.call('POST', `/v1/role/${shared.role}/keys`, { apiKey: secret });
+  expectStatus(restricted, 201);
   const events = await t.call('GET', '/v1/events?limit=1', { key: secret });
   expectStatus(events, 200);
   return {
@@ -306,6 +317,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     subscription,
     delivery: sent.json.deliveryId,
     event: events.json.data[0].id,
+    restrictedKey: restricted.json.id,
+    restrictedKeyText: restricted.json.key,
   };
 }
 
@@ -335,6 +348,12 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
   const items = await t.call('GET', `/v1/SubscriptionInventoryItem?$filter=${encodeURIComponent(`id eq ${w.inventoryItem}`)}`, { apiKey: key });
   expect(items.json.value, items.text).toHaveLength(1);
   out.inventoryItem = items.json;
+  // Commerce reads: the role, and the restricted key still working (a refused revocation revoked nothing).
+  for (const [name, path, apiKey] of [['role', `/v1/role/${w.role}`, key], ['restrictedKeyUser', '/v1/user', w.restrictedKeyText]] as const) {
+    const res = await t.call('GET', path, { apiKey });
+    expect(res.status, `${name}: ${res.text}`).toBe(200);
+    out[name] = res.json;
+  }
   return out;
 }
 

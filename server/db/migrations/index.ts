@@ -30,6 +30,7 @@ import * as payouts from './2026_11_25_0029_payouts.js';
 import * as accountBalancePayments from './2026_11_26_0030_account_balance_payments.js';
 import * as invoiceCountIndex from './2026_11_26_0031_invoice_count_index.js';
 import * as subscriptionInventory from './2026_11_26_0032_subscription_inventory.js';
+import * as identity from './2026_11_26_0033_identity.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0030_account_balance_payments': accountBalancePayments,
   '2026_11_26_0031_invoice_count_index': invoiceCountIndex,
   '2026_11_26_0032_subscription_inventory': subscriptionInventory,
+  '2026_11_26_0033_identity': identity,
 };
