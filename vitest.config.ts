@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'conformance/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Two test files at once even on a 2-core machine (vitest's default there is one): much of a
+    // file's time is waiting (servers starting, browsers, webhooks, clocks), so two overlap well.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
     reporters: process.env.VITEST_JSON ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]] : ['default'],
   },
 });
