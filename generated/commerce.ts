@@ -795,7 +795,11 @@ export interface paths {
          *       `subscriptionProductId` and offers that product's `Active` plans; payers start a
          *       subscription through `CreateSubscription`.
          *     - `status` `Draft` keeps the link unpublished until Activate; the default is `Active`.
-         *     - `notificationUrl` receives webhooks about payments made through the link.
+         *     - `notificationUrl` receives webhooks about payments made through the link: the
+         *       `invoice.paid` event of each invoice made through it (the Checkout interface's event
+         *       envelope, with its retries and `X-Webhook-Signature`), signed with `notificationSecret`.
+         *       When the URL is sent without a secret, Till generates one and answers it once, in this
+         *       response.
          *
          *     Till's design for the required fields: `name` and `currencyCode`, plus `unitPrice` unless the
          *     link is variable-amount or subscription-based. Broken cross-field rules answer 400
@@ -827,10 +831,12 @@ export interface paths {
          * Delete a payment link
          * @description Deletes the link permanently: its page, QR code and public operations answer 404 from then
          *     on, and its `code` can be used again. Invoices and subscriptions already created through it
-         *     are not affected and can still be paid. To stop payments but keep the link and its analytics,
-         *     deactivate it instead.
+         *     are not affected and can still be paid (they no longer count anywhere). To stop payments but
+         *     keep the link and its analytics, deactivate it instead.
          *
-         *     Till's design (the source shows no response): 204 with no body.
+         *     Till's design (the source shows no response): 204 with no body. A link with completed
+         *     payments (`completedPaymentCount` above 0) is refused with 409 `invalid_state`: its payments
+         *     and analytics stay auditable, and its `maxUses` keeps counting them; deactivate it instead.
          *
          *     Scope: `paymentlink.delete`.
          */
@@ -2841,9 +2847,11 @@ export interface components {
         PaymentLink: components["schemas"]["PaymentLinkCore"] & {
             /**
              * Format: uri
-             * @description Webhook URL told about payments made through the link, or null.
+             * @description Webhook URL told about payments made through the link (the `invoice.paid` event of each of its invoices, signed with the link's notification secret), or null.
              */
             notificationUrl: string | null;
+            /** @description Present only in the answer of a create or update that set `notificationUrl` without `notificationSecret`: the generated secret that signs the link's webhooks (`X-Webhook-Signature`, as for webhook configurations). Returned only there; store it. */
+            notificationSecret?: string;
             /**
              * @description Times the public page was opened.
              * @example 312
@@ -2958,6 +2966,8 @@ export interface components {
              * @description Webhook URL told about payments made through the link. As on the Checkout interface: `https`, a public host (no localhost or private addresses), at most 2048 characters.
              */
             notificationUrl?: string;
+            /** @description Secret that signs the link's webhooks (16-200 characters). When omitted and `notificationUrl` is sent, Till generates one and returns it once, in the answer. */
+            notificationSecret?: string;
             /**
              * @description True makes payers enter `password` before paying.
              * @default false
@@ -3046,6 +3056,8 @@ export interface components {
              * @description Webhook URL (`https`, public host, at most 2048 characters); null removes it.
              */
             notificationUrl?: string | null;
+            /** @description A new secret for the link's webhooks. A new `notificationUrl` sent without one, on a link that has no secret yet, gets a generated one, returned once in the answer. */
+            notificationSecret?: string;
             /** @description True requires a password (send `password` too unless the link already has one); false removes it. */
             isPasswordProtected?: boolean;
             /** @description A new password for the link. Stored hashed; never returned. */
@@ -4920,6 +4932,19 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The link has completed payments; deactivate it instead. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

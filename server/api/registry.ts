@@ -22,6 +22,7 @@ import { accountHandlers } from './commerce/accounts.js';
 import { transferHandlers } from './commerce/transfers.js';
 import { transfersDashboardHandlers } from './commerce/dashboards.js';
 import { fundingSourceHandlers } from './commerce/funding-sources.js';
+import { paymentLinkHandlers } from './commerce/payment-links.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -54,6 +55,7 @@ export const commerceHandlers: CommerceHandlers = {
   ...transferHandlers,
   ...transfersDashboardHandlers,
   ...fundingSourceHandlers,
+  ...paymentLinkHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

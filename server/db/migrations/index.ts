@@ -27,6 +27,7 @@ import * as commerceInvoices from './2026_11_25_0026_commerce_invoices.js';
 import * as commerceInvoicePayments from './2026_11_25_0027_commerce_invoice_payments.js';
 import * as funds from './2026_11_25_0028_funds.js';
 import * as payouts from './2026_11_25_0029_payouts.js';
+import * as paymentLinks from './2026_11_26_0034_payment_links.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0027_commerce_invoice_payments': commerceInvoicePayments,
   '2026_11_25_0028_funds': funds,
   '2026_11_25_0029_payouts': payouts,
+  '2026_11_26_0034_payment_links': paymentLinks,
 };
