@@ -27,6 +27,8 @@ import { pageAssets } from './pages/kit/assets.js';
 import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
+import { reactToEvents } from './domain/events/event.service.js';
+import { linkPaymentReactor } from './domain/links/link-payments.js';
 import { AppError } from './shared/errors.js';
 import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
@@ -59,6 +61,8 @@ type HandlerTable = Record<Api, Record<string, AnyHandler | undefined>>;
  */
 export function createApp(server: ServerDeps, options: CreateAppOptions = {}): Express {
   const deps: AppDeps = { ...server, dueWork: dueWork(server), sandboxOffsets: watchedSandboxOffsets(server) };
+  // A paid invoice of a payment link counts on the link (the invoices never import the links).
+  reactToEvents(linkPaymentReactor);
   const routes = new RouteTable(loadContracts());
   const limits = new RateLimits(deps.database, deps.config.rateLimitScale);
   const handlers: HandlerTable = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };

@@ -23,6 +23,7 @@ import { transferHandlers } from './commerce/transfers.js';
 import { transfersDashboardHandlers } from './commerce/dashboards.js';
 import { fundingSourceHandlers } from './commerce/funding-sources.js';
 import { paymentLinkHandlers } from './commerce/payment-links.js';
+import { paymentLinkPublicHandlers } from './commerce/payment-link-public.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -56,6 +57,7 @@ export const commerceHandlers: CommerceHandlers = {
   ...transfersDashboardHandlers,
   ...fundingSourceHandlers,
   ...paymentLinkHandlers,
+  ...paymentLinkPublicHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

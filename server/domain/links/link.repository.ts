@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
+import type { Plan } from '../../db/tables/catalog.js';
 import type { NewPaymentLink, PaymentLinkInvoiceRow, PaymentLinkRow, PaymentLinkUpdate } from '../../db/tables/payment-links.js';
 import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -153,4 +154,23 @@ export async function markLinkExpired(db: Db, tenant: Tenant, id: number, at: Da
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The plans a subscription link offers: its product's active plans valid at `now`, with the product's name. */
+export async function findOfferedPlans(db: Db, merchantId: number, productId: number, now: Date): Promise<{ plan: Plan; productName: string }[]> {
+  const rows = await db
+    .selectFrom('plans as p')
+    .innerJoin('products as pr', 'pr.id', 'p.product_id')
+    .selectAll('p')
+    .select('pr.name as product_name')
+    .where('p.merchant_id', '=', merchantId)
+    .where('p.product_id', '=', productId)
+    .where('p.active', '=', true)
+    .where('p.status', '=', 'available')
+    .where((eb) => eb.or([eb('p.valid_from', 'is', null), eb('p.valid_from', '<=', now)]))
+    .where((eb) => eb.or([eb('p.valid_to', 'is', null), eb('p.valid_to', '>', now)]))
+    .orderBy('p.id')
+    .limit(100)
+    .execute();
+  return rows.map(({ product_name, ...plan }) => ({ plan, productName: product_name }));
 }
