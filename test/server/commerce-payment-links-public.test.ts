@@ -3,7 +3,7 @@
 // `payinvoice` (the link's counters), its rules (status, validity, uses, amounts, password, email
 // verification), and expiry on the sandbox clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
 
 let t: TestServer;
 let sk: string;
@@ -213,5 +213,25 @@ describe('expiry on the sandbox clock', () => {
     expect((await readLink(link.id, key)).status).toBe('Expired');
     expect((await invoiceFrom(link.identifier)).status).toBe(409);
     expect((await t.call('PATCH', `/v1/PaymentLink/${link.id}`, { apiKey: key, body: { validTo: null } })).json.status).toBe('Inactive');
+  });
+});
+
+describe.runIf(usingPostgres)('race (PostgreSQL)', () => {
+  it('payments racing for the last use of maxUses: exactly one is taken, the others refused, the counters exact', async () => {
+    const link = await newLink({ ...beans, maxUses: 2 });
+    const invoices = [];
+    for (let i = 0; i < 5; i++) invoices.push(await invoiced(link.identifier, { ...payer, email: `race-${i}@example.com` }));
+    const results = await Promise.all(invoices.map((inv) => pay(inv.id)));
+    expect(results.map((r) => (r.json.isSuccess ? 'paid' : r.json.error?.code)).sort()).toEqual(['invoice_not_payable', 'invoice_not_payable', 'invoice_not_payable', 'paid', 'paid']);
+    expect(await readLink(link.id)).toMatchObject({ completedPaymentCount: 2, totalAmountCollected: '53.04', status: 'Expired', invoiceCount: 5 });
+  });
+
+  it('payments of one payer racing past maxUsesPerCustomer: one is taken', async () => {
+    const link = await newLink({ ...beans, maxUsesPerCustomer: 1 });
+    const invoices = [];
+    for (let i = 0; i < 4; i++) invoices.push(await invoiced(link.identifier));
+    const results = await Promise.all(invoices.map((inv) => pay(inv.id)));
+    expect(results.filter((r) => r.json.isSuccess).length).toBe(1);
+    expect(await readLink(link.id)).toMatchObject({ completedPaymentCount: 1, totalAmountCollected: '26.52' });
   });
 });
