@@ -21,6 +21,7 @@ import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work.js';
 import { checkoutPages } from './pages/checkout/routes.js';
 import { invoicePages } from './pages/invoice/routes.js';
+import { linkPages } from './pages/link/routes.js';
 import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
@@ -120,6 +121,7 @@ function pages(deps: AppDeps): Router {
   app.use(pageAssets());
   app.use(checkoutPages(deps));
   app.use(invoicePages(deps));
+  app.use(linkPages(deps));
   app.use(PORTAL_PATH, portalPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
   app.use(HUB_PATH, hubRoutes(deps.database.db));

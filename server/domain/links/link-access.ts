@@ -34,3 +34,14 @@ export async function assertPassword(link: PaymentLinkRow, password: string | un
 
 /** A payer's email as links compare it. */
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
+
+/** How a link's page presents it: taking payments, or why not. */
+export type LinkPageState = 'open' | 'draft' | 'inactive' | 'expired' | 'not_yet_valid' | 'spent';
+
+export function linkPageState(link: PaymentLinkRow, now: Date): LinkPageState {
+  if (link.status === 'draft' || link.status === 'inactive') return link.status;
+  if (link.max_uses !== null && link.completed_payment_count >= link.max_uses) return 'spent';
+  if (link.status === 'expired' || (link.valid_to !== null && link.valid_to <= now)) return 'expired';
+  if (link.valid_from > now) return 'not_yet_valid';
+  return 'open';
+}
