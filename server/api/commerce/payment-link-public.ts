@@ -1,10 +1,12 @@
 import { createLinkInvoice } from '../../domain/links/link-invoice.js';
+import { createLinkSubscription } from '../../domain/links/link-subscription.js';
 import { linkByIdentifier, sendVerificationCode, viewLinkByIdentifier, viewLinkBySlug } from '../../domain/links/link-public.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { qrPng } from '../../rails/wallet.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
 import { commerceInvoiceView } from './views/invoice.view.js';
+import { linkSubscriptionView } from './views/link-subscription.view.js';
 import { linkPageUrl, publicLinkView } from './views/payment-link.view.js';
 
 /** The public operations of payment links (no key): the hosted page's reads, its QR code, invoices and codes for payers. */
@@ -25,6 +27,10 @@ export const paymentLinkPublicHandlers: CommerceHandlers = {
   async createPaymentLinkInvoice({ db, deps, path, body }) {
     const invoice = await createLinkInvoice(db, deps.clock, path.identifier, body);
     return created(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
+  },
+  async createPaymentLinkSubscription({ db, deps, path, body }) {
+    const started = await createLinkSubscription(db, deps.clock, path.identifier, body);
+    return created(linkSubscriptionView(started, await getMerchant(db, started.subscription.merchant_id), deps.config.publicBaseUrl));
   },
   async sendPaymentLinkVerificationCode({ db, deps, path, body }) {
     const sent = await sendVerificationCode(db, deps.clock, path.identifier, body.email);

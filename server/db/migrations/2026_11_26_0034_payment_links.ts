@@ -81,6 +81,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     created_at timestamptz NOT NULL
   )`.execute(db);
   await sql`CREATE INDEX payment_link_verifications_email ON payment_link_verifications (link_id, email, created_at DESC)`.execute(db);
+  // A subscription started from a subscription link has no checkout session (it waits for its
+  // first invoice to be paid).
+  await sql`ALTER TABLE subscriptions ALTER COLUMN session_id DROP NOT NULL`.execute(db);
   // A delivery goes to a configuration, a session's URL or a link's URL: exactly one of them.
   await sql`ALTER TABLE webhook_deliveries ADD COLUMN payment_link_id integer REFERENCES payment_links (id) ON DELETE SET NULL`.execute(db);
   await dropTargetCheck(db);
@@ -98,6 +101,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE webhook_deliveries DROP CONSTRAINT IF EXISTS webhook_deliveries_one_target`.execute(db);
   await sql`ALTER TABLE webhook_deliveries DROP COLUMN payment_link_id`.execute(db);
   await sql`ALTER TABLE webhook_deliveries ADD CHECK ((configuration_id IS NULL) <> (session_id IS NULL))`.execute(db);
+  await sql`DELETE FROM subscriptions WHERE session_id IS NULL`.execute(db);
+  await sql`ALTER TABLE subscriptions ALTER COLUMN session_id SET NOT NULL`.execute(db);
   await sql`DROP TABLE payment_link_verifications`.execute(db);
   await sql`DROP TABLE payment_link_invoices`.execute(db);
   await sql`DROP TABLE payment_links`.execute(db);
