@@ -138,6 +138,28 @@ describeInBrowser('hosted payment-link page', () => {
     await page.close();
   });
 
+  it('a subscription link offers its plans; the chosen one starts the subscription, paid on its first invoice', async () => {
+    const key = sk();
+    const product = await t.call('POST', '/v1/products', { key, body: { name: 'Cloud' } });
+    const basic = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Basic', amount: 9, currency: 'USD', interval: 'month' } });
+    const pro = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Pro', amount: 19.99, currency: 'USD', interval: 'month' } });
+    const link = await newLink({ name: 'Cloud plans', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: Number(product.json.id) });
+    const page = await browser.newPage();
+    await page.goto(link.paymentUrl);
+    expect(await page.$$eval('[data-plan]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual([String(basic.json.data.id), String(pro.json.data.id)]);
+    await page.check(`[data-plan="${pro.json.data.id}"]`);
+    await fillPayer(page, 'subscriber@example.com');
+    await page.click('#pay');
+    await page.waitForURL(/\/invoice\//);
+    expect(await page.textContent('[data-field=amount]')).toBe(usd(19.99));
+    await payByCard(page);
+    await page.waitForSelector('h1[data-state=paid]');
+    const subs = await t.call('GET', '/v1/subscriptions?limit=5', { key });
+    const started = (subs.json.data.data ?? subs.json.data).find((x: { planId: number }) => x.planId === pro.json.data.id);
+    expect(started).toMatchObject({ status: 'active' });
+    await page.close();
+  });
+
   it('an inactive link says so and offers no form; an unknown one is a 404 page', async () => {
     const link = await newLink({ name: 'Paused', currencyCode: 'USD', unitPrice: '3' });
     await t.call('POST', `/v1/PaymentLink/${link.id}/Deactivate`, { apiKey: sk() });

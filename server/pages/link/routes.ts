@@ -1,11 +1,13 @@
 // `GET /pay/link/{identifier}`: the hosted page of a payment link (its `paymentUrl`, where its QR
 // code and embed snippet lead). `POST /pay/link/{identifier}/code` sends an email verification
-// code; `POST /pay/link/{identifier}` makes the payer's invoice and sends them to the invoice page
+// code; `POST /pay/link/{identifier}` makes the payer's invoice, `.../subscribe` starts the payer's
+// subscription (subscription links), and either sends them to the invoice page
 // (`/invoice/{identifier}`) to pay. Plain forms; HTML outside `/v1`.
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import { linkPageState } from '../../domain/links/link-access.js';
 import { createLinkInvoice } from '../../domain/links/link-invoice.js';
+import { createLinkSubscription } from '../../domain/links/link-subscription.js';
 import { type PublicLink, sendVerificationCode, viewLinkByIdentifier } from '../../domain/links/link-public.js';
 import { AppError } from '../../shared/errors.js';
 import { html } from '../kit/html.js';
@@ -38,7 +40,7 @@ const text = (body: Record<string, unknown>, key: string): string | undefined =>
 };
 const formOf = (body: Record<string, unknown>): LinkForm & { password?: string; verificationCode?: string } => {
   const form: LinkForm & { password?: string; verificationCode?: string } = {};
-  for (const key of ['email', 'firstName', 'lastName', 'amount', 'quantity', 'verificationTokenId', 'verificationCode', 'password'] as const) {
+  for (const key of ['email', 'firstName', 'lastName', 'amount', 'quantity', 'verificationTokenId', 'verificationCode', 'password', 'planId'] as const) {
     const value = text(body, key);
     if (value !== undefined) form[key] = value;
   }
@@ -63,6 +65,10 @@ export function linkPages(deps: AppDeps): Router {
   const router = Router();
   const { db } = deps.database;
   const parse = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 12 });
+  const payerOf = (form: ReturnType<typeof formOf>) => {
+    if (!form.email || !form.firstName || !form.lastName) throw new AppError('parameter_missing', { message: 'Enter your email, first name and last name.' });
+    return { ...form, email: form.email, firstName: form.firstName, lastName: form.lastName };
+  };
   router.get(
     '/pay/link/:identifier',
     wrap(async (req, res) => {
@@ -94,9 +100,28 @@ export function linkPages(deps: AppDeps): Router {
       const form = formOf((req.body ?? {}) as Record<string, unknown>);
       const { password: _p, verificationCode: _c, ...kept } = form;
       await orShow(res, deps, identifier, kept, async () => {
-        if (!form.email || !form.firstName || !form.lastName) throw new AppError('parameter_missing', { message: 'Enter your email, first name and last name.' });
-        const invoice = await createLinkInvoice(db, deps.clock, identifier, { ...form, email: form.email, firstName: form.firstName, lastName: form.lastName });
+        const { planId: _plan, ...payer } = payerOf(form);
+        const invoice = await createLinkInvoice(db, deps.clock, identifier, payer);
         res.redirect(303, `/invoice/${invoice.identifier}`);
+      });
+    }),
+  );
+  router.post(
+    '/pay/link/:identifier/subscribe',
+    parse,
+    wrap(async (req, res) => {
+      const identifier = identifierOf(req);
+      if (!identifier) return notFound(res);
+      const form = formOf((req.body ?? {}) as Record<string, unknown>);
+      const { password: _p, verificationCode: _c, ...kept } = form;
+      await orShow(res, deps, identifier, kept, async () => {
+        const planId = Number(form.planId);
+        if (!Number.isInteger(planId) || planId < 1) throw new AppError('parameter_missing', { param: 'planId', message: 'Choose a plan.' });
+        const { amount: _a, quantity: _q, ...payer } = payerOf(form);
+        const started = await createLinkSubscription(db, deps.clock, identifier, { ...payer, planId });
+        // A usage plan has nothing due now: the page of the link says the subscription started.
+        if (started.invoice) return res.redirect(303, `/invoice/${started.invoice.identifier}`);
+        sendLink(res, await viewLinkByIdentifier(db, deps.clock, identifier, false), {}, { status: 201, message: `Your subscription to ${started.plan.name} has started. Nothing is due now.` });
       });
     }),
   );

@@ -1,7 +1,8 @@
 // The hosted link page's markup: the link (product, price or an amount to choose), then one plain
 // form for the payer (email, names, the password of a protected link), which makes the invoice and
 // sends the payer to the invoice page to pay. A link that asks for email verification first sends a
-// code (a form of its own), then shows the code field. No script is needed.
+// code (a form of its own), then shows the code field. A subscription link offers its plans in the
+// same form, which starts the subscription and sends the payer to its first invoice. No script.
 import { Decimal } from 'decimal.js';
 import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
 import { fixedPriceTax } from '../../domain/links/link-fields.js';
@@ -19,6 +20,8 @@ export interface LinkForm {
   quantity?: string;
   /** The code sent (step two of email verification). */
   verificationTokenId?: string;
+  /** The plan chosen (subscription links). */
+  planId?: string;
 }
 
 const STATE_NOTICE: Record<Exclude<LinkPageState, 'open'>, string> = {
@@ -60,19 +63,32 @@ ${field('email', 'Email', form.email, 'type="email" required autocomplete="email
 }
 
 /** The payer's form (step two of a link with email verification). */
-function payerForm(link: PaymentLinkRow, form: LinkForm): SafeHtml {
+function payerForm(page: PublicLink, form: LinkForm): SafeHtml {
+  const { link } = page;
+  const subscription = link.link_type === 'subscription';
   const verifying = link.is_email_verification_required;
   const email = verifying
     ? html`<input type="hidden" name="email" value="${form.email ?? ''}"><input type="hidden" name="verificationTokenId" value="${form.verificationTokenId ?? ''}"><p class="muted">We sent a code to <strong data-field="email">${form.email ?? ''}</strong>.</p>${field('verificationCode', 'Verification code', '', 'inputmode="numeric" pattern="[0-9]{6}" required autocomplete="one-time-code"')}`
     : field('email', 'Email', form.email, 'type="email" required autocomplete="email"');
   const password = link.password_hash !== null ? field('password', 'Password', '', 'type="password" required') : '';
-  return html`<form method="post" action="/pay/link/${link.identifier}" id="payer-form">
-${amountField(link, form)}${email}
+  return html`<form method="post" action="/pay/link/${link.identifier}${subscription ? '/subscribe' : ''}" id="payer-form">
+${subscription ? planChoice(page, form) : ''}${amountField(link, form)}${email}
 ${field('firstName', 'First name', form.firstName, 'required autocomplete="given-name"')}
 ${field('lastName', 'Last name', form.lastName, 'required autocomplete="family-name"')}
 ${password}
 <button type="submit" class="primary" id="pay">${link.call_to_action_text}</button></form>
 ${verifying ? html`<form method="post" action="/pay/link/${link.identifier}/code"><input type="hidden" name="email" value="${form.email ?? ''}"><button type="submit" id="resend">Send a new code</button></form>` : ''}`;
+}
+
+/** The plans of a subscription link, one radio button each (the first chosen), in the payer's form. */
+function planChoice(page: PublicLink, form: LinkForm): SafeHtml {
+  const chosen = form.planId ?? String(page.plans[0]?.plan.id ?? '');
+  const every = (unit: string, count: number) => (count === 1 ? `a ${unit}` : `every ${count} ${unit}s`);
+  const options = page.plans.map(({ plan }) => {
+    const id = String(plan.id);
+    return html`<label class="plan"><input type="radio" name="planId" value="${id}" data-plan="${id}"${id === chosen ? raw(' checked') : ''} required> ${plan.name} · ${formatMoney(plan.amount, plan.currency)} ${every(plan.interval, plan.interval_count)}</label>`;
+  });
+  return html`<fieldset class="plans"><legend>Choose a plan</legend>${options}</fieldset>`;
 }
 
 /** The body of the page; `alert` is why the last form was refused. */
@@ -81,9 +97,9 @@ export function linkBody(page: PublicLink, state: LinkPageState, form: LinkForm,
   const subscription = link.link_type === 'subscription';
   let action: SafeHtml;
   if (state !== 'open') action = html`<p class="alert" data-notice="${state}">${state === 'not_yet_valid' ? `This payment link opens on ${formatDay(link.valid_from)}.` : STATE_NOTICE[state]}</p>`;
-  else if (subscription) action = html`<p class="notice" data-notice="subscription">Subscriptions through this page are not available yet. Contact ${page.merchant.name}.</p>`;
+  else if (subscription && page.plans.length === 0) action = html`<p class="notice" data-notice="no-plans">No plan can be chosen at the moment. Contact ${page.merchant.name}.</p>`;
   else if (link.is_email_verification_required && !form.verificationTokenId) action = codeForm(link, form);
-  else action = payerForm(link, form);
+  else action = payerForm(page, form);
   return html`${link.livemode ? '' : html`<span class="badge">Test mode: no real money moves</span>`}
 <h1 data-state="${state}">${link.name}</h1>
 ${link.description ? html`<p class="muted" data-field="description">${link.description}</p>` : ''}
