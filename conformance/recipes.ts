@@ -274,6 +274,16 @@ const linkRecipes: Record<string, Recipe> = {
     },
   },
   createPaymentLinkInvoice: { success: async (ctx) => ({ path: `/v1/PaymentLink/CreateInvoice(identifier='${(await fixtureLink(ctx)).identifier}')`, body: payer(ctx) }) },
+  createPaymentLinkSubscription: {
+    success: async (ctx) => {
+      // The Checkout interface's catalog: the same products and plans as the Commerce one.
+      const product = await fixtureProduct(ctx);
+      const plan = await created<{ data: { id: number } }>(ctx, 'createPlan', '/v1/plans', { productId: product.id, name: `Conformance link plan ${ctx.runId}`, amount: 19.99, currency: 'USD', interval: 'month' }, ctx.options.secretKey);
+      ctx.onCleanup(() => ctx.request('checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.data.id}`, key: ctx.options.secretKey }));
+      const link = await fixtureLink(ctx, undefined, { unitPrice: undefined, isSubscriptionBased: true, subscriptionProductId: Number(product.id) });
+      return { path: `/v1/PaymentLink/CreateSubscription(identifier='${link.identifier}')`, body: { ...payer(ctx), planId: plan.data.id } };
+    },
+  },
   sendPaymentLinkVerificationCode: {
     success: async (ctx) => ({ path: `/v1/PaymentLink/SendVerificationCode(identifier='${(await fixtureLink(ctx, undefined, { isEmailVerificationRequired: true })).identifier}')`, body: { email: payer(ctx).email } }),
   },

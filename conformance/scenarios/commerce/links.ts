@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, pending, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
 import { apiKey, card, optionOf, payInvoice, VISA } from './payments.js';
 
 const LINK = 'createPaymentLink';
@@ -200,6 +200,20 @@ export const linkScenarios: Scenario[] = [
     // The code is random: this one is wrong but once in a million runs.
     expectError(await invoiceFrom(ctx, link.identifier, 'verify', { verificationTokenId: res.json.tokenId, verificationCode: '999999' }), 400, 'invalid_request', 'verification_code_invalid');
   }),
-  // Needs the Commerce catalog (createSubscriptionProduct, createSubscriptionPlan) and CreateSubscription.
-  pending('commerce.links.create-subscription', "`CreateSubscription(identifier='...')` with email, firstName, lastName and planId creates a subscription with billing details for a subscription-type link", LINKS, ['createSubscriptionProduct', 'createSubscriptionPlan', LINK, 'createPaymentLinkSubscription']),
+  scenario('commerce.links.create-subscription', "`CreateSubscription(identifier='...')` with email, firstName, lastName and planId creates a subscription with billing details for a subscription-type link", LINKS, ['createSubscriptionProduct', 'createSubscriptionPlan', LINK, 'createPaymentLinkSubscription'], async (ctx) => {
+    const product = await keyed(ctx, 'createSubscriptionProduct', 'POST', '/v1/SubscriptionProduct', { name: `Conformance cloud ${tag(ctx).slice(-8)}` });
+    expectStatus(product, 201, 'create a subscription product');
+    const plan = await keyed(ctx, 'createSubscriptionPlan', 'POST', '/v1/SubscriptionPlan', { productId: product.json.id, name: 'Pro monthly', amount: '19.99', currency: 'USD', timeUnit: 'Month', timeInterval: 1 });
+    expectStatus(plan, 201, 'create a plan of the product');
+    const link = await newLink(ctx, 'subscription', { unitPrice: undefined, taxRate: undefined, isSubscriptionBased: true, subscriptionProductId: product.json.id });
+    assert.deepEqual([link.linkType, link.isSubscriptionBased], ['Subscription', true]);
+    const res = await pub(ctx, 'createPaymentLinkSubscription', 'POST', `/v1/PaymentLink/CreateSubscription(identifier='${link.identifier}')`, { email: emailFor(ctx, 'subscription'), firstName: 'Conformance', lastName: 'Subscriber', planId: plan.json.id });
+    expectStatus(res, 201, 'start a subscription through the link');
+    assert.equal(res.json.subscription.status, 'Pending', 'pending its first payment');
+    assert.equal(res.json.subscription.planId, plan.json.id);
+    assert.equal(res.json.invoice?.status, 'Pending', 'its first invoice, to pay');
+    assert.deepEqual([res.json.billing.planId, res.json.billing.amount, res.json.billing.amountDueNow, res.json.billing.currency], [plan.json.id, '19.99', '19.99', 'USD']);
+    const plain = await newLink(ctx, 'not-subscription');
+    expectError(await pub(ctx, 'createPaymentLinkSubscription', 'POST', `/v1/PaymentLink/CreateSubscription(identifier='${plain.identifier}')`, { email: emailFor(ctx, 'subscription'), firstName: 'C', lastName: 'S', planId: plan.json.id }), 400, 'invalid_request', 'validation_error');
+  }),
 ];
