@@ -2,7 +2,6 @@
 // kept only as a hash; valid 10 minutes and for 5 wrong tries; a new code ends the previous one;
 // one code per email and link per 60 seconds. `CreateInvoice` and `CreateSubscription` spend it.
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
 import type { Clock } from '../../shared/clock.js';
@@ -11,6 +10,7 @@ import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { recordMessage } from '../messages/message.service.js';
+import { countWrongCode, insertCode, lockCode, lockLastSent, markCodeUsed, supersedeCodes } from './link-verification.repository.js';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_WRONG_CODES = 5;
@@ -29,28 +29,17 @@ export interface SentCode {
 export async function sendLinkCode(trx: Trx, clock: Clock, link: PaymentLinkRow, email: string): Promise<SentCode> {
   if (!link.is_email_verification_required) throw new AppError('validation_error', { param: 'email', message: 'This payment link does not use email verification.' });
   const now = clock.now();
-  const last = await trx
-    .selectFrom('payment_link_verifications')
-    .select('created_at')
-    .where('link_id', '=', link.id)
-    .where('email', '=', email)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .forUpdate()
-    .executeTakeFirst();
-  const wait = last ? RESEND_AFTER_MS - (now.getTime() - last.created_at.getTime()) : 0;
+  const last = await lockLastSent(trx, link, email);
+  const wait = last ? RESEND_AFTER_MS - (now.getTime() - last.getTime()) : 0;
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
     throw new AppError('rate_limit_exceeded', { message: `A code was sent to this email less than a minute ago. Wait ${seconds} seconds before asking for another.`, retryAfterSeconds: seconds });
   }
-  await trx.updateTable('payment_link_verifications').set({ status: 'superseded' }).where('link_id', '=', link.id).where('email', '=', email).where('status', '=', 'sent').execute();
+  await supersedeCodes(trx, link, email);
   const tokenId = `vt_${randomToken(20)}`;
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
   const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
-  await trx
-    .insertInto('payment_link_verifications')
-    .values({ id: tokenId, link_id: link.id, merchant_id: link.merchant_id, livemode: link.livemode, email, code_hash: hashCode(tokenId, code), status: 'sent', expires_at: expiresAt, created_at: now })
-    .execute();
+  await insertCode(trx, link, { id: tokenId, email, codeHash: hashCode(tokenId, code), expiresAt, createdAt: now });
   const merchant = await getMerchant(trx, link.merchant_id);
   await recordMessage(trx, clock, {
     tenant: tenantOf(link),
@@ -80,13 +69,13 @@ export class WrongLinkCode extends AppError {
 export async function spendLinkCode(trx: Trx, clock: Clock, link: PaymentLinkRow, email: string, proof: { tokenId?: string | undefined; code?: string | undefined }): Promise<void> {
   if (!link.is_email_verification_required) return;
   if (!proof.tokenId || !proof.code) throw new AppError('parameter_missing', { param: 'verificationTokenId', message: 'This payment link requires email verification: send verificationTokenId and verificationCode from SendVerificationCode.' });
-  const row = await trx.selectFrom('payment_link_verifications').selectAll().where('id', '=', proof.tokenId).where('link_id', '=', link.id).forUpdate().executeTakeFirst();
+  const row = await lockCode(trx, link, proof.tokenId);
   if (!row || row.email !== email || row.status !== 'sent' || row.expires_at <= clock.now() || row.wrong_attempts >= MAX_WRONG_CODES) throw wrongCode();
   if (hashCode(row.id, proof.code) !== row.code_hash) throw new WrongLinkCode(row.id);
-  await trx.updateTable('payment_link_verifications').set({ status: 'used' }).where('id', '=', row.id).execute();
+  await markCodeUsed(trx, link, row.id);
 }
 
 /** Counts a wrong try of a code (after the failed request's transaction). */
 export async function countWrongTry(db: Db, error: unknown): Promise<void> {
-  if (error instanceof WrongLinkCode) await db.updateTable('payment_link_verifications').set({ wrong_attempts: sql`wrong_attempts + 1` }).where('id', '=', error.tokenId).execute();
+  if (error instanceof WrongLinkCode) await countWrongCode(db, error.tokenId);
 }
