@@ -234,6 +234,102 @@ const fundsRecipes: Record<string, Recipe> = {
   getTransfersDashboard: { success: async () => ({ path: '/v1/FinancialDashboard/transfers', query: { timeUnit: 'Week' } }) },
 };
 
+/** A Commerce catalog product of the merchant behind `key`. */
+const fixtureCatalogProduct = async (ctx: ConformanceContext, key?: string): Promise<{ id: number }> =>
+  commerceJson(ctx, 'createSubscriptionProduct', { method: 'POST', path: '/v1/SubscriptionProduct', body: { name: `Conformance product ${ctx.runId}`, subscriptionProductType: 'Physical' } }, key);
+/** A Commerce catalog plan (archived at the end of the run). */
+async function fixtureCatalogPlan(ctx: ConformanceContext, key = ctx.options.apiKey ?? ctx.options.secretKey): Promise<{ id: number }> {
+  const product = await fixtureCatalogProduct(ctx, key);
+  const plan = await commerceJson(ctx, 'createSubscriptionPlan', { method: 'POST', path: '/v1/SubscriptionPlan', body: { productId: product.id, name: `Conformance ${ctx.runId}`, amount: '9.99', currency: 'USD', timeUnit: 'Month' } }, key);
+  ctx.onCleanup(() => ctx.request('commerce', 'deleteSubscriptionPlan', { method: 'DELETE', path: `/v1/SubscriptionPlan/${plan.id}`, apiKey: key }));
+  return plan;
+}
+/** An inventory item of a new catalog product, with a serial number unique to the run. */
+const fixtureInventoryItem = async (ctx: ConformanceContext, key?: string): Promise<{ id: number }> =>
+  commerceJson(ctx, 'createSubscriptionInventoryItem', { method: 'POST', path: '/v1/SubscriptionInventoryItem', body: { productId: (await fixtureCatalogProduct(ctx, key)).id, serialNumber: `CF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}` } }, key);
+
+/** The Commerce subscription catalog and subscriptions (issue 16 §2, §3). */
+const catalogRecipes: Record<string, Recipe> = {
+  createSubscriptionProduct: { success: async (ctx) => ({ path: '/v1/SubscriptionProduct', body: { name: `Conformance product ${ctx.runId}`, media: [{ mediaUrl: 'https://cdn.example.com/conformance.jpg' }] } }) },
+  listSubscriptionProducts: { success: async () => ({ path: '/v1/SubscriptionProduct', query: { $top: 5, $count: true, $expand: 'Media' } }) },
+  updateSubscriptionProduct: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx)).id}`, body: { description: 'Changed by the conformance suite' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx, key)).id}`, body: { name: 'Not yours' } }),
+  },
+  deleteSubscriptionProduct: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx, key)).id}` }),
+  },
+  createSubscriptionPlan: {
+    success: async (ctx) => ({ path: '/v1/SubscriptionPlan', body: { productId: (await fixtureCatalogProduct(ctx)).id, name: `Conformance ${ctx.runId}`, amount: '19.99', currency: 'USD', timeUnit: 'Month', timeInterval: 1 } }),
+  },
+  listSubscriptionPlans: { success: async () => ({ path: '/v1/SubscriptionPlan', query: { $top: 5, $count: true, $filter: "status eq 'Active'" } }) },
+  updateSubscriptionPlan: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx)).id}`, body: { name: `Conformance renamed ${ctx.runId}` } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx, key)).id}`, body: { name: 'Not yours' } }),
+  },
+  deleteSubscriptionPlan: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx, key)).id}` }),
+  },
+  createSubscriptionInventoryItem: {
+    success: async (ctx) => ({ path: '/v1/SubscriptionInventoryItem', body: { productId: (await fixtureCatalogProduct(ctx)).id, serialNumber: `CF-${ctx.runId}-new` } }),
+  },
+  listSubscriptionInventoryItems: { success: async () => ({ path: '/v1/SubscriptionInventoryItem', query: { $top: 5, $count: true, $filter: "status eq 'Available'" } }) },
+  updateSubscriptionInventoryItem: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx)).id}`, body: { status: 'Reserved' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx, key)).id}`, body: { status: 'Discontinued' } }),
+  },
+  deleteSubscriptionInventoryItem: {
+    success: async (ctx) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx, key)).id}` }),
+  },
+  listCommerceSubscriptions: { success: async () => ({ path: '/v1/subscription', query: { $top: 5, $count: true } }) },
+  cancelCommerceSubscription: {
+    success: async (ctx) => ({ path: `/v1/subscription/${(await fixtureSubscription(ctx)).id}/cancel`, body: { cancelAtPeriodEnd: true, reason: 'conformance' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/subscription/${(await fixtureSubscription(ctx, key)).id}/cancel`, body: { cancelAtPeriodEnd: false } }),
+    },
+};
+
+/** A role of the merchant behind `key`, unique to this run, with two read scopes. */
+async function fixtureRole(ctx: ConformanceContext, key?: string): Promise<{ id: number }> {
+  const name = `Conformance ${ctx.runId} ${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 100);
+  return commerceJson(ctx, 'createRole', { method: 'POST', path: '/v1/role', body: { name, scopes: ['user.read', 'invoice.read'] } }, key);
+}
+/** A restricted key of a new role of the merchant behind `key`: the path that revokes it. */
+async function fixtureRestrictedKeyPath(ctx: ConformanceContext, key?: string): Promise<string> {
+  const role = await fixtureRole(ctx, key);
+  const made = await commerceJson(ctx, 'createRestrictedKey', { method: 'POST', path: `/v1/role/${role.id}/keys`, body: { description: `conformance ${ctx.runId}`.slice(0, 200) } }, key);
+  return `/v1/role/${role.id}/keys/${made.id}`;
+}
+
+/** The merchant, its locations, the user, roles, scopes and restricted keys (issue 16 §4). */
+const identityRecipes: Record<string, Recipe> = {
+  getMerchant: { success: async () => ({ path: '/v1/merchant' }) },
+  createMerchant: {
+    // Each run makes one merchant more (named for the run): Till has no way to delete one.
+    success: async (ctx) => ({ path: '/v1/merchant', body: { name: `Conformance ${ctx.runId}`.slice(0, 200), email: 'conformance@example.com', country: 'US', location: { address: { addressLine1: '1 Test St', city: 'Austin', country: 'US' } } } }),
+  },
+  listMerchantLocations: { success: async () => ({ path: '/v1/merchantLocation' }) },
+  getCurrentUser: { success: async () => ({ path: '/v1/user' }) },
+  listScopes: { success: async () => ({ path: '/v1/scope' }) },
+  createRole: {
+    success: async (ctx) => ({ path: '/v1/role', body: { name: `Conformance ${ctx.runId} ${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 100), scopes: ['invoice.read'] } }),
+  },
+  getRole: {
+    success: async (ctx) => ({ path: `/v1/role/${(await fixtureRole(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/role/${(await fixtureRole(ctx, key)).id}` }),
+  },
+  createRestrictedKey: {
+    success: async (ctx) => ({ path: `/v1/role/${(await fixtureRole(ctx)).id}/keys`, body: { description: 'conformance' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/role/${(await fixtureRole(ctx, key)).id}/keys`, body: {} }),
+  },
+  revokeRestrictedKey: {
+    success: async (ctx) => ({ path: await fixtureRestrictedKeyPath(ctx) }),
+    foreign: async (ctx, _info, key) => ({ path: await fixtureRestrictedKeyPath(ctx, key) }),
+  },
+};
+
 /** A new payment link of the merchant behind `key` (each recipe its own: one is deleted, one deactivated). */
 const fixtureLink = async (ctx: ConformanceContext, key?: string, extra: Record<string, unknown> = {}): Promise<{ id: number; identifier: string; code: string }> =>
   commerceJson(ctx, 'createPaymentLink', { method: 'POST', path: '/v1/PaymentLink', body: { name: `Conformance link ${ctx.runId}`, currencyCode: 'USD', unitPrice: '12.50', ...extra } }, key);
@@ -291,6 +387,8 @@ const linkRecipes: Record<string, Recipe> = {
 
 export const recipes: Record<string, Recipe> = {
   ...fundsRecipes,
+  ...catalogRecipes,
+  ...identityRecipes,
   ...linkRecipes,
   createWebhookConfiguration: {
     success: async (ctx) => {

@@ -3385,11 +3385,11 @@ export interface components {
             paymentOptionGroupId?: number;
             /** @default automatic */
             captureMethod?: components["schemas"]["CheckoutSessionCaptureMethod"];
-            /** @description Plan of the subscription to start. Required when `paymentType` is `subscription`; must be your own plan. */
+            /** @description Plan of the subscription to start. Required when `paymentType` is `subscription`; must be your own available, active plan, within its validity (`validFrom`..`validTo` on the Commerce catalog), otherwise 400 `validation_error`. The plan's billing type (set through the Commerce catalog's `subscriptionBillingType`) decides what follows: a recurring plan renews every period; a one-time plan is charged once, covers one period and ends then (`cancelAtPeriodEnd` true from the start, no trial); a usage plan cannot start a subscription yet (400 `validation_error`). */
             subscriptionPlanId?: number;
             /** @description Customer id the session is for. Required with `subscriptionPlanId`; must be your own customer. */
             clientId?: number;
-            /** @description Trial length for this subscription session, in days (trials are set per session, not on the plan). With a trial nothing is paid now and the session completes at once. */
+            /** @description Trial length for this subscription session, in days (trials are set per session, not on the plan). With a trial nothing is paid now and the session completes at once. A one-time plan takes no trial (400 `validation_error`). */
             trialDays?: number;
             /** @description Description shown to the payer and on the invoice. Ignored when an existing invoice is paid. */
             description?: string;
@@ -5163,17 +5163,17 @@ export interface components {
             /** @description How it was paid, masked. */
             paymentMethod: {
                 /**
-                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments, `bank_transfer` for bank transfers (invoices paid through the Commerce interface).
+                 * @description `card` for card payments (holds included), `wallet` for wallet QR payments, `bank_transfer` for bank transfers and `account_balance` for payments from a wallet account's balance (both: invoices paid through the Commerce interface).
                  * @enum {string}
                  */
-                type: "card" | "wallet" | "bank_transfer";
+                type: "card" | "wallet" | "bank_transfer" | "account_balance";
                 /**
-                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown and for bank transfers.
+                 * @description Card brand (`visa`, `mastercard`, ...) or the wallet's name; null when unknown, for bank transfers and for account balances.
                  * @example visa
                  */
                 brand: string | null;
                 /**
-                 * @description Last four digits of the card; null for wallets and bank transfers.
+                 * @description Last four digits of the card; null for wallets, bank transfers and account balances.
                  * @example 4242
                  */
                 last4: string | null;

@@ -125,7 +125,10 @@ export interface paths {
          * @description Lists the payment options that can pay this invoice, as `{value: [...]}`. The `id` of an
          *     entry is the `paymentOptionId` of the payment request; card payments use entries with
          *     `paymentMethodId` `CreditCard`. Till's design: the options of the merchant in the invoice's
-         *     currency, switched-off ones included with `isEnabled` false (they cannot be used).
+         *     currency, switched-off ones included with `isEnabled` false (they cannot be used). A new
+         *     merchant has five: Visa and Mastercard (`CreditCard`), the wallet QR (`GatewayWallet`), bank
+         *     transfer (`BankTransfer`) and its account balance (`AccountBalance`, paid with
+         *     `sourceAccountId`).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -257,8 +260,20 @@ export interface paths {
          *       funding source's card is charged at once, like a card on file (no 3-D Secure: verifying
          *       the source stood in for it). An unknown source answers 404 naming it, one not verified or
          *       not `Active` 409 `invalid_state`, one of another brand than the option 400.
-         *     - `sourceAccountId`: until paying from an account balance is served, sending it answers
-         *       400 `parameter_invalid` naming it.
+         *     - `sourceAccountId` (with the merchant's `AccountBalance` option): pays from one of the
+         *       caller's wallet accounts (`GET /v1/account`) in the invoice's currency, at once
+         *       (`Success`, `approvalAction` `None`). In one transaction the amount leaves the account's
+         *       available balance through the ledger (a `Payment` in `GET /v1/transaction`, "Paid from the
+         *       account") and the payment is recorded like any other: the invoice is paid (or
+         *       `PartiallyPaid`), the usual fee is taken, and the payment's money is pending until it
+         *       settles. When the available balance (`GET /v1/account/{id}/balance`, `availableAmount`) is
+         *       short of the amount, it answers 409 `invalid_state` naming `sourceAccountId` and nothing
+         *       moves. An account that is not the caller's (another merchant's or mode's, or none) answers
+         *       404 `resource_not_found` naming `sourceAccountId`; an account in another currency than the
+         *       invoice 400 `validation_error` naming it; an account that is not `Active` 409
+         *       `invalid_state`. `sourceAccountId` with an option that is not `AccountBalance` answers 400
+         *       `parameter_invalid` naming `paymentOptionId`; the `AccountBalance` option without
+         *       `sourceAccountId` answers 400 `parameter_missing` naming `sourceAccountId`.
          *
          *     The invoice must be payable (`Pending`, `Sent`, `PartiallyPaid` or `Overdue`); otherwise
          *     409 `invoice_not_payable`. An invoice of another merchant or mode answers 404
@@ -314,9 +329,9 @@ export interface paths {
          *     - `Idempotency-Key` makes a retry safe: the same key answers the first payment again.
          *     - `clientReferenceNumber` is kept on the payment (and in its webhooks' `metadata`).
          *     - Until the hosted payment page for payments is served, a payment without
-         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`; and
-         *       `sourceAccountId` answers 400 `parameter_invalid` naming it; `fundingSourceId` pays as
-         *       for an invoice.
+         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`.
+         *       `fundingSourceId` and `sourceAccountId` (with the `AccountBalance` option) pay as for an
+         *       invoice, with the same errors.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1105,9 +1120,11 @@ export interface paths {
          *     `/invoice/{identifier}`); the card used is kept for the renewals, which are charged
          *     automatically.
          *
-         *     `planId` must be one of the link's `plans` (an `Active` plan of its `subscriptionProductId`,
-         *     valid now); any other plan answers 400 `validation_error` with `param` `planId`. A link that
-         *     is not subscription-based answers 400 `validation_error` too.
+         *     `planId` must be one of the link's `plans` (an `Active` `Recurring` or `OneTime` plan of its
+         *     `subscriptionProductId`, valid now); any other plan answers 400 `validation_error` with
+         *     `param` `planId`. A link that is not subscription-based answers 400 `validation_error` too.
+         *     A `OneTime` plan's subscription covers one period (its end is scheduled from the start), as
+         *     at checkout.
          *
          *     The link must accept payments: `Active`, within `validFrom` and `validTo`, with uses left
          *     (`maxUses` completed payments in all, `maxUsesPerCustomer` per payer email). Otherwise the
@@ -1217,10 +1234,13 @@ export interface paths {
          * Delete a subscription product
          * @description Deletes the product permanently.
          *
-         *     Till's design (the source shows no response): 204 with no body. A product that is still in
-         *     use answers 409 `invalid_state`: while any plan (archived ones too, as their subscriptions
-         *     may still bill), inventory item or payment link (`subscriptionProductId`) refers to it.
-         *     Archive its plans and remove its items and links first, or keep the product.
+         *     Till's design (the source shows no response): 204 with no body. A product that is in use
+         *     answers 409 `invalid_state` and stays as it is:
+         *     - a product with any plan (archived ones too) is kept for good: plans are never deleted
+         *       (`DELETE /v1/SubscriptionPlan/{id}` archives), because subscriptions and their invoices
+         *       refer to them. Keep such a product; rename it or archive its plans instead;
+         *     - a product with inventory items or payment links (`subscriptionProductId`) can be deleted
+         *       once they are removed.
          *
          *     Scope: `subscriptionproduct.delete`.
          */
@@ -1267,9 +1287,25 @@ export interface paths {
          * Create a subscription plan
          * @description Creates a plan of one of the merchant's products: price (`amount`, a decimal string, and
          *     `currency`), billing period (`timeUnit` and `timeInterval`: `Month` and 1 monthly, `Month` and
-         *     3 quarterly, `Day` and 7 weekly), `subscriptionBillingType` (`Recurring` charges each period,
-         *     `OneTime` once, `Usage` is metered) and `status` (`Active`, or `Inactive` for a draft).
-         *     `amount`, `currency`, `timeUnit` and `timeInterval` cannot be changed afterwards.
+         *     3 quarterly, `Day` and 7 weekly), `subscriptionBillingType` and `status` (`Active`, or
+         *     `Inactive` for a draft). `amount`, `currency`, `timeUnit` and `timeInterval` cannot be changed
+         *     afterwards.
+         *
+         *     What each billing type does (Till's design; the Checkout interface's subscription sessions
+         *     follow it):
+         *     - `Recurring`: the checkout session charges the first period (or starts a free trial), and
+         *       every renewal charges `amount` again;
+         *     - `OneTime`: the checkout session charges `amount` once; the subscription covers one billing
+         *       period, starts with `cancelAtPeriodEnd` true and `cancelAt` at the period end, never
+         *       renews, and becomes `Canceled` then (`subscription.cancelled`). It has no free trial: a
+         *       session with `trialDays` answers 400 `validation_error` (`param` `trialDays`);
+         *     - `Usage`: metered, `amount` being the unit price. Till records no usage yet, so no
+         *       subscription can start on a `Usage` plan: a checkout session on one answers 400
+         *       `validation_error` (`param` `subscriptionPlanId`). The plan can be created, listed and
+         *       changed like any other.
+         *
+         *     A subscription can start on a plan only while it is `Active` and between `validFrom` and
+         *     `validTo`; otherwise a checkout session on it answers 400 `validation_error`.
          *
          *     Till's design for the required fields: `productId`, `name`, `amount`, `currency` and
          *     `timeUnit`; `timeInterval` defaults to 1, `subscriptionBillingType` to `Recurring`, `status` to
@@ -1309,7 +1345,9 @@ export interface paths {
          *     on it. The plan stays readable because subscriptions refer to it.
          *
          *     Till's design (the source shows no response): answers 200 with the archived plan. Archiving
-         *     an archived plan changes nothing and answers 200 too.
+         *     an archived plan changes nothing and answers 200 too. A plan is never deleted, whether or not
+         *     subscriptions use it (they, and their invoices, refer to it); this is why a product with plans
+         *     cannot be deleted.
          *
          *     Scope: `subscriptionplan.delete`.
          */
@@ -1321,7 +1359,9 @@ export interface paths {
          * @description Changes the fields sent (`name`, `description`, `details`, `status`, `validFrom`,
          *     `validTo`); the others keep their value. `status` moves between `Active` and `Inactive`
          *     (draft) freely; `Archived` discontinues the plan (existing subscriptions keep billing, new ones
-         *     cannot start). An archived plan cannot go back to `Active` or `Inactive` (409 `invalid_state`).
+         *     cannot start). As on the Checkout interface, an archived plan cannot be changed any more: any
+         *     change answers 409 `invalid_state` (sending only `status` `Archived` to it changes nothing and
+         *     answers 200). `validTo` must stay later than `validFrom` (400 `validation_error`).
          *
          *     As on the Checkout interface, `amount`, `currency`, `timeUnit` and `timeInterval` cannot be
          *     changed: sending any of them answers 400 `field_immutable` with `param` naming it. Create a new
@@ -1364,8 +1404,9 @@ export interface paths {
          *     characters), `Available` unless `status` says otherwise. An unknown or foreign `productId`
          *     answers 400 `validation_error`.
          *
-         *     Till's design: serial numbers are unique among the merchant's items (compared
-         *     case-insensitively); a duplicate answers 409 `invalid_state`.
+         *     Till's design: serial numbers are unique among the product's items (compared
+         *     case-insensitively; two products may each have a unit with the same serial number); a
+         *     duplicate answers 409 `invalid_state` with `param` `serialNumber`.
          *
          *     Scope: `subscriptioninventory.create`.
          */
@@ -1406,7 +1447,7 @@ export interface paths {
          * @description Changes the item's `status` or `serialNumber`. `status` may move to any listed value (the
          *     usual sequence is `Available`, `Reserved` for a pending order, `Rented` when assigned to a
          *     subscriber; `Discontinued` takes a unit out of service). A serial number already used by
-         *     another item answers 409 `invalid_state`.
+         *     another item of the same product answers 409 `invalid_state`.
          *
          *     Till's design (the source shows no response): answers 200 with the updated item.
          *
@@ -1491,6 +1532,7 @@ export interface paths {
          * @description Till's design (the source document lists the operation without its shapes): answers the
          *     merchant the key belongs to - name, email and media as invoices show them, the `slug` of
          *     payment-link vanity URLs, country, default currency, rate plan and checkout settings.
+         *     The same for both modes. `media` is the logo, when there is one.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1503,9 +1545,17 @@ export interface paths {
          * @description Till's design (the source document lists the operation without its shapes): creates a
          *     further merchant owned by the key's user (for example a second brand, or a seller a
          *     platform onboards). `name`, `email` and `country` are required; the `slug` is made from the
-         *     name when omitted, and a slug in use answers 400 `parameter_invalid` (`param` `slug`). The
-         *     new merchant starts on the `standard` rate plan with default checkout settings unless
-         *     `settings` says otherwise; its own keys are issued in the dashboard.
+         *     name when omitted (with a random suffix when that one is taken), and a slug in use answers
+         *     400 `parameter_invalid` (`param` `slug`). `defaultCurrency` is `USD` when omitted. The new
+         *     merchant starts on the `standard` rate plan with default checkout settings unless
+         *     `settings` says otherwise, and with `location` as its primary location when one is sent.
+         *     Its owner is the key's user (the same email and name).
+         *
+         *     Till has no dashboard: the answer carries the new merchant's secret and publishable keys
+         *     of the calling key's mode in `keys`, shown once (a test key never obtains live keys). Till
+         *     never stores them, so an `Idempotency-Key` is not honoured here: a retry makes another
+         *     merchant. A sandbox merchant (`POST /v1/test-helpers/merchants`) cannot create merchants
+         *     (403).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1528,8 +1578,10 @@ export interface paths {
         /**
          * List merchant locations
          * @description Till's design (the source document lists the operation without its shapes): lists the
-         *     merchant's locations as `{value: [...]}`, primary first. An invoice carries its issuing
-         *     location as `merchantLocation`.
+         *     merchant's locations as `{value: [...]}`, primary first, then by id. The same for both
+         *     modes. A merchant's primary location is the `location` sent when it was created with
+         *     `POST /v1/merchant`; a merchant made otherwise has none yet (an empty list). An invoice
+         *     carries its issuing location as `merchantLocation`.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1558,6 +1610,11 @@ export interface paths {
          *     a list: the interface's other operations act for "the authenticated user" (funding sources,
          *     accounts), and this answers who that is, as `GET /v1/merchant` answers the merchant.
          *
+         *     Every key of a merchant acts for its owner, the user made with the merchant. A secret key
+         *     holds the owner's role `Owner` and every scope of both interfaces; a restricted key
+         *     (`rk_...`) holds exactly its role and that role's scopes, so this is how a key finds out
+         *     what it may call.
+         *
          *     Called by the merchant's server with its secret key.
          *
          *     Scope: `user.read`.
@@ -1583,10 +1640,16 @@ export interface paths {
         /**
          * Create a role
          * @description Till's design (the source document lists the operation without its shapes): creates a
-         *     role of the merchant - a named set of scopes that the merchant's users (and, later,
-         *     restricted keys) can be given. Every scope must be one that `GET /v1/scope` lists
-         *     (otherwise 400 `parameter_invalid`, `param` `scopes`); a role name in use answers 409
-         *     `invalid_state`.
+         *     role of the merchant - a named set of scopes that restricted keys carry
+         *     (`POST /v1/role/{id}/keys`). Every scope must be one that `GET /v1/scope` lists
+         *     (otherwise 400 `parameter_invalid`, `param` `scopes`, naming the unknown scope); a role
+         *     name in use, compared without regard to case, answers 409 `invalid_state` (`Owner`, the
+         *     role of a secret key, is always in use). A role belongs to the merchant, not to a mode:
+         *     its test and live restricted keys share it. Roles cannot be changed once made (make a new
+         *     one), so a key's scopes never change under it.
+         *
+         *     A restricted key can make a role only of scopes it holds itself: asking for more answers
+         *     403 `permission_denied` naming the first scope it lacks.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1594,6 +1657,104 @@ export interface paths {
          */
         post: operations["createRole"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a role
+         * @description Till's design: answers a role of the merchant (the same in both modes). Another
+         *     merchant's role, or an unknown id, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `role.read`.
+         */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a restricted key
+         * @description Till's design (the source document has no restricted keys): makes a restricted key that
+         *     carries the role in the path, in the calling key's mode (`rk_test_...` from a test key,
+         *     `rk_live_...` from a live key). The key is answered once, in `key`; Till keeps only its
+         *     hash, so an `Idempotency-Key` is not honoured here (a retry makes another key). It authenticates wherever a secret key does, as `x-api-key` on this interface and
+         *     as `Authorization: Bearer` on the Checkout & Billing interface, but it can call only the
+         *     operations whose `x-scopes` its role holds: any other answers 403 `permission_denied`,
+         *     in that operation's error shape, with the missing scope named in the message. Operations
+         *     that only a publishable key calls stay closed to it, as to a secret key.
+         *
+         *     A restricted key can make a key only for a role whose scopes it holds itself (otherwise
+         *     403 `permission_denied` naming the first scope it lacks). An unknown role, or another
+         *     merchant's, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `key.create`.
+         */
+        post: operations["createRestrictedKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role/{id}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+                /** @description Id of the restricted key (`id` of `POST /v1/role/{id}/keys`). */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a restricted key
+         * @description Till's design: revokes a restricted key of the role, in the calling key's mode, for good.
+         *     The server that answers stops accepting it at once; every other server process within 30
+         *     seconds (each remembers a key it has found for 30 seconds). A key already revoked, of
+         *     another role, mode or merchant, answers 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `key.delete`.
+         */
+        delete: operations["revokeRestrictedKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1609,8 +1770,9 @@ export interface paths {
         /**
          * List scopes
          * @description Till's design (the source document shows no scopes for this interface): lists every scope
-         *     of the Commerce interface, as `{value: [...]}` sorted by name. A secret key holds all of
-         *     them; each operation names its own in `x-scopes`.
+         *     a role can grant, as `{value: [...]}` sorted by name: the scopes of this interface and of
+         *     the Checkout & Billing interface (a restricted key works on both), each with the
+         *     interfaces whose operations name it in `x-scopes`. A secret key holds all of them.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -3103,7 +3265,7 @@ export interface components {
          */
         SubscriptionPlanTimeUnit: "Day" | "Week" | "Month" | "Year";
         /**
-         * @description `Recurring` charges `amount` at each billing period; `OneTime` charges it once; `Usage` is metered (billed per period for the usage recorded, `amount` being the unit price).
+         * @description `Recurring`: the checkout session charges the first period (or starts a free trial) and every renewal charges `amount` again. `OneTime`: the checkout session charges `amount` once; the subscription covers one billing period (it starts with `cancelAtPeriodEnd` true), never renews and is `Canceled` at the period end; it takes no free trial. `Usage`: metered, `amount` being the unit price; Till records no usage yet, so no subscription can start on it (a checkout session on a `Usage` plan answers 400 `validation_error`).
          * @enum {string}
          */
         SubscriptionPlanBillingType: "Recurring" | "OneTime" | "Usage";
@@ -3123,31 +3285,33 @@ export interface components {
             /** @description True for the image shown first. At most one image of a product is primary. */
             isPrimary: boolean;
         };
-        /** @description A subscription product of the merchant. Every plan belongs to one (the plan's `productId`). The Checkout interface shows the same product at `/v1/products/{id}` (with `type` in lower case). Products are shared by test and live mode. */
-        SubscriptionProduct: {
+        /** @description The fields of a subscription product, none required: an item of a list with `$select` holds only the selected ones (and `id`). `SubscriptionProduct` is the same object with its fields present. */
+        SubscriptionProductFields: {
             /**
              * @description Product id (a plan's `productId`).
              * @example 14
              */
-            id: number;
+            id?: number;
             /**
              * @description The merchant that owns the product.
              * @example 1042
              */
-            merchantId: number;
+            merchantId?: number;
             /**
              * @description Name of the product.
              * @example Barista Pro espresso machine
              */
-            name: string;
+            name?: string;
             /** @description Longer description, or null. */
-            description: string | null;
-            subscriptionProductType: components["schemas"]["SubscriptionProductType"];
-            /** @description Images of the product. Create and update answers always carry them; the list and an expanded plan's `product` carry them only with `$expand=Media`. */
+            description?: string | null;
+            subscriptionProductType?: components["schemas"]["SubscriptionProductType"];
+            /** @description Images of the product. Create and update answers, and an expanded plan's `product`, always carry them; the product list carries them only with `$expand=Media`. */
             media?: components["schemas"]["SubscriptionProductMedia"][];
             /** @description When the product was created. */
-            createdDateTime: components["schemas"]["Timestamp"];
+            createdDateTime?: components["schemas"]["Timestamp"];
         };
+        /** @description A subscription product of the merchant. Every plan belongs to one (the plan's `productId`). The Checkout interface shows the same product at `/v1/products/{id}` (with `type` in lower case). Products are shared by test and live mode. */
+        SubscriptionProduct: WithRequired<components["schemas"]["SubscriptionProductFields"], "id" | "merchantId" | "name" | "description" | "subscriptionProductType" | "createdDateTime">;
         /** @description A plan of a subscription product: price and billing period. Plans are shared by test and live mode, and are the same plans the Checkout interface shows at `/v1/plans` (where `amount` is a number, `timeUnit` is `interval`, `timeInterval` is `intervalCount`, and the status maps as described under `status`). */
         SubscriptionPlan: {
             /**
@@ -3197,13 +3361,13 @@ export interface components {
             validTo: components["schemas"]["Timestamp"] | null;
             /** @description Till's design - when the plan was created (the Checkout interface's `createdAt`). */
             createdDateTime: components["schemas"]["Timestamp"];
-            /** @description The plan's product; present only with `$expand=Product` (its `media` only with `$expand=Product($expand=Media)`). */
+            /** @description The plan's product, with its `media`; present only with `$expand=Product` (nested `$expand` options are not taken). */
             product?: components["schemas"]["SubscriptionProduct"];
         };
         /** @description Till's design: the public view of a payment link, for the hosted page. It leaves out the analytics and `notificationUrl`, and adds the merchant and, for subscription links, the plans on offer. Inactive, draft and expired links are returned too, with their `status`, so the page can say the link is unavailable. */
         PaymentLinkPublic: components["schemas"]["PaymentLinkCore"] & {
             merchant: components["schemas"]["PaymentLinkMerchant"];
-            /** @description For a subscription link, the `Active` plans of `subscriptionProductId` that are valid now (the payer picks one for `CreateSubscription`); empty for other links. */
+            /** @description For a subscription link, the `Active` `Recurring` and `OneTime` plans of `subscriptionProductId` that are valid now (the payer picks one for `CreateSubscription`; no subscription starts on a `Usage` plan, so none is offered); empty for other links. */
             plans: components["schemas"]["SubscriptionPlan"][];
         };
         /**
@@ -3259,66 +3423,68 @@ export interface components {
          * @enum {string}
          */
         CommerceSubscriptionStatus: "Active" | "Trialing" | "PastDue" | "Unpaid" | "Paused" | "Canceled" | "Pending";
-        /** @description Till's design (the source document does not show this object): a customer's subscription to a plan of the subscription catalog. Subscriptions start through a checkout session or a subscription payment link. */
-        CommerceSubscription: {
+        /** @description The fields of a subscription, none required: an item of a list with `$select` holds only the selected ones. `CommerceSubscription` is the same object with every field present. */
+        CommerceSubscriptionFields: {
             /** @description Subscription id (the same id as in the Checkout interface). */
-            id: number;
+            id?: number;
             /** @description The merchant. */
-            merchantId: number;
+            merchantId?: number;
             /** @description The customer. */
-            clientId: number;
+            clientId?: number;
             /**
              * Format: email
              * @description The customer's email; null when the customer has none.
              */
-            clientEmail: string | null;
+            clientEmail?: string | null;
             /** @description The plan (`/v1/SubscriptionPlan`). */
-            planId: number;
+            planId?: number;
             /** @description Name of the plan. */
-            planName: string;
+            planName?: string;
             /** @description The plan's product (`/v1/SubscriptionProduct`). */
-            productId: number;
-            status: components["schemas"]["CommerceSubscriptionStatus"];
+            productId?: number;
+            status?: components["schemas"]["CommerceSubscriptionStatus"];
             /**
              * @description Amount charged each period, as a JSON number like every money field of this interface (only the subscription catalog and payment links write decimals as strings).
              * @example 29.99
              */
-            amount: number;
-            currency: components["schemas"]["Currency"];
+            amount?: number;
+            currency?: components["schemas"]["Currency"];
             /**
              * @description Unit of the billing interval (as the plan's `timeUnit`).
              * @enum {string}
              */
-            timeUnit: "Day" | "Week" | "Month" | "Year";
+            timeUnit?: "Day" | "Week" | "Month" | "Year";
             /** @description Number of `timeUnit`s per billing period (1 monthly, 3 quarterly with `Month`). */
-            timeInterval: number;
-            startDate: components["schemas"]["Timestamp"];
-            currentPeriodStart: components["schemas"]["Timestamp"];
-            currentPeriodEnd: components["schemas"]["Timestamp"];
+            timeInterval?: number;
+            startDate?: components["schemas"]["Timestamp"];
+            currentPeriodStart?: components["schemas"]["Timestamp"];
+            currentPeriodEnd?: components["schemas"]["Timestamp"];
             /**
              * Format: date-time
              * @description End of the free trial; null when there is none.
              */
-            trialEnd: string | null;
+            trialEnd?: string | null;
             /** @description True when the subscription ends at `currentPeriodEnd`. */
-            cancelAtPeriodEnd: boolean;
+            cancelAtPeriodEnd?: boolean;
             /**
              * Format: date-time
              * @description When a scheduled cancellation takes effect (the period end); null when none is scheduled.
              */
-            cancelAt: string | null;
+            cancelAt?: string | null;
             /**
              * Format: date-time
              * @description When the subscription was canceled; null unless `Canceled`.
              */
-            canceledAt: string | null;
+            canceledAt?: string | null;
             /**
              * Format: date-time
              * @description When the subscription was paused; null unless `Paused`.
              */
-            pausedAt: string | null;
-            createdDateTime: components["schemas"]["Timestamp"];
+            pausedAt?: string | null;
+            createdDateTime?: components["schemas"]["Timestamp"];
         };
+        /** @description Till's design (the source document does not show this object): a customer's subscription to a plan of the subscription catalog. Subscriptions start through a checkout session or a subscription payment link. */
+        CommerceSubscription: WithRequired<components["schemas"]["CommerceSubscriptionFields"], "id" | "merchantId" | "clientId" | "clientEmail" | "planId" | "planName" | "productId" | "status" | "amount" | "currency" | "timeUnit" | "timeInterval" | "startDate" | "currentPeriodStart" | "currentPeriodEnd" | "trialEnd" | "cancelAtPeriodEnd" | "cancelAt" | "canceledAt" | "pausedAt" | "createdDateTime">;
         /** @description Till's design - the billing details of a subscription started from a link. */
         PaymentLinkSubscriptionBilling: {
             /**
@@ -3339,7 +3505,7 @@ export interface components {
             /** @description Number of `timeUnit` units per billing period. */
             timeInterval: number;
             subscriptionBillingType: components["schemas"]["SubscriptionPlanBillingType"];
-            /** @description What the first invoice asks for now, tax included (`"0"` for a `Usage` plan, billed in arrears). */
+            /** @description What the first invoice asks for now. */
             amountDueNow: components["schemas"]["DecimalString"];
             /** @description When the next invoice after the first is raised, or null for a `OneTime` plan. */
             nextBillingDate: components["schemas"]["Timestamp"] | null;
@@ -3352,7 +3518,7 @@ export interface components {
         /** @description The subscription started from a subscription link, the first invoice to pay and the billing details. The subscription starts as pending and becomes active when the first invoice is paid (`POST /api/payment/payinvoice`); the card paid with is kept for renewals. */
         PaymentLinkSubscriptionCreated: {
             subscription: components["schemas"]["CommerceSubscription"];
-            /** @description The first invoice to pay, or null for a `Usage` plan (nothing is due until the first period ends). */
+            /** @description The first invoice to pay. Till's design: always present (a `Usage` plan, which would have nothing due now, is never offered: no subscription starts on one). */
             invoice: components["schemas"]["Invoice"] | null;
             billing: components["schemas"]["PaymentLinkSubscriptionBilling"];
         };
@@ -3388,8 +3554,8 @@ export interface components {
         SubscriptionProductList: {
             "@odata.count"?: components["schemas"]["ODataTotalCount"];
             "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
-            /** @description The products of this page, in `$orderby` order (newest first, `id desc`, when omitted). With `$select` each item holds only the selected fields and `id` (the item schema's `required` applies when `$select` is absent). */
-            value: components["schemas"]["SubscriptionProduct"][];
+            /** @description The products of this page, in `$orderby` order (newest first, `id desc`, when omitted). Without `$select` each item is a whole `SubscriptionProduct`; with `$select` it holds only the selected fields and `id` (and `media` with `$expand=Media`), so the item schema requires none. */
+            value: components["schemas"]["SubscriptionProductFields"][];
         };
         /** @description An image of the product, as sent to create or update. */
         SubscriptionProductMediaInput: {
@@ -3480,7 +3646,7 @@ export interface components {
             description?: string | null;
             /** @description New details; null clears them. */
             details?: string | null;
-            /** @description New status. `Active` and `Inactive` switch freely; `Archived` discontinues the plan (as DELETE does). An archived plan cannot go back to `Active` or `Inactive` (409 `invalid_state`). */
+            /** @description New status. `Active` and `Inactive` switch freely; `Archived` discontinues the plan (as DELETE does). An archived plan cannot be changed any more (409 `invalid_state`), as on the Checkout interface. */
             status?: components["schemas"]["SubscriptionPlanStatus"];
             /** @description New start of validity. */
             validFrom?: components["schemas"]["Timestamp"];
@@ -3518,7 +3684,7 @@ export interface components {
              */
             productName: string;
             /**
-             * @description Serial number of the unit, unique among the merchant's inventory items.
+             * @description Serial number of the unit, unique among the product's inventory items (compared case-insensitively).
              * @example BP-2026-000184
              */
             serialNumber: string;
@@ -3537,7 +3703,7 @@ export interface components {
         SubscriptionInventoryItemCreateRequest: {
             /** @description Id of one of your subscription products. Another merchant's or an unknown product answers 400 `validation_error` with `param` `productId`. */
             productId: number;
-            /** @description Serial number of the unit. Till's design - unique among the merchant's inventory items (compared case-insensitively); a duplicate answers 409 `invalid_state`. */
+            /** @description Serial number of the unit. Till's design - unique among the product's inventory items (compared case-insensitively); a duplicate answers 409 `invalid_state`. */
             serialNumber: string;
             /**
              * @description Starting status; `Available` when omitted.
@@ -3547,15 +3713,15 @@ export interface components {
         };
         /** @description Fields to change (`status`, `serialNumber`); fields left out keep their value. */
         SubscriptionInventoryItemUpdateRequest: {
-            /** @description New serial number; a duplicate of another item's answers 409 `invalid_state`. */
+            /** @description New serial number; a duplicate of another item's of the same product answers 409 `invalid_state`. */
             serialNumber?: string;
             /** @description New status; any listed value may follow any other. */
             status?: components["schemas"]["SubscriptionInventoryItemStatus"];
         };
         /** @description A page of subscriptions. */
         CommerceSubscriptionList: {
-            /** @description The subscriptions of the page. */
-            value: components["schemas"]["CommerceSubscription"][];
+            /** @description The subscriptions of the page. Without `$select` each item is a whole `CommerceSubscription`; with `$select` it holds only the selected fields, so the item schema requires none. */
+            value: components["schemas"]["CommerceSubscriptionFields"][];
             "@odata.count"?: components["schemas"]["ODataTotalCount"];
             "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
         };
@@ -3589,9 +3755,9 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description Contact email shown to payers.
+             * @description Contact email shown to payers; null when not set (a merchant made by `npm run merchant` without `--email`).
              */
-            email: string;
+            email: string | null;
             /** @description URL-safe handle used by payment-link vanity URLs (`GetByMerchantSlug`). Unique across Till. */
             slug: string;
             /**
@@ -3626,6 +3792,29 @@ export interface components {
              */
             sendCheckoutReceipts?: boolean;
         };
+        /** @description Postal address of a new location. */
+        MerchantLocationAddressInput: {
+            /** @description Street and number. */
+            addressLine1: string;
+            /** @description Suite, floor or building. */
+            addressLine2?: string;
+            /** @description City or town. */
+            city: string;
+            /** @description State, province or region. */
+            region?: string;
+            /** @description Postal or ZIP code. */
+            postalCode?: string;
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country: string;
+        };
+        /** @description Till's design - the new merchant's primary location (its place of business). Without it the merchant has no location until one is added. */
+        MerchantLocationInput: {
+            /** @description Name of the location; the merchant's name when omitted. */
+            name?: string;
+            address: components["schemas"]["MerchantLocationAddressInput"];
+            /** @description Phone number of the location. */
+            phone?: string;
+        };
         /** @description A new merchant. Till's design: `name`, `email` and `country` are required; the slug is made from the name when omitted. */
         MerchantCreateRequest: {
             /** @description Trading name. */
@@ -3651,6 +3840,18 @@ export interface components {
             country: string;
             defaultCurrency?: components["schemas"]["Currency"];
             settings?: components["schemas"]["MerchantSettingsInput"];
+            location?: components["schemas"]["MerchantLocationInput"];
+        };
+        /** @description Till's design - the new merchant's keys in the calling key's mode (a test key is answered `sk_test_`/`pk_test_` keys, a live key `sk_live_`/`pk_live_` keys), shown once. */
+        MerchantKeys: {
+            /** @description Its secret key. */
+            secret: string;
+            /** @description Its publishable key. */
+            publishable: string;
+        };
+        /** @description The new merchant, and its keys in the calling key's mode, shown once. */
+        MerchantCreated: components["schemas"]["Merchant"] & {
+            keys: components["schemas"]["MerchantKeys"];
         };
         /** @description The merchant's locations, primary first. */
         MerchantLocationList: {
@@ -3677,13 +3878,13 @@ export interface components {
             lastName: string | null;
             /** @description The merchant the user belongs to. */
             merchantId: number;
-            /** @description Names of the user's roles. */
+            /** @description Names of the roles the calling key acts with: the user's roles for a secret key (`Owner` for the merchant's owner), the key's one role for a restricted key. */
             roles: string[];
-            /** @description Every scope the key holds (a secret key holds all scopes of this interface). */
+            /** @description Every scope the calling key holds, sorted by name: all that `GET /v1/scope` lists for a secret key, its role's for a restricted key. */
             scopes: components["schemas"]["ScopeName"][];
             createdDateTime: components["schemas"]["Timestamp"];
         };
-        /** @description Till's design - a named set of scopes that users of the merchant can be given. */
+        /** @description Till's design - a named set of scopes that restricted keys of the merchant carry. */
         RoleCreateRequest: {
             /** @description Name of the role, unique within the merchant. */
             name: string;
@@ -3704,13 +3905,40 @@ export interface components {
             scopes: components["schemas"]["ScopeName"][];
             createdDateTime: components["schemas"]["Timestamp"];
         };
-        /** @description A scope of this interface. */
+        /** @description Till's design - what to remember about a new restricted key. */
+        RestrictedKeyCreateRequest: {
+            /** @description What the key is for (for example the system that will hold it). */
+            description?: string;
+        };
+        /** @description Till's design - a restricted key, as answered once when it is made. `key` is the full key; Till keeps only its hash, so store it now. */
+        RestrictedKey: {
+            /** @description Key id (for `DELETE /v1/role/{id}/keys/{keyId}`). */
+            id: number;
+            /** @description The key, `rk_test_...` or `rk_live_...`. Shown only in this answer. */
+            key: string;
+            /** @description The first characters of the key (`rk_test_AbCd`), to tell keys apart. */
+            keyPrefix: string;
+            /** @description The role the key carries. */
+            roleId: number;
+            /** @description Name of that role. */
+            roleName: string;
+            /** @description The scopes the key holds (its role's). */
+            scopes: components["schemas"]["ScopeName"][];
+            /** @description True for a live key (`rk_live_`), false for a test key. */
+            livemode: boolean;
+            /** @description What the key is for; null when not set. */
+            description: string | null;
+            createdDateTime: components["schemas"]["Timestamp"];
+        };
+        /** @description A scope a role can grant. */
         Scope: {
             name: components["schemas"]["ScopeName"];
             /** @description What the scope allows. */
             description: string;
+            /** @description The interfaces with operations that need it (`x-scopes`). */
+            interfaces: ("checkout" | "commerce")[];
         };
-        /** @description Every scope of this interface. */
+        /** @description Every scope a role can grant, of both interfaces. */
         ScopeList: {
             /** @description The scopes, sorted by name. */
             value: components["schemas"]["Scope"][];
@@ -4196,7 +4424,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is malformed, `paymentOptionId` is not an enabled payment option of the invoice, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), or the card is not valid (`invalid_card`) or not of the option's brand. */
+            /** @description The request is malformed, `paymentOptionId` is not an enabled payment option of the invoice, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), the card is not valid (`invalid_card`) or not of the option's brand, or the account of `sourceAccountId` holds another currency than the invoice (`validation_error`). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4211,7 +4439,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`). */
+            /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`); or `fundingSourceId` or `sourceAccountId` names none of the caller's (`resource_not_found`, naming it). */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4224,7 +4452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The invoice cannot be paid (`invoice_not_payable` - paid, cancelled, expired, draft or zero balance), or the `Idempotency-Key` clashes. */
+            /** @description The invoice cannot be paid (`invoice_not_payable` - paid, cancelled, expired, draft or zero balance), the account of `sourceAccountId` has less available than the payment or is not `Active` (`invalid_state`, naming `sourceAccountId`; nothing moves), or the `Idempotency-Key` clashes. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5769,7 +5997,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The plan is archived; its status cannot change. */
+            /** @description The plan is archived; it cannot be changed. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6100,10 +6328,7 @@ export interface operations {
     createMerchant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6123,7 +6348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Merchant"];
+                    "application/json": components["schemas"]["MerchantCreated"];
                 };
             };
             /** @description The request is malformed or breaks a rule (for example a slug in use); `param` names the field. */
@@ -6141,7 +6366,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -6255,6 +6479,115 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRestrictedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestrictedKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, shown once. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeRestrictedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+                /** @description Id of the restricted key (`id` of `POST /v1/role/{id}/keys`). */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

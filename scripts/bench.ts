@@ -44,9 +44,10 @@
  * measuring delivered events/s, the latency from each event's `created` to its receipt, the events
  * missing or duplicated, and the CPU used by each process. Goals: >= 500 events/s, p99 <= 1 s.
  *
- * Then the invoice list (bench-invoices.ts), on PostgreSQL only: the Commerce OData list over
- * BENCH_INVOICES (1,000,000) seeded invoices, a filtered page (goal p50 ≤ 5 ms) and `$count=true`
- * over all (goal ≤ 200 ms).
+ * Then the invoice list (bench-invoices.ts), on PostgreSQL only: `GET /v1/invoice` over
+ * BENCH_INVOICES (1,000,000) seeded invoices at 1 connection, a filtered page (goal p50 ≤ 5 ms) and
+ * `$count=true` over all (goal p50 ≤ 200 ms); the page at BENCH_INVOICE_CONNECTIONS (4), and both
+ * statements alone, reported beside them with their EXPLAIN (ANALYZE, BUFFERS).
  *
  * Last, the issue's goals (bench-goals.ts), each printed with ✓ or ✗ and its ratio, e.g.
  * "GET one plan ≥ 3× Prism: 4,210 vs 1,402 req/s = 3.00× ✓".
@@ -75,6 +76,10 @@
  *   BENCH_ROUNDS            rounds of each Till target (default 1); with BENCH_BASELINE the order
  *                           alternates (odd rounds this checkout first), and the totals over all
  *                           rounds are compared, so neither side always runs on a warmer machine
+ *   BENCH_INVOICES          invoices seeded for the invoice list (default 1,000,000)
+ *   BENCH_INVOICE_RUNS      page requests timed at 1 connection (default 300; 20 untimed first)
+ *   BENCH_INVOICE_COUNT_RUNS  `$count=true` requests timed (default 20; 2 untimed first)
+ *   BENCH_INVOICE_CONNECTIONS  connections of the invoice page's concurrent row (default 4)
  *
  * Every child process, temp dir and database this script creates is removed at the end, on an
  * error, and on Ctrl+C.
@@ -116,7 +121,7 @@ import {
   WARMUP_S,
 } from './bench-lib.js';
 import { benchPayments, paymentCells, type PaymentRow, SESSION_BODY } from './bench-payments.js';
-import { benchInvoices, type InvoiceBenchResult, invoiceGoals } from './bench-invoices.js';
+import { benchInvoices, type InvoiceBenchResult, invoiceCells, invoiceGoals, invoiceMarkdown, invoiceNotes } from './bench-invoices.js';
 import { benchWebhooks, WEBHOOK_DRAIN_S, WEBHOOK_GOALS, WEBHOOK_RATE, webhookCells } from './bench-webhooks.js';
 import { startPrism } from './mock.mjs';
 
@@ -650,6 +655,7 @@ interface Report {
   payments: PaymentRow[];
   coldStarts: ColdStartRow[];
   webhooks: WebhookResult;
+  invoices: InvoiceBenchResult;
   goals: Goal[];
 }
 
@@ -706,7 +712,7 @@ function webhookProblems(webhooks: WebhookResult): string[] {
 }
 
 /** Prints the tables and the goals. */
-function printReport({ rows, payments, coldStarts, webhooks, goals, baseline }: Report): void {
+function printReport({ rows, payments, coldStarts, webhooks, invoices, goals, baseline }: Report): void {
   console.log(`\n${consoleTable(tableCells(rows))}\n`);
   console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
   if (baseline) console.log(`×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}) in the same round.${ROUNDS > 1 ? `\n${overallVsBaseline(rows).join('\n')}` : ''}`);
@@ -718,6 +724,8 @@ function printReport({ rows, payments, coldStarts, webhooks, goals, baseline }: 
   console.log(
     `Webhooks: written/s and delivered/s (distinct events first received) in the measured window; latency from the event's created to its receipt; missing and dup over every event of the case after the drain. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms; n/a: fewer events were written than the goal, so it cannot be judged.`,
   );
+  console.log(`\n${consoleTable(invoiceCells(invoices))}\n`);
+  for (const note of invoiceNotes(invoices)) console.log(note);
   console.log(`\nGoals (PostgreSQL ${baseline ? 'rows of this checkout, ' : ''}at ${CONNECTIONS} connections; ✓ met, ✗ missed, n/a not measured, · reported without a goal):\n`);
   for (const line of goalLines(goals)) console.log(`  ${line}`);
 }
@@ -750,7 +758,7 @@ function markdownIntro({ environment, baseline, rows }: Report, generatedAt: str
 
 /** The Markdown report: goals, req/s, payments, cold starts, webhooks, problems. */
 function markdownReport(report: Report, problems: string[], generatedAt: string): string {
-  const { rows, payments, coldStarts, webhooks, goals } = report;
+  const { rows, payments, coldStarts, webhooks, invoices, goals } = report;
   return [
     ...markdownIntro(report, generatedAt),
     '',
@@ -785,18 +793,19 @@ function markdownReport(report: Report, problems: string[], generatedAt: string)
     '',
     markdownTable(webhookCells(webhooks.rows)),
     '',
+    ...invoiceMarkdown(invoices),
     ...(problems.length ? ['Problems:', '', ...problems.map((p) => `- ${p}`), ''] : []),
   ].join('\n');
 }
 
 /** Writes out/bench/results.json and out/bench/results.md. */
 async function writeResults(report: Report, problems: string[]): Promise<void> {
-  const { environment, rows, payments, coldStarts, webhooks, goals } = report;
+  const { environment, rows, payments, coldStarts, webhooks, invoices, goals } = report;
   const settings = { durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, connections: CONNECTIONS, pipelining: 1, coldStartRuns: COLD_START_RUNS };
   await mkdir(outDir, { recursive: true });
   const generatedAt = new Date().toISOString();
   const webhookJson = { goals: WEBHOOK_GOALS, settings: { outboxEventsPerSec: WEBHOOK_RATE, drainSeconds: WEBHOOK_DRAIN_S, apiLoops: CONNECTIONS }, results: webhooks.rows, unexpectedEvents: webhooks.unexpected, badRequests: webhooks.badRequests };
-  await writeFile(path.join(outDir, 'results.json'), `${JSON.stringify({ generatedAt, environment, settings, goals, results: rows, payments, coldStarts, webhooks: webhookJson, problems }, null, 2)}\n`);
+  await writeFile(path.join(outDir, 'results.json'), `${JSON.stringify({ generatedAt, environment, settings, goals, results: rows, payments, coldStarts, webhooks: webhookJson, invoices, problems }, null, 2)}\n`);
   await writeFile(path.join(outDir, 'results.md'), markdownReport(report, problems, generatedAt));
   console.log(`\nbench: wrote ${path.relative(root, path.join(outDir, 'results.json'))} and ${path.relative(root, path.join(outDir, 'results.md'))}`);
 }
@@ -831,7 +840,7 @@ async function main(): Promise<number> {
   const invoices: InvoiceBenchResult = wanted('invoices') ? await benchInvoices() : { status: 'skipped', reason: 'not in BENCH_ONLY' };
   addRatios(rows);
   const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices)];
-  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, goals };
+  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, goals };
   printReport(report);
   const problems = [...rowProblems(rows), ...paymentAndStartProblems(payments, coldStarts), ...webhookProblems(webhooks), ...(invoices.status === 'failed' ? [`invoices: ${invoices.reason ?? 'failed'}`] : [])];
   await writeResults(report, problems);

@@ -34,8 +34,8 @@ function lockedMessage(error: DatabaseLockedError): string {
     lines.push(
       'Either',
       `  - stop the server (Ctrl-C in its terminal${here ? `, or kill ${holder.pid}` : ''}), run this command again, then start the server: it serves the new merchant at once;`,
-      '  - or run Till on PostgreSQL (DATABASE_URL): there this command works while servers run.',
-      'Till has no HTTP API that creates merchants, so this command cannot go through the running server.',
+      '  - or run Till on PostgreSQL (DATABASE_URL): there this command works while servers run;',
+      '  - or, with an existing merchant\'s key, create it through the running server: POST /v1/merchant (x-api-key).',
     );
   } else {
     lines.push(`Wait for it to finish, or stop it${here ? ` (kill ${holder.pid})` : ''}, then run this command again.`);

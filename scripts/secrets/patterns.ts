@@ -17,6 +17,12 @@ export interface Finding {
  * word or number (hex hashes and ids are letters and digits; a run inside one is not a card).
  */
 const DIGIT_RUN = /(?<![0-9A-Za-z])\d(?:[ -]?\d){12,18}(?![0-9A-Za-z])/g;
+/**
+ * A UUID (8-4-4-4-12 hex digits). Its first three groups are all decimal digits about once in 2,000
+ * UUIDs, and a dash-grouped 16-digit run is then Luhn-valid one time in ten: a run inside a UUID is
+ * an identifier (every invoice and link has one), not a card.
+ */
+const UUID = /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi;
 /** A JSON or log field named like a security code, holding 3 or 4 digits. */
 const CVC_FIELD = /"(?:cvc|cvv|cvc2|cvv2|cid|securityCode|security_code|card_?cvc)"\s*:\s*"?\d{3,4}"?/gi;
 /** A whole secret key (`sk_test_` or `sk_live_` and 20 or more base62 characters); its stored 12-character prefix is not one. */
@@ -53,7 +59,10 @@ function mask(text: string): string {
 /** Every card number (Luhn-valid 13–19 digit run with a card network's first digit), security-code field and secret key in `text`. */
 export function findSecrets(text: string): Finding[] {
   const found: Finding[] = [];
+  const uuids = [...text.matchAll(UUID)].map((m) => [m.index, m.index + m[0].length] as const);
+  const inUuid = (at: number) => uuids.some(([start, end]) => at >= start && at < end);
   for (const m of text.matchAll(DIGIT_RUN)) {
+    if (inUuid(m.index)) continue;
     const digits = m[0].replace(/[ -]/g, '');
     if (digits.length >= 13 && digits.length <= 19 && issuerLike(digits) && luhnValid(digits)) found.push({ kind: 'card_number', index: m.index, masked: mask(digits) });
   }

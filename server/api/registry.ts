@@ -22,6 +22,11 @@ import { accountHandlers } from './commerce/accounts.js';
 import { transferHandlers } from './commerce/transfers.js';
 import { transfersDashboardHandlers } from './commerce/dashboards.js';
 import { fundingSourceHandlers } from './commerce/funding-sources.js';
+import { catalogHandlers } from './commerce/catalog.js';
+import { inventoryHandlers } from './commerce/inventory.js';
+import { commerceSubscriptionHandlers } from './commerce/subscriptions.js';
+import { merchantHandlers } from './commerce/merchants.js';
+import { identityHandlers } from './commerce/identity.js';
 import { paymentLinkHandlers } from './commerce/payment-links.js';
 import { paymentLinkPublicHandlers } from './commerce/payment-link-public.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
@@ -56,6 +61,11 @@ export const commerceHandlers: CommerceHandlers = {
   ...transferHandlers,
   ...transfersDashboardHandlers,
   ...fundingSourceHandlers,
+  ...catalogHandlers,
+  ...inventoryHandlers,
+  ...commerceSubscriptionHandlers,
+  ...merchantHandlers,
+  ...identityHandlers,
   ...paymentLinkHandlers,
   ...paymentLinkPublicHandlers,
 };

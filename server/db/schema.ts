@@ -1,6 +1,7 @@
-import type { ProductsTable, PlansTable } from './tables/catalog.js';
+import type { ProductsTable, PlansTable, SubscriptionInventoryItemsTable } from './tables/catalog.js';
 import type { CustomersTable } from './tables/customers.js';
 import type { ApiKeysTable, MerchantsTable } from './tables/merchants.js';
+import type { MerchantLocationsTable, RolesTable, UsersTable } from './tables/identity.js';
 import type { EventsTable } from './tables/events.js';
 import type { WebhookConfigurationsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js';
 import type { CheckoutSessionsTable } from './tables/checkout-sessions.js';
@@ -23,10 +24,14 @@ import type { PayoutBatchesTable, PayoutEntriesTable, PayoutTestFailuresTable } 
 export interface Database {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
+  merchant_locations: MerchantLocationsTable;
+  users: UsersTable;
+  roles: RolesTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limits: RateLimitsTable;
   products: ProductsTable;
   plans: PlansTable;
+  subscription_inventory_items: SubscriptionInventoryItemsTable;
   customers: CustomersTable;
   checkout_sessions: CheckoutSessionsTable;
   events: EventsTable;

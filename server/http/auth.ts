@@ -8,11 +8,13 @@ import { parseKeyPrefix } from '../domain/merchants/keys.js';
 import { findActiveKey } from '../domain/merchants/merchant.service.js';
 import { sessionForClientSecret } from '../domain/checkout/session.service.js';
 import type { AuthContext } from './context.js';
+import type { Grants } from '../domain/merchants/identity.service.js';
 import type { RouteOperation } from './routes.js';
 
 /**
  * Found keys, by hash, for a short while: authentication is on every request, and the key row
- * barely changes. A revoked key stops working within 30 seconds. Unknown keys are not cached,
+ * barely changes. A restricted key's role (name and scopes) comes with it: roles never change
+ * once made. A revoked key stops working within 30 seconds (at once on the process that revoked it). Unknown keys are not cached,
  * so random keys cannot fill it.
  */
 const keyCache = new TtlCache<string, NonNullable<Awaited<ReturnType<typeof findActiveKey>>>>(30_000, 10_000);
@@ -26,6 +28,31 @@ async function lookupKey(db: Kysely<Database>, presented: string) {
   if (key) keyCache.set(hash, key);
   else keyCache.delete(hash);
   return key;
+}
+
+type FoundKey = NonNullable<Awaited<ReturnType<typeof lookupKey>>>;
+
+/** Forgets a key this process remembers (it was revoked here): it stops working at once on this process, within 30 seconds on the others. */
+export const forgetKey = (keyHash: string): void => keyCache.delete(keyHash);
+
+/** A server key: secret (every scope) or restricted (its role's). */
+const isServerKey = (key: FoundKey) => key.kind === 'secret' || key.kind === 'restricted';
+
+/**
+ * What a server key holds for this operation: null for a secret key (every scope); for a
+ * restricted key its role, once every scope the operation names is among the role's (else 403
+ * naming the first missing one).
+ */
+function grantsFor(route: RouteOperation, key: FoundKey): Grants {
+  if (key.kind !== 'restricted') return null;
+  const grants = { roleName: key.roleName ?? '', scopes: key.roleScopes ?? [] };
+  const missing = route.scopes.find((scope) => !grants.scopes.includes(scope));
+  if (missing !== undefined) {
+    throw new AppError('permission_denied', {
+      message: `This restricted key (role \`${grants.roleName}\`) does not have the scope \`${missing}\` needed by this operation (${route.operationId}). Use a key whose role holds it.`,
+    });
+  }
+  return grants;
 }
 
 /** A client secret is `<sessionId>_secret_<random>`. */
@@ -71,17 +98,19 @@ interface Presented {
 export async function authFor(db: Kysely<Database>, route: RouteOperation, params: Record<string, string>, presented: Presented): Promise<AuthContext> {
   const allowed = route.security;
   if (allowed.length === 0 || allowed.some((alt) => alt.length === 0)) {
-    return { kind: 'public', merchantId: null, livemode: false, keyId: null, ratePlan: 'standard', sessionId: null };
+    return { kind: 'public', merchantId: null, livemode: false, keyId: null, ratePlan: 'standard', sessionId: null, grants: null };
   }
   const accepts = (...schemes: string[]) => allowed.some((alt) => schemes.every((s) => alt.includes(s)));
 
   if (route.api === 'commerce') {
     if (!presented.apiKey) throw new AppError('authentication_required', { message: 'No API key was sent. Send your secret key in the `x-api-key` header.' });
-    const key = parseKeyPrefix(presented.apiKey)?.kind === 'secret' ? await lookupKey(db, presented.apiKey) : undefined;
-    if (!key || key.kind !== 'secret') {
-      throw new AppError('invalid_api_key', { message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
+    const kind = parseKeyPrefix(presented.apiKey)?.kind;
+    const key = kind === 'secret' || kind === 'restricted' ? await lookupKey(db, presented.apiKey) : undefined;
+    if (!key || !isServerKey(key)) {
+      throw new AppError('invalid_api_key', { message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key (or a restricted rk_ key).' });
     }
-    return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null };
+    const grants = grantsFor(route, key);
+    return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
   }
 
   const bearer = bearerToken(presented.authorization);
@@ -92,13 +121,14 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
     const parsed = parseKeyPrefix(bearer);
     const key = parsed ? await lookupKey(db, bearer) : undefined;
     if (!key) throw new AppError('invalid_api_key');
-    if (key.kind === 'secret') {
+    if (isServerKey(key)) {
       if (!accepts('secretKey')) {
         throw new AppError('permission_denied', {
-          message: `A secret key cannot call this operation; it needs the publishable-key scope \`${scopeOf(route)}\` with the session's X-Client-Secret.`,
+          message: `A ${key.kind} key cannot call this operation; it needs the publishable-key scope \`${scopeOf(route)}\` with the session's X-Client-Secret.`,
         });
       }
-      return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null };
+      const grants = grantsFor(route, key);
+      return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
     }
     // A publishable key is never valid without the client secret of the session it targets.
     if (!presented.clientSecret) throw new AppError('invalid_client_secret', { message: 'A publishable key needs the X-Client-Secret header of the checkout session it acts on.' });
@@ -106,12 +136,12 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
       throw new AppError('permission_denied', { message: `A publishable key does not have the scope \`${scopeOf(route)}\`; call this operation from your server with a secret key.` });
     }
     const sessionId = await verifyClientSecret(db, presented.clientSecret, params.id, { merchantId: key.merchantId, livemode: key.livemode });
-    return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId };
+    return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId, grants: null };
   }
 
   if (presented.clientSecret && allowed.some((alt) => alt.length === 1 && alt[0] === 'clientSecret')) {
     const session = await sessionForSecret(db, presented.clientSecret, params.id);
-    return { kind: 'client_secret', merchantId: session.merchantId, livemode: session.livemode, keyId: null, ratePlan: session.ratePlan, sessionId: session.id };
+    return { kind: 'client_secret', merchantId: session.merchantId, livemode: session.livemode, keyId: null, ratePlan: session.ratePlan, sessionId: session.id, grants: null };
   }
   throw new AppError('authentication_required', {
     message: accepts('secretKey')

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { BeforeCommit } from '../db/commit-hook.js';
 import type { RatePlan } from '../db/tables/merchants.js';
 import type { RouteOperation } from './routes.js';
+import type { Grants } from '../domain/merchants/identity.service.js';
 
 /** Who is calling, as authentication established it. */
 export interface AuthContext {
@@ -16,6 +17,8 @@ export interface AuthContext {
   ratePlan: RatePlan;
   /** The one checkout session a publishable key or client secret may act on. */
   sessionId: string | null;
+  /** A restricted key's role and scopes (it was let in because they hold the operation's); null for every other caller. */
+  grants: Grants;
 }
 
 /** What the pipeline learns about a request, in order: id, operation, caller. */

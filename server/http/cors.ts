@@ -30,7 +30,8 @@ export function headersRead(route: RouteOperation): string[] {
   return headers;
 }
 
-const looksSecret = (value: string | undefined) => value !== undefined && /^(Bearer\s+)?sk_/i.test(value.trim());
+/** A secret or restricted key: both belong on a server only. */
+const looksSecret = (value: string | undefined) => value !== undefined && /^(Bearer\s+)?(sk|rk)_/i.test(value.trim());
 
 /**
  * Answers preflights (`OPTIONS` with `Access-Control-Request-Method`) before any routing: 204 with

@@ -49,7 +49,7 @@ afterAll(async () => {
 
 describe(`contract fuzz (seed ${SEED}, ${RUNS} cases per operation)`, () => {
   it('covers every operation of both contracts', () => {
-    if (!ONLY) expect(operations.length).toBe(122);
+    if (!ONLY) expect(operations.length).toBe(125);
   });
 
   for (const op of operations) {

@@ -199,6 +199,7 @@ describe('payment methods, QR code and sending', () => {
       { id: 1, code: 'card_visa', name: 'Visa', paymentMethodId: 'CreditCard', paymentProviderTypeId: 'Internal', paymentChannel: 'Online', isEnabled: true, isVerificationRequired: false, currencyCode: 'USD' },
       { id: 2, code: 'card_mastercard', name: 'Mastercard', paymentMethodId: 'CreditCard', paymentProviderTypeId: 'Internal', paymentChannel: 'Online', isEnabled: true, isVerificationRequired: false, currencyCode: 'USD' },
       { id: 4, code: 'bank_transfer', name: 'Bank transfer', paymentMethodId: 'BankTransfer', paymentProviderTypeId: 'Internal', paymentChannel: 'Online', isEnabled: false, isVerificationRequired: false, currencyCode: 'USD' },
+      { id: 5, code: 'account_balance', name: 'Account balance', paymentMethodId: 'AccountBalance', paymentProviderTypeId: 'Internal', paymentChannel: 'Online', isEnabled: true, isVerificationRequired: false, currencyCode: 'USD' },
     ]);
     expect((await t.call('GET', `/v1/invoice/${inv.id}/PaymentMethods`, { apiKey: sk })).status).toBe(404);
   });

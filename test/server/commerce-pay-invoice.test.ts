@@ -239,7 +239,7 @@ describe('what cannot be paid', () => {
     expect(live.status).toBe(404);
   });
 
-  it('no invoice, two that differ, a card option without card, an invalid card, sourceAccountId: 400 naming the field', async () => {
+  it('no invoice, two that differ, a card option without card, an invalid card, sourceAccountId with another option or the balance option without it: 400 naming the field', async () => {
     const inv = await newInvoice();
     const other = await newInvoice();
     const cases: [Record<string, unknown>, string, string][] = [
@@ -248,7 +248,8 @@ describe('what cannot be paid', () => {
       [{ invoiceId: inv.id, paymentOptionId: 1 }, 'parameter_missing', 'card'],
       [{ invoiceId: inv.id, paymentOptionId: 1, card: card('4242424242424241') }, 'invalid_card', 'card.cardNumber'],
       [{ invoiceId: inv.id, paymentOptionId: 1, card: { ...card(VISA), expiryDate: '01/20' } }, 'invalid_card', 'card.expiryDate'],
-      [{ invoiceId: inv.id, paymentOptionId: 3, sourceAccountId: 7 }, 'parameter_invalid', 'sourceAccountId'],
+      [{ invoiceId: inv.id, paymentOptionId: 3, sourceAccountId: 7 }, 'parameter_invalid', 'paymentOptionId'],
+      [{ invoiceId: inv.id, paymentOptionId: 5 }, 'parameter_missing', 'sourceAccountId'],
     ];
     for (const [body, code, param] of cases) {
       const res = await payInvoice(body);

@@ -112,12 +112,18 @@ export interface World {
   customer: number;
   product: string;
   plan: number;
+  /** An inventory item of the product (Commerce catalog), shared by both modes like the product. */
+  inventoryItem: number;
   webhook: number;
   delivery: string;
   /** The newest event of this mode (the test send's). */
   event: string;
+  /** A role (shared by both modes) and a restricted key of this mode carrying it (its id, and its text). */
+  role: number;
+  restrictedKey: number;
+  restrictedKeyText: string;
 }
-export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers'>;
+export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers' | 'restrictedKeyText'>;
 export type SessionKind = 'openSession' | 'qrSession' | 'paidSession' | 'heldSession';
 export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session');
 
@@ -125,7 +131,9 @@ export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session'
  * Objects both modes of a merchant share, by design (README "Webhooks", the contract's plan,
  * product, customer and webhook-configuration descriptions): a test key reads a live-made one.
  */
-export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook']);
+export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook', 'inventoryItem', 'role']);
+/** Mode-shared kinds without a read by id (their list proves it: test/server/commerce-catalog.test.ts). */
+export const LIST_ONLY: ReadonlySet<Kind> = new Set<Kind>(['inventoryItem']);
 
 export interface Target {
   /** The object the path's first id refers to. */
@@ -134,7 +142,7 @@ export interface Target {
   /** A body valid for the operation, so that only the tenant can refuse it. */
   body?: unknown;
 }
-const on = (kind: Exclude<Kind, 'delivery'>, body?: unknown, name = 'id'): Target => ({ kind, params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }), body });
+const on = (kind: Exclude<Kind, 'delivery' | 'restrictedKey'>, body?: unknown, name = 'id'): Target => ({ kind, params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }), body });
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
 /** How to reach the object each id-taking operation acts on. A new one must be added here. */
@@ -195,6 +203,18 @@ export const MATRIX: Record<string, Target> = {
   getCommerceInvoice: on('invoice'),
   listInvoicePaymentMethods: on('invoice'),
   sendCommerceInvoice: on('invoice', {}),
+  // Commerce: the subscription catalog (the same products and plans) and subscriptions.
+  updateSubscriptionProduct: on('product', { name: 'Taken over' }),
+  deleteSubscriptionProduct: on('product'),
+  updateSubscriptionPlan: on('plan', { name: 'Taken over', status: 'Inactive' }),
+  deleteSubscriptionPlan: on('plan'),
+  updateSubscriptionInventoryItem: on('inventoryItem', { status: 'Discontinued' }),
+  deleteSubscriptionInventoryItem: on('inventoryItem'),
+  cancelCommerceSubscription: on('subscription', { cancelAtPeriodEnd: false }),
+  // Roles are the merchant's in both modes; a restricted key is its mode's.
+  getRole: on('role'),
+  createRestrictedKey: on('role', {}),
+  revokeRestrictedKey: { kind: 'restrictedKey', params: (w) => ({ id: w.role, keyId: w.restrictedKey }) },
   updatePaymentLink: on('paymentLink', { name: 'Taken over' }),
   deletePaymentLink: on('paymentLink'),
   activatePaymentLink: on('paymentLink'),
@@ -216,7 +236,7 @@ export function pathOf(op: IdOperation, params: Record<string, string | number>)
 const keysOf = (w: Pick<World, 'merchant' | 'livemode'>) => (w.livemode ? w.merchant.keys.live : w.merchant.keys.test);
 const expectStatus = (res: ApiResponse, status: number) => expect(res.status, res.text).toBe(status);
 
-/** Customer, product, plan and webhook configuration: made once, with the test key, for both modes. */
+/** Customer, product, plan, webhook configuration and role: made once, with the test key, for both modes. */
 export async function sharedObjects(t: TestServer, merchant: MerchantCredentials, tag: string) {
   const key = merchant.keys.test.secret;
   const customer = await t.call('POST', '/v1/customers', { key, body: { email: `customer.${tag}@example.com`, name: `Customer ${tag}`, phone: '+1 415 555 0199' } });
@@ -227,8 +247,10 @@ export async function sharedObjects(t: TestServer, merchant: MerchantCredentials
     // Names that never resolve: a test send fails at once (dns_error) and leaves a failed delivery.
     body: { sandboxUrl: `https://sandbox.${tag.toLowerCase()}.invalid/hook`, liveUrl: `https://live.${tag.toLowerCase()}.invalid/hook`, description: `Hook ${tag}` },
   });
-  for (const res of [customer, product, plan, webhook]) expect(res.status, res.text).toBe(201);
-  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number };
+  const inventoryItem = await t.call('POST', '/v1/SubscriptionInventoryItem', { apiKey: key, body: { productId: product.json.id, serialNumber: `SN-${tag}`, status: 'Rented' } });
+  const role = await t.call('POST', '/v1/role', { apiKey: key, body: { name: `Role ${tag}`, scopes: ['user.read', 'account.read'] } });
+  for (const res of [customer, product, plan, webhook, inventoryItem, role]) expect(res.status, res.text).toBe(201);
+  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number, inventoryItem: inventoryItem.json.id as number, role: role.json.id as number };
 }
 
 /** A merchant's objects in one mode, each in the state its operations act on. */
@@ -281,6 +303,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
   expect(subscription).toBeTruthy();
   const sent = await t.call('POST', `/v1/WebhookConfiguration/${shared.webhook}/SendTestEvent`, { key: secret, body: { live: livemode } });
   expectStatus(sent, 200);
+  const restricted = await t.call('POST', `/v1/role/${shared.role}/keys`, { apiKey: secret });
+  expectStatus(restricted, 201);
   const events = await t.call('GET', '/v1/events?limit=1', { key: secret });
   expectStatus(events, 200);
   return {
@@ -303,6 +327,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     subscription,
     delivery: sent.json.deliveryId,
     event: events.json.data[0].id,
+    restrictedKey: restricted.json.id,
+    restrictedKeyText: restricted.json.key,
   };
 }
 
@@ -325,6 +351,16 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
   const out: Record<string, unknown> = {};
   for (const [name, path] of Object.entries(reads)) {
     const res = await t.call('GET', path, { key });
+    expect(res.status, `${name}: ${res.text}`).toBe(200);
+    out[name] = res.json;
+  }
+  // The Commerce catalog's inventory items have no read by id: their list, filtered to the world's item.
+  const items = await t.call('GET', `/v1/SubscriptionInventoryItem?$filter=${encodeURIComponent(`id eq ${w.inventoryItem}`)}`, { apiKey: key });
+  expect(items.json.value, items.text).toHaveLength(1);
+  out.inventoryItem = items.json;
+  // Commerce reads: the role, and the restricted key still working (a refused revocation revoked nothing).
+  for (const [name, path, apiKey] of [['role', `/v1/role/${w.role}`, key], ['restrictedKeyUser', '/v1/user', w.restrictedKeyText]] as const) {
+    const res = await t.call('GET', path, { apiKey });
     expect(res.status, `${name}: ${res.text}`).toBe(200);
     out[name] = res.json;
   }

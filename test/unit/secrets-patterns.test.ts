@@ -19,6 +19,9 @@ describe('secrets patterns', () => {
     expect(kinds('subscriber-1795611870811@example.com 1795611831150')).toEqual([]);
     expect(kinds('card 135410014004955')).toEqual(['card_number']);
     expect(kinds('a4242424242424242b last4 4242 1764000000 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')).toEqual([]);
+    // A UUID whose first three groups are digits (a Luhn-valid 16-digit run when read with its dashes) is an identifier.
+    expect(kinds('/invoice/42424242-4242-4242-8a1b-0c9d8e7f6a5b {"identifier":"55555555-5555-4444-9f00-aabbccddeeff"}')).toEqual([]);
+    expect(kinds('4242-4242-4242-4242 42424242-4242-4242')).toEqual(['card_number', 'card_number']);
     // After an underscore or inside a URL it is still a card number someone kept.
     expect(kinds('tok_4242424242424242 /pay?n=4242424242424242')).toEqual(['card_number', 'card_number']);
   });

@@ -1,12 +1,14 @@
-// Funds of the Commerce interface: funding sources (RegisterCard, verify, list), wallet accounts
-// and balances, transfers and their list, the transactions, and the transfers dashboard.
+// Funds of the Commerce interface: funding sources (RegisterCard, verify, list, paying with one),
+// wallet accounts and balances (paying an invoice from one), transfers and their list, the
+// transactions, and the transfers dashboard.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, RequestSpec, Scenario } from '../../types.js';
-import { call, expectStatus } from '../fixtures/http.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { secretKey } from '../fixtures/keys.js';
 import { MESSAGES, PAY_CARD } from '../fixtures/operations.js';
 import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
 import { newSession, payByCard } from '../fixtures/sessions.js';
+import { newInvoice, optionOf, payInvoice } from './payments.js';
 
 const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
 const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');
@@ -20,6 +22,7 @@ const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
 
 const BANK = 'DE89370400440532013000';
 const FUND = [...PAY_CARD, 'settleTestPayment', 'listAccounts'];
+const PAY = ['createCommerceInvoice', 'listInvoicePaymentMethods', 'payInvoice'];
 const YY = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
 
 const commerce = (ctx: ConformanceContext, operationId: string, spec: Omit<RequestSpec, 'apiKey'>): Promise<HttpResult> => call(ctx, 'commerce', operationId, { ...spec, apiKey: ctx.options.apiKey ?? secretKey(ctx) });
@@ -89,6 +92,30 @@ export const fundsScenarios: Scenario[] = [
     expectStatus(verified, 200, 'verify with the code');
     assert.deepEqual([verified.json.isVerified, verified.json.statusId], [true, 'Active']);
     assert.equal((await fundingSources(ctx)).find((s) => s.id === id)?.isVerified, true);
+  }),
+  scenario('commerce.funding.pay-with-source', 'A registered funding source pays an invoice by `fundingSourceId`', PAYMENTS, ['registerCard', 'getCommerceInvoice', ...PAY], async (ctx) => {
+    const registered = (await registerCard(ctx, '4242424242424242')).json;
+    assert.equal(registered.status, 'Registered', `a Visa card that needs no verification: ${JSON.stringify(registered)}`);
+    const invoice = await newInvoice(ctx); // 85.00
+    const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', 'Visa'), fundingSourceId: registered.fundingSourceId });
+    expectStatus(res, 200, 'pay with the funding source');
+    assert.deepEqual([res.json.paymentStatusId, res.json.isSuccess, res.json.approvalAction, res.json.amountPaid, res.json.amountDue], ['Success', true, 'None', 85, 0], JSON.stringify(res.json));
+    const after = await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` });
+    assert.equal(after.json.status, 'Paid');
+  }),
+  scenario('commerce.accounts.pay-from-balance', 'An invoice can be paid from a wallet account (`sourceAccountId`)', PAYMENTS, [...FUND, 'getAccountBalance', 'getCommerceInvoice', ...PAY], async (ctx) => {
+    const account = await fundedAccount(ctx, 50);
+    const balance = async () => (await commerce(ctx, 'getAccountBalance', { method: 'GET', path: `/v1/account/${account.id}/balance` })).json;
+    const before = await balance();
+    const invoice = await newInvoice(ctx); // 85.00
+    const option = await optionOf(ctx, invoice.id, 'AccountBalance');
+    expectError(await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: option, sourceAccountId: 2_000_000_000 }), 404, 'not_found', 'resource_not_found', 'sourceAccountId');
+    const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: option, sourceAccountId: account.id, amount: 25 });
+    expectStatus(res, 200, 'pay 25.00 from the account');
+    assert.deepEqual([res.json.paymentStatusId, res.json.isSuccess, res.json.approvalAction, res.json.paymentMethod, res.json.amountPaid, res.json.amountDue], ['Success', true, 'None', 'AccountBalance', 25, 60], JSON.stringify(res.json));
+    const after = await balance();
+    assert.equal(Math.round((before.availableAmount - after.availableAmount) * 100), 2500, `exactly 25.00 left the available balance: ${JSON.stringify([before, after])}`);
+    assert.equal((await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` })).json.status, 'PartiallyPaid');
   }),
   scenario('commerce.accounts.list', '`GET /v1/account` answers `{value: [accounts]}` of the user: id, accountNumber, name, description, currencyCode, status', ACCOUNTS, ['listAccounts'], async (ctx) => {
     const account = await usdAccount(ctx);

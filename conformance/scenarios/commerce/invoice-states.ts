@@ -1,10 +1,12 @@
 // The Commerce invoice statuses that decide whether an invoice can be paid (commerce-api.md,
 // "Invoice status"): Pending, Sent and PartiallyPaid can; Draft, Paid and Cancelled cannot, and
-// the refusal is the documented 409 `invoice_not_payable`. Overdue and Expired need the clock.
+// the refusal is the documented 409 `invoice_not_payable`. Overdue and Expired need the sandbox
+// clock: they run last, on a sandbox merchant of their own, whose clock they move on.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
 import { call, expectError, expectStatus } from '../fixtures/http.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { advanceClock } from '../fixtures/clock.js';
+import { clocked, COMMERCE_DOC, source } from '../fixtures/scenario.js';
 import { apiKey, card, newInvoice, optionOf, payInvoice, VISA } from './payments.js';
 
 const INVOICE_STATES = source(COMMERCE_DOC, 'States and transitions', 'Invoice status');
@@ -27,6 +29,16 @@ function assertPaid(res: HttpResult, what: string): void {
 }
 
 const state = (id: string, title: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({ id, title, source: INVOICE_STATES, requires: [...PAY, ...requires], serverOnly: true, run });
+const onTheClock = (id: string, title: string, run: (ctx: ConformanceContext) => Promise<void>): Scenario => clocked(id, title, INVOICE_STATES, [...PAY, 'getCommerceInvoice'], { run });
+
+const HOUR = 3600;
+
+/** A new invoice due in `dueHours` and valid for `validHours`, counted from the sandbox clock's now (it may be ahead of real time). */
+async function timedInvoice(ctx: ConformanceContext, dueHours: number, validHours: number): Promise<{ id: number; identifier: string }> {
+  const now = Date.parse((await advanceClock(ctx, 1)).now);
+  const at = (hours: number) => new Date(now + hours * HOUR * 1000).toISOString();
+  return newInvoice(ctx, { paymentDueDate: at(dueHours), validTo: at(validHours) });
+}
 
 export const invoiceStateScenarios: Scenario[] = [
   state('commerce.invoice-states.draft-cannot-pay', '`Draft` (not finalized): cannot be paid', ['getCommerceInvoice'], async (ctx) => {
@@ -68,5 +80,19 @@ export const invoiceStateScenarios: Scenario[] = [
     expectStatus(await call(ctx, 'checkout', 'voidInvoice', { method: 'POST', path: `/v1/invoices/${invoice.id}/void`, key: ctx.options.secretKey }), 200, 'cancel (void) the invoice');
     assert.equal(await statusOf(ctx, invoice.id), 'Cancelled');
     expectError(await payVisa(ctx, invoice.id), 409, 'conflict', 'invoice_not_payable');
+  }),
+  onTheClock('commerce.invoice-states.overdue-can-pay', '`Overdue` (past due date): can be paid', async (ctx) => {
+    const invoice = await timedInvoice(ctx, 1, 48);
+    await advanceClock(ctx, 2 * HOUR);
+    assert.equal(await statusOf(ctx, invoice.id), 'Overdue', 'past its due date, within its validity');
+    assertPaid(await payVisa(ctx, invoice.id), 'pay an Overdue invoice');
+    assert.equal(await statusOf(ctx, invoice.id), 'Paid');
+  }),
+  onTheClock('commerce.invoice-states.expired-cannot-pay', '`Expired` (past its validity period): cannot be paid', async (ctx) => {
+    const invoice = await timedInvoice(ctx, 1, 2);
+    await advanceClock(ctx, 3 * HOUR);
+    assert.equal(await statusOf(ctx, invoice.id), 'Expired', 'past its validTo');
+    expectError(await payVisa(ctx, invoice.id), 409, 'conflict', 'invoice_not_payable');
+    assert.equal(await statusOf(ctx, invoice.id), 'Expired', 'a refused payment leaves the invoice as it was');
   }),
 ];

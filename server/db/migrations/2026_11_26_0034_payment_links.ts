@@ -44,7 +44,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     password_hash text,
     is_password_protected boolean GENERATED ALWAYS AS (password_hash IS NOT NULL) STORED,
     is_email_verification_required boolean NOT NULL DEFAULT false,
-    subscription_product_id integer REFERENCES products (id) ON DELETE SET NULL,
+    subscription_product_id integer REFERENCES products (id),
     is_subscription_based boolean GENERATED ALWAYS AS (link_type = 'subscription') STORED,
     click_count integer NOT NULL DEFAULT 0,
     invoice_count integer NOT NULL DEFAULT 0,

@@ -27,6 +27,10 @@ import * as commerceInvoices from './2026_11_25_0026_commerce_invoices.js';
 import * as commerceInvoicePayments from './2026_11_25_0027_commerce_invoice_payments.js';
 import * as funds from './2026_11_25_0028_funds.js';
 import * as payouts from './2026_11_25_0029_payouts.js';
+import * as accountBalancePayments from './2026_11_26_0030_account_balance_payments.js';
+import * as invoiceCountIndex from './2026_11_26_0031_invoice_count_index.js';
+import * as subscriptionInventory from './2026_11_26_0032_subscription_inventory.js';
+import * as identity from './2026_11_26_0033_identity.js';
 import * as paymentLinks from './2026_11_26_0034_payment_links.js';
 
 /**
@@ -62,5 +66,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0027_commerce_invoice_payments': commerceInvoicePayments,
   '2026_11_25_0028_funds': funds,
   '2026_11_25_0029_payouts': payouts,
+  '2026_11_26_0030_account_balance_payments': accountBalancePayments,
+  '2026_11_26_0031_invoice_count_index': invoiceCountIndex,
+  '2026_11_26_0032_subscription_inventory': subscriptionInventory,
+  '2026_11_26_0033_identity': identity,
   '2026_11_26_0034_payment_links': paymentLinks,
 };

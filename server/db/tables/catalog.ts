@@ -46,3 +46,19 @@ export interface PlansTable {
   updated_at: Timestamp;
 }
 export type Plan = Selectable<PlansTable>;
+
+/** What a serial-numbered unit is doing (Commerce: Available, Reserved, Rented, Discontinued). */
+export type InventoryItemStatus = 'available' | 'reserved' | 'rented' | 'discontinued';
+
+/** One serial-numbered unit of a product (Commerce `/v1/SubscriptionInventoryItem`), shared by both modes. */
+export interface SubscriptionInventoryItemsTable {
+  id: Generated<number>;
+  merchant_id: number;
+  product_id: number;
+  /** Unique among the product's items, case-insensitively. */
+  serial_number: string;
+  status: InventoryItemStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type InventoryItem = Selectable<SubscriptionInventoryItemsTable>;

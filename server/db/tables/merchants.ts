@@ -38,12 +38,18 @@ export interface MerchantsTable {
   parent_merchant_id: number | null;
   /** A sandbox merchant's keys stop working then (real time); null for an ordinary merchant. */
   sandbox_expires_at: Timestamp | null;
+  website: Generated<string | null>;
+  /** Country of registration, ISO 3166-1 alpha-2. */
+  country: Generated<string>;
+  /** ISO 4217, upper case. */
+  default_currency: Generated<string>;
 }
 export type Merchant = Selectable<MerchantsTable>;
 export type NewMerchant = Insertable<MerchantsTable>;
 export type MerchantUpdate = Updateable<MerchantsTable>;
 
-export type ApiKeyKind = 'secret' | 'publishable';
+/** `restricted`: a server key that carries a role (`rk_…`). */
+export type ApiKeyKind = 'secret' | 'publishable' | 'restricted';
 
 export interface ApiKeysTable {
   id: Generated<number>;
@@ -58,5 +64,9 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null;
   /** The key's text, kept only for the one publishable key per merchant and mode that Till's hosted pages use (publishable keys are public). */
   page_key: Generated<string | null>;
+  /** The role a restricted key carries; null for the other kinds. */
+  role_id: Generated<number | null>;
+  /** What a restricted key is for, as its maker said. */
+  description: Generated<string | null>;
 }
 export type ApiKey = Selectable<ApiKeysTable>;

@@ -61,8 +61,8 @@ export interface PaymentsTable {
   refund_last_outcome: Generated<string | null>;
   refund_last_attempt_at: Generated<Date | null>;
   refund_attempts: Generated<number>;
-  /** How it is paid: a card (holds included), a wallet QR code, or a bank transfer (Commerce invoice payments). */
-  method_type: Generated<'card' | 'wallet' | 'bank_transfer'>;
+  /** How it is paid: a card (holds included), a wallet QR code, or a bank transfer or an account balance (Commerce invoice payments). */
+  method_type: Generated<'card' | 'wallet' | 'bank_transfer' | 'account_balance'>;
   /** The wallet payment option's name (wallet payments). */
   wallet_name: Generated<string | null>;
   /** The unguessable name of the QR code's image (`/qr/{qr_token}.png`). */

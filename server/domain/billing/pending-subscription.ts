@@ -1,7 +1,8 @@
 // A subscription that waits for its first payment (a subscription payment link starts one): it is
 // `pending` with its first invoice open; paying that invoice (payinvoice, the invoice page) makes
 // it `active` for one plan interval from then, with the paying card on file for the renewals.
-// A `usage` plan raises no first invoice (it is billed in arrears) and starts active at once.
+// A `OneTime` plan's subscription covers that one period (its end scheduled from the start, as at
+// checkout); no subscription starts on a `Usage` plan (the caller offers none).
 import type { Trx } from '../../db/database.js';
 import type { Plan } from '../../db/tables/catalog.js';
 import type { InvoiceRow } from '../../db/tables/invoices.js';
@@ -9,13 +10,14 @@ import type { SubscriptionDetails, SubscriptionRow } from '../../db/tables/subsc
 import type { Clock } from '../../shared/clock.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { addInterval } from '../../shared/time.js';
+import { findOwnPlan } from '../catalog/catalog.service.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { raiseBillingInvoice } from '../invoices/invoice-billing.js';
 import { hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
 import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { findPayment } from '../payments/payment.repository.js';
 import { subscriptionEvent } from './subscription-events.js';
-import { dueAtOf, findSubscription, insertItem, insertSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';
+import { type CommerceSubscriptionRow, dueAtOf, findCommerceSubscription, insertItem, insertSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';
 
 /** Who subscribes: one of the merchant's customers. */
 export interface Subscriber {
@@ -24,12 +26,11 @@ export interface Subscriber {
   name: string | null;
 }
 
-/** Starts `customer`'s subscription on `plan`: pending with its first invoice, or active for a usage plan; `subscription.created`. */
-export async function startPendingSubscription(trx: Trx, clock: Clock, tenant: Tenant, plan: Plan, customer: Subscriber): Promise<{ subscription: SubscriptionDetails; invoice: InvoiceRow | null }> {
+/** Starts `customer`'s subscription on `plan` (Recurring or OneTime), pending with its first invoice; `subscription.created`. */
+export async function startPendingSubscription(trx: Trx, clock: Clock, tenant: Tenant, plan: Plan, customer: Subscriber): Promise<{ subscription: CommerceSubscriptionRow; invoice: InvoiceRow }> {
   const now = clock.now();
   const periodEnd = addInterval(now, plan.interval, plan.interval_count);
-  const usage = plan.billing_type === 'usage';
-  const status = usage ? 'active' : 'pending';
+  const status = 'pending';
   const row = await insertSubscription(trx, {
     merchant_id: tenant.merchantId,
     livemode: tenant.livemode,
@@ -55,24 +56,20 @@ export async function startPendingSubscription(trx: Trx, clock: Clock, tenant: T
     updated_at: now,
   });
   await insertItem(trx, { subscription_id: row.id, merchant_id: tenant.merchantId, livemode: tenant.livemode, plan_id: plan.id, quantity: 1, amount: plan.amount, currency: plan.currency, created_at: now });
-  let invoice: InvoiceRow | null = null;
-  if (!usage) {
-    invoice = await raiseBillingInvoice(trx, clock, {
-      tenant,
-      subscriptionId: row.id,
-      customer,
-      currency: plan.currency,
-      lines: [{ name: plan.name, description: plan.description ?? undefined, quantity: 1, unitAmount: plan.amount }],
-      credit: '0',
-      periodStart: now,
-      periodEnd,
-      description: `Subscription to ${plan.name}`,
-    });
-    await updateSubscription(trx, (await lockSubscription(trx, tenant, row.id))!, { open_invoice_id: invoice.id }, now);
-  }
-  const subscription = (await findSubscription(trx, tenant, row.id))!;
-  await subscriptionEvent(trx, clock, 'subscription.created', subscription, { reason: 'payment_link' });
-  return { subscription, invoice };
+  const invoice = await raiseBillingInvoice(trx, clock, {
+    tenant,
+    subscriptionId: row.id,
+    customer,
+    currency: plan.currency,
+    lines: [{ name: plan.name, description: plan.description ?? undefined, quantity: 1, unitAmount: plan.amount }],
+    credit: '0',
+    periodStart: now,
+    periodEnd,
+    description: `Subscription to ${plan.name}`,
+  });
+  const details = await updateSubscription(trx, (await lockSubscription(trx, tenant, row.id))!, { open_invoice_id: invoice.id }, now);
+  await subscriptionEvent(trx, clock, 'subscription.created', details, { reason: 'payment_link' });
+  return { subscription: (await findCommerceSubscription(trx, tenant, row.id))!, invoice };
 }
 
 /**
@@ -88,7 +85,9 @@ export async function activateOnFirstPayment(trx: Trx, clock: Clock, s: Subscrip
     await findOwnCustomer(trx, tenant, s.customer_id, { lock: true });
     if (!(await hasOtherCardOnFile(trx, method, s.customer_id))) await keepCardOnFile(trx, clock, method, s.customer_id);
   }
-  const changes = { status: 'active' as const, open_invoice_id: null, payment_method_id: method?.id ?? null, current_period_start: now, current_period_end: addInterval(now, s.interval, s.interval_count), billing_anchor: now };
+  const periodEnd = addInterval(now, s.interval, s.interval_count);
+  const oneTime = (await findOwnPlan(trx, tenant, s.plan_id))?.billing_type === 'one_time';
+  const changes = { status: 'active' as const, open_invoice_id: null, payment_method_id: method?.id ?? null, current_period_start: now, current_period_end: periodEnd, billing_anchor: now, cancel_at: oneTime ? periodEnd : null };
   const active = await updateSubscription(trx, s, changes, now);
   await subscriptionEvent(trx, clock, 'subscription.activated', active, { previousStatus: 'pending', reason: 'first_payment', paymentId });
   return active;

@@ -41,11 +41,12 @@ const CHANGEABLE = ['active', 'trialing'];
 const refuse = (message: string) => new AppError('subscription_not_changeable', { message });
 const invalid = (message: string) => new AppError('validation_error', { param: 'planId', message });
 
-/** The new plan: the merchant's, available and active, billed in the same currency and interval. */
+/** The new plan: the merchant's, available, active and recurring, billed in the same currency and interval. */
 async function targetPlan(db: Db, s: SubscriptionRow, planId: number): Promise<Plan> {
   if (!CHANGEABLE.includes(s.status)) throw refuse(`This subscription is ${s.status}; only an active or trialing subscription can change plan.`);
   const plan = await findOwnPlan(db, tenantOf(s), planId);
   if (!plan || plan.status !== 'available' || !plan.active) throw invalid('planId must be one of your available, active plans.');
+  if (plan.billing_type !== 'recurring') throw invalid('planId must be a Recurring plan: a OneTime plan is bought once at checkout, and no subscription runs on a Usage plan yet.');
   if (plan.currency !== s.currency) throw invalid(`planId must be a plan in the subscription's currency (${s.currency}).`);
   if (plan.interval !== s.interval || plan.interval_count !== s.interval_count) {
     throw invalid(`planId must bill every ${s.interval_count} ${s.interval}(s), like the subscription; start a new subscription to change the billing interval.`);

@@ -45,16 +45,28 @@ function refuse(param: string, message: string): never {
 }
 
 /**
- * Creation rule 7: a subscription session needs one of the tenant's available, active plans and
- * one of its customers (anyone else's is refused with `validation_error`). Amount and currency
- * come from the plan; if the caller sends them too they must match it. Holds are for one-time
- * sessions only. With `trialDays` > 0 nothing is paid now.
+ * Whether a subscription can start on the plan now (anyone else's plan is undefined): available,
+ * active, within its validity, and not billed by usage (Till records no usage yet).
  */
-export async function subscriptionSessionTerms(db: Db, tenant: Tenant, input: SubscriptionRequest): Promise<SubscriptionSessionTerms> {
+function checkStartable(plan: Plan | undefined, now: Date): asserts plan is Plan {
+  if (!plan || plan.status !== 'available' || !plan.active) refuse('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
+  if (plan.valid_from !== null && plan.valid_from.getTime() > now.getTime()) refuse('subscriptionPlanId', `Subscriptions can start on this plan from ${plan.valid_from.toISOString()} (its validFrom).`);
+  if (plan.valid_to !== null && plan.valid_to.getTime() <= now.getTime()) refuse('subscriptionPlanId', `This plan's validity ended at ${plan.valid_to.toISOString()} (its validTo); no new subscription can start on it.`);
+  if (plan.billing_type === 'usage') refuse('subscriptionPlanId', 'This plan bills by usage (subscriptionBillingType Usage), and Till records no usage yet: no subscription can start on it. Use a Recurring or OneTime plan.');
+}
+
+/**
+ * Creation rule 7: a subscription session needs one of the tenant's available, active plans (within
+ * its validity, not a usage plan) and one of its customers (anyone else's is refused with
+ * `validation_error`). Amount and currency come from the plan; if the caller sends them too they
+ * must match it. Holds are for one-time sessions only. With `trialDays` > 0 nothing is paid now;
+ * a one-time plan takes no trial.
+ */
+export async function subscriptionSessionTerms(db: Db, now: Date, tenant: Tenant, input: SubscriptionRequest): Promise<SubscriptionSessionTerms> {
   if (input.subscriptionPlanId === undefined) refuse('subscriptionPlanId', 'A subscription session needs subscriptionPlanId.');
   if (input.clientId === undefined) refuse('clientId', 'A subscription session needs clientId, one of your customers.');
   const plan = await findOwnPlan(db, tenant, input.subscriptionPlanId);
-  if (!plan || plan.status !== 'available' || !plan.active) refuse('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
+  checkStartable(plan, now);
   if (!(await findOwnCustomer(db, tenant, input.clientId))) refuse('clientId', 'clientId must be one of your customers.');
   if (input.captureMethod === 'manual') refuse('captureMethod', 'captureMethod manual (a card hold) is available for oneTime sessions only.');
   if (input.currency !== undefined && input.currency.toUpperCase() !== plan.currency) {
@@ -64,6 +76,7 @@ export async function subscriptionSessionTerms(db: Db, tenant: Tenant, input: Su
     refuse('amount', `amount must match the plan's amount per period (${new Decimal(plan.amount).toFixed()} ${plan.currency}), or be left out.`);
   }
   const trialDays = input.trialDays ?? 0;
+  if (trialDays > 0 && plan.billing_type === 'one_time') refuse('trialDays', 'A OneTime plan is paid once at checkout and takes no free trial; leave trialDays out.');
   if (trialDays === 0 && new Decimal(plan.amount).lessThan(1)) {
     throw new AppError('amount_too_small', { param: 'amount', message: `The plan's amount (the session's amount) is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.` });
   }
@@ -80,11 +93,16 @@ interface NewSubscription {
   paymentMethodId: string | null;
 }
 
-/** Inserts the subscription and its one item (the session's plan) for the session's customer. */
+/**
+ * Inserts the subscription and its one item (the session's plan) for the session's customer. On a
+ * one-time plan it covers its first period only: its cancellation is scheduled for that period's
+ * end from the start, so it never renews.
+ */
 async function createSubscription(trx: Trx, s: NewSubscription): Promise<SubscriptionDetails> {
   const { session, start: now } = s;
   const tenant = tenantOf(session);
   const plan = (await findOwnPlan(trx, tenant, session.subscription_plan_id!))!;
+  const cancelAt = plan.billing_type === 'one_time' ? s.periodEnd : null;
   const row = await insertSubscription(trx, {
     merchant_id: session.merchant_id,
     livemode: session.livemode,
@@ -100,12 +118,13 @@ async function createSubscription(trx: Trx, s: NewSubscription): Promise<Subscri
     current_period_start: now,
     current_period_end: s.periodEnd,
     trial_end: s.trialEnd,
-    cancel_at: null,
+    cancel_at_period_end: cancelAt !== null,
+    cancel_at: cancelAt,
     canceled_at: null,
     paused_at: null,
     payment_method_id: s.paymentMethodId,
     billing_anchor: s.trialEnd ?? now,
-    next_due_at: dueAtOf({ status: s.status, current_period_end: s.periodEnd, cancel_at: null, next_retry_at: null }),
+    next_due_at: dueAtOf({ status: s.status, current_period_end: s.periodEnd, cancel_at: cancelAt, next_retry_at: null }),
     created_at: now,
     updated_at: now,
   });

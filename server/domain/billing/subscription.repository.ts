@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { SubscriptionDetails, SubscriptionItemsTable, SubscriptionRow, SubscriptionStatus, SubscriptionsTable } from '../../db/tables/subscriptions.js';
+import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -42,6 +43,30 @@ async function withItems(db: Db, tenant: Tenant, rows: Omit<SubscriptionDetails,
 export async function findSubscription(db: Db, tenant: Tenant, id: number): Promise<SubscriptionDetails | undefined> {
   const row = await subscriptions(db, tenant).where('subscriptions.id', '=', id).executeTakeFirst();
   return row ? (await withItems(db, tenant, [row]))[0] : undefined;
+}
+
+/** A subscription as the Commerce interface lists it: with its customer's email, its plan's name and product. */
+export type CommerceSubscriptionRow = SubscriptionRow & { client_email: string | null; plan_name: string; product_id: number };
+
+/** The tenant's subscriptions with their customers' emails and their plans' names and products (a derived table the OData engine can filter on). */
+function commerceSubscriptions(db: Db, tenant: Tenant) {
+  return db
+    .selectFrom('subscriptions')
+    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .leftJoin('customers', 'customers.id', 'subscriptions.customer_id')
+    .selectAll('subscriptions')
+    .select(['customers.email as client_email', 'plans.name as plan_name', 'plans.product_id as product_id'])
+    .where(ofTenant(tenant, 'subscriptions'));
+}
+
+/** The tenant's subscription as the Commerce interface shows it, or undefined. */
+export async function findCommerceSubscription(db: Db, tenant: Tenant, id: number): Promise<CommerceSubscriptionRow | undefined> {
+  return commerceSubscriptions(db, tenant).where('subscriptions.id', '=', id).executeTakeFirst();
+}
+
+/** One OData page of the tenant's subscriptions (the tenant ANDed outside the caller's filter). */
+export async function findCommerceSubscriptionPage(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<CommerceSubscriptionRow>> {
+  return page(query, db.selectFrom(commerceSubscriptions(db, tenant).as('s')).selectAll(), basePath);
 }
 
 /** A newest-first page of the tenant's subscriptions (one extra row tells whether more follow). */

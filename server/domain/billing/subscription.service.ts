@@ -5,9 +5,14 @@ import { AppError } from '../../shared/errors.js';
 import { type Page, type PageRequest, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { listInvoices } from '../invoices/invoice.service.js';
-import { findSubscription, findSubscriptions, type SubscriptionFilter } from './subscription.repository.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { Clock } from '../../shared/clock.js';
+import { cancelSubscription } from './subscription-changes.js';
+import { type CommerceSubscriptionRow, findCommerceSubscription, findCommerceSubscriptionPage, findSubscription, findSubscriptions, type SubscriptionFilter } from './subscription.repository.js';
 
-export type { SubscriptionFilter };
+export type { CommerceSubscriptionRow, SubscriptionFilter };
 
 // Subscriptions belong to one merchant and one mode: every read filters on both, and anyone
 // else's subscription answers 404 exactly like a missing one.
@@ -27,4 +32,14 @@ export async function listSubscriptions(db: Db, tenant: Tenant, filter: Subscrip
 export async function listSubscriptionInvoices(db: Db, tenant: Tenant, id: number, page: PageRequest): Promise<Page<InvoiceRow>> {
   await getSubscription(db, tenant, id);
   return listInvoices(db, tenant, { ...page, subscriptionId: id });
+}
+
+/** One OData page of the tenant's subscriptions, as the Commerce interface lists them. */
+export const listCommerceSubscriptions = (db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<CommerceSubscriptionRow>> =>
+  findCommerceSubscriptionPage(db, tenant, query, basePath);
+
+/** Cancels as the Checkout interface's cancel does (same rules, same events), answering the subscription as the Commerce interface shows it. */
+export async function cancelCommerceSubscription(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, input: { cancelAtPeriodEnd?: boolean | undefined; reason?: string | undefined }): Promise<CommerceSubscriptionRow> {
+  await cancelSubscription(db, clock, tenant, id, input);
+  return (await findCommerceSubscription(db, tenant, id))!;
 }

@@ -1,7 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import type { Plan, PlansTable, Product, ProductsTable } from '../../db/tables/catalog.js';
+import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 
@@ -12,8 +13,9 @@ export async function insertProduct(db: Db, values: Insertable<ProductsTable>): 
   return db.insertInto('products').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findProduct(db: Db, owner: MerchantRef, id: number): Promise<Product | undefined> {
-  return db.selectFrom('products').selectAll().where(ofMerchant(owner)).where('id', '=', id).executeTakeFirst();
+export async function findProduct(db: Db, owner: MerchantRef, id: number, options: { lock?: boolean } = {}): Promise<Product | undefined> {
+  const query = db.selectFrom('products').selectAll().where(ofMerchant(owner)).where('id', '=', id);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export async function findProducts(db: Db, owner: MerchantRef, page: PageRequest): Promise<Product[]> {
@@ -40,4 +42,61 @@ export async function findPlans(db: Db, owner: MerchantRef, page: PageRequest & 
 
 export async function updatePlanRow(db: Db, owner: MerchantRef, id: number, changes: Updateable<PlansTable>): Promise<Plan> {
   return db.updateTable('plans').set(changes).where(ofMerchant(owner)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateProductRow(db: Db, owner: MerchantRef, id: number, changes: Updateable<ProductsTable>): Promise<Product | undefined> {
+  return db.updateTable('products').set(changes).where(ofMerchant(owner)).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Deletes the merchant's product; answers whether there was one. */
+export async function deleteProductRow(db: Db, owner: MerchantRef, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('products').where(ofMerchant(owner)).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** How many plans and inventory items refer to the merchant's product. */
+export async function productUsage(db: Db, owner: MerchantRef, id: number): Promise<{ plans: number; items: number }> {
+  const [plans, items] = await Promise.all([
+    db.selectFrom('plans').select((eb) => eb.fn.countAll<string>().as('n')).where(ofMerchant(owner)).where('product_id', '=', id).executeTakeFirstOrThrow(),
+    db.selectFrom('subscription_inventory_items').select((eb) => eb.fn.countAll<string>().as('n')).where(ofMerchant(owner)).where('product_id', '=', id).executeTakeFirstOrThrow(),
+  ]);
+  return { plans: Number(plans.n), items: Number(items.n) };
+}
+
+/** The merchant's products of these ids (any order). */
+export async function findProductsByIds(db: Db, owner: MerchantRef, ids: number[]): Promise<Product[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('products').selectAll().where(ofMerchant(owner)).where('id', 'in', [...new Set(ids)]).execute();
+}
+
+/** A plan with what the Commerce catalog shows of its product, and its status in that interface's terms. */
+export type CatalogPlan = Plan & { product_name: string; commerce_status: 'Active' | 'Inactive' | 'Archived'; effective_valid_from: Date };
+
+/** The merchant's plans with their products' names (a derived table the OData engine can filter on). */
+function catalogPlans(db: Db, owner: MerchantRef) {
+  return db
+    .selectFrom('plans')
+    .innerJoin('products', 'products.id', 'plans.product_id')
+    .selectAll('plans')
+    .select([
+      'products.name as product_name',
+      sql<CatalogPlan['commerce_status']>`CASE WHEN plans.status = 'discontinued' THEN 'Archived' WHEN plans.active THEN 'Active' ELSE 'Inactive' END`.as('commerce_status'),
+      sql<Date>`coalesce(plans.valid_from, plans.created_at)`.as('effective_valid_from'),
+    ])
+    .where(ofMerchant(owner, 'plans'));
+}
+
+/** The merchant's plan with its product's name, or undefined. */
+export async function findCatalogPlan(db: Db, owner: MerchantRef, id: number): Promise<CatalogPlan | undefined> {
+  return catalogPlans(db, owner).where('plans.id', '=', id).executeTakeFirst();
+}
+
+/** One OData page of the merchant's plans (the merchant ANDed outside the caller's filter). */
+export async function findCatalogPlanPage(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<CatalogPlan>> {
+  return page(query, db.selectFrom(catalogPlans(db, owner).as('p')).selectAll(), basePath);
+}
+
+/** One OData page of the merchant's products. */
+export async function findProductPage(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<Product>> {
+  return page(query, db.selectFrom('products').selectAll().where(ofMerchant(owner, 'products')), basePath);
 }

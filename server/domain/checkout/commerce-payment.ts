@@ -27,11 +27,12 @@ export interface CommercePaymentView extends Omit<CommercePaymentResult, 'invoic
   option: PaymentOption | null;
 }
 
-/** The merchant's payment option a payment used: by wallet, bank transfer, or the card's brand. */
+/** The merchant's payment option a payment used: by wallet, bank transfer, account balance, or the card's brand. */
 async function optionOf(db: Kysely<Database>, merchant: Merchant, payment: PaymentRow): Promise<PaymentOption | null> {
   const options = merchant.payment_options;
   if (payment.method_type === 'wallet') return options.find((o) => o.method === 'GatewayWallet') ?? null;
   if (payment.method_type === 'bank_transfer') return options.find((o) => o.method === 'BankTransfer') ?? null;
+  if (payment.method_type === 'account_balance') return options.find((o) => o.method === 'AccountBalance') ?? null;
   const card = await cardOf(db, payment);
   return (card && options.find((o) => o.name.toLowerCase() === card.brand)) ?? null;
 }

@@ -2,7 +2,8 @@
 // payment that raises its own one-item invoice. Each payment runs through a checkout session of
 // its own (invoice-payment-session.ts), so a card, 3-D Secure, a wallet QR code, a decline, the
 // ledger, the invoice and the `payment.*` / `invoice.*` webhooks follow exactly the checkout paths.
-// How the payer pays is one small function per payment source (PAYERS below).
+// How the payer pays is one small function per payment source (PAYERS below); an account balance
+// pays through the ledger (accounts/account-payment.ts) in the same transaction.
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
@@ -21,7 +22,9 @@ import { assertPayable, getInvoice, getInvoiceByIdentifier, recordInvoicePayment
 import { usableFundingSource } from '../funding-sources/funding-source.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { findPaymentMethod } from '../payments/payment-method.repository.js';
-import { declineCard, storeCard } from '../payments/payment.service.js';
+import { insertPayment } from '../payments/payment.repository.js';
+import { declineCard, paymentBase, storeCard } from '../payments/payment.service.js';
+import { debitAccount } from '../accounts/account-payment.js';
 import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions, openCommerceSession, PAYER_WAIT_MINUTES } from './invoice-payment-session.js';
 import { authorizeSession, chargeSession } from './session-payment.js';
 import { startChallenge } from './three-d-secure.js';
@@ -136,21 +139,31 @@ async function payByFundingSource(trx: Trx, clock: Clock, session: CheckoutSessi
   return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
 }
 
-/** Sources not served yet: an account balance plugs in here. */
-const notYet = (param: 'sourceAccountId', what: string): Payer => ({
-  waitMs: 0,
-  check: () => {
-    throw invalid(param, `Paying from ${what} is not available on this server yet; pay by card, wallet or bank transfer.`);
-  },
-  pay: () => Promise.reject(new Error('unreachable')),
-});
+/** An account balance pays through an `AccountBalance` option, and needs the account. */
+function checkAccount(_merchant: Merchant, option: PaymentOption, input: PayWith): void {
+  if (option.method !== 'AccountBalance') throw invalid('paymentOptionId', `An account balance pays through an AccountBalance option, not payment option ${option.id} (${option.method}).`);
+  if (input.sourceAccountId === undefined) throw new AppError('parameter_missing', { param: 'sourceAccountId', message: `Payment option ${option.id} (${option.name}) pays from an account: send sourceAccountId (GET /v1/account).` });
+}
+
+/**
+ * A wallet account of the tenant pays at once: the payment is recorded, the amount leaves the
+ * account's available balance through the ledger (naming the payment), and the session is
+ * charged as any other payment is (the invoice paid, the fee, `payment.succeeded`). A short
+ * balance throws (409 naming `sourceAccountId`), so the whole transaction rolls back.
+ */
+async function payFromAccount(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
+  const waiting = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), status: 'pending', method_type: 'account_balance' });
+  await debitAccount(trx, clock, { tenant: tenantOf(session), accountId: input.sourceAccountId!, amount: session.amount, currency: session.currency, paymentId: waiting.id });
+  const done = await chargeSession(trx, clock, session, null, waiting);
+  return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
+}
 
 const PAYERS = {
   card: { waitMs: PAYER_WAIT_MINUTES * 60_000, check: checkCard, pay: payByCard },
   wallet: { waitMs: PAYER_WAIT_MINUTES * 60_000, pay: payByWallet },
   bankTransfer: { waitMs: BANK_TRANSFER_DAYS * 86_400_000, pay: payByBankTransfer },
   fundingSource: { waitMs: PAYER_WAIT_MINUTES * 60_000, pay: payByFundingSource },
-  account: notYet('sourceAccountId', 'an account balance'),
+  account: { waitMs: PAYER_WAIT_MINUTES * 60_000, check: checkAccount, pay: payFromAccount },
 } satisfies Record<string, Payer>;
 
 /** The payer for an option and what was sent with it. */

@@ -95,7 +95,7 @@ export async function createSession(db: Kysely<Database>, clock: Clock, settings
     const open = await openSessionOnInvoice(db, clock, tenant, invoice.id);
     if (open) return open;
   }
-  const charge = await chargeOf(db, tenant, input, invoice);
+  const charge = await chargeOf(db, clock.now(), tenant, input, invoice);
   const row = await newSessionRow(clock, settings, tenant, merchant, input, charge);
   if (charge.terms && charge.terms.trialDays > 0) return startTrial(db, clock, row.values, charge.terms.trialDays, row.secrets);
   try {
@@ -147,8 +147,8 @@ async function openSessionOnInvoice(db: Kysely<Database>, clock: Clock, tenant: 
 }
 
 /** What the session charges: the invoice's amount due, the plan's first period (rule 7), or the amount asked for (at least 1.00). */
-async function chargeOf(db: Kysely<Database>, tenant: Tenant, input: CreateSessionInput, invoice: InvoiceRow | undefined): Promise<Charge> {
-  const terms = input.paymentType === 'subscription' ? await subscriptionSessionTerms(db, tenant, input) : undefined;
+async function chargeOf(db: Kysely<Database>, now: Date, tenant: Tenant, input: CreateSessionInput, invoice: InvoiceRow | undefined): Promise<Charge> {
+  const terms = input.paymentType === 'subscription' ? await subscriptionSessionTerms(db, now, tenant, input) : undefined;
   // A one-time session's customer (for saved cards) must be the caller's own, as a subscription session's is.
   if (!terms && input.clientId !== undefined && !(await findOwnCustomer(db, tenant, input.clientId))) fail('clientId', 'clientId must be one of your customers.');
   if (!invoice && !terms && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });

@@ -5,11 +5,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Plan } from '../../db/tables/catalog.js';
 import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { startPendingSubscription } from '../billing/pending-subscription.js';
+import type { CommerceSubscriptionRow } from '../billing/subscription.repository.js';
 import { tenantClock } from '../clocks/clock.service.js';
 import { createCustomer } from '../customers/customer.service.js';
 import { assertAccepting, assertPassword, assertPayerHasUses, normalEmail } from './link-access.js';
@@ -18,10 +18,10 @@ import { countWrongTry, spendLinkCode } from './link-verification.js';
 import { findOfferedPlans, recordLinkInvoice } from './link.repository.js';
 import { linkByIdentifier } from './link-public.js';
 
-/** The subscription started, its first invoice (null for a usage plan), and its plan. */
+/** The subscription started, its first invoice, and its plan. */
 export interface LinkSubscription {
-  subscription: SubscriptionDetails;
-  invoice: InvoiceRow | null;
+  subscription: CommerceSubscriptionRow;
+  invoice: InvoiceRow;
   plan: Plan;
   productName: string;
 }
@@ -45,7 +45,7 @@ export async function createLinkSubscription(db: Kysely<Database>, clock: Clock,
       const name = `${input.firstName} ${input.lastName}`.trim();
       const { customer } = await createCustomer(trx, linkClock, { merchantId: link.merchant_id }, { email: input.email.trim(), name });
       const { subscription, invoice } = await startPendingSubscription(trx, linkClock, tenantOf(link), offered.plan, { id: customer.id, email: customer.email, name: customer.name ?? name });
-      if (invoice) await recordLinkInvoice(trx, link, { invoiceId: invoice.id, payerEmail: email, subscriptionId: subscription.id, createdAt: linkClock.now() });
+      await recordLinkInvoice(trx, link, { invoiceId: invoice.id, payerEmail: email, subscriptionId: subscription.id, createdAt: linkClock.now() });
       return { subscription, invoice, plan: offered.plan, productName: offered.productName };
     });
   } catch (error) {

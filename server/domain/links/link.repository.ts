@@ -156,7 +156,10 @@ export async function markLinkExpired(db: Db, tenant: Tenant, id: number, at: Da
   return row !== undefined;
 }
 
-/** The plans a subscription link offers: its product's active plans valid at `now`, with the product's name. */
+/**
+ * The plans a subscription link offers: its product's active Recurring and OneTime plans valid at
+ * `now` (no subscription starts on a Usage plan), with the product's name.
+ */
 export async function findOfferedPlans(db: Db, merchantId: number, productId: number, now: Date): Promise<{ plan: Plan; productName: string }[]> {
   const rows = await db
     .selectFrom('plans as p')
@@ -167,6 +170,7 @@ export async function findOfferedPlans(db: Db, merchantId: number, productId: nu
     .where('p.product_id', '=', productId)
     .where('p.active', '=', true)
     .where('p.status', '=', 'available')
+    .where('p.billing_type', '!=', 'usage')
     .where((eb) => eb.or([eb('p.valid_from', 'is', null), eb('p.valid_from', '<=', now)]))
     .where((eb) => eb.or([eb('p.valid_to', 'is', null), eb('p.valid_to', '>', now)]))
     .orderBy('p.id')

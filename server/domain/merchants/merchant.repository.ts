@@ -31,12 +31,26 @@ export async function findMerchant(db: Db, merchantId: number): Promise<Merchant
   return db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirstOrThrow();
 }
 
-/** The merchant and key behind a key hash, or undefined when it is unknown or revoked. */
+/**
+ * The merchant and key behind a key hash, or undefined when it is unknown or revoked. A
+ * restricted key's role comes with it (its name and scopes), so authentication needs no second
+ * query; roles never change once made, so a cached key's scopes stay true.
+ */
 export async function findActiveKeyByHash(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .select(['api_keys.id as keyId', 'api_keys.kind', 'api_keys.livemode', 'api_keys.merchant_id as merchantId', 'merchants.rate_plan as ratePlan', 'merchants.sandbox_expires_at as sandboxExpiresAt'])
+    .leftJoin('roles', 'roles.id', 'api_keys.role_id')
+    .select([
+      'api_keys.id as keyId',
+      'api_keys.kind',
+      'api_keys.livemode',
+      'api_keys.merchant_id as merchantId',
+      'merchants.rate_plan as ratePlan',
+      'merchants.sandbox_expires_at as sandboxExpiresAt',
+      'roles.name as roleName',
+      'roles.scopes as roleScopes',
+    ])
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     // A sandbox merchant's keys stop at its expiry, in real time (the database's clock).

@@ -6,6 +6,7 @@ import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
 import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
 import { AppError } from '../../shared/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { countLiveSandboxes, countMerchantRows, findActiveKeyByHash, findMerchant, findPageKey, insertApiKeys, insertMerchant, insertPageKey, insertSandboxMerchant, lockSandboxParent, slugTaken } from './merchant.repository.js';
 import type { Tenant } from '../../shared/tenant.js';
 
@@ -27,18 +28,23 @@ export const defaultPaymentOptions: PaymentOption[] = [
   { id: 2, code: 'card_mastercard', name: 'Mastercard', method: 'CreditCard', canHold: true, holdDays: null, enabled: true },
   { id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: true },
   { id: 4, code: 'bank_transfer', name: 'Bank transfer', method: 'BankTransfer', canHold: false, holdDays: null, enabled: true },
+  { id: 5, code: 'account_balance', name: 'Account balance', method: 'AccountBalance', canHold: false, holdDays: null, enabled: true },
 ];
 
-function slugify(name: string): string {
+/** The slug a name gives: lower-case letters, digits and single hyphens, at most `max` characters, at least 3 (the contract's pattern). */
+function slugify(name: string, max = 40): string {
   const base = name
     .normalize('NFKD')
     .replace(/[^\w\s-]/g, '')
-    .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, '-')
-    .slice(0, 40);
-  return base || 'merchant';
+    .slice(0, max)
+    .replace(/^-+|-+$/g, '');
+  if (base.length === 0) return 'merchant';
+  return base.length < 3 ? `${base}-${randomToken(4).toLowerCase()}` : base;
 }
+
+const slugInUse = (slug: string) => new AppError('parameter_invalid', { param: 'slug', message: `The slug '${slug}' is already in use.` });
 
 export interface CreateMerchantInput {
   name: string;
@@ -48,22 +54,43 @@ export interface CreateMerchantInput {
   logoUrl?: string | null;
   /** Button colour of its hosted pages, `#rrggbb`. */
   brandColor?: string | null;
+  /** Its handle in payment-link URLs; made from the name when omitted. A slug in use is refused. */
+  slug?: string;
+  website?: string | null;
+  /** ISO 3166-1 alpha-2; `US` when omitted. */
+  country?: string;
+  /** ISO 4217; `USD` when omitted. */
+  defaultCurrency?: string;
+  settings?: { messageCheckoutCustomers?: boolean; sendCheckoutReceipts?: boolean };
+  /** Run in the same transaction once the merchant exists (its owner, its first location). */
+  also?: (trx: Db, merchant: Merchant) => Promise<void>;
 }
 
-function checkBranding(input: CreateMerchantInput): void {
-  if (input.logoUrl != null && !(/^https:\/\/[^\s]+$/.test(input.logoUrl) && input.logoUrl.length <= 2048)) throw new Error('A logo URL must be an https URL of at most 2048 characters.');
-  if (input.brandColor != null && !/^#[0-9a-fA-F]{6}$/.test(input.brandColor)) throw new Error('A brand colour must be a hex colour such as #0a7d33.');
+function checkProfile(input: CreateMerchantInput): void {
+  const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
+  if (input.logoUrl != null && !(/^https:\/\/[^\s]+$/.test(input.logoUrl) && input.logoUrl.length <= 2048)) throw invalid('logoUrl', 'A logo URL must be an https URL of at most 2048 characters.');
+  if (input.brandColor != null && !/^#[0-9a-fA-F]{6}$/.test(input.brandColor)) throw invalid('brandColor', 'A brand colour must be a hex colour such as #0a7d33.');
+  if (input.website != null && !/^https?:\/\/[^\s]+$/.test(input.website)) throw invalid('website', 'A website must be an http or https URL.');
+}
+
+/** The slug asked for (refused when in use), or one made from the name (a random suffix when that is in use). */
+async function slugFor(db: Db, name: string, wanted: string | undefined): Promise<string> {
+  if (wanted !== undefined) {
+    if (await slugTaken(db, wanted)) throw slugInUse(wanted);
+    return wanted;
+  }
+  const slug = slugify(name);
+  return (await slugTaken(db, slug)) ? `${slug}-${randomToken(6).toLowerCase()}` : slug;
 }
 
 /** Creates a merchant and its four keys in one transaction. The keys are returned once; only hashes are kept. */
 export async function createMerchant(db: Kysely<Database>, clock: Clock, input: CreateMerchantInput): Promise<{ merchant: Merchant; credentials: MerchantCredentials }> {
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new Error('A merchant name must have 1 to 200 characters.');
-  checkBranding(input);
+  if (name.length === 0 || name.length > 200) throw new AppError('parameter_invalid', { param: 'name', message: 'A merchant name must have 1 to 200 characters.' });
+  checkProfile(input);
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
-    let slug = slugify(name);
-    if (await slugTaken(trx, slug)) slug = `${slug}-${randomToken(6).toLowerCase()}`;
+    const slug = await slugFor(trx, name, input.slug);
     const merchant = await insertMerchant(trx, {
       name,
       slug,
@@ -73,7 +100,16 @@ export async function createMerchant(db: Kysely<Database>, clock: Clock, input: 
       rate_plan: input.ratePlan ?? 'standard',
       payment_options: JSON.stringify(defaultPaymentOptions),
       created_at: now,
+      website: input.website ?? null,
+      ...(input.country ? { country: input.country } : {}),
+      ...(input.defaultCurrency ? { default_currency: input.defaultCurrency.toUpperCase() } : {}),
+      ...(input.settings?.messageCheckoutCustomers !== undefined ? { message_checkout_customers: input.settings.messageCheckoutCustomers } : {}),
+      ...(input.settings?.sendCheckoutReceipts !== undefined ? { send_checkout_receipts: input.settings.sendCheckoutReceipts } : {}),
+    }).catch((error: unknown) => {
+      // Two creations of one slug at once: the loser is told as if it had looked first.
+      throw isUniqueViolation(error, 'merchants_slug_key') ? slugInUse(slug) : error;
     });
+    await input.also?.(trx, merchant);
     const keys: MerchantKeys = {
       test: { secret: newApiKey('secret', false), publishable: newApiKey('publishable', false) },
       live: { secret: newApiKey('secret', true), publishable: newApiKey('publishable', true) },
@@ -114,7 +150,7 @@ export async function createSandboxMerchant(db: Kysely<Database>, parentId: numb
       throw new AppError('invalid_state', { message: `Your merchant has ${SANDBOX_MERCHANT_LIMIT} sandbox merchants alive, the most it may have. Each expires an hour after it was made; try again then.` });
     }
     const name = `${parent.name} sandbox${label?.trim() ? `: ${label.trim()}` : ''}`;
-    const slug = `${slugify(parent.name)}-sandbox-${randomToken(8).toLowerCase()}`;
+    const slug = `${slugify(parent.name, 30)}-sandbox-${randomToken(8).toLowerCase()}`;
     const merchant = await insertSandboxMerchant(
       trx,
       { name, slug, email: null, logo_url: null, rate_plan: parent.rate_plan, payment_options: JSON.stringify(defaultPaymentOptions), parent_merchant_id: parent.id },

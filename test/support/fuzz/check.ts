@@ -20,7 +20,7 @@ const LEAKS: [string, RegExp][] = [
   ['a file path', /(?:\/work\/|\/home\/|node_modules|[\w-]+\.(?:ts|js|mjs):\d+)/],
   ['SQL', /\b(?:select\s+[\w*"]+[\w\s,."*]*\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from)\b|\brelation\s+"|syntax error at (?:or near|end of input)|violates [\w ]*constraint|invalid input syntax|duplicate key value/i],
   ['a database error', /\b(?:PGlite|postgres|pg_|SQLSTATE|kysely)\b/i],
-  ['an API key', /\b[sp]k_(?:test|live)_[A-Za-z0-9]{6,}/],
+  ['an API key', /\b[spr]k_(?:test|live)_[A-Za-z0-9]{6,}/],
 ];
 
 function luhn(digits: string): boolean {
@@ -60,7 +60,7 @@ export function checkAnswer(op: FuzzOperation, c: FuzzCase, answer: Answer): str
   if (status >= 500 && !documented501) problems.push(status === 501 ? '501 from an implemented operation' : `status ${status}`);
   const headerText = [...answer.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
   const routed = routes.resolve(c.method, c.path.split('?')[0]!);
-  // An operation whose answer is a new secret (`x-answer-holds-secret`: a sandbox merchant's keys) shows keys in its success body.
+  // An operation whose answer is a new secret (`x-answer-holds-secret`: a sandbox merchant's keys, a new merchant's, a restricted key) shows keys in its success body.
   const answersKeys = routed.kind === 'found' && status < 300 && Boolean((routed.route.operation as { 'x-answer-holds-secret'?: boolean })['x-answer-holds-secret']);
   for (const [what, pattern] of LEAKS) {
     for (const [where, text] of [['body', answer.text], ['headers', headerText]] as const) {

@@ -11,6 +11,7 @@ import { fixedPriceTax } from '../../../domain/links/link-fields.js';
 import { LINK_STATUS, LINK_STYLE, LINK_TYPE, LINK_USAGE_MODE, storedOf } from '../../../domain/links/link.odata.js';
 import { minorUnits } from '../../../shared/money.js';
 import { escapeHtml } from '../../../pages/kit/html.js';
+import { catalogPlanView } from './catalog.view.js';
 
 type Schemas = components['schemas'];
 
@@ -91,34 +92,13 @@ export function paymentLinkView(link: PaymentLinkRow, baseUrl: string, generated
   };
 }
 
-const TIME_UNIT = { day: 'Day', week: 'Week', month: 'Month', year: 'Year' } as const;
-const BILLING_TYPE = { recurring: 'Recurring', one_time: 'OneTime', usage: 'Usage' } as const;
-
-/** A plan on offer, as the Commerce catalog shows it. */
-export function linkPlanView(plan: Plan, productName: string): Schemas['SubscriptionPlan'] {
-  return {
-    id: plan.id,
-    merchantId: plan.merchant_id,
-    productId: plan.product_id,
-    productName,
-    name: plan.name,
-    description: plan.description,
-    details: plan.details,
-    status: plan.status === 'discontinued' ? 'Archived' : plan.active ? 'Active' : 'Inactive',
-    amount: new Decimal(plan.amount).toFixed(minorUnits(plan.currency)),
-    currency: plan.currency,
-    timeUnit: TIME_UNIT[plan.interval],
-    timeInterval: plan.interval_count,
-    subscriptionBillingType: BILLING_TYPE[plan.billing_type],
-    validFrom: (plan.valid_from ?? plan.created_at).toISOString(),
-    validTo: plan.valid_to ? plan.valid_to.toISOString() : null,
-    createdDateTime: plan.created_at.toISOString(),
-  };
-}
+/** A plan a subscription link offers (an active one), as the Commerce catalog shows it. */
+export const offeredPlanView = (plan: Plan, productName: string): Schemas['SubscriptionPlan'] =>
+  catalogPlanView({ ...plan, product_name: productName, commerce_status: 'Active', effective_valid_from: plan.valid_from ?? plan.created_at });
 
 /** The public view, for the hosted page: no analytics, no notification URL; the merchant and the plans on offer. */
 export function publicLinkView(link: PaymentLinkRow, merchant: Merchant, plans: { plan: Plan; productName: string }[], baseUrl: string): Schemas['PaymentLinkPublic'] {
-  return { ...coreView(link, baseUrl), merchant: { name: merchant.name, logoUrl: merchant.logo_url }, plans: plans.map((p) => linkPlanView(p.plan, p.productName)) };
+  return { ...coreView(link, baseUrl), merchant: { name: merchant.name, logoUrl: merchant.logo_url }, plans: plans.map((p) => offeredPlanView(p.plan, p.productName)) };
 }
 
 type CreateBody = Schemas['PaymentLinkCreateRequest'];

@@ -1,0 +1,34 @@
+// The Commerce catalog's OData lists of products and plans, and a plan as that catalog shows it
+// (with its product's name, and its product when expanded).
+import type { Db } from '../../db/database.js';
+import type { Product } from '../../db/tables/catalog.js';
+import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import { AppError } from '../../shared/errors.js';
+import type { MerchantRef } from '../../shared/tenant.js';
+import { type CatalogPlan, findCatalogPlan, findCatalogPlanPage, findProductPage, findProductsByIds } from './catalog.repository.js';
+
+export type { CatalogPlan };
+
+/** A catalog plan and, when asked for, its product. */
+export interface ExpandedPlan {
+  plan: CatalogPlan;
+  product?: Product | undefined;
+}
+
+/** The merchant's plan as the catalog shows it; 404 for anyone else's. */
+export async function getCatalogPlan(db: Db, owner: MerchantRef, id: number): Promise<CatalogPlan> {
+  const plan = await findCatalogPlan(db, owner, id);
+  if (!plan) throw new AppError('resource_not_found', { param: 'id', message: `No such plan: ${id}.` });
+  return plan;
+}
+
+/** One OData page of the merchant's products. */
+export const listCatalogProducts = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<Product>> => findProductPage(db, owner, query, basePath);
+
+/** One OData page of the merchant's plans, each with its product when `Product` is expanded. */
+export async function listCatalogPlans(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<ExpandedPlan>> {
+  const page = await findCatalogPlanPage(db, owner, query, basePath);
+  const products = query.expand.includes('Product') ? await findProductsByIds(db, owner, page.value.map((p) => p.product_id)) : undefined;
+  const byId = new Map((products ?? []).map((p) => [p.id, p]));
+  return { ...page, value: page.value.map((plan) => ({ plan, ...(products ? { product: byId.get(plan.product_id) } : {}) })) };
+}
