@@ -75,4 +75,32 @@ describe('subscription links', () => {
     await t.call('POST', `/v1/PaymentLink/${link.id}/Deactivate`, { apiKey: m.keys.test.secret });
     expect((await subscribe(link.identifier, { ...payer, planId: other.planId })).status).toBe(409);
   });
+
+  it('a product a link offers cannot be deleted (409); the link keeps offering it', async () => {
+    const m = await t.newMerchant('Sub product');
+    const { link } = await subscriptionLink(m);
+    const res = await t.call('DELETE', `/v1/SubscriptionProduct/${link.subscriptionProductId}`, { apiKey: m.keys.test.secret });
+    expect([res.status, res.json.error?.code]).toEqual([409, 'invalid_state']);
+    expect((await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.identifier}')`)).json.plans).toHaveLength(1);
+  });
+
+  it('a Usage plan is not offered; a OneTime plan\'s subscription covers one period', async () => {
+    const m = await t.newMerchant('Sub types');
+    const key = m.keys.test.secret;
+    const product = await t.call('POST', '/v1/SubscriptionProduct', { apiKey: key, body: { name: 'Metered' } });
+    expect(product.status, product.text).toBe(201);
+    const plan = (body: Record<string, unknown>) => t.call('POST', '/v1/SubscriptionPlan', { apiKey: key, body: { productId: product.json.id, currency: 'USD', timeUnit: 'Month', timeInterval: 1, ...body } });
+    const usage = await plan({ name: 'Per call', amount: '0.10', subscriptionBillingType: 'Usage' });
+    const once = await plan({ name: 'Once', amount: '30.00', subscriptionBillingType: 'OneTime' });
+    expect([usage.status, once.status], usage.text + once.text).toEqual([201, 201]);
+    const link = await t.call('POST', '/v1/PaymentLink', { apiKey: key, body: { name: 'Metered', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: product.json.id } });
+    const view = await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.json.identifier}')`);
+    expect(view.json.plans.map((p: { id: number }) => p.id)).toEqual([once.json.id]);
+    expect((await subscribe(link.json.identifier, { ...payer, planId: usage.json.id })).json.error).toMatchObject({ param: 'planId' });
+    const started = await subscribe(link.json.identifier, { ...payer, planId: once.json.id });
+    expect(started.json.billing).toMatchObject({ subscriptionBillingType: 'OneTime', nextBillingDate: null, amountDueNow: '30.00' });
+    await t.call('POST', '/api/payment/payinvoice', { apiKey: key, body: { invoiceId: started.json.invoice.id, paymentOptionId: 1, card: VISA } });
+    const sub = (await t.call('GET', `/v1/subscription?$filter=id eq ${started.json.subscription.id}`, { apiKey: key })).json.value[0];
+    expect(sub, JSON.stringify(sub)).toMatchObject({ status: 'Active', cancelAtPeriodEnd: true });
+  });
 });

@@ -87,7 +87,7 @@ export async function activateOnFirstPayment(trx: Trx, clock: Clock, s: Subscrip
   }
   const periodEnd = addInterval(now, s.interval, s.interval_count);
   const oneTime = (await findOwnPlan(trx, tenant, s.plan_id))?.billing_type === 'one_time';
-  const changes = { status: 'active' as const, open_invoice_id: null, payment_method_id: method?.id ?? null, current_period_start: now, current_period_end: periodEnd, billing_anchor: now, cancel_at: oneTime ? periodEnd : null };
+  const changes = { status: 'active' as const, open_invoice_id: null, payment_method_id: method?.id ?? null, current_period_start: now, current_period_end: periodEnd, billing_anchor: now, cancel_at: oneTime ? periodEnd : null, cancel_at_period_end: oneTime };
   const active = await updateSubscription(trx, s, changes, now);
   await subscriptionEvent(trx, clock, 'subscription.activated', active, { previousStatus: 'pending', reason: 'first_payment', paymentId });
   return active;
