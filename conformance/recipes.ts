@@ -1,6 +1,7 @@
 // How to reach each operation's documented success path on a real deployment: what to create
 // first (through the API, with names carrying the run id) and what to send. An implemented
 // operation without a recipe fails its success case, so each capability adds its recipes here.
+import { pendingBecause } from './scenarios/fixtures/scenario.js';
 import type { ConformanceContext, RequestSpec } from './types.js';
 import type { OperationInfo } from './validator.js';
 
@@ -329,10 +330,66 @@ const identityRecipes: Record<string, Recipe> = {
   },
 };
 
+/** A new payment link of the merchant behind `key` (each recipe its own: one is deleted, one deactivated). */
+const fixtureLink = async (ctx: ConformanceContext, key?: string, extra: Record<string, unknown> = {}): Promise<{ id: number; identifier: string; code: string }> =>
+  commerceJson(ctx, 'createPaymentLink', { method: 'POST', path: '/v1/PaymentLink', body: { name: `Conformance link ${ctx.runId}`, currencyCode: 'USD', unitPrice: '12.50', ...extra } }, key);
+const payer = (ctx: ConformanceContext) => ({ email: `conformance+${ctx.runId}@example.com`, firstName: 'Conformance', lastName: 'Payer' });
+
+/** Payment links (issue 16 §1). */
+const linkRecipes: Record<string, Recipe> = {
+  listPaymentLinks: { success: async () => ({ path: '/v1/PaymentLink', query: { $top: 5, $count: true } }) },
+  createPaymentLink: { success: async (ctx) => ({ path: '/v1/PaymentLink', body: { name: `Conformance link ${ctx.runId}`, currencyCode: 'USD', unitPrice: '12.50', taxRate: '5' } }) },
+  updatePaymentLink: {
+    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}`, body: { unitPrice: '13.00' } }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}`, body: { unitPrice: '13.00' } }),
+  },
+  deletePaymentLink: {
+    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}` }),
+  },
+  activatePaymentLink: {
+    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, undefined, { status: 'Draft' })).id}/Activate` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key, { status: 'Draft' })).id}/Activate` }),
+  },
+  deactivatePaymentLink: {
+    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}/Deactivate` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}/Deactivate` }),
+  },
+  getPaymentLinkEmbedCode: {
+    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}/EmbedCode` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}/EmbedCode` }),
+  },
+  getPaymentLinkQrCode: { success: async (ctx) => ({ path: `/v1/PaymentLink/qr/${(await fixtureLink(ctx)).identifier}` }) },
+  getPaymentLinkByIdentifier: { success: async (ctx) => ({ path: `/v1/PaymentLink/GetByIdentifier(identifier='${(await fixtureLink(ctx)).identifier}')` }) },
+  getPaymentLinkByMerchantSlug: {
+    success: async (ctx) => {
+      const merchant = await ctx.request('commerce', 'getMerchant', { method: 'GET', path: '/v1/merchant', apiKey: ctx.options.apiKey ?? ctx.options.secretKey });
+      if (merchant.status === 501) pendingBecause('needs getMerchant (the merchant\'s slug)');
+      const link = await fixtureLink(ctx);
+      return { path: `/v1/PaymentLink/GetByMerchantSlug(merchantSlug='${merchant.json?.slug}',code='${link.code}')` };
+    },
+  },
+  createPaymentLinkInvoice: { success: async (ctx) => ({ path: `/v1/PaymentLink/CreateInvoice(identifier='${(await fixtureLink(ctx)).identifier}')`, body: payer(ctx) }) },
+  createPaymentLinkSubscription: {
+    success: async (ctx) => {
+      // The Checkout interface's catalog: the same products and plans as the Commerce one.
+      const product = await fixtureProduct(ctx);
+      const plan = await created<{ data: { id: number } }>(ctx, 'createPlan', '/v1/plans', { productId: product.id, name: `Conformance link plan ${ctx.runId}`, amount: 19.99, currency: 'USD', interval: 'month' }, ctx.options.secretKey);
+      ctx.onCleanup(() => ctx.request('checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.data.id}`, key: ctx.options.secretKey }));
+      const link = await fixtureLink(ctx, undefined, { unitPrice: undefined, isSubscriptionBased: true, subscriptionProductId: Number(product.id) });
+      return { path: `/v1/PaymentLink/CreateSubscription(identifier='${link.identifier}')`, body: { ...payer(ctx), planId: plan.data.id } };
+    },
+  },
+  sendPaymentLinkVerificationCode: {
+    success: async (ctx) => ({ path: `/v1/PaymentLink/SendVerificationCode(identifier='${(await fixtureLink(ctx, undefined, { isEmailVerificationRequired: true })).identifier}')`, body: { email: payer(ctx).email } }),
+  },
+};
+
 export const recipes: Record<string, Recipe> = {
   ...fundsRecipes,
   ...catalogRecipes,
   ...identityRecipes,
+  ...linkRecipes,
   createWebhookConfiguration: {
     success: async (ctx) => {
       const url = `https://conformance-${ctx.runId.toLowerCase()}.till.invalid/hooks`;

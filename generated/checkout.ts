@@ -5059,6 +5059,9 @@ export interface components {
          *       `.expired` and `.cancelled` events and the `payment.*` and `dispute.*` events of payments
          *       made through it (dashboard refunds, holds and chargebacks included), in addition to the
          *       configured endpoints.
+         *     - **Per-link URL.** A Commerce payment link with `notificationUrl` gets, at that URL and
+         *       signed with its notification secret, the `invoice.paid` event of each invoice made through
+         *       it (a completed payment of the link), in addition to the configured endpoints.
          *     - **Retries.** A delivery succeeds on any 2xx answer within 30 seconds. Otherwise it is retried
          *       after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5
          *       hours), then dead-lettered. Retries carry the same `id`. Every attempt is in the delivery

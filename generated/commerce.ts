@@ -810,7 +810,11 @@ export interface paths {
          *       `subscriptionProductId` and offers that product's `Active` plans; payers start a
          *       subscription through `CreateSubscription`.
          *     - `status` `Draft` keeps the link unpublished until Activate; the default is `Active`.
-         *     - `notificationUrl` receives webhooks about payments made through the link.
+         *     - `notificationUrl` receives webhooks about payments made through the link: the
+         *       `invoice.paid` event of each invoice made through it (the Checkout interface's event
+         *       envelope, with its retries and `X-Webhook-Signature`), signed with `notificationSecret`.
+         *       When the URL is sent without a secret, Till generates one and answers it once, in this
+         *       response.
          *
          *     Till's design for the required fields: `name` and `currencyCode`, plus `unitPrice` unless the
          *     link is variable-amount or subscription-based. Broken cross-field rules answer 400
@@ -842,10 +846,12 @@ export interface paths {
          * Delete a payment link
          * @description Deletes the link permanently: its page, QR code and public operations answer 404 from then
          *     on, and its `code` can be used again. Invoices and subscriptions already created through it
-         *     are not affected and can still be paid. To stop payments but keep the link and its analytics,
-         *     deactivate it instead.
+         *     are not affected and can still be paid (they no longer count anywhere). To stop payments but
+         *     keep the link and its analytics, deactivate it instead.
          *
-         *     Till's design (the source shows no response): 204 with no body.
+         *     Till's design (the source shows no response): 204 with no body. A link with completed
+         *     payments (`completedPaymentCount` above 0) is refused with 409 `invalid_state`: its payments
+         *     and analytics stay auditable, and its `maxUses` keeps counting them; deactivate it instead.
          *
          *     Scope: `paymentlink.delete`.
          */
@@ -1114,9 +1120,11 @@ export interface paths {
          *     `/invoice/{identifier}`); the card used is kept for the renewals, which are charged
          *     automatically.
          *
-         *     `planId` must be one of the link's `plans` (an `Active` plan of its `subscriptionProductId`,
-         *     valid now); any other plan answers 400 `validation_error` with `param` `planId`. A link that
-         *     is not subscription-based answers 400 `validation_error` too.
+         *     `planId` must be one of the link's `plans` (an `Active` `Recurring` or `OneTime` plan of its
+         *     `subscriptionProductId`, valid now); any other plan answers 400 `validation_error` with
+         *     `param` `planId`. A link that is not subscription-based answers 400 `validation_error` too.
+         *     A `OneTime` plan's subscription covers one period (its end is scheduled from the start), as
+         *     at checkout.
          *
          *     The link must accept payments: `Active`, within `validFrom` and `validTo`, with uses left
          *     (`maxUses` completed payments in all, `maxUsesPerCustomer` per payer email). Otherwise the
@@ -3001,9 +3009,11 @@ export interface components {
         PaymentLink: components["schemas"]["PaymentLinkCore"] & {
             /**
              * Format: uri
-             * @description Webhook URL told about payments made through the link, or null.
+             * @description Webhook URL told about payments made through the link (the `invoice.paid` event of each of its invoices, signed with the link's notification secret), or null.
              */
             notificationUrl: string | null;
+            /** @description Present only in the answer of a create or update that set `notificationUrl` without `notificationSecret`: the generated secret that signs the link's webhooks (`X-Webhook-Signature`, as for webhook configurations). Returned only there; store it. */
+            notificationSecret?: string;
             /**
              * @description Times the public page was opened.
              * @example 312
@@ -3118,6 +3128,8 @@ export interface components {
              * @description Webhook URL told about payments made through the link. As on the Checkout interface: `https`, a public host (no localhost or private addresses), at most 2048 characters.
              */
             notificationUrl?: string;
+            /** @description Secret that signs the link's webhooks (16-200 characters). When omitted and `notificationUrl` is sent, Till generates one and returns it once, in the answer. */
+            notificationSecret?: string;
             /**
              * @description True makes payers enter `password` before paying.
              * @default false
@@ -3206,6 +3218,8 @@ export interface components {
              * @description Webhook URL (`https`, public host, at most 2048 characters); null removes it.
              */
             notificationUrl?: string | null;
+            /** @description A new secret for the link's webhooks. A new `notificationUrl` sent without one, on a link that has no secret yet, gets a generated one, returned once in the answer. */
+            notificationSecret?: string;
             /** @description True requires a password (send `password` too unless the link already has one); false removes it. */
             isPasswordProtected?: boolean;
             /** @description A new password for the link. Stored hashed; never returned. */
@@ -3353,7 +3367,7 @@ export interface components {
         /** @description Till's design: the public view of a payment link, for the hosted page. It leaves out the analytics and `notificationUrl`, and adds the merchant and, for subscription links, the plans on offer. Inactive, draft and expired links are returned too, with their `status`, so the page can say the link is unavailable. */
         PaymentLinkPublic: components["schemas"]["PaymentLinkCore"] & {
             merchant: components["schemas"]["PaymentLinkMerchant"];
-            /** @description For a subscription link, the `Active` plans of `subscriptionProductId` that are valid now (the payer picks one for `CreateSubscription`); empty for other links. */
+            /** @description For a subscription link, the `Active` `Recurring` and `OneTime` plans of `subscriptionProductId` that are valid now (the payer picks one for `CreateSubscription`; no subscription starts on a `Usage` plan, so none is offered); empty for other links. */
             plans: components["schemas"]["SubscriptionPlan"][];
         };
         /**
@@ -3491,7 +3505,7 @@ export interface components {
             /** @description Number of `timeUnit` units per billing period. */
             timeInterval: number;
             subscriptionBillingType: components["schemas"]["SubscriptionPlanBillingType"];
-            /** @description What the first invoice asks for now, tax included (`"0"` for a `Usage` plan, billed in arrears). */
+            /** @description What the first invoice asks for now. */
             amountDueNow: components["schemas"]["DecimalString"];
             /** @description When the next invoice after the first is raised, or null for a `OneTime` plan. */
             nextBillingDate: components["schemas"]["Timestamp"] | null;
@@ -3504,7 +3518,7 @@ export interface components {
         /** @description The subscription started from a subscription link, the first invoice to pay and the billing details. The subscription starts as pending and becomes active when the first invoice is paid (`POST /api/payment/payinvoice`); the card paid with is kept for renewals. */
         PaymentLinkSubscriptionCreated: {
             subscription: components["schemas"]["CommerceSubscription"];
-            /** @description The first invoice to pay, or null for a `Usage` plan (nothing is due until the first period ends). */
+            /** @description The first invoice to pay. Till's design: always present (a `Usage` plan, which would have nothing due now, is never offered: no subscription starts on one). */
             invoice: components["schemas"]["Invoice"] | null;
             billing: components["schemas"]["PaymentLinkSubscriptionBilling"];
         };
@@ -5146,6 +5160,19 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The link has completed payments; deactivate it instead. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

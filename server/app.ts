@@ -21,12 +21,15 @@ import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work.js';
 import { checkoutPages } from './pages/checkout/routes.js';
 import { invoicePages } from './pages/invoice/routes.js';
+import { linkPages } from './pages/link/routes.js';
 import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
 import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/three-d-secure.js';
 import { CHALLENGE_PATH } from './rails/three-d-secure.js';
+import { reactToEvents } from './domain/events/event.service.js';
+import { linkPaymentReactor } from './domain/links/link-payments.js';
 import { AppError } from './shared/errors.js';
 import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
@@ -59,6 +62,8 @@ type HandlerTable = Record<Api, Record<string, AnyHandler | undefined>>;
  */
 export function createApp(server: ServerDeps, options: CreateAppOptions = {}): Express {
   const deps: AppDeps = { ...server, dueWork: dueWork(server), sandboxOffsets: watchedSandboxOffsets(server) };
+  // A paid invoice of a payment link counts on the link (the invoices never import the links).
+  reactToEvents(linkPaymentReactor);
   const routes = new RouteTable(loadContracts());
   const limits = new RateLimits(deps.database, deps.config.rateLimitScale);
   const handlers: HandlerTable = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
@@ -116,6 +121,7 @@ function pages(deps: AppDeps): Router {
   app.use(pageAssets());
   app.use(checkoutPages(deps));
   app.use(invoicePages(deps));
+  app.use(linkPages(deps));
   app.use(PORTAL_PATH, portalPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
   app.use(HUB_PATH, hubRoutes(deps.database.db));

@@ -27,6 +27,8 @@ import { inventoryHandlers } from './commerce/inventory.js';
 import { commerceSubscriptionHandlers } from './commerce/subscriptions.js';
 import { merchantHandlers } from './commerce/merchants.js';
 import { identityHandlers } from './commerce/identity.js';
+import { paymentLinkHandlers } from './commerce/payment-links.js';
+import { paymentLinkPublicHandlers } from './commerce/payment-link-public.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -64,6 +66,8 @@ export const commerceHandlers: CommerceHandlers = {
   ...commerceSubscriptionHandlers,
   ...merchantHandlers,
   ...identityHandlers,
+  ...paymentLinkHandlers,
+  ...paymentLinkPublicHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

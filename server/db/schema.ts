@@ -17,6 +17,7 @@ import type { FundingSourcesTable, TransfersTable, WalletAccountsTable } from '.
 import type { DisputesTable } from './tables/disputes.js';
 import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
 import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
+import type { PaymentLinkInvoicesTable, PaymentLinksTable, PaymentLinkVerificationsTable } from './tables/payment-links.js';
 import type { PayoutBatchesTable, PayoutEntriesTable, PayoutTestFailuresTable } from './tables/payouts.js';
 
 /** Every table, for Kysely. */
@@ -60,4 +61,7 @@ export interface Database {
   wallet_accounts: WalletAccountsTable;
   transfers: TransfersTable;
   funding_sources: FundingSourcesTable;
+  payment_links: PaymentLinksTable;
+  payment_link_invoices: PaymentLinkInvoicesTable;
+  payment_link_verifications: PaymentLinkVerificationsTable;
 }

@@ -131,6 +131,7 @@ export function errorMiddleware(beforeRender: (res: Response) => void): ErrorReq
     else log?.[error.logLevel === 'error' ? 'error' : error.logLevel === 'warn' ? 'warn' : 'debug']({ code: error.code, status: error.status }, 'request failed');
     beforeRender(res);
     if (error.code === 'service_unavailable') res.setHeader('Retry-After', String(SERVICE_RETRY_AFTER_SECONDS));
+    else if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     renderError(req, res, error);
   };
 }

@@ -10,6 +10,7 @@ import { nextSubscriptionWork, runDueSubscriptions } from '../domain/billing/ren
 import type { DueWork } from '../domain/clocks/due-work.js';
 import { markOverdueInvoices, nextInvoiceDue } from '../domain/invoices/invoice-billing.js';
 import { expireDueInvoices, nextExpiringInvoice } from '../domain/invoices/invoice-expiry.js';
+import { expireDueLinks, nextExpiringLink } from '../domain/links/link-expiry.js';
 import { nextHoldLapse } from '../domain/payments/holds.js';
 import { nextSettlement } from '../domain/payments/settlement.js';
 import { nextWalletRefund } from '../domain/payments/wallet.js';
@@ -22,7 +23,7 @@ import type { Config } from '../config.js';
 /** A kind of due work, with its queue and schedule on pg-boss. */
 export interface ScheduledWork extends DueWork {
   /** Its key (`runNow` takes it). */
-  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'invoicesExpired' | 'payouts' | 'webhookSweep';
+  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'invoicesExpired' | 'paymentLinksExpired' | 'payouts' | 'webhookSweep';
   queue: string;
   cron: string;
   /** What the log says when a run handled something. */
@@ -50,6 +51,7 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
     { id: 'subscriptions', name: 'subscription billing', queue: 'subscription-billing', cron: '* * * * *', done: 'subscriptions renewed, retried, converted or canceled', run: (db, clock, scope) => runDueSubscriptions(db, clock, scope), next: nextSubscriptionWork },
     { id: 'invoicesOverdue', name: 'invoices past due', queue: 'invoices-overdue', cron: '* * * * *', done: 'invoices marked overdue', run: (db, clock, scope) => markOverdueInvoices(db, clock, scope), next: nextInvoiceDue },
     { id: 'invoicesExpired', name: 'invoices past validTo', queue: 'invoices-expired', cron: '* * * * *', done: 'invoices expired', run: (db, clock, scope) => expireDueInvoices(db, clock, scope), next: nextExpiringInvoice },
+    { id: 'paymentLinksExpired', name: 'payment links past validTo', queue: 'payment-links-expired', cron: '* * * * *', done: 'payment links expired', run: (db, clock, scope) => expireDueLinks(db, clock, scope), next: nextExpiringLink },
     {
       id: 'payouts',
       name: 'payouts',

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -21,4 +21,22 @@ export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const scryptAsync = (password: string, salt: Buffer): Promise<Buffer> =>
+  new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, 32, (err, key) => (err ? reject(err) : resolve(key))));
+
+/** A password as stored: `scrypt$<salt>$<hash>` (base64), salted and slow to guess, unlike `hashSecret`. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  return `scrypt$${salt.toString('base64')}$${(await scryptAsync(password, salt)).toString('base64')}`;
+}
+
+/** Whether `password` is the one `stored` (from `hashPassword`) was made of, compared in constant time. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

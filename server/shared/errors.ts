@@ -129,8 +129,10 @@ export class AppError extends Error {
   readonly data: ErrorData | undefined;
   readonly retryable: boolean | undefined;
   readonly logLevel: LogLevel;
+  /** Seconds to wait before retrying (the `Retry-After` header), when the thrower knows them. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, options: { message?: string; param?: string; status?: number; data?: ErrorData; retryable?: boolean } = {}) {
+  constructor(code: ErrorCode, options: { message?: string; param?: string; status?: number; data?: ErrorData; retryable?: boolean; retryAfterSeconds?: number } = {}) {
     const entry = catalog[code];
     super(options.message ?? entry.message);
     this.name = 'AppError';
@@ -145,6 +147,7 @@ export class AppError extends Error {
     this.data = options.data;
     this.retryable = options.retryable ?? entry.retryable;
     this.logLevel = entry.logLevel;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

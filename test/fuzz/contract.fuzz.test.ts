@@ -6,7 +6,7 @@
 //
 //   FUZZ_RUNS=2000 FUZZ_SEED=12345 npx vitest run test/fuzz
 //
-// A failure prints its seed, operation and case index; FUZZ_ONLY=<operationId> runs one operation.
+// A failure prints its seed, operation and case index; FUZZ_ONLY=<operationId>[,<operationId>...] runs those operations.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzCases } from '../support/fuzz/cases.js';
@@ -30,7 +30,7 @@ function seedOf(op: FuzzOperation): number {
   return h;
 }
 
-const operations = fuzzOperations().filter((op) => !ONLY || op.operationId === ONLY);
+const operations = fuzzOperations().filter((op) => !ONLY || ONLY.split(',').includes(op.operationId));
 let t: TestServer;
 let ctx: FuzzContext;
 const serverErrors = new ServerErrors();

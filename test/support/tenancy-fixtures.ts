@@ -105,6 +105,8 @@ export interface World {
   /** Its wallet account in USD (Commerce), and a funding source that waits for its code. */
   account: number;
   fundingSource: number;
+  /** A payment link (Commerce). */
+  paymentLink: number;
   invoice: number;
   subscription: number;
   customer: number;
@@ -213,6 +215,11 @@ export const MATRIX: Record<string, Target> = {
   getRole: on('role'),
   createRestrictedKey: on('role', {}),
   revokeRestrictedKey: { kind: 'restrictedKey', params: (w) => ({ id: w.role, keyId: w.restrictedKey }) },
+  updatePaymentLink: on('paymentLink', { name: 'Taken over' }),
+  deletePaymentLink: on('paymentLink'),
+  activatePaymentLink: on('paymentLink'),
+  deactivatePaymentLink: on('paymentLink'),
+  getPaymentLinkEmbedCode: on('paymentLink'),
 };
 
 /** The operation's path with its ids; parameters the path does not name go to the query string. */
@@ -287,6 +294,8 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
   const year = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
   const registered = await t.call('POST', '/v1/payment/RegisterCard', { apiKey: secret, body: { card: { cardNumber: '4000000000003220', expiryDate: `12/${year}`, cvv: '123' } } });
   expectStatus(registered, 200);
+  const paymentLink = await t.call('POST', '/v1/PaymentLink', { apiKey: secret, body: { name: `Link ${tag}`, currencyCode: 'USD', unitPrice: '88.41' } });
+  expectStatus(paymentLink, 201);
   const invoice = await t.call('POST', '/v1/invoices', { key: secret, body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] } });
   expectStatus(invoice, 201);
   const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
@@ -313,6 +322,7 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
     payout: payout!.id,
     account,
     fundingSource: registered.json.fundingSourceId,
+    paymentLink: paymentLink.json.id,
     invoice: invoice.json.id,
     subscription,
     delivery: sent.json.deliveryId,
@@ -354,6 +364,9 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
     expect(res.status, `${name}: ${res.text}`).toBe(200);
     out[name] = res.json;
   }
+  const link = await t.call('GET', `/v1/PaymentLink?$filter=id eq ${w.paymentLink}`, { apiKey: key });
+  expect(link.json.value, link.text).toHaveLength(1);
+  out.paymentLink = link.json.value[0];
   return out;
 }
 

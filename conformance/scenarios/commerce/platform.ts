@@ -10,6 +10,7 @@ import { emailFor } from '../fixtures/keys.js';
 import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
+const LINK = 'createPaymentLink';
 const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
 const AUTH = source(COMMERCE_DOC, 'Authentication');
 const CATALOG = source(COMMERCE_DOC, 'Endpoints', 'Subscription catalog');
@@ -27,6 +28,13 @@ async function newInvoice(ctx: ConformanceContext, label: string): Promise<{ id:
   const body = { currencyCode: 'USD', sourceInfo: { firstName: 'Conformance', lastName: label, email: emailFor(ctx, label) }, items: [{ name: 'Consulting hours', unitCost: 150, quantity: 2 }] };
   const res = await call(ctx, 'commerce', INVOICE, { method: 'POST', path: '/v1/invoice', apiKey: apiKey(ctx), body });
   expectStatus(res, 201, 'create an invoice');
+  return res.json;
+}
+
+async function newLink(ctx: ConformanceContext, label: string, extra: Record<string, unknown> = {}): Promise<{ id: number; identifier: string; notificationUrl?: string; notificationSecret?: string }> {
+  const body = { name: `Conformance ${label} ${ctx.runId.slice(-8)}`, currencyCode: 'USD', unitPrice: '24.50', productName: 'Beans 1 kg', ...extra };
+  const res = await call(ctx, 'commerce', LINK, { method: 'POST', path: '/v1/PaymentLink', apiKey: apiKey(ctx), body });
+  expectStatus(res, 201, 'create a payment link');
   return res.json;
 }
 
@@ -63,7 +71,7 @@ export const commercePlatformScenarios: Scenario[] = [
     const res = await plans(ctx, '/v1/SubscriptionPlan', { key: apiKey(ctx) });
     expectError(res, 401, 'authentication');
   }),
-  scenario('commerce.auth.public-operations', 'PUBLIC operations (invoice by reference, invoice QR code) need no authentication', AUTH, [INVOICE, 'getInvoiceByReference', 'getInvoiceQrCode'], async (ctx) => {
+  scenario('commerce.auth.public-operations', 'PUBLIC operations (invoice by reference, invoice QR code, hosted payment-link operations) need no authentication', AUTH, [INVOICE, 'getInvoiceByReference', 'getInvoiceQrCode', LINK, 'getPaymentLinkByIdentifier', 'getPaymentLinkQrCode'], async (ctx) => {
     const inv = await newInvoice(ctx, 'public');
     const byReference = await call(ctx, 'commerce', 'getInvoiceByReference', { method: 'GET', path: `/v1/invoice/getByReference(code='${inv.referenceNumber}')`, apiKey: null, key: null });
     expectStatus(byReference, 200, 'the invoice by reference, without a key');
@@ -71,6 +79,17 @@ export const commercePlatformScenarios: Scenario[] = [
     const qr = await call(ctx, 'commerce', 'getInvoiceQrCode', { method: 'GET', path: `/v1/invoice/qrcode/${inv.identifier}`, apiKey: null, key: null });
     expectStatus(qr, 200, 'the invoice QR code, without a key');
     assert.match(qr.headers.get('content-type') ?? '', /^image\/png/);
+    const link = await newLink(ctx, 'public');
+    const byIdentifier = await call(ctx, 'commerce', 'getPaymentLinkByIdentifier', { method: 'GET', path: `/v1/PaymentLink/GetByIdentifier(identifier='${link.identifier}')`, apiKey: null, key: null });
+    expectStatus(byIdentifier, 200, 'the payment link by identifier, without a key');
+    const linkQr = await call(ctx, 'commerce', 'getPaymentLinkQrCode', { method: 'GET', path: `/v1/PaymentLink/qr/${link.identifier}`, apiKey: null, key: null });
+    expectStatus(linkQr, 200, 'the payment link QR code, without a key');
+  }),
+  scenario('commerce.events.link-notification-url', 'Payment links carry `notificationUrl` for payment webhooks', EVENTS, [LINK], async (ctx) => {
+    const url = `https://hooks.example.com/till/events-${ctx.runId.slice(-8).toLowerCase()}`;
+    const link = await newLink(ctx, 'events', { notificationUrl: url });
+    assert.equal(link.notificationUrl, url, 'the link keeps its notificationUrl');
+    assert.equal(typeof link.notificationSecret, 'string', 'and answers the secret that signs what goes there, once');
   }),
   scenario('commerce.paths.case-insensitive', 'Commerce paths match case-insensitively (`/v1/subscriptionPlan` is `/v1/SubscriptionPlan`)', CATALOG, ['listSubscriptionPlans', 'createSubscriptionProduct'], async (ctx) => {
     const product = await call(ctx, 'commerce', 'createSubscriptionProduct', { method: 'POST', path: '/v1/subscriptionproduct', apiKey: apiKey(ctx), body: { name: `Conformance case ${ctx.runId}`, subscriptionProductType: 'Service' } });

@@ -31,6 +31,7 @@ import * as accountBalancePayments from './2026_11_26_0030_account_balance_payme
 import * as invoiceCountIndex from './2026_11_26_0031_invoice_count_index.js';
 import * as subscriptionInventory from './2026_11_26_0032_subscription_inventory.js';
 import * as identity from './2026_11_26_0033_identity.js';
+import * as paymentLinks from './2026_11_26_0034_payment_links.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0031_invoice_count_index': invoiceCountIndex,
   '2026_11_26_0032_subscription_inventory': subscriptionInventory,
   '2026_11_26_0033_identity': identity,
+  '2026_11_26_0034_payment_links': paymentLinks,
 };

@@ -16,7 +16,8 @@ export interface SubscriptionsTable {
   customer_id: number;
   plan_id: number;
   /** The checkout session that started it. */
-  session_id: string;
+  /** The checkout session that started it; null for one started from a subscription payment link. */
+  session_id: string | null;
   status: SubscriptionStatus;
   amount: Numeric;
   currency: string;

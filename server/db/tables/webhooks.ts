@@ -40,6 +40,8 @@ export interface WebhookDeliveriesTable {
   livemode: boolean;
   configuration_id: number | null;
   session_id: string | null;
+  /** A delivery to a payment link's `notificationUrl`. */
+  payment_link_id: Generated<number | null>;
   event_id: string;
   event_type: string;
   /** The URL of the latest attempt (or the one the first attempt will use). */

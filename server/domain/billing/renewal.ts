@@ -14,6 +14,7 @@ import { addDays } from '../../shared/time.js';
 import { billPeriod, chargeInvoice, type PeriodBill, periodEndAfter } from './period-billing.js';
 import { subscriptionEvent } from './subscription-events.js';
 import { findDueSubscriptions, findSubscription, lockSubscription, nextSubscriptionDue, updateSubscription } from './subscription.repository.js';
+import { activateOnFirstPayment } from './pending-subscription.js';
 
 /**
  * Dunning: after a failed charge, the open invoice is retried this many days after its first
@@ -115,10 +116,13 @@ export const nextSubscriptionWork = (db: Db, scope: DueScope, after: Date): Prom
 
 /**
  * A subscription's open invoice was paid another way (a checkout session paying it, the invoice
- * page): a past-due or unpaid subscription is active again. Call it where the invoice is paid.
+ * page): a past-due or unpaid subscription is active again, a pending one (a payment link's)
+ * starts. Call it where the invoice is paid.
  */
 export async function subscriptionInvoicePaid(trx: Trx, clock: Clock, invoice: { id: number; subscription_id: number | null; merchant_id: number; livemode: boolean; status: string }, paymentId: number): Promise<void> {
   if (invoice.subscription_id === null || invoice.status !== 'paid') return;
   const s = await lockSubscription(trx, tenantOf(invoice), invoice.subscription_id);
   if (s && (s.status === 'past_due' || s.status === 'unpaid') && s.open_invoice_id === invoice.id) await recover(trx, clock, s, paymentId);
+  // A subscription started from a payment link waits for its first invoice.
+  else if (s && s.status === 'pending' && s.open_invoice_id === invoice.id) await activateOnFirstPayment(trx, clock, s, paymentId);
 }

@@ -27,6 +27,19 @@ export interface NewEvent {
 const writtenListeners = new Set<() => void>();
 
 /**
+ * Reacts to an event inside the transaction that writes it, so that a higher layer keeps its
+ * records true with the change (a paid invoice counts on the payment link it was made through)
+ * without the lower layer importing it. A reactor that throws rolls the change back.
+ */
+export type EventReactor = (db: Db, clock: Clock, event: NewEvent) => Promise<void>;
+const reactors = new Set<EventReactor>();
+
+/** Registers `reactor` for every event this process writes (once: registering it again changes nothing). */
+export function reactToEvents(reactor: EventReactor): void {
+  reactors.add(reactor);
+}
+
+/**
  * Calls `listener` each time this process writes an event, before the writing transaction
  * commits: the webhook fan-out looks at the outbox a moment later instead of at its next poll.
  * Returns a function that stops it.
@@ -54,6 +67,7 @@ export async function writeEvent(db: Db, clock: Clock, event: NewEvent): Promise
     createdAt: clock.now(),
     dispatched: event.dispatched ?? false,
   });
+  for (const reactor of reactors) await reactor(db, clock, event);
   for (const listener of writtenListeners) listener();
   return id;
 }

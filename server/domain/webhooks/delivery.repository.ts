@@ -43,6 +43,21 @@ export async function sessionTargets(db: Db, sessionIds: string[]): Promise<Map<
   return targets;
 }
 
+/** The payment link each of `invoiceIds` was made through, where that link has a notification URL (per-link webhooks). */
+export async function linkTargets(db: Db, invoiceIds: number[]): Promise<Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>> {
+  const targets = new Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>();
+  if (invoiceIds.length === 0) return targets;
+  const rows = await db
+    .selectFrom('payment_link_invoices as li')
+    .innerJoin('payment_links as l', 'l.id', 'li.link_id')
+    .select(['li.invoice_id', 'l.id', 'l.merchant_id', 'l.livemode', 'l.notification_url'])
+    .where('li.invoice_id', 'in', invoiceIds)
+    .where('l.notification_url', 'is not', null)
+    .execute();
+  for (const r of rows) targets.set(r.invoice_id, { linkId: r.id, merchant_id: r.merchant_id, livemode: r.livemode, notification_url: r.notification_url! });
+  return targets;
+}
+
 export async function insertDeliveries(db: Db, deliveries: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
   for (let i = 0; i < deliveries.length; i += 500) await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500)).execute();
 }
@@ -85,6 +100,8 @@ export type ClaimedRow = WebhookDeliveryRow & {
   c_live_secret: string | null;
   s_notification_url: string | null;
   s_notification_secret: string | null;
+  l_notification_url: string | null;
+  l_notification_secret: string | null;
 };
 
 /** Claims, in one statement, those of `ids` that may be attempted (`kind`) at wall time `now`, holding them until `holdUntil`, with what their attempts need. */
@@ -103,6 +120,7 @@ export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind
     .innerJoin('events as e', 'e.id', 'd.event_id')
     .leftJoin('webhook_configurations as c', 'c.id', 'd.configuration_id')
     .leftJoin('checkout_sessions as s', (join) => join.onRef('s.id', '=', 'd.session_id').onRef('s.merchant_id', '=', 'd.merchant_id'))
+    .leftJoin('payment_links as pl', (join) => join.onRef('pl.id', '=', 'd.payment_link_id').onRef('pl.merchant_id', '=', 'd.merchant_id'))
     .selectAll('d')
     .select([
       'e.merchant_id as e_merchant_id',
@@ -118,6 +136,8 @@ export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind
       'c.live_secret as c_live_secret',
       's.notification_url as s_notification_url',
       's.notification_secret as s_notification_secret',
+      'pl.notification_url as l_notification_url',
+      'pl.notification_secret as l_notification_secret',
     ])
     .execute();
 }

@@ -63,6 +63,7 @@ function targetOf(row: ClaimedRow): ClaimedDelivery['target'] {
     const url = row.livemode ? row.c_live_url : row.c_sandbox_url;
     return row.c_id !== null && url ? { url, secret: (row.livemode ? row.c_live_secret : row.c_sandbox_secret)! } : undefined;
   }
+  if (row.payment_link_id !== null) return row.l_notification_url && row.l_notification_secret ? { url: row.l_notification_url, secret: row.l_notification_secret } : undefined;
   return row.s_notification_url && row.s_notification_secret ? { url: row.s_notification_url, secret: row.s_notification_secret } : undefined;
 }
 
@@ -79,7 +80,7 @@ export async function claimDeliveries(db: Kysely<Database>, clock: Clock, settin
   const now = base.now();
   const rows = await claimDeliveryRows(db, ids, kind, now, at(now, lockSeconds(settings)));
   return rows.map((row) => {
-    const { sandbox_offset, e_merchant_id, e_livemode, e_type, e_api_version, e_data, e_created_at, c_id, c_sandbox_url, c_sandbox_secret, c_live_url, c_live_secret, s_notification_url, s_notification_secret, ...delivery } = row;
+    const { sandbox_offset, e_merchant_id, e_livemode, e_type, e_api_version, e_data, e_created_at, c_id, c_sandbox_url, c_sandbox_secret, c_live_url, c_live_secret, s_notification_url, s_notification_secret, l_notification_url, l_notification_secret, ...delivery } = row;
     const event = toEventRecord({ id: delivery.event_id, merchant_id: e_merchant_id, livemode: e_livemode, type: e_type, api_version: e_api_version, data: e_data, created_at: e_created_at });
     return { kind, delivery, event, target: targetOf(row), attemptedAt: clockAhead(base, sandbox_offset).now(), sentAt: base.now() };
   });

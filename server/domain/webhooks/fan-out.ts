@@ -1,7 +1,8 @@
 // The fan-out: the events table is the outbox, and each event becomes one delivery per matching
 // enabled configuration of its merchant (live events and payouts to the live URL, test events to
 // the sandbox URL), and one to its session's `notificationUrl` for the session's events (creation
-// rule 4).
+// rule 4), and one to its payment link's `notificationUrl` for the `invoice.paid` of an invoice
+// made through a link.
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { EventRow } from '../../db/tables/events.js';
@@ -9,8 +10,9 @@ import type { WebhookConfigurationRow, WebhookDeliveriesTable } from '../../db/t
 import { baseClock, type Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { sandboxOffsets } from '../clocks/clock.service.js';
+import { decodeSubject } from '../events/event.service.js';
 import { findEnabledConfigurations } from './configuration.repository.js';
-import { claimUndispatchedEvents, insertDeliveries, markDispatched, sessionsOfPayments, sessionTargets } from './delivery.repository.js';
+import { claimUndispatchedEvents, insertDeliveries, linkTargets, markDispatched, sessionsOfPayments, sessionTargets } from './delivery.repository.js';
 import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
 
 export const newDeliveryId = () => `whd_${randomToken(24)}`;
@@ -42,7 +44,7 @@ export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: n
     const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
     // A merchant that advanced its test clock sees its test-mode deliveries at its own time.
     const offsets = await sandboxOffsets(trx, merchantIds);
-    const targets = { configurations: await findEnabledConfigurations(trx, merchantIds), sessions: await sessionsOf(trx, events) };
+    const targets = { configurations: await findEnabledConfigurations(trx, merchantIds), sessions: await sessionsOf(trx, events), links: await linksOf(trx, events) };
     const deliveries = events.flatMap((e) => deliveriesOf(e, targets, (livemode) => (livemode ? now : at(now, offsets.get(e.merchant_id) ?? 0))));
     await insertDeliveries(trx, deliveries);
     await markDispatched(trx, events.map((e) => e.id), now);
@@ -66,8 +68,29 @@ async function sessionsOf(db: Kysely<Database>, events: EventRow[]): Promise<Map
   return result;
 }
 
-/** One event's deliveries: to each configuration that wants it, and to its session's notification URL. */
-function deliveriesOf(e: EventRow, targets: { configurations: WebhookConfigurationRow[]; sessions: Map<string, SessionTarget> }, nowFor: (livemode: boolean) => Date): Insertable<WebhookDeliveriesTable>[] {
+type LinkTarget = { linkId: number; merchant_id: number; livemode: boolean; notification_url: string };
+
+/** The invoice an `invoice.paid` event is about. */
+const paidInvoiceOf = (e: EventRow): number | undefined => {
+  if (e.type !== 'invoice.paid') return undefined;
+  const subject = decodeSubject(e.data);
+  return subject.kind === 'invoice' ? subject.invoice.id : undefined;
+};
+
+/** For each `invoice.paid` of an invoice made through a link with a notification URL, that link. */
+async function linksOf(db: Kysely<Database>, events: EventRow[]): Promise<Map<string, LinkTarget>> {
+  const invoiceOf = new Map(events.map((e) => [e.id, paidInvoiceOf(e)] as const).filter((x): x is [string, number] => x[1] !== undefined));
+  const found = await linkTargets(db, [...new Set(invoiceOf.values())]);
+  const result = new Map<string, LinkTarget>();
+  for (const [eventId, invoiceId] of invoiceOf) {
+    const target = found.get(invoiceId);
+    if (target) result.set(eventId, target);
+  }
+  return result;
+}
+
+/** One event's deliveries: to each configuration that wants it, to its session's notification URL, to its payment link's. */
+function deliveriesOf(e: EventRow, targets: { configurations: WebhookConfigurationRow[]; sessions: Map<string, SessionTarget>; links: Map<string, LinkTarget> }, nowFor: (livemode: boolean) => Date): Insertable<WebhookDeliveriesTable>[] {
   if (e.type === 'webhook.test') return []; // sent only to the configuration that asked for it
   const base = (livemode: boolean) => {
     const t = nowFor(livemode);
@@ -84,6 +107,10 @@ function deliveriesOf(e: EventRow, targets: { configurations: WebhookConfigurati
   const session = targets.sessions.get(e.id);
   if (session?.notification_url && session.merchant_id === e.merchant_id && session.livemode === e.livemode) {
     deliveries.push({ ...base(e.livemode), configuration_id: null, session_id: session.sessionId, url: session.notification_url });
+  }
+  const link = targets.links.get(e.id);
+  if (link && link.merchant_id === e.merchant_id && link.livemode === e.livemode) {
+    deliveries.push({ ...base(e.livemode), configuration_id: null, session_id: null, payment_link_id: link.linkId, url: link.notification_url });
   }
   return deliveries;
 }

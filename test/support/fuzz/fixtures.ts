@@ -1,7 +1,7 @@
 // Real objects for the fuzz cases to point at, made over HTTP as a merchant would: a customer, a
-// product and a plan, checkout sessions (open, paid, a subscription), a payment, an invoice and a
-// webhook configuration, a role and a restricted key. Cases use their ids some of the time, so requests reach the handlers
-// and the domain, not only the validator.
+// product and a plan, checkout sessions (open, paid, a subscription), a payment, an invoice, a
+// webhook configuration, a role and a restricted key, and a payment link. Cases use their ids
+// some of the time, so requests reach the handlers and the domain, not only the validator.
 import type { FuzzOperation } from './contract.js';
 import type { FuzzContext, Session } from './request-parts.js';
 import type { TestServer } from '../server.js';
@@ -42,6 +42,7 @@ export async function makeFixtures(t: TestServer): Promise<FuzzContext> {
   const otherSession = await session({}, t.merchantB.keys.test.secret);
   const role = await ok('POST', '/v1/role', { apiKey: sk, body: { name: `Fuzz ${Date.now()}`, scopes: ['user.read'] } });
   const restricted = await ok('POST', `/v1/role/${role.id}/keys`, { apiKey: sk, body: {} });
+  const link = await ok('POST', '/v1/PaymentLink', { apiKey: sk, body: { name: 'Fuzz link', currencyCode: 'USD', unitPrice: '10.00' } });
 
   const payments = [paidResult?.paymentResult?.id, heldResult?.paymentResult?.id].filter(Boolean) as string[];
   const sessions = [...open, paid, subscription, held];
@@ -72,6 +73,7 @@ export async function makeFixtures(t: TestServer): Promise<FuzzContext> {
     pathIds(op: FuzzOperation, param: string): string[] {
       // Commerce: a role and its restricted key.
       if (op.api === 'commerce' && op.template.startsWith('/v1/role/')) return param === 'id' ? [String(role.id)] : param === 'keyId' ? [String(restricted.id)] : [];
+      if (op.api === 'commerce' && op.template.startsWith('/v1/PaymentLink')) return param === 'id' ? [String(link.id)] : param === 'identifier' ? [link.identifier] : [];
       if (op.api !== 'checkout') return [];
       if (param === 'paymentId') return payments.map(String);
       if (param !== 'id') return [];

@@ -1,0 +1,180 @@
+// The payment links' tables: the links (tenant-scoped), the invoices made through them and their
+// counters. Public reads start from a credential (the identifier, or the merchant's slug and the
+// link's code) rather than a tenant.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { inScope, ofTenant } from '../../db/scope.js';
+import type { Plan } from '../../db/tables/catalog.js';
+import type { NewPaymentLink, PaymentLinkInvoiceRow, PaymentLinkRow, PaymentLinkUpdate } from '../../db/tables/payment-links.js';
+import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import type { DueScope } from '../../shared/due-scope.js';
+import type { Tenant } from '../../shared/tenant.js';
+
+export const insertLink = (db: Db, values: NewPaymentLink): Promise<PaymentLinkRow> => db.insertInto('payment_links').values(values).returningAll().executeTakeFirstOrThrow();
+
+/** The tenant's link; `lock` holds its row for the transaction. */
+export async function findLink(db: Db, tenant: Tenant, id: number, options: { lock?: boolean } = {}): Promise<PaymentLinkRow | undefined> {
+  const query = db.selectFrom('payment_links').selectAll().where(ofTenant(tenant)).where('id', '=', id);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** A link by its public identifier, whoever owns it (the identifier is the public part of its URL). */
+export async function findLinkByIdentifier(db: Db, identifier: string, options: { lock?: boolean } = {}): Promise<PaymentLinkRow | undefined> {
+  const query = db.selectFrom('payment_links').selectAll().where('identifier', '=', identifier);
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** A link by its merchant's slug and its code (a vanity URL), whoever owns it. */
+export async function findLinkBySlug(db: Db, slug: string, code: string): Promise<PaymentLinkRow | undefined> {
+  return db
+    .selectFrom('payment_links as l')
+    .innerJoin('merchants as m', 'm.id', 'l.merchant_id')
+    .selectAll('l')
+    .where('m.slug', '=', slug)
+    .where('l.code', '=', code)
+    .executeTakeFirst();
+}
+
+export async function codeTaken(db: Db, merchantId: number, code: string): Promise<boolean> {
+  return (await db.selectFrom('payment_links').select('id').where('merchant_id', '=', merchantId).where('code', '=', code).executeTakeFirst()) !== undefined;
+}
+
+export async function updateLink(db: Db, tenant: Tenant, id: number, values: PaymentLinkUpdate): Promise<PaymentLinkRow> {
+  return db.updateTable('payment_links').set(values).where(ofTenant(tenant)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteLink(db: Db, tenant: Tenant, id: number): Promise<void> {
+  await db.deleteFrom('payment_links').where(ofTenant(tenant)).where('id', '=', id).execute();
+}
+
+export async function findLinkPage(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<PaymentLinkRow>> {
+  return page(query, db.selectFrom('payment_links').selectAll().where(ofTenant(tenant, 'payment_links')), basePath);
+}
+
+/** One more view of the link's page. */
+export async function countClick(db: Db, id: number): Promise<void> {
+  await db.updateTable('payment_links').set({ click_count: sql`click_count + 1` }).where('id', '=', id).execute();
+}
+
+/** Records an invoice made through the link, and counts it. */
+export async function recordLinkInvoice(db: Db, link: PaymentLinkRow, values: { invoiceId: number; payerEmail: string; subscriptionId: number | null; createdAt: Date }): Promise<void> {
+  await db
+    .insertInto('payment_link_invoices')
+    .values({ invoice_id: values.invoiceId, link_id: link.id, merchant_id: link.merchant_id, livemode: link.livemode, payer_email: values.payerEmail, subscription_id: values.subscriptionId, created_at: values.createdAt })
+    .execute();
+  await db.updateTable('payment_links').set({ invoice_count: sql`invoice_count + 1` }).where('id', '=', link.id).execute();
+}
+
+/** The link record of an invoice, when it was made through a link. */
+export async function findLinkInvoice(db: Db, tenant: Tenant, invoiceId: number): Promise<PaymentLinkInvoiceRow | undefined> {
+  return db.selectFrom('payment_link_invoices').selectAll().where(ofTenant(tenant)).where('invoice_id', '=', invoiceId).executeTakeFirst();
+}
+
+/** Marks a link invoice paid, once: false when it already was. */
+export async function markLinkInvoicePaid(db: Db, tenant: Tenant, invoiceId: number, paidAt: Date, amount: string): Promise<boolean> {
+  const row = await db
+    .updateTable('payment_link_invoices')
+    .set({ paid_at: paidAt, amount_paid: amount })
+    .where(ofTenant(tenant))
+    .where('invoice_id', '=', invoiceId)
+    .where('paid_at', 'is', null)
+    .returning('invoice_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Counts one completed payment of `amount` on the link, only while it has uses left: a
+ * conditional UPDATE, so on PostgreSQL two payments racing for the last use are serialized by the
+ * row lock and the second finds none left. Answers the link after, or undefined when no use was left.
+ */
+export async function takeUse(db: Db, linkId: number, amount: string, at: Date): Promise<PaymentLinkRow | undefined> {
+  return db
+    .updateTable('payment_links')
+    .set({
+      completed_payment_count: sql`completed_payment_count + 1`,
+      total_amount_collected: sql`total_amount_collected + ${amount}::numeric`,
+      status: sql`CASE WHEN max_uses IS NOT NULL AND completed_payment_count + 1 >= max_uses THEN 'expired' ELSE status END`,
+      updated_at: at,
+    })
+    .where('id', '=', linkId)
+    .where(sql<boolean>`max_uses IS NULL OR completed_payment_count < max_uses`)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Completed payments of one payer (by lower-case email) through the link. */
+export async function paidCountOf(db: Db, linkId: number, email: string): Promise<number> {
+  const row = await db
+    .selectFrom('payment_link_invoices')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('link_id', '=', linkId)
+    .where('payer_email', '=', email)
+    .where('paid_at', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Links of the scope still open whose `validTo` has come (`at`), oldest first. */
+export async function findDueExpiringLinks(db: Db, scope: DueScope, at: Date, limit: number): Promise<PaymentLinkRow[]> {
+  return db
+    .selectFrom('payment_links')
+    .selectAll()
+    .where(inScope(scope, 'payment_links'))
+    .where('status', 'in', ['draft', 'active', 'inactive'])
+    .where('valid_to', '<=', at)
+    .orderBy('valid_to')
+    .limit(limit)
+    .execute();
+}
+
+/** The next `validTo` of an open link of the scope after `after`. */
+export async function nextLinkExpiry(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
+  const row = await db
+    .selectFrom('payment_links')
+    .select('valid_to')
+    .where(inScope(scope, 'payment_links'))
+    .where('status', 'in', ['draft', 'active', 'inactive'])
+    .where('valid_to', '>', after)
+    .orderBy('valid_to')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.valid_to ?? null;
+}
+
+/** Expires the link if it is still open and its `validTo` has come. */
+export async function markLinkExpired(db: Db, tenant: Tenant, id: number, at: Date): Promise<boolean> {
+  const row = await db
+    .updateTable('payment_links')
+    .set({ status: 'expired', updated_at: at })
+    .where(ofTenant(tenant))
+    .where('id', '=', id)
+    .where('status', 'in', ['draft', 'active', 'inactive'])
+    .where('valid_to', '<=', at)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The plans a subscription link offers: its product's active Recurring and OneTime plans valid at
+ * `now` (no subscription starts on a Usage plan), with the product's name.
+ */
+export async function findOfferedPlans(db: Db, merchantId: number, productId: number, now: Date): Promise<{ plan: Plan; productName: string }[]> {
+  const rows = await db
+    .selectFrom('plans as p')
+    .innerJoin('products as pr', 'pr.id', 'p.product_id')
+    .selectAll('p')
+    .select('pr.name as product_name')
+    .where('p.merchant_id', '=', merchantId)
+    .where('p.product_id', '=', productId)
+    .where('p.active', '=', true)
+    .where('p.status', '=', 'available')
+    .where('p.billing_type', '!=', 'usage')
+    .where((eb) => eb.or([eb('p.valid_from', 'is', null), eb('p.valid_from', '<=', now)]))
+    .where((eb) => eb.or([eb('p.valid_to', 'is', null), eb('p.valid_to', '>', now)]))
+    .orderBy('p.id')
+    .limit(100)
+    .execute();
+  return rows.map(({ product_name, ...plan }) => ({ plan, productName: product_name }));
+}
