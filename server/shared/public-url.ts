@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { setTimeout as wait } from 'node:timers/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -87,11 +88,25 @@ export async function publicHttpsProblem(raw: string, options: PublicUrlOptions 
     if (!allowLoopback) return 'must be a public host';
   } else if (host.endsWith('.local') || host.endsWith('.internal')) return 'must be a public host';
   if (isIP(host)) return isAllowedTarget(host, allowLoopback) ? undefined : 'must be a public host';
-  try {
-    const addresses = await lookup(host, { all: true, verbatim: true });
-    if (addresses.some((a) => !isAllowedTarget(a.address, allowLoopback))) return 'must be a public host (the name resolves to a private address)';
-  } catch {
-    // Not resolvable from here: delivery re-checks the address at connect time.
-  }
+  const addresses = await lookupWithin(host, LOOKUP_WAIT_MS);
+  if (addresses?.some((a) => !isAllowedTarget(a.address, allowLoopback))) return 'must be a public host (the name resolves to a private address)';
   return undefined;
+}
+
+/** How long a create waits for the name to resolve before taking it as not resolvable from here. */
+const LOOKUP_WAIT_MS = 3_000;
+
+/**
+ * The name's addresses; undefined when it does not resolve from here, or not within `ms` (a slow
+ * resolver, or libuv's four lookup threads busy with other names, must not hold a request):
+ * delivery re-checks the address at connect time either way.
+ */
+async function lookupWithin(host: string, ms: number): Promise<{ address: string }[] | undefined> {
+  const stop = new AbortController();
+  const late = wait(ms, undefined, { signal: stop.signal, ref: false }).catch(() => undefined);
+  try {
+    return await Promise.race([lookup(host, { all: true, verbatim: true }).catch(() => undefined), late]);
+  } finally {
+    stop.abort();
+  }
 }

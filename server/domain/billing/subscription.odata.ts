@@ -4,8 +4,8 @@
 import type { SubscriptionStatus } from '../../db/tables/subscriptions.js';
 import { defineResource } from '../../odata/index.js';
 
-/** Stored status → the Commerce wire status (and back, for `$filter`). */
-export const COMMERCE_SUBSCRIPTION_STATUS: Record<SubscriptionStatus, string> = {
+/** Stored status → the PascalCase status of the Commerce wire and of Checkout's subscription events (and back, for `$filter`). */
+export const COMMERCE_SUBSCRIPTION_STATUS = {
   active: 'Active',
   trialing: 'Trialing',
   past_due: 'PastDue',
@@ -13,7 +13,7 @@ export const COMMERCE_SUBSCRIPTION_STATUS: Record<SubscriptionStatus, string> = 
   paused: 'Paused',
   canceled: 'Canceled',
   pending: 'Pending',
-};
+} as const satisfies Record<SubscriptionStatus, string>;
 const STORED = Object.fromEntries(Object.entries(COMMERCE_SUBSCRIPTION_STATUS).map(([stored, wire]) => [wire, stored]));
 
 const at = (column: string, nullable = false) => ({ column, type: 'datetime' as const, nullable });

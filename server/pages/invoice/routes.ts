@@ -1,22 +1,17 @@
 // `GET /invoice/{identifier}`: the hosted invoice page, the `paymentUrl` of a Commerce invoice and
 // the `hostedUrl` of a Checkout one. `POST /invoice/{identifier}/pay` (a button of the page) opens
 // the hosted checkout page that pays what is due, and the payer comes back here. HTML outside `/v1`.
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import express, { type Response, Router } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import { type HostedInvoice, type InvoicePageMethod, checkoutForInvoice, hostedInvoice } from '../../domain/checkout/invoice-page.js';
 import { COMMERCE_STATUS } from '../../domain/invoices/invoice.odata.js';
 import { AppError } from '../../shared/errors.js';
 import { html } from '../kit/html.js';
 import { sendPage } from '../kit/layout.js';
+import { identifierParam, pageHandler } from '../kit/route.js';
 import { invoiceBody } from './view.js';
 
-const IDENTIFIER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const METHODS: readonly string[] = ['card', 'wallet:qr'] satisfies InvoicePageMethod[];
-
-const identifierOf = (req: Request): string | undefined => {
-  const id = String(req.params.identifier);
-  return IDENTIFIER.test(id) ? id.toLowerCase() : undefined;
-};
 
 function notFound(res: Response): void {
   sendPage(res, { title: 'Invoice not found', brand: null, status: 404, body: html`<h1>Invoice not found</h1><p>This invoice link is not valid. Check the link you were sent, or ask the merchant for a new one.</p>` });
@@ -35,16 +30,14 @@ function sendInvoice(res: Response, page: HostedInvoice, alert?: { status: numbe
   });
 }
 
-const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => handler(req, res).catch(next);
-
 /** The invoice pages. */
 export function invoicePages(deps: AppDeps): Router {
   const router = Router();
   const { db } = deps.database;
   router.get(
     '/invoice/:identifier',
-    wrap(async (req, res) => {
-      const identifier = identifierOf(req);
+    pageHandler(async (req, res) => {
+      const identifier = identifierParam(req);
       const page = identifier ? await hostedInvoice(db, deps.clock, identifier) : undefined;
       return page ? sendInvoice(res, page) : notFound(res);
     }),
@@ -52,8 +45,8 @@ export function invoicePages(deps: AppDeps): Router {
   router.post(
     '/invoice/:identifier/pay',
     express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 }),
-    wrap(async (req, res) => {
-      const identifier = identifierOf(req);
+    pageHandler(async (req, res) => {
+      const identifier = identifierParam(req);
       if (!identifier) return notFound(res);
       const method = String((req.body as Record<string, unknown> | undefined)?.method ?? '');
       const settings = { publicBaseUrl: deps.config.publicBaseUrl, allowLoopbackWebhooks: deps.config.allowLoopbackWebhooks };

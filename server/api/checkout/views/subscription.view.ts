@@ -1,19 +1,13 @@
 import type { components } from '../../../../generated/checkout.js';
 import type { SubscriptionDetails, SubscriptionStatus } from '../../../db/tables/subscriptions.js';
 import type { Proration } from '../../../domain/billing/plan-change.js';
+import { COMMERCE_SUBSCRIPTION_STATUS } from '../../../domain/billing/subscription.odata.js';
 import { decimalToAmount } from '../../../shared/money.js';
 
 type Schemas = components['schemas'];
 
-const PASCAL: Record<SubscriptionStatus, Schemas['SubscriptionEventObject']['status']> = {
-  active: 'Active',
-  trialing: 'Trialing',
-  past_due: 'PastDue',
-  unpaid: 'Unpaid',
-  paused: 'Paused',
-  canceled: 'Canceled',
-  pending: 'Pending',
-};
+/** The events' status words: the domain's one map (the type check holds them to the contract's). */
+const PASCAL: Record<SubscriptionStatus, Schemas['SubscriptionEventObject']['status']> = COMMERCE_SUBSCRIPTION_STATUS;
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
