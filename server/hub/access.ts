@@ -26,8 +26,8 @@ export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchPar
   } else {
     token = query.get('access_token') || undefined;
   }
-  // A browser sends an Origin; a secret key must never be in one (as everywhere in the API).
-  if (token?.startsWith('sk_') && headers.origin !== undefined) {
+  // A browser sends an Origin; a secret or restricted key must never be in one (as everywhere in the API).
+  if ((token?.startsWith('sk_') || token?.startsWith('rk_')) && headers.origin !== undefined) {
     throw new AppError('secret_key_in_browser', {
       message: 'A secret key was sent from a browser. In a web page, open a public connection (no token) and call SubscribeToInvoice with the invoice identifier; keep merchant connections on your server.',
     });
@@ -35,7 +35,14 @@ export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchPar
   return token;
 }
 
-/** What a token grants: a secret key is a merchant connection for its mode; anything else that was sent is refused (401). */
+/** The scope a restricted key's role needs for a merchant connection (it hears every invoice of the merchant and mode). */
+export const HUB_SCOPE = 'invoice.read';
+
+/**
+ * What a token grants: a secret key, or a restricted key whose role holds `invoice.read`, is a
+ * merchant connection for its mode (a restricted key without it: 403 naming the scope); anything
+ * else that was sent is refused (401).
+ */
 export async function accessFor(db: Kysely<Database>, token: string | undefined): Promise<HubAccess> {
   if (token === undefined) return { kind: 'public' };
   const parsed = parseKeyPrefix(token);
@@ -45,6 +52,9 @@ export async function accessFor(db: Kysely<Database>, token: string | undefined)
     });
   }
   const key = parsed ? await findActiveKey(db, token) : undefined;
-  if (!key || key.kind !== 'secret') throw new AppError('invalid_api_key', { message: 'The access token is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
+  if (!key || (key.kind !== 'secret' && key.kind !== 'restricted')) throw new AppError('invalid_api_key', { message: 'The access token is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
+  if (key.kind === 'restricted' && !(key.roleScopes ?? []).includes(HUB_SCOPE)) {
+    throw new AppError('permission_denied', { message: `This restricted key (role \`${key.roleName ?? ''}\`) does not have the scope \`${HUB_SCOPE}\` that a merchant connection to the hub needs.` });
+  }
   return { kind: 'merchant', tenant: { merchantId: key.merchantId, livemode: key.livemode } };
 }

@@ -187,6 +187,27 @@ describe('who hears what', () => {
     expect(client.heard.map((e) => e.status)).toEqual(['Sent', 'PartiallyPaid', 'Paid', 'Overdue', 'Expired']);
   });
 
+  it('a restricted key whose role reads invoices opens a merchant connection; one without invoice.read gets 403 naming it; none may come from a browser', async () => {
+    const restricted = async (scopes: string[]) => {
+      const role = await t.call('POST', '/v1/role', { apiKey: skA, body: { name: `Hub ${scopes.join(' ')} ${Date.now()}`, scopes } });
+      expect(role.status, role.text).toBe(201);
+      const made = await t.call('POST', `/v1/role/${role.json.id}/keys`, { apiKey: skA, body: {} });
+      expect(made.status, made.text).toBe(201);
+      return made.json.key as string;
+    };
+    const reader = await connectHub(t.url, { key: await restricted(['invoice.read']) });
+    const voided = await newInvoice();
+    await voidInvoice(voided.id);
+    expect(await reader.next(voided.id)).toEqual({ invoiceId: voided.id, status: 'Cancelled' });
+    const other = await restricted(['account.read']);
+    const refused = await fetch(`${t.url}/hubs/notifications/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${other}` } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('`invoice.read`') });
+    const fromBrowser = await fetch(`${t.url}/hubs/notifications/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${other}`, origin: 'https://shop.example.com' } });
+    expect(fromBrowser.status).toBe(403);
+    expect((await fromBrowser.json()).error.code).toBe('secret_key_in_browser');
+  });
+
   it("merchant B's connection hears nothing of merchant A's invoices", async () => {
     const skB = t.merchantB.keys.test.secret;
     const b = await connectHub(t.url, { key: skB });
