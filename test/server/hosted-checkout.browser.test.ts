@@ -1,20 +1,17 @@
 // The hosted checkout page and the embedded form in a real browser: Debian's Chromium driven by
 // playwright-core. A payer opens the session's `url`, pays with each method, and lands on the
 // merchant's success page; a merchant page on another origin mounts the embedded form.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
+import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 const YEAR = String(new Date().getUTCFullYear() + 3);
 
 let t: TestServer;
 let browser: BrowserContext;
-let userDataDir: string;
 let shop: Server;
 let shopUrl: string;
 
@@ -50,15 +47,13 @@ beforeAll(async () => {
   const address = shop.address();
   // Another origin than Till's: localhost rather than 127.0.0.1.
   shopUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
-  userDataDir = await mkdtemp(path.join(tmpdir(), 'till-pay-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium('pay');
 });
 
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
   await t?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
 const sk = () => t.merchantA.keys.test.secret;

@@ -2,12 +2,9 @@
 // playwright-core. A payer opens a Commerce invoice's `paymentUrl`, reads its lines and totals,
 // pays by card through 3-D Secure or with the wallet QR code, and comes back to the invoice,
 // paid; the page follows the invoice's status live through the notification hub.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
+import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 const YEAR = String(new Date().getUTCFullYear() + 3);
@@ -15,19 +12,16 @@ const EXPIRY = `12/${YEAR.slice(2)}`;
 
 let t: TestServer;
 let browser: BrowserContext;
-let userDataDir: string;
 
 beforeAll(async () => {
   if (!browserAvailable) return;
   t = await startTestServer({ publicUrlIsServer: true });
-  userDataDir = await mkdtemp(path.join(tmpdir(), 'till-invoice-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium('invoice');
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
 const sk = () => t.merchantA.keys.test.secret;

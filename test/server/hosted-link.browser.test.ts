@@ -3,19 +3,15 @@
 // merchant's own site, another origin), fills the payer form (an amount, a password, an email code
 // where the link asks), lands on the invoice page and pays there; the link counts it all.
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
+import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 const YEAR = String(new Date().getUTCFullYear() + 3);
 
 let t: TestServer;
 let browser: BrowserContext;
-let userDataDir: string;
 let shop: Server;
 let shopUrl: string;
 /** The snippet the merchant pasted into its shop page. */
@@ -32,15 +28,13 @@ beforeAll(async () => {
   const address = shop.address();
   // Another origin than Till's: localhost rather than 127.0.0.1.
   shopUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
-  userDataDir = await mkdtemp(path.join(tmpdir(), 'till-link-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium('link');
 });
 
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
   await t?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
 const sk = () => t.merchantA.keys.test.secret;

@@ -1,30 +1,24 @@
 // The customer portal in a real browser (Debian's Chromium driven by playwright-core): the customer
 // opens the URL of a portal session, replaces the card (the 3-D Secure card through the sandbox
 // issuer's page), switches plan after seeing the proration, and cancels.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
+import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
 import { CARD_YEAR, newCustomer, newPlan, newPortal, newSubscription } from '../support/portal.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
 let browser: BrowserContext;
-let userDataDir: string;
 
 beforeAll(async () => {
   if (!browserAvailable) return;
   t = await startTestServer({ publicUrlIsServer: true, rateLimitScale: 100 });
-  userDataDir = await mkdtemp(path.join(tmpdir(), 'till-portal-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 375, height: 740 } });
+  browser = await launchChromium('portal', { viewport: { width: 375, height: 740 } });
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
 /** A page that records Content-Security-Policy violations. */

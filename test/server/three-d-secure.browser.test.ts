@@ -1,20 +1,16 @@
 // The sandbox 3-D Secure page in a real browser: Debian's Chromium driven by playwright-core
 // (never a downloaded browser). The payer opens nextAction.url, clicks a button, and lands on
 // the merchant's return URL (a loopback server this test runs).
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, browserAvailable, describeInBrowser } from '../support/browser.js';
+import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 
 
 let t: TestServer;
 /** Chromium with a fresh profile (a persistent context is how a user-data dir is given). */
 let browser: BrowserContext;
-let userDataDir: string;
 let shop: Server;
 let shopUrl: string;
 /** Requests the merchant's return page received. */
@@ -31,15 +27,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   const address = shop.address();
   shopUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  userDataDir = await mkdtemp(path.join(tmpdir(), 'till-3ds-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium('3ds');
 });
 
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
   await t?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
 const card = { cardNumber: '4000000000003220', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };

@@ -2,6 +2,10 @@
 // Without it the page tests are skipped and say why; with TILL_REQUIRE_BROWSER=1 (CI) a missing
 // browser fails the run instead.
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
 import { describe } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -17,3 +21,18 @@ if (!browserAvailable) {
 
 /** `describe` for tests that drive a page in Chromium: skipped (and reported as skipped) without it. */
 export const describeInBrowser = browserAvailable ? describe : describe.skip;
+
+/**
+ * Debian's Chromium, headless, with a profile of its own in a temporary directory (`label` names
+ * it); closing the context also removes the directory.
+ */
+export async function launchChromium(label: string, options: { viewport?: { width: number; height: number } } = {}): Promise<BrowserContext> {
+  const userDataDir = await mkdtemp(path.join(tmpdir(), `till-${label}-chromium-`));
+  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, ...options });
+  const close = context.close.bind(context);
+  context.close = async (...args: Parameters<BrowserContext['close']>) => {
+    await close(...args);
+    await rm(userDataDir, { recursive: true, force: true });
+  };
+  return context;
+}
