@@ -16,6 +16,7 @@ import { attachHub, type Hub } from './hub/index.js';
 import { DOCS_PATH } from './pages/docs.js';
 import { type Jobs, startJobs } from './jobs/index.js';
 import { createLogger } from './log.js';
+import { listenApp } from './http/listen.js';
 
 export interface RunningServer {
   url: string;
@@ -98,10 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const demo = await bootstrapDemoMerchant(database, clock, config, options.announce ?? true);
   const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);
   const app = createApp({ database, clock, config, logger });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server = await listenApp(app, config.port);
   const hub = await attachHub(server, { database, logger });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

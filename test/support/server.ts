@@ -13,6 +13,7 @@ import { createMerchant, type MerchantCredentials } from '../../server/domain/me
 import type { RatePlan } from '../../server/db/tables/merchants.js';
 import { createLogger } from '../../server/log.js';
 import { attachHub, type Hub, type HubOptions } from '../../server/hub/index.js';
+import { listenApp } from '../../server/http/listen.js';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -77,13 +78,10 @@ interface Listening {
 
 /** Listens on a free port and attaches the notification hub, as `startServer` does. */
 async function listen(app: ReturnType<typeof createApp>, hubDeps: Parameters<typeof attachHub>[1], hubOptions?: HubOptions): Promise<Listening> {
-  const { url, server } = await new Promise<{ url: string; server: Server }>((resolve, reject) => {
-    const server = app.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (!address || typeof address !== 'object') return reject(new Error('no address'));
-      resolve({ url: `http://127.0.0.1:${address.port}`, server });
-    });
-  });
+  const server = await listenApp(app, 0, '127.0.0.1');
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('no address');
+  const url = `http://127.0.0.1:${address.port}`;
   return { url, server, hub: await attachHub(server, hubDeps, hubOptions) };
 }
 
