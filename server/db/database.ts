@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import { pipelinedPool } from './pipelined-pool.js';
 import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
@@ -73,7 +74,8 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 /** Opens the database: PGlite (embedded PostgreSQL) by default, a PostgreSQL server with `databaseUrl`. */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<TillDatabase> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    // Pipeline mode: a transaction's `begin` and `commit` travel with its statements (pipelined-pool.ts).
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10, pipeline: true });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
     });
@@ -83,7 +85,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
       // 'error' without a listener would end the process. The request sees the failed query.
       client.on('error', () => {});
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) }) });
     const listeners = listenerSet((channel, handlers) => listenPostgres(options.databaseUrl!, channel, handlers));
     return {
       db,

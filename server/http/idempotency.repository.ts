@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { THEN_COMMIT } from '../db/pipelined-pool.js';
 import { ofTenant } from '../db/scope.js';
 import type { Tenant } from '../shared/tenant.js';
 
@@ -44,9 +46,19 @@ export async function storeResponse(db: Db, tenant: Tenant, key: string, respons
     .execute();
 }
 
-/** Marks the key of the request whose transaction this is: it commits with it. */
+/**
+ * Marks the key of the request whose transaction this is: it commits with it. It runs last in the
+ * transaction (the commit hook's place), so on PostgreSQL the commit is sent with it.
+ */
 export async function markKeyCommitted(trx: Db, tenant: Tenant, key: string): Promise<void> {
-  await trx.updateTable('idempotency_keys').set({ state: 'committed' }).where(ofTenant(tenant)).where('key', '=', key).where('state', '=', 'in_flight').execute();
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ state: 'committed' })
+    .where(ofTenant(tenant))
+    .where('key', '=', key)
+    .where('state', '=', 'in_flight')
+    .modifyEnd(sql.raw(THEN_COMMIT))
+    .execute();
 }
 
 /**

@@ -1,0 +1,107 @@
+// On a PostgreSQL server, a transaction's `begin` travels with its first statement and `commit`
+// with a statement marked THEN_COMMIT (server/db/pipelined-pool.ts). Whatever fails where, the
+// transaction commits all or nothing, and the connection is clean for the next user. One
+// connection in the pool, so every step reuses the connection the last one left behind.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import { THEN_COMMIT } from '../../server/db/pipelined-pool.js';
+import { randomToken } from '../../server/shared/crypto.js';
+import { usingPostgres } from '../support/server.js';
+
+describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
+  let database: TillDatabase;
+  const parents = `pipelined_parents_${randomToken(8).toLowerCase()}`;
+  const children = `pipelined_children_${randomToken(8).toLowerCase()}`;
+  const count = async (table: string) => Number((await database.sql.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  /** The only connection is idle, outside any transaction (it would refuse this in an aborted one). */
+  const connectionIsClean = async () => {
+    const row = (await sql<{ open: boolean }>`SELECT now() <> clock_timestamp() AND pg_current_xact_id_if_assigned() IS NOT NULL AS open`.execute(database.db)).rows[0];
+    expect(row?.open).toBe(false);
+  };
+  const marked = (on: any, id: number) => on.insertInto(parents).values({ id }).modifyEnd(sql.raw(THEN_COMMIT));
+
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 1 });
+    await database.sql.exec(`
+      CREATE TABLE ${parents} (id int PRIMARY KEY);
+      CREATE TABLE ${children} (id int PRIMARY KEY, parent int NOT NULL REFERENCES ${parents} (id) DEFERRABLE INITIALLY DEFERRED);`);
+  });
+  afterAll(async () => {
+    await database?.sql.exec(`DROP TABLE IF EXISTS ${children}; DROP TABLE IF EXISTS ${parents};`);
+    await database?.close();
+  });
+
+  it('commits every statement, with or without a marked last one', async () => {
+    await database.db.transaction().execute(async (trx: any) => {
+      await trx.insertInto(parents).values({ id: 1 }).execute();
+      await trx.insertInto(children).values({ id: 1, parent: 1 }).execute();
+    });
+    await database.db.transaction().execute(async (trx: any) => {
+      await trx.insertInto(children).values({ id: 2, parent: 1 }).execute();
+      await marked(trx, 2).execute();
+    });
+    expect(await count(parents)).toBe(2);
+    expect(await count(children)).toBe(2);
+    await connectionIsClean();
+  });
+
+  it('a failing first statement (sent with begin) rolls the transaction back', async () => {
+    const failed = await database.db
+      .transaction()
+      .execute(async (trx: any) => {
+        await trx.insertInto(parents).values({ id: 1 }).execute(); // a duplicate
+        await trx.insertInto(parents).values({ id: 10 }).execute();
+      })
+      .catch((e: unknown) => e);
+    expect((failed as { code?: string }).code).toBe('23505');
+    expect(await count(parents)).toBe(2);
+    await connectionIsClean();
+  });
+
+  it('a failing marked statement commits nothing of the transaction', async () => {
+    const failed = await database.db
+      .transaction()
+      .execute(async (trx: any) => {
+        await trx.insertInto(parents).values({ id: 11 }).execute();
+        await marked(trx, 1).execute(); // a duplicate, sent with the commit
+      })
+      .catch((e: unknown) => e);
+    expect((failed as { code?: string }).code).toBe('23505');
+    expect(await count(parents)).toBe(2);
+    await connectionIsClean();
+  });
+
+  it('a commit the server refuses fails the marked statement with its error, and nothing is committed', async () => {
+    const failed = await database.db
+      .transaction()
+      .execute(async (trx: any) => {
+        // A child of a missing parent: the deferred foreign key is checked at commit.
+        await trx.insertInto(children).values({ id: 12, parent: 999 }).execute();
+        await marked(trx, 12).execute();
+      })
+      .catch((e: unknown) => e);
+    expect((failed as { code?: string }).code).toBe('23503');
+    expect(await count(parents)).toBe(2);
+    expect(await count(children)).toBe(2);
+    await connectionIsClean();
+  });
+
+  it('a transaction that runs no statement, or throws before its first, leaves the connection clean', async () => {
+    await database.db.transaction().execute(async () => undefined);
+    const thrown = await database.db
+      .transaction()
+      .execute(async () => {
+        throw new Error('before any statement');
+      })
+      .catch((e: Error) => e.message);
+    expect(thrown).toBe('before any statement');
+    await connectionIsClean();
+  });
+
+  it('a marked statement outside a transaction runs as itself (no commit is sent)', async () => {
+    await marked(database.db, 20).execute();
+    expect(await count(parents)).toBe(3);
+    await connectionIsClean();
+  });
+});
