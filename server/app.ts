@@ -213,7 +213,10 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
         auth,
         db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
         deps: clock === deps.clock ? deps : { ...deps, clock },
-        log: req.till.log,
+        // The request's logger is made only when a handler logs (a pino child per request costs).
+        get log() {
+          return req.till.log;
+        },
         requestId: req.till.requestId,
         },
         auth,

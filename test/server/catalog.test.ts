@@ -158,6 +158,16 @@ describe('customers', () => {
     expect(repeat.json.data.id).toBe(acct1.json.data.id);
   });
 
+  it('without externalId, create returns a customer made with an externalId and that email, and makes none', async () => {
+    const withId = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'only-crm@example.com', externalId: 'crm-9' } });
+    expect(withId.status).toBe(201);
+    const plain = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'ONLY-crm@example.com' } });
+    expect(plain.status).toBe(200);
+    expect(plain.json.data.id).toBe(withId.json.data.id);
+    const listed = await t.call('GET', '/v1/customers?email=only-crm@example.com', { key: sk });
+    expect(listed.json.data.data).toHaveLength(1);
+  });
+
   it('externalId is at most 100 characters', async () => {
     const res = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'long@example.com', externalId: 'x'.repeat(101) } });
     expect(res.status).toBe(400);

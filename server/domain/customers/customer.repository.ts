@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import type { Customer, CustomersTable } from '../../db/tables/customers.js';
@@ -28,9 +28,50 @@ export async function findByEmail(db: Db, owner: MerchantRef, email: string): Pr
     .executeTakeFirst();
 }
 
-/** Inserts a customer, or nothing when a unique index says it exists already (a concurrent create). */
-export async function insertCustomer(db: Db, values: Insertable<CustomersTable>): Promise<Customer | undefined> {
-  return db.insertInto('customers').values(values).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+export interface NewCustomer {
+  merchant_id: number;
+  email: string;
+  name: string | null;
+  phone: string | null;
+  external_id: string | null;
+  metadata: string;
+  created_at: Date;
+}
+
+/**
+ * Inserts a customer unless the merchant has it already, in one statement: with an external id,
+ * one with that external id; without, one with that email (case-insensitive), whatever its
+ * external id. Undefined when it exists, or when a unique index says a concurrent create won.
+ */
+export async function insertCustomerUnlessFound(db: Db, values: NewCustomer): Promise<Customer | undefined> {
+  return db
+    .insertInto('customers')
+    .columns(['merchant_id', 'email', 'name', 'phone', 'external_id', 'metadata', 'created_at'])
+    .expression(
+      db
+        .selectNoFrom((eb) => [
+          eb.cast(eb.val(values.merchant_id), 'integer').as('merchant_id'),
+          eb.cast(eb.val(values.email), 'text').as('email'),
+          eb.cast(eb.val(values.name), 'text').as('name'),
+          eb.cast(eb.val(values.phone), 'text').as('phone'),
+          eb.cast(eb.val(values.external_id), 'text').as('external_id'),
+          eb.cast(eb.val(values.metadata), 'jsonb').as('metadata'),
+          eb.cast(eb.val(values.created_at), 'timestamptz').as('created_at'),
+        ])
+        .where(({ not, exists, selectFrom }) => {
+          const same = selectFrom('customers').select(sql.lit(1).as('found')).where('merchant_id', '=', values.merchant_id);
+          return not(
+            exists(
+              values.external_id !== null
+                ? same.where('external_id', '=', values.external_id)
+                : same.where((w) => w(w.fn('lower', ['email']), '=', values.email.toLowerCase())),
+            ),
+          );
+        }),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export interface CustomerFilter {

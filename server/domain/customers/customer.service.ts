@@ -6,7 +6,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
-import { type CustomerFilter, findByEmail, findByExternalId, findCustomer, findCustomers, insertCustomer, setHasPaymentMethod } from './customer.repository.js';
+import { type CustomerFilter, findByEmail, findByExternalId, findCustomer, findCustomers, insertCustomerUnlessFound, setHasPaymentMethod } from './customer.repository.js';
 
 export type { CustomerFilter };
 
@@ -26,10 +26,8 @@ export interface CreateCustomerInput {
  * reads the winner's row.
  */
 export async function createCustomer(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: CreateCustomerInput): Promise<{ customer: Customer; created: boolean }> {
-  const find = () => (input.externalId !== undefined ? findByExternalId(db, owner, input.externalId) : findByEmail(db, owner, input.email));
-  const existing = await find();
-  if (existing) return { customer: existing, created: false };
-  const inserted = await insertCustomer(db, {
+  // A new customer takes one statement; an existing one (or a concurrent create's) is read after.
+  const inserted = await insertCustomerUnlessFound(db, {
     merchant_id: owner.merchantId,
     email: input.email,
     name: input.name ?? null,
@@ -39,9 +37,9 @@ export async function createCustomer(db: Kysely<Database>, clock: Clock, owner: 
     created_at: clock.now(),
   });
   if (inserted) return { customer: inserted, created: true };
-  const raced = await find();
-  if (!raced) throw new AppError('invalid_state', { message: 'The customer was created by a concurrent request; retry.' });
-  return { customer: raced, created: false };
+  const existing = await (input.externalId !== undefined ? findByExternalId(db, owner, input.externalId) : findByEmail(db, owner, input.email));
+  if (!existing) throw new AppError('invalid_state', { message: 'The customer was created by a concurrent request; retry.' });
+  return { customer: existing, created: false };
 }
 
 /** The merchant's customer; 404 for anyone else's, exactly like a missing one. */
