@@ -6,12 +6,11 @@ import { findOwnCustomer } from '../customers/customer.service.js';
 import { payPageUrl } from './hosted-page.js';
 import { notifyPayer } from './receipts.js';
 import { Decimal } from 'decimal.js';
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import type { CheckoutSessionRow, CheckoutSessionsTable, SessionLineItem } from '../../db/tables/checkout-sessions.js';
+import type { CheckoutSessionRow, SessionLineItem } from '../../db/tables/checkout-sessions.js';
 import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { Merchant } from '../../db/tables/merchants.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
@@ -22,7 +21,7 @@ import { startTrialSubscription, type SubscriptionRequest, type SubscriptionSess
 import { amountDue } from '../invoices/invoice.lines.js';
 import { findInvoiceToPay } from '../invoices/invoice.service.js';
 import { getMerchant, holdCapable } from '../merchants/merchant.service.js';
-import { findOpenSessionOnInvoice, insertSession, updateSession } from './session.repository.js';
+import { findOpenSessionOnInvoice, insertSession, type NewSession, updateSession } from './session.repository.js';
 import { expireIfDue, sessionEvent } from './session.service.js';
 
 const DEFAULT_LIFETIME_MINUTES = 30;
@@ -89,14 +88,13 @@ interface Charge {
 }
 
 export async function createSession(db: Kysely<Database>, clock: Clock, settings: SessionSettings, tenant: Tenant, input: CreateSessionInput): Promise<CreatedSession> {
-  const merchant = await getMerchant(db, tenant.merchantId);
   const invoice = await invoiceToPay(db, tenant, input);
   if (invoice) {
     const open = await openSessionOnInvoice(db, clock, tenant, invoice.id);
     if (open) return open;
   }
   const charge = await chargeOf(db, clock.now(), tenant, input, invoice);
-  const row = await newSessionRow(clock, settings, tenant, merchant, input, charge);
+  const row = await newSessionRow(db, clock, settings, tenant, input, charge);
   if (charge.terms && charge.terms.trialDays > 0) return startTrial(db, clock, row.values, charge.terms.trialDays, row.secrets);
   try {
     const session = await db.transaction().execute(async (trx) => {
@@ -198,18 +196,18 @@ async function notificationOf(settings: SessionSettings, tenant: Tenant, input: 
 const resolveUrl = (id: string, url: string | undefined): string | null => (url === undefined ? null : url.replace(PLACEHOLDER, id));
 
 /** The row of a new session, and the secrets only the create answer shows. */
-async function newSessionRow(clock: Clock, settings: SessionSettings, tenant: Tenant, merchant: Merchant, input: CreateSessionInput, charge: Charge) {
+async function newSessionRow(db: Kysely<Database>, clock: Clock, settings: SessionSettings, tenant: Tenant, input: CreateSessionInput, charge: Charge) {
   const now = clock.now();
   const { invoice, terms } = charge;
   const freeTrial = terms !== undefined && terms.trialDays > 0;
   const lineItems = lineItemsOf(input, charge);
   const expiresAt = expiryOf(input, now);
   const captureMethod = input.captureMethod ?? 'automatic';
-  if (captureMethod === 'manual' && !holdCapable(merchant)) fail('captureMethod', 'None of your payment options can hold a card, so captureMethod manual is not available.');
+  if (captureMethod === 'manual' && !holdCapable(await getMerchant(db, tenant.merchantId))) fail('captureMethod', 'None of your payment options can hold a card, so captureMethod manual is not available.');
   const notification = await notificationOf(settings, tenant, input);
   const id = `cs_${tenant.livemode ? 'live' : 'test'}_${randomToken(24)}`;
   const clientSecret = `${id}_secret_${randomToken(24)}`;
-  const values: Insertable<CheckoutSessionsTable> = {
+  const values: NewSession = {
     id,
     merchant_id: tenant.merchantId,
     livemode: tenant.livemode,
@@ -228,8 +226,9 @@ async function newSessionRow(clock: Clock, settings: SessionSettings, tenant: Te
     customer_first_name: input.customerFirstName ?? null,
     customer_last_name: input.customerLastName ?? null,
     customer_phone: input.customerPhone ?? null,
-    notify_customer: input.notifyCustomer ?? merchant.message_checkout_customers,
-    send_receipt: input.sendReceipt ?? merchant.send_checkout_receipts,
+    // Unless asked, the merchant's settings (read as the row is inserted).
+    notify_customer: input.notifyCustomer ?? null,
+    send_receipt: input.sendReceipt ?? null,
     notification_url: notification.url,
     notification_secret: notification.secret,
     line_items: JSON.stringify(lineItems),
@@ -259,7 +258,7 @@ async function newSessionRow(clock: Clock, settings: SessionSettings, tenant: Te
 }
 
 /** A free trial completes at creation: the session, its subscription and their events in one transaction. */
-async function startTrial(db: Kysely<Database>, clock: Clock, values: Insertable<CheckoutSessionsTable>, trialDays: number, secrets: { clientSecret: string; generatedNotificationSecret: string | undefined }): Promise<CreatedSession> {
+async function startTrial(db: Kysely<Database>, clock: Clock, values: NewSession, trialDays: number, secrets: { clientSecret: string; generatedNotificationSecret: string | undefined }): Promise<CreatedSession> {
   const session = await db.transaction().execute(async (trx) => {
     const inserted = await insertSession(trx, values);
     const subscription = await startTrialSubscription(trx, clock, inserted, trialDays);

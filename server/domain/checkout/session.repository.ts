@@ -13,8 +13,21 @@ export async function findSessionRow(db: Db, tenant: Tenant, id: string, options
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
-export async function insertSession(db: Db, values: Insertable<CheckoutSessionsTable>): Promise<CheckoutSessionRow> {
-  return db.insertInto('checkout_sessions').values(values).returningAll().executeTakeFirstOrThrow();
+/** A new session's row; `notify_customer` and `send_receipt` left null take the merchant's settings. */
+export type NewSession = Omit<Insertable<CheckoutSessionsTable>, 'notify_customer' | 'send_receipt'> & { notify_customer: boolean | null; send_receipt: boolean | null };
+
+/** Inserts a session. The merchant's settings for what was left null are read by the same statement. */
+export async function insertSession(db: Db, values: NewSession): Promise<CheckoutSessionRow> {
+  const merchantSetting = (column: 'message_checkout_customers' | 'send_checkout_receipts') => db.selectFrom('merchants').select(column).where('id', '=', values.merchant_id);
+  return db
+    .insertInto('checkout_sessions')
+    .values({
+      ...values,
+      notify_customer: values.notify_customer ?? merchantSetting('message_checkout_customers'),
+      send_receipt: values.send_receipt ?? merchantSetting('send_checkout_receipts'),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Changes a session; with `whileOpen`, only while it is unpaid (else undefined: someone else moved it first). */
