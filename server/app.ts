@@ -15,6 +15,7 @@ import { validateAgainstContract } from './http/validation.js';
 import { refuseDeepNesting } from './http/body-depth.js';
 import { refuseNulCharacters } from './http/nul-guard.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
+import { serveApiDirectly } from './http/listen.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import { HUB_PATH, hubRoutes } from './hub/index.js';
@@ -76,29 +77,30 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   app.set('etag', false);
   app.set('query parser', 'extended');
   // The whole pipeline is one layer: Express's router matches no path per step.
-  app.use(
-    chain([
-      requestContext(deps.logger),
-      outsideTheApi(pages(deps)),
-      preflight(routes),
-      resolveOperation(routes),
-      corsHeaders(),
-      authenticate(deps.database.db),
-      rateLimit(limits),
-      testHelpersInTestModeOnly,
-      notImplementedWithoutHandler(handlers, routes),
-      // The body is read only for an operation that will run.
-      express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
-      refuseDeepNesting,
-      refuseNulCharacters,
-      validateAgainstContract(routes, deps.config.env !== 'production'),
-      idempotency(deps.database.db, deps.clock),
-      runHandler(handlers, deps),
-    ]),
-  );
+  const pipeline = chain([
+    requestContext(deps.logger),
+    outsideTheApi(pages(deps)),
+    preflight(routes),
+    resolveOperation(routes),
+    corsHeaders(),
+    authenticate(deps.database.db),
+    rateLimit(limits),
+    testHelpersInTestModeOnly,
+    notImplementedWithoutHandler(handlers, routes),
+    // The body is read only for an operation that will run.
+    express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+    refuseDeepNesting,
+    refuseNulCharacters,
+    validateAgainstContract(routes, deps.config.env !== 'production'),
+    idempotency(deps.database.db, deps.clock),
+    runHandler(handlers, deps),
+  ]);
   const defaultHeaders = (res: Response) => setDefaultRateLimitHeaders(res, limits);
-  app.use(errorMiddleware(defaultHeaders));
-  app.use(lastResortErrorHandler(defaultHeaders));
+  const errorHandlers = [errorMiddleware(defaultHeaders), lastResortErrorHandler(defaultHeaders)];
+  app.use(pipeline);
+  app.use(errorHandlers);
+  // A server made by listen.ts runs API requests straight into the pipeline.
+  serveApiDirectly(app, isApiPath, pipeline, errorHandlers);
   return app;
 }
 
@@ -129,9 +131,12 @@ function pages(deps: AppDeps): Router {
   return app;
 }
 
-/** Every API path starts with `/v1/` or `/api/`; only other requests go through `handler` (the pages). */
+/** Every API path starts with `/v1/` or `/api/`. */
+const isApiPath = (url: string): boolean => url.startsWith('/v1/') || url.startsWith('/api/');
+
+/** Only requests outside the API go through `handler` (the pages). */
 function outsideTheApi(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.path.startsWith('/v1/') || req.path.startsWith('/api/') ? next() : handler(req, res, next));
+  return (req, res, next) => (isApiPath(req.path) ? next() : handler(req, res, next));
 }
 
 /** Test-clock offsets that every process forgets when the database announces a change to one. */
