@@ -90,6 +90,10 @@ function errorShapeOf(doc: Json, operation: Json): 'general' | 'envelope' {
 export class RouteTable {
   readonly operations: RouteOperation[] = [];
   private readonly byId = new Map<string, RouteOperation>();
+  /** The operations by the first two segments of their path (`routeKey`), each list in matching order. */
+  private readonly byKey = new Map<string, RouteOperation[]>();
+  /** Operations with a parameter in those segments: tried for every path. */
+  private readonly anyKey: RouteOperation[] = [];
   private readonly validatorDocs = new Map<Api, Json>();
 
   constructor(readonly docs: Record<Api, Json>) {
@@ -121,6 +125,24 @@ export class RouteTable {
     }
     // Most literal characters first, so `getByReference(code='{code}')` beats `{id}`.
     this.operations.sort((a, b) => b.specificity - a.specificity);
+    for (const route of this.operations) {
+      const key = routeKey(route.template);
+      if (key.includes('{')) this.anyKey.push(route);
+      else this.byKey.set(key, [...(this.byKey.get(key) ?? []), route]);
+    }
+  }
+
+  /**
+   * The operations a path may be for, in matching order: those whose template starts with the
+   * same two segments (and, under the Checkout `/api` alias, those after it). A request then
+   * tries a handful of patterns, not every operation's.
+   */
+  private candidates(path: string): RouteOperation[] {
+    const lists = [this.byKey.get(routeKey(path)), path.startsWith('/api/') ? this.byKey.get(routeKey(path.slice(4))) : undefined, this.anyKey].filter(
+      (list): list is RouteOperation[] => list !== undefined && list.length > 0,
+    );
+    if (lists.length === 1) return lists[0]!;
+    return lists.flat().sort((a, b) => b.specificity - a.specificity);
   }
 
   get(operationId: string): RouteOperation | undefined {
@@ -133,7 +155,7 @@ export class RouteTable {
     const wanted = method === 'HEAD' ? 'GET' : method;
     const allowed = new Set<string>();
     let api: Api | undefined;
-    for (const route of this.operations) {
+    for (const route of this.candidates(path)) {
       const match = route.regex.exec(path);
       if (!match) continue;
       if (route.method !== wanted) {
@@ -203,6 +225,16 @@ function lenientQueries(doc: Json): Json {
     for (const method of METHODS) visit(item[method]?.parameters);
   }
   return copy;
+}
+
+/** The first two segments of a path or template, lower-case, each up to an OData `(`: `/v1/Invoice(5)` → `v1/invoice`. */
+function routeKey(path: string): string {
+  const [, first = '', second = ''] = path.split('/', 3);
+  const cut = (segment: string) => {
+    const paren = segment.indexOf('(');
+    return (paren === -1 ? segment : segment.slice(0, paren)).toLowerCase();
+  };
+  return `${cut(first)}/${cut(second)}`;
 }
 
 /** Clients may percent-encode the OData punctuation; match on the plain characters. */
