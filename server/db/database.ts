@@ -75,7 +75,8 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 export async function openDatabase(options: DatabaseOptions = {}): Promise<TillDatabase> {
   if (options.databaseUrl) {
     // Pipeline mode: a transaction's `begin` and `commit` travel with its statements (pipelined-pool.ts).
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10, pipeline: true });
+    const maxConnections = options.maxConnections ?? 10;
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: maxConnections, pipeline: true });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
     });
@@ -85,7 +86,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
       // 'error' without a listener would end the process. The request sees the failed query.
       client.on('error', () => {});
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool, Math.floor(maxConnections / 4)) }) });
     const listeners = listenerSet((channel, handlers) => listenPostgres(options.databaseUrl!, channel, handlers));
     return {
       db,

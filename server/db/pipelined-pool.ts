@@ -31,20 +31,140 @@ interface PipelinedClient {
 
 const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ command, rowCount: null, rows: [] });
 
-/** `pool` must be made with `pipeline: true`. */
-export function pipelinedPool(pool: pg.Pool): PostgresPool {
+/**
+ * `pool` must be made with `pipeline: true`. `sharedConnections` of its connections carry the
+ * single statements (those outside a transaction) of every request, pipelined (see
+ * SharedConnections); 0 sends each on a connection of its own.
+ */
+export function pipelinedPool(pool: pg.Pool, sharedConnections: number): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PipelinedClient>();
+  const dedicated = async () => {
+    const client = await pool.connect();
+    let wrapper = wrappers.get(client);
+    if (!wrapper) wrappers.set(client, (wrapper = pipelinedClient(client)));
+    return wrapper;
+  };
+  const shared = sharedConnections > 0 ? new SharedConnections(pool, sharedConnections) : undefined;
   return {
-    async connect() {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (!wrapper) wrappers.set(client, (wrapper = pipelinedClient(client)));
-      // Kysely calls query(sql, parameters) only: no cursor is configured.
-      return wrapper as unknown as PostgresPoolClient;
+    // Kysely calls query(sql, parameters) only: no cursor is configured.
+    connect: async () => (shared ? lazyClient(dedicated, shared) : await dedicated()) as unknown as PostgresPoolClient,
+    end: async () => {
+      shared?.close();
+      await pool.end();
     },
-    end: () => pool.end(),
   };
 }
+
+/**
+ * A Kysely connection that takes a connection of its own only for a transaction (its first
+ * query is `begin`); a single statement (Kysely runs one per connection outside a transaction)
+ * goes to the shared connections.
+ */
+function lazyClient(dedicated: () => Promise<PipelinedClient>, shared: SharedConnections): PipelinedClient {
+  let own: Promise<PipelinedClient> | undefined;
+  return {
+    async query(sql, parameters) {
+      if (!own && sql !== 'begin') return shared.run(sql, parameters);
+      own ??= dedicated();
+      return (await own).query(sql, parameters);
+    },
+    release() {
+      // (A connection that could not be had was never held.)
+      if (own) void own.then((client) => client.release(), () => undefined);
+    },
+  };
+}
+
+type Slot = { client: pg.PoolClient; inFlight: number; corked: boolean; lost: boolean };
+
+/**
+ * A few connections that carry the single statements of many requests at once, in node-postgres's
+ * pipeline mode: each statement is answered on its own (its own Sync; an error is its own), and
+ * the statements written in one turn of the event loop leave in one write. The least busy
+ * connection takes the next statement, so one slow statement holds back few others. A lost
+ * connection is given back to the pool (which closes it) and replaced on the next statement.
+ */
+class SharedConnections {
+  private readonly slots: Slot[] = [];
+  private opening = 0;
+  /** Settles when the connection being opened is (or could not be). */
+  private opened: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly size: number,
+  ) {}
+
+  async run(sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
+    const slot = await this.pick();
+    if (!slot.corked) {
+      slot.corked = true;
+      streamOf(slot.client).cork();
+      setImmediate(() => {
+        slot.corked = false;
+        streamOf(slot.client).uncork();
+      });
+    }
+    slot.inFlight += 1;
+    try {
+      return (await slot.client.query(sql, parameters as unknown[])) as unknown as QueryResult;
+    } finally {
+      slot.inFlight -= 1;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots.splice(0)) {
+      slot.lost = true;
+      slot.client.release();
+    }
+  }
+
+  /** The least busy connection; another one is opened while all are busy and there are fewer than `size`. */
+  private async pick(): Promise<Slot> {
+    for (;;) {
+      let best: Slot | undefined;
+      for (const slot of this.slots) if (!best || slot.inFlight < best.inFlight) best = slot;
+      const full = this.slots.length + this.opening >= this.size;
+      if (best && (best.inFlight === 0 || full)) return best;
+      if (!full) return this.open();
+      await this.opened; // the first statements wait for the first connection
+    }
+  }
+
+  private open(): Promise<Slot> {
+    this.opening += 1;
+    const opened = (async () => {
+      try {
+        const client = await this.pool.connect();
+        const slot: Slot = { client, inFlight: 0, corked: false, lost: false };
+        client.once('end', () => this.drop(slot));
+        if (this.closed) client.release();
+        else this.slots.push(slot);
+        return slot;
+      } finally {
+        this.opening -= 1;
+      }
+    })();
+    this.opened = opened.then(
+      () => undefined,
+      () => undefined,
+    );
+    return opened;
+  }
+
+  private drop(slot: Slot): void {
+    if (slot.lost) return;
+    slot.lost = true;
+    const i = this.slots.indexOf(slot);
+    if (i !== -1) this.slots.splice(i, 1);
+    slot.client.release(new Error('connection lost'));
+  }
+}
+
+const streamOf = (client: pg.PoolClient) => (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
 
 function pipelinedClient(client: pg.PoolClient): PipelinedClient {
   /** `begin` was asked for and not sent yet. */
@@ -85,7 +205,7 @@ function pipelinedClient(client: pg.PoolClient): PipelinedClient {
 
 /** Sends `begin` (when asked), the statement and `commit` (when asked) in one write; answers the statement's result. */
 async function together(client: pg.PoolClient, begin: boolean, sql: string, parameters: readonly unknown[], commit: boolean): Promise<QueryResult> {
-  const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+  const stream = streamOf(client);
   stream.cork();
   let sent: [Promise<unknown> | undefined, Promise<QueryResult>, Promise<unknown> | undefined];
   try {

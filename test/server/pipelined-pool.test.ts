@@ -105,3 +105,48 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
     await connectionIsClean();
   });
 });
+
+describe.runIf(usingPostgres)('shared connections for single statements (PostgreSQL)', () => {
+  let database: TillDatabase;
+  const table = `pipelined_shared_${randomToken(8).toLowerCase()}`;
+  const backendPid = async () => (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(database.db)).rows[0]!.pid;
+
+  beforeAll(async () => {
+    // Four connections: one of them carries the single statements.
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 4 });
+    await database.sql.exec(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
+  });
+  afterAll(async () => {
+    await database?.sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    await database?.close();
+  });
+
+  it('answers many statements sent at once each with its own result; one failing fails alone', async () => {
+    const answers = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        i === 57 ? sql`SELECT 1 / 0`.execute(database.db) : sql<{ n: number }>`SELECT ${i}::int AS n`.execute(database.db).then((r) => r.rows[0]!.n),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 'rejected').map((a) => ((a as PromiseRejectedResult).reason as { code?: string }).code)).toEqual(['22012']);
+    answers.forEach((a, i) => i !== 57 && expect(a).toEqual({ status: 'fulfilled', value: i }));
+  });
+
+  it('a transaction has a connection of its own: its uncommitted rows are not seen by single statements meanwhile', async () => {
+    let seenDuring = -1;
+    await database.db.transaction().execute(async (trx: any) => {
+      await trx.insertInto(table).values({ id: 1 }).execute();
+      seenDuring = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(database.db)).rows[0]!.n);
+    });
+    expect(seenDuring).toBe(0);
+    expect(Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(database.db)).rows[0]!.n)).toBe(1);
+  });
+
+  it('a shared connection that is lost is replaced: the statements after it succeed on another', async () => {
+    const lost = await backendPid();
+    await database.sql.query('SELECT pg_terminate_backend($1)', [lost]);
+    // Statements sent while the loss is noticed may fail (a request answers 503); later ones run.
+    await expect.poll(async () => backendPid().catch(() => lost), { timeout: 10_000, interval: 50 }).not.toBe(lost);
+    expect(await backendPid()).not.toBe(lost);
+  });
+});
+
