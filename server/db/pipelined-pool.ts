@@ -33,8 +33,8 @@ const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ 
 
 /**
  * `pool` must be made with `pipeline: true`. `sharedConnections` of its connections carry the
- * single statements (those outside a transaction) of every request, pipelined (see
- * SharedConnections); 0 sends each on a connection of its own.
+ * plain reads outside transactions of every request, pipelined (see SharedConnections); 0 sends
+ * each on a connection of its own.
  */
 export function pipelinedPool(pool: pg.Pool, sharedConnections: number): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PipelinedClient>();
@@ -56,15 +56,18 @@ export function pipelinedPool(pool: pg.Pool, sharedConnections: number): Postgre
 }
 
 /**
- * A Kysely connection that takes a connection of its own only for a transaction (its first
- * query is `begin`); a single statement (Kysely runs one per connection outside a transaction)
- * goes to the shared connections.
+ * A Kysely connection that goes to the shared connections only with plain reads (`plainRead`),
+ * and takes a connection of its own, for good, at its first other query: a transaction's `begin`,
+ * a write, or anything that could leave state on a connection or wait for a lock (Kysely's
+ * migrator takes a session lock through `db.connection()`). A plain read never waits for a row
+ * lock, so no statement queued behind it on a shared connection can wait on a transaction that
+ * waits for that statement.
  */
 function lazyClient(dedicated: () => Promise<PipelinedClient>, shared: SharedConnections): PipelinedClient {
   let own: Promise<PipelinedClient> | undefined;
   return {
     async query(sql, parameters) {
-      if (!own && sql !== 'begin') return shared.run(sql, parameters);
+      if (!own && plainRead(sql)) return shared.run(sql, parameters);
       own ??= dedicated();
       return (await own).query(sql, parameters);
     },
@@ -75,10 +78,17 @@ function lazyClient(dedicated: () => Promise<PipelinedClient>, shared: SharedCon
   };
 }
 
+const READ = /^\s*(select|with)\b/i;
+/** Row locks, session state, sequences, notices, waits, and data-modifying CTEs: not plain reads. */
+const NOT_ONLY_READ = /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|insert|update|delete|merge|pg_advisory\w*|set_config|nextval|setval|pg_notify|pg_sleep\w*|pg_terminate_backend|pg_cancel_backend|lo_\w+|txid_current|pg_current_xact_id)\b/i;
+
+/** A SELECT (or WITH … SELECT) that only reads: it takes no row lock and leaves nothing behind on its connection. */
+export const plainRead = (sql: string): boolean => READ.test(sql) && !NOT_ONLY_READ.test(sql);
+
 type Slot = { client: pg.PoolClient; inFlight: number; corked: boolean; lost: boolean };
 
 /**
- * A few connections that carry the single statements of many requests at once, in node-postgres's
+ * A few connections that carry the plain reads of many requests at once, in node-postgres's
  * pipeline mode: each statement is answered on its own (its own Sync; an error is its own), and
  * the statements written in one turn of the event loop leave in one write. The least busy
  * connection takes the next statement, so one slow statement holds back few others. A lost

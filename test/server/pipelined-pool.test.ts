@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
-import { THEN_COMMIT } from '../../server/db/pipelined-pool.js';
+import { plainRead, THEN_COMMIT } from '../../server/db/pipelined-pool.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import { usingPostgres } from '../support/server.js';
 
@@ -112,8 +112,8 @@ describe.runIf(usingPostgres)('shared connections for single statements (Postgre
   const backendPid = async () => (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(database.db)).rows[0]!.pid;
 
   beforeAll(async () => {
-    // Four connections: one of them carries the single statements.
-    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 4 });
+    // Eight connections: two of them carry the plain reads.
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 8 });
     await database.sql.exec(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
   });
   afterAll(async () => {
@@ -141,12 +141,46 @@ describe.runIf(usingPostgres)('shared connections for single statements (Postgre
     expect(Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(database.db)).rows[0]!.n)).toBe(1);
   });
 
+  it('a session lock taken through db.connection() is released on that same connection (as the migrator takes its lock)', async () => {
+    // Reads from elsewhere keep the shared connections busy meanwhile, so they would take turns.
+    const busy = Array.from({ length: 100 }, () => sql`SELECT pg_sleep_for('0 seconds'::interval), 1`.execute(database.db).catch(() => undefined));
+    const reads = Array.from({ length: 100 }, (_, i) => sql`SELECT ${i}::int`.execute(database.db));
+    const unlocked = await database.db.connection().execute(async (connection) => {
+      await sql`SELECT pg_advisory_lock(4242)`.execute(connection);
+      await sql`SELECT count(*) FROM ${sql.table(table)}`.execute(connection);
+      return (await sql<{ unlocked: boolean }>`SELECT pg_advisory_unlock(4242) AS unlocked`.execute(connection)).rows[0]!.unlocked;
+    });
+    await Promise.all([...busy, ...reads]);
+    expect(unlocked).toBe(true);
+    const held = await database.sql.query("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242");
+    expect(Number(held.rows[0].n)).toBe(0);
+  });
+
   it('a shared connection that is lost is replaced: the statements after it succeed on another', async () => {
     const lost = await backendPid();
     await database.sql.query('SELECT pg_terminate_backend($1)', [lost]);
     // Statements sent while the loss is noticed may fail (a request answers 503); later ones run.
     await expect.poll(async () => backendPid().catch(() => lost), { timeout: 10_000, interval: 50 }).not.toBe(lost);
     expect(await backendPid()).not.toBe(lost);
+  });
+});
+
+describe('plainRead: what may share a connection', () => {
+  it.each([
+    ['select * from "plans" where "merchant_id" = $1 and "id" = $2', true],
+    ['with page as (select "id" from "invoices") select * from page', true],
+    ['SELECT "updated_at", "inserted_count" FROM "deleted_things"', true],
+    ['select * from "plans" where "id" = $1 for update', false],
+    ['select * from "accounts" for no key update', false],
+    ['with moved as (update "a" set "x" = 1 returning *) select * from moved', false],
+    ['select pg_advisory_lock(3853314791062309107)', false],
+    ["select set_config('lock_timeout', '1', false)", false],
+    ["select nextval('invoices_id_seq')", false],
+    ['insert into "customers" ("email") values ($1) returning *', false],
+    ['update "idempotency_keys" set "state" = $1', false],
+    ['begin', false],
+  ])('%s → %s', (text, expected) => {
+    expect(plainRead(text)).toBe(expected);
   });
 });
 
