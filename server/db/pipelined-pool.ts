@@ -197,6 +197,8 @@ function pipelinedClient(client: pg.PoolClient): PipelinedClient {
         }
         return run(sql, parameters);
       }
+      // A programming error, refused so that tests find it: nothing may follow the commit.
+      if (committed) return Promise.reject(new Error('A statement after the THEN_COMMIT statement of its transaction: that one must be the last.'));
       const begin = beginPending;
       const commit = sql.endsWith(THEN_COMMIT) && (begin || client.getTransactionStatus() === 'T');
       beginPending = false;

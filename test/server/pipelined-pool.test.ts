@@ -99,9 +99,22 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
     await connectionIsClean();
   });
 
+  it('a statement after the marked one is refused (the transaction has committed)', async () => {
+    const failed = await database.db
+      .transaction()
+      .execute(async (trx: any) => {
+        await marked(trx, 30).execute();
+        await trx.insertInto(parents).values({ id: 31 }).execute();
+      })
+      .catch((e: Error) => e.message);
+    expect(failed).toMatch(/must be the last/);
+    expect(Number((await database.sql.query(`SELECT count(*) AS n FROM ${parents} WHERE id IN (30, 31)`)).rows[0].n)).toBe(1);
+    await connectionIsClean();
+  });
+
   it('a marked statement outside a transaction runs as itself (no commit is sent)', async () => {
     await marked(database.db, 20).execute();
-    expect(await count(parents)).toBe(3);
+    expect(await count(parents)).toBe(4);
     await connectionIsClean();
   });
 });
