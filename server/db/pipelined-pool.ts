@@ -22,6 +22,15 @@ import type pg from 'pg';
 /** Appended to a statement (Kysely: `.modifyEnd(sql.raw(THEN_COMMIT))`): the last of its transaction; the commit goes with it. */
 export const THEN_COMMIT = '/* till: then commit */';
 
+/**
+ * Appended to a write outside any transaction that may share a connection with plain reads
+ * (`.modifyEnd(sql.raw(SHARED_WRITE))`). Only for a statement that can wait for no transaction
+ * whose end depends on this process's JavaScript: it touches rows that transactions lock only
+ * in their last statement (sent with the commit), or only rows no transaction writes. The
+ * statement's doc says why it qualifies.
+ */
+export const SHARED_WRITE = '/* till: shared write */';
+
 type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
 
 interface PipelinedClient {
@@ -56,8 +65,8 @@ export function pipelinedPool(pool: pg.Pool, sharedConnections: number): Postgre
 }
 
 /**
- * A Kysely connection that goes to the shared connections only with plain reads (`plainRead`),
- * and takes a connection of its own, for good, at its first other query: a transaction's `begin`,
+ * A Kysely connection that goes to the shared connections only with plain reads (`plainRead`)
+ * and SHARED_WRITE statements, and takes a connection of its own, for good, at its first other query: a transaction's `begin`,
  * a write, or anything that could leave state on a connection or wait for a lock (Kysely's
  * migrator takes a session lock through `db.connection()`). A plain read never waits for a row
  * lock, so no statement queued behind it on a shared connection can wait on a transaction that
@@ -67,7 +76,7 @@ function lazyClient(dedicated: () => Promise<PipelinedClient>, shared: SharedCon
   let own: Promise<PipelinedClient> | undefined;
   return {
     async query(sql, parameters) {
-      if (!own && plainRead(sql)) return shared.run(sql, parameters);
+      if (!own && (plainRead(sql) || sql.endsWith(SHARED_WRITE))) return shared.run(sql, parameters);
       own ??= dedicated();
       return (await own).query(sql, parameters);
     },

@@ -1,19 +1,24 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { THEN_COMMIT } from '../db/pipelined-pool.js';
+import { SHARED_WRITE, THEN_COMMIT } from '../db/pipelined-pool.js';
 import { ofTenant } from '../db/scope.js';
 import type { Tenant } from '../shared/tenant.js';
 
 // Idempotency keys, per merchant, mode and key: a claim while the first request runs, then its
 // stored response.
 
-/** Claims a key for a first request; answers false when the key exists already. */
+/**
+ * Claims a key for a first request; answers false when the key exists already. A shared write:
+ * a key row is locked by a transaction only in its last statement (the mark, sent with the
+ * commit), and otherwise only by single statements like this one.
+ */
 export async function claimKey(db: Db, tenant: Tenant, key: string, requestHash: string, now: Date): Promise<boolean> {
   const claimed = await db
     .insertInto('idempotency_keys')
     .values({ merchant_id: tenant.merchantId, livemode: tenant.livemode, key, request_hash: requestHash, state: 'in_flight', locked_at: now, created_at: now })
     .onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'key']).doNothing())
     .returning('key')
+    .modifyEnd(sql.raw(SHARED_WRITE))
     .executeTakeFirst();
   return claimed !== undefined;
 }
@@ -36,13 +41,14 @@ export async function takeOverStaleKey(db: Db, tenant: Tenant, key: string, now:
   return taken !== undefined;
 }
 
-/** Stores the first request's answer under its key. */
+/** Stores the first request's answer under its key. A shared write, as `claimKey` is. */
 export async function storeResponse(db: Db, tenant: Tenant, key: string, response: { status: number; headers: Record<string, string>; body: string }): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', response_status: response.status, response_headers: JSON.stringify(response.headers), response_body: response.body })
     .where(ofTenant(tenant))
     .where('key', '=', key)
+    .modifyEnd(sql.raw(SHARED_WRITE))
     .execute();
 }
 

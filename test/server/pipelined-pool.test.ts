@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
-import { plainRead, THEN_COMMIT } from '../../server/db/pipelined-pool.js';
+import { plainRead, SHARED_WRITE, THEN_COMMIT } from '../../server/db/pipelined-pool.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import { usingPostgres } from '../support/server.js';
 
@@ -167,6 +167,21 @@ describe.runIf(usingPostgres)('shared connections for single statements (Postgre
     expect(unlocked).toBe(true);
     const held = await database.sql.query("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242");
     expect(Number(held.rows[0].n)).toBe(0);
+  });
+
+  it('a SHARED_WRITE runs on a shared connection outside a transaction, and inside one as part of it', async () => {
+    const readers = new Set((await Promise.all(Array.from({ length: 40 }, () => backendPid()))).map(Number));
+    const written = await sql<{ pid: number }>`INSERT INTO ${sql.table(table)} (id) VALUES (100) RETURNING pg_backend_pid() AS pid ${sql.raw(SHARED_WRITE)}`.execute(database.db);
+    expect(readers.has(Number(written.rows[0]!.pid))).toBe(true);
+    const rolledBack = await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`INSERT INTO ${sql.table(table)} (id) VALUES (101) ${sql.raw(SHARED_WRITE)}`.execute(trx);
+        throw new Error('roll back');
+      })
+      .catch((e: Error) => e.message);
+    expect(rolledBack).toBe('roll back');
+    expect(Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE id IN (100, 101)`.execute(database.db)).rows[0]!.n)).toBe(1);
   });
 
   it('a shared connection that is lost is replaced: the statements after it succeed on another', async () => {

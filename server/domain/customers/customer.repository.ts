@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { SHARED_WRITE } from '../../db/pipelined-pool.js';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import type { Customer, CustomersTable } from '../../db/tables/customers.js';
@@ -42,6 +43,8 @@ export interface NewCustomer {
  * Inserts a customer unless the merchant has it already, in one statement: with an external id,
  * one with that external id; without, one with that email (case-insensitive), whatever its
  * external id. Undefined when it exists, or when a unique index says a concurrent create won.
+ * A shared write: it inserts only when no such customer is visible, so its unique indexes can
+ * wait only for another create like it (nothing else inserts customers).
  */
 export async function insertCustomerUnlessFound(db: Db, values: NewCustomer): Promise<Customer | undefined> {
   return db
@@ -71,6 +74,7 @@ export async function insertCustomerUnlessFound(db: Db, values: NewCustomer): Pr
     )
     .onConflict((oc) => oc.doNothing())
     .returningAll()
+    .modifyEnd(sql.raw(SHARED_WRITE))
     .executeTakeFirst();
 }
 
