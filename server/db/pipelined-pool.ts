@@ -1,16 +1,18 @@
-// Fewer round trips per transaction on a PostgreSQL server.
+// Fewer round trips, and fewer wake-ups of the server, on a PostgreSQL server.
 //
 // Kysely runs a transaction as `begin`, its statements, `commit`: each its own round trip, each a
 // socket write and a wake-up of the server process. On a small machine those writes are the
-// largest single cost of a write request (measured: about a quarter of the API process's CPU).
+// largest single cost of a request (measured: a quarter of the API process's CPU and more).
 // This pool gives Kysely clients that
 //
 // - hold `begin` back and send it with the transaction's first statement, in one write (a
 //   transaction that runs no statement sends neither `begin` nor `commit`);
 // - send `commit` with a statement marked as the last of its transaction (`THEN_COMMIT`), in one
-//   write; Kysely's own `commit` that follows is then answered here.
+//   write; Kysely's own `commit` that follows is then answered here;
+// - send plain reads and SHARED_WRITE statements outside transactions over a few connections
+//   shared by every request (SharedConnections), many in one write.
 //
-// Both use node-postgres's pipeline mode: each statement keeps its own Sync, so the server
+// All use node-postgres's pipeline mode: each statement keeps its own Sync, so the server
 // answers them one by one, exactly as if they had been sent apart; only the waiting between them
 // is gone. A failed first statement leaves the transaction begun and aborted, and Kysely rolls it
 // back as always. A failed marked statement makes its `commit` a rollback (PostgreSQL commits
@@ -42,8 +44,8 @@ const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ 
 
 /**
  * `pool` must be made with `pipeline: true`. `sharedConnections` of its connections carry the
- * plain reads outside transactions of every request, pipelined (see SharedConnections); 0 sends
- * each on a connection of its own.
+ * plain reads and SHARED_WRITE statements outside transactions of every request, pipelined (see
+ * SharedConnections); 0 sends each on a connection of its own.
  */
 export function pipelinedPool(pool: pg.Pool, sharedConnections: number): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PipelinedClient>();
@@ -66,11 +68,11 @@ export function pipelinedPool(pool: pg.Pool, sharedConnections: number): Postgre
 
 /**
  * A Kysely connection that goes to the shared connections only with plain reads (`plainRead`)
- * and SHARED_WRITE statements, and takes a connection of its own, for good, at its first other query: a transaction's `begin`,
- * a write, or anything that could leave state on a connection or wait for a lock (Kysely's
- * migrator takes a session lock through `db.connection()`). A plain read never waits for a row
- * lock, so no statement queued behind it on a shared connection can wait on a transaction that
- * waits for that statement.
+ * and SHARED_WRITE statements, and takes a connection of its own, for good, at its first other
+ * query: a transaction's `begin`, another write, or anything that could leave state on a
+ * connection or wait for a lock (Kysely's migrator takes a session lock through
+ * `db.connection()`). A plain read never waits for a row lock, so no statement queued behind it
+ * on a shared connection can wait on a transaction that waits for that statement.
  */
 function lazyClient(dedicated: () => Promise<PipelinedClient>, shared: SharedConnections): PipelinedClient {
   let own: Promise<PipelinedClient> | undefined;
@@ -97,7 +99,7 @@ export const plainRead = (sql: string): boolean => READ.test(sql) && !NOT_ONLY_R
 type Slot = { client: pg.PoolClient; inFlight: number; corked: boolean; lost: boolean };
 
 /**
- * A few connections that carry the plain reads of many requests at once, in node-postgres's
+ * A few connections that carry the plain reads (and SHARED_WRITEs) of many requests at once, in node-postgres's
  * pipeline mode: each statement is answered on its own (its own Sync; an error is its own), and
  * the statements written in one turn of the event loop leave in one write. The least busy
  * connection takes the next statement, so one slow statement holds back few others. A lost
