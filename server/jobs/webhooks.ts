@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db, TillDatabase } from '../db/database.js';
+import { EVENT_WRITTEN_CHANNEL } from '../db/notifications.js';
 import { onEventWritten } from '../domain/events/event.service.js';
 import { type AttemptResult, claimDeliveries, type DeliverySettings, dueDeliveries, hasUndispatched, recordAttempts, sendClaimed } from '../domain/webhooks/delivery.js';
 import { dispatchBatch } from '../domain/webhooks/fan-out.js';
@@ -41,8 +42,9 @@ export interface WebhookJobs {
 
 /**
  * Webhook delivery. The events table is the outbox. When this process writes an event, the fan-out
- * runs DISPATCH_DELAY_MS later (by then the writing transaction has committed, and the events
- * written meanwhile go into the same batch); otherwise it looks at the outbox every
+ * runs DISPATCH_DELAY_MS later (by then the writing transaction has usually committed, and the
+ * events written meanwhile go into the same batch), and again when a test-mode event's commit is
+ * announced (in every process); otherwise it looks at the outbox every
  * POLL_INTERVAL_MS, for events written by other processes, by a transaction that took longer, or
  * while it was stopped. The fan-out turns events into deliveries in batches (one transaction
  * each, at most DISPATCH_LANES at once), and each new delivery is attempted right away in this
@@ -71,6 +73,18 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
     await Promise.all(jobs.map((job) => pipeline.add(job.data.deliveryId)));
   });
   const stopListening = onEventWritten(() => fanOut.wake());
+  // A test-mode event is also announced as it commits (migration 0024), in every process: the
+  // fan-out then looks again even when the writing transaction took longer than the delay.
+  const unlisten = await database
+    .listen(EVENT_WRITTEN_CHANNEL, {
+      notification: () => fanOut.wake(),
+      restored: () => fanOut.wake(),
+      error: (err) => logger.warn({ err }, 'webhooks: event notices connection error (the outbox poll goes on)'),
+    })
+    .catch((err: unknown) => {
+      logger.warn({ err }, 'webhooks: event notices unavailable; the outbox poll goes on');
+      return undefined;
+    });
   const poll = pollOutbox(db, fanOut, logger, options.pollIntervalMs ?? POLL_INTERVAL_MS);
   fanOut.wake(); // events written while no process was running
 
@@ -84,6 +98,7 @@ export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clo
       if (fanOut.stopped) return;
       fanOut.stop();
       stopListening();
+      await unlisten?.();
       clearInterval(poll);
       await boss.offWork(WEBHOOK_DELIVERY_QUEUE);
       await pipeline.drain(STOP_GRACE_MS);

@@ -205,6 +205,23 @@ describe('the delivery job', () => {
     }
   });
 
+  it('delivers an event whose transaction commits after the wake-up delay: the commit is announced (polling is off here)', async () => {
+    const jobs = await start({ pollIntervalMs: 3_600_000 });
+    try {
+      const m = await t.newMerchant();
+      const r = await receiver();
+      await configure(m, { sandboxUrl: r.url });
+      await t.database.db.transaction().execute(async (trx) => {
+        await writeEvent(trx, clock, { tenant: { merchantId: m.merchantId, livemode: false }, type: 'payment.succeeded', subject: { kind: 'test', id: 'test_slow', eventType: 'payment.succeeded', live: false, created_at: clock.now() } });
+        // Well past the fan-out's look after the write (DISPATCH_DELAY_MS): it finds nothing then.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
+    } finally {
+      await jobs.stop();
+    }
+  });
+
   it('finds events written by another process (no wake-up here) on its poll', async () => {
     const m = await t.newMerchant();
     const r = await receiver();
