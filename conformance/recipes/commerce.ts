@@ -9,6 +9,15 @@ async function commerceJson(ctx: ConformanceContext, operationId: string, spec: 
   if (res.status >= 300) throw new Error(`setup: ${operationId} answered ${res.status}: ${res.text.slice(0, 200)}`);
   return res.json;
 }
+/**
+ * An operation on one object: the run merchant's own (success) and, for the 404 check, one of
+ * the merchant behind `key` (foreign), the same request otherwise.
+ */
+function onOwnAndForeign<T>(fixture: (ctx: ConformanceContext, key?: string) => Promise<T>, path: (made: T) => string, body?: (ctx: ConformanceContext) => unknown): Recipe {
+  const request = async (ctx: ConformanceContext, key?: string) => ({ path: path(await fixture(ctx, key)), ...(body ? { body: body(ctx) } : {}) });
+  return { success: (ctx) => request(ctx), foreign: (ctx, _info, key) => request(ctx, key) };
+}
+
 /** The USD wallet account of the merchant behind `key`. */
 const fixtureAccount = async (ctx: ConformanceContext, key?: string): Promise<{ id: number }> =>
   (await commerceJson(ctx, 'listAccounts', { method: 'GET', path: '/v1/account' }, key)).value.find((a: { currencyCode: string }) => a.currencyCode === 'USD');
@@ -31,10 +40,7 @@ const fundsRecipes: Record<string, Recipe> = {
     foreign: async (ctx, _info, key) => ({ path: `/v1/fundingSource/${await fixtureFundingSource(ctx, key)}/verify`, body: { VerificationCode: '123456' } }),
   },
   listAccounts: { success: async () => ({ path: '/v1/account' }) },
-  getAccountBalance: {
-    success: async (ctx) => ({ path: `/v1/account/${(await fixtureAccount(ctx)).id}/balance` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/account/${(await fixtureAccount(ctx, key)).id}/balance` }),
-  },
+  getAccountBalance: onOwnAndForeign(fixtureAccount, (a) => `/v1/account/${a.id}/balance`),
   createTransfer: {
     success: async (ctx) => {
       await created(ctx, 'settleTestPayment', `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle`, undefined, ctx.options.secretKey);
@@ -65,43 +71,22 @@ const fixtureInventoryItem = async (ctx: ConformanceContext, key?: string): Prom
 const catalogRecipes: Record<string, Recipe> = {
   createSubscriptionProduct: { success: async (ctx) => ({ path: '/v1/SubscriptionProduct', body: { name: `Conformance product ${ctx.runId}`, media: [{ mediaUrl: 'https://cdn.example.com/conformance.jpg' }] } }) },
   listSubscriptionProducts: { success: async () => ({ path: '/v1/SubscriptionProduct', query: { $top: 5, $count: true, $expand: 'Media' } }) },
-  updateSubscriptionProduct: {
-    success: async (ctx) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx)).id}`, body: { description: 'Changed by the conformance suite' } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx, key)).id}`, body: { name: 'Not yours' } }),
-  },
-  deleteSubscriptionProduct: {
-    success: async (ctx) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx)).id}` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionProduct/${(await fixtureCatalogProduct(ctx, key)).id}` }),
-  },
+  updateSubscriptionProduct: onOwnAndForeign(fixtureCatalogProduct, (p) => `/v1/SubscriptionProduct/${p.id}`, () => ({ description: 'Changed by the conformance suite' })),
+  deleteSubscriptionProduct: onOwnAndForeign(fixtureCatalogProduct, (p) => `/v1/SubscriptionProduct/${p.id}`),
   createSubscriptionPlan: {
     success: async (ctx) => ({ path: '/v1/SubscriptionPlan', body: { productId: (await fixtureCatalogProduct(ctx)).id, name: `Conformance ${ctx.runId}`, amount: '19.99', currency: 'USD', timeUnit: 'Month', timeInterval: 1 } }),
   },
   listSubscriptionPlans: { success: async () => ({ path: '/v1/SubscriptionPlan', query: { $top: 5, $count: true, $filter: "status eq 'Active'" } }) },
-  updateSubscriptionPlan: {
-    success: async (ctx) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx)).id}`, body: { name: `Conformance renamed ${ctx.runId}` } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx, key)).id}`, body: { name: 'Not yours' } }),
-  },
-  deleteSubscriptionPlan: {
-    success: async (ctx) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx)).id}` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionPlan/${(await fixtureCatalogPlan(ctx, key)).id}` }),
-  },
+  updateSubscriptionPlan: onOwnAndForeign(fixtureCatalogPlan, (p) => `/v1/SubscriptionPlan/${p.id}`, (ctx) => ({ name: `Conformance renamed ${ctx.runId}` })),
+  deleteSubscriptionPlan: onOwnAndForeign(fixtureCatalogPlan, (p) => `/v1/SubscriptionPlan/${p.id}`),
   createSubscriptionInventoryItem: {
     success: async (ctx) => ({ path: '/v1/SubscriptionInventoryItem', body: { productId: (await fixtureCatalogProduct(ctx)).id, serialNumber: `CF-${ctx.runId}-new` } }),
   },
   listSubscriptionInventoryItems: { success: async () => ({ path: '/v1/SubscriptionInventoryItem', query: { $top: 5, $count: true, $filter: "status eq 'Available'" } }) },
-  updateSubscriptionInventoryItem: {
-    success: async (ctx) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx)).id}`, body: { status: 'Reserved' } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx, key)).id}`, body: { status: 'Discontinued' } }),
-  },
-  deleteSubscriptionInventoryItem: {
-    success: async (ctx) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx)).id}` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/SubscriptionInventoryItem/${(await fixtureInventoryItem(ctx, key)).id}` }),
-  },
+  updateSubscriptionInventoryItem: onOwnAndForeign(fixtureInventoryItem, (i) => `/v1/SubscriptionInventoryItem/${i.id}`, () => ({ status: 'Reserved' })),
+  deleteSubscriptionInventoryItem: onOwnAndForeign(fixtureInventoryItem, (i) => `/v1/SubscriptionInventoryItem/${i.id}`),
   listCommerceSubscriptions: { success: async () => ({ path: '/v1/subscription', query: { $top: 5, $count: true } }) },
-  cancelCommerceSubscription: {
-    success: async (ctx) => ({ path: `/v1/subscription/${(await fixtureSubscription(ctx)).id}/cancel`, body: { cancelAtPeriodEnd: true, reason: 'conformance' } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/subscription/${(await fixtureSubscription(ctx, key)).id}/cancel`, body: { cancelAtPeriodEnd: false } }),
-    },
+  cancelCommerceSubscription: onOwnAndForeign(fixtureSubscription, (sub) => `/v1/subscription/${sub.id}/cancel`, () => ({ cancelAtPeriodEnd: true, reason: 'conformance' })),
 };
 
 /** A role of the merchant behind `key`, unique to this run, with two read scopes. */
@@ -129,18 +114,9 @@ const identityRecipes: Record<string, Recipe> = {
   createRole: {
     success: async (ctx) => ({ path: '/v1/role', body: { name: `Conformance ${ctx.runId} ${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 100), scopes: ['invoice.read'] } }),
   },
-  getRole: {
-    success: async (ctx) => ({ path: `/v1/role/${(await fixtureRole(ctx)).id}` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/role/${(await fixtureRole(ctx, key)).id}` }),
-  },
-  createRestrictedKey: {
-    success: async (ctx) => ({ path: `/v1/role/${(await fixtureRole(ctx)).id}/keys`, body: { description: 'conformance' } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/role/${(await fixtureRole(ctx, key)).id}/keys`, body: {} }),
-  },
-  revokeRestrictedKey: {
-    success: async (ctx) => ({ path: await fixtureRestrictedKeyPath(ctx) }),
-    foreign: async (ctx, _info, key) => ({ path: await fixtureRestrictedKeyPath(ctx, key) }),
-  },
+  getRole: onOwnAndForeign(fixtureRole, (role) => `/v1/role/${role.id}`),
+  createRestrictedKey: onOwnAndForeign(fixtureRole, (role) => `/v1/role/${role.id}/keys`, () => ({ description: 'conformance' })),
+  revokeRestrictedKey: onOwnAndForeign(fixtureRestrictedKeyPath, (path) => path),
 };
 
 /** A new payment link of the merchant behind `key` (each recipe its own: one is deleted, one deactivated). */
@@ -152,26 +128,11 @@ const payer = (ctx: ConformanceContext) => ({ email: `conformance+${ctx.runId}@e
 const linkRecipes: Record<string, Recipe> = {
   listPaymentLinks: { success: async () => ({ path: '/v1/PaymentLink', query: { $top: 5, $count: true } }) },
   createPaymentLink: { success: async (ctx) => ({ path: '/v1/PaymentLink', body: { name: `Conformance link ${ctx.runId}`, currencyCode: 'USD', unitPrice: '12.50', taxRate: '5' } }) },
-  updatePaymentLink: {
-    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}`, body: { unitPrice: '13.00' } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}`, body: { unitPrice: '13.00' } }),
-  },
-  deletePaymentLink: {
-    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}` }),
-  },
-  activatePaymentLink: {
-    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, undefined, { status: 'Draft' })).id}/Activate` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key, { status: 'Draft' })).id}/Activate` }),
-  },
-  deactivatePaymentLink: {
-    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}/Deactivate` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}/Deactivate` }),
-  },
-  getPaymentLinkEmbedCode: {
-    success: async (ctx) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx)).id}/EmbedCode` }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/PaymentLink/${(await fixtureLink(ctx, key)).id}/EmbedCode` }),
-  },
+  updatePaymentLink: onOwnAndForeign(fixtureLink, (link) => `/v1/PaymentLink/${link.id}`, () => ({ unitPrice: '13.00' })),
+  deletePaymentLink: onOwnAndForeign(fixtureLink, (link) => `/v1/PaymentLink/${link.id}`),
+  activatePaymentLink: onOwnAndForeign((ctx, key) => fixtureLink(ctx, key, { status: 'Draft' }), (link) => `/v1/PaymentLink/${link.id}/Activate`),
+  deactivatePaymentLink: onOwnAndForeign(fixtureLink, (link) => `/v1/PaymentLink/${link.id}/Deactivate`),
+  getPaymentLinkEmbedCode: onOwnAndForeign(fixtureLink, (link) => `/v1/PaymentLink/${link.id}/EmbedCode`),
   getPaymentLinkQrCode: { success: async (ctx) => ({ path: `/v1/PaymentLink/qr/${(await fixtureLink(ctx)).identifier}` }) },
   getPaymentLinkByIdentifier: { success: async (ctx) => ({ path: `/v1/PaymentLink/GetByIdentifier(identifier='${(await fixtureLink(ctx)).identifier}')` }) },
   getPaymentLinkByMerchantSlug: {
