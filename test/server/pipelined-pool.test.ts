@@ -20,6 +20,8 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
     expect(row?.open).toBe(false);
   };
   const marked = (on: any, id: number) => on.insertInto(parents).values({ id }).modifyEnd(sql.raw(THEN_COMMIT));
+  /** What a transaction that fails throws (its error, with `code` and `message`). */
+  const failure = (work: (trx: any) => Promise<void>) => database.db.transaction().execute(work).then(() => ({}) as Error & { code?: string }, (e: Error & { code?: string }) => e);
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 1 });
@@ -47,41 +49,32 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
   });
 
   it('a failing first statement (sent with begin) rolls the transaction back', async () => {
-    const failed = await database.db
-      .transaction()
-      .execute(async (trx: any) => {
-        await trx.insertInto(parents).values({ id: 1 }).execute(); // a duplicate
-        await trx.insertInto(parents).values({ id: 10 }).execute();
-      })
-      .catch((e: unknown) => e);
-    expect((failed as { code?: string }).code).toBe('23505');
+    const failed = await failure(async (trx: any) => {
+      await trx.insertInto(parents).values({ id: 1 }).execute(); // a duplicate
+      await trx.insertInto(parents).values({ id: 10 }).execute();
+    });
+    expect(failed.code).toBe('23505');
     expect(await count(parents)).toBe(2);
     await connectionIsClean();
   });
 
   it('a failing marked statement commits nothing of the transaction', async () => {
-    const failed = await database.db
-      .transaction()
-      .execute(async (trx: any) => {
-        await trx.insertInto(parents).values({ id: 11 }).execute();
-        await marked(trx, 1).execute(); // a duplicate, sent with the commit
-      })
-      .catch((e: unknown) => e);
-    expect((failed as { code?: string }).code).toBe('23505');
+    const failed = await failure(async (trx: any) => {
+      await trx.insertInto(parents).values({ id: 11 }).execute();
+      await marked(trx, 1).execute(); // a duplicate, sent with the commit
+    });
+    expect(failed.code).toBe('23505');
     expect(await count(parents)).toBe(2);
     await connectionIsClean();
   });
 
   it('a commit the server refuses fails the marked statement with its error, and nothing is committed', async () => {
-    const failed = await database.db
-      .transaction()
-      .execute(async (trx: any) => {
-        // A child of a missing parent: the deferred foreign key is checked at commit.
-        await trx.insertInto(children).values({ id: 12, parent: 999 }).execute();
-        await marked(trx, 12).execute();
-      })
-      .catch((e: unknown) => e);
-    expect((failed as { code?: string }).code).toBe('23503');
+    const failed = await failure(async (trx: any) => {
+      // A child of a missing parent: the deferred foreign key is checked at commit.
+      await trx.insertInto(children).values({ id: 12, parent: 999 }).execute();
+      await marked(trx, 12).execute();
+    });
+    expect(failed.code).toBe('23503');
     expect(await count(parents)).toBe(2);
     expect(await count(children)).toBe(2);
     await connectionIsClean();
@@ -89,24 +82,18 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
 
   it('a transaction that runs no statement, or throws before its first, leaves the connection clean', async () => {
     await database.db.transaction().execute(async () => undefined);
-    const thrown = await database.db
-      .transaction()
-      .execute(async () => {
-        throw new Error('before any statement');
-      })
-      .catch((e: Error) => e.message);
+    const thrown = (await failure(async () => {
+      throw new Error('before any statement');
+    })).message;
     expect(thrown).toBe('before any statement');
     await connectionIsClean();
   });
 
   it('a statement after the marked one is refused (the transaction has committed)', async () => {
-    const failed = await database.db
-      .transaction()
-      .execute(async (trx: any) => {
-        await marked(trx, 30).execute();
-        await trx.insertInto(parents).values({ id: 31 }).execute();
-      })
-      .catch((e: Error) => e.message);
+    const failed = (await failure(async (trx: any) => {
+      await marked(trx, 30).execute();
+      await trx.insertInto(parents).values({ id: 31 }).execute();
+    })).message;
     expect(failed).toMatch(/must be the last/);
     expect(Number((await database.sql.query(`SELECT count(*) AS n FROM ${parents} WHERE id IN (30, 31)`)).rows[0].n)).toBe(1);
     await connectionIsClean();
