@@ -10,7 +10,8 @@
 // - send `commit` with a statement marked as the last of its transaction (`THEN_COMMIT`), in one
 //   write; Kysely's own `commit` that follows is then answered here;
 // - send plain reads and SHARED_WRITE statements outside transactions over a few connections
-//   shared by every request (SharedConnections), many in one write.
+//   shared by every request (SharedConnections), many in one write;
+// - run the statements they see again as prepared statements (StatementNames).
 //
 // All use node-postgres's pipeline mode: each statement keeps its own Sync, so the server
 // answers them one by one, exactly as if they had been sent apart; only the waiting between them
@@ -20,6 +21,7 @@
 // the marked statement with the commit's error. Either way the transaction did not commit.
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { StatementNames } from './prepared-statements.js';
 
 /** Appended to a statement (Kysely: `.modifyEnd(sql.raw(THEN_COMMIT))`): the last of its transaction; the commit goes with it. */
 export const THEN_COMMIT = '/* till: then commit */';
@@ -49,13 +51,14 @@ const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ 
  */
 export function pipelinedPool(pool: pg.Pool, sharedConnections: number): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PipelinedClient>();
+  const names = new StatementNames();
   const dedicated = async () => {
     const client = await pool.connect();
     let wrapper = wrappers.get(client);
-    if (!wrapper) wrappers.set(client, (wrapper = pipelinedClient(client)));
+    if (!wrapper) wrappers.set(client, (wrapper = pipelinedClient(client, names)));
     return wrapper;
   };
-  const shared = sharedConnections > 0 ? new SharedConnections(pool, sharedConnections) : undefined;
+  const shared = sharedConnections > 0 ? new SharedConnections(pool, sharedConnections, names) : undefined;
   return {
     // Kysely calls query(sql, parameters) only: no cursor is configured.
     connect: async () => (shared ? lazyClient(dedicated, shared) : await dedicated()) as unknown as PostgresPoolClient,
@@ -115,9 +118,21 @@ class SharedConnections {
   constructor(
     private readonly pool: pg.Pool,
     private readonly size: number,
+    private readonly names: StatementNames,
   ) {}
 
+  /** Runs a statement; one whose prepared form went stale (see StatementNames) runs once more, prepared anew. */
   async run(sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
+    const config = this.names.config(sql, parameters);
+    try {
+      return await this.runOnce(config);
+    } catch (error) {
+      if (!this.names.renewAfter(error, config)) throw error;
+      return this.runOnce(this.names.config(sql, parameters));
+    }
+  }
+
+  private async runOnce(config: pg.QueryConfig): Promise<QueryResult> {
     const slot = await this.pick();
     if (!slot.corked) {
       slot.corked = true;
@@ -129,7 +144,7 @@ class SharedConnections {
     }
     slot.inFlight += 1;
     try {
-      return (await slot.client.query(sql, parameters as unknown[])) as unknown as QueryResult;
+      return (await slot.client.query(config)) as unknown as QueryResult;
     } finally {
       slot.inFlight -= 1;
     }
@@ -187,12 +202,12 @@ class SharedConnections {
 
 const streamOf = (client: pg.PoolClient) => (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
 
-function pipelinedClient(client: pg.PoolClient): PipelinedClient {
+function pipelinedClient(client: pg.PoolClient, names: StatementNames): PipelinedClient {
   /** `begin` was asked for and not sent yet. */
   let beginPending = false;
   /** The transaction committed with its marked statement; Kysely's `commit` is answered here. */
   let committed = false;
-  const run = (sql: string, parameters: readonly unknown[]) => client.query(sql, parameters as unknown[]) as unknown as Promise<QueryResult>;
+  const run = (sql: string, parameters: readonly unknown[]) => runStatement(client, names, sql, parameters);
   return {
     query(sql, parameters) {
       if (sql === 'begin') {
@@ -214,7 +229,7 @@ function pipelinedClient(client: pg.PoolClient): PipelinedClient {
       const commit = sql.endsWith(THEN_COMMIT) && (begin || client.getTransactionStatus() === 'T');
       beginPending = false;
       if (!begin && !commit) return run(sql, parameters);
-      return together(client, begin, sql, parameters, commit).then((result) => {
+      return together(client, begin, names.config(sql, parameters), commit, names).then((result) => {
         committed = commit;
         return result;
       });
@@ -226,20 +241,39 @@ function pipelinedClient(client: pg.PoolClient): PipelinedClient {
   };
 }
 
+/**
+ * Runs a statement on a connection of its own. Outside a transaction, one whose prepared form
+ * went stale (see StatementNames) runs once more, prepared anew; inside one, the transaction has
+ * failed with it.
+ */
+async function runStatement(client: pg.PoolClient, names: StatementNames, sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
+  const outside = client.getTransactionStatus() === 'I';
+  const config = names.config(sql, parameters);
+  try {
+    return (await client.query(config)) as unknown as QueryResult;
+  } catch (error) {
+    if (!names.renewAfter(error, config) || !outside) throw error;
+    return (await client.query(names.config(sql, parameters))) as unknown as QueryResult;
+  }
+}
+
 /** Sends `begin` (when asked), the statement and `commit` (when asked) in one write; answers the statement's result. */
-async function together(client: pg.PoolClient, begin: boolean, sql: string, parameters: readonly unknown[], commit: boolean): Promise<QueryResult> {
+async function together(client: pg.PoolClient, begin: boolean, config: pg.QueryConfig, commit: boolean, names: StatementNames): Promise<QueryResult> {
   const stream = streamOf(client);
   stream.cork();
   let sent: [Promise<unknown> | undefined, Promise<QueryResult>, Promise<unknown> | undefined];
   try {
-    sent = [begin ? client.query('begin') : undefined, client.query(sql, parameters as unknown[]) as unknown as Promise<QueryResult>, commit ? client.query('commit') : undefined];
+    sent = [begin ? client.query('begin') : undefined, client.query(config) as unknown as Promise<QueryResult>, commit ? client.query('commit') : undefined];
   } finally {
     stream.uncork();
   }
   // Every answer is awaited, so none is left rejected and unheard.
   const [began, statement, committed] = await Promise.allSettled(sent);
   if (began.status === 'rejected') throw began.reason;
-  if (statement.status === 'rejected') throw statement.reason;
+  if (statement.status === 'rejected') {
+    names.renewAfter(statement.reason, config);
+    throw statement.reason;
+  }
   if (committed.status === 'rejected') throw committed.reason;
   // (A statement that succeeded leaves no aborted transaction behind, so this is only a guard.)
   if (commit && (committed.value as QueryResult).command !== 'COMMIT') throw new Error(`The transaction did not commit (${(committed.value as QueryResult).command}).`);

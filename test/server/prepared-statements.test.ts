@@ -1,0 +1,99 @@
+// A statement seen again runs as a named prepared statement (server/db/prepared-statements.ts):
+// its answers are the same, and a schema change that alters its result's columns is survived.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import { StatementNames } from '../../server/db/prepared-statements.js';
+import { randomToken } from '../../server/shared/crypto.js';
+import { usingPostgres } from '../support/server.js';
+
+describe.runIf(usingPostgres)('prepared statements (PostgreSQL)', () => {
+  let database: TillDatabase;
+  const table = `prepared_${randomToken(8).toLowerCase()}`;
+  /** The statements prepared on the pool's only connection. */
+  const prepared = async () => (await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(database.db)).rows;
+  const byId = (id: number, db: any = database.db) => db.selectFrom(table).selectAll().where('id', '=', id).execute();
+
+  beforeAll(async () => {
+    // One connection, so the statements and pg_prepared_statements see the same session.
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 1 });
+    await database.sql.exec(`CREATE TABLE ${table} (id int PRIMARY KEY, label text NOT NULL); INSERT INTO ${table} VALUES (1, 'one'), (2, 'two');`);
+  });
+  afterAll(async () => {
+    await database?.sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    await database?.close();
+  });
+
+  it('prepares a statement with values at its second run, once, and answers each run with its own values', async () => {
+    const text = `select * from "${table}" where "id" = $1`;
+    expect(await byId(1)).toEqual([{ id: 1, label: 'one' }]);
+    expect((await prepared()).filter((p) => p.statement === text)).toEqual([]);
+    expect(await byId(2)).toEqual([{ id: 2, label: 'two' }]);
+    expect(await byId(1)).toEqual([{ id: 1, label: 'one' }]);
+    expect(await byId(3)).toEqual([]);
+    expect((await prepared()).filter((p) => p.statement === text)).toHaveLength(1);
+  });
+
+  it('a statement without values is never prepared (it may hold several statements)', async () => {
+    const before = (await prepared()).length;
+    const labels = () => (database.db as any).selectFrom(table).select('label').execute();
+    await labels();
+    await labels();
+    await labels();
+    expect((await prepared()).length).toBe(before);
+  });
+
+  it('after a schema change alters its columns, a prepared statement outside a transaction answers with the new columns', async () => {
+    await byId(1);
+    await byId(1);
+    await database.sql.exec(`ALTER TABLE ${table} ADD COLUMN note text`);
+    expect(await byId(1)).toEqual([{ id: 1, label: 'one', note: null }]);
+    expect(await byId(2)).toEqual([{ id: 2, label: 'two', note: null }]);
+  });
+
+  it('inside a transaction, that change fails the transaction once; the next one is prepared anew', async () => {
+    const inTransaction = () => database.db.transaction().execute((trx) => byId(1, trx));
+    await inTransaction();
+    await inTransaction();
+    await database.sql.exec(`ALTER TABLE ${table} ADD COLUMN extra int`);
+    await expect(inTransaction()).rejects.toMatchObject({ code: '0A000' });
+    expect(await inTransaction()).toEqual([{ id: 1, label: 'one', note: null, extra: null }]);
+  });
+});
+
+describe('StatementNames', () => {
+  const values = [1];
+  it('names a statement with values at its second sighting, and keeps that name', () => {
+    const names = new StatementNames();
+    expect(names.config('select $1', values)).toEqual({ text: 'select $1', values });
+    const named = names.config('select $1', values);
+    expect(named.name).toMatch(/^till_\d+_\d+$/);
+    expect(names.config('select $1', [2])).toEqual({ name: named.name, text: 'select $1', values: [2] });
+  });
+
+  it('never names a statement without values', () => {
+    const names = new StatementNames();
+    for (let i = 0; i < 3; i++) expect(names.config('select 1; select 2', []).name).toBeUndefined();
+  });
+
+  it('names at most its limit of statements; the others run unnamed', () => {
+    const names = new StatementNames(2);
+    for (const text of ['a $1', 'b $1', 'c $1']) names.config(text, values);
+    const second = ['a $1', 'b $1', 'c $1'].map((text) => names.config(text, values).name);
+    expect(second.filter(Boolean)).toHaveLength(2);
+    expect(second[2]).toBeUndefined();
+  });
+
+  it('after a stale prepared statement, names every statement anew; other errors change nothing', () => {
+    const names = new StatementNames();
+    names.config('select $1', values);
+    const first = names.config('select $1', values);
+    expect(names.renewAfter(Object.assign(new Error('division by zero'), { code: '22012' }), first)).toBe(false);
+    expect(names.config('select $1', values).name).toBe(first.name);
+    expect(names.renewAfter(Object.assign(new Error('cached plan must not change result type'), { code: '0A000' }), first)).toBe(true);
+    names.config('select $1', values);
+    const renewed = names.config('select $1', values).name;
+    expect(renewed).toBeDefined();
+    expect(renewed).not.toBe(first.name);
+  });
+});
