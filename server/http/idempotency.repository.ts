@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { SHARED_WRITE, THEN_COMMIT } from '../db/pipelined-pool.js';
+import { precompiled } from '../db/precompiled.js';
 import { ofTenant } from '../db/scope.js';
 import type { Tenant } from '../shared/tenant.js';
 
@@ -13,15 +14,18 @@ import type { Tenant } from '../shared/tenant.js';
  * commit), and otherwise only by single statements like this one.
  */
 export async function claimKey(db: Db, tenant: Tenant, key: string, requestHash: string, now: Date): Promise<boolean> {
-  const claimed = await db
+  const claimed = await claimQuery(db, [tenant.merchantId, tenant.livemode, key, requestHash, now]);
+  return claimed.rows.length > 0;
+}
+
+const claimQuery = precompiled((db, value) =>
+  db
     .insertInto('idempotency_keys')
-    .values({ merchant_id: tenant.merchantId, livemode: tenant.livemode, key, request_hash: requestHash, state: 'in_flight', locked_at: now, created_at: now })
+    .values({ merchant_id: value(0), livemode: value(1), key: value(2), request_hash: value(3), state: 'in_flight', locked_at: value(4), created_at: value(4) })
     .onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'key']).doNothing())
     .returning('key')
-    .modifyEnd(sql.raw(SHARED_WRITE))
-    .executeTakeFirst();
-  return claimed !== undefined;
-}
+    .modifyEnd(sql.raw(SHARED_WRITE)),
+);
 
 export async function findKey(db: Db, tenant: Tenant, key: string) {
   return db.selectFrom('idempotency_keys').selectAll().where(ofTenant(tenant)).where('key', '=', key).executeTakeFirst();
@@ -43,29 +47,35 @@ export async function takeOverStaleKey(db: Db, tenant: Tenant, key: string, now:
 
 /** Stores the first request's answer under its key. A shared write, as `claimKey` is. */
 export async function storeResponse(db: Db, tenant: Tenant, key: string, response: { status: number; headers: Record<string, string>; body: string }): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', response_status: response.status, response_headers: JSON.stringify(response.headers), response_body: response.body })
-    .where(ofTenant(tenant))
-    .where('key', '=', key)
-    .modifyEnd(sql.raw(SHARED_WRITE))
-    .execute();
+  await storeQuery(db, [tenant.merchantId, tenant.livemode, key, response.status, JSON.stringify(response.headers), response.body]);
 }
+
+const storeQuery = precompiled((db, value) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: value(3), response_headers: value(4), response_body: value(5) })
+    .where(ofTenant({ merchantId: value(0), livemode: value(1) }))
+    .where('key', '=', value(2))
+    .modifyEnd(sql.raw(SHARED_WRITE)),
+);
 
 /**
  * Marks the key of the request whose transaction this is: it commits with it. It runs last in the
  * transaction (the commit hook's place), so on PostgreSQL the commit is sent with it.
  */
 export async function markKeyCommitted(trx: Db, tenant: Tenant, key: string): Promise<void> {
-  await trx
+  await markQuery(trx, [tenant.merchantId, tenant.livemode, key]);
+}
+
+const markQuery = precompiled((db, value) =>
+  db
     .updateTable('idempotency_keys')
     .set({ state: 'committed' })
-    .where(ofTenant(tenant))
-    .where('key', '=', key)
+    .where(ofTenant({ merchantId: value(0), livemode: value(1) }))
+    .where('key', '=', value(2))
     .where('state', '=', 'in_flight')
-    .modifyEnd(sql.raw(THEN_COMMIT))
-    .execute();
-}
+    .modifyEnd(sql.raw(THEN_COMMIT)),
+);
 
 /**
  * Lets a key go (the first request failed on our side; a retry runs again), unless the request

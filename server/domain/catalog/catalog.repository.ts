@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { Plan, PlansTable, Product, ProductsTable } from '../../db/tables/catalog.js';
 import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import type { PageRequest } from '../../shared/pagination.js';
@@ -29,9 +30,13 @@ export async function insertPlan(db: Db, values: Insertable<PlansTable>): Promis
 }
 
 export async function findPlan(db: Db, owner: MerchantRef, id: number, options: { lock?: boolean } = {}): Promise<Plan | undefined> {
-  const query = db.selectFrom('plans').selectAll().where(ofMerchant(owner)).where('id', '=', id);
-  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+  return (await planQuery(db, [owner.merchantId, id], options.lock ? 'lock' : '')).rows[0];
 }
+
+const planQuery = precompiled((db, value, shape) => {
+  const query = db.selectFrom('plans').selectAll().where(ofMerchant({ merchantId: value(0) })).where('id', '=', value(1));
+  return shape === 'lock' ? query.forUpdate() : query;
+});
 
 export async function findPlans(db: Db, owner: MerchantRef, page: PageRequest & { includeArchived: boolean }): Promise<Plan[]> {
   let q = db.selectFrom('plans').selectAll().where(ofMerchant(owner));

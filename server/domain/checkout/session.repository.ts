@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { precompiled } from '../../db/precompiled.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { CheckoutSessionRow, CheckoutSessionsTable } from '../../db/tables/checkout-sessions.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -18,17 +19,26 @@ export type NewSession = Omit<Insertable<CheckoutSessionsTable>, 'notify_custome
 
 /** Inserts a session. The merchant's settings for what was left null are read by the same statement. */
 export async function insertSession(db: Db, values: NewSession): Promise<CheckoutSessionRow> {
-  const merchantSetting = (column: 'message_checkout_customers' | 'send_checkout_receipts') => db.selectFrom('merchants').select(column).where('id', '=', values.merchant_id);
+  const columns = (Object.keys(values) as Array<keyof NewSession>).filter((column) => values[column] !== undefined && !(MERCHANT_SETTING[column] && values[column] === null));
+  const { rows } = await insertSessionQuery(db, [values.merchant_id, ...columns.map((column) => values[column])], columns.join(','));
+  return rows[0]!;
+}
+
+/** The session columns that default to a merchant setting, and that setting's column. */
+const MERCHANT_SETTING: Partial<Record<keyof NewSession, 'message_checkout_customers' | 'send_checkout_receipts'>> = {
+  notify_customer: 'message_checkout_customers',
+  send_receipt: 'send_checkout_receipts',
+};
+
+/** The insert for the columns named in `shape` (value(0) is the merchant; each column's value follows). */
+const insertSessionQuery = precompiled((db, value, shape) => {
+  const row: Record<string, unknown> = Object.fromEntries(shape.split(',').map((column, i) => [column, value(i + 1)]));
+  for (const [column, setting] of Object.entries(MERCHANT_SETTING)) row[column] ??= db.selectFrom('merchants').select(setting).where('id', '=', value(0));
   return db
     .insertInto('checkout_sessions')
-    .values({
-      ...values,
-      notify_customer: values.notify_customer ?? merchantSetting('message_checkout_customers'),
-      send_receipt: values.send_receipt ?? merchantSetting('send_checkout_receipts'),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+    .values(row as Insertable<CheckoutSessionsTable>)
+    .returningAll();
+});
 
 /** Changes a session; with `whileOpen`, only while it is unpaid (else undefined: someone else moved it first). */
 export async function updateSession(db: Db, tenant: Tenant, id: string, changes: Updateable<CheckoutSessionsTable>, options: { whileOpen?: boolean; whilePayment?: number } = {}): Promise<CheckoutSessionRow | undefined> {

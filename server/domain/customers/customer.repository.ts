@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { SHARED_WRITE } from '../../db/pipelined-pool.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import type { Customer, CustomersTable } from '../../db/tables/customers.js';
@@ -47,36 +48,37 @@ export interface NewCustomer {
  * wait only for another create like it (nothing else inserts customers).
  */
 export async function insertCustomerUnlessFound(db: Db, values: NewCustomer): Promise<Customer | undefined> {
-  return db
+  const byExternalId = values.external_id !== null;
+  const found = byExternalId ? values.external_id : values.email.toLowerCase();
+  const { rows } = await insertCustomerQuery(db, [values.merchant_id, values.email, values.name, values.phone, values.external_id, values.metadata, values.created_at, found], byExternalId ? 'external_id' : 'email');
+  return rows[0];
+}
+
+/** The insert, where no customer of value(0) has the external id (shape `external_id`) or the lower-case email (`email`) value(7). */
+const insertCustomerQuery = precompiled((db, value, shape) =>
+  db
     .insertInto('customers')
     .columns(['merchant_id', 'email', 'name', 'phone', 'external_id', 'metadata', 'created_at'])
     .expression(
       db
         .selectNoFrom((eb) => [
-          eb.cast(eb.val(values.merchant_id), 'integer').as('merchant_id'),
-          eb.cast(eb.val(values.email), 'text').as('email'),
-          eb.cast(eb.val(values.name), 'text').as('name'),
-          eb.cast(eb.val(values.phone), 'text').as('phone'),
-          eb.cast(eb.val(values.external_id), 'text').as('external_id'),
-          eb.cast(eb.val(values.metadata), 'jsonb').as('metadata'),
-          eb.cast(eb.val(values.created_at), 'timestamptz').as('created_at'),
+          eb.cast(eb.val(value(0)), 'integer').as('merchant_id'),
+          eb.cast(eb.val(value(1)), 'text').as('email'),
+          eb.cast(eb.val(value(2)), 'text').as('name'),
+          eb.cast(eb.val(value(3)), 'text').as('phone'),
+          eb.cast(eb.val(value(4)), 'text').as('external_id'),
+          eb.cast(eb.val(value(5)), 'jsonb').as('metadata'),
+          eb.cast(eb.val(value(6)), 'timestamptz').as('created_at'),
         ])
         .where(({ not, exists, selectFrom }) => {
-          const same = selectFrom('customers').select(sql.lit(1).as('found')).where('merchant_id', '=', values.merchant_id);
-          return not(
-            exists(
-              values.external_id !== null
-                ? same.where('external_id', '=', values.external_id)
-                : same.where((w) => w(w.fn('lower', ['email']), '=', values.email.toLowerCase())),
-            ),
-          );
+          const same = selectFrom('customers').select(sql.lit(1).as('found')).where('merchant_id', '=', value(0));
+          return not(exists(shape === 'external_id' ? same.where('external_id', '=', value(7)) : same.where((w) => w(w.fn('lower', ['email']), '=', value(7)))));
         }),
     )
     .onConflict((oc) => oc.doNothing())
     .returningAll()
-    .modifyEnd(sql.raw(SHARED_WRITE))
-    .executeTakeFirst();
-}
+    .modifyEnd(sql.raw(SHARED_WRITE)),
+);
 
 export interface CustomerFilter {
   limit: number;

@@ -1,0 +1,60 @@
+// A precompiled query (server/db/precompiled.ts) is Kysely's own SQL, built once per shape: each
+// run answers with its own values, as the builder's query would.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import { precompiled } from '../../server/db/precompiled.js';
+
+describe('precompiled queries', () => {
+  let database: TillDatabase;
+  let builds = 0;
+  const table = 'precompiled_things';
+  const db = () => database.db as any;
+  const byLabel = precompiled((on: any, value, shape) => {
+    builds += 1;
+    const query = on.selectFrom(table).select(['id', 'label']).where('label', '=', value(0)).orderBy('id');
+    return shape === 'after' ? query.where('id', '>', value(1)) : query;
+  });
+  const insert = precompiled((on: any, value) => on.insertInto(table).values({ id: value(0), label: value(1) }).returning(['id', 'label']));
+
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
+    await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(database.db);
+    await sql`CREATE TABLE ${sql.table(table)} (id int PRIMARY KEY, label text NOT NULL)`.execute(database.db);
+  });
+  afterAll(async () => {
+    await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(database.db);
+    await database?.close();
+  });
+
+  it('runs each call with its own values, building each shape once', async () => {
+    expect((await insert(db(), [1, 'a'])).rows).toEqual([{ id: 1, label: 'a' }]);
+    expect((await insert(db(), [2, 'b'])).rows).toEqual([{ id: 2, label: 'b' }]);
+    await insert(db(), [3, 'a']);
+    expect((await byLabel(db(), ['a'])).rows).toEqual([
+      { id: 1, label: 'a' },
+      { id: 3, label: 'a' },
+    ]);
+    expect((await byLabel(db(), ['b'])).rows).toEqual([{ id: 2, label: 'b' }]);
+    expect((await byLabel(db(), ['a', 1], 'after')).rows).toEqual([{ id: 3, label: 'a' }]);
+    expect((await byLabel(db(), ['a', 3], 'after')).rows).toEqual([]);
+    expect(builds).toBe(2);
+  });
+
+  it('inside a transaction, runs as part of it', async () => {
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await insert(trx, [4, 'c']);
+        expect((await byLabel(trx, ['c'])).rows).toEqual([{ id: 4, label: 'c' }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect((await byLabel(db(), ['c'])).rows).toEqual([]);
+  });
+
+  it('refuses a builder that computes with a value (it would fix one run’s value into every run)', async () => {
+    const lowered = precompiled((on: any, value) => on.selectFrom(table).selectAll().where('label', '=', `${value(0)}`.toLowerCase()));
+    await expect(lowered(db(), ['A'])).rejects.toThrow(/computed with its value #0/);
+  });
+});
