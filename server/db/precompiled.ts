@@ -5,8 +5,15 @@
 // the create-session request. A statement on every request's path is built here once per shape,
 // with placeholders where its values go, and each run only puts its values in their places. The
 // SQL is Kysely's own, so it cannot drift from the builder's.
+//
+// On a PostgreSQL server its statement is also prepared, once per connection, and planned by
+// PostgreSQL as prepared statements are: after five runs with a generic plan, when that costs no
+// more (prepared-statements.ts). So a query precompiled here must be one whose best plan does not
+// depend on its values: a lookup or update by a primary or full unique key, an insert; not a
+// filter that a partial index answers for some values only, nor an `ON CONFLICT … WHERE`.
 import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
+import { markPreparable } from './prepared-statements.js';
 
 /** Stands for the value at `index` of a run, while the query is built. */
 class Placeholder {
@@ -43,6 +50,7 @@ export function precompiled<Row>(build: (db: Db, value: Value, shape: string) =>
       const compiled = build(db, value, shape).compile();
       template = { sql: compiled.sql, parameters: compiled.parameters };
       templates.set(shape, template);
+      markPreparable(template.sql);
     }
     const parameters = template.parameters.map((p) => (p instanceof Placeholder ? values[p.index] : p));
     return db.executeQuery<Row>(CompiledQuery.raw(template.sql, parameters));

@@ -1,34 +1,43 @@
-// Prepared statements on a PostgreSQL server: parsed and analysed once per connection, not on
-// every request.
+// Prepared statements on a PostgreSQL server for the statements on every request's path: parsed,
+// analysed and planned once per connection, not on every request.
 //
-// Kysely sends each statement as an unnamed one, so the server parses, analyses and plans it
-// every time. For the hot statements of the API (a 40-column insert, a keyed select) that is most
-// of PostgreSQL's work: measured, it halved PostgreSQL's CPU per created checkout session. Here a
-// statement seen again gets a name, and node-postgres then sends its text once per connection
-// (Parse) and afterwards only its values (Bind, Execute). Plans are PostgreSQL's to choose
-// (`plan_cache_mode`): a custom plan for the first executions, a generic one when it costs no more.
+// Kysely sends each statement as an unnamed one, so the server parses, analyses and plans it every
+// time. For the hot statements of the API (a 40-column insert, a keyed select) that is most of
+// PostgreSQL's work: measured, preparing them halved PostgreSQL's CPU per created checkout
+// session, and nearly all of the gain is the plan (with every run planned anew, little was left).
+// So only the statements of precompiled queries (precompiled.ts) are prepared, and PostgreSQL
+// plans them as it plans any prepared statement: with their values for five runs, then with a
+// generic plan when that costs no more. A precompiled query is therefore one whose best plan does
+// not depend on its values (a lookup or update by a primary or full unique key, an insert); a
+// generic plan cannot tell which partial index a parameter selects (an `ON CONFLICT … WHERE
+// is_owner = $1` finds no arbiter index at all), which is why nothing else is prepared.
 import type pg from 'pg';
 
 /** At most this many statements are named (per process); the rest run unnamed, as before. */
 export const MAX_NAMED_STATEMENTS = 500;
-/** Distinct unnamed statements remembered (to name one at its second sighting) before the count starts over. */
-const MAX_SIGHTINGS = 10_000;
+
+/** The SQL of every precompiled query's shapes (precompiled.ts): the statements that are prepared. */
+const preparable = new Set<string>();
+
+/** Runs `text` (a precompiled query's SQL) as a prepared statement from now on. */
+export function markPreparable(text: string): void {
+  preparable.add(text);
+}
 
 /**
- * Which statements run as named prepared statements: those with parameters (already sent with
- * the extended protocol, so one statement each), from their second sighting, up to
- * MAX_NAMED_STATEMENTS. A statement seen once (a bulk insert of N rows, say) takes no name.
+ * Which statements run as named prepared statements: a precompiled query's with values, up to
+ * MAX_NAMED_STATEMENTS. node-postgres then sends its text once per connection (Parse) and
+ * afterwards only its values (Bind, Execute).
  */
 export class StatementNames {
   private readonly named = new Map<string, string>();
-  private readonly sightings = new Map<string, number>();
   private generation = 0;
 
   constructor(private readonly maxNamed = MAX_NAMED_STATEMENTS) {}
 
-  /** The node-postgres query config for a statement: with a name when it is worth preparing. */
+  /** The node-postgres query config for a statement: with a name when it is prepared. */
   config(text: string, values: readonly unknown[]): pg.QueryConfig {
-    const name = values.length > 0 ? this.nameOf(text) : undefined;
+    const name = values.length > 0 && preparable.has(text) ? this.nameOf(text) : undefined;
     return name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] };
   }
 
@@ -49,12 +58,6 @@ export class StatementNames {
   private nameOf(text: string): string | undefined {
     const name = this.named.get(text);
     if (name !== undefined || this.named.size >= this.maxNamed) return name;
-    if (!this.sightings.has(text)) {
-      if (this.sightings.size >= MAX_SIGHTINGS) this.sightings.clear();
-      this.sightings.set(text, 1);
-      return undefined;
-    }
-    this.sightings.delete(text);
     const fresh = `till_${this.generation}_${this.named.size}`;
     this.named.set(text, fresh);
     return fresh;
