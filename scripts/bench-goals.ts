@@ -83,7 +83,7 @@ function postgresGoals(rows: RateRow[], target: string, suffix: string): Goal[] 
   ];
 }
 
-/** Figures reported without a goal: payments, PGlite's cold start, 2 processes over 1. */
+/** Figures reported without a goal: payments, PGlite's cold start, 2 processes over 1, Till against the pg floor. */
 function reportedFigures({ rows, payments, coldStarts }: GoalInputs): Goal[] {
   const figures: Goal[] = [];
   for (const p of payments) {
@@ -96,6 +96,13 @@ function reportedFigures({ rows, payments, coldStarts }: GoalInputs): Goal[] {
     const one = rate(rows, 'till-postgres', op);
     const two = rate(rows, 'till-postgres-2', op);
     if (one !== undefined && two !== undefined) figures.push({ name: `2 processes vs 1, ${op} (reported)`, measured: `${fmt(two, 0)} vs ${fmt(one, 0)} req/s`, shown: times(two / one) });
+  }
+  for (const op of [GET, CUSTOMER, SESSION]) {
+    const till = rate(rows, 'till-postgres', op);
+    const floor = rate(rows, 'pg-floor', op);
+    if (till !== undefined && floor !== undefined) {
+      figures.push({ name: `Till vs the pg floor (node:http + pg, Till's statements), ${op} (reported)`, measured: `${fmt(till, 0)} vs ${fmt(floor, 0)} req/s, floor p99 ${fmt(p99(rows, 'pg-floor', op)!, 1)} ms`, shown: `${fmt((100 * till) / floor, 0)}% of the floor` });
+    }
   }
   return figures;
 }

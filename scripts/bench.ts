@@ -22,6 +22,9 @@
  *   till-postgres-2   the same with TILL_WORKERS=2: two worker processes on one port
  *   node-http         a bare `node:http` server answering Till's own plan JSON for GET, and Till's
  *                     201 customer or checkout session JSON for the POSTs: the ceiling of Node itself
+ *   pg-floor          bare `node:http` and node-postgres sending Till's own statements for each
+ *                     operation, in the same round trips, on a database Till migrated
+ *                     (bench-floor.ts): the ceiling of this machine for the same database work
  *   prism             the Prism mock of the contract (`scripts/mock.mjs`), validating every request
  *
  * It prints req/s, p50 and p99 latency and non-2xx counts per target and operation, with req/s
@@ -66,7 +69,7 @@
  *   BENCH_WEBHOOK_RATE      events a second written by the outbox case (default 600)
  *   BENCH_WEBHOOK_DRAIN     seconds to wait for the last deliveries of a webhook case (default 60)
  *   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
- *                           till-postgres-2, node-http, prism, payments, cold-start, webhooks,
+ *                           till-postgres-2, node-http, pg-floor, prism, payments, cold-start, webhooks,
  *                           invoices
  *                           (default all)
  *   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
@@ -123,10 +126,11 @@ import {
 import { benchPayments, paymentCells, type PaymentRow, SESSION_BODY } from './bench-payments.js';
 import { benchInvoices, type InvoiceBenchResult, invoiceCells, invoiceGoals, invoiceMarkdown, invoiceNotes } from './bench-invoices.js';
 import { benchWebhooks, WEBHOOK_DRAIN_S, WEBHOOK_GOALS, WEBHOOK_RATE, webhookCells } from './bench-webhooks.js';
+import { startPgFloor } from './bench-floor.js';
 import { startPrism } from './mock.mjs';
 
 /** The parts a run measures (`BENCH_ONLY`, comma-separated); all by default. */
-const PARTS = ['till-pglite', 'till-postgres', 'till-postgres-2', 'node-http', 'prism', 'payments', 'cold-start', 'webhooks', 'invoices'] as const;
+const PARTS = ['till-pglite', 'till-postgres', 'till-postgres-2', 'node-http', 'pg-floor', 'prism', 'payments', 'cold-start', 'webhooks', 'invoices'] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
@@ -344,7 +348,7 @@ async function measure(name: TargetName, operation: OperationName, target: Runni
 // Targets
 // ---------------------------------------------------------------------------------------------
 
-type TargetName = 'till-pglite' | 'baseline-pglite' | 'till-postgres' | 'baseline-postgres' | 'till-postgres-2' | 'node-http' | 'prism';
+type TargetName = 'till-pglite' | 'baseline-pglite' | 'till-postgres' | 'baseline-postgres' | 'till-postgres-2' | 'node-http' | 'pg-floor' | 'prism';
 /** The baseline row each Till row is compared with (BENCH_BASELINE). */
 const BASELINE_OF: Partial<Record<TargetName, TargetName>> = { 'till-pglite': 'baseline-pglite', 'till-postgres': 'baseline-postgres' };
 
@@ -567,12 +571,13 @@ async function benchTargets(baseline: Baseline | undefined, postgres: { unavaila
   await rounds('till-pglite', 'baseline-pglite', (cwd) => startTill(undefined, cwd));
   const { unavailable } = postgres;
   if (unavailable) {
-    for (const name of ['till-postgres', 'till-postgres-2'] as const) skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
+    for (const name of ['till-postgres', 'till-postgres-2', 'pg-floor'] as const) skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
   } else {
     await rounds('till-postgres', 'baseline-postgres', (cwd) => startTillOnPostgres(cwd));
     await benchTarget(rows, 'till-postgres-2', () => startTillOnPostgres(root, { TILL_WORKERS: '2' }));
   }
   await benchTarget(rows, 'node-http', startNodeHttp);
+  if (!unavailable) await benchTarget(rows, 'pg-floor', startPgFloor);
   await benchTarget(rows, 'prism', startPrismTarget);
   return rows;
 }
@@ -743,6 +748,7 @@ function markdownIntro({ environment, baseline, rows }: Report, generatedAt: str
     '- **till-postgres**: the same, on the PostgreSQL server, in a fresh database dropped afterwards.',
     '- **till-postgres-2**: the same with `TILL_WORKERS=2` (two worker processes on one port).',
     "- **node-http**: a bare `node:http` server answering Till's plan JSON for GET and Till's 201 customer or checkout session JSON for the POSTs: what Node alone can do here.",
+    "- **pg-floor**: bare `node:http` and node-postgres sending Till's own statements for each operation in the same round trips (pipelined, prepared; the session's claim, begin and insert, mark and commit, store), on a database Till migrated: what this machine can do with the same database work, with nothing of Till's own (no Express, validation, authentication, Kysely or views).",
     '- **prism**: the Prism mock of the Checkout & Billing contract (`scripts/mock.mjs`), validating each request and answering the documented example.',
     '',
     'Operations, with a bearer secret key: `GET /v1/plans/{id}` (one plan by id), `POST /v1/customers` (a new email every request, so Till inserts a row each time) and `POST /v1/checkout-sessions` (a one-time embedded session of 25 USD, with a new `Idempotency-Key` every request: a transaction, the key and an event).',
