@@ -1,4 +1,4 @@
-// The bench's floor on PostgreSQL (scripts/bench-floor.ts): bare node:http and node-postgres sending
+// The bench's floor on PostgreSQL (the pg-floor target of scripts/bench-targets.ts): bare node:http and node-postgres sending
 // the statements Till sends for each measured operation, in the same round trips, with Till's own
 // economies (pipeline mode, prepared statements, begin and commit sent with a statement, the
 // shared statements of one turn in one write), and nothing else: no Express, no validation, no

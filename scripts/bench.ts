@@ -24,7 +24,7 @@
  *                     201 customer or checkout session JSON for the POSTs: the ceiling of Node itself
  *   pg-floor          bare `node:http` and node-postgres sending Till's own statements for each
  *                     operation, in the same round trips, on a database Till migrated
- *                     (bench-floor.ts): the ceiling of this machine for the same database work
+ *                     (bench-floor-server.mjs): the ceiling of this machine for the same database work
  *   prism             the Prism mock of the contract (`scripts/mock.mjs`), validating every request
  *
  * It prints req/s, p50 and p99 latency and non-2xx counts per target and operation, with req/s
@@ -87,7 +87,6 @@
  * Every child process, temp dir and database this script creates is removed at the end, on an
  * error, and on Ctrl+C.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -96,7 +95,6 @@ import { checkoutBaseline } from './bench-baseline.js';
 import { COLD_START_RUNS, type ColdStartRow, coldStartCells, measureColdStarts } from './bench-cold-start.js';
 import { evaluateGoals, type Goal, goalCells, goalLines } from './bench-goals.js';
 import {
-  callJson,
   checkInterrupted,
   cleanupAll,
   CONNECTIONS,
@@ -104,7 +102,6 @@ import {
   createBenchDatabase,
   DURATION_S,
   fmt,
-  idOf,
   isInterrupted,
   type LatencySummary,
   latencySummary,
@@ -117,17 +114,12 @@ import {
   root,
   ROUNDS,
   setCurrentLoad,
-  sleep,
-  spawnTill,
-  spawnTracked,
-  stopChild,
   WARMUP_S,
 } from './bench-lib.js';
 import { benchPayments, paymentCells, type PaymentRow, SESSION_BODY } from './bench-payments.js';
 import { benchInvoices, type InvoiceBenchResult, invoiceCells, invoiceGoals, invoiceMarkdown, invoiceNotes } from './bench-invoices.js';
 import { benchWebhooks, WEBHOOK_DRAIN_S, WEBHOOK_GOALS, WEBHOOK_RATE, webhookCells } from './bench-webhooks.js';
-import { startPgFloor } from './bench-floor.js';
-import { startPrism } from './mock.mjs';
+import { type RunningTarget, runTag, startNodeHttp, startPgFloor, startPrismTarget, startTill, startTillOnPostgres } from './bench-targets.js';
 
 /** The parts a run measures (`BENCH_ONLY`, comma-separated); all by default. */
 const PARTS = ['till-pglite', 'till-postgres', 'till-postgres-2', 'node-http', 'pg-floor', 'prism', 'payments', 'cold-start', 'webhooks', 'invoices'] as const;
@@ -148,8 +140,6 @@ const partOf = (target: TargetName): Part => (target === 'baseline-pglite' ? 'ti
 const wanted = (part: Part) => !ONLY || ONLY.has(part);
 /** A Till row fails the run when more than this share of its responses are non-2xx or errors. */
 const MAX_ERROR_SHARE = 0.01;
-/** Prism answers any plan id with the contract's example; this is the example's id. */
-const PRISM_PLAN_ID = 301;
 
 // ---------------------------------------------------------------------------------------------
 // autocannon: it ships no type declarations, so the part of its API used here is typed below.
@@ -221,17 +211,7 @@ const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.js
 type OperationName = 'GET /v1/plans/{id}' | 'POST /v1/customers' | 'POST /v1/checkout-sessions';
 const OPERATIONS: OperationName[] = ['GET /v1/plans/{id}', 'POST /v1/customers', 'POST /v1/checkout-sessions'];
 
-/** What a target needs to be benchmarked: where it listens and how to call it. */
-interface RunningTarget {
-  url: string;
-  /** Authorization etc. */
-  headers: Record<string, string>;
-  planId: string;
-  stop: () => Promise<void>;
-}
-
-/** Makes every email and Idempotency-Key of this run unique, across warm-ups, operations and targets. */
-const runTag = Date.now().toString(36);
+/** Counters that make every email and Idempotency-Key of this run unique (with runTag). */
 let emailSeq = 0;
 let keySeq = 0;
 
@@ -352,115 +332,6 @@ type TargetName = 'till-pglite' | 'baseline-pglite' | 'till-postgres' | 'baselin
 /** The baseline row each Till row is compared with (BENCH_BASELINE). */
 const BASELINE_OF: Partial<Record<TargetName, TargetName>> = { 'till-pglite': 'baseline-pglite', 'till-postgres': 'baseline-postgres' };
 
-/** Bodies the bare node:http server answers; replaced by Till's real answers once Till ran. */
-const referenceBodies = {
-  plan: JSON.stringify({
-    success: true,
-    errorCode: null,
-    errorMessage: null,
-    data: { id: 1, object: 'plan', productId: 1, name: 'Bench monthly', description: null, amount: 19.99, currency: 'USD', interval: 'month', intervalCount: 1, status: 'available', active: true, createdAt: '2026-01-01T00:00:00.000Z' },
-  }),
-  customer: JSON.stringify({
-    success: true,
-    errorCode: null,
-    errorMessage: null,
-    data: { id: 1, object: 'customer', email: 'bench@example.com', name: 'Bench', phone: null, externalId: null, metadata: {}, hasPaymentMethod: false, createdAt: '2026-01-01T00:00:00.000Z' },
-  }),
-  session: JSON.stringify({
-    id: 'cs_test_3ZcTvQgwGnPdbuI6Uh45vm3m',
-    object: 'checkout_session',
-    status: 'open',
-    amount: 25,
-    currency: 'USD',
-    mode: 'embedded',
-    paymentType: 'oneTime',
-    clientSecret: 'cs_test_3ZcTvQgwGnPdbuI6Uh45vm3m_secret_AxP8wiPQSWvUR1ivoxGQeowj',
-    url: null,
-    successUrl: null,
-    cancelUrl: null,
-    customer: { email: null, name: null },
-    paymentStatus: 'unpaid',
-    expiresAt: '2026-01-01T00:30:00.000Z',
-    createdAt: '2026-01-01T00:00:00.000Z',
-  }),
-};
-
-/**
- * Starts Till (`NODE_ENV=production`; `env` e.g. TILL_WORKERS) for the req/s rows: creates a
- * product and a plan with the demo merchant's test secret key, and checks every operation once.
- */
-async function startTill(databaseUrl: string | undefined, cwd = root, env: NodeJS.ProcessEnv = {}): Promise<RunningTarget> {
-  const till = await spawnTill(databaseUrl, env, cwd);
-  try {
-    const { url } = till;
-    const headers = { Authorization: `Bearer ${till.secretKey}` };
-    const product = await callJson('POST', `${url}/v1/products`, headers, { name: 'Bench product' });
-    const plan = await callJson('POST', `${url}/v1/plans`, headers, { productId: Number(idOf(product.json)), name: 'Bench monthly', amount: 19.99, currency: 'USD', interval: 'month' });
-    const planId = idOf(plan.json);
-    // One of each, so a broken setup fails here with a readable answer, not as 100% errors.
-    referenceBodies.plan = (await callJson('GET', `${url}/v1/plans/${planId}`, headers)).text;
-    const created = await callJson('POST', `${url}/v1/customers`, headers, { email: `bench-${runTag}-check-${new URL(url).port}@example.com`, name: 'Bench' });
-    if (created.status !== 201) throw new Error(`POST /v1/customers with a new email answered ${created.status}, expected 201`);
-    referenceBodies.customer = created.text;
-    const session = await callJson('POST', `${url}/v1/checkout-sessions`, { ...headers, 'Idempotency-Key': `bench-${runTag}-check-${randomUUID()}` }, SESSION_BODY);
-    if (session.status !== 201) throw new Error(`POST /v1/checkout-sessions with a new Idempotency-Key answered ${session.status}, expected 201`);
-    referenceBodies.session = session.text;
-    return { url, headers, planId, stop: till.stop };
-  } catch (error) {
-    await till.stop();
-    throw error;
-  }
-}
-
-/**
- * The bare node:http server, in a child process: Till's plan JSON for GET, a 201 checkout session
- * JSON for POST /v1/checkout-sessions and a 201 customer JSON for any other POST.
- */
-async function startNodeHttp(): Promise<RunningTarget> {
-  const code = `
-    const http = require('node:http');
-    const get = Buffer.from(process.env.BENCH_GET_BODY);
-    const post = Buffer.from(process.env.BENCH_POST_BODY);
-    const session = Buffer.from(process.env.BENCH_SESSION_BODY);
-    const json = (res, status, body) => {
-      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-      res.end(body);
-    };
-    const server = http.createServer((req, res) => {
-      if (req.method !== 'POST') return json(res, 200, get);
-      const chunks = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        try { JSON.parse(Buffer.concat(chunks).toString()); } catch { return json(res, 400, Buffer.from('{"error":"bad json"}')); }
-        json(res, 201, req.url.startsWith('/v1/checkout-sessions') ? session : post);
-      });
-    });
-    server.listen(0, '127.0.0.1', () => console.log('PORT=' + server.address().port));
-    process.on('SIGTERM', () => { server.close(() => process.exit(0)); server.closeAllConnections(); });
-  `;
-  const { child, output, exited } = spawnTracked(process.execPath, ['-e', code], { ...process.env, BENCH_GET_BODY: referenceBodies.plan, BENCH_POST_BODY: referenceBodies.customer, BENCH_SESSION_BODY: referenceBodies.session });
-  const stop = onCleanup(`stop node:http (pid ${child.pid})`, () => stopChild(child, exited, 5000));
-  try {
-    const deadline = Date.now() + 10_000;
-    let port: string | undefined;
-    while (!(port = /PORT=(\d+)/.exec(output())?.[1])) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`node:http server did not start:\n${output()}`);
-      await sleep(50);
-    }
-    return { url: `http://127.0.0.1:${port}`, headers: {}, planId: '1', stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-/** Prism mocking the Checkout & Billing interface, with request validation (`--errors`). */
-async function startPrismTarget(): Promise<RunningTarget> {
-  const prism = await startPrism({ api: 'checkout' });
-  const stop = onCleanup(`stop Prism (${prism.url})`, () => prism.stop());
-  return { url: prism.url, headers: { Authorization: 'Bearer sk_test_bench' }, planId: String(PRISM_PLAN_ID), stop };
-}
-
 /**
  * The report as rows of strings, for the console and the Markdown table alike. A row that was
  * not measured has three cells: target, operation, and why.
@@ -482,18 +353,6 @@ function tableCells(rows: Row[]): string[][] {
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
-
-/** Till on a fresh PostgreSQL database of its own, dropped when it stops. */
-async function startTillOnPostgres(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<RunningTarget> {
-  const database = await createBenchDatabase();
-  try {
-    const till = await startTill(database.url, cwd, env);
-    return { ...till, stop: async () => (await till.stop(), await database.drop()) };
-  } catch (error) {
-    await database.drop();
-    throw error;
-  }
-}
 
 /** Over every round: each Till target's total req/s over its baseline's, per operation. */
 function overallVsBaseline(rows: Row[]): string[] {
