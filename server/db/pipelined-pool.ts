@@ -122,14 +122,8 @@ class SharedConnections {
   ) {}
 
   /** Runs a statement; one whose prepared form went stale (see StatementNames) runs once more, prepared anew. */
-  async run(sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
-    const config = this.names.config(sql, parameters);
-    try {
-      return await this.runOnce(config);
-    } catch (error) {
-      if (!this.names.renewAfter(error, config)) throw error;
-      return this.runOnce(this.names.config(sql, parameters));
-    }
+  run(sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
+    return runRenewing(this.names, sql, parameters, (config) => this.runOnce(config), true);
   }
 
   private async runOnce(config: pg.QueryConfig): Promise<QueryResult> {
@@ -246,14 +240,18 @@ function pipelinedClient(client: pg.PoolClient, names: StatementNames): Pipeline
  * went stale (see StatementNames) runs once more, prepared anew; inside one, the transaction has
  * failed with it.
  */
-async function runStatement(client: pg.PoolClient, names: StatementNames, sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
-  const outside = client.getTransactionStatus() === 'I';
+function runStatement(client: pg.PoolClient, names: StatementNames, sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
+  return runRenewing(names, sql, parameters, (config) => client.query(config) as unknown as Promise<QueryResult>, client.getTransactionStatus() === 'I');
+}
+
+/** Runs a statement with `send`; when its prepared form went stale, names it anew and, with `retry`, sends it once more. */
+async function runRenewing(names: StatementNames, sql: string, parameters: readonly unknown[], send: (config: pg.QueryConfig) => Promise<QueryResult>, retry: boolean): Promise<QueryResult> {
   const config = names.config(sql, parameters);
   try {
-    return (await client.query(config)) as unknown as QueryResult;
+    return await send(config);
   } catch (error) {
-    if (!names.renewAfter(error, config) || !outside) throw error;
-    return (await client.query(names.config(sql, parameters))) as unknown as QueryResult;
+    if (!names.renewAfter(error, config) || !retry) throw error;
+    return send(names.config(sql, parameters));
   }
 }
 
