@@ -19,7 +19,6 @@ export interface RunningTarget {
   stop: () => Promise<void>;
 }
 
-
 /** Makes every email and Idempotency-Key of this run unique, across warm-ups, operations and targets. */
 export const runTag = Date.now().toString(36);
 
