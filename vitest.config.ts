@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'conformance/test/**/*.test.ts'],
+    globalSetup: ['test/setup/template.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two test files at once even on a 2-core machine (vitest's default there is one): much of a

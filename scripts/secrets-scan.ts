@@ -1,6 +1,7 @@
 #!/usr/bin/env -S npx tsx
 // The secrets scan, run by CI after the whole test run (.ci/run): the dump of the PostgreSQL
-// database every test and conformance run wrote to, and every log they wrote, must hold no card
+// database every test and conformance run wrote to (with the copies of it each test file had,
+// `<name>_*`, which CI keeps for this scan), and every log they wrote, must hold no card
 // number (a Luhn-valid run of 13 to 19 digits), no security-code field or column, and no whole
 // secret key. Findings are printed masked, with where they are; the exit code is 1 if any.
 //
@@ -10,6 +11,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { type Finding, findSecrets } from './secrets/patterns.js';
 
 interface Located extends Finding {
@@ -58,6 +60,25 @@ async function scanDatabase(url: string, tally: Tally): Promise<void> {
   if (code !== 0) throw new Error(`pg_dump failed (${code}): ${stderr.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}`);
 }
 
+/** The database of `url` and its family: every database on that server named `<name>_…` (the test files' copies). */
+async function family(url: string): Promise<string[]> {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datallowconn AND (datname = $1 OR datname LIKE $2) ORDER BY datname', [name, `${name}\\_%`]);
+    return rows.map((r) => {
+      const copy = new URL(url);
+      copy.pathname = `/${r.datname}`;
+      return copy.toString();
+    });
+  } finally {
+    await client.end();
+  }
+}
+
 async function logFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
@@ -76,17 +97,18 @@ async function main() {
   const { values } = parseArgs({ options: { database: { type: 'string' }, logs: { type: 'string', multiple: true, default: [] }, report: { type: 'string' } } });
   const database: Tally = { findings: [], lines: 0, bytes: 0 };
   const logs: Tally = { findings: [], lines: 0, bytes: 0 };
-  if (values.database) await scanDatabase(values.database, database);
+  const databases = values.database ? await family(values.database) : [];
+  for (const url of databases) await scanDatabase(url, database);
   let files = 0;
   for (const dir of values.logs!) files += await scanLogs(dir, logs);
   const findings = [...database.findings, ...logs.findings];
   const summary = {
-    database: values.database ? { rows: database.lines, bytes: database.bytes } : null,
+    database: values.database ? { databases: databases.length, rows: database.lines, bytes: database.bytes } : null,
     logs: { files, lines: logs.lines, bytes: logs.bytes },
     findings: findings.map(({ kind, masked, where }) => ({ kind, masked, where })),
   };
   console.log(
-    `secrets scan: database ${summary.database ? `${summary.database.rows} lines, ${(summary.database.bytes / 1e6).toFixed(1)} MB` : 'not scanned'}; ` +
+    `secrets scan: ${summary.database ? `${summary.database.databases} databases, ${summary.database.rows} lines, ${(summary.database.bytes / 1e6).toFixed(1)} MB` : 'not scanned'}; ` +
       `logs ${files} files, ${logs.lines} lines, ${(logs.bytes / 1e6).toFixed(1)} MB; ${findings.length} findings`,
   );
   for (const f of findings.slice(0, 50)) console.log(`  ${f.kind} ${f.masked} in ${f.where}`);

@@ -65,6 +65,8 @@ export interface DatabaseOptions {
    * into the directory's lock, so a second opener is told who holds it.
    */
   owner?: string;
+  /** A PGlite dump (`dumpDataDir`) to start from instead of an empty database: the tests' migrated template. */
+  loadDataDir?: Blob;
 }
 
 // int8 (count(*), sums of integers) as JS numbers would lose precision past 2^53; keep them as
@@ -120,7 +122,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
   const lock = dir ? await lockPgliteDirectory(dir, options.owner ?? `process ${process.argv.slice(1, 2).join(' ') || process.pid}`) : undefined;
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir ? { dataDir: dir } : {});
+    pglite = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   } catch (err) {
     await lock?.release();
     throw err;

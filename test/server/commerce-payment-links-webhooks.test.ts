@@ -15,7 +15,7 @@ const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 const receivers = receiverPool();
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ clock, config, isolatedDatabase: 'links_webhooks' });
+  t = await startTestServer({ clock, config });
 });
 afterAll(async () => {
   await receivers.closeAll();

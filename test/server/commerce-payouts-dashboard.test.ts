@@ -25,7 +25,7 @@ const advance = async (seconds: number) => expect((await t.call('POST', '/v1/tes
 const dashboard = (query: string, apiKey = m.keys.test.secret) => t.call('GET', `/v1/FinancialDashboard/payouts?${query}`, { apiKey });
 
 beforeAll(async () => {
-  t = await startTestServer({ clock, isolatedDatabase: 'payouts_dashboard' });
+  t = await startTestServer({ clock });
   m = await t.newMerchant();
   await pay(100); // 96.80 settles Wed 4 Nov 10:00
   await pay(30, 'EUR');

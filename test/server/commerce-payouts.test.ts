@@ -11,7 +11,7 @@ const start = new Date('2026-11-02T10:00:00.000Z');
 const clock = new ManualClock(start);
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ clock, isolatedDatabase: 'payouts', logger: (await import('../../server/log.js')).createLogger('error') });
+  t = await startTestServer({ clock, logger: (await import('../../server/log.js')).createLogger('error') });
 });
 afterAll(async () => {
   await t?.close();

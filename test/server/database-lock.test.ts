@@ -13,7 +13,7 @@ import { openDatabase } from '../../server/db/database.js';
 import { DatabaseLockedError, lockPgliteDirectory } from '../../server/db/pglite-lock.js';
 import { createLogger } from '../../server/log.js';
 import { startServer } from '../../server/main.js';
-import { call, isolatedPostgres, usingPostgres } from '../support/server.js';
+import { call, emptyPostgres, usingPostgres } from '../support/server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dirs: string[] = [];
@@ -212,7 +212,7 @@ describe.runIf(!usingPostgres)('the embedded database lock, in one process', () 
 describe.runIf(usingPostgres)('on PostgreSQL (DATABASE_URL)', () => {
   it('neither the server nor the merchant command touch the embedded database, even one that another process holds', async () => {
     const dataDir = await tempDir();
-    const database = await isolatedPostgres('no_pglite');
+    const database = await emptyPostgres('no_pglite');
     const env = { ...process.env, TILL_DATA_DIR: dataDir, DATABASE_URL: database!.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' };
     try {
       const server = await startServer({ env: { ...env, PORT: '0' }, announce: false, jobs: false, logger: createLogger('silent') });

@@ -14,7 +14,7 @@ let t: TestServer;
 let saboteur: pg.Client;
 beforeAll(async () => {
   if (!usingPostgres) return;
-  t = await startTestServer({ isolatedDatabase: 'faults' });
+  t = await startTestServer();
   saboteur = new pg.Client({ connectionString: t.databaseUrl });
   await saboteur.connect();
 });

@@ -41,7 +41,7 @@ async function startProcess(databaseUrl: string): Promise<string> {
 describe.runIf(usingPostgres)('two Till processes on one PostgreSQL database', () => {
   beforeAll(async () => {
     // A database of its own: the second process runs the background jobs.
-    t = await startTestServer({ isolatedDatabase: 'hub_processes' });
+    t = await startTestServer();
     childUrl = await startProcess(t.databaseUrl!);
   }, 90_000);
 

@@ -9,7 +9,7 @@ import { type TestServer, createTestSession, startTestServer } from '../support/
 let t: TestServer;
 const clock = new ManualClock(new Date());
 beforeAll(async () => {
-  t = await startTestServer({ clock, isolatedDatabase: 'idem_commit' });
+  t = await startTestServer({ clock });
   await t.database.sql.exec(`
     CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

@@ -12,7 +12,7 @@ import { migrations } from '../../server/db/migrations/index.js';
 import { startServer } from '../../server/main.js';
 import { createLogger } from '../../server/log.js';
 import { connectHub } from '../support/hub.js';
-import { call, isolatedPostgres, usingPostgres } from '../support/server.js';
+import { call, emptyPostgres, usingPostgres } from '../support/server.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -154,7 +154,7 @@ describe.runIf(usingPostgres)('first start on an empty PostgreSQL database besid
     const dataDir = await tempDir();
     const embedded = `${JSON.stringify({ merchantId: 1, keys: { test: { secret: 'the embedded one' } } })}\n`;
     await writeFile(path.join(dataDir, 'demo-merchant.json'), embedded);
-    const database = await isolatedPostgres('demo_file');
+    const database = await emptyPostgres('demo_file');
     const env = { TILL_DATA_DIR: dataDir, DATABASE_URL: database!.url, PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
     const server = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
     try {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { type RunningServer, startServer } from '../../server/main.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { call, isolatedPostgres } from '../support/server.js';
+import { call, emptyPostgres } from '../support/server.js';
 
 interface Mail {
   to: string[];
@@ -55,7 +55,7 @@ async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean,
 }
 
 async function serverWith(label: string, env: NodeJS.ProcessEnv, clock?: ManualClock) {
-  const database = await isolatedPostgres(label);
+  const database = await emptyPostgres(label);
   const running = await startServer({
     env: { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), `till-${label}-`)), ...(database ? { DATABASE_URL: database.url } : {}), ...env },
     announce: false,

@@ -92,7 +92,7 @@ describe('TillDatabase.listen', () => {
 describe.runIf(usingPostgres)('the hub after its listener was lost', () => {
   it('closes its connections with allowReconnect; reconnected clients hear changes again', async () => {
     // A database of its own, so that the listeners ended here are this server's only.
-    const own = await startTestServer({ isolatedDatabase: 'hub_listener' });
+    const own = await startTestServer();
     try {
       const key = own.merchantA.keys.test.secret;
       const client = await connectHub(own.url, { key, reconnect: [0, 100, 500, 1000, 2000] });

@@ -19,7 +19,7 @@ const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500, smtpUrl: u
 let t: TestServer;
 const receivers = receiverPool();
 beforeAll(async () => {
-  t = await startTestServer({ clock, config, isolatedDatabase: 'sandbox' }); // its jobs run on its own database
+  t = await startTestServer({ clock, config });
 });
 afterAll(async () => {
   await receivers.closeAll();

@@ -5,17 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/main.js';
-import { call, isolatedPostgres } from '../support/server.js';
+import { call, emptyPostgres } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 let running: RunningServer;
 let r: Receiver;
-let database: Awaited<ReturnType<typeof isolatedPostgres>>;
+let database: Awaited<ReturnType<typeof emptyPostgres>>;
 beforeAll(async () => {
   r = await startReceiver();
   const env: NodeJS.ProcessEnv = { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'till-webhook-jobs-')), TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' };
   // Its own database: this server's jobs deliver every merchant's events, not only this test's.
-  database = await isolatedPostgres('jobs');
+  database = await emptyPostgres('jobs');
   if (database) env.DATABASE_URL = database.url;
   running = await startServer({ env, announce: false });
 });

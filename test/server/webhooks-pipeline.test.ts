@@ -23,7 +23,7 @@ const settings = deliverySettings({ config });
 let t: TestServer;
 const receivers = receiverPool();
 beforeAll(async () => {
-  t = await startTestServer({ clock, config, isolatedDatabase: 'pipeline' }); // its jobs run on its own database
+  t = await startTestServer({ clock, config });
 });
 afterAll(async () => {
   await receivers.closeAll();

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/log.js';
 import { startServer } from '../../server/main.js';
-import { call, isolatedPostgres, usingPostgres } from '../support/server.js';
+import { call, emptyPostgres, usingPostgres } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -65,7 +65,7 @@ async function startTill(env: NodeJS.ProcessEnv): Promise<Till> {
 describe('a process restart in the middle of a delivery backlog', () => {
   let env: NodeJS.ProcessEnv;
   let dataDir: string | undefined;
-  let database: Awaited<ReturnType<typeof isolatedPostgres>>;
+  let database: Awaited<ReturnType<typeof emptyPostgres>>;
   let receiver: Receiver;
   const running = new Set<Till>();
 
@@ -74,7 +74,7 @@ describe('a process restart in the middle of a delivery backlog', () => {
     // burst) is not what this test is about, so it is raised for these servers.
     env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'error', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), TILL_RATE_LIMIT_SCALE: '100' };
     // Its own database: these servers deliver every merchant's events, not only this test's.
-    database = await isolatedPostgres('restart');
+    database = await emptyPostgres('restart');
     if (database) {
       env.DATABASE_URL = database.url;
     } else {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { call, isolatedPostgres, usingPostgres } from '../support/server.js';
+import { call, emptyPostgres, usingPostgres } from '../support/server.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -28,7 +28,7 @@ describe('TILL_WORKERS', () => {
 describe.runIf(usingPostgres)('TILL_WORKERS=2 on PostgreSQL', () => {
   let child: ChildProcess | undefined;
   let dataDir: string | undefined;
-  let database: Awaited<ReturnType<typeof isolatedPostgres>>;
+  let database: Awaited<ReturnType<typeof emptyPostgres>>;
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -36,7 +36,7 @@ describe.runIf(usingPostgres)('TILL_WORKERS=2 on PostgreSQL', () => {
   });
 
   it('starts two workers on one port that both answer, and stops them all on SIGTERM', async () => {
-    database = await isolatedPostgres('workers');
+    database = await emptyPostgres('workers');
     dataDir = await mkdtemp(path.join(tmpdir(), 'till-workers-'));
     const port = await freePort();
     child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

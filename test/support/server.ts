@@ -1,21 +1,21 @@
-// Drives the real app over HTTP on a real database: in-memory PGlite by default, the PostgreSQL
-// server in DATABASE_URL when it is set (CI runs both).
+// Drives the real app over HTTP on a database of its own, a copy of the run's migrated template
+// (test/support/database.ts): in-memory PGlite by default, on the PostgreSQL server of DATABASE_URL when it is set.
 import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../server/app.js';
 import { type Clock, systemClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
-import { openDatabase, type TillDatabase } from '../../server/db/database.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
+import type { TillDatabase } from '../../server/db/database.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import type { RatePlan } from '../../server/db/tables/merchants.js';
 import { createLogger } from '../../server/log.js';
 import { attachHub, type Hub, type HubOptions } from '../../server/hub/index.js';
 import { listenApp } from '../../server/http/listen.js';
+import { openTestDatabase } from './database.js';
 
-export const usingPostgres = Boolean(process.env.DATABASE_URL);
+export { emptyPostgres, usingPostgres } from './database.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -59,11 +59,6 @@ export interface TestServerOptions extends CreateAppOptions {
   env?: 'test' | 'production';
   /** Settings over the test defaults (e.g. `allowLoopbackWebhooks`, `webhookTimeoutMs`). */
   config?: Partial<ReturnType<typeof loadConfig>>;
-  /**
-   * On PostgreSQL, a fresh database of its own, dropped at close: for tests that run the background
-   * jobs, which would otherwise work on the other test files' rows (see `isolatedPostgres`).
-   */
-  isolatedDatabase?: string;
   /** Make the server's own address its public URL (for pages opened in a browser: 3-D Secure and QR links then point at it). */
   publicUrlIsServer?: boolean;
   /** Settings of the notification hub (timings, the follow limit). */
@@ -113,9 +108,7 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const isolated = options.isolatedDatabase ? await isolatedPostgres(options.isolatedDatabase) : undefined;
-  const database = await openDatabase({ databaseUrl: isolated?.url ?? process.env.DATABASE_URL, maxConnections: 20 });
-  await migrateToLatest(database.db);
+  const { database, url: databaseUrl, close: closeDatabase } = await openTestDatabase();
   const clock = options.clock ?? systemClock;
   const config = { ...loadConfig({ NODE_ENV: options.env ?? 'test' }), rateLimitScale: options.rateLimitScale ?? 1, ...options.config };
   const logger = options.logger ?? testLogger();
@@ -131,7 +124,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     database,
-    databaseUrl: isolated?.url ?? process.env.DATABASE_URL,
+    databaseUrl,
     merchantA,
     merchantB,
     call: (method, path, callOptions) => call(url, method, path, callOptions),
@@ -145,8 +138,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await Promise.all([stop(main), ...siblings.map((s) => (s.server.listening ? stop(s) : Promise.resolve()))]);
-      await database.close();
-      await isolated?.drop();
+      await closeDatabase();
     },
   };
 }
@@ -169,31 +161,4 @@ export async function createTestSession(t: TestServer, merchant: MerchantCredent
   const res = await t.call('POST', '/v1/checkout-sessions', { key, body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...body } });
   if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${res.text}`);
   return { id: res.json.id as string, clientSecret: res.json.clientSecret as string, created: res.json };
-}
-
-/**
- * A fresh PostgreSQL database on the server of DATABASE_URL, for tests that run Till's own
- * background jobs (they fan out and deliver every merchant's events, so on the shared test
- * database they would race the tests that drive delivery by hand on a ManualClock). Undefined on
- * PGlite, where every test server has its own database anyway.
- */
-export async function isolatedPostgres(label: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  if (!process.env.DATABASE_URL) return undefined;
-  const { default: pg } = await import('pg');
-  const admin = new URL(process.env.DATABASE_URL);
-  const name = `${admin.pathname.slice(1)}_${label}_${randomToken(6).toLowerCase()}`.replace(/[^a-z0-9_]/g, '_').slice(0, 60);
-  admin.pathname = '/postgres';
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

@@ -5,14 +5,14 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import type { TillDatabase } from '../../server/db/database.js';
 import type { LedgerAccount } from '../../server/db/tables/ledger.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
 import { balances, InsufficientBalanceError, post } from '../../server/domain/ledger/ledger.service.js';
 import { availableDebit, balanced, entriesFor, type Movement } from '../../server/domain/ledger/postings.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { systemClock } from '../../server/shared/clock.js';
 import type { Tenant } from '../../server/shared/tenant.js';
+import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const ACCOUNTS: LedgerAccount[] = ['pending', 'available', 'authorized', 'payer', 'fees'];
 type Books = Record<LedgerAccount, Decimal>;
@@ -99,15 +99,16 @@ describe('postings (the pure rules)', () => {
 });
 
 describe('the ledger service on a database', () => {
+  let copy: TestDatabase;
   let database: TillDatabase;
   let merchantId: number;
 
   beforeAll(async () => {
-    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
-    await migrateToLatest(database.db);
+    copy = await openTestDatabase();
+    database = copy.database;
     merchantId = (await createMerchant(database.db, systemClock, { name: `Ledger property ${Date.now()}` })).merchant.id;
   });
-  afterAll(() => database?.close());
+  afterAll(() => copy?.close());
 
   /** Balances as exact decimals at the column's scale (numeric(20, 4)), to compare values rather than spellings. */
   const exact = (b: Awaited<ReturnType<typeof balances>>) => ({ currency: b.currency, pending: new Decimal(b.pending).toFixed(4), available: new Decimal(b.available).toFixed(4), current: new Decimal(b.current).toFixed(4), authorized: new Decimal(b.authorized).toFixed(4) });
