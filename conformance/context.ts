@@ -42,9 +42,15 @@ interface Shared {
 async function makeSandboxMerchant(ctx: ConformanceContext): Promise<SandboxMerchant> {
   if (ctx.options.target !== 'server') return { unavailable: 'a mock has no merchants' };
   if (!(await ctx.isImplemented('createTestMerchant'))) return { unavailable: 'the target does not offer createTestMerchant' };
-  const res = await ctx.request('checkout', 'createTestMerchant', { method: 'POST', path: '/v1/test-helpers/merchants', key: ctx.options.secretKey, body: { name: `conformance ${ctx.runId}` } }, []);
+  const res = await ctx.request(
+    'checkout',
+    'createTestMerchant',
+    { method: 'POST', path: '/v1/test-helpers/merchants', key: ctx.options.secretKey, body: { name: `conformance ${ctx.runId}` } },
+    [],
+  );
   if (res.status === 501) return { unavailable: 'the target does not implement createTestMerchant' };
-  if (res.status !== 201 || typeof res.json?.secretKey !== 'string') return { unavailable: `createTestMerchant answered ${res.status} ${res.text.slice(0, 200)}` };
+  if (res.status !== 201 || typeof res.json?.secretKey !== 'string')
+    return { unavailable: `createTestMerchant answered ${res.status} ${res.text.slice(0, 200)}` };
   return { ctx: ctx.withKeys({ secretKey: res.json.secretKey, publishableKey: res.json.publishableKey }), id: res.json.id };
 }
 

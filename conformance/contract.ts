@@ -137,24 +137,48 @@ export async function checkOperation(ctx: ConformanceContext, info: OperationInf
     const res = await ctx.request(
       info.api,
       info.operationId,
-      { method: info.method, path: ex.path, query: ex.query, ...(ex.body !== undefined ? { body: ex.body } : {}), ...credentials(ctx, info), ...(auth === 'session' ? { key: ctx.options.publishableKey ?? 'pk_test_conformance0000000000000000', clientSecret: 'cs_test_conformance_secret_conformance' } : {}) },
+      {
+        method: info.method,
+        path: ex.path,
+        query: ex.query,
+        ...(ex.body !== undefined ? { body: ex.body } : {}),
+        ...credentials(ctx, info),
+        ...(auth === 'session'
+          ? { key: ctx.options.publishableKey ?? 'pk_test_conformance0000000000000000', clientSecret: 'cs_test_conformance_secret_conformance' }
+          : {}),
+      },
       problems,
     );
     result.implemented = true;
-    result.success = pick(successCodes.includes(res.status) || (successCodes.length === 0 && documented.includes(String(res.status))), `expected ${successCodes.join('/')}, got ${res.status}`);
+    result.success = pick(
+      successCodes.includes(res.status) || (successCodes.length === 0 && documented.includes(String(res.status))),
+      `expected ${successCodes.join('/')}, got ${res.status}`,
+    );
   } else if (auth === 'session') {
     result.success = { outcome: 'pending', note: 'needs a checkout session: no recipe yet' };
   } else {
     // Probe with nobody's ids and an empty body: 501 means not implemented; anything else means
     // the suite lacks a recipe for an implemented operation.
-    const values = Object.fromEntries(parametersOf(ctx, info).filter((p) => p.in === 'path').map((p) => [p.name, nobodyValue(ctx, info.api, p)]));
+    const values = Object.fromEntries(
+      parametersOf(ctx, info)
+        .filter((p) => p.in === 'path')
+        .map((p) => [p.name, nobodyValue(ctx, info.api, p)]),
+    );
     const hasBody = Boolean(info.operation.requestBody);
-    const res = await ctx.request(info.api, info.operationId, { method: info.method, path: fillPath(info.path, values), ...(hasBody ? { body: {} } : {}), ...credentials(ctx, info) }, problems);
+    const res = await ctx.request(
+      info.api,
+      info.operationId,
+      { method: info.method, path: fillPath(info.path, values), ...(hasBody ? { body: {} } : {}), ...credentials(ctx, info) },
+      problems,
+    );
     if (res.status === 501 && !(ctx.options.implemented?.has(info.operationId) ?? false)) {
       result.implemented = false;
     } else {
       result.implemented = true;
-      result.success = { outcome: 'failed', note: `implemented (answered ${res.status}) but the suite has no recipe for its success path: add one to conformance/recipes.ts` };
+      result.success = {
+        outcome: 'failed',
+        note: `implemented (answered ${res.status}) but the suite has no recipe for its success path: add one to conformance/recipes.ts`,
+      };
     }
   }
   if (ctx.options.implemented && server) result.implemented = ctx.options.implemented.has(info.operationId) && result.implemented !== false;
@@ -174,7 +198,12 @@ export async function checkOperation(ctx: ConformanceContext, info: OperationInf
   if (auth !== 'public') {
     await addError('401 without a key', async () => {
       const ex = recipeSpec ?? exampleRequest(ctx, info);
-      const res = await ctx.request(info.api, info.operationId, { method: info.method, path: ex.path, ...('body' in ex && ex.body !== undefined ? { body: ex.body } : {}) }, problems);
+      const res = await ctx.request(
+        info.api,
+        info.operationId,
+        { method: info.method, path: ex.path, ...('body' in ex && ex.body !== undefined ? { body: ex.body } : {}) },
+        problems,
+      );
       return pick(res.status === 401 && isErrorShape(res.json, res.status), `got ${res.status}`);
     });
   }
@@ -188,7 +217,10 @@ export async function checkOperation(ctx: ConformanceContext, info: OperationInf
       const res = await ctx.request(info.api, info.operationId, { method: info.method, path: base.path, body: bad.body, ...credentials(ctx, info) }, problems);
       if (res.status === 501) return { outcome: 'pending', note: 'not implemented (501)' };
       if (!server) return pick(res.status === 400, `got ${res.status}`);
-      return pick(res.status === 400 && paramOf(res.json) === bad.field, `expected 400 with param "${bad.field}", got ${res.status} param "${paramOf(res.json)}"`);
+      return pick(
+        res.status === 400 && paramOf(res.json) === bad.field,
+        `expected 400 with param "${bad.field}", got ${res.status} param "${paramOf(res.json)}"`,
+      );
     });
   }
 
@@ -198,7 +230,18 @@ export async function checkOperation(ctx: ConformanceContext, info: OperationInf
     await addError("404 for nobody's id", async () => {
       const base = recipeSpec ?? exampleRequest(ctx, info);
       const values = Object.fromEntries(pathParams.map((p) => [p.name, nobodyValue(ctx, info.api, p)]));
-      const res = await ctx.request(info.api, info.operationId, { method: info.method, path: fillPath(info.path, values), ...('body' in base && base.body !== undefined ? { body: base.body } : {}), ...('query' in base && base.query !== undefined ? { query: base.query } : {}), ...credentials(ctx, info) }, problems);
+      const res = await ctx.request(
+        info.api,
+        info.operationId,
+        {
+          method: info.method,
+          path: fillPath(info.path, values),
+          ...('body' in base && base.body !== undefined ? { body: base.body } : {}),
+          ...('query' in base && base.query !== undefined ? { query: base.query } : {}),
+          ...credentials(ctx, info),
+        },
+        problems,
+      );
       return pick(res.status === 404 && isErrorShape(res.json, res.status), `got ${res.status}: ${res.text.slice(0, 160)}`);
     });
     if (recipe?.foreign) {

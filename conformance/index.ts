@@ -70,8 +70,12 @@ async function main() {
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) fail('--base-url (or TILL_BASE_URL) must be an http(s) URL.');
   if (!secretKey) fail('--secret-key (or TILL_SECRET_KEY) is required: a test-mode secret key (sk_test_...).');
   if (target !== 'server' && target !== 'mock') fail('--target must be server or mock.');
-  const reporters = new Set(((values.reporter as string[] | undefined) ?? (env.TILL_CONFORMANCE_REPORTER ? env.TILL_CONFORMANCE_REPORTER.split(',') : [])).map((r) => r.trim()));
-  for (const r of reporters) if (r !== 'junit' && r !== 'markdown' && r !== 'json') fail(`--reporter ${r}: known reporters are junit (besides the markdown and json report files --report always writes).`);
+  const reporters = new Set(
+    ((values.reporter as string[] | undefined) ?? (env.TILL_CONFORMANCE_REPORTER ? env.TILL_CONFORMANCE_REPORTER.split(',') : [])).map((r) => r.trim()),
+  );
+  for (const r of reporters)
+    if (r !== 'junit' && r !== 'markdown' && r !== 'json')
+      fail(`--reporter ${r}: known reporters are junit (besides the markdown and json report files --report always writes).`);
   const reportDir = str('report', 'TILL_CONFORMANCE_REPORT');
   let junitFile = str('junit', 'TILL_CONFORMANCE_JUNIT');
   if (reporters.has('junit') && !junitFile) {
@@ -131,7 +135,9 @@ function progressPrinter(options: ConformanceOptions): (event: Progress) => void
   let partStarted = Date.now();
   const counts = { passed: 0, failed: 0, pending: 0 };
   const endPart = (part: string) => {
-    console.error(`${part}: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending} pending in ${((Date.now() - partStarted) / 1000).toFixed(1)} s`);
+    console.error(
+      `${part}: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending} pending in ${((Date.now() - partStarted) / 1000).toFixed(1)} s`,
+    );
   };
   return (event) => {
     if (event.kind === 'part') {
@@ -142,14 +148,19 @@ function progressPrinter(options: ConformanceOptions): (event: Progress) => void
     else if (event.kind === 'operation') {
       const outcome = operationOutcome(event.result);
       counts[outcome]++;
-      if (outcome === 'failed' || options.verbose) console.error(`  ${marks[outcome]} ${event.result.operationId} ${event.result.durationMs ?? 0} ms${outcome === 'failed' ? '' : event.result.success.note ? ` (${event.result.success.note})` : ''}`);
+      if (outcome === 'failed' || options.verbose)
+        console.error(
+          `  ${marks[outcome]} ${event.result.operationId} ${event.result.durationMs ?? 0} ms${outcome === 'failed' ? '' : event.result.success.note ? ` (${event.result.success.note})` : ''}`,
+        );
       if (event.index === event.count - 1) endPart('contract');
     } else {
       const r = event.result;
       counts[r.outcome]++;
       const why = r.outcome === 'passed' ? '' : ` (${(r.note ?? '').split('\n')[0]!.slice(0, 160)})`;
       const width = String(event.count).length;
-      console.error(`  [${String(event.index + 1).padStart(width)}/${event.count}] ${marks[r.outcome]} ${r.id} ${r.durationMs ?? 0} ms${r.merchant ? ' on the sandbox merchant' : ''}${why}`);
+      console.error(
+        `  [${String(event.index + 1).padStart(width)}/${event.count}] ${marks[r.outcome]} ${r.id} ${r.durationMs ?? 0} ms${r.merchant ? ' on the sandbox merchant' : ''}${why}`,
+      );
       if (event.index === event.count - 1) endPart('scenarios');
     }
   };

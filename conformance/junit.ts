@@ -32,7 +32,10 @@ function testcase(c: Case): string {
   if (c.outcome === 'passed') return `${open}/>`;
   const note = c.note ?? '';
   const firstLine = note.split('\n')[0]!.slice(0, 300);
-  const inner = c.outcome === 'pending' ? `<skipped message="${xmlEscape(firstLine || 'pending')}"/>` : `<failure message="${xmlEscape(firstLine || 'failed')}" type="failure">${xmlEscape(note)}</failure>`;
+  const inner =
+    c.outcome === 'pending'
+      ? `<skipped message="${xmlEscape(firstLine || 'pending')}"/>`
+      : `<failure message="${xmlEscape(firstLine || 'failed')}" type="failure">${xmlEscape(note)}</failure>`;
   return `${open}>\n      ${inner}\n    </testcase>`;
 }
 
@@ -54,7 +57,13 @@ export function toJUnit(report: Report): string {
     // The operation's time goes to its success case; its other cases ran within it.
     contract.push({ classname, name: `${op.method} ${op.path} success`, outcome: op.success.outcome, note: op.success.note, seconds: seconds(op.durationMs) });
     for (const e of op.errors) contract.push({ classname, name: e.name, outcome: e.outcome, note: e.note, seconds: 0 });
-    contract.push({ classname, name: 'every answer keeps the contract', outcome: op.schemaValid ? 'passed' : 'failed', note: op.problems.join('\n'), seconds: 0 });
+    contract.push({
+      classname,
+      name: 'every answer keeps the contract',
+      outcome: op.schemaValid ? 'passed' : 'failed',
+      note: op.problems.join('\n'),
+      seconds: 0,
+    });
   }
   const scenarios: Case[] = report.scenarios.map((s) => ({
     classname: `scenarios.${s.id.split('.').slice(0, 2).join('.')}`,

@@ -44,7 +44,12 @@ function networkReason(err: unknown): string {
 async function ask(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(15_000),
+  });
   const contentType = res.headers.get('content-type') ?? '';
   const text = await res.text();
   let json: any;
@@ -77,7 +82,8 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
     options.publishableKey ? keyProblem('--publishable-key', options.publishableKey, 'pk_test') : undefined,
     options.otherSecretKey ? keyProblem('--other-secret-key', options.otherSecretKey, 'sk_test') : undefined,
   ].filter((p): p is string => p !== undefined);
-  if (options.otherSecretKey && options.otherSecretKey === options.secretKey) problems.push('--other-secret-key is the same key as --secret-key: give a second merchant\'s test secret key');
+  if (options.otherSecretKey && options.otherSecretKey === options.secretKey)
+    problems.push("--other-secret-key is the same key as --secret-key: give a second merchant's test secret key");
   for (const p of problems) fail(p);
   if (problems.length === 0) pass('the keys are test keys of the right kinds');
 
@@ -91,7 +97,9 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
     return { ok: false, lines };
   }
   if (!probe.contentType.includes('json')) {
-    fail(`${base} answers, but not as Till: GET /v1/products → ${probe.status} ${probe.contentType || 'without a content type'} (is the base URL right, without /v1 at its end?)`);
+    fail(
+      `${base} answers, but not as Till: GET /v1/products → ${probe.status} ${probe.contentType || 'without a content type'} (is the base URL right, without /v1 at its end?)`,
+    );
     return { ok: false, lines };
   }
   pass(`${base} answers (GET /v1/products → ${probe.status})`);
@@ -123,7 +131,8 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
     fail(`GET /v1/products with --secret-key answered ${probe.status}${errorCode(probe)}, not 200`);
     return { ok: false, lines };
   }
-  if (probe.json?.livemode === true || probe.json?.data?.some?.((p: { livemode?: boolean }) => p.livemode === true)) fail('--secret-key acts in live mode: give a test secret key');
+  if (probe.json?.livemode === true || probe.json?.data?.some?.((p: { livemode?: boolean }) => p.livemode === true))
+    fail('--secret-key acts in live mode: give a test secret key');
   else pass('--secret-key is a valid test secret key');
   if (!options.publishableKey && !options.otherSecretKey) return { ok, lines };
 
@@ -132,7 +141,11 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
   const tag = `preflight${randomBytes(4).toString('hex')}`;
   let session: Answer;
   try {
-    session = await ask(`${base}/v1/checkout-sessions`, { method: 'POST', headers: auth, body: { amount: 1, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: tag } } });
+    session = await ask(`${base}/v1/checkout-sessions`, {
+      method: 'POST',
+      headers: auth,
+      body: { amount: 1, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: tag } },
+    });
   } catch (err) {
     fail(`cannot reach ${base} for a checkout session: ${networkReason(err)}`);
     return { ok: false, lines };
@@ -144,7 +157,9 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
   const id = encodeURIComponent(session.json.id);
   try {
     if (options.publishableKey) {
-      const seen = await ask(`${base}/v1/checkout-sessions/${id}/status`, { headers: { authorization: `Bearer ${options.publishableKey}`, 'x-client-secret': session.json.clientSecret } });
+      const seen = await ask(`${base}/v1/checkout-sessions/${id}/status`, {
+        headers: { authorization: `Bearer ${options.publishableKey}`, 'x-client-secret': session.json.clientSecret },
+      });
       if (seen.status === 200) pass('--publishable-key belongs to the same merchant and mode');
       else if (seen.status === 401 && seen.json?.error?.code === 'invalid_api_key') fail(`--publishable-key is not accepted by ${base} (401 invalid_api_key)`);
       else fail(`--publishable-key does not belong to the merchant of --secret-key (reading its session answered ${seen.status}${errorCode(seen)})`);
@@ -152,7 +167,7 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
     if (options.otherSecretKey) {
       const other = await ask(`${base}/v1/checkout-sessions/${id}`, { headers: { authorization: `Bearer ${options.otherSecretKey}` } });
       if (other.status === 404) pass('--other-secret-key is another merchant');
-      else if (other.status === 200) fail('--other-secret-key belongs to the same merchant as --secret-key: give a second merchant\'s test secret key');
+      else if (other.status === 200) fail("--other-secret-key belongs to the same merchant as --secret-key: give a second merchant's test secret key");
       else if (other.status === 401) fail(`--other-secret-key is not accepted by ${base} (401${errorCode(other)})`);
       else fail(`--other-secret-key: reading the merchant's session answered ${other.status}${errorCode(other)}, not 404`);
     }

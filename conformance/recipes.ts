@@ -1,7 +1,32 @@
 // How to reach each operation's documented success path on a real deployment: what to create
 // first (through the API, with names carrying the run id) and what to send. An implemented
 // operation without a recipe fails its success case, so each capability adds its recipes here.
-import { COMMERCE_CARD, fixtureArrivedPayout, fixtureClickToPaySession, fixtureCustomer, fixtureDispute, fixtureEvent, fixtureFailedDelivery, fixtureHold, fixtureInvoice, fixturePaid, fixturePlan, fixtureProduct, fixtureQr, fixtureSavedCard, fixtureSession, fixtureSubscription, fixtureWaitingPayment, fixtureWebhookConfiguration, latestOtp, pausedSubscription, publishable, type Recipe, SANDBOX_SRC, TEST_CARD } from './recipes/fixtures.js';
+import {
+  COMMERCE_CARD,
+  fixtureArrivedPayout,
+  fixtureClickToPaySession,
+  fixtureCustomer,
+  fixtureDispute,
+  fixtureEvent,
+  fixtureFailedDelivery,
+  fixtureHold,
+  fixtureInvoice,
+  fixturePaid,
+  fixturePlan,
+  fixtureProduct,
+  fixtureQr,
+  fixtureSavedCard,
+  fixtureSession,
+  fixtureSubscription,
+  fixtureWaitingPayment,
+  fixtureWebhookConfiguration,
+  latestOtp,
+  pausedSubscription,
+  publishable,
+  type Recipe,
+  SANDBOX_SRC,
+  TEST_CARD,
+} from './recipes/fixtures.js';
 import { commerceRecipes } from './recipes/commerce.js';
 
 export const recipes: Record<string, Recipe> = {
@@ -9,7 +34,10 @@ export const recipes: Record<string, Recipe> = {
   createWebhookConfiguration: {
     success: async (ctx) => {
       const url = `https://conformance-${ctx.runId.toLowerCase()}.till.invalid/hooks`;
-      return { path: '/v1/WebhookConfiguration', body: { sandboxUrl: url, subscribedEvents: ['webhook.test'], enabled: false, description: `Conformance ${ctx.runId}` } };
+      return {
+        path: '/v1/WebhookConfiguration',
+        body: { sandboxUrl: url, subscribedEvents: ['webhook.test'], enabled: false, description: `Conformance ${ctx.runId}` },
+      };
     },
   },
   listWebhookConfigurations: { success: async () => ({ path: '/v1/WebhookConfiguration', query: { limit: 5 } }) },
@@ -18,15 +46,24 @@ export const recipes: Record<string, Recipe> = {
     foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}` }),
   },
   updateWebhookConfiguration: {
-    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}`, body: { description: `Conformance renamed ${ctx.runId}`, rotateSandboxSecret: true } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}`, body: { description: 'Not yours' } }),
+    success: async (ctx) => ({
+      path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}`,
+      body: { description: `Conformance renamed ${ctx.runId}`, rotateSandboxSecret: true },
+    }),
+    foreign: async (ctx, _info, key) => ({
+      path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}`,
+      body: { description: 'Not yours' },
+    }),
   },
   deleteWebhookConfiguration: {
     success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}` }),
   },
   sendWebhookTestEvent: {
-    success: async (ctx) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}/SendTestEvent`, body: { eventType: 'payment.succeeded' } }),
+    success: async (ctx) => ({
+      path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx)).id}/SendTestEvent`,
+      body: { eventType: 'payment.succeeded' },
+    }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/WebhookConfiguration/${(await fixtureWebhookConfiguration(ctx, key)).id}/SendTestEvent`, body: {} }),
   },
   listWebhookDeliveries: {
@@ -43,8 +80,15 @@ export const recipes: Record<string, Recipe> = {
       return { path: `/v1/WebhookConfiguration/${d.configurationId}/deliveries/${d.deliveryId}/resend` };
     },
   },
-  refundCheckoutSession: { success: async (ctx) => ({ path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`, body: { amount: 10, reason: 'conformance' } }) },
-  refundPayment: { success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }) },
+  refundCheckoutSession: {
+    success: async (ctx) => ({
+      path: `/v1/checkout-sessions/${(await fixturePaid(ctx, 'automatic')).sessionId}/refund`,
+      body: { amount: 10, reason: 'conformance' },
+    }),
+  },
+  refundPayment: {
+    success: async (ctx) => ({ path: `/v1/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/refund`, body: { reason: 'conformance' } }),
+  },
   // Moves the conformance merchant's test clock by one second: every later check reads times relative to it.
   // On the run's sandbox merchant when the target offers one: the merchant given keeps its clock.
   advanceTestClock: {
@@ -65,14 +109,18 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: `/v1/test-helpers/checkout-sessions/${(await fixtureQr(ctx)).id}/qr-paid` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/test-helpers/checkout-sessions/${(await fixtureSession(ctx, key)).id}/qr-paid` }),
   },
-  openTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/dispute`, body: { reason: 'fraudulent' } }) },
+  openTestDispute: {
+    success: async (ctx) => ({ path: `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/dispute`, body: { reason: 'fraudulent' } }),
+  },
   updateTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/disputes/${await fixtureDispute(ctx)}/update`, body: { status: 'UnderReview' } }) },
   closeTestDispute: { success: async (ctx) => ({ path: `/v1/test-helpers/disputes/${await fixtureDispute(ctx)}/close`, body: { outcome: 'Won' } }) },
   retrieveDispute: { success: async (ctx) => ({ path: `/v1/disputes/${await fixtureDispute(ctx)}` }) },
   listDisputes: { success: async () => ({ path: '/v1/disputes' }) },
   listEvents: { success: async () => ({ path: '/v1/events', query: { type: 'checkout.session.*' } }) },
   // Arms a failure on the merchant given, whose clock never moves: no scenario's payout is touched by it.
-  failNextTestPayout: { success: async () => ({ path: '/v1/test-helpers/payouts/fail-next', body: { failureReason: 'Conformance: the bank account is closed.' } }) },
+  failNextTestPayout: {
+    success: async () => ({ path: '/v1/test-helpers/payouts/fail-next', body: { failureReason: 'Conformance: the bank account is closed.' } }),
+  },
   // A payout that arrived, on the run's sandbox merchant (payouts need the clock): a paid payment
   // settled now, then two days (it leaves at the next 00:00 UTC and arrives 24 hours later).
   failTestPayout: { success: async (ctx) => ({ ...(await fixtureArrivedPayout(ctx)), body: {} }) },
@@ -83,14 +131,29 @@ export const recipes: Record<string, Recipe> = {
   },
   streamEvents: { success: async () => ({ path: '/v1/events/stream' }) },
   capturePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/capture`, body: { reason: 'conformance' } }) },
-  payInvoice: { success: async (ctx) => ({ path: '/api/payment/payinvoice', body: { invoiceId: (await fixtureInvoice(ctx)).id, paymentOptionId: 1, card: COMMERCE_CARD } }) },
-  createCommercePayment: { success: async () => ({ path: '/v1/payment', body: { amount: 20, currency: 'USD', paymentMethod: 'CreditCard', description: 'Conformance payment', paymentOptionId: 1, card: COMMERCE_CARD } }) },
+  payInvoice: {
+    success: async (ctx) => ({ path: '/api/payment/payinvoice', body: { invoiceId: (await fixtureInvoice(ctx)).id, paymentOptionId: 1, card: COMMERCE_CARD } }),
+  },
+  createCommercePayment: {
+    success: async () => ({
+      path: '/v1/payment',
+      body: { amount: 20, currency: 'USD', paymentMethod: 'CreditCard', description: 'Conformance payment', paymentOptionId: 1, card: COMMERCE_CARD },
+    }),
+  },
   getCommercePayment: { success: async (ctx) => ({ path: `/v1/payment/${(await fixturePaid(ctx, 'automatic')).paymentId}` }) },
   captureCommercePayment: { success: async (ctx) => ({ path: `/v1/payment/${await fixtureHold(ctx)}/capture`, body: { amount: 10 } }) },
   simulatePaymentReceived: { success: async (ctx) => ({ path: `/v1/test-helpers/payments/${await fixtureWaitingPayment(ctx)}/receive` }) },
   releasePayment: { success: async (ctx) => ({ path: `/v1/payments/${await fixtureHold(ctx)}/release` }) },
   createInvoice: {
-    success: async (ctx) => ({ path: '/v1/invoices', body: { customer: { email: `conformance+${ctx.runId}@example.com` }, currency: 'USD', lineItems: [{ name: 'Conformance', quantity: 1, unitAmount: 10 }], taxRate: 5 } }),
+    success: async (ctx) => ({
+      path: '/v1/invoices',
+      body: {
+        customer: { email: `conformance+${ctx.runId}@example.com` },
+        currency: 'USD',
+        lineItems: [{ name: 'Conformance', quantity: 1, unitAmount: 10 }],
+        taxRate: 5,
+      },
+    }),
   },
   listInvoices: { success: async () => ({ path: '/v1/invoices', query: { limit: 5 } }) },
   retrieveInvoice: {
@@ -109,7 +172,11 @@ export const recipes: Record<string, Recipe> = {
     // The invoice a paid one-time session raised for its payer.
     success: async (ctx) => {
       const { sessionId } = await fixturePaid(ctx, 'automatic');
-      const session = await ctx.request('checkout', 'retrieveCheckoutSession', { method: 'GET', path: `/v1/checkout-sessions/${sessionId}`, key: ctx.options.secretKey });
+      const session = await ctx.request('checkout', 'retrieveCheckoutSession', {
+        method: 'GET',
+        path: `/v1/checkout-sessions/${sessionId}`,
+        key: ctx.options.secretKey,
+      });
       return { path: `/v1/invoices/${session.json?.invoiceId}/refund`, body: { amount: 10, reason: 'conformance' } };
     },
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/refund`, body: {} }),
@@ -129,7 +196,13 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => {
       const key = publishable(ctx);
       const s = await fixtureSession(ctx);
-      const pm = await ctx.request('checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, key, clientSecret: s.clientSecret, body: TEST_CARD });
+      const pm = await ctx.request('checkout', 'tokenizeCard', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/tokenize`,
+        key,
+        clientSecret: s.clientSecret,
+        body: TEST_CARD,
+      });
       if (pm.status !== 201) throw new Error(`setup: tokenizeCard answered ${pm.status}: ${pm.text.slice(0, 200)}`);
       return { path: `/v1/checkout-sessions/${s.id}/confirm`, key, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } };
     },
@@ -152,9 +225,20 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => {
       const key = publishable(ctx);
       const { session, paymentMethodId, phone } = await fixtureSavedCard(ctx);
-      const v = await ctx.request('checkout', 'verifySavedCard', { method: 'POST', path: `/v1/checkout-sessions/${session.id}/saved-cards/verify`, key, clientSecret: session.clientSecret, body: { paymentMethodId } });
+      const v = await ctx.request('checkout', 'verifySavedCard', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${session.id}/saved-cards/verify`,
+        key,
+        clientSecret: session.clientSecret,
+        body: { paymentMethodId },
+      });
       if (v.status !== 200) throw new Error(`setup: verifySavedCard answered ${v.status}: ${v.text.slice(0, 200)}`);
-      return { path: `/v1/checkout-sessions/${session.id}/saved-cards/confirm-otp`, key, clientSecret: session.clientSecret, body: { verificationId: v.json.verificationId, otp: await latestOtp(ctx, phone) } };
+      return {
+        path: `/v1/checkout-sessions/${session.id}/saved-cards/confirm-otp`,
+        key,
+        clientSecret: session.clientSecret,
+        body: { verificationId: v.json.verificationId, otp: await latestOtp(ctx, phone) },
+      };
     },
   },
   lookupSrcCards: {
@@ -168,17 +252,35 @@ export const recipes: Record<string, Recipe> = {
     success: async (ctx) => {
       const key = publishable(ctx);
       const s = await fixtureClickToPaySession(ctx);
-      const found = await ctx.request('checkout', 'lookupSrcCards', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/src/lookup`, key, clientSecret: s.clientSecret, body: { email: SANDBOX_SRC.email } });
+      const found = await ctx.request('checkout', 'lookupSrcCards', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/src/lookup`,
+        key,
+        clientSecret: s.clientSecret,
+        body: { email: SANDBOX_SRC.email },
+      });
       const srcCardId = found.json?.cards?.[0]?.srcCardId;
       if (typeof srcCardId !== 'string') throw new Error(`setup: lookupSrcCards answered ${found.status}: ${found.text.slice(0, 200)}`);
-      return { path: `/v1/checkout-sessions/${s.id}/src/authenticate`, key, clientSecret: s.clientSecret, body: { srcCardId, validationData: SANDBOX_SRC.validationData } };
+      return {
+        path: `/v1/checkout-sessions/${s.id}/src/authenticate`,
+        key,
+        clientSecret: s.clientSecret,
+        body: { srcCardId, validationData: SANDBOX_SRC.validationData },
+      };
     },
   },
   listTestMessages: { success: async () => ({ path: '/v1/test-helpers/messages', query: { limit: 5 } }) },
   createCheckoutSession: {
     success: async (ctx) => ({
       path: '/v1/checkout-sessions',
-      body: { amount: 19.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/thanks?session={CHECKOUT_SESSION_ID}', metadata: { conformanceRun: ctx.runId } },
+      body: {
+        amount: 19.99,
+        currency: 'USD',
+        mode: 'hosted',
+        paymentType: 'oneTime',
+        successUrl: 'https://shop.example.com/thanks?session={CHECKOUT_SESSION_ID}',
+        metadata: { conformanceRun: ctx.runId },
+      },
     }),
   },
   retrieveCheckoutSession: {
@@ -202,7 +304,14 @@ export const recipes: Record<string, Recipe> = {
   createPlan: {
     success: async (ctx) => ({
       path: '/v1/plans',
-      body: { productId: (await fixtureProduct(ctx)).id, name: `Conformance ${ctx.runId}`, amount: 19.99, currency: 'USD', interval: 'month', intervalCount: 1 },
+      body: {
+        productId: (await fixtureProduct(ctx)).id,
+        name: `Conformance ${ctx.runId}`,
+        amount: 19.99,
+        currency: 'USD',
+        interval: 'month',
+        intervalCount: 1,
+      },
     }),
   },
   listPlans: { success: async () => ({ path: '/v1/plans', query: { limit: 5, includeArchived: true } }) },
@@ -219,11 +328,17 @@ export const recipes: Record<string, Recipe> = {
     foreign: async (ctx, _info, key) => ({ path: `/v1/plans/${(await fixturePlan(ctx, key)).id}` }),
   },
   createCustomer: {
-    success: async (ctx) => ({ path: '/v1/customers', body: { email: `conformance+${ctx.runId}-${Math.random().toString(36).slice(2, 8)}@example.com`, name: 'Conformance' } }),
+    success: async (ctx) => ({
+      path: '/v1/customers',
+      body: { email: `conformance+${ctx.runId}-${Math.random().toString(36).slice(2, 8)}@example.com`, name: 'Conformance' },
+    }),
   },
   listCustomers: { success: async () => ({ path: '/v1/customers', query: { limit: 5 } }) },
   createPortalSession: {
-    success: async (ctx) => ({ path: '/v1/portal-sessions', body: { clientId: (await fixtureCustomer(ctx)).id, returnUrl: 'https://shop.example.com/account' } }),
+    success: async (ctx) => ({
+      path: '/v1/portal-sessions',
+      body: { clientId: (await fixtureCustomer(ctx)).id, returnUrl: 'https://shop.example.com/account' },
+    }),
   },
   retrieveCustomer: {
     success: async (ctx) => ({ path: `/v1/customers/${(await fixtureCustomer(ctx)).id}` }),
@@ -253,15 +368,29 @@ export const recipes: Record<string, Recipe> = {
   },
   previewSubscriptionPlanChange: {
     success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/change-plan`, query: { planId: (await fixturePlan(ctx)).id } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`, query: { planId: (await fixturePlan(ctx, key)).id } }),
+    foreign: async (ctx, _info, key) => ({
+      path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`,
+      query: { planId: (await fixturePlan(ctx, key)).id },
+    }),
   },
   changeSubscriptionPlan: {
     success: async (ctx) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx)).id}/change-plan`, body: { planId: (await fixturePlan(ctx)).id } }),
-    foreign: async (ctx, _info, key) => ({ path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`, body: { planId: (await fixturePlan(ctx, key)).id } }),
+    foreign: async (ctx, _info, key) => ({
+      path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`,
+      body: { planId: (await fixturePlan(ctx, key)).id },
+    }),
   },
   // Commerce invoices: the Checkout interface's fixture invoice is the same row.
   createCommerceInvoice: {
-    success: async (ctx) => ({ path: '/v1/invoice', body: { currencyCode: 'USD', taxRate: 5, sourceInfo: { email: `conformance+${ctx.runId}@example.com` }, items: [{ name: `Conformance ${ctx.runId}`, unitCost: 10, quantity: 2 }] } }),
+    success: async (ctx) => ({
+      path: '/v1/invoice',
+      body: {
+        currencyCode: 'USD',
+        taxRate: 5,
+        sourceInfo: { email: `conformance+${ctx.runId}@example.com` },
+        items: [{ name: `Conformance ${ctx.runId}`, unitCost: 10, quantity: 2 }],
+      },
+    }),
   },
   listCommerceInvoices: { success: async () => ({ path: '/v1/invoice', query: { $top: 5, $count: true } }) },
   getCommerceInvoice: {

@@ -34,7 +34,9 @@ export function toMarkdown(report: Report): string {
   lines.push(`## Operations (${implemented} of ${report.operations.length} implemented)`, '');
   lines.push('| interface | operation | method and path | implemented | success | errors checked | schema-valid |', '|---|---|---|---|---|---|---|');
   for (const op of report.operations) {
-    lines.push(`| ${op.api} | ${op.operationId} | \`${op.method} ${op.path}\` | ${implementedCell(op)} | ${mark[op.success.outcome]} | ${errorsCell(op)} | ${op.schemaValid ? 'yes' : 'NO'} |`);
+    lines.push(
+      `| ${op.api} | ${op.operationId} | \`${op.method} ${op.path}\` | ${implementedCell(op)} | ${mark[op.success.outcome]} | ${errorsCell(op)} | ${op.schemaValid ? 'yes' : 'NO'} |`,
+    );
   }
   const problems = report.operations.filter((o) => o.success.outcome === 'failed' || o.errors.some((e) => e.outcome === 'failed') || o.problems.length > 0);
   if (problems.length > 0) {
@@ -46,7 +48,8 @@ export function toMarkdown(report: Report): string {
     }
   }
   lines.push('', `## Scenarios (${report.scenarios.length} rules)`, '', '| rule | source | outcome | note |', '|---|---|---|---|');
-  for (const s of report.scenarios) lines.push(`| ${s.title.replace(/\|/g, '\\|')} | ${s.source} | ${mark[s.outcome]} | ${(s.note ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+  for (const s of report.scenarios)
+    lines.push(`| ${s.title.replace(/\|/g, '\\|')} | ${s.source} | ${mark[s.outcome]} | ${(s.note ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
   lines.push('', totalsLine(report.totals), '');
   return lines.join('\n');
 }
@@ -68,7 +71,9 @@ export function consoleSummary(report: Report): string {
   const out: string[] = [];
   const ops = report.operations;
   const implemented = ops.filter((o) => o.implemented === true);
-  out.push(`Operations: ${implemented.length} of ${ops.length} implemented; ${implemented.filter((o) => o.success.outcome === 'passed' && o.schemaValid && o.errors.every((e) => e.outcome !== 'failed')).length} pass every case.`);
+  out.push(
+    `Operations: ${implemented.length} of ${ops.length} implemented; ${implemented.filter((o) => o.success.outcome === 'passed' && o.schemaValid && o.errors.every((e) => e.outcome !== 'failed')).length} pass every case.`,
+  );
   for (const op of ops) {
     const failed = [
       ...(op.success.outcome === 'failed' ? [`success: ${op.success.note ?? ''}`] : []),
@@ -78,7 +83,9 @@ export function consoleSummary(report: Report): string {
     for (const f of failed) out.push(`  FAIL ${op.operationId} ${f}`);
   }
   const s = report.scenarios;
-  out.push(`Scenarios: ${s.filter((x) => x.outcome === 'passed').length} passed, ${s.filter((x) => x.outcome === 'failed').length} failed, ${s.filter((x) => x.outcome === 'pending').length} pending of ${s.length}.`);
+  out.push(
+    `Scenarios: ${s.filter((x) => x.outcome === 'passed').length} passed, ${s.filter((x) => x.outcome === 'failed').length} failed, ${s.filter((x) => x.outcome === 'pending').length} pending of ${s.length}.`,
+  );
   for (const x of s.filter((y) => y.outcome === 'failed')) out.push(`  FAIL ${x.id}: ${x.note ?? ''}`);
   out.push(totalsLine(report.totals));
   return out.join('\n');

@@ -23,7 +23,9 @@ async function runScenario(ctx: ConformanceContext, scenario: Scenario): Promise
     return { outcome: 'passed' };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return message.startsWith(PENDING_PREFIX) ? { outcome: 'pending', note: message.slice(PENDING_PREFIX.length).trim() } : { outcome: 'failed', note: message.slice(0, 500) };
+    return message.startsWith(PENDING_PREFIX)
+      ? { outcome: 'pending', note: message.slice(PENDING_PREFIX.length).trim() }
+      : { outcome: 'failed', note: message.slice(0, 500) };
   }
 }
 
@@ -75,7 +77,8 @@ export async function runConformance(options: ConformanceOptions, scenarios: Sce
         const missing: string[] = [];
         for (const op of scenario.requires) if (!(await ctx.isImplemented(op))) missing.push(op);
         let result: ScenarioResult;
-        if (options.target === 'mock' && scenario.serverOnly !== false) result = { ...base, outcome: 'pending', note: 'behaviour is not checked against a mock' };
+        if (options.target === 'mock' && scenario.serverOnly !== false)
+          result = { ...base, outcome: 'pending', note: 'behaviour is not checked against a mock' };
         else if (missing.length > 0) result = { ...base, outcome: 'pending', note: `not implemented: ${missing.join(', ')}` };
         else if (scenario.needsClock && !clock) result = { ...base, outcome: 'pending', note: 'needs the sandbox clock, which the target does not offer' };
         else if (!scenario.run) result = { ...base, outcome: 'pending', note: 'no check written yet' };
@@ -85,7 +88,10 @@ export async function runConformance(options: ConformanceOptions, scenarios: Sce
             if ('ctx' in made) {
               clockCtx = made.ctx;
               sandbox = { id: made.id };
-              progress({ kind: 'note', line: `clock scenarios run on sandbox merchant ${made.id} (made by createTestMerchant; the merchant given keeps its clock)` });
+              progress({
+                kind: 'note',
+                line: `clock scenarios run on sandbox merchant ${made.id} (made by createTestMerchant; the merchant given keeps its clock)`,
+              });
             } else {
               sandbox = { unavailable: made.unavailable };
               progress({ kind: 'note', line: `clock scenarios are pending: ${made.unavailable}` });
@@ -93,7 +99,11 @@ export async function runConformance(options: ConformanceOptions, scenarios: Sce
           }
           result = clockCtx
             ? { ...base, ...(await runScenario(clockCtx, scenario)), merchant: 'sandbox' }
-            : { ...base, outcome: 'pending', note: `needs a sandbox merchant of its own, so the merchant given is never moved in time: ${(sandbox as { unavailable: string }).unavailable}` };
+            : {
+                ...base,
+                outcome: 'pending',
+                note: `needs a sandbox merchant of its own, so the merchant given is never moved in time: ${(sandbox as { unavailable: string }).unavailable}`,
+              };
         } else result = { ...base, ...(await runScenario(ctx, scenario)) };
         result.durationMs = Date.now() - t0;
         scenarioResults.push(result);

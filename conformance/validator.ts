@@ -48,7 +48,14 @@ export class ContractValidator {
         const item = this.deref(api, rawItem);
         for (const method of METHODS) {
           if (!item[method]) continue;
-          const info: OperationInfo = { api, operationId: item[method].operationId, method: method.toUpperCase(), path, operation: item[method], pathParameters: item.parameters ?? [] };
+          const info: OperationInfo = {
+            api,
+            operationId: item[method].operationId,
+            method: method.toUpperCase(),
+            path,
+            operation: item[method],
+            pathParameters: item.parameters ?? [],
+          };
           this.operations.push(info);
           this.byId.set(info.operationId, info);
         }
@@ -66,7 +73,6 @@ export class ContractValidator {
   deref(api: Api, node: any): any {
     return deref(this.docs[api], node);
   }
-
 
   /** A validator for the schema at a JSON pointer of a document, compiled once. */
   private validatorAt(api: Api, pointer: string): ValidateFunction {
@@ -140,7 +146,10 @@ export class ContractValidator {
     }
     const validate = this.validatorAt(info.api, `${pointer}/content/${escape(media)}/schema`);
     if (!validate(parsed)) {
-      for (const e of (validate.errors ?? []).slice(0, 5)) problems.push(`body${e.instancePath || ''} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+      for (const e of (validate.errors ?? []).slice(0, 5))
+        problems.push(
+          `body${e.instancePath || ''} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+        );
     }
     return problems;
   }

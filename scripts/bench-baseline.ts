@@ -46,7 +46,9 @@ export async function checkoutBaseline(root: string, revision: string): Promise<
   });
   const changed = differences(await runtimeDependencies(root, commit), await runtimeDependencies(root));
   if (changed.length > 0) {
-    throw new Error(`BENCH_BASELINE=${revision}: the server's dependencies differ from this checkout's (${changed.join(', ')}); install them in a checkout of ${commit} and bench there`);
+    throw new Error(
+      `BENCH_BASELINE=${revision}: the server's dependencies differ from this checkout's (${changed.join(', ')}); install them in a checkout of ${commit} and bench there`,
+    );
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), `till-bench-baseline-${commit}-`));
   await git(root, 'worktree', 'add', '--detach', dir, commit);

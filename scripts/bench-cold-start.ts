@@ -9,7 +9,20 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { checkInterrupted, createBenchDatabase, type DemoMerchant, fmt, onCleanup, positiveInt, root, sleep, spawnTracked, stopChild, tillCommand, tillEnv } from './bench-lib.js';
+import {
+  checkInterrupted,
+  createBenchDatabase,
+  type DemoMerchant,
+  fmt,
+  onCleanup,
+  positiveInt,
+  root,
+  sleep,
+  spawnTracked,
+  stopChild,
+  tillCommand,
+  tillEnv,
+} from './bench-lib.js';
 import { freePort } from './mock.mjs';
 
 /** Runs per database (`BENCH_COLD_START_RUNS`, default 3). */
@@ -59,7 +72,8 @@ async function coldStartOnce(databaseUrl: string | undefined): Promise<number> {
     let key: string | undefined;
     for (;;) {
       checkInterrupted();
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
       key ??= await demoSecretKey(dataDir);
       if (key && (await plansAnswer200(url, key))) return performance.now() - started;
       if (performance.now() - started > TIMEOUT_MS) throw new Error(`no 200 from GET /v1/plans within ${TIMEOUT_MS / 1000} s:\n${output()}`);
@@ -101,6 +115,10 @@ export async function measureColdStarts(database: ColdStartRow['database']): Pro
 /** The cold-start rows as cells, for the console and the Markdown table alike. */
 export function coldStartCells(rows: ColdStartRow[]): string[][] {
   const header = ['cold start', 'database', 'median ms', 'runs ms'];
-  const body = rows.map((r) => (r.status !== 'ok' ? ['npm start', r.database, `${r.status}: ${r.reason ?? ''}`] : ['npm start', r.database, fmt(r.medianMs!, 0), r.runsMs!.map((ms) => fmt(ms, 0)).join(', ')]));
+  const body = rows.map((r) =>
+    r.status !== 'ok'
+      ? ['npm start', r.database, `${r.status}: ${r.reason ?? ''}`]
+      : ['npm start', r.database, fmt(r.medianMs!, 0), r.runsMs!.map((ms) => fmt(ms, 0)).join(', ')],
+  );
   return [header, ...body];
 }

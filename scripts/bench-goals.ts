@@ -60,7 +60,13 @@ const times = (x: number) => `${fmt(x, 2)}×`;
 function ratioGoal(name: string, ours: number | undefined, theirs: number | undefined, factor: number, reference: string, asShare = false): Goal {
   if (ours === undefined || theirs === undefined) return notMeasured(name, ours === undefined ? '' : `${reference} `);
   const ratio = ours / theirs;
-  return { name, measured: `${fmt(ours, 0)} vs ${fmt(theirs, 0)} req/s`, ratio: ratio / factor, met: ratio >= factor, shown: asShare ? `${fmt(ratio * 100, 1)}%` : times(ratio) };
+  return {
+    name,
+    measured: `${fmt(ours, 0)} vs ${fmt(theirs, 0)} req/s`,
+    ratio: ratio / factor,
+    met: ratio >= factor,
+    shown: asShare ? `${fmt(ratio * 100, 1)}%` : times(ratio),
+  };
 }
 
 /** "value ≥ floor" (or "value ≤ ceiling" with `atMost`). */
@@ -68,7 +74,13 @@ function thresholdGoal(name: string, value: number | undefined, limit: number, u
   if (value === undefined) return notMeasured(name, '');
   const ratio = atMost ? limit / value : value / limit;
   const digits = unit === 'req/s' ? 0 : unit === 'ms' ? 1 : 2;
-  return { name, measured: `${fmt(value, digits)} ${unit}`, ratio, met: atMost ? value <= limit : value >= limit, shown: `${times(value / limit)} the ${atMost ? 'limit' : 'goal'}` };
+  return {
+    name,
+    measured: `${fmt(value, digits)} ${unit}`,
+    ratio,
+    met: atMost ? value <= limit : value >= limit,
+    shown: `${times(value / limit)} the ${atMost ? 'limit' : 'goal'}`,
+  };
 }
 
 /** The req/s goals on one PostgreSQL target (1 or 2 processes). */
@@ -88,20 +100,34 @@ function reportedFigures({ rows, payments, coldStarts }: GoalInputs): Goal[] {
   const figures: Goal[] = [];
   for (const p of payments) {
     const name = `Full card payment, ${p.target === 'till-postgres-2' ? '2 processes' : 'PostgreSQL'} (reported)`;
-    figures.push(p.status === 'ok' ? { name, measured: `${fmt(p.paymentsPerSec!, 0)} payments/s, p50 ${fmt(p.latencyMs!.p50, 1)} ms, p99 ${fmt(p.latencyMs!.p99, 1)} ms` } : { name, measured: `${p.status}: ${p.reason ?? ''}` });
+    figures.push(
+      p.status === 'ok'
+        ? { name, measured: `${fmt(p.paymentsPerSec!, 0)} payments/s, p50 ${fmt(p.latencyMs!.p50, 1)} ms, p99 ${fmt(p.latencyMs!.p99, 1)} ms` }
+        : { name, measured: `${p.status}: ${p.reason ?? ''}` },
+    );
   }
   const pglite = coldStarts.find((c) => c.database === 'pglite');
-  if (pglite) figures.push({ name: 'Cold npm start to first 200, PGlite (reported)', measured: pglite.status === 'ok' ? `${fmt(pglite.medianMs! / 1000, 2)} s (median of ${pglite.runsMs!.length})` : `${pglite.status}: ${pglite.reason ?? ''}` });
+  if (pglite)
+    figures.push({
+      name: 'Cold npm start to first 200, PGlite (reported)',
+      measured:
+        pglite.status === 'ok' ? `${fmt(pglite.medianMs! / 1000, 2)} s (median of ${pglite.runsMs!.length})` : `${pglite.status}: ${pglite.reason ?? ''}`,
+    });
   for (const op of [GET, CUSTOMER, SESSION]) {
     const one = rate(rows, 'till-postgres', op);
     const two = rate(rows, 'till-postgres-2', op);
-    if (one !== undefined && two !== undefined) figures.push({ name: `2 processes vs 1, ${op} (reported)`, measured: `${fmt(two, 0)} vs ${fmt(one, 0)} req/s`, shown: times(two / one) });
+    if (one !== undefined && two !== undefined)
+      figures.push({ name: `2 processes vs 1, ${op} (reported)`, measured: `${fmt(two, 0)} vs ${fmt(one, 0)} req/s`, shown: times(two / one) });
   }
   for (const op of [GET, CUSTOMER, SESSION]) {
     const till = rate(rows, 'till-postgres', op);
     const floor = rate(rows, 'pg-floor', op);
     if (till !== undefined && floor !== undefined) {
-      figures.push({ name: `Till vs the pg floor (node:http + pg, Till's statements), ${op} (reported)`, measured: `${fmt(till, 0)} vs ${fmt(floor, 0)} req/s, floor p99 ${fmt(p99(rows, 'pg-floor', op)!, 1)} ms`, shown: `${fmt((100 * till) / floor, 0)}% of the floor` });
+      figures.push({
+        name: `Till vs the pg floor (node:http + pg, Till's statements), ${op} (reported)`,
+        measured: `${fmt(till, 0)} vs ${fmt(floor, 0)} req/s, floor p99 ${fmt(p99(rows, 'pg-floor', op)!, 1)} ms`,
+        shown: `${fmt((100 * till) / floor, 0)}% of the floor`,
+      });
     }
   }
   return figures;

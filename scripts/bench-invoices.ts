@@ -25,7 +25,18 @@ import { tenantInvoices } from '../server/domain/invoices/invoice.repository.js'
 import { invoiceResource } from '../server/domain/invoices/invoice.odata.js';
 import { compileQuery, countStatement } from '../server/odata/index.js';
 import type { Goal } from './bench-goals.js';
-import { createBenchDatabase, fmt, type LatencySummary, latencySummary, markdownTable, message, PgUnreachable, positiveInt, spawnTill, type TillProcess } from './bench-lib.js';
+import {
+  createBenchDatabase,
+  fmt,
+  type LatencySummary,
+  latencySummary,
+  markdownTable,
+  message,
+  PgUnreachable,
+  positiveInt,
+  spawnTill,
+  type TillProcess,
+} from './bench-lib.js';
 
 /** Invoices seeded (BENCH_INVOICES, default 1,000,000). */
 export const INVOICE_ROWS = positiveInt('BENCH_INVOICES', 1_000_000);
@@ -59,7 +70,10 @@ export interface InvoiceBenchResult {
   load?: { before: number[]; after: number[] };
 }
 
-const query = (options: Record<string, string>) => `?${Object.entries(options).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+const query = (options: Record<string, string>) =>
+  `?${Object.entries(options)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&')}`;
 
 /** Runs `work` `runs` times in each of `connections` loops (after `warmup` untimed runs per loop); the latency of each run. */
 async function timed(runs: number, warmup: number, connections: number, work: () => Promise<unknown>): Promise<LatencySummary> {
@@ -133,7 +147,12 @@ async function seed(url: string, merchantId: number): Promise<void> {
  * The latencies of `http` and `alone` (the same work without HTTP), one after the other `runs`
  * times (after `warmup` untimed pairs, each pair in turn in either order), so both see the same machine.
  */
-async function alternating(runs: number, warmup: number, http: () => Promise<unknown>, alone: () => Promise<unknown>): Promise<[LatencySummary, LatencySummary]> {
+async function alternating(
+  runs: number,
+  warmup: number,
+  http: () => Promise<unknown>,
+  alone: () => Promise<unknown>,
+): Promise<[LatencySummary, LatencySummary]> {
   const times: [number[], number[]] = [[], []];
   for (let i = 0; i < warmup + runs; i++) {
     const order = i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const); // neither always runs first
@@ -155,7 +174,13 @@ async function measure(till: TillProcess, database: TillDatabase): Promise<Invoi
   const [countHttp, countSql] = await alternating(COUNT_RUNS, 2, () => getList(till, COUNT), run(count));
   const perLoop = Math.ceil(PAGE_RUNS / CONCURRENT);
   const pageConcurrent = await timed(perLoop, 20, CONCURRENT, () => getList(till, PAGE));
-  const one = (name: InvoiceCase['name'], via: InvoiceCase['via'], requests: number, latencyMs: LatencySummary): InvoiceCase => ({ name, via, connections: 1, requests, latencyMs });
+  const one = (name: InvoiceCase['name'], via: InvoiceCase['via'], requests: number, latencyMs: LatencySummary): InvoiceCase => ({
+    name,
+    via,
+    connections: 1,
+    requests,
+    latencyMs,
+  });
   return [
     one('page', 'HTTP', PAGE_RUNS, pageHttp),
     one('count', 'HTTP', COUNT_RUNS, countHttp),
@@ -208,7 +233,8 @@ export function invoiceGoals(result: InvoiceBenchResult): Goal[] {
   const pageName = `Invoice list, ${rows} rows, HTTP at 1 connection: $filter status and totalCost, $orderby id desc, $top 25, p50 ≤ ${PAGE_GOAL_MS} ms`;
   const countName = `Invoice list, ${rows} rows, HTTP at 1 connection: $count=true over all, p50 ≤ ${COUNT_GOAL_MS} ms`;
   const [page, count] = [find(result, 'page', 'HTTP', 1), find(result, 'count', 'HTTP', 1)];
-  if (result.status !== 'ok' || !page || !count) return [pageName, countName].map((name) => ({ name, measured: `${result.status}: ${result.reason ?? ''}`, met: null }));
+  if (result.status !== 'ok' || !page || !count)
+    return [pageName, countName].map((name) => ({ name, measured: `${result.status}: ${result.reason ?? ''}`, met: null }));
   const goal = (name: string, c: InvoiceCase, limit: number, extra = ''): Goal => ({
     name,
     measured: `${fmt(c.latencyMs.p50, 2)} ms (p99 ${fmt(c.latencyMs.p99, 2)} ms over ${c.requests} requests${extra})`,
@@ -224,7 +250,16 @@ export function invoiceCells(result: InvoiceBenchResult): string[][] {
   const header = ['case', 'via', 'connections', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'];
   if (result.status !== 'ok') return [header, ['invoice list', `${result.status}: ${result.reason ?? ''}`]];
   const label = { page: "$filter status eq 'Pending' and totalCost gt 100, $orderby id desc, $top 25", count: '$count=true, $top 25 (all rows)' };
-  return [header, ...(result.cases ?? []).map((c) => [label[c.name], c.via, String(c.connections), String(c.requests), ...(['p50', 'p90', 'p99', 'max'] as const).map((p) => fmt(c.latencyMs[p], 2))])];
+  return [
+    header,
+    ...(result.cases ?? []).map((c) => [
+      label[c.name],
+      c.via,
+      String(c.connections),
+      String(c.requests),
+      ...(['p50', 'p90', 'p99', 'max'] as const).map((p) => fmt(c.latencyMs[p], 2)),
+    ]),
+  ];
 }
 
 const loads = (l: number[]) => l.map((n) => n.toFixed(2)).join(' ');
@@ -241,5 +276,13 @@ export function invoiceNotes(result: InvoiceBenchResult): string[] {
 /** The Markdown section: the table, the notes and both plans. */
 export function invoiceMarkdown(result: InvoiceBenchResult): string[] {
   const plan = (title: string, text: string | undefined) => (text ? [`${title}:`, '', '```', text, '```', ''] : []);
-  return ['## Invoice list (PostgreSQL)', '', ...invoiceNotes(result).flatMap((n) => [n, '']), markdownTable(invoiceCells(result)), '', ...plan('EXPLAIN (ANALYZE, BUFFERS) of the page', result.plans?.page), ...plan('EXPLAIN (ANALYZE, BUFFERS) of the count', result.plans?.count)];
+  return [
+    '## Invoice list (PostgreSQL)',
+    '',
+    ...invoiceNotes(result).flatMap((n) => [n, '']),
+    markdownTable(invoiceCells(result)),
+    '',
+    ...plan('EXPLAIN (ANALYZE, BUFFERS) of the page', result.plans?.page),
+    ...plan('EXPLAIN (ANALYZE, BUFFERS) of the count', result.plans?.count),
+  ];
 }

@@ -136,7 +136,13 @@ function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
  * Spawns a child process, tracked for cleanup, keeping the tail of its output for error messages.
  * `detached`: in a process group of its own (e.g. `npm start` and the server it starts), stopped as a group.
  */
-export function spawnTracked(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root, options: { detached?: boolean } = {}): { child: ChildProcess; output: () => string; exited: Promise<void> } {
+export function spawnTracked(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = root,
+  options: { detached?: boolean } = {},
+): { child: ChildProcess; output: () => string; exited: Promise<void> } {
   checkInterrupted();
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   if (options.detached) groups.add(child);
@@ -171,7 +177,8 @@ export async function stopChild(child: ChildProcess, exited: Promise<void>, grac
 export async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the process exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the process exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return;
@@ -184,7 +191,12 @@ export async function waitForHttp(url: string, child: ChildProcess, output: () =
 }
 
 /** Sends one JSON request and returns status and parsed body; throws on a non-2xx answer. */
-export async function callJson(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string; json: unknown }> {
+export async function callJson(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; text: string; json: unknown }> {
   const res = await fetch(url, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -279,7 +291,8 @@ export function tillEnv(port: number, dataDir: string, databaseUrl: string | und
 async function waitForWorkers(workers: number, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (new Set(output().match(/\(worker \d+\)/g) ?? []).size < workers) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Till exited (${child.exitCode ?? child.signalCode}) before its workers listened:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`Till exited (${child.exitCode ?? child.signalCode}) before its workers listened:\n${output()}`);
     if (Date.now() > deadline) throw new Error(`Till's ${workers} workers did not all listen within ${timeoutMs / 1000} s:\n${output()}`);
     await sleep(100);
   }
@@ -385,4 +398,3 @@ export function markdownTable(cells: string[][]): string {
   const line = (row: string[]) => `| ${header.map((_, i) => (row[i] ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...cells.slice(1).map(line)].join('\n');
 }
-

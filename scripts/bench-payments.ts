@@ -45,7 +45,12 @@ export async function payOnce(till: TillProcess): Promise<void> {
  * CONNECTIONS loops of payOnce until `deadline` (epoch ms). `done` gets each payment's start and
  * end (epoch ms, fractional); `failed` each error (the loop then pauses 50 ms).
  */
-export async function payInLoops(till: TillProcess, deadline: number, done: (startedAt: number, endedAt: number) => void, failed: (error: unknown) => void): Promise<void> {
+export async function payInLoops(
+  till: TillProcess,
+  deadline: number,
+  done: (startedAt: number, endedAt: number) => void,
+  failed: (error: unknown) => void,
+): Promise<void> {
   const now = () => performance.timeOrigin + performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -93,14 +98,26 @@ export async function measurePayments(target: PaymentRow['target'], till: TillPr
   };
   const fail = (error: unknown) => {
     failed += 1;
-    const text = message(error).replace(/req_[0-9a-f]+/g, 'req_…').slice(0, 300);
+    const text = message(error)
+      .replace(/req_[0-9a-f]+/g, 'req_…')
+      .slice(0, 300);
     if (samples.length < 3 && !samples.includes(text)) samples.push(text);
   };
   await payInLoops(till, t1, done, fail);
   checkInterrupted();
-  const row: PaymentRow = { target, status: 'ok', paymentsPerSec: times.length / DURATION_S, latencyMs: latencySummary(times), payments: times.length, failed, sampleErrors: samples };
+  const row: PaymentRow = {
+    target,
+    status: 'ok',
+    paymentsPerSec: times.length / DURATION_S,
+    latencyMs: latencySummary(times),
+    payments: times.length,
+    failed,
+    sampleErrors: samples,
+  };
   if (times.length === 0) Object.assign(row, { status: 'failed', reason: `no payment completed${samples[0] ? ` (${samples[0]})` : ''}` });
-  console.log(`  → ${fmt(row.paymentsPerSec!, 0)} payments/s, p50 ${fmt(row.latencyMs!.p50, 1)} ms, p99 ${fmt(row.latencyMs!.p99, 1)} ms${failed ? `, ${failed} failed` : ''}`);
+  console.log(
+    `  → ${fmt(row.paymentsPerSec!, 0)} payments/s, p50 ${fmt(row.latencyMs!.p50, 1)} ms, p99 ${fmt(row.latencyMs!.p99, 1)} ms${failed ? `, ${failed} failed` : ''}`,
+  );
   return row;
 }
 
@@ -124,7 +141,15 @@ export function paymentCells(rows: PaymentRow[]): string[][] {
   const header = ['target', 'operation', 'payments/s', 'p50 ms', 'p99 ms', 'payments', 'failed'];
   const body = rows.map((r) => {
     if (r.status !== 'ok' || !r.latencyMs) return [r.target, 'full card payment', `${r.status}: ${r.reason ?? ''}`];
-    return [r.target, 'full card payment', fmt(r.paymentsPerSec ?? 0, 0), fmt(r.latencyMs.p50, 1), fmt(r.latencyMs.p99, 1), fmt(r.payments ?? 0, 0), String(r.failed ?? 0)];
+    return [
+      r.target,
+      'full card payment',
+      fmt(r.paymentsPerSec ?? 0, 0),
+      fmt(r.latencyMs.p50, 1),
+      fmt(r.latencyMs.p99, 1),
+      fmt(r.payments ?? 0, 0),
+      String(r.failed ?? 0),
+    ];
   });
   return [header, ...body];
 }

@@ -28,13 +28,36 @@ export const referenceBodies = {
     success: true,
     errorCode: null,
     errorMessage: null,
-    data: { id: 1, object: 'plan', productId: 1, name: 'Bench monthly', description: null, amount: 19.99, currency: 'USD', interval: 'month', intervalCount: 1, status: 'available', active: true, createdAt: '2026-01-01T00:00:00.000Z' },
+    data: {
+      id: 1,
+      object: 'plan',
+      productId: 1,
+      name: 'Bench monthly',
+      description: null,
+      amount: 19.99,
+      currency: 'USD',
+      interval: 'month',
+      intervalCount: 1,
+      status: 'available',
+      active: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
   }),
   customer: JSON.stringify({
     success: true,
     errorCode: null,
     errorMessage: null,
-    data: { id: 1, object: 'customer', email: 'bench@example.com', name: 'Bench', phone: null, externalId: null, metadata: {}, hasPaymentMethod: false, createdAt: '2026-01-01T00:00:00.000Z' },
+    data: {
+      id: 1,
+      object: 'customer',
+      email: 'bench@example.com',
+      name: 'Bench',
+      phone: null,
+      externalId: null,
+      metadata: {},
+      hasPaymentMethod: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
   }),
   session: JSON.stringify({
     id: 'cs_test_3ZcTvQgwGnPdbuI6Uh45vm3m',
@@ -70,7 +93,12 @@ export async function startTill(databaseUrl: string | undefined, cwd = root, env
     const created = await callJson('POST', `${url}/v1/customers`, headers, { email: `bench-${runTag}-check-${new URL(url).port}@example.com`, name: 'Bench' });
     if (created.status !== 201) throw new Error(`POST /v1/customers with a new email answered ${created.status}, expected 201`);
     referenceBodies.customer = created.text;
-    const session = await callJson('POST', `${url}/v1/checkout-sessions`, { ...headers, 'Idempotency-Key': `bench-${runTag}-check-${randomUUID()}` }, SESSION_BODY);
+    const session = await callJson(
+      'POST',
+      `${url}/v1/checkout-sessions`,
+      { ...headers, 'Idempotency-Key': `bench-${runTag}-check-${randomUUID()}` },
+      SESSION_BODY,
+    );
     if (session.status !== 201) throw new Error(`POST /v1/checkout-sessions with a new Idempotency-Key answered ${session.status}, expected 201`);
     referenceBodies.session = session.text;
     return { url, headers, planId, stop: till.stop };
@@ -106,7 +134,12 @@ export async function startNodeHttp(): Promise<RunningTarget> {
     server.listen(0, '127.0.0.1', () => console.log('PORT=' + server.address().port));
     process.on('SIGTERM', () => { server.close(() => process.exit(0)); server.closeAllConnections(); });
   `;
-  const { child, output, exited } = spawnTracked(process.execPath, ['-e', code], { ...process.env, BENCH_GET_BODY: referenceBodies.plan, BENCH_POST_BODY: referenceBodies.customer, BENCH_SESSION_BODY: referenceBodies.session });
+  const { child, output, exited } = spawnTracked(process.execPath, ['-e', code], {
+    ...process.env,
+    BENCH_GET_BODY: referenceBodies.plan,
+    BENCH_POST_BODY: referenceBodies.customer,
+    BENCH_SESSION_BODY: referenceBodies.session,
+  });
   const stop = onCleanup(`stop node:http (pid ${child.pid})`, () => stopChild(child, exited, 5000));
   try {
     return { url: await listeningUrl(child, output, 'node:http server'), headers: {}, planId: '1', stop };
@@ -141,7 +174,13 @@ const PRISM_PLAN_ID = 301;
 /** Creates a product and a monthly plan with the merchant's `headers`; answers the plan's id. */
 async function createBenchPlan(url: string, headers: Record<string, string>): Promise<string> {
   const product = await callJson('POST', `${url}/v1/products`, headers, { name: 'Bench product' });
-  const plan = await callJson('POST', `${url}/v1/plans`, headers, { productId: Number(idOf(product.json)), name: 'Bench monthly', amount: 19.99, currency: 'USD', interval: 'month' });
+  const plan = await callJson('POST', `${url}/v1/plans`, headers, {
+    productId: Number(idOf(product.json)),
+    name: 'Bench monthly',
+    amount: 19.99,
+    currency: 'USD',
+    interval: 'month',
+  });
   return idOf(plan.json);
 }
 
@@ -168,7 +207,12 @@ export async function startPgFloor(): Promise<RunningTarget> {
   try {
     const till = await spawnTill(database.url);
     const planId = await createBenchPlan(till.url, { Authorization: `Bearer ${till.secretKey}` }).finally(() => till.stop());
-    const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', 'bench-floor-server.mjs')], { ...process.env, DATABASE_URL: database.url, MERCHANT_ID: String(till.merchantId), PLAN_ID: planId });
+    const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', 'bench-floor-server.mjs')], {
+      ...process.env,
+      DATABASE_URL: database.url,
+      MERCHANT_ID: String(till.merchantId),
+      PLAN_ID: planId,
+    });
     const stopServer = onCleanup(`stop the pg floor (pid ${child.pid})`, () => stopChild(child, exited, 5000));
     const url = await listeningUrl(child, output, 'the pg floor server').catch(async (error: unknown) => {
       await stopServer();

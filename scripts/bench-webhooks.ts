@@ -139,7 +139,21 @@ async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
   try {
-    await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1']);
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+    ]);
   } catch (error) {
     await removeDir();
     throw new Error(`openssl could not make the receiver's certificate: ${message(error)}`);
@@ -256,7 +270,12 @@ function eventId(): string {
  * of one process on this machine cannot write that many. At most OUTBOX_WRITERS inserts are in flight,
  * one per pooled connection, so that none waits for a connection after its `created` is set.
  */
-async function writeToOutbox(pool: pg.Pool, template: { merchantId: number; type: string; apiVersion: string; data: unknown }, deadline: number, tally: WriteTally): Promise<void> {
+async function writeToOutbox(
+  pool: pg.Pool,
+  template: { merchantId: number; type: string; apiVersion: string; data: unknown },
+  deadline: number,
+  tally: WriteTally,
+): Promise<void> {
   const started = Date.now();
   const data = JSON.stringify(template.data);
   const inFlight = new Set<Promise<void>>();
@@ -266,7 +285,10 @@ async function writeToOutbox(pool: pg.Pool, template: { merchantId: number; type
     while (issued < due && inFlight.size < OUTBOX_WRITERS) {
       issued += 1;
       const insert = pool
-        .query('INSERT INTO events (id, merchant_id, livemode, type, api_version, data, session_id, payment_id, created_at) VALUES ($1, $2, false, $3, $4, $5, NULL, NULL, $6)', [eventId(), template.merchantId, template.type, template.apiVersion, data, new Date()])
+        .query(
+          'INSERT INTO events (id, merchant_id, livemode, type, api_version, data, session_id, payment_id, created_at) VALUES ($1, $2, false, $3, $4, $5, NULL, NULL, $6)',
+          [eventId(), template.merchantId, template.type, template.apiVersion, data, new Date()],
+        )
         .then(
           () => {
             tally.written += 1;
@@ -283,7 +305,9 @@ async function writeToOutbox(pool: pg.Pool, template: { merchantId: number; type
 
 /** Events of the merchant in the database (`webhook.test` aside): id → `created` in epoch ms. */
 async function storedEvents(pool: pg.Pool, merchantId: number): Promise<Map<string, number>> {
-  const { rows } = await pool.query<{ id: string; created_at: Date }>(`SELECT id, created_at FROM events WHERE merchant_id = $1 AND type <> 'webhook.test'`, [merchantId]);
+  const { rows } = await pool.query<{ id: string; created_at: Date }>(`SELECT id, created_at FROM events WHERE merchant_id = $1 AND type <> 'webhook.test'`, [
+    merchantId,
+  ]);
   return new Map(rows.map((r) => [r.id, r.created_at.getTime()]));
 }
 
@@ -309,7 +333,13 @@ async function measureWebhookCase(
   const cpu: Array<{ till?: number; receiver?: number; bench: number; postgres?: number; machine: number }> = [];
   const sampleCpu = async () => {
     const own = process.cpuUsage();
-    cpu.push({ till: await processCpuSeconds(till.pid), receiver: await processCpuSeconds(receiver.pid), bench: (own.user + own.system) / 1e6, postgres: await postgresCpuSeconds(), machine: machineCpuSeconds() });
+    cpu.push({
+      till: await processCpuSeconds(till.pid),
+      receiver: await processCpuSeconds(receiver.pid),
+      bench: (own.user + own.system) / 1e6,
+      postgres: await postgresCpuSeconds(),
+      machine: machineCpuSeconds(),
+    });
   };
   const cpuTimers = [setTimeout(() => void sampleCpu(), t0 - start), setTimeout(() => void sampleCpu(), t1 - start)];
   let lastReceived = receivedBefore;
@@ -317,7 +347,9 @@ async function measureWebhookCase(
   const progress = setInterval(() => {
     const received = receiver.receipts.size;
     const second = Math.round((Date.now() - start) / 1000);
-    console.log(`${label} ${String(second).padStart(3)} s ${phase.padEnd(8)} written ${String(tally.written).padStart(6)}  received ${String(received - receivedBefore).padStart(6)} (${fmt(received - lastReceived, 0)}/s)${tally.failed ? `  failed writes ${tally.failed}` : ''}`);
+    console.log(
+      `${label} ${String(second).padStart(3)} s ${phase.padEnd(8)} written ${String(tally.written).padStart(6)}  received ${String(received - receivedBefore).padStart(6)} (${fmt(received - lastReceived, 0)}/s)${tally.failed ? `  failed writes ${tally.failed}` : ''}`,
+    );
     lastReceived = received;
   }, 1000);
   try {
@@ -350,11 +382,20 @@ async function measureWebhookCase(
     const notReceived = missing().length;
     const duplicates = [...events.keys()].reduce((n, id) => n + Math.max(0, (receiver.receipts.get(id)?.count ?? 0) - 1), 0);
     const [a, b] = cpu;
-    const cores = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : Math.round(((y - x) / DURATION_S) * 100) / 100);
+    const cores = (x: number | undefined, y: number | undefined) =>
+      x === undefined || y === undefined ? undefined : Math.round(((y - x) / DURATION_S) * 100) / 100;
     const cpuCores = (a: (typeof cpu)[number], b: (typeof cpu)[number]): NonNullable<WebhookRow['cpuCores']> => {
-      const used = { till: cores(a.till, b.till), receiver: cores(a.receiver, b.receiver), bench: cores(a.bench, b.bench)!, postgres: cores(a.postgres, b.postgres), machine: cores(a.machine, b.machine)! };
+      const used = {
+        till: cores(a.till, b.till),
+        receiver: cores(a.receiver, b.receiver),
+        bench: cores(a.bench, b.bench)!,
+        postgres: cores(a.postgres, b.postgres),
+        machine: cores(a.machine, b.machine)!,
+      };
       const known = [used.till, used.receiver, used.postgres];
-      const other = known.every((x) => x !== undefined) ? Math.max(0, Math.round((used.machine - used.bench - known.reduce((x, y) => x! + y!, 0)!) * 100) / 100) : undefined;
+      const other = known.every((x) => x !== undefined)
+        ? Math.max(0, Math.round((used.machine - used.bench - known.reduce((x, y) => x! + y!, 0)!) * 100) / 100)
+        : undefined;
       return { ...used, other, of: os.cpus().length };
     };
     const row: WebhookRow = {
@@ -372,7 +413,10 @@ async function measureWebhookCase(
       ...(a && b ? { cpuCores: cpuCores(a, b) } : {}),
     };
     const judged = row.writtenPerSec! >= WEBHOOK_GOALS.eventsPerSec || row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec;
-    row.goalsMet = { eventsPerSec: judged ? row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec : null, p99: latencies.length > 0 && row.latencyMs!.p99 <= WEBHOOK_GOALS.p99Ms };
+    row.goalsMet = {
+      eventsPerSec: judged ? row.deliveredPerSec! >= WEBHOOK_GOALS.eventsPerSec : null,
+      p99: latencies.length > 0 && row.latencyMs!.p99 <= WEBHOOK_GOALS.p99Ms,
+    };
     if (inWindow.length === 0) {
       row.status = 'failed';
       row.reason = `no event was written in the measured window${tally.samples[0] ? ` (${tally.samples[0]})` : ''}`;
@@ -393,9 +437,16 @@ async function measureWebhookCase(
  * `NODE_ENV=development` (loopback webhooks are refused in production) and
  * `TILL_ALLOW_LOOPBACK_WEBHOOKS=true`, one endpoint subscribed to every event; then the two cases.
  */
-export async function benchWebhooks(target: WebhookRow['target'] = 'till-postgres', cwd = root): Promise<{ rows: WebhookRow[]; unexpected: number; badRequests: number; postgres?: string }> {
+export async function benchWebhooks(
+  target: WebhookRow['target'] = 'till-postgres',
+  cwd = root,
+): Promise<{ rows: WebhookRow[]; unexpected: number; badRequests: number; postgres?: string }> {
   const cases: WebhookCase[] = ['API state changes', 'outbox writes'];
-  const allAre = (status: 'skipped' | 'failed', reason: string) => ({ rows: cases.map((c) => ({ target, case: c, status, reason })), unexpected: 0, badRequests: 0 });
+  const allAre = (status: 'skipped' | 'failed', reason: string) => ({
+    rows: cases.map((c) => ({ target, case: c, status, reason })),
+    unexpected: 0,
+    badRequests: 0,
+  });
   let database: Awaited<ReturnType<typeof createBenchDatabase>>;
   try {
     database = await createBenchDatabase();
@@ -417,15 +468,28 @@ export async function benchWebhooks(target: WebhookRow['target'] = 'till-postgre
     console.log(`bench: starting the webhook receiver and ${target} (NODE_ENV=development, TILL_ALLOW_LOOPBACK_WEBHOOKS=true)...`);
     receiver = await startWebhookReceiver();
     till = await spawnTill(database.url, { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' }, cwd);
-    await callJson('POST', `${till.url}/v1/WebhookConfiguration`, { Authorization: `Bearer ${till.secretKey}` }, { sandboxUrl: receiver.url, subscribedEvents: ['*'], description: 'bench receiver' });
+    await callJson(
+      'POST',
+      `${till.url}/v1/WebhookConfiguration`,
+      { Authorization: `Bearer ${till.secretKey}` },
+      { sandboxUrl: receiver.url, subscribedEvents: ['*'], description: 'bench receiver' },
+    );
     const context = { till, receiver, pool, previous: new Set<string>() };
     const t = till;
 
     rows.push({ ...(await measureWebhookCase('API state changes', context, (deadline, tally) => writeThroughApi(t, deadline, tally))), target });
 
     // The outbox case writes events shaped like the API case's payment.succeeded.
-    const { rows: sample } = await pool.query<{ type: string; api_version: string; data: unknown }>(`SELECT type, api_version, data FROM events WHERE merchant_id = $1 AND type = 'payment.succeeded' ORDER BY seq DESC LIMIT 1`, [t.merchantId]);
-    const template = { merchantId: t.merchantId, type: 'payment.succeeded', apiVersion: sample[0]?.api_version ?? '2026-11-01', data: sample[0]?.data ?? { object: 'payment', id: 0 } };
+    const { rows: sample } = await pool.query<{ type: string; api_version: string; data: unknown }>(
+      `SELECT type, api_version, data FROM events WHERE merchant_id = $1 AND type = 'payment.succeeded' ORDER BY seq DESC LIMIT 1`,
+      [t.merchantId],
+    );
+    const template = {
+      merchantId: t.merchantId,
+      type: 'payment.succeeded',
+      apiVersion: sample[0]?.api_version ?? '2026-11-01',
+      data: sample[0]?.data ?? { object: 'payment', id: 0 },
+    };
     rows.push({ ...(await measureWebhookCase('outbox writes', context, (deadline, tally) => writeToOutbox(pool, template, deadline, tally))), target });
 
     // Anything received that the database does not hold?
@@ -456,7 +520,19 @@ export function webhookCells(rows: WebhookRow[]): string[][] {
     const mark = (met: boolean | null | undefined) => (met === null ? 'n/a' : met ? '✓' : '✗');
     const goals = `≥${WEBHOOK_GOALS.eventsPerSec}/s ${mark(r.goalsMet?.eventsPerSec)} p99≤${WEBHOOK_GOALS.p99Ms / 1000} s ${mark(r.goalsMet?.p99)}`;
     const l = r.latencyMs;
-    return [r.target, r.case, fmt(r.writtenPerSec ?? 0, 0), fmt(r.deliveredPerSec ?? 0, 0), fmt(l.p50, 0), fmt(l.p99, 0), fmt(l.max, 0), String(r.missing ?? 0), String(r.duplicates ?? 0), cpu(r.cpuCores), goals];
+    return [
+      r.target,
+      r.case,
+      fmt(r.writtenPerSec ?? 0, 0),
+      fmt(r.deliveredPerSec ?? 0, 0),
+      fmt(l.p50, 0),
+      fmt(l.p99, 0),
+      fmt(l.max, 0),
+      String(r.missing ?? 0),
+      String(r.duplicates ?? 0),
+      cpu(r.cpuCores),
+      goals,
+    ];
   });
   return [header, ...body];
 }

@@ -127,7 +127,10 @@ type Part = (typeof PARTS)[number];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
   if (!raw) return undefined;
-  const names = raw.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
   if (unknown.length) throw new Error(`BENCH_ONLY names ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}.`);
   return new Set(names);
@@ -268,7 +271,11 @@ interface Row {
  * 1 ms resolution, too coarse for the bare node:http server) and the first few non-2xx answers
  * and connection errors.
  */
-function runLoad(url: string, request: (onResponse: (status: number, body: string) => void) => LoadRequest, durationS: number): Promise<{ result: LoadResult; times: number[]; samples: string[] }> {
+function runLoad(
+  url: string,
+  request: (onResponse: (status: number, body: string) => void) => LoadRequest,
+  durationS: number,
+): Promise<{ result: LoadResult; times: number[]; samples: string[] }> {
   const samples: string[] = [];
   const times: number[] = [];
   const seen = new Set<string>();
@@ -320,7 +327,9 @@ async function measure(name: TargetName, operation: OperationName, target: Runni
     sampleErrors: samples,
   };
   const bad = row.non2xx! + row.errors!;
-  console.log(`  → ${fmt(row.reqPerSec!, 0)} req/s, p50 ${fmt(row.latencyMs!.p50, 2)} ms, p99 ${fmt(row.latencyMs!.p99, 2)} ms${bad ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`);
+  console.log(
+    `  → ${fmt(row.reqPerSec!, 0)} req/s, p50 ${fmt(row.latencyMs!.p50, 2)} ms, p99 ${fmt(row.latencyMs!.p99, 2)} ms${bad ? `, ${row.non2xx} non-2xx, ${row.errors} errors` : ''}`,
+  );
   return row;
 }
 
@@ -344,7 +353,16 @@ function tableCells(rows: Row[]): string[][] {
   const body = rows.map((r) => {
     if (r.status !== 'ok' || !r.latencyMs) return [`${r.target}${r.round ? ` #${r.round}` : ''}`, r.operation, `${r.status}: ${r.reason ?? ''}`];
     const non2xx = `${r.non2xx ?? 0}${r.errors ? ` (+${r.errors} errors)` : ''}`;
-    const cells = [`${r.target}${r.round ? ` #${r.round}` : ''}`, r.operation, fmt(r.reqPerSec ?? 0, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), non2xx, ratio(r.vsNodeHttp), ratio(r.vsPrism)];
+    const cells = [
+      `${r.target}${r.round ? ` #${r.round}` : ''}`,
+      r.operation,
+      fmt(r.reqPerSec ?? 0, 0),
+      fmt(r.latencyMs.p50, 2),
+      fmt(r.latencyMs.p99, 2),
+      non2xx,
+      ratio(r.vsNodeHttp),
+      ratio(r.vsPrism),
+    ];
     return withBaseline ? [...cells, BASELINE_OF[r.target] ? ratio(r.vsBaseline) : ''] : cells;
   });
   return [header, ...body];
@@ -356,7 +374,8 @@ function tableCells(rows: Row[]): string[][] {
 
 /** Over every round: each Till target's total req/s over its baseline's, per operation. */
 function overallVsBaseline(rows: Row[]): string[] {
-  const total = (target: TargetName, operation: OperationName) => rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok').reduce((sum, r) => sum + (r.reqPerSec ?? 0), 0);
+  const total = (target: TargetName, operation: OperationName) =>
+    rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok').reduce((sum, r) => sum + (r.reqPerSec ?? 0), 0);
   return Object.entries(BASELINE_OF).flatMap(([ours, theirs]) =>
     OPERATIONS.flatMap((operation) => {
       const before = total(theirs, operation);
@@ -430,7 +449,8 @@ async function benchTargets(baseline: Baseline | undefined, postgres: { unavaila
   await rounds('till-pglite', 'baseline-pglite', (cwd) => startTill(undefined, cwd));
   const { unavailable } = postgres;
   if (unavailable) {
-    for (const name of ['till-postgres', 'till-postgres-2', 'pg-floor'] as const) skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
+    for (const name of ['till-postgres', 'till-postgres-2', 'pg-floor'] as const)
+      skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
   } else {
     await rounds('till-postgres', 'baseline-postgres', (cwd) => startTillOnPostgres(cwd));
     await benchTarget(rows, 'till-postgres-2', () => startTillOnPostgres(root, { TILL_WORKERS: '2' }));
@@ -446,7 +466,10 @@ async function benchPaymentsPart(postgres: { unavailable?: Unavailable }): Promi
   if (!wanted('payments')) return [{ target: 'till-postgres', status: 'skipped', reason: 'not in BENCH_ONLY' }];
   if (postgres.unavailable) return [{ target: 'till-postgres', ...postgres.unavailable }];
   const rows: PaymentRow[] = [];
-  const targets: Array<[PaymentRow['target'], number]> = [['till-postgres', 1], ...(wanted('till-postgres-2') ? [['till-postgres-2', 2] as [PaymentRow['target'], number]] : [])];
+  const targets: Array<[PaymentRow['target'], number]> = [
+    ['till-postgres', 1],
+    ...(wanted('till-postgres-2') ? [['till-postgres-2', 2] as [PaymentRow['target'], number]] : []),
+  ];
   for (const [target, workers] of targets) {
     try {
       checkInterrupted();
@@ -485,7 +508,16 @@ async function benchColdStartPart(postgres: { unavailable?: Unavailable }): Prom
 async function benchWebhooksPart(baseline: Baseline | undefined): Promise<WebhookResult> {
   checkInterrupted();
   if (!wanted('webhooks')) {
-    return { rows: (['API state changes', 'outbox writes'] as const).map((c) => ({ target: 'till-postgres' as const, case: c, status: 'skipped' as const, reason: 'not in BENCH_ONLY' })), unexpected: 0, badRequests: 0 };
+    return {
+      rows: (['API state changes', 'outbox writes'] as const).map((c) => ({
+        target: 'till-postgres' as const,
+        case: c,
+        status: 'skipped' as const,
+        reason: 'not in BENCH_ONLY',
+      })),
+      unexpected: 0,
+      badRequests: 0,
+    };
   }
   const webhooks = await benchWebhooks();
   if (baseline) {
@@ -504,7 +536,9 @@ function addRatios(rows: Row[]): void {
     const ref = (target: TargetName) => rows.find((r) => r.target === target && r.operation === row.operation && r.status === 'ok')?.reqPerSec;
     const nodeHttp = ref('node-http');
     const prism = ref('prism');
-    const before = BASELINE_OF[row.target] && rows.find((r) => r.target === BASELINE_OF[row.target] && r.operation === row.operation && r.round === row.round && r.status === 'ok')?.reqPerSec;
+    const before =
+      BASELINE_OF[row.target] &&
+      rows.find((r) => r.target === BASELINE_OF[row.target] && r.operation === row.operation && r.round === row.round && r.status === 'ok')?.reqPerSec;
     if (nodeHttp) row.vsNodeHttp = row.reqPerSec! / nodeHttp;
     if (prism) row.vsPrism = row.reqPerSec! / prism;
     if (before) row.vsBaseline = row.reqPerSec! / before;
@@ -532,12 +566,17 @@ function rowProblems(rows: Row[]): string[] {
     const bad = row.non2xx! + row.errors!;
     const share = bad / Math.max(1, row.responses! + row.errors!);
     if (bad > 0) {
-      console.log(`\nbench: ${row.target} ${row.operation}: ${row.non2xx} non-2xx, ${row.errors} connection errors (${fmt(share * 100, 2)}%); status codes ${JSON.stringify(row.statusCodes)}; samples:`);
+      console.log(
+        `\nbench: ${row.target} ${row.operation}: ${row.non2xx} non-2xx, ${row.errors} connection errors (${fmt(share * 100, 2)}%); status codes ${JSON.stringify(row.statusCodes)}; samples:`,
+      );
       for (const sample of row.sampleErrors ?? []) console.log(`  ${sample}`);
     }
-    if (!['node-http', 'prism'].includes(row.target) && share > MAX_ERROR_SHARE) problems.push(`${row.target} ${row.operation}: ${fmt(share * 100, 2)}% of responses non-2xx or errors (limit ${MAX_ERROR_SHARE * 100}%)`);
+    if (!['node-http', 'prism'].includes(row.target) && share > MAX_ERROR_SHARE)
+      problems.push(`${row.target} ${row.operation}: ${fmt(share * 100, 2)}% of responses non-2xx or errors (limit ${MAX_ERROR_SHARE * 100}%)`);
     if (row.target.startsWith('till-') && row.operation === 'POST /v1/customers' && (row.statusCodes?.['200'] ?? 0) > 0) {
-      problems.push(`${row.target} POST /v1/customers: ${row.statusCodes?.['200']} answers were 200 (existing customer) instead of 201 (created): the emails were not unique`);
+      problems.push(
+        `${row.target} POST /v1/customers: ${row.statusCodes?.['200']} answers were 200 (existing customer) instead of 201 (created): the emails were not unique`,
+      );
     }
   }
   return problems;
@@ -551,7 +590,8 @@ function paymentAndStartProblems(payments: PaymentRow[], coldStarts: ColdStartRo
     if (row.status !== 'ok' || !row.failed) continue;
     const share = row.failed / Math.max(1, row.failed + row.payments!);
     console.log(`\nbench: payments ${row.target}: ${row.failed} failed (${fmt(share * 100, 2)}%), e.g. ${row.sampleErrors?.[0] ?? '?'}`);
-    if (share > MAX_ERROR_SHARE) problems.push(`payments ${row.target}: ${row.failed} payments failed (${fmt(share * 100, 2)}%, limit ${MAX_ERROR_SHARE * 100}%)`);
+    if (share > MAX_ERROR_SHARE)
+      problems.push(`payments ${row.target}: ${row.failed} payments failed (${fmt(share * 100, 2)}%, limit ${MAX_ERROR_SHARE * 100}%)`);
   }
   for (const row of coldStarts) if (row.status === 'failed') problems.push(`cold start ${row.database}: ${row.reason}`);
   return problems;
@@ -564,7 +604,8 @@ function webhookProblems(webhooks: WebhookResult): string[] {
     const name = `webhooks ${row.case}`;
     if (row.status === 'failed') problems.push(`${name}: ${row.reason}`);
     if (row.status !== 'ok') continue;
-    if (row.missing) problems.push(`${name}: ${row.missing} of ${row.events} events had not reached the receiver ${WEBHOOK_DRAIN_S} s after the writes stopped`);
+    if (row.missing)
+      problems.push(`${name}: ${row.missing} of ${row.events} events had not reached the receiver ${WEBHOOK_DRAIN_S} s after the writes stopped`);
     if (row.duplicates) problems.push(`${name}: ${row.duplicates} events reached the receiver more than once`);
     const share = (row.failedWrites ?? 0) / Math.max(1, (row.failedWrites ?? 0) + (row.events ?? 0));
     if (share > MAX_ERROR_SHARE) problems.push(`${name}: ${row.failedWrites} writes failed (${fmt(share * 100, 2)}%), e.g. ${row.sampleErrors?.[0] ?? '?'}`);
@@ -579,7 +620,10 @@ function webhookProblems(webhooks: WebhookResult): string[] {
 function printReport({ rows, payments, coldStarts, webhooks, invoices, goals, baseline }: Report): void {
   console.log(`\n${consoleTable(tableCells(rows))}\n`);
   console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
-  if (baseline) console.log(`×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}) in the same round.${ROUNDS > 1 ? `\n${overallVsBaseline(rows).join('\n')}` : ''}`);
+  if (baseline)
+    console.log(
+      `×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}) in the same round.${ROUNDS > 1 ? `\n${overallVsBaseline(rows).join('\n')}` : ''}`,
+    );
   console.log(`\n${consoleTable(paymentCells(payments))}\n`);
   console.log(`Full card payment: create a checkout session, tokenize 4242424242424242, confirm; ${CONNECTIONS} loops; latency of the whole payment.`);
   console.log(`\n${consoleTable(coldStartCells(coldStarts))}\n`);
@@ -590,7 +634,9 @@ function printReport({ rows, payments, coldStarts, webhooks, invoices, goals, ba
   );
   console.log(`\n${consoleTable(invoiceCells(invoices))}\n`);
   for (const note of invoiceNotes(invoices)) console.log(note);
-  console.log(`\nGoals (PostgreSQL ${baseline ? 'rows of this checkout, ' : ''}at ${CONNECTIONS} connections; ✓ met, ✗ missed, n/a not measured, · reported without a goal):\n`);
+  console.log(
+    `\nGoals (PostgreSQL ${baseline ? 'rows of this checkout, ' : ''}at ${CONNECTIONS} connections; ✓ met, ✗ missed, n/a not measured, · reported without a goal):\n`,
+  );
   for (const line of goalLines(goals)) console.log(`  ${line}`);
 }
 
@@ -643,7 +689,7 @@ function markdownReport(report: Report, problems: string[], generatedAt: string)
     '',
     '## Cold start',
     '',
-    '`npm start` (literally; `dist/` already built) with a fresh `TILL_DATA_DIR` (and a fresh PostgreSQL database), until the first 200 of `GET /v1/plans` with the demo merchant\'s key (read from `demo-merchant.json` as soon as it exists; polled every 20 ms).',
+    "`npm start` (literally; `dist/` already built) with a fresh `TILL_DATA_DIR` (and a fresh PostgreSQL database), until the first 200 of `GET /v1/plans` with the demo merchant's key (read from `demo-merchant.json` as soon as it exists; polled every 20 ms).",
     '',
     markdownTable(coldStartCells(coldStarts)),
     '',
@@ -669,15 +715,26 @@ async function writeResults(report: Report, problems: string[]): Promise<void> {
   const settings = { durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, connections: CONNECTIONS, pipelining: 1, coldStartRuns: COLD_START_RUNS };
   await mkdir(outDir, { recursive: true });
   const generatedAt = new Date().toISOString();
-  const webhookJson = { goals: WEBHOOK_GOALS, settings: { outboxEventsPerSec: WEBHOOK_RATE, drainSeconds: WEBHOOK_DRAIN_S, apiLoops: CONNECTIONS }, results: webhooks.rows, unexpectedEvents: webhooks.unexpected, badRequests: webhooks.badRequests };
-  await writeFile(path.join(outDir, 'results.json'), `${JSON.stringify({ generatedAt, environment, settings, goals, results: rows, payments, coldStarts, webhooks: webhookJson, invoices, problems }, null, 2)}\n`);
+  const webhookJson = {
+    goals: WEBHOOK_GOALS,
+    settings: { outboxEventsPerSec: WEBHOOK_RATE, drainSeconds: WEBHOOK_DRAIN_S, apiLoops: CONNECTIONS },
+    results: webhooks.rows,
+    unexpectedEvents: webhooks.unexpected,
+    badRequests: webhooks.badRequests,
+  };
+  await writeFile(
+    path.join(outDir, 'results.json'),
+    `${JSON.stringify({ generatedAt, environment, settings, goals, results: rows, payments, coldStarts, webhooks: webhookJson, invoices, problems }, null, 2)}\n`,
+  );
   await writeFile(path.join(outDir, 'results.md'), markdownReport(report, problems, generatedAt));
   console.log(`\nbench: wrote ${path.relative(root, path.join(outDir, 'results.json'))} and ${path.relative(root, path.join(outDir, 'results.md'))}`);
 }
 
 /** Node, the machine, autocannon and (when a PostgreSQL part runs and it answers) the PostgreSQL server. */
 async function describeEnvironment() {
-  const postgres = ['till-postgres', 'till-postgres-2', 'payments', 'cold-start', 'webhooks', 'invoices'].some((part) => wanted(part as Part)) ? await probePostgres() : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
+  const postgres = ['till-postgres', 'till-postgres-2', 'payments', 'cold-start', 'webhooks', 'invoices'].some((part) => wanted(part as Part))
+    ? await probePostgres()
+    : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
   const environment = {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -687,7 +744,9 @@ async function describeEnvironment() {
     autocannon: autocannonVersion,
     postgres: postgres.version,
   };
-  console.log(`bench: node ${environment.node}, PostgreSQL ${environment.postgres ?? `n/a (${postgres.unavailable?.reason})`}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.platform}, autocannon ${environment.autocannon}`);
+  console.log(
+    `bench: node ${environment.node}, PostgreSQL ${environment.postgres ?? `n/a (${postgres.unavailable?.reason})`}, ${environment.cpus} CPUs (${environment.cpuModel}), ${environment.platform}, autocannon ${environment.autocannon}`,
+  );
   console.log(`bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per target and operation`);
   return { ...environment, unavailable: postgres.unavailable };
 }
@@ -707,7 +766,12 @@ async function main(): Promise<number> {
   const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices)];
   const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, goals };
   printReport(report);
-  const problems = [...rowProblems(rows), ...paymentAndStartProblems(payments, coldStarts), ...webhookProblems(webhooks), ...(invoices.status === 'failed' ? [`invoices: ${invoices.reason ?? 'failed'}`] : [])];
+  const problems = [
+    ...rowProblems(rows),
+    ...paymentAndStartProblems(payments, coldStarts),
+    ...webhookProblems(webhooks),
+    ...(invoices.status === 'failed' ? [`invoices: ${invoices.reason ?? 'failed'}`] : []),
+  ];
   await writeResults(report, problems);
   if (problems.length) {
     console.log('\nbench: FAILED');

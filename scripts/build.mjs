@@ -20,7 +20,10 @@ async function sources() {
 }
 
 async function stale(files) {
-  const built = await stat(stamp).then((s) => s.mtimeMs, () => 0);
+  const built = await stat(stamp).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
   if (built === 0) return true;
   for (const file of [...files, path.join(root, 'package-lock.json')]) if ((await stat(file)).mtimeMs > built) return true;
   return false;

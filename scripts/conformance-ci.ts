@@ -45,15 +45,22 @@ async function startServer(env: NodeJS.ProcessEnv, logFile: string): Promise<{ u
   const port = await freePort();
   await mkdir(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.pipe(log);
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
   // Two minutes: a cold start loads TypeScript and migrates, and a busy CI machine is slow at both.
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { url, child };
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -73,7 +80,10 @@ async function stop(child: ChildProcess) {
 function conformance(label: string, args: string[]): Promise<number> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args, '--reporter', 'junit', ...(values.quiet ? ['--quiet'] : [])], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args, '--reporter', 'junit', ...(values.quiet ? ['--quiet'] : [])], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const output: Buffer[] = [];
     child.stdout!.on('data', (c: Buffer) => output.push(c));
     child.stderr!.on('data', (c: Buffer) => output.push(c));
@@ -97,13 +107,19 @@ async function againstMock(): Promise<number> {
   const mocks = await Promise.all([startPrism({ api: 'checkout' }), startPrism({ api: 'commerce' })]);
   try {
     return await conformance('Prism mock (contract)', [
-      '--base-url', mocks[0]!.url,
-      '--commerce-base-url', mocks[1]!.url,
-      '--secret-key', 'sk_test_conformancemock00000000000',
-      '--publishable-key', 'pk_test_conformancemock00000000000',
-      '--target', 'mock',
+      '--base-url',
+      mocks[0]!.url,
+      '--commerce-base-url',
+      mocks[1]!.url,
+      '--secret-key',
+      'sk_test_conformancemock00000000000',
+      '--publishable-key',
+      'pk_test_conformancemock00000000000',
+      '--target',
+      'mock',
       '--contract-only',
-      '--report', path.join(reportDir, 'conformance', 'mock'),
+      '--report',
+      path.join(reportDir, 'conformance', 'mock'),
     ]);
   } finally {
     await Promise.all(mocks.map((m) => m.stop()));
@@ -119,12 +135,18 @@ async function againstServer(label: string, database: NodeJS.ProcessEnv, extra: 
     const b = await merchant(`Conformance B ${label}`, env);
     server = await startServer(env, path.join(reportDir, 'logs', `conformance-${label}.log`));
     return await conformance(`server on ${label}`, [
-      '--base-url', server.url,
-      '--secret-key', a.keys.test.secret,
-      '--publishable-key', a.keys.test.publishable,
-      '--other-secret-key', b.keys.test.secret,
-      '--implemented', path.join(reportDir, 'implemented.json'),
-      '--report', path.join(reportDir, 'conformance', label),
+      '--base-url',
+      server.url,
+      '--secret-key',
+      a.keys.test.secret,
+      '--publishable-key',
+      a.keys.test.publishable,
+      '--other-secret-key',
+      b.keys.test.secret,
+      '--implemented',
+      path.join(reportDir, 'implemented.json'),
+      '--report',
+      path.join(reportDir, 'conformance', label),
     ]);
   } finally {
     if (server) await stop(server.child);
@@ -148,9 +170,20 @@ async function main() {
   const settle = (label: string, start: () => Promise<number>) => async () => {
     codes[label] = await start().catch((err: unknown) => (console.error(`conformance-ci: ${label}: ${err instanceof Error ? err.message : String(err)}`), 1));
   };
-  await inPool(Object.entries(runs).map(([label, start]) => settle(label, start)), Number(values.parallel) || 1);
-  console.log(`\nconformance runs: ${Object.entries(codes).map(([k, c]) => `${k} ${c === 0 ? 'ok' : c === 2 ? 'PREFLIGHT FAILED' : 'FAILED'}`).join(', ')}`);
-  console.log(`JUnit XML: ${Object.keys(codes).map((k) => path.join(path.relative(root, reportDir), 'conformance', k, 'junit.xml')).join(', ')}`);
+  await inPool(
+    Object.entries(runs).map(([label, start]) => settle(label, start)),
+    Number(values.parallel) || 1,
+  );
+  console.log(
+    `\nconformance runs: ${Object.entries(codes)
+      .map(([k, c]) => `${k} ${c === 0 ? 'ok' : c === 2 ? 'PREFLIGHT FAILED' : 'FAILED'}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `JUnit XML: ${Object.keys(codes)
+      .map((k) => path.join(path.relative(root, reportDir), 'conformance', k, 'junit.xml'))
+      .join(', ')}`,
+  );
   process.exit(Object.values(codes).some((c) => c !== 0) ? 1 : 0);
 }
 

@@ -38,7 +38,13 @@ function fail(message: string): never {
 function readOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
-    options: { 'forward-to': { type: 'string' }, events: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, secret: { type: 'string' } },
+    options: {
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      secret: { type: 'string' },
+    },
   });
   if (!values['forward-to']) fail('--forward-to <url> is required, e.g. --forward-to http://localhost:4000/webhooks');
   let forwardTo: URL;
@@ -50,7 +56,10 @@ function readOptions(argv: string[]): Options {
   if (forwardTo.protocol !== 'http:' && forwardTo.protocol !== 'https:') fail('--forward-to must be an http or https URL');
   const apiKey = values['api-key'] ?? process.env.TILL_SECRET_KEY ?? '';
   if (!apiKey.startsWith('sk_test_')) fail('a test secret key is required: --api-key sk_test_… or TILL_SECRET_KEY (events are streamed in test mode only)');
-  const events = (values.events ?? '*').split(',').map((e) => e.trim()).filter(Boolean);
+  const events = (values.events ?? '*')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const item of events) {
     const problem = subscriptionProblem(item);
     if (problem) fail(`--events: ${problem}`);
@@ -62,10 +71,22 @@ function readOptions(argv: string[]): Options {
 /** POSTs one event's envelope, signed; prints `type id → status (ms)`. */
 async function forward(options: Options, message: Message): Promise<void> {
   const started = performance.now();
-  const headers = deliveryHeaders({ secret: options.secret, eventId: message.id, eventType: message.event, body: message.data, timestamp: Math.floor(Date.now() / 1000) });
+  const headers = deliveryHeaders({
+    secret: options.secret,
+    eventId: message.id,
+    eventType: message.event,
+    body: message.data,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   const took = () => `${Math.round(performance.now() - started)} ms`;
   try {
-    const res = await fetch(options.forwardTo, { method: 'POST', headers, body: message.data, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+    const res = await fetch(options.forwardTo, {
+      method: 'POST',
+      headers,
+      body: message.data,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
     await res.arrayBuffer().catch(() => undefined);
     console.log(`${message.event} ${message.id} → ${res.status} (${took()})`);
   } catch (err) {

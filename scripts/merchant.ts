@@ -35,7 +35,7 @@ function lockedMessage(error: DatabaseLockedError): string {
       'Either',
       `  - stop the server (Ctrl-C in its terminal${here ? `, or kill ${holder.pid}` : ''}), run this command again, then start the server: it serves the new merchant at once;`,
       '  - or run Till on PostgreSQL (DATABASE_URL): there this command works while servers run;',
-      '  - or, with an existing merchant\'s key, create it through the running server: POST /v1/merchant (x-api-key).',
+      "  - or, with an existing merchant's key, create it through the running server: POST /v1/merchant (x-api-key).",
     );
   } else {
     lines.push(`Wait for it to finish, or stop it${here ? ` (kill ${holder.pid})` : ''}, then run this command again.`);
@@ -89,13 +89,21 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     await migrateToLatest(database.db);
-    const { merchant, credentials } = await createMerchant(database.db, systemClock, { name: values.name, ratePlan: values.plan, email: values.email ?? null, logoUrl: values['logo-url'] ?? null, brandColor: values['brand-color'] ?? null });
+    const { merchant, credentials } = await createMerchant(database.db, systemClock, {
+      name: values.name,
+      ratePlan: values.plan,
+      email: values.email ?? null,
+      logoUrl: values['logo-url'] ?? null,
+      brandColor: values['brand-color'] ?? null,
+    });
     if (values.json) {
       console.log(JSON.stringify(credentials));
     } else {
       const { test, live } = credentials.keys;
       console.log(`Created merchant "${merchant.name}" (id ${merchant.id}, ${merchant.rate_plan} plan). The keys are shown once:`);
-      console.log(`  test secret       ${test.secret}\n  test publishable  ${test.publishable}\n  live secret       ${live.secret}\n  live publishable  ${live.publishable}`);
+      console.log(
+        `  test secret       ${test.secret}\n  test publishable  ${test.publishable}\n  live secret       ${live.secret}\n  live publishable  ${live.publishable}`,
+      );
     }
     return 0;
   } finally {

@@ -84,9 +84,7 @@ async function main() {
     commerce: Number(process.env.TILL_MOCK_COMMERCE_PORT ?? 4011),
   };
   console.log('Starting the Prism mock of both interfaces...');
-  const mocks = await Promise.all(
-    Object.entries(ports).map(([api, port]) => startPrism({ api, port, quiet: false })),
-  );
+  const mocks = await Promise.all(Object.entries(ports).map(([api, port]) => startPrism({ api, port, quiet: false })));
   for (const mock of mocks) {
     const label = mock.api === 'checkout' ? 'Checkout & Billing' : 'Commerce          ';
     console.log(`  ${label}  ${mock.url}`);

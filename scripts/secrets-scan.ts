@@ -68,7 +68,10 @@ async function family(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datallowconn AND (datname = $1 OR datname LIKE $2) ORDER BY datname', [name, `${name}\\_%`]);
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE datallowconn AND (datname = $1 OR datname LIKE $2) ORDER BY datname',
+      [name, `${name}\\_%`],
+    );
     return rows.map((r) => {
       const copy = new URL(url);
       copy.pathname = `/${r.datname}`;
@@ -94,7 +97,9 @@ async function scanLogs(dir: string, tally: Tally): Promise<number> {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { database: { type: 'string' }, logs: { type: 'string', multiple: true, default: [] }, report: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { database: { type: 'string' }, logs: { type: 'string', multiple: true, default: [] }, report: { type: 'string' } },
+  });
   const database: Tally = { findings: [], lines: 0, bytes: 0 };
   const logs: Tally = { findings: [], lines: 0, bytes: 0 };
   const databases = values.database ? await family(values.database) : [];

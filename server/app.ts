@@ -67,7 +67,10 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   reactToEvents(linkPaymentReactor);
   const routes = new RouteTable(loadContracts());
   const limits = new RateLimits(deps.database, deps.config.rateLimitScale);
-  const handlers: HandlerTable = { checkout: { ...checkoutHandlers, ...options.checkoutHandlers }, commerce: { ...commerceHandlers, ...options.commerceHandlers } };
+  const handlers: HandlerTable = {
+    checkout: { ...checkoutHandlers, ...options.checkoutHandlers },
+    commerce: { ...commerceHandlers, ...options.commerceHandlers },
+  };
   cacheValidatorRouteMatchers();
 
   const app = express();
@@ -157,7 +160,10 @@ function resolveOperation(routes: RouteTable): RequestHandler {
   return (req, _res, next) => {
     const [path, query] = splitUrl(req.url);
     const found = routes.resolve(req.method, path);
-    if (found.kind === 'not_found') return next(new AppError('route_not_found', { message: `No operation at ${req.method} ${path}. Check the path and the method against the API reference.` }));
+    if (found.kind === 'not_found')
+      return next(
+        new AppError('route_not_found', { message: `No operation at ${req.method} ${path}. Check the path and the method against the API reference.` }),
+      );
     if (found.kind === 'method_not_allowed') {
       return next(new AppError('route_not_found', { message: `${req.method} is not an operation of ${path}; it supports ${found.allowed.join(', ')}.` }));
     }
@@ -208,21 +214,24 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
     const route = req.till.route!;
     try {
       const auth = req.till.auth!;
-      const clock = auth.merchantId === null ? deps.clock : await tenantClock(deps.database.db, deps.clock, { merchantId: auth.merchantId, livemode: auth.livemode }, deps.sandboxOffsets);
+      const clock =
+        auth.merchantId === null
+          ? deps.clock
+          : await tenantClock(deps.database.db, deps.clock, { merchantId: auth.merchantId, livemode: auth.livemode }, deps.sandboxOffsets);
       const input = withTenant(
         {
-        path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
-        query: req.query,
-        body: req.body,
-        headers: req.headers,
-        auth,
-        db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
-        deps: clock === deps.clock ? deps : { ...deps, clock },
-        // The request's logger is made only when a handler logs (a pino child per request costs).
-        get log() {
-          return req.till.log;
-        },
-        requestId: req.till.requestId,
+          path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
+          query: req.query,
+          body: req.body,
+          headers: req.headers,
+          auth,
+          db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
+          deps: clock === deps.clock ? deps : { ...deps, clock },
+          // The request's logger is made only when a handler logs (a pino child per request costs).
+          get log() {
+            return req.till.log;
+          },
+          requestId: req.till.requestId,
         },
         auth,
       );

@@ -23,5 +23,8 @@ export const REDACTED_PATHS = [
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   // ISO times: readable, and no 13-digit epoch number that a scan for card numbers would take for one.
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'till' }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return pino(
+    { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'till' }, timestamp: pino.stdTimeFunctions.isoTime },
+    destination,
+  );
 }

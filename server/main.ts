@@ -54,7 +54,11 @@ async function demoMerchantFile(config: Config): Promise<string> {
   return path.join(config.dataDir, `demo-merchant-${name}.json`);
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Creates "Demo Merchant" on an empty database, writes its keys to the data dir and prints them. */
 async function bootstrapDemoMerchant(database: TillDatabase, clock: Clock, config: Config, announce: boolean): Promise<MerchantCredentials | undefined> {
@@ -91,7 +95,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config = loadConfig(options.env ?? process.env);
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  if (config.rateLimitScale !== 1) logger.warn({ scale: config.rateLimitScale }, 'TILL_RATE_LIMIT_SCALE multiplies every rate limit: for benchmarks only, never in a real deployment');
+  if (config.rateLimitScale !== 1)
+    logger.warn({ scale: config.rateLimitScale }, 'TILL_RATE_LIMIT_SCALE multiplies every rate limit: for benchmarks only, never in a real deployment');
   const { mkdir } = await import('node:fs/promises');
   await mkdir(config.dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), owner: 'the server' });
@@ -124,7 +129,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 async function serve(options: StartOptions = {}) {
   const running = await startServer(options);
   const worker = cluster.isWorker ? ` (worker ${cluster.worker!.id})` : '';
-  console.log(`Till is listening on ${running.url}${worker} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`);
+  console.log(
+    `Till is listening on ${running.url}${worker} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`,
+  );
   if (!cluster.isWorker || cluster.worker?.id === 1) console.log(`API reference: ${running.config.publicBaseUrl}${DOCS_PATH}`);
   const shutdown = (signal: string) => {
     console.log(`${signal}: shutting down${worker}...`);

@@ -62,7 +62,10 @@ function start(): void {
 
   /** Confirms with a payment method and follows what the answer asks. */
   async function confirm(paymentMethodId: string): Promise<void> {
-    const { data: result, error } = await till.POST('/v1/checkout-sessions/{id}/confirm', { params: { path: { id: sessionId } }, body: { paymentMethodId, returnUrl } });
+    const { data: result, error } = await till.POST('/v1/checkout-sessions/{id}/confirm', {
+      params: { path: { id: sessionId } },
+      body: { paymentMethodId, returnUrl },
+    });
     if (error || !result) return fail(error as ApiError);
     const next = result.nextAction;
     if (!next) return succeed();
@@ -111,14 +114,22 @@ function wireCard(till: Till, confirm: Confirm): void {
     event.preventDefault();
     void busy(form.querySelector('button'), async () => {
       const value = (id: string) => ($(id) as HTMLInputElement).value.trim();
-      const card = { cardNumber: value('cardNumber').replace(/[\s-]/g, ''), expiryMonth: Number(value('expiryMonth')), expiryYear: Number(value('expiryYear')), cvc: value('cvc') };
+      const card = {
+        cardNumber: value('cardNumber').replace(/[\s-]/g, ''),
+        expiryMonth: Number(value('expiryMonth')),
+        expiryYear: Number(value('expiryYear')),
+        cvc: value('cvc'),
+      };
       if (card.expiryYear > 0 && card.expiryYear < 100) card.expiryYear += 2000;
       if (!/^\d{12,19}$/.test(card.cardNumber)) return void showFieldError('cardNumber', 'Enter the card number.');
       if (!(card.expiryMonth >= 1 && card.expiryMonth <= 12)) return void showFieldError('expiryMonth', 'Enter the month, 1 to 12.');
       if (!/^\d{4}$/.test(String(card.expiryYear))) return void showFieldError('expiryYear', 'Enter the year, for example 2030.');
       if (!/^\d{3,4}$/.test(card.cvc)) return void showFieldError('cvc', 'Enter the 3 or 4 digits on the back of the card.');
       const name = value('cardName');
-      const { data: method, error } = await till.POST('/v1/checkout-sessions/{id}/tokenize', { params: { path: { id: sessionId } }, body: { ...card, ...(name ? { billingDetails: { name } } : {}) } });
+      const { data: method, error } = await till.POST('/v1/checkout-sessions/{id}/tokenize', {
+        params: { path: { id: sessionId } },
+        body: { ...card, ...(name ? { billingDetails: { name } } : {}) },
+      });
       if (error || !method) return fail(error as ApiError);
       await confirm(method.id);
     });
@@ -129,38 +140,48 @@ function wireSavedCards(till: Till, confirm: Confirm): void {
   const section = document.getElementById('saved-card');
   if (!section) return;
   let verificationId = '';
-  section.addEventListener('till:shown', () =>
-    void busy(null, async () => {
-      const { data: list, error } = await till.GET('/v1/checkout-sessions/{id}/saved-cards', { params: { path: { id: sessionId } } });
-      if (error || !list) return fail(error as ApiError);
-      const items = list.data.map((c) => {
-        const li = document.createElement('li');
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.textContent = `${c.card.brand} •••• ${c.card.last4} (${String(c.card.expiryMonth).padStart(2, '0')}/${c.card.expiryYear})`;
-        button.addEventListener('click', () =>
-          void busy(button, async () => {
-            const { data: v, error: e } = await till.POST('/v1/checkout-sessions/{id}/saved-cards/verify', { params: { path: { id: sessionId } }, body: { paymentMethodId: c.id } });
-            if (e || !v) return fail(e as ApiError);
-            verificationId = v.verificationId;
-            $('saved-otp-phone').textContent = v.maskedPhone;
-            ($('saved-otp-form') as HTMLFormElement).hidden = false;
-            $('savedOtp').focus();
-          }),
-        );
-        li.append(button);
-        return li;
-      });
-      $('saved-card-list').replaceChildren(...items);
-      if (items.length === 0) show(statusBox, 'No saved cards for this checkout. Pay with a card instead.');
-    }),
+  section.addEventListener(
+    'till:shown',
+    () =>
+      void busy(null, async () => {
+        const { data: list, error } = await till.GET('/v1/checkout-sessions/{id}/saved-cards', { params: { path: { id: sessionId } } });
+        if (error || !list) return fail(error as ApiError);
+        const items = list.data.map((c) => {
+          const li = document.createElement('li');
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.textContent = `${c.card.brand} •••• ${c.card.last4} (${String(c.card.expiryMonth).padStart(2, '0')}/${c.card.expiryYear})`;
+          button.addEventListener(
+            'click',
+            () =>
+              void busy(button, async () => {
+                const { data: v, error: e } = await till.POST('/v1/checkout-sessions/{id}/saved-cards/verify', {
+                  params: { path: { id: sessionId } },
+                  body: { paymentMethodId: c.id },
+                });
+                if (e || !v) return fail(e as ApiError);
+                verificationId = v.verificationId;
+                $('saved-otp-phone').textContent = v.maskedPhone;
+                ($('saved-otp-form') as HTMLFormElement).hidden = false;
+                $('savedOtp').focus();
+              }),
+          );
+          li.append(button);
+          return li;
+        });
+        $('saved-card-list').replaceChildren(...items);
+        if (items.length === 0) show(statusBox, 'No saved cards for this checkout. Pay with a card instead.');
+      }),
   );
   const otpForm = $('saved-otp-form') as HTMLFormElement;
   otpForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(otpForm.querySelector('button'), async () => {
       const otp = ($('savedOtp') as HTMLInputElement).value.trim();
-      const { data: ok, error } = await till.POST('/v1/checkout-sessions/{id}/saved-cards/confirm-otp', { params: { path: { id: sessionId } }, body: { verificationId, otp } });
+      const { data: ok, error } = await till.POST('/v1/checkout-sessions/{id}/saved-cards/confirm-otp', {
+        params: { path: { id: sessionId } },
+        body: { verificationId, otp },
+      });
       if (error || !ok) return fail(error as ApiError);
       await confirm(ok.paymentMethodId);
     });
@@ -200,7 +221,10 @@ function wireClickToPay(till: Till, confirm: Confirm): void {
     event.preventDefault();
     void busy(auth.querySelector('button'), async () => {
       const validationData = ($('srcCode') as HTMLInputElement).value.trim();
-      const { data: token, error } = await till.POST('/v1/checkout-sessions/{id}/src/authenticate', { params: { path: { id: sessionId } }, body: { srcCardId, validationData } });
+      const { data: token, error } = await till.POST('/v1/checkout-sessions/{id}/src/authenticate', {
+        params: { path: { id: sessionId } },
+        body: { srcCardId, validationData },
+      });
       if (error || !token) return fail(error as ApiError);
       await confirm(token.paymentMethodId);
     });
@@ -238,19 +262,21 @@ function wireWalletQr(till: Till, confirm: Confirm, done: () => void) {
     timer = window.setInterval(() => void poll(until), 1500);
   }
   document.getElementById('qr-show')?.addEventListener('click', (e) => void busy(e.currentTarget as HTMLButtonElement, () => confirm('wallet:qr')));
-  document.getElementById('qr-withdraw')?.addEventListener('click', (e) =>
-    void busy(e.currentTarget as HTMLButtonElement, async () => {
-      const { data: w, error } = await till.POST('/v1/checkout-sessions/{id}/withdraw-qr', { params: { path: { id: sessionId } } });
-      if (error || !w) return fail(error as ApiError);
-      if (w.outcome === 'already_paid') return done();
-      if (w.outcome === 'withdrawn') {
-        stop();
-        image!.hidden = true;
-        $('qr-withdraw').hidden = true;
-        $('qr-show').hidden = false;
-      }
-      show(statusBox, w.outcome === 'withdrawn' ? `QR code withdrawn. ${w.message}` : w.message);
-    }),
+  document.getElementById('qr-withdraw')?.addEventListener(
+    'click',
+    (e) =>
+      void busy(e.currentTarget as HTMLButtonElement, async () => {
+        const { data: w, error } = await till.POST('/v1/checkout-sessions/{id}/withdraw-qr', { params: { path: { id: sessionId } } });
+        if (error || !w) return fail(error as ApiError);
+        if (w.outcome === 'already_paid') return done();
+        if (w.outcome === 'withdrawn') {
+          stop();
+          image!.hidden = true;
+          $('qr-withdraw').hidden = true;
+          $('qr-show').hidden = false;
+        }
+        show(statusBox, w.outcome === 'withdrawn' ? `QR code withdrawn. ${w.message}` : w.message);
+      }),
   );
   return { showQr };
 }

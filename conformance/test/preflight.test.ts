@@ -37,8 +37,8 @@ describe('preflight', () => {
     expect(live.lines.join('\n')).toContain('--secret-key sk_live_… is a live key');
     const swapped = await preflight({ baseUrl: url(json), secretKey: 'pk_test_0123456789abcdefghij', publishableKey: key, target: 'server' });
     expect(swapped.lines.filter((l) => l.startsWith('✗'))).toEqual([
-      '✗ --secret-key pk_test_… is a publishable key: give the merchant\'s test secret key (sk_test_…)',
-      '✗ --publishable-key sk_test_… is a secret key: give the merchant\'s test publishable key (pk_test_…)',
+      "✗ --secret-key pk_test_… is a publishable key: give the merchant's test secret key (sk_test_…)",
+      "✗ --publishable-key sk_test_… is a secret key: give the merchant's test publishable key (pk_test_…)",
     ]);
   });
 

@@ -6,7 +6,14 @@ const validator = new ContractValidator(loadBundledContracts());
 const docs = validator.docs;
 
 const rateHeaders = (extra: Record<string, string> = {}) =>
-  new Headers({ 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1', 'x-request-id': 'req_abc12345', ...extra });
+  new Headers({
+    'content-type': 'application/json',
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-remaining': '99',
+    'x-ratelimit-reset': '1',
+    'x-request-id': 'req_abc12345',
+    ...extra,
+  });
 
 /** The documented example body of an operation's response. */
 function example(api: 'checkout' | 'commerce', path: string, method: string, status: string): any {

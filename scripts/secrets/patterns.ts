@@ -64,7 +64,8 @@ export function findSecrets(text: string): Finding[] {
   for (const m of text.matchAll(DIGIT_RUN)) {
     if (inUuid(m.index)) continue;
     const digits = m[0].replace(/[ -]/g, '');
-    if (digits.length >= 13 && digits.length <= 19 && issuerLike(digits) && luhnValid(digits)) found.push({ kind: 'card_number', index: m.index, masked: mask(digits) });
+    if (digits.length >= 13 && digits.length <= 19 && issuerLike(digits) && luhnValid(digits))
+      found.push({ kind: 'card_number', index: m.index, masked: mask(digits) });
   }
   for (const m of text.matchAll(CVC_FIELD)) found.push({ kind: 'cvc', index: m.index, masked: `${m[0].split(':')[0]}: •••` });
   for (const m of text.matchAll(SECRET_KEY)) found.push({ kind: 'secret_key', index: m.index, masked: mask(m[0]) });

@@ -27,7 +27,13 @@ const problems = [];
 for (const file of readdirSync(path.join(sdk, 'src')).filter((f) => f.endsWith('.ts'))) {
   const source = readFileSync(path.join(sdk, 'src', file), 'utf8');
   const base = file.replace(/\.ts$/, '');
-  const js = await transform(source, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: `src/${file}`, tsconfigRaw: { compilerOptions: { useDefineForClassFields: true, verbatimModuleSyntax: true } } });
+  const js = await transform(source, {
+    loader: 'ts',
+    format: 'esm',
+    target: 'es2022',
+    sourcefile: `src/${file}`,
+    tsconfigRaw: { compilerOptions: { useDefineForClassFields: true, verbatimModuleSyntax: true } },
+  });
   writeFileSync(path.join(srcOut, `${base}.js`), js.code);
   const dts = ts.transpileDeclaration(source, { fileName: file, compilerOptions, reportDiagnostics: true });
   for (const d of dts.diagnostics ?? []) problems.push(`src/${file}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);

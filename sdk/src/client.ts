@@ -38,9 +38,14 @@ type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patc
 type PathsWithMethod<Paths, M extends HttpMethod> = { [P in keyof Paths]: Paths[P] extends { [K in M]: any } ? P : never }[keyof Paths];
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 /** openapi-fetch's options of one call, plus `maxRetries`, `timeoutMs` and `idempotencyKey`. */
-type TillInit<Init> = [RequiredKeys<Init>] extends [never] ? [(Init & CallOptions & { [key: string]: unknown })?] : [Init & CallOptions & { [key: string]: unknown }];
+type TillInit<Init> = [RequiredKeys<Init>] extends [never]
+  ? [(Init & CallOptions & { [key: string]: unknown })?]
+  : [Init & CallOptions & { [key: string]: unknown }];
 type Operation<Paths, Path extends keyof Paths, M extends HttpMethod> = Extract<Paths[Path][M & keyof Paths[Path]], Record<string | number, any>>;
-type TillMethod<Paths extends {}, M extends HttpMethod> = <Path extends PathsWithMethod<Paths, M>, Init extends MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>>(
+type TillMethod<Paths extends {}, M extends HttpMethod> = <
+  Path extends PathsWithMethod<Paths, M>,
+  Init extends MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>,
+>(
   url: Path,
   ...init: TillInit<Init>
 ) => Promise<FetchResponse<Operation<Paths, Path, M>, Init, `${string}/${string}`>>;
@@ -147,14 +152,16 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
   } else if (publishableKey !== undefined) {
     assertKey('publishable', publishableKey, 'publishableKey', 'pk_test_... or pk_live_...');
     if (typeof clientSecret !== 'string' || clientSecret === '') {
-      throw new TypeError('Till SDK: a publishable key always needs the session\'s `clientSecret` (returned when the session was created).');
+      throw new TypeError("Till SDK: a publishable key always needs the session's `clientSecret` (returned when the session was created).");
     }
     headers.authorization = `Bearer ${publishableKey}`;
     headers['x-client-secret'] = clientSecret;
   } else if (typeof clientSecret === 'string' && clientSecret !== '') {
     headers['x-client-secret'] = clientSecret;
   } else {
-    throw new TypeError('Till SDK: pass `secretKey` (server side), or `publishableKey` with `clientSecret` (client side), or `clientSecret` alone (hosted page).');
+    throw new TypeError(
+      'Till SDK: pass `secretKey` (server side), or `publishableKey` with `clientSecret` (client side), or `clientSecret` alone (hosted page).',
+    );
   }
   const client = createClient<CheckoutPaths>({ ...rest, baseUrl: stripTrailingSlash(baseUrl) });
   client.use(headerMiddleware(headers));
@@ -194,19 +201,24 @@ interface Defaults extends RetryOptions {
 
 /** Wraps openapi-fetch's client: each call gets a retrying fetch with its own settings; adds `list()`. */
 function withRetriesAndLists<Paths extends {}>(client: Client<Paths>, defaults: Defaults): TillClient<Paths> {
-  const baseFetch = (defaults.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init))) as (r: Request, i?: RequestInit) => Promise<Response>;
+  const baseFetch = (defaults.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init))) as (
+    r: Request,
+    i?: RequestInit,
+  ) => Promise<Response>;
   type AnyInit = CallOptions & { fetch?: ClientOptions['fetch']; params?: { query?: Record<string, unknown> } } & Record<string, unknown>;
-  const call = (method: (typeof METHODS)[number]) => (url: string, init: AnyInit = {}) => {
-    const { maxRetries, timeoutMs, idempotencyKey, fetch, ...rest } = init;
-    const fetchWithRetries = retryingFetch({
-      fetch: (fetch as typeof baseFetch | undefined) ?? baseFetch,
-      maxRetries: maxRetries ?? defaults.maxRetries ?? DEFAULT_MAX_RETRIES,
-      timeoutMs: timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      idempotencyKey,
-      autoIdempotencyKey: defaults.autoIdempotencyKey,
-    });
-    return (client[method] as (u: string, i: object) => Promise<unknown>)(url, { ...rest, fetch: fetchWithRetries });
-  };
+  const call =
+    (method: (typeof METHODS)[number]) =>
+    (url: string, init: AnyInit = {}) => {
+      const { maxRetries, timeoutMs, idempotencyKey, fetch, ...rest } = init;
+      const fetchWithRetries = retryingFetch({
+        fetch: (fetch as typeof baseFetch | undefined) ?? baseFetch,
+        maxRetries: maxRetries ?? defaults.maxRetries ?? DEFAULT_MAX_RETRIES,
+        timeoutMs: timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        idempotencyKey,
+        autoIdempotencyKey: defaults.autoIdempotencyKey,
+      });
+      return (client[method] as (u: string, i: object) => Promise<unknown>)(url, { ...rest, fetch: fetchWithRetries });
+    };
   const wrapped: Record<string, unknown> = { use: client.use, eject: client.eject };
   for (const method of METHODS) wrapped[method] = call(method);
   const get = call('GET');

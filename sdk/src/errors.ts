@@ -118,8 +118,7 @@ const typeByStatus: Record<number, TillErrorType> = {
   502: 'processor_error',
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 

@@ -6,15 +6,7 @@
  * no answer at all rejects with `TillConnectionError`.
  */
 export { createCheckoutClient, createCommerceClient } from './client.js';
-export type {
-  CheckoutAuth,
-  CheckoutClient,
-  CheckoutClientOptions,
-  CommerceClient,
-  CommerceClientOptions,
-  TillClient,
-  TillClientOptions,
-} from './client.js';
+export type { CheckoutAuth, CheckoutClient, CheckoutClientOptions, CommerceClient, CommerceClientOptions, TillClient, TillClientOptions } from './client.js';
 export type { CallOptions, RetryOptions } from './retry.js';
 export type { ListItem, ListItemOf, ListPath, TillList } from './pagination.js';
 export {

@@ -162,8 +162,16 @@ export function retryingFetch(config: RetryingFetchConfig): Fetch {
         // The caller's own abort is theirs to handle: rethrow it as it is.
         if (request.signal.aborted) throw error;
         const connectionError = attempt.timedOut()
-          ? new TillConnectionError('timeout', `Till did not answer ${request.method} ${request.url} within ${config.timeoutMs} ms (attempt ${retry + 1} of ${maxRetries + 1}). Raise timeoutMs, or check that the server is up.`, { cause: error })
-          : new TillConnectionError('connection_failed', `Could not reach Till for ${request.method} ${request.url} (attempt ${retry + 1} of ${maxRetries + 1}): ${(error as Error)?.message ?? error}. Check baseUrl and the network.`, { cause: error });
+          ? new TillConnectionError(
+              'timeout',
+              `Till did not answer ${request.method} ${request.url} within ${config.timeoutMs} ms (attempt ${retry + 1} of ${maxRetries + 1}). Raise timeoutMs, or check that the server is up.`,
+              { cause: error },
+            )
+          : new TillConnectionError(
+              'connection_failed',
+              `Could not reach Till for ${request.method} ${request.url} (attempt ${retry + 1} of ${maxRetries + 1}): ${(error as Error)?.message ?? error}. Check baseUrl and the network.`,
+              { cause: error },
+            );
         if (retry >= maxRetries) throw connectionError;
         await sleep(backoffMs(retry, random), request.signal);
         continue;

@@ -4,11 +4,7 @@ import type {
   paths as CheckoutPaths,
   webhooks as CheckoutWebhooks,
 } from '../../generated/checkout.js';
-import type {
-  components as CommerceComponents,
-  operations as CommerceOperations,
-  paths as CommercePaths,
-} from '../../generated/commerce.js';
+import type { components as CommerceComponents, operations as CommerceOperations, paths as CommercePaths } from '../../generated/commerce.js';
 
 export type { CheckoutComponents, CheckoutOperations, CheckoutPaths, CheckoutWebhooks };
 export type { CommerceComponents, CommerceOperations, CommercePaths };

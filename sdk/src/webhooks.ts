@@ -54,7 +54,9 @@ const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
 function hexHmac(body: Uint8Array | string, secret: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest('hex');
+  return createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+    .digest('hex');
 }
 
 /**
@@ -141,7 +143,8 @@ function nowMs(options: VerifyWebhookOptions): number {
 const distance = (ms: number) => `${Math.round(Math.abs(ms) / 1000)} s ${ms >= 0 ? 'ago' : 'in the future'}`;
 
 function checkPrimarySignature(rawBody: string | Uint8Array, header: string | undefined, secret: string): void {
-  if (!header) refuse('signature_missing', 'The request has no X-Webhook-Signature header: it did not come from Till (or a proxy dropped the header). Answer 400.');
+  if (!header)
+    refuse('signature_missing', 'The request has no X-Webhook-Signature header: it did not come from Till (or a proxy dropped the header). Answer 400.');
   const match = SIGNATURE.exec(header.trim());
   const expected = Buffer.from(hexHmac(rawBody, secret), 'hex');
   const given = match ? Buffer.from(match[1]!, 'hex') : Buffer.alloc(expected.length);
@@ -149,7 +152,7 @@ function checkPrimarySignature(rawBody: string | Uint8Array, header: string | un
   if (!match || !same) {
     refuse(
       'signature_mismatch',
-      'The signature does not match: check that you use the secret of this endpoint and mode (sandbox or live, or the session\'s notificationSecret) and that you pass the raw body, unparsed. Answer 400.',
+      "The signature does not match: check that you use the secret of this endpoint and mode (sandbox or live, or the session's notificationSecret) and that you pass the raw body, unparsed. Answer 400.",
     );
   }
 }
@@ -161,7 +164,8 @@ function parseEvent(rawBody: string | Uint8Array): WebhookEvent {
   } catch {
     refuse('invalid_payload', 'The signed body is not JSON. Answer 400.');
   }
-  if (typeof event !== 'object' || event === null || typeof (event as { id?: unknown }).id !== 'string') refuse('invalid_payload', 'The signed body is not a Till event (no `id`). Answer 400.');
+  if (typeof event !== 'object' || event === null || typeof (event as { id?: unknown }).id !== 'string')
+    refuse('invalid_payload', 'The signed body is not a Till event (no `id`). Answer 400.');
   return event as WebhookEvent;
 }
 
@@ -181,7 +185,13 @@ function checkCreated(event: WebhookEvent, options: VerifyWebhookOptions, hint: 
  * `v1,` signatures, in constant time) over `id.timestamp.body`, `webhook-id` naming this event,
  * and the signed attempt time within the tolerance. False when the request has none of them.
  */
-function checkStandardHeaders(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, event: WebhookEvent, options: VerifyWebhookOptions): boolean {
+function checkStandardHeaders(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string,
+  event: WebhookEvent,
+  options: VerifyWebhookOptions,
+): boolean {
   const id = firstHeader(headers, 'webhook-id');
   const timestamp = firstHeader(headers, 'webhook-timestamp')?.trim();
   const signatures = headerValues(headers, 'webhook-signature');
@@ -192,7 +202,8 @@ function checkStandardHeaders(rawBody: string | Uint8Array, headers: WebhookHead
       'The request has only some of the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature): pass every header of the request (req.headers), and make sure no proxy drops one of them. Answer 400.',
     );
   }
-  if (!UNIX_SECONDS.test(timestamp)) refuse('standard_signature_mismatch', 'webhook-timestamp is not Unix seconds: the request did not come from Till as sent. Answer 400.');
+  if (!UNIX_SECONDS.test(timestamp))
+    refuse('standard_signature_mismatch', 'webhook-timestamp is not Unix seconds: the request did not come from Till as sent. Answer 400.');
   const expected = standardDigest(id, timestamp, rawBody, secret);
   let matched = false;
   // Several signatures may be sent, separated by spaces (a joined header may add commas).
@@ -205,7 +216,7 @@ function checkStandardHeaders(rawBody: string | Uint8Array, headers: WebhookHead
   if (!matched) {
     refuse(
       'standard_signature_mismatch',
-      'The webhook-signature does not match webhook-id, webhook-timestamp and the body: check that you use the secret of this endpoint and mode exactly as shown (whsec_ prefix included) and that you pass the raw body and the request\'s headers unchanged. Answer 400.',
+      "The webhook-signature does not match webhook-id, webhook-timestamp and the body: check that you use the secret of this endpoint and mode exactly as shown (whsec_ prefix included) and that you pass the raw body and the request's headers unchanged. Answer 400.",
     );
   }
   if (id !== event.id) refuse('id_mismatch', `webhook-id (${id}) is not the event's id (${event.id}): the headers belong to another delivery. Answer 400.`);
@@ -248,7 +259,11 @@ export function verifyWebhook(
       'Pass the raw request body (a string or Buffer) exactly as received, not a parsed object: a body parsed and serialised again no longer matches its signature. In Express use express.raw({ type: "application/json" }) on the webhook route.',
     );
   }
-  if (!secret) refuse('secret_missing', 'Pass the signing secret of this endpoint (the whsec_... shown when the webhook configuration was created, or the session\'s notificationSecret).');
+  if (!secret)
+    refuse(
+      'secret_missing',
+      "Pass the signing secret of this endpoint (the whsec_... shown when the webhook configuration was created, or the session's notificationSecret).",
+    );
 
   if (headers === null || headers === undefined || typeof headers === 'string' || Array.isArray(headers)) {
     const signature = typeof headers === 'string' ? headers : (headers as readonly string[] | null | undefined)?.[0];
@@ -257,7 +272,7 @@ export function verifyWebhook(
     checkCreated(
       event,
       options,
-      'This may be a retry or a re-send (they keep the event\'s original created) or an event of an advanced sandbox clock: pass req.headers instead of the signature string so the per-attempt timestamp is checked, or raise toleranceSeconds. Otherwise it may be a replay: answer 400 (and check your clock).',
+      "This may be a retry or a re-send (they keep the event's original created) or an event of an advanced sandbox clock: pass req.headers instead of the signature string so the per-attempt timestamp is checked, or raise toleranceSeconds. Otherwise it may be a replay: answer 400 (and check your clock).",
     );
     return event;
   }
@@ -266,12 +281,13 @@ export function verifyWebhook(
   checkPrimarySignature(rawBody, firstHeader(requestHeaders, 'x-webhook-signature'), secret);
   const event = parseEvent(rawBody);
   const primaryId = firstHeader(requestHeaders, 'x-webhook-id');
-  if (primaryId !== undefined && primaryId !== event.id) refuse('id_mismatch', `X-Webhook-Id (${primaryId}) is not the event's id (${event.id}): the headers belong to another delivery. Answer 400.`);
+  if (primaryId !== undefined && primaryId !== event.id)
+    refuse('id_mismatch', `X-Webhook-Id (${primaryId}) is not the event's id (${event.id}): the headers belong to another delivery. Answer 400.`);
   if (!checkStandardHeaders(rawBody, requestHeaders, secret, event, options)) {
     checkCreated(
       event,
       options,
-      'The request has no Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), so the event\'s created was checked, and a retry or re-send keeps the original one: make sure your proxy forwards those headers, or raise toleranceSeconds. Otherwise it may be a replay: answer 400.',
+      "The request has no Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), so the event's created was checked, and a retry or re-send keeps the original one: make sure your proxy forwards those headers, or raise toleranceSeconds. Otherwise it may be a replay: answer 400.",
     );
   }
   return event;

@@ -8,7 +8,6 @@ export function bundled(api: 'checkout' | 'commerce'): Json {
   return JSON.parse(readFileSync(new URL(`../../generated/${api}.openapi.json`, import.meta.url), 'utf8'));
 }
 
-
 /**
  * The example body the contract documents for an operation's response: the first named
  * example of `status` (or of the first 2xx), which is what Prism answers by default.

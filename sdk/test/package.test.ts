@@ -91,7 +91,17 @@ it('bundles the main entry for a browser with no node: import, under 10 KB gzipp
     `import { createCheckoutClient, createCommerceClient, TillError, TillConnectionError } from '@till/sdk';
 window.till = { createCheckoutClient, createCommerceClient, TillError, TillConnectionError };`,
   );
-  const browser = await build({ entryPoints: ['browser.js'], absWorkingDir: app, bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+  const browser = await build({
+    entryPoints: ['browser.js'],
+    absWorkingDir: app,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   const inputs = Object.keys(browser.metafile.inputs);
   expect(inputs.some((i) => i.includes('@till/sdk/dist/sdk/src/retry.js'))).toBe(true);
   expect(inputs.filter((i) => i.startsWith('node:') || i.includes('webhooks'))).toEqual([]);
@@ -102,9 +112,13 @@ window.till = { createCheckoutClient, createCommerceClient, TillError, TillConne
 
   // The webhooks entry needs node:crypto: a browser bundle of it fails, a Node bundle is fine.
   writeFileSync(path.join(app, 'hooks.js'), `export { verifyWebhook, signTestWebhook } from '@till/sdk/webhooks';`);
-  await expect(build({ entryPoints: ['hooks.js'], absWorkingDir: app, bundle: true, platform: 'browser', write: false, logLevel: 'silent' })).rejects.toThrow(/node:crypto/);
+  await expect(build({ entryPoints: ['hooks.js'], absWorkingDir: app, bundle: true, platform: 'browser', write: false, logLevel: 'silent' })).rejects.toThrow(
+    /node:crypto/,
+  );
   const node = await build({ entryPoints: ['hooks.js'], absWorkingDir: app, bundle: true, minify: true, format: 'esm', platform: 'node', write: false });
   const webhooksGzip = gzipSync(node.outputFiles[0]!.text).length;
 
-  console.log(`@till/sdk gzipped, minified bundles: main entry (with openapi-fetch) ${(browserGzip / 1024).toFixed(1)} KB; ./webhooks ${(webhooksGzip / 1024).toFixed(1)} KB`);
+  console.log(
+    `@till/sdk gzipped, minified bundles: main entry (with openapi-fetch) ${(browserGzip / 1024).toFixed(1)} KB; ./webhooks ${(webhooksGzip / 1024).toFixed(1)} KB`,
+  );
 });

@@ -90,7 +90,11 @@ describe('OData lists against a local server', () => {
     const commerce = createCommerceClient({ baseUrl: server.url, apiKey: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' });
     const pages: number[][] = [];
     for await (const page of commerce.list('/v1/PaymentLink', { params: { query: { $top: 2, $skip: 1 } } }).pages()) pages.push(page.map((l) => l.id));
-    expect(pages).toEqual([[6, 5], [4, 3], [2, 1]]);
+    expect(pages).toEqual([
+      [6, 5],
+      [4, 3],
+      [2, 1],
+    ]);
     // Without $top there is no way to tell a full page: one page only.
     expect(await commerce.list('/v1/PaymentLink').toArray()).toHaveLength(3);
   });

@@ -1,14 +1,7 @@
 // Retries, backoff, timeouts and idempotency keys, against a local node:http server that
 // injects the failures: connection resets, stalls, 503/429 with Retry-After, lock conflicts.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createCheckoutClient,
-  createCommerceClient,
-  TillConnectionError,
-  TillError,
-  TillNotImplementedError,
-  TillServerError,
-} from '../src/index.js';
+import { createCheckoutClient, createCommerceClient, TillConnectionError, TillError, TillNotImplementedError, TillServerError } from '../src/index.js';
 import { backoffMs, MAX_DELAY_MS, retryAfterMs } from '../src/retry.js';
 import { json, reset, startLocalServer, type LocalServer, type Script } from './local-server.js';
 
@@ -77,7 +70,9 @@ describe('connection failures', () => {
 describe('answers worth repeating', () => {
   it('waits for the Retry-After of a 503, then succeeds', async () => {
     const s = await serve((_req, res, n) =>
-      n === 1 ? json(res, 503, { error: { type: 'server_error', code: 'service_unavailable', message: 'Later.' } }, { 'retry-after': '1' }) : json(res, 200, planList),
+      n === 1
+        ? json(res, 503, { error: { type: 'server_error', code: 'service_unavailable', message: 'Later.' } }, { 'retry-after': '1' })
+        : json(res, 200, planList),
     );
     const till = createCheckoutClient({ baseUrl: s.url, secretKey });
     const started = Date.now();
@@ -103,7 +98,9 @@ describe('answers worth repeating', () => {
   });
 
   it('returns the last 5xx once the retries are spent; with throwOnError, throws it once', async () => {
-    const s = await serve((_req, res) => json(res, 500, { error: { type: 'server_error', code: 'internal_error', message: 'Oops.' } }, { 'x-request-id': 'req_1' }));
+    const s = await serve((_req, res) =>
+      json(res, 500, { error: { type: 'server_error', code: 'internal_error', message: 'Oops.' } }, { 'x-request-id': 'req_1' }),
+    );
     const till = createCheckoutClient({ baseUrl: s.url, secretKey, maxRetries: 1 });
     const { response } = await till.GET('/v1/plans');
     expect(response.status).toBe(500);
@@ -123,7 +120,9 @@ describe('answers worth repeating', () => {
     );
     const till = createCheckoutClient({ baseUrl: s.url, secretKey, throwOnError: true });
     await expect(till.POST('/v1/client-token')).rejects.toBeInstanceOf(TillNotImplementedError);
-    const { response } = await createCheckoutClient({ baseUrl: s.url, secretKey }).POST('/v1/checkout-sessions/{id}/cancel', { params: { path: { id: 'cs_test_x' } } });
+    const { response } = await createCheckoutClient({ baseUrl: s.url, secretKey }).POST('/v1/checkout-sessions/{id}/cancel', {
+      params: { path: { id: 'cs_test_x' } },
+    });
     expect(response.status).toBe(409);
     expect(s.requests).toHaveLength(2);
   });
@@ -139,7 +138,12 @@ describe('answers worth repeating', () => {
     expect(session.response.status).toBe(200);
     const clock = await till.POST('/v1/test-helpers/clock/advance', { body: { seconds: 60 } });
     expect(clock.response.status).toBe(200);
-    expect(s.requests.map((r) => r.url)).toEqual(['/v1/checkout-sessions', '/v1/checkout-sessions', '/v1/test-helpers/clock/advance', '/v1/test-helpers/clock/advance']);
+    expect(s.requests.map((r) => r.url)).toEqual([
+      '/v1/checkout-sessions',
+      '/v1/checkout-sessions',
+      '/v1/test-helpers/clock/advance',
+      '/v1/test-helpers/clock/advance',
+    ]);
   });
 });
 
@@ -151,7 +155,10 @@ describe('idempotency keys', () => {
         : json(res, 409, conflict('idempotency_request_in_progress')),
     );
     const till = createCheckoutClient({ baseUrl: s.url, secretKey });
-    const { error, response } = await till.POST('/v1/checkout-sessions/{id}/confirm', { params: { path: { id: 'cs_test_x' } }, body: { paymentMethodId: 'pm_x' } as never });
+    const { error, response } = await till.POST('/v1/checkout-sessions/{id}/confirm', {
+      params: { path: { id: 'cs_test_x' } },
+      body: { paymentMethodId: 'pm_x' } as never,
+    });
     expect(response.status).toBe(502);
     expect((error as { error: { code: string } }).error.code).toBe('processing_error');
     expect(s.requests).toHaveLength(2);

@@ -78,7 +78,8 @@ describe('verifyWebhook with the signature string', () => {
 
 const HOUR = 3_600_000;
 /** The Standard Webhooks signature, computed here independently of the SDK. */
-const standard = (id: string, timestamp: number | string, b: string, key: Buffer) => `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${b}`).digest('base64')}`;
+const standard = (id: string, timestamp: number | string, b: string, key: Buffer) =>
+  `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${b}`).digest('base64')}`;
 const whsecKey = Buffer.from(secret.slice('whsec_'.length), 'base64');
 /** What Till sends for one attempt at `attempt` (Node's req.headers: lower-case names). */
 function delivery(attempt: Date | number, overrides: Record<string, string | string[] | undefined> = {}) {
@@ -115,7 +116,11 @@ describe('verifyWebhook with the request headers', () => {
   });
 
   it('an event of an advanced sandbox clock (created 30 days ahead) verifies with the headers of an attempt made now', () => {
-    const future = { ...event, created: new Date(now.getTime() + 30 * 24 * HOUR).toISOString(), createdAt: new Date(now.getTime() + 30 * 24 * HOUR).toISOString() };
+    const future = {
+      ...event,
+      created: new Date(now.getTime() + 30 * 24 * HOUR).toISOString(),
+      createdAt: new Date(now.getTime() + 30 * 24 * HOUR).toISOString(),
+    };
     const sent = signTestWebhook(future, secret, { now });
     expect(verifyWebhook(sent.body, sent.headers, secret, { now }).created).toBe(future.created);
     expect(refusal(() => verifyWebhook(sent.body, sent.headers['x-webhook-signature'], secret, { now })).message).toMatch(/in the future/);
@@ -141,7 +146,9 @@ describe('verifyWebhook with the request headers', () => {
     const retimed = refusal(() => verifyWebhook(body, delivery(now, { 'webhook-timestamp': String(Math.floor(fresh / 1000)) }), secret, { now: fresh }));
     expect(retimed.code).toBe('standard_signature_mismatch');
     expect(retimed.message).toMatch(/does not match/);
-    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-timestamp': `${Math.floor(now.getTime() / 1000)}.5` }), secret, { now })).code).toBe('standard_signature_mismatch');
+    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-timestamp': `${Math.floor(now.getTime() / 1000)}.5` }), secret, { now })).code).toBe(
+      'standard_signature_mismatch',
+    );
     // webhook-id is signed too.
     expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-id': 'evt_AAAAAAAAAAAA' }), secret, { now })).code).toBe('standard_signature_mismatch');
     // A validly signed webhook-id of another event, and an X-Webhook-Id that is not the body's id.
@@ -152,15 +159,22 @@ describe('verifyWebhook with the request headers', () => {
     expect(wrongPrimaryId.code).toBe('id_mismatch');
     expect(wrongPrimaryId.message).toMatch(/X-Webhook-Id \(evt_AAAAAAAAAAAA\) is not the event's id \(evt_7Qm2Lx9Vb4Rt8Kc1\)/);
     // A signature under another key, or in another version.
-    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': standard(event.id, ts, body, Buffer.from(secret)) }), secret, { now })).code).toBe('standard_signature_mismatch');
-    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': delivery(now)['webhook-signature']!.replace('v1,', 'v2,') }), secret, { now })).code).toBe('standard_signature_mismatch');
+    expect(
+      refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': standard(event.id, ts, body, Buffer.from(secret)) }), secret, { now })).code,
+    ).toBe('standard_signature_mismatch');
+    expect(
+      refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': delivery(now)['webhook-signature']!.replace('v1,', 'v2,') }), secret, { now }))
+        .code,
+    ).toBe('standard_signature_mismatch');
   });
 
   it('accepts any one of several space-separated signatures, and array header values', () => {
     const good = delivery(now)['webhook-signature']!;
     const bad = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
     expect(verifyWebhook(body, delivery(now, { 'webhook-signature': `${bad} ${good}` }), secret, { now }).id).toBe(event.id);
-    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': `${bad} v1,short=` }), secret, { now })).code).toBe('standard_signature_mismatch');
+    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': `${bad} v1,short=` }), secret, { now })).code).toBe(
+      'standard_signature_mismatch',
+    );
     // Headers as arrays (Node's headersDistinct, frameworks that keep repeats).
     const arrays = Object.fromEntries(Object.entries(delivery(now)).map(([k, v]) => [k, [v as string]]));
     expect(verifyWebhook(body, arrays, secret, { now }).id).toBe(event.id);
@@ -174,7 +188,9 @@ describe('verifyWebhook with the request headers', () => {
     const fetchHeaders = new Headers(delivery(now) as Record<string, string>);
     expect(verifyWebhook(body, fetchHeaders, secret, { now }).id).toBe(event.id);
     expect(refusal(() => verifyWebhook(body, fetchHeaders, secret, { now: now.getTime() + 2 * HOUR })).code).toBe('timestamp_stale');
-    const proper = Object.fromEntries(Object.entries(delivery(now)).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()), v]));
+    const proper = Object.fromEntries(
+      Object.entries(delivery(now)).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()), v]),
+    );
     expect(Object.keys(proper)).toContain('X-Webhook-Signature');
     expect(Object.keys(proper)).toContain('Webhook-Timestamp');
     expect(verifyWebhook(body, proper, secret, { now }).id).toBe(event.id);
@@ -190,11 +206,18 @@ describe('verifyWebhook with the request headers', () => {
     expect(verifyWebhook(sent.body, sent.headers, own, { now })).toEqual(event);
     // A whsec_ secret keys it with the decoded bytes, not the text.
     expect(signTestWebhook(event, secret, { now }).headers['webhook-signature']).toBe(standard(event.id, ts, body, whsecKey));
-    expect(refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': standard(event.id, ts, body, Buffer.from(secret, 'utf8')) }), secret, { now })).code).toBe('standard_signature_mismatch');
+    expect(
+      refusal(() => verifyWebhook(body, delivery(now, { 'webhook-signature': standard(event.id, ts, body, Buffer.from(secret, 'utf8')) }), secret, { now }))
+        .code,
+    ).toBe('standard_signature_mismatch');
   });
 
   it('without the Standard headers, checks created as with the signature string; with only some of them, refuses', () => {
-    const primaryOnly = { 'x-webhook-signature': hmac(body, secret), 'x-webhook-id': event.id, 'x-webhook-timestamp': String(Math.floor(now.getTime() / 1000) + 7200) };
+    const primaryOnly = {
+      'x-webhook-signature': hmac(body, secret),
+      'x-webhook-id': event.id,
+      'x-webhook-timestamp': String(Math.floor(now.getTime() / 1000) + 7200),
+    };
     expect(verifyWebhook(body, primaryOnly, secret, { now }).id).toBe(event.id);
     // Its X-Webhook-Timestamp is fresh 2 hours later, but it is not signed: the age is created's.
     const stale = refusal(() => verifyWebhook(body, primaryOnly, secret, { now: now.getTime() + 2 * HOUR }));
@@ -210,7 +233,9 @@ describe('verifyWebhook with the request headers', () => {
     const { 'x-webhook-signature': _dropped, ...standardOnly } = delivery(now);
     expect(refusal(() => verifyWebhook(body, standardOnly, secret, { now })).code).toBe('signature_missing');
     expect(refusal(() => verifyWebhook(body, new Headers(), secret, { now })).code).toBe('signature_missing');
-    const forged = refusal(() => verifyWebhook(body, delivery(now, { 'x-webhook-signature': hmac(body, 'whsec_another_secret_entirely') }), secret, { now: now.getTime() + 2 * HOUR }));
+    const forged = refusal(() =>
+      verifyWebhook(body, delivery(now, { 'x-webhook-signature': hmac(body, 'whsec_another_secret_entirely') }), secret, { now: now.getTime() + 2 * HOUR }),
+    );
     expect(forged.code).toBe('signature_mismatch');
   });
 

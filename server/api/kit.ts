@@ -17,7 +17,10 @@ export const noContent = () => ({ status: 204 as const });
 export const envelope = <T>(data: T) => ({ success: true as const, errorCode: null, errorMessage: null, data });
 
 /** A list's page parameters, with the operation's default page size when `limit` is left out. */
-export function pageOf<C>(query: { limit?: number | undefined; startingAfter?: C | undefined }, defaultLimit: number): { limit: number; startingAfter: C | undefined } {
+export function pageOf<C>(
+  query: { limit?: number | undefined; startingAfter?: C | undefined },
+  defaultLimit: number,
+): { limit: number; startingAfter: C | undefined } {
   return { limit: query.limit ?? defaultLimit, startingAfter: query.startingAfter };
 }
 
@@ -34,4 +37,7 @@ export const deliverySettings = (deps: { config: Pick<AppDeps['config'], 'allowL
 });
 
 /** What session creation needs of the server. */
-export const sessionSettings = (deps: Pick<AppDeps, 'config'>): SessionSettings => ({ publicBaseUrl: deps.config.publicBaseUrl, allowLoopbackWebhooks: deps.config.allowLoopbackWebhooks });
+export const sessionSettings = (deps: Pick<AppDeps, 'config'>): SessionSettings => ({
+  publicBaseUrl: deps.config.publicBaseUrl,
+  allowLoopbackWebhooks: deps.config.allowLoopbackWebhooks,
+});

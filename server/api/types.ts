@@ -31,7 +31,11 @@ export interface AppDeps extends ServerDeps {
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: Record<string, unknown> } ? Buffer : never;
 type ResponsesOf<O> = O extends { responses: infer R } ? R : never;
 type SuccessCode<O> = Extract<keyof ResponsesOf<O>, 200 | 201 | 202 | 204>;
-type ParamsOf<O, K extends 'path' | 'query'> = O extends { parameters: { [P in K]?: infer X } } ? (X extends undefined ? Record<string, never> : NonNullable<X>) : Record<string, never>;
+type ParamsOf<O, K extends 'path' | 'query'> = O extends { parameters: { [P in K]?: infer X } }
+  ? X extends undefined
+    ? Record<string, never>
+    : NonNullable<X>
+  : Record<string, never>;
 type BodyOf<O> = O extends { requestBody?: infer B } ? (B extends { content: { 'application/json': infer J } } ? J : undefined) : undefined;
 
 /** Serves a `text/event-stream` answer itself, until the client leaves (the pipeline has run: auth, rate limit, validation). */

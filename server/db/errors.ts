@@ -12,7 +12,8 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 }
 
 /** Messages of node-postgres and PGlite when the connection itself is gone (they carry no SQLSTATE). */
-const LOST_CONNECTION = /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect|PGlite is closed/i;
+const LOST_CONNECTION =
+  /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect|PGlite is closed/i;
 /** Node's socket errors when the server cannot be reached. */
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
 
@@ -24,7 +25,8 @@ const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
  */
 export function isConnectionFailure(error: unknown): boolean {
   const state = sqlState(error);
-  if (state !== undefined) return state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03' || state === '53300' || SOCKET_ERRORS.has(state);
+  if (state !== undefined)
+    return state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03' || state === '53300' || SOCKET_ERRORS.has(state);
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' && LOST_CONNECTION.test(message);
 }

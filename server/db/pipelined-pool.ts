@@ -87,14 +87,19 @@ function lazyClient(dedicated: () => Promise<PipelinedClient>, shared: SharedCon
     },
     release() {
       // (A connection that could not be had was never held.)
-      if (own) void own.then((client) => client.release(), () => undefined);
+      if (own)
+        void own.then(
+          (client) => client.release(),
+          () => undefined,
+        );
     },
   };
 }
 
 const READ = /^\s*(select|with)\b/i;
 /** Row locks, session state, sequences, notices, waits, and data-modifying CTEs: not plain reads. */
-const NOT_ONLY_READ = /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|insert|update|delete|merge|pg_advisory\w*|set_config|nextval|setval|pg_notify|pg_sleep\w*|pg_terminate_backend|pg_cancel_backend|lo_\w+|txid_current|pg_current_xact_id)\b/i;
+const NOT_ONLY_READ =
+  /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|insert|update|delete|merge|pg_advisory\w*|set_config|nextval|setval|pg_notify|pg_sleep\w*|pg_terminate_backend|pg_cancel_backend|lo_\w+|txid_current|pg_current_xact_id)\b/i;
 
 /** A SELECT (or WITH … SELECT) that only reads: it takes no row lock and leaves nothing behind on its connection. */
 export const plainRead = (sql: string): boolean => READ.test(sql) && !NOT_ONLY_READ.test(sql);
@@ -245,7 +250,13 @@ function runStatement(client: pg.PoolClient, names: StatementNames, sql: string,
 }
 
 /** Runs a statement with `send`; when its prepared form went stale, names it anew and, with `retry`, sends it once more. */
-async function runRenewing(names: StatementNames, sql: string, parameters: readonly unknown[], send: (config: pg.QueryConfig) => Promise<QueryResult>, retry: boolean): Promise<QueryResult> {
+async function runRenewing(
+  names: StatementNames,
+  sql: string,
+  parameters: readonly unknown[],
+  send: (config: pg.QueryConfig) => Promise<QueryResult>,
+  retry: boolean,
+): Promise<QueryResult> {
   const config = names.config(sql, parameters);
   try {
     return await send(config);
@@ -274,6 +285,7 @@ async function together(client: pg.PoolClient, begin: boolean, config: pg.QueryC
   }
   if (committed.status === 'rejected') throw committed.reason;
   // (A statement that succeeded leaves no aborted transaction behind, so this is only a guard.)
-  if (commit && (committed.value as QueryResult).command !== 'COMMIT') throw new Error(`The transaction did not commit (${(committed.value as QueryResult).command}).`);
+  if (commit && (committed.value as QueryResult).command !== 'COMMIT')
+    throw new Error(`The transaction did not commit (${(committed.value as QueryResult).command}).`);
   return statement.value;
 }

@@ -107,7 +107,9 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
     const kind = parseKeyPrefix(presented.apiKey)?.kind;
     const key = kind === 'secret' || kind === 'restricted' ? await lookupKey(db, presented.apiKey) : undefined;
     if (!key || !isServerKey(key)) {
-      throw new AppError('invalid_api_key', { message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key (or a restricted rk_ key).' });
+      throw new AppError('invalid_api_key', {
+        message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key (or a restricted rk_ key).',
+      });
     }
     const grants = grantsFor(route, key);
     return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
@@ -131,9 +133,12 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
       return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
     }
     // A publishable key is never valid without the client secret of the session it targets.
-    if (!presented.clientSecret) throw new AppError('invalid_client_secret', { message: 'A publishable key needs the X-Client-Secret header of the checkout session it acts on.' });
+    if (!presented.clientSecret)
+      throw new AppError('invalid_client_secret', { message: 'A publishable key needs the X-Client-Secret header of the checkout session it acts on.' });
     if (!accepts('publishableKey', 'clientSecret')) {
-      throw new AppError('permission_denied', { message: `A publishable key does not have the scope \`${scopeOf(route)}\`; call this operation from your server with a secret key.` });
+      throw new AppError('permission_denied', {
+        message: `A publishable key does not have the scope \`${scopeOf(route)}\`; call this operation from your server with a secret key.`,
+      });
     }
     const sessionId = await verifyClientSecret(db, presented.clientSecret, params.id, { merchantId: key.merchantId, livemode: key.livemode });
     return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId, grants: null };
@@ -141,17 +146,30 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
 
   if (presented.clientSecret && allowed.some((alt) => alt.length === 1 && alt[0] === 'clientSecret')) {
     const session = await sessionForSecret(db, presented.clientSecret, params.id);
-    return { kind: 'client_secret', merchantId: session.merchantId, livemode: session.livemode, keyId: null, ratePlan: session.ratePlan, sessionId: session.id, grants: null };
+    return {
+      kind: 'client_secret',
+      merchantId: session.merchantId,
+      livemode: session.livemode,
+      keyId: null,
+      ratePlan: session.ratePlan,
+      sessionId: session.id,
+      grants: null,
+    };
   }
   throw new AppError('authentication_required', {
     message: accepts('secretKey')
       ? 'No API key was sent. Send `Authorization: Bearer sk_test_...`.'
-      : 'No key was sent. Send `Authorization: Bearer pk_test_...` with the session\'s `X-Client-Secret`.',
+      : "No key was sent. Send `Authorization: Bearer pk_test_...` with the session's `X-Client-Secret`.",
   });
 }
 
 /** Checks that a client secret belongs to the session in the path; returns the session id. */
-async function verifyClientSecret(db: Kysely<Database>, secret: string, pathId: string | undefined, owner: { merchantId: number; livemode: boolean }): Promise<string> {
+async function verifyClientSecret(
+  db: Kysely<Database>,
+  secret: string,
+  pathId: string | undefined,
+  owner: { merchantId: number; livemode: boolean },
+): Promise<string> {
   const session = await sessionForSecret(db, secret, pathId);
   if (session.merchantId !== owner.merchantId || session.livemode !== owner.livemode) throw new AppError('invalid_client_secret');
   return session.id;

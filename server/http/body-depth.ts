@@ -22,7 +22,9 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 /** Refuses a body nested deeper than MAX_BODY_DEPTH levels. */
 export const refuseDeepNesting: RequestHandler = (req, _res, next) => {
   if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
-    return next(new AppError('parameter_invalid', { param: 'body', message: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep. Send a flatter body.` }));
+    return next(
+      new AppError('parameter_invalid', { param: 'body', message: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep. Send a flatter body.` }),
+    );
   }
   next();
 };

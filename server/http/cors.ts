@@ -45,7 +45,8 @@ export function preflight(routes: RouteTable): RequestHandler {
     if (!method) return next();
     const path = req.url.split('?')[0]!;
     const found = routes.resolve(method.toUpperCase(), path);
-    if (found.kind !== 'found') return next(new AppError('route_not_found', { message: `No operation at ${method.toUpperCase()} ${path} to allow from a browser.` }));
+    if (found.kind !== 'found')
+      return next(new AppError('route_not_found', { message: `No operation at ${method.toUpperCase()} ${path} to allow from a browser.` }));
     if (!browserCallable(found.route)) {
       req.till.route = found.route; // its error shape
       return next(secretKeyOnly(found.route));

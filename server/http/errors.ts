@@ -56,8 +56,10 @@ function fromValidator(err: { status: number; message: string; errors?: Validati
 export function toAppError(err: unknown): { error: AppError; unexpected: boolean } {
   if (err instanceof AppError) return { error: err, unexpected: false };
   const e = err as { status?: number; type?: string; errors?: ValidationItem[]; message?: string };
-  if (e?.type === 'entity.parse.failed') return { error: new AppError('invalid_json', { message: 'The request body is not valid JSON. Check quotes, commas and brackets.' }), unexpected: false };
-  if (e?.type === 'entity.too.large') return { error: new AppError('parameter_invalid', { message: 'The request body is larger than 1 MiB.' }), unexpected: false };
+  if (e?.type === 'entity.parse.failed')
+    return { error: new AppError('invalid_json', { message: 'The request body is not valid JSON. Check quotes, commas and brackets.' }), unexpected: false };
+  if (e?.type === 'entity.too.large')
+    return { error: new AppError('parameter_invalid', { message: 'The request body is larger than 1 MiB.' }), unexpected: false };
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return { error: new AppError('parameter_invalid', { message: 'Send the body as UTF-8 JSON.' }), unexpected: false };
   }
@@ -65,7 +67,10 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   // text it cannot read): the caller's input, so a 400, never a 500.
   const dbCode = (err as { code?: unknown })?.code;
   if (dbCode === '22003' || dbCode === '22P02' || dbCode === '22008') {
-    return { error: new AppError('parameter_invalid', { message: 'A value in the request is out of range or not readable. Check numbers, ids and dates.' }), unexpected: false };
+    return {
+      error: new AppError('parameter_invalid', { message: 'A value in the request is out of range or not readable. Check numbers, ids and dates.' }),
+      unexpected: false,
+    };
   }
   // The database dropped the connection or cannot be reached: the transaction rolled back, so the
   // caller may retry; 503, not an unexpected 500.
@@ -75,7 +80,10 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   }
   // Express's own refusals of the request line (a path segment that is not valid percent-encoding).
   if (err instanceof URIError && e.status === 400) {
-    return { error: new AppError('parameter_invalid', { message: 'The request URL could not be read: a part of its path is not valid percent-encoding.' }), unexpected: false };
+    return {
+      error: new AppError('parameter_invalid', { message: 'The request URL could not be read: a part of its path is not valid percent-encoding.' }),
+      unexpected: false,
+    };
   }
   return { error: new AppError('internal_error'), unexpected: true };
 }
@@ -128,7 +136,8 @@ export function errorMiddleware(beforeRender: (res: Response) => void): ErrorReq
     const { error, unexpected } = toAppError(err);
     const log = req.till?.log;
     if (unexpected) log?.error({ err, requestId: req.till?.requestId }, 'unexpected error');
-    else log?.[error.logLevel === 'error' ? 'error' : error.logLevel === 'warn' ? 'warn' : 'debug']({ code: error.code, status: error.status }, 'request failed');
+    else
+      log?.[error.logLevel === 'error' ? 'error' : error.logLevel === 'warn' ? 'warn' : 'debug']({ code: error.code, status: error.status }, 'request failed');
     beforeRender(res);
     if (error.code === 'service_unavailable') res.setHeader('Retry-After', String(SERVICE_RETRY_AFTER_SECONDS));
     else if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));

@@ -46,7 +46,12 @@ export async function takeOverStaleKey(db: Db, tenant: Tenant, key: string, now:
 }
 
 /** Stores the first request's answer under its key. A shared write, as `claimKey` is. */
-export async function storeResponse(db: Db, tenant: Tenant, key: string, response: { status: number; headers: Record<string, string>; body: string }): Promise<void> {
+export async function storeResponse(
+  db: Db,
+  tenant: Tenant,
+  key: string,
+  response: { status: number; headers: Record<string, string>; body: string },
+): Promise<void> {
   await storeQuery(db, [tenant.merchantId, tenant.livemode, key, response.status, JSON.stringify(response.headers), response.body]);
 }
 

@@ -95,7 +95,8 @@ function storeBeforeSending(res: Response, db: Kysely<Database>, tenant: Tenant,
     // A 502 is the processor refusing (processing_error, refund_failed, hold_operation_failed): the
     // request committed at most the record of that attempt, and retrying the same call is the
     // documented way on. Any other 5xx after a commit keeps the key, so nothing runs twice.
-    const store = status >= 500 ? releaseKey(db, tenant, key, { evenCommitted: status === 502 }) : storeResponse(db, tenant, key, { status, headers, body: text });
+    const store =
+      status >= 500 ? releaseKey(db, tenant, key, { evenCommitted: status === 502 }) : storeResponse(db, tenant, key, { status, headers, body: text });
     store.then(
       () => send(body as any),
       (err: unknown) => {
@@ -111,4 +112,3 @@ function storeBeforeSending(res: Response, db: Kysely<Database>, tenant: Tenant,
 export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, clock: Clock): Promise<number> {
   return deleteKeysBefore(db, new Date(clock.now().getTime() - IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000));
 }
-

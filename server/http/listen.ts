@@ -71,7 +71,10 @@ export function createHttpServer(app: Express): http.Server {
   AppResponse.prototype = app.response;
   const api = apiEntries.get(app);
   const listener: Listener = api ? (req, res) => (api.isApi(req.url ?? '') ? api.entry(req, res) : app(req, res)) : app;
-  return http.createServer({ IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse }, listener);
+  return http.createServer(
+    { IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
+    listener,
+  );
 }
 
 /** Listens on `port` (and `host`, when given); resolves with the listening server. */

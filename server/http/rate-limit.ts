@@ -81,14 +81,16 @@ export class RateLimits {
         continue;
       }
       const size = lease && lease.remaining >= 2 * this.leaseSize(plan) ? this.leaseSize(plan) : lease ? 1 : this.leaseSize(plan);
-      const taking = this.limiter(plan).consume(key, size).then(
-        (res) => this.keepLease(id, { tokens: size, until: now + res.msBeforeNext, remaining: res.remainingPoints }),
-        (err: unknown) => {
-          // Refused (or failed): the next request asks the store again, one token at a time.
-          this.keepLease(id, { tokens: 0, until: 0, remaining: 0 });
-          throw err;
-        },
-      );
+      const taking = this.limiter(plan)
+        .consume(key, size)
+        .then(
+          (res) => this.keepLease(id, { tokens: size, until: now + res.msBeforeNext, remaining: res.remainingPoints }),
+          (err: unknown) => {
+            // Refused (or failed): the next request asks the store again, one token at a time.
+            this.keepLease(id, { tokens: 0, until: 0, remaining: 0 });
+            throw err;
+          },
+        );
       this.pending.set(id, taking);
       try {
         await taking;
@@ -150,7 +152,9 @@ export function rateLimit(limits: RateLimits): RequestHandler {
         const h = limits.headers(plan, err);
         setHeaders(res, { ...h, remaining: 0 });
         res.setHeader('Retry-After', String(Math.max(1, h.reset)));
-        next(new AppError('rate_limit_exceeded', { message: `Too many requests. Retry after ${Math.max(1, h.reset)} second(s), then back off exponentially.` }));
+        next(
+          new AppError('rate_limit_exceeded', { message: `Too many requests. Retry after ${Math.max(1, h.reset)} second(s), then back off exponentially.` }),
+        );
         return;
       }
       next(err);

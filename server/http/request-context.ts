@@ -31,7 +31,14 @@ export function requestContext(logger: Logger): RequestHandler {
     res.on('finish', () => {
       if (!logger.isLevelEnabled('info')) return;
       logger.info(
-        { ...req.till.bindings, method: req.method, path: loggedPath(req.originalUrl), operationId: req.till.route?.operationId, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        {
+          ...req.till.bindings,
+          method: req.method,
+          path: loggedPath(req.originalUrl),
+          operationId: req.till.route?.operationId,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
         'request',
       );
     });

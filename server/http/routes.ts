@@ -47,7 +47,6 @@ export type Resolution =
   | { kind: 'method_not_allowed'; allowed: string[]; api: Api }
   | { kind: 'not_found' };
 
-
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Compiles a contract path template to a regular expression with one group per parameter. */
@@ -194,7 +193,10 @@ export class RouteTable {
     const paths: Json = {};
     for (const route of this.operations.filter((r) => r.api === api)) {
       const item = deref(doc, doc.paths[route.template]);
-      paths[this.internalTemplate(route)] = { ...(item.parameters ? { parameters: item.parameters } : {}), [route.method.toLowerCase()]: item[route.method.toLowerCase()] };
+      paths[this.internalTemplate(route)] = {
+        ...(item.parameters ? { parameters: item.parameters } : {}),
+        [route.method.toLowerCase()]: item[route.method.toLowerCase()],
+      };
     }
     const { webhooks: _webhooks, 'x-generated': _generated, servers: _servers, ...rest } = doc;
     const built = { ...rest, servers: [{ url: `/${api}` }], paths };

@@ -20,7 +20,10 @@ function reachableComponents(doc: Json, node: unknown): Json {
     for (const [key, child] of Object.entries(value)) {
       if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !seen.has(child)) {
         seen.add(child);
-        const [section, name] = child.slice('#/components/'.length).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+        const [section, name] = child
+          .slice('#/components/'.length)
+          .split('/')
+          .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
         const target = doc.components?.[section!]?.[name!];
         if (target !== undefined) {
           (components[section!] ??= {})[name!] = target;
@@ -47,20 +50,22 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
   const validatorOf = (route: RouteOperation): RequestHandler => {
     let chain = validators.get(route.operationId);
     if (!chain) {
-      chain = validatorChain(OpenApiValidator.middleware({
-        apiSpec: operationDocument(routes, route) as any,
-        // Parameters are always coerced from text; a JSON body must carry the right types itself.
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-        validateResponses: validateResponses ? { removeAdditional: false } : false,
-        validateSecurity: false,
-        // No operation takes multipart bodies: no multer step (and no second Ajv) per operation.
-        fileUploader: false,
-        validateApiSpec: false,
-        // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
-        $refParser: { mode: 'dereference' },
-        useRequestUrl: true,
-        ignoreUndocumented: true,
-      }) as unknown as RequestHandler[]);
+      chain = validatorChain(
+        OpenApiValidator.middleware({
+          apiSpec: operationDocument(routes, route) as any,
+          // Parameters are always coerced from text; a JSON body must carry the right types itself.
+          validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+          validateResponses: validateResponses ? { removeAdditional: false } : false,
+          validateSecurity: false,
+          // No operation takes multipart bodies: no multer step (and no second Ajv) per operation.
+          fileUploader: false,
+          validateApiSpec: false,
+          // OpenAPI 3.1 lets a $ref carry sibling keywords; inline everything for Ajv.
+          $refParser: { mode: 'dereference' },
+          useRequestUrl: true,
+          ignoreUndocumented: true,
+        }) as unknown as RequestHandler[],
+      );
       validators.set(route.operationId, chain);
     }
     return chain;

@@ -29,7 +29,8 @@ export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchPar
   // A browser sends an Origin; a secret or restricted key must never be in one (as everywhere in the API).
   if ((token?.startsWith('sk_') || token?.startsWith('rk_')) && headers.origin !== undefined) {
     throw new AppError('secret_key_in_browser', {
-      message: 'A secret key was sent from a browser. In a web page, open a public connection (no token) and call SubscribeToInvoice with the invoice identifier; keep merchant connections on your server.',
+      message:
+        'A secret key was sent from a browser. In a web page, open a public connection (no token) and call SubscribeToInvoice with the invoice identifier; keep merchant connections on your server.',
     });
   }
   return token;
@@ -48,13 +49,17 @@ export async function accessFor(db: Kysely<Database>, token: string | undefined)
   const parsed = parseKeyPrefix(token);
   if (parsed?.kind === 'publishable') {
     throw new AppError('invalid_api_key', {
-      message: 'A publishable key cannot open a merchant connection. Send a secret key (sk_test_... or sk_live_...), or no token for a public connection that follows invoices by identifier.',
+      message:
+        'A publishable key cannot open a merchant connection. Send a secret key (sk_test_... or sk_live_...), or no token for a public connection that follows invoices by identifier.',
     });
   }
   const key = parsed ? await findActiveKey(db, token) : undefined;
-  if (!key || (key.kind !== 'secret' && key.kind !== 'restricted')) throw new AppError('invalid_api_key', { message: 'The access token is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
+  if (!key || (key.kind !== 'secret' && key.kind !== 'restricted'))
+    throw new AppError('invalid_api_key', { message: 'The access token is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
   if (key.kind === 'restricted' && !(key.roleScopes ?? []).includes(HUB_SCOPE)) {
-    throw new AppError('permission_denied', { message: `This restricted key (role \`${key.roleName ?? ''}\`) does not have the scope \`${HUB_SCOPE}\` that a merchant connection to the hub needs.` });
+    throw new AppError('permission_denied', {
+      message: `This restricted key (role \`${key.roleName ?? ''}\`) does not have the scope \`${HUB_SCOPE}\` that a merchant connection to the hub needs.`,
+    });
   }
   return { kind: 'merchant', tenant: { merchantId: key.merchantId, livemode: key.livemode } };
 }

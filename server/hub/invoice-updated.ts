@@ -35,7 +35,8 @@ export function readInvoiceChange(payload: string): InvoiceChange | undefined {
     return undefined;
   }
   const { id, merchant_id: merchantId, livemode, identifier, status } = row ?? {};
-  if (typeof id !== 'number' || typeof merchantId !== 'number' || typeof livemode !== 'boolean' || typeof identifier !== 'string' || typeof status !== 'string') return undefined;
+  if (typeof id !== 'number' || typeof merchantId !== 'number' || typeof livemode !== 'boolean' || typeof identifier !== 'string' || typeof status !== 'string')
+    return undefined;
   const wire = wireStatus(status);
   if (!wire) return undefined;
   return { tenant: { merchantId, livemode }, identifier: identifier.toLowerCase(), event: { invoiceId: id, status: wire } };

@@ -37,7 +37,9 @@ const subscribeToInvoice: HubMethod = async ({ db, audience, member, maxFollowed
   const identifier = identifierArgument('SubscribeToInvoice', args);
   const followed = audience.following(member);
   if (!followed.has(identifier) && followed.size >= maxFollowed) {
-    throw new HubMethodError(`A connection may follow at most ${maxFollowed} invoices. Unsubscribe from one (UnsubscribeFromInvoice) or open another connection.`);
+    throw new HubMethodError(
+      `A connection may follow at most ${maxFollowed} invoices. Unsubscribe from one (UnsubscribeFromInvoice) or open another connection.`,
+    );
   }
   const already = followed.has(identifier);
   audience.follow(member, identifier);

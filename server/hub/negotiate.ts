@@ -69,7 +69,13 @@ function negotiate(db: Kysely<Database>): RequestHandler {
 }
 
 const notAWebSocket: RequestHandler = (req, res) => {
-  renderError(req, res, new AppError('parameter_invalid', { message: `Open a WebSocket at ${HUB_PATH} (after POST ${HUB_PATH}/negotiate, or directly); this hub offers no other transport.` }));
+  renderError(
+    req,
+    res,
+    new AppError('parameter_invalid', {
+      message: `Open a WebSocket at ${HUB_PATH} (after POST ${HUB_PATH}/negotiate, or directly); this hub offers no other transport.`,
+    }),
+  );
 };
 
 /** The hub's HTTP routes, to mount at HUB_PATH before the API's routing. */

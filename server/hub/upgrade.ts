@@ -49,7 +49,8 @@ export function upgradeListener(ctx: UpgradeContext) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
-    if (!isHubPath(url.pathname)) return refuse(socket, new AppError('route_not_found', { message: `No WebSocket endpoint at ${url.pathname}; the hub is at ${HUB_PATH}.` }));
+    if (!isHubPath(url.pathname))
+      return refuse(socket, new AppError('route_not_found', { message: `No WebSocket endpoint at ${url.pathname}; the hub is at ${HUB_PATH}.` }));
     let id: string;
     try {
       id = connectionId(url.searchParams, ctx, pending);

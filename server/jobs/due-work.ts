@@ -23,7 +23,17 @@ import type { Config } from '../config.js';
 /** A kind of due work, with its queue and schedule on pg-boss. */
 export interface ScheduledWork extends DueWork {
   /** Its key (`runNow` takes it). */
-  id: 'sessionExpiry' | 'holdLapse' | 'settlement' | 'walletRefunds' | 'subscriptions' | 'invoicesOverdue' | 'invoicesExpired' | 'paymentLinksExpired' | 'payouts' | 'webhookSweep';
+  id:
+    | 'sessionExpiry'
+    | 'holdLapse'
+    | 'settlement'
+    | 'walletRefunds'
+    | 'subscriptions'
+    | 'invoicesOverdue'
+    | 'invoicesExpired'
+    | 'paymentLinksExpired'
+    | 'payouts'
+    | 'webhookSweep';
   queue: string;
   cron: string;
   /** What the log says when a run handled something. */
@@ -44,14 +54,78 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
   const settings = deliverySettings(deps);
   const sweep = options.sweepWebhooks;
   return [
-    { id: 'sessionExpiry', name: 'session expiry', queue: 'session-expiry', cron: '* * * * *', done: 'checkout sessions expired', run: (db, clock, scope) => expireDueSessions(db, clock, scope), next: nextSessionExpiry },
-    { id: 'holdLapse', name: 'hold lapse', queue: 'hold-lapse', cron: '*/5 * * * *', done: 'card holds lapsed', run: (db, clock, scope) => lapseDueHolds(db, clock, scope), next: nextHoldLapse },
-    { id: 'settlement', name: 'settlement', queue: 'settlement', cron: '7 * * * *', done: 'payments settled', run: (db, clock, scope) => settleDuePayments(db, clock, scope), next: nextSettlement },
-    { id: 'walletRefunds', name: 'wallet refunds', queue: 'wallet-refunds', cron: '* * * * *', done: 'wallet refunds completed', run: (db, clock, scope) => completeDueWalletRefunds(db, clock, scope), next: nextWalletRefund },
-    { id: 'subscriptions', name: 'subscription billing', queue: 'subscription-billing', cron: '* * * * *', done: 'subscriptions renewed, retried, converted or canceled', run: (db, clock, scope) => runDueSubscriptions(db, clock, scope), next: nextSubscriptionWork },
-    { id: 'invoicesOverdue', name: 'invoices past due', queue: 'invoices-overdue', cron: '* * * * *', done: 'invoices marked overdue', run: (db, clock, scope) => markOverdueInvoices(db, clock, scope), next: nextInvoiceDue },
-    { id: 'invoicesExpired', name: 'invoices past validTo', queue: 'invoices-expired', cron: '* * * * *', done: 'invoices expired', run: (db, clock, scope) => expireDueInvoices(db, clock, scope), next: nextExpiringInvoice },
-    { id: 'paymentLinksExpired', name: 'payment links past validTo', queue: 'payment-links-expired', cron: '* * * * *', done: 'payment links expired', run: (db, clock, scope) => expireDueLinks(db, clock, scope), next: nextExpiringLink },
+    {
+      id: 'sessionExpiry',
+      name: 'session expiry',
+      queue: 'session-expiry',
+      cron: '* * * * *',
+      done: 'checkout sessions expired',
+      run: (db, clock, scope) => expireDueSessions(db, clock, scope),
+      next: nextSessionExpiry,
+    },
+    {
+      id: 'holdLapse',
+      name: 'hold lapse',
+      queue: 'hold-lapse',
+      cron: '*/5 * * * *',
+      done: 'card holds lapsed',
+      run: (db, clock, scope) => lapseDueHolds(db, clock, scope),
+      next: nextHoldLapse,
+    },
+    {
+      id: 'settlement',
+      name: 'settlement',
+      queue: 'settlement',
+      cron: '7 * * * *',
+      done: 'payments settled',
+      run: (db, clock, scope) => settleDuePayments(db, clock, scope),
+      next: nextSettlement,
+    },
+    {
+      id: 'walletRefunds',
+      name: 'wallet refunds',
+      queue: 'wallet-refunds',
+      cron: '* * * * *',
+      done: 'wallet refunds completed',
+      run: (db, clock, scope) => completeDueWalletRefunds(db, clock, scope),
+      next: nextWalletRefund,
+    },
+    {
+      id: 'subscriptions',
+      name: 'subscription billing',
+      queue: 'subscription-billing',
+      cron: '* * * * *',
+      done: 'subscriptions renewed, retried, converted or canceled',
+      run: (db, clock, scope) => runDueSubscriptions(db, clock, scope),
+      next: nextSubscriptionWork,
+    },
+    {
+      id: 'invoicesOverdue',
+      name: 'invoices past due',
+      queue: 'invoices-overdue',
+      cron: '* * * * *',
+      done: 'invoices marked overdue',
+      run: (db, clock, scope) => markOverdueInvoices(db, clock, scope),
+      next: nextInvoiceDue,
+    },
+    {
+      id: 'invoicesExpired',
+      name: 'invoices past validTo',
+      queue: 'invoices-expired',
+      cron: '* * * * *',
+      done: 'invoices expired',
+      run: (db, clock, scope) => expireDueInvoices(db, clock, scope),
+      next: nextExpiringInvoice,
+    },
+    {
+      id: 'paymentLinksExpired',
+      name: 'payment links past validTo',
+      queue: 'payment-links-expired',
+      cron: '* * * * *',
+      done: 'payment links expired',
+      run: (db, clock, scope) => expireDueLinks(db, clock, scope),
+      next: nextExpiringLink,
+    },
     {
       id: 'payouts',
       name: 'payouts',

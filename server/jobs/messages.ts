@@ -32,7 +32,14 @@ async function attempt(db: TillDatabase['db'], transport: Transporter | undefine
   if (!transport) return { kind: 'not_sent', reason: 'No SMTP server is configured (TILL_SMTP_URL).' };
   const attachments = (await attachmentsOf(db, message)).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content }));
   try {
-    await transport.sendMail({ from, to: message.recipient, subject: message.subject ?? '', text: message.body, messageId: `<${message.id}@till>`, attachments });
+    await transport.sendMail({
+      from,
+      to: message.recipient,
+      subject: message.subject ?? '',
+      text: message.body,
+      messageId: `<${message.id}@till>`,
+      attachments,
+    });
     return { kind: 'sent' };
   } catch (err) {
     return { kind: 'failed', reason: smtpReason(err) };

@@ -3,7 +3,15 @@ import type { Logger } from 'pino';
 import type { Db, TillDatabase } from '../db/database.js';
 import { EVENT_WRITTEN_CHANNEL } from '../db/notifications.js';
 import { onEventWritten } from '../domain/events/event.service.js';
-import { type AttemptResult, claimDeliveries, type DeliverySettings, dueDeliveries, hasUndispatched, recordAttempts, sendClaimed } from '../domain/webhooks/delivery.js';
+import {
+  type AttemptResult,
+  claimDeliveries,
+  type DeliverySettings,
+  dueDeliveries,
+  hasUndispatched,
+  recordAttempts,
+  sendClaimed,
+} from '../domain/webhooks/delivery.js';
 import { dispatchBatch } from '../domain/webhooks/fan-out.js';
 import type { Clock } from '../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE } from '../shared/due-scope.js';
@@ -57,7 +65,14 @@ export interface WebhookJobs {
  * nothing. Several processes share the work: the fan-out claims events with SKIP LOCKED, and an
  * attempt claims its delivery first.
  */
-export async function startWebhookJobs(boss: PgBoss, database: TillDatabase, clock: Clock, settings: DeliverySettings, logger: Logger, options: WebhookJobOptions = {}): Promise<WebhookJobs> {
+export async function startWebhookJobs(
+  boss: PgBoss,
+  database: TillDatabase,
+  clock: Clock,
+  settings: DeliverySettings,
+  logger: Logger,
+  options: WebhookJobOptions = {},
+): Promise<WebhookJobs> {
   const db = database.db;
   const pipeline = new AttemptPipeline({
     claim: (ids) => claimDeliveries(db, clock, settings, ids),
@@ -112,13 +127,20 @@ async function recordAndQueueRetries(boss: PgBoss, db: Db, logger: Logger, resul
   const retries: PgBoss.JobInsert[] = [];
   for (const after of rows) {
     if (after.status === 'failed' && after.next_attempt_at) {
-      retries.push({ name: WEBHOOK_DELIVERY_QUEUE, data: { deliveryId: after.id }, startAfter: after.next_attempt_at, singletonKey: `${after.id}:${after.automatic_attempts}` });
+      retries.push({
+        name: WEBHOOK_DELIVERY_QUEUE,
+        data: { deliveryId: after.id },
+        startAfter: after.next_attempt_at,
+        singletonKey: `${after.id}:${after.automatic_attempts}`,
+      });
     } else if (after.status === 'dead_lettered') {
       logger.warn({ deliveryId: after.id, eventId: after.event_id }, 'webhook delivery dead-lettered');
     }
   }
   if (retries.length > 0) {
-    await boss.insert(retries).catch((err: unknown) => logger.error({ err, deliveries: retries.length }, 'webhook retries not queued; the sweep attempts them when due'));
+    await boss
+      .insert(retries)
+      .catch((err: unknown) => logger.error({ err, deliveries: retries.length }, 'webhook retries not queued; the sweep attempts them when due'));
   }
   return new Set(rows.map((r) => r.id));
 }

@@ -151,8 +151,10 @@ function condition(ctx: Context, node: Token, depth: number): Bool {
   if (depth > MAX_DEPTH) throw fail(ctx, node, `nesting deeper than ${MAX_DEPTH}`);
   const v = node.value as { left: Token; right: Token };
   switch (node.type as string) {
-    case 'AndExpression': return sql<SqlBool>`(${condition(ctx, v.left, depth + 1)} AND ${condition(ctx, v.right, depth + 1)})`;
-    case 'OrExpression': return sql<SqlBool>`(${condition(ctx, v.left, depth + 1)} OR ${condition(ctx, v.right, depth + 1)})`;
+    case 'AndExpression':
+      return sql<SqlBool>`(${condition(ctx, v.left, depth + 1)} AND ${condition(ctx, v.right, depth + 1)})`;
+    case 'OrExpression':
+      return sql<SqlBool>`(${condition(ctx, v.left, depth + 1)} OR ${condition(ctx, v.right, depth + 1)})`;
     case 'NotExpression': {
       const fixed = negation(node);
       if (fixed !== node) return condition(ctx, fixed, depth + 1);
@@ -160,10 +162,13 @@ function condition(ctx: Context, node: Token, depth: number): Bool {
     }
     case 'BoolParenExpression':
     case 'ParenExpression':
-    case 'CommonExpression': return condition(ctx, node.value as Token, depth + 1);
-    case 'MethodCallExpression': return methodCall(ctx, node);
+    case 'CommonExpression':
+      return condition(ctx, node.value as Token, depth + 1);
+    case 'MethodCallExpression':
+      return methodCall(ctx, node);
     case 'FirstMemberExpression':
-    case 'MemberExpression': return booleanField(ctx, node);
+    case 'MemberExpression':
+      return booleanField(ctx, node);
     default:
       if (Object.hasOwn(COMPARISONS, node.type)) return comparison(ctx, node);
       throw fail(ctx, node, `unsupported expression ${JSON.stringify(node.raw ?? '')}`);

@@ -51,15 +51,34 @@ function listItems(text: string, open: number): { items: Array<[number, number]>
 export function rewriteIn(text: string): Rewritten {
   const out: string[] = [];
   const origin: number[] = [];
-  const emit = (s: string, at: number) => { for (const ch of s) { out.push(ch); origin.push(at); } };
-  const copy = (from: number, to: number) => { for (let k = from; k < to; k++) { out.push(text[k]!); origin.push(k); } };
+  const emit = (s: string, at: number) => {
+    for (const ch of s) {
+      out.push(ch);
+      origin.push(at);
+    }
+  };
+  const copy = (from: number, to: number) => {
+    for (let k = from; k < to; k++) {
+      out.push(text[k]!);
+      origin.push(k);
+    }
+  };
   let i = 0;
   while (i < text.length) {
-    if (text[i] === "'") { const end = skipQuoted(text, i); copy(i, end); i = end; continue; }
+    if (text[i] === "'") {
+      const end = skipQuoted(text, i);
+      copy(i, end);
+      i = end;
+      continue;
+    }
     IN_LIST.lastIndex = i;
     const m = /[A-Za-z0-9_]/.test(text[i - 1] ?? ' ') ? null : IN_LIST.exec(text);
     const list = m ? listItems(text, i + m[0].length - 1) : undefined;
-    if (!m || !list || list.items.some(([a, b]) => text.slice(a, b).trim() === '')) { copy(i, i + 1); i++; continue; }
+    if (!m || !list || list.items.some(([a, b]) => text.slice(a, b).trim() === '')) {
+      copy(i, i + 1);
+      i++;
+      continue;
+    }
     const inAt = i + m[1]!.length + m[2]!.search(/in/);
     emit('(', inAt);
     list.items.forEach(([a, b], n) => {

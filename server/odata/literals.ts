@@ -45,11 +45,16 @@ function valueFor(field: Field, raw: string, kind: string): RawBuilder<unknown> 
     return v === undefined ? undefined : sql.val(v);
   }
   switch (type) {
-    case 'string': return kind === 'Edm.String' ? sql.val(unquote(raw)) : undefined;
-    case 'boolean': return kind === 'Edm.Boolean' ? sql.val(raw.toLowerCase() === 'true') : undefined;
-    case 'int': return INTEGER.test(raw) && Number.isSafeInteger(Number(raw)) ? sql.val(Number(raw)) : undefined;
-    case 'decimal': return DECIMAL.test(raw) && raw.length <= 60 ? sql`cast(${raw} as numeric)` : undefined;
-    case 'datetime': return validDateTime(raw) ? sql`cast(${raw} as timestamptz)` : undefined;
+    case 'string':
+      return kind === 'Edm.String' ? sql.val(unquote(raw)) : undefined;
+    case 'boolean':
+      return kind === 'Edm.Boolean' ? sql.val(raw.toLowerCase() === 'true') : undefined;
+    case 'int':
+      return INTEGER.test(raw) && Number.isSafeInteger(Number(raw)) ? sql.val(Number(raw)) : undefined;
+    case 'decimal':
+      return DECIMAL.test(raw) && raw.length <= 60 ? sql`cast(${raw} as numeric)` : undefined;
+    case 'datetime':
+      return validDateTime(raw) ? sql`cast(${raw} as timestamptz)` : undefined;
     case 'guid': {
       const text = raw.startsWith("'") ? unquote(raw) : raw;
       return GUID.test(text) ? sql`cast(${text.toLowerCase()} as uuid)` : undefined;

@@ -72,21 +72,29 @@ export function parseCount(text: string | undefined): boolean {
 /** `$select`: selectable fields, or undefined for all. */
 export function parseSelect(resource: Resource, text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
-  return [...new Set(items('$select', text).map(({ item, at }) => {
-    const field = fieldOf(resource, item);
-    if (!field) throw invalidOption('$select', `unknown field ${item.slice(0, 60)} at position ${at}.`);
-    if (!field.select) throw invalidOption('$select', `the field ${item} cannot be selected (position ${at}).`);
-    return item;
-  }))];
+  return [
+    ...new Set(
+      items('$select', text).map(({ item, at }) => {
+        const field = fieldOf(resource, item);
+        if (!field) throw invalidOption('$select', `unknown field ${item.slice(0, 60)} at position ${at}.`);
+        if (!field.select) throw invalidOption('$select', `the field ${item} cannot be selected (position ${at}).`);
+        return item;
+      }),
+    ),
+  ];
 }
 
 /** `$expand`: declared navigations only, without nested options. */
 export function parseExpand(resource: Resource, text: string | undefined): string[] {
   if (text === undefined) return [];
-  return [...new Set(items('$expand', text).map(({ item, at }) => {
-    if (!resource.expand.includes(item)) throw invalidOption('$expand', `unknown navigation ${item.slice(0, 60)} at position ${at}.`);
-    return item;
-  }))];
+  return [
+    ...new Set(
+      items('$expand', text).map(({ item, at }) => {
+        if (!resource.expand.includes(item)) throw invalidOption('$expand', `unknown navigation ${item.slice(0, 60)} at position ${at}.`);
+        return item;
+      }),
+    ),
+  ];
 }
 
 /** The one value of an option: a repeated option (an array) or an unknown `$` option is a 400. */

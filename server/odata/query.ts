@@ -76,7 +76,11 @@ export interface ODataPage<T> {
  * columns, order, offset or limit, so PostgreSQL can answer it from the narrowest index.
  */
 export function countStatement<O>(query: CompiledQuery, scoped: AnyQuery<O>): AnyQuery<{ count: string | number }> {
-  return query.where(scoped).clearSelect().clearOrderBy().select(sql<string>`count(*)`.as('count'));
+  return query
+    .where(scoped)
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<string>`count(*)`.as('count'));
 }
 
 /**
@@ -85,7 +89,10 @@ export function countStatement<O>(query: CompiledQuery, scoped: AnyQuery<O>): An
  * statements run at once (on two pool connections), so a counted page waits for the slower one only.
  */
 export async function page<O>(query: CompiledQuery, scoped: AnyQuery<O>, basePath: string): Promise<ODataPage<O>> {
-  const [rows, counted] = await Promise.all([query.apply(scoped).execute() as Promise<O[]>, query.count ? countStatement(query, scoped).executeTakeFirst() : undefined]);
+  const [rows, counted] = await Promise.all([
+    query.apply(scoped).execute() as Promise<O[]>,
+    query.count ? countStatement(query, scoped).executeTakeFirst() : undefined,
+  ]);
   const result: ODataPage<O> = { value: rows.slice(0, query.top) };
   if (query.count) result['@odata.count'] = Number(counted?.count ?? 0);
   if (rows.length > query.top && query.top > 0) result['@odata.nextLink'] = nextLink(basePath, query);

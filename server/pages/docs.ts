@@ -12,8 +12,16 @@ import { html } from './kit/html.js';
 export const DOCS_PATH = '/docs';
 
 const REFERENCES = {
-  checkout: { title: 'Checkout & Billing API', summary: 'Checkout sessions, cards, holds, refunds, subscriptions, plans, customers, products, invoices, webhooks and events. Bearer keys (sk_…, pk_… with X-Client-Secret).' },
-  commerce: { title: 'Commerce API', summary: 'Invoices, invoice payments, funding sources, accounts, transfers, dashboards, payment links, the OData-style subscription catalog and the notification hub. Header x-api-key.' },
+  checkout: {
+    title: 'Checkout & Billing API',
+    summary:
+      'Checkout sessions, cards, holds, refunds, subscriptions, plans, customers, products, invoices, webhooks and events. Bearer keys (sk_…, pk_… with X-Client-Secret).',
+  },
+  commerce: {
+    title: 'Commerce API',
+    summary:
+      'Invoices, invoice payments, funding sources, accounts, transfers, dashboards, payment links, the OData-style subscription catalog and the notification hub. Header x-api-key.',
+  },
 } as const;
 type Reference = keyof typeof REFERENCES;
 
@@ -44,13 +52,18 @@ const once = <T>(load: () => Promise<T>) => {
   let value: Promise<T> | undefined;
   return () => (value ??= load().catch((err) => ((value = undefined), Promise.reject(err))));
 };
-const contractOf = { checkout: once(() => readFile(projectFile('generated/checkout.openapi.json'))), commerce: once(() => readFile(projectFile('generated/commerce.openapi.json'))) };
+const contractOf = {
+  checkout: once(() => readFile(projectFile('generated/checkout.openapi.json'))),
+  commerce: once(() => readFile(projectFile('generated/commerce.openapi.json'))),
+};
 const redocBundle = once(async () => {
   for (const file of REDOC_BUNDLES) {
     const bundle = await readFile(projectFile(file)).catch(() => undefined);
     if (bundle) return bundle;
   }
-  throw new Error(`Redoc's bundle is not installed (looked for ${REDOC_BUNDLES.join(' and ')}): run npm install, or npm run build with development dependencies.`);
+  throw new Error(
+    `Redoc's bundle is not installed (looked for ${REDOC_BUNDLES.join(' and ')}): run npm install, or npm run build with development dependencies.`,
+  );
 });
 
 function pageHeaders(res: Response, type: string, cache: string): void {
@@ -69,18 +82,25 @@ const shell = (title: string, body: ReturnType<typeof html>) => html`<!doctype h
 
 function indexPage(): string {
   const items = (Object.keys(REFERENCES) as Reference[]).map(
-    (name) => html`<li><a href="${DOCS_PATH}/${name}">${REFERENCES[name].title}</a>: ${REFERENCES[name].summary} (<a href="/openapi/${name}.json">OpenAPI document</a>)</li>`,
+    (name) =>
+      html`<li><a href="${DOCS_PATH}/${name}">${REFERENCES[name].title}</a>: ${REFERENCES[name].summary} (<a href="/openapi/${name}.json">OpenAPI document</a>)</li>`,
   );
-  return shell('Till API reference', html`<main style="font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:3rem auto;padding:0 1rem">
+  return shell(
+    'Till API reference',
+    html`<main style="font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:3rem auto;padding:0 1rem">
 <h1>Till API reference</h1><p>Till serves two interfaces over one domain:</p><ul>${items}</ul>
-<p>Events and webhooks: see the Events section of the Checkout &amp; Billing reference.</p></main>`).toString();
+<p>Events and webhooks: see the Events section of the Checkout &amp; Billing reference.</p></main>`,
+  ).toString();
 }
 
 function referencePage(name: Reference): string {
-  return shell(`Till ${REFERENCES[name].title}`, html`<nav style="font:14px system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd">
+  return shell(
+    `Till ${REFERENCES[name].title}`,
+    html`<nav style="font:14px system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd">
 <a href="${DOCS_PATH}">Till API reference</a> · <a href="${DOCS_PATH}/checkout">${REFERENCES.checkout.title}</a> · <a href="${DOCS_PATH}/commerce">${REFERENCES.commerce.title}</a></nav>
 <div id="reference" data-spec-url="/openapi/${name}.json"></div>
-<script type="module" src="${DOCS_PATH}/assets/start.js"></script>`).toString();
+<script type="module" src="${DOCS_PATH}/assets/start.js"></script>`,
+  ).toString();
 }
 
 /** `/openapi/{checkout,commerce}.json` and `/docs`: no key, nothing from another origin. */

@@ -21,7 +21,10 @@ export function qrImage(db: Kysely<Database>, clock: Clock): RequestHandler {
         res.status(404).type('text/plain').send('No live QR code here: it was paid, withdrawn or has expired.');
         return;
       }
-      res.status(200).type('image/png').send(await qrPng(data));
+      res
+        .status(200)
+        .type('image/png')
+        .send(await qrPng(data));
     } catch (err) {
       next(err);
     }

@@ -20,7 +20,16 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.5rem 1rem;margin:0 0 1.5rem}
 .badge{display:inline-block;font-size:.75rem;background:#fff4d6;color:#7a5300;border-radius:4px;padding:.1rem .4rem;margin-bottom:1rem}`;
 const CSS_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay', maestro: 'Maestro' };
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+};
 
 const origin = (url: string | null): string | undefined => {
   if (!url) return undefined;
@@ -40,7 +49,10 @@ const origin = (url: string | null): string | undefined => {
  */
 function secure(res: Response, returnUrl: string | null = null): void {
   const formAction = ["'self'", origin(returnUrl)].filter(Boolean).join(' ');
-  res.setHeader('Content-Security-Policy', `default-src 'none'; style-src ${CSS_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors *; base-uri 'none'`);
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src ${CSS_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors *; base-uri 'none'`,
+  );
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', 'no-store');
@@ -150,7 +162,13 @@ export function threeDSecurePages(deps: AppDeps): Router {
       const result = await answerChallenge(deps.database.db, deps.clock, req.params.challengeId, token, answer);
       if (result.kind === 'not_found') return notFound(res);
       if (result.kind === 'gone') return gone(res, result.reason);
-      if (result.kind === 'bad_token') return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">This form did not come from the authentication page. Open the page again.</p>');
+      if (result.kind === 'bad_token')
+        return send(
+          res,
+          400,
+          'Bad request',
+          '<h1>Bad request</h1><p class="sub">This form did not come from the authentication page. Open the page again.</p>',
+        );
       const done = result.outcome === 'succeeded' ? 'Authentication complete.' : 'Authentication failed.';
       if (result.returnUrl) {
         secure(res, result.returnUrl);
@@ -170,7 +188,12 @@ export function threeDSecurePages(deps: AppDeps): Router {
     const reported = (err as { status?: unknown })?.status;
     const status = typeof reported === 'number' && reported >= 400 && reported < 500 ? reported : 500;
     if (status === 500) req.till?.log?.error({ err }, '3-D Secure page failed');
-    send(res, status, 'Something went wrong', '<h1>Something went wrong</h1><p class="sub">The authentication could not be processed. Try again in a moment.</p>');
+    send(
+      res,
+      status,
+      'Something went wrong',
+      '<h1>Something went wrong</h1><p class="sub">The authentication could not be processed. Try again in a moment.</p>',
+    );
   });
   return router;
 }

@@ -16,7 +16,10 @@ export const TEST_CARDS: Record<string, { outcome: SandboxOutcome; description: 
   '4000000000009995': { outcome: 'insufficient_funds', description: 'declined, insufficient funds' },
   '4000000000000119': { outcome: 'processing_error', description: 'processing error' },
   '4000000000000341': { outcome: 'declines_later', description: 'succeeds at checkout, then every renewal, retry or plan-change charge is declined' },
-  '4000000000009987': { outcome: 'insufficient_funds_later', description: 'succeeds at checkout, then every renewal, retry or plan-change charge is declined for insufficient funds' },
+  '4000000000009987': {
+    outcome: 'insufficient_funds_later',
+    description: 'succeeds at checkout, then every renewal, retry or plan-change charge is declined for insufficient funds',
+  },
 };
 
 const BRANDS: Record<string, string> = {

@@ -14,10 +14,24 @@ export interface SrcDirectoryCard {
 /** The enrolled payers (emails compare case-insensitively). Every card's sandbox outcome is `succeed`. */
 export const SRC_DIRECTORY: Record<string, SrcDirectoryCard[]> = {
   'maria.lopez@example.com': [
-    { srcCardId: 'src_3f8a2c1e9b7d4a60', brand: 'visa', last4: '0003', expiryMonth: 5, expiryYear: 2030, artUri: 'https://art.src.example.com/cards/visa-classic.png' },
+    {
+      srcCardId: 'src_3f8a2c1e9b7d4a60',
+      brand: 'visa',
+      last4: '0003',
+      expiryMonth: 5,
+      expiryYear: 2030,
+      artUri: 'https://art.src.example.com/cards/visa-classic.png',
+    },
   ],
   'src.two.cards@example.com': [
-    { srcCardId: 'src_7b1d9e4f2a6c8053', brand: 'mastercard', last4: '4444', expiryMonth: 11, expiryYear: 2029, artUri: 'https://art.src.example.com/cards/mastercard-world.png' },
+    {
+      srcCardId: 'src_7b1d9e4f2a6c8053',
+      brand: 'mastercard',
+      last4: '4444',
+      expiryMonth: 11,
+      expiryYear: 2029,
+      artUri: 'https://art.src.example.com/cards/mastercard-world.png',
+    },
     { srcCardId: 'src_2c5e8a1f7d3b9046', brand: 'visa', last4: '1111', expiryMonth: 2, expiryYear: 2031, artUri: null },
   ],
 };

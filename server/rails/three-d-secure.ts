@@ -26,5 +26,8 @@ export const CHALLENGE_FAILURES = {
   failed: { code: 'authentication_failed', message: 'The payer failed 3-D Secure authentication.' },
   replaced: { code: 'authentication_abandoned', message: 'The payer confirmed the session again before finishing 3-D Secure authentication.' },
   expired: { code: 'authentication_expired', message: 'The checkout session expired before the payer finished 3-D Secure authentication.' },
-  invoiceNotPayable: { code: 'invoice_not_payable', message: 'The invoice this session pays could no longer be paid when the payer finished 3-D Secure authentication.' },
+  invoiceNotPayable: {
+    code: 'invoice_not_payable',
+    message: 'The invoice this session pays could no longer be paid when the payer finished 3-D Secure authentication.',
+  },
 } as const;

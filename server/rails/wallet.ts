@@ -13,8 +13,26 @@ export const WALLET_OPTIONS = ['qr'] as const;
 
 /** ISO 4217 numeric codes for EMV tag 53; `999` (no currency) for the others. */
 const NUMERIC_CURRENCY: Record<string, string> = {
-  USD: '840', EUR: '978', GBP: '826', JPY: '392', CAD: '124', AUD: '036', CHF: '756', SGD: '702', HKD: '344', INR: '356',
-  MXN: '484', BRL: '986', CNY: '156', KRW: '410', THB: '764', MYR: '458', IDR: '360', PHP: '608', VND: '704', KWD: '414',
+  USD: '840',
+  EUR: '978',
+  GBP: '826',
+  JPY: '392',
+  CAD: '124',
+  AUD: '036',
+  CHF: '756',
+  SGD: '702',
+  HKD: '344',
+  INR: '356',
+  MXN: '484',
+  BRL: '986',
+  CNY: '156',
+  KRW: '410',
+  THB: '764',
+  MYR: '458',
+  IDR: '360',
+  PHP: '608',
+  VND: '704',
+  KWD: '414',
 };
 
 const tlv = (id: string, value: string) => `${id}${value.length.toString().padStart(2, '0')}${value}`;
@@ -39,7 +57,11 @@ export interface IssuedQr {
 /** Issues a dynamic QR code for one payment: amount, currency, merchant and the payment's reference. */
 export function issueQr(input: { reference: string; amount: string; currency: string; merchantName: string }): IssuedQr {
   const token = `qr_${randomToken(24)}`;
-  const name = input.merchantName.replace(/[^A-Za-z0-9 .-]/g, '').trim().slice(0, 25) || 'Till merchant';
+  const name =
+    input.merchantName
+      .replace(/[^A-Za-z0-9 .-]/g, '')
+      .trim()
+      .slice(0, 25) || 'Till merchant';
   const body =
     tlv('00', '01') +
     tlv('01', '12') +

@@ -42,7 +42,8 @@ export class SandboxClock implements Clock {
 }
 
 /** The clock `offsetSeconds` ahead of `base`: `base` itself when the offset is 0. */
-export const clockAhead = (base: Clock, offsetSeconds: number | string): Clock => (Number(offsetSeconds) > 0 ? new SandboxClock(base, Number(offsetSeconds)) : base);
+export const clockAhead = (base: Clock, offsetSeconds: number | string): Clock =>
+  Number(offsetSeconds) > 0 ? new SandboxClock(base, Number(offsetSeconds)) : base;
 
 /** The base clock under a merchant's sandbox clock: wall time, for locks and transport timestamps. */
 export const baseClock = (clock: Clock): Clock => (clock instanceof SandboxClock ? clock.base : clock);

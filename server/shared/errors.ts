@@ -39,7 +39,11 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
     message: 'No API key was sent. Send `Authorization: Bearer sk_test_...` (or `x-api-key` on the Commerce interface).',
     logLevel: 'info',
   },
-  invalid_api_key: { status: 401, message: 'The API key is not valid. Check that you copied the whole key and that it has not been revoked.', logLevel: 'info' },
+  invalid_api_key: {
+    status: 401,
+    message: 'The API key is not valid. Check that you copied the whole key and that it has not been revoked.',
+    logLevel: 'info',
+  },
   invalid_client_secret: {
     status: 401,
     message: 'The X-Client-Secret header is missing or does not belong to this checkout session. Send the clientSecret returned when the session was created.',
@@ -49,7 +53,8 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
   livemode_not_allowed: { status: 403, message: 'This operation is available in test mode only. Use a test secret key (sk_test_...).', logLevel: 'info' },
   secret_key_in_browser: {
     status: 403,
-    message: "A secret key was sent from a browser. Secret keys belong on your server only: revoke this one if it was published, and call from the browser with the publishable key and the session's client secret.",
+    message:
+      "A secret key was sent from a browser. Secret keys belong on your server only: revoke this one if it was published, and call from the browser with the publishable key and the session's client secret.",
     logLevel: 'warn',
   },
   card_locked: { status: 403, message: 'Too many wrong codes for this card. Try again later or use another card.', logLevel: 'info' },
@@ -75,11 +80,22 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
   },
   idempotency_answer_lost: {
     status: 409,
-    message: 'The first request with this Idempotency-Key completed, but its answer could not be kept. It will not run again: retrieve the object to see the outcome.',
+    message:
+      'The first request with this Idempotency-Key completed, but its answer could not be kept. It will not run again: retrieve the object to see the outcome.',
     logLevel: 'warn',
   },
-  rate_limit_exceeded: { status: 429, message: 'Too many requests. Wait for the seconds in Retry-After, then retry with backoff.', logLevel: 'info', retryable: true },
-  internal_error: { status: 500, message: 'Something went wrong on our side. Retry with backoff and quote the request id if it persists.', logLevel: 'error', retryable: true },
+  rate_limit_exceeded: {
+    status: 429,
+    message: 'Too many requests. Wait for the seconds in Retry-After, then retry with backoff.',
+    logLevel: 'info',
+    retryable: true,
+  },
+  internal_error: {
+    status: 500,
+    message: 'Something went wrong on our side. Retry with backoff and quote the request id if it persists.',
+    logLevel: 'error',
+    retryable: true,
+  },
   service_unavailable: {
     status: 503,
     message: 'The service is briefly unavailable and nothing of this request was kept. Retry after the Retry-After seconds.',
@@ -88,7 +104,12 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
   },
   not_implemented: { status: 501, message: 'This operation is not implemented on this server yet.', logLevel: 'info' },
   processing_error: { status: 502, message: 'The payment processor did not answer. Retrying is safe.', logLevel: 'warn', retryable: true },
-  hold_operation_failed: { status: 502, message: 'The processor could not complete the capture or release. Retrying is safe.', logLevel: 'warn', retryable: true },
+  hold_operation_failed: {
+    status: 502,
+    message: 'The processor could not complete the capture or release. Retrying is safe.',
+    logLevel: 'warn',
+    retryable: true,
+  },
 };
 
 /** The error type each status belongs to. */
@@ -111,7 +132,8 @@ export const typeForStatus: Record<number, ErrorType> = {
  * that this fits.)
  */
 /** Why a payment can or cannot be refunded now. */
-export type RefundReason = 'refundable' | 'no_payment' | 'not_paid' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'method_not_supported' | 'disputed';
+export type RefundReason =
+  'refundable' | 'no_payment' | 'not_paid' | 'already_refunded' | 'refund_pending' | 'refund_failed' | 'settled' | 'method_not_supported' | 'disputed';
 
 export interface ErrorData {
   refundable?: boolean;
@@ -132,7 +154,10 @@ export class AppError extends Error {
   /** Seconds to wait before retrying (the `Retry-After` header), when the thrower knows them. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, options: { message?: string; param?: string; status?: number; data?: ErrorData; retryable?: boolean; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; param?: string; status?: number; data?: ErrorData; retryable?: boolean; retryAfterSeconds?: number } = {},
+  ) {
     const entry = catalog[code];
     super(options.message ?? entry.message);
     this.name = 'AppError';

@@ -17,7 +17,10 @@ export function isPayableCurrency(code: string): boolean {
 /** A currency from a request, in upper case; 400 naming `param` when it is not an ISO 4217 currency one can pay in. */
 export function currencyCode(value: string, param = 'currency'): string {
   if (!isPayableCurrency(value)) {
-    throw new AppError('parameter_invalid', { param, message: `${param} must be an ISO 4217 currency code such as USD or EUR; ${JSON.stringify(value)} is not one.` });
+    throw new AppError('parameter_invalid', {
+      param,
+      message: `${param} must be an ISO 4217 currency code such as USD or EUR; ${JSON.stringify(value)} is not one.`,
+    });
   }
   return value.toUpperCase();
 }

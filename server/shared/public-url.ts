@@ -58,7 +58,8 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 /** Whether a target may be reached: public, or loopback when the caller allows loopback. */
-export const isAllowedTarget = (address: string, allowLoopback = false): boolean => !isForbiddenAddress(address) || (allowLoopback && isLoopbackAddress(address));
+export const isAllowedTarget = (address: string, allowLoopback = false): boolean =>
+  !isForbiddenAddress(address) || (allowLoopback && isLoopbackAddress(address));
 
 export interface PublicUrlOptions {
   /** Accept loopback hosts too (`TILL_ALLOW_LOOPBACK_WEBHOOKS`, test-mode targets only). */
@@ -83,7 +84,10 @@ export async function publicHttpsProblem(raw: string, options: PublicUrlOptions 
   if (url.protocol !== 'https:') return 'must use https';
   if (url.username || url.password) return 'must not carry credentials';
   // A trailing dot names the same host (`localhost.` is localhost).
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) {
     if (!allowLoopback) return 'must be a public host';
   } else if (host.endsWith('.local') || host.endsWith('.internal')) return 'must be a public host';

@@ -10,7 +10,6 @@ const load = (api: string): Json => JSON.parse(readFileSync(new URL(`../../gener
 const docs = { checkout: load('checkout'), commerce: load('commerce') };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
-
 interface Op {
   api: 'checkout' | 'commerce';
   method: string;
@@ -245,7 +244,10 @@ describe('the bundled contracts', () => {
   it('takes Idempotency-Key on every POST (except one whose answer holds new secrets, which is never stored: x-answer-holds-secret)', () => {
     for (const o of allOps.filter((x) => x.method === 'POST' && !x.op['x-answer-holds-secret'])) {
       const params = [...(o.pathItem.parameters ?? []), ...(o.op.parameters ?? [])].map((p: Json) => deref(docs[o.api], p));
-      expect(params.some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'), label(o)).toBe(true);
+      expect(
+        params.some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key'),
+        label(o),
+      ).toBe(true);
     }
   });
 
@@ -323,7 +325,10 @@ describe('the bundled contracts', () => {
       const code = Object.keys(o.op.responses).find((c) => /^2/.test(c))!;
       const schema = deref(docs.checkout, deref(docs.checkout, o.op.responses[code]).content['application/json'].schema);
       const parts = (schema.allOf ?? [schema]).map((s: Json) => deref(docs.checkout, s));
-      expect(parts.some((p: Json) => p.properties?.success), label(o)).toBe(true);
+      expect(
+        parts.some((p: Json) => p.properties?.success),
+        label(o),
+      ).toBe(true);
     }
   });
 

@@ -53,20 +53,40 @@ describe(`contract fuzz (seed ${SEED}, ${RUNS} cases per operation)`, () => {
   });
 
   for (const op of operations) {
-    it(`${op.api} ${op.operationId}: no 5xx, documented error shapes, nothing leaked`, async () => {
-      const seed = seedOf(op);
-      const cases = fc.sample(fuzzCases(op, ctx), { seed, numRuns: RUNS });
-      const failed: string[] = [];
-      for (const [index, c] of cases.entries()) {
-        const started = Date.now();
-        const answer = await send(t.url, c).catch((err: Error) => ({ status: 0, headers: new Headers(), text: '', error: `no answer after ${Date.now() - started} ms: ${err.message}` }));
-        report.record(op, c, answer.status, Date.now() - started, index);
-        const problems = 'error' in answer ? [answer.error] : checkAnswer(op, c, answer);
-        if (problems.length === 0) continue;
-        report.fail({ operationId: op.operationId, seed, index, kind: c.kind, auth: c.auth, request: { method: c.method, path: c.path.slice(0, 2000), headers: c.headers, body: preview(c.body) }, status: answer.status, problems, answer: answer.text.slice(0, 1000), serverLog: serverErrors.about(answer.text) });
-        failed.push(`#${index} ${c.kind} (${c.auth}) ${c.method} ${c.path.slice(0, 200)} → ${answer.status}: ${problems.join('; ')}`);
-      }
-      expect(failed, `seed ${seed}`).toEqual([]);
-    }, 30_000 + RUNS * 2_000);
+    it(
+      `${op.api} ${op.operationId}: no 5xx, documented error shapes, nothing leaked`,
+      async () => {
+        const seed = seedOf(op);
+        const cases = fc.sample(fuzzCases(op, ctx), { seed, numRuns: RUNS });
+        const failed: string[] = [];
+        for (const [index, c] of cases.entries()) {
+          const started = Date.now();
+          const answer = await send(t.url, c).catch((err: Error) => ({
+            status: 0,
+            headers: new Headers(),
+            text: '',
+            error: `no answer after ${Date.now() - started} ms: ${err.message}`,
+          }));
+          report.record(op, c, answer.status, Date.now() - started, index);
+          const problems = 'error' in answer ? [answer.error] : checkAnswer(op, c, answer);
+          if (problems.length === 0) continue;
+          report.fail({
+            operationId: op.operationId,
+            seed,
+            index,
+            kind: c.kind,
+            auth: c.auth,
+            request: { method: c.method, path: c.path.slice(0, 2000), headers: c.headers, body: preview(c.body) },
+            status: answer.status,
+            problems,
+            answer: answer.text.slice(0, 1000),
+            serverLog: serverErrors.about(answer.text),
+          });
+          failed.push(`#${index} ${c.kind} (${c.auth}) ${c.method} ${c.path.slice(0, 200)} → ${answer.status}: ${problems.join('; ')}`);
+        }
+        expect(failed, `seed ${seed}`).toEqual([]);
+      },
+      30_000 + RUNS * 2_000,
+    );
   }
 });

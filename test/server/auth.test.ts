@@ -72,7 +72,10 @@ describe('publishable keys and client secrets', () => {
 
   it('a publishable key with the right secret passes authentication (the operation then answers)', async () => {
     const session = await createTestSession(t, t.merchantA, false);
-    const res = await t.call('GET', `/v1/checkout-sessions/${session.id}/status`, { key: t.merchantA.keys.test.publishable, clientSecret: session.clientSecret });
+    const res = await t.call('GET', `/v1/checkout-sessions/${session.id}/status`, {
+      key: t.merchantA.keys.test.publishable,
+      clientSecret: session.clientSecret,
+    });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('created');
   });

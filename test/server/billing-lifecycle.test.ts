@@ -37,16 +37,40 @@ describe('renewal on the card on file', () => {
     expect(after).toMatchObject({ status: 'active', currentPeriodStart: '2027-01-31T10:00:00.000Z', currentPeriodEnd: '2027-02-28T10:00:00.000Z' });
     const invoices = (await kit.invoices(m, subscription.id)).reverse();
     expect(invoices).toHaveLength(13);
-    expect(invoices.map((i: any) => i.periodStart.slice(0, 10))).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31', '2026-08-31', '2026-09-30', '2026-10-31', '2026-11-30', '2026-12-31', '2027-01-31']);
+    expect(invoices.map((i: any) => i.periodStart.slice(0, 10))).toEqual([
+      '2026-01-31',
+      '2026-02-28',
+      '2026-03-31',
+      '2026-04-30',
+      '2026-05-31',
+      '2026-06-30',
+      '2026-07-31',
+      '2026-08-31',
+      '2026-09-30',
+      '2026-10-31',
+      '2026-11-30',
+      '2026-12-31',
+      '2027-01-31',
+    ]);
     expect(invoices.every((i: any) => i.status === 'paid' && i.amount === 29.99 && i.amountPaid === 29.99)).toBe(true);
 
-    const payments = await t.database.db.selectFrom('payments').select(['id', 'amount', 'fee', 'status', 'session_id']).where('merchant_id', '=', m.merchantId).orderBy('id').execute();
+    const payments = await t.database.db
+      .selectFrom('payments')
+      .select(['id', 'amount', 'fee', 'status', 'session_id'])
+      .where('merchant_id', '=', m.merchantId)
+      .orderBy('id')
+      .execute();
     expect(payments).toHaveLength(13);
     expect(payments.every((p) => p.status === 'succeeded' && new Decimal(p.amount).equals('29.99'))).toBe(true);
     expect(payments.filter((p) => p.session_id === null)).toHaveLength(12); // merchant-initiated
     // What the merchant earned: its balances, and what the year's daily payouts sent to its bank.
     const earned = [...MERCHANT_BALANCES, 'in_transit', 'paid_out'] as const;
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['amount']).where('merchant_id', '=', m.merchantId).where('account', 'in', earned).execute();
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['amount'])
+      .where('merchant_id', '=', m.merchantId)
+      .where('account', 'in', earned)
+      .execute();
     const net = payments.reduce((sum, p) => sum.plus(p.amount).minus(p.fee), new Decimal(0));
     expect(entries.reduce((sum, e) => sum.plus(e.amount), new Decimal(0)).toFixed(2)).toBe(net.toFixed(2));
     expect(net.toFixed(2)).toBe(new Decimal('29.99').times(13).minus(new Decimal('1.17').times(13)).toFixed(2)); // fee 2.9% + 0.30 = 1.17
@@ -57,7 +81,11 @@ describe('renewal on the card on file', () => {
     expect(types(events).filter((x) => x === 'payment.succeeded')).toHaveLength(13);
     const firstRenewal = types(events).indexOf('subscription.renewed');
     expect(types(events).slice(firstRenewal - 2, firstRenewal + 1)).toEqual(['payment.succeeded', 'invoice.paid', 'subscription.renewed']);
-    expect(events.find((e) => e.type === 'subscription.renewed').data.object).toMatchObject({ status: 'Active', reason: 'renewal', currentPeriodStart: '2026-02-28T10:00:00.000Z' });
+    expect(events.find((e) => e.type === 'subscription.renewed').data.object).toMatchObject({
+      status: 'Active',
+      reason: 'renewal',
+      currentPeriodStart: '2026-02-28T10:00:00.000Z',
+    });
     expect(await kit.receipts(customer.email)).toBeGreaterThanOrEqual(12);
   });
 });
@@ -119,8 +147,15 @@ describe('failure and dunning', () => {
     expect(unpaid).toMatchObject({ status: 'unpaid', nextPaymentAttempt: null });
     const events = await deliveredEvents(t.database.db, m.merchantId, 'subscription.');
     expect(types(events).filter((x) => x === 'subscription.payment_failed')).toHaveLength(5);
-    expect(events.filter((e) => e.type === 'subscription.unpaid').map((e) => e.data.object)).toEqual([expect.objectContaining({ status: 'Unpaid', previousStatus: 'PastDue', reason: 'dunning_exhausted' })]);
-    const failures = await t.database.db.selectFrom('payments').select(['failure_code']).where('merchant_id', '=', m.merchantId).where('status', '=', 'failed').execute();
+    expect(events.filter((e) => e.type === 'subscription.unpaid').map((e) => e.data.object)).toEqual([
+      expect.objectContaining({ status: 'Unpaid', previousStatus: 'PastDue', reason: 'dunning_exhausted' }),
+    ]);
+    const failures = await t.database.db
+      .selectFrom('payments')
+      .select(['failure_code'])
+      .where('merchant_id', '=', m.merchantId)
+      .where('status', '=', 'failed')
+      .execute();
     expect(failures.map((f) => f.failure_code)).toEqual(Array(5).fill('insufficient_funds'));
     await kit.advance(m, 60 * DAY);
     expect(await kit.invoices(m, subscription.id)).toHaveLength(2);
@@ -139,7 +174,9 @@ describe('trials', () => {
     expect(after).toMatchObject({ status: 'past_due', currentPeriodStart: subscription.trialEnd });
     const [invoice] = await kit.invoices(m, subscription.id);
     expect(invoice).toMatchObject({ status: 'overdue', amount: 12, periodStart: subscription.trialEnd });
-    const events = (await deliveredEvents(t.database.db, m.merchantId, 'subscription.')).slice(-2).map((e) => [e.type, e.data.object.previousStatus, e.data.object.reason]);
+    const events = (await deliveredEvents(t.database.db, m.merchantId, 'subscription.'))
+      .slice(-2)
+      .map((e) => [e.type, e.data.object.previousStatus, e.data.object.reason]);
     expect(events).toEqual([
       ['subscription.payment_failed', 'Trialing', 'no_payment_method'],
       ['subscription.past_due', 'Trialing', 'no_payment_method'],
@@ -169,7 +206,9 @@ describe('pause and resume', () => {
     const invoices = await kit.invoices(m, subscription.id);
     expect(invoices).toHaveLength(2);
     expect(invoices[0]).toMatchObject({ status: 'paid', periodStart: resumedAt });
-    const events = (await deliveredEvents(t.database.db, m.merchantId, 'subscription.')).slice(-3).map((e) => [e.type, e.data.object.status, e.data.object.previousStatus, e.data.object.reason]);
+    const events = (await deliveredEvents(t.database.db, m.merchantId, 'subscription.'))
+      .slice(-3)
+      .map((e) => [e.type, e.data.object.status, e.data.object.previousStatus, e.data.object.reason]);
     expect(events).toEqual([
       ['subscription.paused', 'Paused', 'Active', 'vacation'],
       ['subscription.resumed', 'Active', 'Paused', 'resumed'],

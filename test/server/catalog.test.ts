@@ -55,7 +55,16 @@ describe('plans', () => {
     const res = await newPlan(product.id);
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ success: true, errorCode: null, errorMessage: null });
-    expect(res.json.data).toMatchObject({ object: 'plan', productId: product.id, amount: 19.99, currency: 'USD', interval: 'month', intervalCount: 1, status: 'available', active: true });
+    expect(res.json.data).toMatchObject({
+      object: 'plan',
+      productId: product.id,
+      amount: 19.99,
+      currency: 'USD',
+      interval: 'month',
+      intervalCount: 1,
+      status: 'available',
+      active: true,
+    });
   });
 
   it('active: false at creation makes a draft', async () => {
@@ -79,7 +88,13 @@ describe('plans', () => {
     const fractionalYen = await newPlan(product.id, { amount: 1500.5, currency: 'JPY' });
     expect(fractionalYen.status).toBe(400);
     expect(fractionalYen.json).toMatchObject({ errorCode: 'validation_error', data: { param: 'amount' } });
-    const stored = await t.database.db.selectFrom('plans').select('amount').where('currency', '=', 'USD').where('product_id', '=', product.id).orderBy('id').executeTakeFirstOrThrow();
+    const stored = await t.database.db
+      .selectFrom('plans')
+      .select('amount')
+      .where('currency', '=', 'USD')
+      .where('product_id', '=', product.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     expect(stored.amount).toBe('0.1000');
   });
 
@@ -134,9 +149,20 @@ describe('plans', () => {
 
 describe('customers', () => {
   it('create answers 201 with the customer in the envelope', async () => {
-    const res = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'ana@example.com', name: 'Ana', phone: '+15555550100', metadata: { crm: '77' } } });
+    const res = await t.call('POST', '/v1/customers', {
+      key: sk,
+      body: { email: 'ana@example.com', name: 'Ana', phone: '+15555550100', metadata: { crm: '77' } },
+    });
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ object: 'customer', email: 'ana@example.com', name: 'Ana', phone: '+15555550100', externalId: null, metadata: { crm: '77' }, hasPaymentMethod: false });
+    expect(res.json.data).toMatchObject({
+      object: 'customer',
+      email: 'ana@example.com',
+      name: 'Ana',
+      phone: '+15555550100',
+      externalId: null,
+      metadata: { crm: '77' },
+      hasPaymentMethod: false,
+    });
   });
 
   it('without externalId, create returns the existing customer with the same email (200)', async () => {

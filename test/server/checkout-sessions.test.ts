@@ -19,7 +19,8 @@ afterAll(async () => {
 
 const base = { amount: 49.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/thanks' };
 const create = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { ...base, ...body } });
-const events = async (sessionId: string) => (await t.database.db.selectFrom('events').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
+const events = async (sessionId: string) =>
+  (await t.database.db.selectFrom('events').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
 const minutes = (n: number) => new Date(clock.now().getTime() + n * 60_000).toISOString();
 
 describe('creating a session', () => {
@@ -27,7 +28,15 @@ describe('creating a session', () => {
     const res = await create({});
     expect(res.status).toBe(201);
     const s = res.json;
-    expect(s).toMatchObject({ object: 'checkout_session', status: 'open', paymentStatus: 'unpaid', amount: 49.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime' });
+    expect(s).toMatchObject({
+      object: 'checkout_session',
+      status: 'open',
+      paymentStatus: 'unpaid',
+      amount: 49.99,
+      currency: 'USD',
+      mode: 'hosted',
+      paymentType: 'oneTime',
+    });
     expect(s.id).toMatch(/^cs_test_[A-Za-z0-9]+$/);
     expect(s.clientSecret).toMatch(new RegExp(`^${s.id}_secret_[A-Za-z0-9]+$`));
     expect(s.url).toBe(`${new URL(s.url).origin}/pay/${s.id}#cs=${s.clientSecret}`);
@@ -46,7 +55,10 @@ describe('creating a session', () => {
   });
 
   it('replaces {CHECKOUT_SESSION_ID} as-is and percent-encoded, and stores the final URL (rule 2)', async () => {
-    const res = await create({ successUrl: 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example.com/cancel?s=%7BCHECKOUT_SESSION_ID%7D&x=%7bCHECKOUT_SESSION_ID%7d&y={checkout_session_id}' });
+    const res = await create({
+      successUrl: 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}',
+      cancelUrl: 'https://shop.example.com/cancel?s=%7BCHECKOUT_SESSION_ID%7D&x=%7bCHECKOUT_SESSION_ID%7d&y={checkout_session_id}',
+    });
     const id = res.json.id;
     expect(res.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
     expect(res.json.cancelUrl).toBe(`https://shop.example.com/cancel?s=${id}&x=${id}&y={checkout_session_id}`);
@@ -80,7 +92,10 @@ describe('creating a session', () => {
     const plan = await t.call('POST', '/v1/plans', { key: sk, body: { productId: 1, name: 'x', amount: 5, currency: 'ABC', interval: 'month' } });
     expect(plan.status).toBe(400);
     expect(plan.json).toMatchObject({ success: false, errorCode: 'parameter_invalid', data: { param: 'currency' } });
-    const invoice = await t.call('POST', '/v1/invoices', { key: sk, body: { currency: 'QQQ', customer: { email: 'a@b.co' }, lineItems: [{ name: 'a', quantity: 1, unitAmount: 5 }] } });
+    const invoice = await t.call('POST', '/v1/invoices', {
+      key: sk,
+      body: { currency: 'QQQ', customer: { email: 'a@b.co' }, lineItems: [{ name: 'a', quantity: 1, unitAmount: 5 }] },
+    });
     expect(invoice.json.error).toMatchObject({ code: 'parameter_invalid', param: 'currency' });
   });
 
@@ -151,7 +166,11 @@ describe('creating a session', () => {
     const explicit = await create({ notifyCustomer: true, sendReceipt: false });
     const got2 = await t.call('GET', `/v1/checkout-sessions/${explicit.json.id}`, { key: sk });
     expect(got2.json).toMatchObject({ notifyCustomer: true, sendReceipt: false });
-    await t.database.db.updateTable('merchants').set({ message_checkout_customers: true, send_checkout_receipts: false }).where('id', '=', t.merchantB.merchantId).execute();
+    await t.database.db
+      .updateTable('merchants')
+      .set({ message_checkout_customers: true, send_checkout_receipts: false })
+      .where('id', '=', t.merchantB.merchantId)
+      .execute();
     const other = await create({}, t.merchantB.keys.test.secret);
     const got3 = await t.call('GET', `/v1/checkout-sessions/${other.json.id}`, { key: t.merchantB.keys.test.secret });
     expect(got3.json).toMatchObject({ notifyCustomer: true, sendReceipt: false });
@@ -177,7 +196,10 @@ describe('creating a session', () => {
 
   it("a subscription session with another merchant's plan or client is refused with validation_error (rule 7)", async () => {
     const product = await t.call('POST', '/v1/products', { key: t.merchantB.keys.test.secret, body: { name: 'B' } });
-    const plan = await t.call('POST', '/v1/plans', { key: t.merchantB.keys.test.secret, body: { productId: product.json.id, name: 'B', amount: 9, currency: 'USD', interval: 'month' } });
+    const plan = await t.call('POST', '/v1/plans', {
+      key: t.merchantB.keys.test.secret,
+      body: { productId: product.json.id, name: 'B', amount: 9, currency: 'USD', interval: 'month' },
+    });
     const mine = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'sub@example.com' } });
     const res = await create({ paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: mine.json.data.id });
     expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });
@@ -189,7 +211,11 @@ describe('creating a session', () => {
     const merchant = await t.newMerchant('No holds');
     await t.database.db
       .updateTable('merchants')
-      .set({ payment_options: JSON.stringify([{ id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: true }]) })
+      .set({
+        payment_options: JSON.stringify([
+          { id: 3, code: 'wallet_qr', name: 'Wallet QR', method: 'GatewayWallet', canHold: false, holdDays: null, enabled: true },
+        ]),
+      })
       .where('id', '=', merchant.merchantId)
       .execute();
     const refused = await create({ captureMethod: 'manual' }, merchant.keys.test.secret);
@@ -251,7 +277,13 @@ describe('cancelling a session', () => {
     expect(again.status).toBe(204);
     const written = await events(s.id);
     expect(written.map((e) => e.type)).toEqual(['checkout.session.cancelled']);
-    expect(written[0]!.data).toMatchObject({ object: 'checkout_session', status: 'Cancelled', paymentStatus: 'Unpaid', metadata: { orderId: '77' }, isLive: false });
+    expect(written[0]!.data).toMatchObject({
+      object: 'checkout_session',
+      status: 'Cancelled',
+      paymentStatus: 'Unpaid',
+      metadata: { orderId: '77' },
+      isLive: false,
+    });
     expect(written[0]!.id).toMatch(/^evt_/);
   });
 
@@ -261,7 +293,7 @@ describe('cancelling a session', () => {
     expect(res.status).toBe(204);
   });
 
-  it("another merchant cannot cancel it (404), and nothing changes", async () => {
+  it('another merchant cannot cancel it (404), and nothing changes', async () => {
     const s = await createTestSession(t, t.merchantA);
     expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: t.merchantB.keys.test.secret })).status).toBe(404);
     expect((await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })).json.status).toBe('created');

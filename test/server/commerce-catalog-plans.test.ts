@@ -32,19 +32,51 @@ async function productId(name = 'Coffee Club'): Promise<number> {
   return res.json.id;
 }
 async function plan(body: Record<string, unknown> = {}) {
-  const res = await commerce('POST', '/v1/SubscriptionPlan', { productId: body.productId ?? (await productId()), name: 'Monthly beans', amount: '10.00', currency: 'USD', timeUnit: 'Month', ...body });
+  const res = await commerce('POST', '/v1/SubscriptionPlan', {
+    productId: body.productId ?? (await productId()),
+    name: 'Monthly beans',
+    amount: '10.00',
+    currency: 'USD',
+    timeUnit: 'Month',
+    ...body,
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
 const session = (planId: number, clientId: number, extra: Record<string, unknown> = {}) =>
-  t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: planId, clientId, ...extra } });
+  t.call('POST', '/v1/checkout-sessions', {
+    key: sk(),
+    body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: planId, clientId, ...extra },
+  });
 
 describe('plans on both interfaces', () => {
   it('a Commerce plan reads on Checkout: "10.00" is 10, Month/3 is month/3, Active is available and active', async () => {
     const p = await plan({ timeInterval: 3, description: 'Quarterly', details: '3 bags' });
-    expect(p).toMatchObject({ merchantId: m.merchantId, productName: 'Coffee Club', amount: '10.00', currency: 'USD', timeUnit: 'Month', timeInterval: 3, subscriptionBillingType: 'Recurring', status: 'Active', details: '3 bags', validTo: null });
+    expect(p).toMatchObject({
+      merchantId: m.merchantId,
+      productName: 'Coffee Club',
+      amount: '10.00',
+      currency: 'USD',
+      timeUnit: 'Month',
+      timeInterval: 3,
+      subscriptionBillingType: 'Recurring',
+      status: 'Active',
+      details: '3 bags',
+      validTo: null,
+    });
     expect(p.validFrom).toBe(p.createdDateTime);
-    expect(await checkoutPlan(p.id)).toMatchObject({ id: p.id, productId: p.productId, amount: 10, currency: 'USD', interval: 'month', intervalCount: 3, status: 'available', active: true, description: 'Quarterly', createdAt: p.createdDateTime });
+    expect(await checkoutPlan(p.id)).toMatchObject({
+      id: p.id,
+      productId: p.productId,
+      amount: 10,
+      currency: 'USD',
+      interval: 'month',
+      intervalCount: 3,
+      status: 'available',
+      active: true,
+      description: 'Quarterly',
+      createdAt: p.createdDateTime,
+    });
     const draft = await plan({ status: 'Inactive', amount: '19.99', timeUnit: 'Year' });
     expect(await checkoutPlan(draft.id)).toMatchObject({ amount: 19.99, interval: 'year', active: false, status: 'available' });
     const archived = await plan({ status: 'Archived' });
@@ -53,7 +85,10 @@ describe('plans on both interfaces', () => {
 
   it('a Checkout plan reads on Commerce, exactly: 1234.56 is "1234.56", JPY has no decimals; archiving there shows Archived here', async () => {
     const pid = await productId();
-    const made = await t.call('POST', '/v1/plans', { key: sk(), body: { productId: pid, name: 'Weekly', amount: 1234.56, currency: 'usd', interval: 'week', intervalCount: 2 } });
+    const made = await t.call('POST', '/v1/plans', {
+      key: sk(),
+      body: { productId: pid, name: 'Weekly', amount: 1234.56, currency: 'usd', interval: 'week', intervalCount: 2 },
+    });
     expect(made.status, made.text).toBe(201);
     const [row] = (await odata({ $filter: `id eq ${made.json.data.id}` })).json.value;
     expect(row).toMatchObject({ amount: '1234.56', currency: 'USD', timeUnit: 'Week', timeInterval: 2, status: 'Active', productId: pid });
@@ -64,9 +99,22 @@ describe('plans on both interfaces', () => {
     expect(tooFine.json.error).toMatchObject({ code: 'validation_error', param: 'amount' });
     const zero = await commerce('POST', '/v1/SubscriptionPlan', { productId: pid, name: 'x', amount: '0.00', currency: 'USD', timeUnit: 'Day' });
     expect(zero.json.error).toMatchObject({ code: 'parameter_invalid', param: 'amount' });
-    const foreign = await commerce('POST', '/v1/SubscriptionPlan', { productId: pid, name: 'x', amount: '5.00', currency: 'USD', timeUnit: 'Day' }, t.merchantB.keys.test.secret);
+    const foreign = await commerce(
+      'POST',
+      '/v1/SubscriptionPlan',
+      { productId: pid, name: 'x', amount: '5.00', currency: 'USD', timeUnit: 'Day' },
+      t.merchantB.keys.test.secret,
+    );
     expect(foreign.json.error).toMatchObject({ code: 'validation_error', param: 'productId' });
-    const backwards = await commerce('POST', '/v1/SubscriptionPlan', { productId: pid, name: 'x', amount: '5.00', currency: 'USD', timeUnit: 'Day', validFrom: '2026-06-01T00:00:00Z', validTo: '2026-05-01T00:00:00Z' });
+    const backwards = await commerce('POST', '/v1/SubscriptionPlan', {
+      productId: pid,
+      name: 'x',
+      amount: '5.00',
+      currency: 'USD',
+      timeUnit: 'Day',
+      validFrom: '2026-06-01T00:00:00Z',
+      validTo: '2026-05-01T00:00:00Z',
+    });
     expect(backwards.json.error).toMatchObject({ code: 'validation_error', param: 'validTo' });
   });
 
@@ -87,14 +135,25 @@ describe('plans on both interfaces', () => {
   it('keeps its price once subscribed: amount, currency, timeUnit and timeInterval answer field_immutable, on both interfaces', async () => {
     const p = await plan({ amount: '29.00' });
     const { subscription } = await kit.subscribe(m, p.id);
-    for (const [field, value] of [['amount', '35.00'], ['currency', 'EUR'], ['timeUnit', 'Year'], ['timeInterval', 2], ['amount', '29.00']] as const) {
+    for (const [field, value] of [
+      ['amount', '35.00'],
+      ['currency', 'EUR'],
+      ['timeUnit', 'Year'],
+      ['timeInterval', 2],
+      ['amount', '29.00'],
+    ] as const) {
       const res = await commerce('PATCH', `/v1/SubscriptionPlan/${p.id}`, { name: 'Cheaper', [field]: value });
       expect(res.status, res.text).toBe(400);
       expect(res.json.error).toMatchObject({ code: 'field_immutable', param: field });
     }
     const checkout = await t.call('PATCH', `/v1/plans/${p.id}`, { key: sk(), body: { interval: 'year' } });
     expect(checkout.json).toMatchObject({ success: false, errorCode: 'field_immutable' });
-    expect((await odata({ $filter: `id eq ${p.id}` })).json.value[0]).toMatchObject({ name: 'Monthly beans', amount: '29.00', timeUnit: 'Month', timeInterval: 1 });
+    expect((await odata({ $filter: `id eq ${p.id}` })).json.value[0]).toMatchObject({
+      name: 'Monthly beans',
+      amount: '29.00',
+      timeUnit: 'Month',
+      timeInterval: 1,
+    });
     expect(await kit.subscription(m, subscription.id)).toMatchObject({ amount: 29, interval: 'month' });
   });
 
@@ -118,17 +177,40 @@ describe('plans on both interfaces', () => {
 
   it('list as OData: $filter by productId and status, $orderby amount, $count, $expand=Product with its media', async () => {
     const pid = await productId('Tea Club');
-    const ids = [(await plan({ productId: pid, amount: '7.50' })).id, (await plan({ productId: pid, amount: '12.00', status: 'Inactive' })).id, (await plan({ productId: pid, amount: '9.00' })).id];
+    const ids = [
+      (await plan({ productId: pid, amount: '7.50' })).id,
+      (await plan({ productId: pid, amount: '12.00', status: 'Inactive' })).id,
+      (await plan({ productId: pid, amount: '9.00' })).id,
+    ];
     const active = await odata({ $filter: `productId eq ${pid} and status eq 'Active'`, $orderby: 'amount desc', $count: 'true', $expand: 'Product' });
     expect(active.json['@odata.count']).toBe(2);
-    expect(active.json.value.map((p: any) => [p.id, p.amount])).toEqual([[ids[2], '9.00'], [ids[0], '7.50']]);
-    expect(active.json.value[0].product).toMatchObject({ id: pid, name: 'Tea Club', subscriptionProductType: 'Service', media: [{ mediaUrl: 'https://cdn.example.com/beans.jpg', isPrimary: true }] });
+    expect(active.json.value.map((p: any) => [p.id, p.amount])).toEqual([
+      [ids[2], '9.00'],
+      [ids[0], '7.50'],
+    ]);
+    expect(active.json.value[0].product).toMatchObject({
+      id: pid,
+      name: 'Tea Club',
+      subscriptionProductType: 'Service',
+      media: [{ mediaUrl: 'https://cdn.example.com/beans.jpg', isPrimary: true }],
+    });
     expect((await odata({ $filter: `productId eq ${pid}` })).json.value[0].product).toBeUndefined();
-    expect((await odata({ $filter: `productId eq ${pid} and amount ge 9 and timeUnit eq 'Month' and subscriptionBillingType eq 'Recurring'`, $count: 'true' })).json['@odata.count']).toBe(2);
+    expect(
+      (await odata({ $filter: `productId eq ${pid} and amount ge 9 and timeUnit eq 'Month' and subscriptionBillingType eq 'Recurring'`, $count: 'true' })).json[
+        '@odata.count'
+      ],
+    ).toBe(2);
     expect((await odata({ $filter: `productId eq ${pid}`, $count: 'true' }, m.keys.live.secret)).json['@odata.count']).toBe(3);
     expect((await odata({ $filter: `productId eq ${pid}`, $count: 'true' }, t.merchantB.keys.test.secret)).json['@odata.count']).toBe(0);
     expect((await odata({ $filter: "status eq 'Deleted'" })).json.error).toMatchObject({ code: 'parameter_invalid', param: '$filter' });
-    expect((await t.call('POST', '/v1/subscriptionPlan', { apiKey: sk(), body: { productId: pid, name: 'Lower case path', amount: '1.00', currency: 'USD', timeUnit: 'Day' } })).status).toBe(201);
+    expect(
+      (
+        await t.call('POST', '/v1/subscriptionPlan', {
+          apiKey: sk(),
+          body: { productId: pid, name: 'Lower case path', amount: '1.00', currency: 'USD', timeUnit: 'Day' },
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 

@@ -33,22 +33,49 @@ async function item(productId: number, serialNumber: string, status?: string) {
 describe('subscription products', () => {
   it('are the Checkout interface products: created on either, read on the other with its spelling', async () => {
     const p = await product({ description: 'Dual boiler', subscriptionProductType: 'Physical', media: [{ mediaUrl: IMG(1) }, { mediaUrl: IMG(2) }] });
-    expect(p).toMatchObject({ merchantId: m.merchantId, name: 'Barista Pro', description: 'Dual boiler', subscriptionProductType: 'Physical', media: [{ mediaUrl: IMG(1), isPrimary: true }, { mediaUrl: IMG(2), isPrimary: false }] });
+    expect(p).toMatchObject({
+      merchantId: m.merchantId,
+      name: 'Barista Pro',
+      description: 'Dual boiler',
+      subscriptionProductType: 'Physical',
+      media: [
+        { mediaUrl: IMG(1), isPrimary: true },
+        { mediaUrl: IMG(2), isPrimary: false },
+      ],
+    });
     const checkout = await t.call('GET', `/v1/products/${p.id}`, { key: sk() });
     expect(checkout.json).toMatchObject({ id: p.id, object: 'product', name: 'Barista Pro', type: 'physical', createdAt: p.createdDateTime });
 
     const made = await t.call('POST', '/v1/products', { key: sk(), body: { name: 'Made on Checkout', type: 'digital' } });
     const listed = await odata('/v1/SubscriptionProduct', { $filter: `id eq ${made.json.id}` });
-    expect(listed.json.value).toEqual([{ id: made.json.id, merchantId: m.merchantId, name: 'Made on Checkout', description: null, subscriptionProductType: 'Digital', createdDateTime: made.json.createdAt }]);
+    expect(listed.json.value).toEqual([
+      {
+        id: made.json.id,
+        merchantId: m.merchantId,
+        name: 'Made on Checkout',
+        description: null,
+        subscriptionProductType: 'Digital',
+        createdDateTime: made.json.createdAt,
+      },
+    ]);
     expect((await product()).subscriptionProductType).toBe('Service'); // the default
   });
 
   it('keep at most one primary image (400 on media), and carry media in the list only with $expand=Media', async () => {
-    const twice = await commerce('POST', '/v1/SubscriptionProduct', { name: 'Two primaries', media: [{ mediaUrl: IMG(1), isPrimary: true }, { mediaUrl: IMG(2), isPrimary: true }] });
+    const twice = await commerce('POST', '/v1/SubscriptionProduct', {
+      name: 'Two primaries',
+      media: [
+        { mediaUrl: IMG(1), isPrimary: true },
+        { mediaUrl: IMG(2), isPrimary: true },
+      ],
+    });
     expect(twice.status).toBe(400);
     expect(twice.json.error).toMatchObject({ code: 'validation_error', param: 'media' });
     const p = await product({ media: [{ mediaUrl: IMG(3) }, { mediaUrl: IMG(4), isPrimary: true }] });
-    expect(p.media).toEqual([{ mediaUrl: IMG(3), isPrimary: false }, { mediaUrl: IMG(4), isPrimary: true }]);
+    expect(p.media).toEqual([
+      { mediaUrl: IMG(3), isPrimary: false },
+      { mediaUrl: IMG(4), isPrimary: true },
+    ]);
     const plain = await odata('/v1/SubscriptionProduct', { $filter: `id eq ${p.id}` });
     expect(plain.json.value[0].media).toBeUndefined();
     const expanded = await odata('/v1/SubscriptionProduct', { $filter: `id eq ${p.id}`, $expand: 'Media' });
@@ -63,8 +90,19 @@ describe('subscription products', () => {
     const renamed = await commerce('PATCH', `/v1/SubscriptionProduct/${p.id}`, { name: 'Barista Max' });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.json).toEqual({ ...p, name: 'Barista Max' });
-    const changed = await commerce('PATCH', `/v1/SubscriptionProduct/${p.id}`, { description: null, media: [{ mediaUrl: IMG(6) }, { mediaUrl: IMG(7), isPrimary: true }] });
-    expect(changed.json).toEqual({ ...p, name: 'Barista Max', description: null, media: [{ mediaUrl: IMG(6), isPrimary: false }, { mediaUrl: IMG(7), isPrimary: true }] });
+    const changed = await commerce('PATCH', `/v1/SubscriptionProduct/${p.id}`, {
+      description: null,
+      media: [{ mediaUrl: IMG(6) }, { mediaUrl: IMG(7), isPrimary: true }],
+    });
+    expect(changed.json).toEqual({
+      ...p,
+      name: 'Barista Max',
+      description: null,
+      media: [
+        { mediaUrl: IMG(6), isPrimary: false },
+        { mediaUrl: IMG(7), isPrimary: true },
+      ],
+    });
     const typed = await commerce('PATCH', `/v1/SubscriptionProduct/${p.id}`, { subscriptionProductType: 'Digital' });
     expect(typed.json).toMatchObject({ name: 'Barista Max', description: null, subscriptionProductType: 'Digital' });
     expect((await t.call('GET', `/v1/products/${p.id}`, { key: sk() })).json).toMatchObject({ name: 'Barista Max', description: null, type: 'digital' });
@@ -80,7 +118,13 @@ describe('subscription products', () => {
     expect((await commerce('DELETE', `/v1/SubscriptionProduct/${unused.id}`)).status).toBe(404);
 
     const withPlan = await product();
-    const plan = await commerce('POST', '/v1/SubscriptionPlan', { productId: withPlan.id, name: 'Monthly', amount: '10.00', currency: 'USD', timeUnit: 'Month' });
+    const plan = await commerce('POST', '/v1/SubscriptionPlan', {
+      productId: withPlan.id,
+      name: 'Monthly',
+      amount: '10.00',
+      currency: 'USD',
+      timeUnit: 'Month',
+    });
     expect((await commerce('DELETE', `/v1/SubscriptionPlan/${plan.json.id}`)).json.status).toBe('Archived');
     const refused = await commerce('DELETE', `/v1/SubscriptionProduct/${withPlan.id}`);
     expect(refused.status).toBe(409);
@@ -98,7 +142,12 @@ describe('subscription products', () => {
   it('list as OData: $filter, $orderby, $top, $skip, $count and a next link; test and live keys see the same products', async () => {
     const other = await t.newMerchant('Catalog list');
     const key = other.keys.test.secret;
-    for (const [name, type] of [['Beans', 'Physical'], ['Guides', 'Digital'], ['Grinder', 'Physical'], ['Support', 'Service']]) {
+    for (const [name, type] of [
+      ['Beans', 'Physical'],
+      ['Guides', 'Digital'],
+      ['Grinder', 'Physical'],
+      ['Support', 'Service'],
+    ]) {
       expect((await commerce('POST', '/v1/SubscriptionProduct', { name, subscriptionProductType: type }, key)).status).toBe(201);
     }
     const physical = await odata('/v1/SubscriptionProduct', { $filter: "subscriptionProductType eq 'Physical'", $orderby: 'name asc', $count: 'true' }, key);
@@ -111,7 +160,9 @@ describe('subscription products', () => {
     const live = await odata('/v1/SubscriptionProduct', { $count: 'true' }, other.keys.live.secret);
     expect(live.json['@odata.count']).toBe(4);
     expect((await odata('/v1/SubscriptionProduct', { $filter: 'price gt 1' }, key)).json.error).toMatchObject({ code: 'parameter_invalid', param: '$filter' });
-    expect((await odata('/v1/SubscriptionProduct', { $count: 'true' }, t.merchantB.keys.test.secret)).json.value.map((p: any) => p.name)).not.toContain('Grinder');
+    expect((await odata('/v1/SubscriptionProduct', { $count: 'true' }, t.merchantB.keys.test.secret)).json.value.map((p: any) => p.name)).not.toContain(
+      'Grinder',
+    );
   });
 });
 
@@ -165,16 +216,28 @@ describe('inventory items', () => {
 
   it('list as OData by status and productId, with $orderby and $count; both modes see the same items', async () => {
     const [a, b] = [await product(), await product()];
-    for (const [p, serial, status] of [[a, 'L-3', 'Available'], [a, 'L-1', 'Available'], [a, 'L-2', 'Rented'], [b, 'L-4', 'Available']] as const) {
+    for (const [p, serial, status] of [
+      [a, 'L-3', 'Available'],
+      [a, 'L-1', 'Available'],
+      [a, 'L-2', 'Rented'],
+      [b, 'L-4', 'Available'],
+    ] as const) {
       expect((await item(p.id, serial, status)).status).toBe(201);
     }
-    const free = await odata('/v1/SubscriptionInventoryItem', { $filter: `productId eq ${a.id} and status eq 'Available'`, $orderby: 'serialNumber asc', $count: 'true' });
+    const free = await odata('/v1/SubscriptionInventoryItem', {
+      $filter: `productId eq ${a.id} and status eq 'Available'`,
+      $orderby: 'serialNumber asc',
+      $count: 'true',
+    });
     expect(free.json['@odata.count']).toBe(2);
     expect(free.json.value.map((i: any) => i.serialNumber)).toEqual(['L-1', 'L-3']);
     const live = await odata('/v1/SubscriptionInventoryItem', { $filter: `productId eq ${a.id}`, $count: 'true' }, m.keys.live.secret);
     expect(live.json['@odata.count']).toBe(3);
     const foreign = await odata('/v1/SubscriptionInventoryItem', { $filter: `productId eq ${a.id}`, $count: 'true' }, t.merchantB.keys.test.secret);
     expect(foreign.json).toEqual({ '@odata.count': 0, value: [] });
-    expect((await odata('/v1/SubscriptionInventoryItem', { $filter: "status eq 'Lost'" })).json.error).toMatchObject({ code: 'parameter_invalid', param: '$filter' });
+    expect((await odata('/v1/SubscriptionInventoryItem', { $filter: "status eq 'Lost'" })).json.error).toMatchObject({
+      code: 'parameter_invalid',
+      param: '$filter',
+    });
   });
 });

@@ -22,7 +22,8 @@ afterAll(async () => {
 const YY = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
 const register = (m: MerchantCredentials, cardNumber: string, extra: Record<string, unknown> = {}, cvv = '123') =>
   t.call('POST', '/v1/payment/RegisterCard', { apiKey: m.keys.test.secret, body: { card: { cardNumber, expiryDate: `08/${YY}`, cvv }, ...extra } });
-const verify = (m: MerchantCredentials, id: number, code: string) => t.call('POST', `/v1/fundingSource/${id}/verify`, { apiKey: m.keys.test.secret, body: { VerificationCode: code } });
+const verify = (m: MerchantCredentials, id: number, code: string) =>
+  t.call('POST', `/v1/fundingSource/${id}/verify`, { apiKey: m.keys.test.secret, body: { VerificationCode: code } });
 const list = async (m: MerchantCredentials) => (await t.call('GET', '/v1/FundingSource', { apiKey: m.keys.test.secret })).json.value;
 
 /** The code of the newest verification email for a funding source, from the outbox. */
@@ -39,7 +40,17 @@ describe('registerCard', () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ status: 'Registered', paymentResponse: { isSuccess: true, paymentStatusId: 'Success' } });
     expect(await list(m)).toEqual([
-      { id: res.json.fundingSourceId, name: 'Business Mastercard', description: null, paymentOptionId: 2, statusId: 'Active', isVerified: true, isCardNotPresentAllowed: true, maskedAccountNumber: '************4444', expiryDate: `08/${YY}` },
+      {
+        id: res.json.fundingSourceId,
+        name: 'Business Mastercard',
+        description: null,
+        paymentOptionId: 2,
+        statusId: 'Active',
+        isVerified: true,
+        isCardNotPresentAllowed: true,
+        maskedAccountNumber: '************4444',
+        expiryDate: `08/${YY}`,
+      },
     ]);
     const stored = JSON.stringify(await t.database.db.selectFrom('payment_methods').selectAll().where('merchant_id', '=', m.merchantId).execute());
     expect(stored).not.toContain('5555555555554444');
@@ -88,7 +99,11 @@ describe('verifyFundingSource', () => {
     const wrong = code === '111111' ? '222222' : '111111';
     const first = await verify(m, id, wrong);
     expect(first.status).toBe(400);
-    expect(first.json.error).toMatchObject({ code: 'verification_code_invalid', param: 'VerificationCode', message: 'The code is wrong. 4 attempts are left.' });
+    expect(first.json.error).toMatchObject({
+      code: 'verification_code_invalid',
+      param: 'VerificationCode',
+      message: 'The code is wrong. 4 attempts are left.',
+    });
     for (let i = 0; i < 3; i++) await verify(m, id, wrong);
     expect((await verify(m, id, wrong)).json.error.message).toContain('now Blocked');
     expect((await list(m))[0]).toMatchObject({ statusId: 'Blocked', isVerified: false });
@@ -108,7 +123,10 @@ describe('verifyFundingSource', () => {
 
 describe('for payInvoice: chargeFundingSource and debitAccount', () => {
   async function invoiceOf(m: MerchantCredentials): Promise<number> {
-    const res = await t.call('POST', '/v1/invoices', { key: m.keys.test.secret, body: { customer: { email: 'payer@example.com' }, currency: 'USD', lineItems: [{ name: 'Work', quantity: 1, unitAmount: 40 }] } });
+    const res = await t.call('POST', '/v1/invoices', {
+      key: m.keys.test.secret,
+      body: { customer: { email: 'payer@example.com' }, currency: 'USD', lineItems: [{ name: 'Work', quantity: 1, unitAmount: 40 }] },
+    });
     return res.json.id;
   }
 
@@ -117,13 +135,21 @@ describe('for payInvoice: chargeFundingSource and debitAccount', () => {
     const tenant = { merchantId: m.merchantId, livemode: false };
     const invoiceId = await invoiceOf(m);
     const good = (await register(m, '4242424242424242')).json.fundingSourceId;
-    const outcome = await t.database.db.transaction().execute((trx) => chargeFundingSource(trx, systemClock, { tenant, fundingSourceId: good, amount: '40.00', currency: 'USD', invoiceId, metadata: {} }));
+    const outcome = await t.database.db
+      .transaction()
+      .execute((trx) => chargeFundingSource(trx, systemClock, { tenant, fundingSourceId: good, amount: '40.00', currency: 'USD', invoiceId, metadata: {} }));
     expect(outcome.ok).toBe(true);
     expect(outcome.payment).toMatchObject({ status: 'succeeded', amount: '40.0000', invoice_id: invoiceId });
     const account = await kit.account(m);
     expect((await t.call('GET', `/v1/account/${account.id}/balance`, { apiKey: m.keys.test.secret })).json).toMatchObject({ currentAmount: 38.54 });
     const pending = (await register(m, '4000000000003220')).json.fundingSourceId;
-    await expect(t.database.db.transaction().execute((trx) => chargeFundingSource(trx, systemClock, { tenant, fundingSourceId: pending, amount: '1.00', currency: 'USD', invoiceId, metadata: {} }))).rejects.toMatchObject({ code: 'invalid_state', param: 'fundingSourceId' });
+    await expect(
+      t.database.db
+        .transaction()
+        .execute((trx) =>
+          chargeFundingSource(trx, systemClock, { tenant, fundingSourceId: pending, amount: '1.00', currency: 'USD', invoiceId, metadata: {} }),
+        ),
+    ).rejects.toMatchObject({ code: 'invalid_state', param: 'fundingSourceId' });
   });
 
   it('debits a wallet account through the ledger, refused when the available balance is short', async () => {
@@ -131,15 +157,34 @@ describe('for payInvoice: chargeFundingSource and debitAccount', () => {
     const tenant = { merchantId: m.merchantId, livemode: false };
     await kit.funded(m, 100);
     const account = await kit.account(m);
-    await t.database.db.transaction().execute((trx) => debitAccount(trx, systemClock, { tenant, accountId: account.id, amount: '40.00', currency: 'USD', paymentId: null }));
-    expect((await t.call('GET', `/v1/account/${account.id}/balance`, { apiKey: m.keys.test.secret })).json).toMatchObject({ currentAmount: 56.8, availableAmount: 56.8 });
-    await expect(t.database.db.transaction().execute((trx) => debitAccount(trx, systemClock, { tenant, accountId: account.id, amount: '56.81', currency: 'USD', paymentId: null }))).rejects.toMatchObject({
+    await t.database.db
+      .transaction()
+      .execute((trx) => debitAccount(trx, systemClock, { tenant, accountId: account.id, amount: '40.00', currency: 'USD', paymentId: null }));
+    expect((await t.call('GET', `/v1/account/${account.id}/balance`, { apiKey: m.keys.test.secret })).json).toMatchObject({
+      currentAmount: 56.8,
+      availableAmount: 56.8,
+    });
+    await expect(
+      t.database.db
+        .transaction()
+        .execute((trx) => debitAccount(trx, systemClock, { tenant, accountId: account.id, amount: '56.81', currency: 'USD', paymentId: null })),
+    ).rejects.toMatchObject({
       code: 'invalid_state',
       param: 'sourceAccountId',
       message: `Account ${account.id} has 56.80 USD available; the payment needs 56.81 USD.`,
     });
     const other = await t.newMerchant('Other');
-    await expect(t.database.db.transaction().execute((trx) => debitAccount(trx, systemClock, { tenant: { merchantId: other.merchantId, livemode: false }, accountId: account.id, amount: '1', currency: 'USD', paymentId: null }))).rejects.toMatchObject({ code: 'resource_not_found' });
+    await expect(
+      t.database.db.transaction().execute((trx) =>
+        debitAccount(trx, systemClock, {
+          tenant: { merchantId: other.merchantId, livemode: false },
+          accountId: account.id,
+          amount: '1',
+          currency: 'USD',
+          paymentId: null,
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'resource_not_found' });
     const tx = (await t.call('GET', '/v1/transaction?$top=1', { apiKey: m.keys.test.secret })).json.value[0];
     expect(tx).toMatchObject({ type: 'Payment', amount: -40, balanceAfter: 56.8, description: 'Paid from the account' });
   });

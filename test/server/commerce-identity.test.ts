@@ -38,7 +38,17 @@ describe('GET /v1/merchant', () => {
     const m = await t.newMerchant('Profile');
     const res = await t.call('GET', '/v1/merchant', { apiKey: m.keys.test.secret });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: m.merchantId, email: null, logoUrl: null, media: [], website: null, country: 'US', defaultCurrency: 'USD', ratePlan: 'standard', settings: { messageCheckoutCustomers: false, sendCheckoutReceipts: true } });
+    expect(res.json).toMatchObject({
+      id: m.merchantId,
+      email: null,
+      logoUrl: null,
+      media: [],
+      website: null,
+      country: 'US',
+      defaultCurrency: 'USD',
+      ratePlan: 'standard',
+      settings: { messageCheckoutCustomers: false, sendCheckoutReceipts: true },
+    });
     expect(res.json.name).toMatch(/^Profile /);
     expect(res.json.slug).toMatch(/^profile-/);
     expect((await t.call('GET', '/v1/merchant', { apiKey: m.keys.live.secret })).json).toEqual(res.json);
@@ -46,12 +56,32 @@ describe('GET /v1/merchant', () => {
 });
 
 describe('POST /v1/merchant', () => {
-  it('creates a merchant with its profile, primary location, owner and keys of the caller\'s mode', async () => {
+  it("creates a merchant with its profile, primary location, owner and keys of the caller's mode", async () => {
     const wanted = slug('harbor');
-    const body = harbor({ slug: wanted, defaultCurrency: 'EUR', logoUrl: 'https://cdn.example.com/h.png', settings: { messageCheckoutCustomers: true }, location: { name: 'Pier 9', address: { addressLine1: '9 Pier Rd', city: 'Seattle', region: 'WA', postalCode: '98101', country: 'US' }, phone: '+12065550100' } });
+    const body = harbor({
+      slug: wanted,
+      defaultCurrency: 'EUR',
+      logoUrl: 'https://cdn.example.com/h.png',
+      settings: { messageCheckoutCustomers: true },
+      location: {
+        name: 'Pier 9',
+        address: { addressLine1: '9 Pier Rd', city: 'Seattle', region: 'WA', postalCode: '98101', country: 'US' },
+        phone: '+12065550100',
+      },
+    });
     const res = await t.call('POST', '/v1/merchant', { apiKey: t.merchantA.keys.test.secret, body });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toMatchObject({ name: 'Harbor Coffee Roasters', slug: wanted, email: 'hello@harborcoffee.example.com', country: 'US', defaultCurrency: 'EUR', ratePlan: 'standard', logoUrl: 'https://cdn.example.com/h.png', media: [{ mediaUrl: 'https://cdn.example.com/h.png' }], settings: { messageCheckoutCustomers: true, sendCheckoutReceipts: true } });
+    expect(res.json).toMatchObject({
+      name: 'Harbor Coffee Roasters',
+      slug: wanted,
+      email: 'hello@harborcoffee.example.com',
+      country: 'US',
+      defaultCurrency: 'EUR',
+      ratePlan: 'standard',
+      logoUrl: 'https://cdn.example.com/h.png',
+      media: [{ mediaUrl: 'https://cdn.example.com/h.png' }],
+      settings: { messageCheckoutCustomers: true, sendCheckoutReceipts: true },
+    });
     expect(res.json.keys.secret).toMatch(/^sk_test_/);
     expect(res.json.keys.publishable).toMatch(/^pk_test_/);
     const own = res.json.keys.secret;
@@ -59,7 +89,15 @@ describe('POST /v1/merchant', () => {
     expect((await t.call('GET', '/v1/merchant', { apiKey: own })).json).toEqual(profile);
     const locations = await t.call('GET', '/v1/merchantLocation', { apiKey: own });
     expect(locations.status, locations.text).toBe(200);
-    expect(locations.json.value).toEqual([{ id: expect.any(Number), name: 'Pier 9', address: { addressLine1: '9 Pier Rd', addressLine2: null, city: 'Seattle', region: 'WA', postalCode: '98101', country: 'US' }, phone: '+12065550100', isPrimary: true }]);
+    expect(locations.json.value).toEqual([
+      {
+        id: expect.any(Number),
+        name: 'Pier 9',
+        address: { addressLine1: '9 Pier Rd', addressLine2: null, city: 'Seattle', region: 'WA', postalCode: '98101', country: 'US' },
+        phone: '+12065550100',
+        isPrimary: true,
+      },
+    ]);
     // Its owner is the caller's user: the same person.
     const caller = (await t.call('GET', '/v1/user', { apiKey: t.merchantA.keys.test.secret })).json;
     const owner = (await t.call('GET', '/v1/user', { apiKey: own })).json;
@@ -85,7 +123,11 @@ describe('POST /v1/merchant', () => {
     const again = await t.call('POST', '/v1/merchant', { apiKey: t.merchantB.keys.test.secret, body: harbor({ slug: taken, name: 'Someone else' }) });
     expect(again.status, again.text).toBe(400);
     expect(again.json.error).toMatchObject({ code: 'parameter_invalid', param: 'slug', message: `The slug '${taken}' is already in use.` });
-    const count = await t.database.db.selectFrom('merchants').select((eb) => eb.fn.countAll<string>().as('n')).where('name', '=', 'Someone else').executeTakeFirstOrThrow();
+    const count = await t.database.db
+      .selectFrom('merchants')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('name', '=', 'Someone else')
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
@@ -93,8 +135,14 @@ describe('POST /v1/merchant', () => {
     const key = t.merchantA.keys.test.secret;
     const missing = await t.call('POST', '/v1/merchant', { apiKey: key, body: { name: 'No email', country: 'US' } });
     expect(missing.status).toBe(400);
-    expect((await t.call('POST', '/v1/merchant', { apiKey: key, body: harbor({ slug: 'Not A Slug' }) })).json.error).toMatchObject({ code: 'parameter_invalid', param: 'slug' });
-    expect((await t.call('POST', '/v1/merchant', { apiKey: key, body: harbor({ logoUrl: 'http://cdn.example.com/x.png' }) })).json.error).toMatchObject({ code: 'parameter_invalid', param: 'logoUrl' });
+    expect((await t.call('POST', '/v1/merchant', { apiKey: key, body: harbor({ slug: 'Not A Slug' }) })).json.error).toMatchObject({
+      code: 'parameter_invalid',
+      param: 'slug',
+    });
+    expect((await t.call('POST', '/v1/merchant', { apiKey: key, body: harbor({ logoUrl: 'http://cdn.example.com/x.png' }) })).json.error).toMatchObject({
+      code: 'parameter_invalid',
+      param: 'logoUrl',
+    });
   });
 
   it('a sandbox merchant cannot create merchants (403)', async () => {
@@ -130,12 +178,16 @@ describe('GET /v1/scope', () => {
 describe('POST /v1/role', () => {
   it('creates a role of the merchant, its scopes sorted and once each', async () => {
     const m = await t.newMerchant('Roles');
-    const res = await t.call('POST', '/v1/role', { apiKey: m.keys.test.secret, body: { name: 'Bookkeeper', description: 'Reads the books.', scopes: ['invoice.read', 'account.read', 'transfer.read'] } });
+    const res = await t.call('POST', '/v1/role', {
+      apiKey: m.keys.test.secret,
+      body: { name: 'Bookkeeper', description: 'Reads the books.', scopes: ['invoice.read', 'account.read', 'transfer.read'] },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ name: 'Bookkeeper', description: 'Reads the books.', scopes: ['account.read', 'invoice.read', 'transfer.read'] });
     expect(res.json.id).toBeGreaterThan(0);
     // The same role in both modes; another merchant's key does not find it.
-    for (const key of [m.keys.test.secret, m.keys.live.secret]) expect((await t.call('GET', `/v1/role/${res.json.id}`, { apiKey: key })).json).toEqual(res.json);
+    for (const key of [m.keys.test.secret, m.keys.live.secret])
+      expect((await t.call('GET', `/v1/role/${res.json.id}`, { apiKey: key })).json).toEqual(res.json);
     expect((await t.call('GET', `/v1/role/${res.json.id}`, { apiKey: t.merchantB.keys.test.secret })).status).toBe(404);
   });
 
@@ -150,7 +202,11 @@ describe('POST /v1/role', () => {
     const m = await t.newMerchant('Names');
     const body = { name: 'Support', scopes: ['invoice.read'] };
     expect((await t.call('POST', '/v1/role', { apiKey: m.keys.test.secret, body })).status).toBe(201);
-    for (const [key, name] of [[m.keys.test.secret, 'Support'], [m.keys.live.secret, 'SUPPORT'], [m.keys.test.secret, 'owner']] as const) {
+    for (const [key, name] of [
+      [m.keys.test.secret, 'Support'],
+      [m.keys.live.secret, 'SUPPORT'],
+      [m.keys.test.secret, 'owner'],
+    ] as const) {
       const res = await t.call('POST', '/v1/role', { apiKey: key, body: { ...body, name } });
       expect(res.status, res.text).toBe(409);
       expect(res.json.error).toMatchObject({ type: 'conflict', code: 'invalid_state', param: 'name' });

@@ -23,7 +23,10 @@ const BALANCE_OPTION = 5;
 
 /** A Checkout invoice of one line of `amount`. */
 async function newInvoice(m: MerchantCredentials, amount: number, currency = 'USD'): Promise<{ id: number; identifier: string }> {
-  const res = await t.call('POST', '/v1/invoices', { key: m.keys.test.secret, body: { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency, lineItems: [{ name: 'Design', quantity: 1, unitAmount: amount }] } });
+  const res = await t.call('POST', '/v1/invoices', {
+    key: m.keys.test.secret,
+    body: { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency, lineItems: [{ name: 'Design', quantity: 1, unitAmount: amount }] },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
@@ -35,12 +38,17 @@ async function fundedMerchant(name: string, amount: number): Promise<{ m: Mercha
   return { m, account: await kit.account(m) };
 }
 
-const pay = (m: MerchantCredentials, body: Record<string, unknown>, headers: Record<string, string> = {}) => t.call('POST', '/api/payment/payinvoice', { apiKey: m.keys.test.secret, body: { paymentOptionId: BALANCE_OPTION, ...body }, headers });
-const balance = async (m: MerchantCredentials, accountId: number) => (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json;
+const pay = (m: MerchantCredentials, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  t.call('POST', '/api/payment/payinvoice', { apiKey: m.keys.test.secret, body: { paymentOptionId: BALANCE_OPTION, ...body }, headers });
+const balance = async (m: MerchantCredentials, accountId: number) =>
+  (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json;
 const invoiceOf = async (m: MerchantCredentials, id: number) => (await t.call('GET', `/v1/invoice/${id}`, { apiKey: m.keys.test.secret })).json;
-const paymentsOf = (invoiceId: number) => t.database.db.selectFrom('payments').select(['id', 'status', 'method_type']).where('invoice_id', '=', invoiceId).execute();
-const eventTypes = async (m: MerchantCredentials) => (await t.database.db.selectFrom('events').select('type').where('merchant_id', '=', m.merchantId).orderBy('seq').execute()).map((e) => e.type);
-const ledgerOf = (paymentId: number) => t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
+const paymentsOf = (invoiceId: number) =>
+  t.database.db.selectFrom('payments').select(['id', 'status', 'method_type']).where('invoice_id', '=', invoiceId).execute();
+const eventTypes = async (m: MerchantCredentials) =>
+  (await t.database.db.selectFrom('events').select('type').where('merchant_id', '=', m.merchantId).orderBy('seq').execute()).map((e) => e.type);
+const ledgerOf = (paymentId: number) =>
+  t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
 
 describe('paying an invoice from an account balance', () => {
   it('pays the whole invoice at once: Success, None, the invoice Paid, exactly the amount out of available, the webhooks and InvoiceUpdated', async () => {
@@ -51,7 +59,21 @@ describe('paying an invoice from an account balance', () => {
     const before = await eventTypes(m);
     const res = await pay(m, { invoiceId: inv.id, sourceAccountId: account.id });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ invoiceIdentifier: inv.identifier, amountPaid: 100, amountDue: 0, feePaid: 3.2, currency: 'USD', paymentStatusId: 'Success', paymentMethod: 'AccountBalance', isSuccess: true, approvalAction: 'None', approvalDataOrUrl: null, is3DSecureAuth: false, authorizationCode: null, hostMessage: 'Approved' });
+    expect(res.json).toMatchObject({
+      invoiceIdentifier: inv.identifier,
+      amountPaid: 100,
+      amountDue: 0,
+      feePaid: 3.2,
+      currency: 'USD',
+      paymentStatusId: 'Success',
+      paymentMethod: 'AccountBalance',
+      isSuccess: true,
+      approvalAction: 'None',
+      approvalDataOrUrl: null,
+      is3DSecureAuth: false,
+      authorizationCode: null,
+      hostMessage: 'Approved',
+    });
     expect(await invoiceOf(m, inv.id)).toMatchObject({ status: 'Paid', totalPaid: 100 });
     // Available: exactly 100 less. The payment itself is pending money of the invoice, less its fee.
     expect(await balance(m, account.id)).toEqual({ currentAmount: 190.7, availableAmount: 93.9, currencyCode: 'USD' });
@@ -70,7 +92,9 @@ describe('paying an invoice from an account balance', () => {
     expect(event.data.object).toMatchObject({ id: res.json.paymentId, paymentMethod: { type: 'account_balance', brand: null, last4: null } });
     const shown = await t.call('GET', `/v1/payment/${res.json.paymentId}`, { apiKey: m.keys.test.secret });
     expect(shown.json).toMatchObject({ status: 'Success', paymentOptionId: BALANCE_OPTION, amount: 100, invoiceId: inv.id });
-    const tx = await t.call('GET', `/v1/transaction?$filter=${encodeURIComponent(`referenceNumber eq '${res.json.referenceNumber}'`)}&$orderby=id`, { apiKey: m.keys.test.secret });
+    const tx = await t.call('GET', `/v1/transaction?$filter=${encodeURIComponent(`referenceNumber eq '${res.json.referenceNumber}'`)}&$orderby=id`, {
+      apiKey: m.keys.test.secret,
+    });
     expect(tx.json.value.map((x: any) => [x.type, x.amount, x.description])).toEqual([
       ['Payment', -100, 'Paid from the account'],
       ['Payment', 100, 'Payment (pending)'],
@@ -97,7 +121,12 @@ describe('paying an invoice from an account balance', () => {
     const before = { balance: await balance(m, account.id), events: await eventTypes(m) };
     const res = await pay(m, { invoiceId: inv.id, sourceAccountId: account.id, amount: 19.13 });
     expect(res.status).toBe(409);
-    expect(res.json.error).toMatchObject({ type: 'conflict', code: 'invalid_state', param: 'sourceAccountId', message: `Account ${account.id} has 19.12 USD available; the payment needs 19.13 USD.` });
+    expect(res.json.error).toMatchObject({
+      type: 'conflict',
+      code: 'invalid_state',
+      param: 'sourceAccountId',
+      message: `Account ${account.id} has 19.12 USD available; the payment needs 19.13 USD.`,
+    });
     expect(await balance(m, account.id)).toEqual(before.balance);
     expect(await invoiceOf(m, inv.id)).toMatchObject({ status: 'Pending', totalPaid: 0 });
     expect(await paymentsOf(inv.id)).toEqual([]);
@@ -131,7 +160,11 @@ describe('paying an invoice from an account balance', () => {
     const inv = await newInvoice(m, 10, 'EUR');
     const wrong = await pay(m, { invoiceId: inv.id, sourceAccountId: account.id });
     expect(wrong.status).toBe(400);
-    expect(wrong.json.error).toMatchObject({ code: 'validation_error', param: 'sourceAccountId', message: `Account ${account.id} holds USD; the payment is in EUR.` });
+    expect(wrong.json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'sourceAccountId',
+      message: `Account ${account.id} holds USD; the payment is in EUR.`,
+    });
     expect(await paymentsOf(inv.id)).toEqual([]);
     const right = await pay(m, { invoiceId: inv.id, sourceAccountId: euros.id });
     expect(right.json).toMatchObject({ paymentStatusId: 'Success', currency: 'EUR', amountPaid: 10 });
@@ -153,12 +186,18 @@ describe('paying an invoice from an account balance', () => {
 
   it('POST /v1/payment pays from the account too (its one-item invoice paid)', async () => {
     const { m, account } = await fundedMerchant('Direct', 100);
-    const res = await t.call('POST', '/v1/payment', { apiKey: m.keys.test.secret, body: { amount: 25, currency: 'USD', paymentMethod: 'AccountBalance', paymentOptionId: BALANCE_OPTION, sourceAccountId: account.id } });
+    const res = await t.call('POST', '/v1/payment', {
+      apiKey: m.keys.test.secret,
+      body: { amount: 25, currency: 'USD', paymentMethod: 'AccountBalance', paymentOptionId: BALANCE_OPTION, sourceAccountId: account.id },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ status: 'Success', amount: 25, paymentOptionId: BALANCE_OPTION });
     expect(await invoiceOf(m, res.json.invoiceId)).toMatchObject({ status: 'Paid', totalPaid: 25 });
     expect((await balance(m, account.id)).availableAmount).toBe(71.8);
-    const short = await t.call('POST', '/v1/payment', { apiKey: m.keys.test.secret, body: { amount: 72, currency: 'USD', paymentOptionId: BALANCE_OPTION, sourceAccountId: account.id } });
+    const short = await t.call('POST', '/v1/payment', {
+      apiKey: m.keys.test.secret,
+      body: { amount: 72, currency: 'USD', paymentOptionId: BALANCE_OPTION, sourceAccountId: account.id },
+    });
     expect(short.status).toBe(409);
     expect(short.json.error).toMatchObject({ code: 'invalid_state', param: 'sourceAccountId' });
   });
@@ -168,11 +207,20 @@ describe('the AccountBalance option of merchants made before it (migration 0030)
   it('is added with the next free id where a merchant has none, and left alone where it has one', async () => {
     const older = await t.newMerchant('Older');
     const options = (id: number) => t.database.db.selectFrom('merchants').select('payment_options').where('id', '=', id).executeTakeFirstOrThrow();
-    const before = (await options(older.merchantId)).payment_options.filter((o) => o.method !== 'AccountBalance').map((o) => (o.id === 4 ? { ...o, id: 7 } : o));
-    await t.database.db.updateTable('merchants').set({ payment_options: JSON.stringify(before) }).where('id', '=', older.merchantId).execute();
+    const before = (await options(older.merchantId)).payment_options
+      .filter((o) => o.method !== 'AccountBalance')
+      .map((o) => (o.id === 4 ? { ...o, id: 7 } : o));
+    await t.database.db
+      .updateTable('merchants')
+      .set({ payment_options: JSON.stringify(before) })
+      .where('id', '=', older.merchantId)
+      .execute();
     const untouched = (await options(t.merchantA.merchantId)).payment_options;
     await addAccountBalanceOption(t.database.db);
-    expect((await options(older.merchantId)).payment_options).toEqual([...before, { id: 8, code: 'account_balance', name: 'Account balance', method: 'AccountBalance', canHold: false, holdDays: null, enabled: true }]);
+    expect((await options(older.merchantId)).payment_options).toEqual([
+      ...before,
+      { id: 8, code: 'account_balance', name: 'Account balance', method: 'AccountBalance', canHold: false, holdDays: null, enabled: true },
+    ]);
     expect((await options(t.merchantA.merchantId)).payment_options).toEqual(untouched);
   });
 });

@@ -28,17 +28,43 @@ const INSUFFICIENT = '4000000000009995';
 
 /** A Checkout invoice of 2 × 150.00 USD = 300.00. */
 async function newInvoice(key = sk): Promise<{ id: number; identifier: string }> {
-  const res = await t.call('POST', '/v1/invoices', { key, body: { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency: 'USD', lineItems: [{ name: 'Design', quantity: 2, unitAmount: 150 }] } });
+  const res = await t.call('POST', '/v1/invoices', {
+    key,
+    body: { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency: 'USD', lineItems: [{ name: 'Design', quantity: 2, unitAmount: 150 }] },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
-const payInvoice = (body: Record<string, unknown>, apiKey = sk, headers: Record<string, string> = {}) => t.call('POST', '/api/payment/payinvoice', { apiKey, body, headers });
+const payInvoice = (body: Record<string, unknown>, apiKey = sk, headers: Record<string, string> = {}) =>
+  t.call('POST', '/api/payment/payinvoice', { apiKey, body, headers });
 const readInvoice = async (id: number) => (await t.call('GET', `/v1/invoices/${id}`, { key: sk })).json;
 const eventsOf = async (invoiceId: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'payment_id', 'session_id']).where('merchant_id', '=', t.merchantA.merchantId).orderBy('seq').execute()).filter((e) => e.type.startsWith('checkout.session') || e.payment_id !== null || e.type.startsWith('invoice.'));
-const ledgerOf = (paymentId: number) => t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).orderBy('id').execute();
+  (
+    await t.database.db
+      .selectFrom('events')
+      .select(['type', 'payment_id', 'session_id'])
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .orderBy('seq')
+      .execute()
+  ).filter((e) => e.type.startsWith('checkout.session') || e.payment_id !== null || e.type.startsWith('invoice.'));
+const ledgerOf = (paymentId: number) =>
+  t.database.db
+    .selectFrom('ledger_entries')
+    .select(['type', 'account', 'amount'])
+    .where('account', 'in', MERCHANT_BALANCES)
+    .where('payment_id', '=', paymentId)
+    .orderBy('id')
+    .execute();
 const invoiceEventTypes = async (invoiceId: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'data']).where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').orderBy('seq').execute())
+  (
+    await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where('type', 'like', 'invoice.%')
+      .orderBy('seq')
+      .execute()
+  )
     .filter((e) => JSON.stringify(e.data).includes(`"id":${invoiceId},`))
     .map((e) => e.type);
 const pagePath = (url: string) => new URL(url).pathname;
@@ -53,7 +79,21 @@ describe('paying by card', () => {
     const inv = await newInvoice();
     const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 1, card: card(VISA) });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ invoiceIdentifier: inv.identifier, amountPaid: 300, amountDue: 0, feePaid: 9, currency: 'USD', paymentStatusId: 'Success', paymentMethod: 'CreditCard', isSuccess: true, approvalAction: 'None', approvalDataOrUrl: null, is3DSecureAuth: false, hostMessage: 'Approved', clientReferenceNumber: null });
+    expect(res.json).toMatchObject({
+      invoiceIdentifier: inv.identifier,
+      amountPaid: 300,
+      amountDue: 0,
+      feePaid: 9,
+      currency: 'USD',
+      paymentStatusId: 'Success',
+      paymentMethod: 'CreditCard',
+      isSuccess: true,
+      approvalAction: 'None',
+      approvalDataOrUrl: null,
+      is3DSecureAuth: false,
+      hostMessage: 'Approved',
+      clientReferenceNumber: null,
+    });
     expect(res.json.authorizationCode).toMatch(/^[0-9A-F]{6}$/);
     expect(res.json.referenceNumber).toMatch(/^PAY/);
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'paid', amountPaid: 300, amountDue: 0 });
@@ -83,7 +123,16 @@ describe('paying by card', () => {
     const inv = await newInvoice();
     const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 1, card: card(INSUFFICIENT) });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ paymentStatusId: 'Failed', isSuccess: false, amountPaid: 0, amountDue: 300, feePaid: 0, approvalAction: 'None', authorizationCode: null, hostMessage: 'The card was declined: insufficient funds.' });
+    expect(res.json).toMatchObject({
+      paymentStatusId: 'Failed',
+      isSuccess: false,
+      amountPaid: 0,
+      amountDue: 300,
+      feePaid: 0,
+      approvalAction: 'None',
+      authorizationCode: null,
+      hostMessage: 'The card was declined: insufficient funds.',
+    });
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'pending', amountPaid: 0 });
     expect(await ledgerOf(res.json.paymentId)).toEqual([]);
     expect((await eventsOf(inv.id)).filter((e) => e.payment_id === res.json.paymentId).map((e) => e.type)).toEqual(['payment.failed']);
@@ -95,16 +144,38 @@ describe('paying by card', () => {
   it('the 3-D Secure card answers Redirect to the sandbox challenge page; completing it pays the invoice', async () => {
     const inv = await newInvoice();
     const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 1, card: card(THREE_DS) });
-    expect(res.json).toMatchObject({ paymentStatusId: 'CustomerAuthRequired', isSuccess: true, approvalAction: 'Redirect', is3DSecureAuth: true, amountPaid: 0, amountDue: 300, hostMessage: 'Customer authentication required' });
+    expect(res.json).toMatchObject({
+      paymentStatusId: 'CustomerAuthRequired',
+      isSuccess: true,
+      approvalAction: 'Redirect',
+      is3DSecureAuth: true,
+      amountPaid: 0,
+      amountDue: 300,
+      hostMessage: 'Customer authentication required',
+    });
     expect(res.json.approvalDataOrUrl).toMatch(new RegExp(`^${publicBaseUrl.replace(/[.]/g, '\\.')}/3ds/3ds_[A-Za-z0-9]{40}$`));
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'pending' });
     const waiting = await t.call('GET', `/v1/payment/${res.json.paymentId}`, { apiKey: sk });
-    expect(waiting.json).toMatchObject({ status: 'CustomerAuthRequired', approvalAction: 'Redirect', approvalDataOrUrl: res.json.approvalDataOrUrl, invoiceId: inv.id });
+    expect(waiting.json).toMatchObject({
+      status: 'CustomerAuthRequired',
+      approvalAction: 'Redirect',
+      approvalDataOrUrl: res.json.approvalDataOrUrl,
+      invoiceId: inv.id,
+    });
     const answered = await answerChallenge(res.json.approvalDataOrUrl, 'complete');
     expect(answered.status).toBeLessThan(400);
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'paid', amountPaid: 300 });
     const paid = await t.call('GET', `/v1/payment/${res.json.paymentId}`, { apiKey: sk });
-    expect(paid.json).toMatchObject({ id: res.json.paymentId, status: 'Success', approvalAction: 'None', capturedAmount: 300, feePaid: 9, paymentMethod: 'CreditCard', paymentOptionId: 1, invoiceIdentifier: inv.identifier });
+    expect(paid.json).toMatchObject({
+      id: res.json.paymentId,
+      status: 'Success',
+      approvalAction: 'None',
+      capturedAmount: 300,
+      feePaid: 9,
+      paymentMethod: 'CreditCard',
+      paymentOptionId: 1,
+      invoiceIdentifier: inv.identifier,
+    });
   });
 
   it('failing the 3-D Secure challenge fails the payment and the invoice stays payable', async () => {
@@ -150,7 +221,15 @@ describe('paying by wallet and bank transfer', () => {
   it('the wallet answers QrCode with the EMV payload; the receive test helper pays it and the invoice', async () => {
     const inv = await newInvoice();
     const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 3 });
-    expect(res.json).toMatchObject({ paymentStatusId: 'CustomerAuthRequired', isSuccess: true, approvalAction: 'QrCode', paymentMethod: 'GatewayWallet', amountPaid: 0, amountDue: 300, hostMessage: 'Scan to approve' });
+    expect(res.json).toMatchObject({
+      paymentStatusId: 'CustomerAuthRequired',
+      isSuccess: true,
+      approvalAction: 'QrCode',
+      paymentMethod: 'GatewayWallet',
+      amountPaid: 0,
+      amountDue: 300,
+      hostMessage: 'Scan to approve',
+    });
     expect(res.json.approvalDataOrUrl).toMatch(/^000201010212.*5406300\.00/);
     const received = await t.call('POST', `/v1/test-helpers/payments/${res.json.paymentId}/receive`, { key: sk });
     expect(received.status, received.text).toBe(200);
@@ -164,7 +243,15 @@ describe('paying by wallet and bank transfer', () => {
   it('a bank transfer answers the instructions (a valid IBAN, the reference, the amount, 7 days); its arrival pays a part of the invoice', async () => {
     const inv = await newInvoice();
     const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 4, amount: 120 });
-    expect(res.json).toMatchObject({ paymentStatusId: 'CustomerAuthRequired', isSuccess: true, approvalAction: 'BankTransfer', paymentMethod: 'BankTransfer', amountPaid: 0, amountDue: 300, hostMessage: 'Awaiting the bank transfer' });
+    expect(res.json).toMatchObject({
+      paymentStatusId: 'CustomerAuthRequired',
+      isSuccess: true,
+      approvalAction: 'BankTransfer',
+      paymentMethod: 'BankTransfer',
+      amountPaid: 0,
+      amountDue: 300,
+      hostMessage: 'Awaiting the bank transfer',
+    });
     const instructions = res.json.bankTransferInstructions;
     expect(instructions).toMatchObject({ bankName: 'Till Sandbox Bank', bic: 'TILLGB2L', reference: res.json.referenceNumber, amount: 120, currency: 'USD' });
     expect(res.json.approvalDataOrUrl).toBe(res.json.referenceNumber);
@@ -174,7 +261,13 @@ describe('paying by wallet and bank transfer', () => {
     const numeric = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
     expect(BigInt(numeric) % 97n).toBe(1n);
     const shown = await t.call('GET', `/v1/payment/${res.json.paymentId}`, { apiKey: sk });
-    expect(shown.json).toMatchObject({ status: 'CustomerAuthRequired', approvalAction: 'BankTransfer', approvalDataOrUrl: res.json.referenceNumber, amount: 120, paymentOptionId: 4 });
+    expect(shown.json).toMatchObject({
+      status: 'CustomerAuthRequired',
+      approvalAction: 'BankTransfer',
+      approvalDataOrUrl: res.json.referenceNumber,
+      amount: 120,
+      paymentOptionId: 4,
+    });
     const received = await t.call('POST', `/v1/test-helpers/payments/${res.json.paymentId}/receive`, { key: sk });
     expect(received.json).toEqual({ paymentId: res.json.paymentId, status: 'succeeded', invoiceId: inv.id, invoiceStatus: 'partially_paid' });
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'partially_paid', amountPaid: 120, amountDue: 180 });
@@ -206,7 +299,11 @@ describe('what cannot be paid', () => {
     expect(unknown.json.error).toMatchObject({ code: 'parameter_invalid', param: 'paymentOptionId' });
     const merchant = await t.database.db.selectFrom('merchants').select('payment_options').where('id', '=', t.merchantB.merchantId).executeTakeFirstOrThrow();
     const options = merchant.payment_options.map((o) => (o.id === 4 ? { ...o, enabled: false } : o));
-    await t.database.db.updateTable('merchants').set({ payment_options: JSON.stringify(options) }).where('id', '=', t.merchantB.merchantId).execute();
+    await t.database.db
+      .updateTable('merchants')
+      .set({ payment_options: JSON.stringify(options) })
+      .where('id', '=', t.merchantB.merchantId)
+      .execute();
     const theirs = await newInvoice(t.merchantB.keys.test.secret);
     const disabled = await payInvoice({ invoiceId: theirs.id, paymentOptionId: 4 }, t.merchantB.keys.test.secret);
     expect(disabled.status).toBe(400);
@@ -227,7 +324,7 @@ describe('what cannot be paid', () => {
     expect(await t.database.db.selectFrom('payments').select('id').where('invoice_id', '=', voided.id).execute()).toEqual([]);
   });
 
-  it('another merchant\'s or mode\'s invoice answers 404 invoice_not_found, by id and by identifier', async () => {
+  it("another merchant's or mode's invoice answers 404 invoice_not_found, by id and by identifier", async () => {
     const theirs = await newInvoice(t.merchantB.keys.test.secret);
     for (const body of [{ invoiceId: theirs.id }, { invoiceIdentifier: theirs.identifier }]) {
       const res = await payInvoice({ ...body, paymentOptionId: 1, card: card(VISA) });
@@ -282,12 +379,21 @@ describe('paying from a funding source (fundingSourceId)', () => {
     const inv = await newInvoice();
     const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 2, fundingSourceId: source });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ amountPaid: 300, amountDue: 0, feePaid: 9, paymentStatusId: 'Success', paymentMethod: 'CreditCard', isSuccess: true, approvalAction: 'None', is3DSecureAuth: false });
+    expect(res.json).toMatchObject({
+      amountPaid: 300,
+      amountDue: 0,
+      feePaid: 9,
+      paymentStatusId: 'Success',
+      paymentMethod: 'CreditCard',
+      isSuccess: true,
+      approvalAction: 'None',
+      is3DSecureAuth: false,
+    });
     expect(await readInvoice(inv.id)).toMatchObject({ status: 'paid', amountPaid: 300, amountDue: 0 });
     expect(await invoiceEventTypes(inv.id)).toContain('invoice.paid');
   });
 
-  it('an unknown or another merchant\'s source is a 404, one of another brand a 400, one not verified a 409: nothing is paid', async () => {
+  it("an unknown or another merchant's source is a 404, one of another brand a 400, one not verified a 409: nothing is paid", async () => {
     const inv = await newInvoice();
     const visa = await register(VISA);
     const unverified = await register(THREE_DS);

@@ -20,7 +20,15 @@ afterAll(async () => {
 const expiry = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
 const VISA = { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: expiry, cvv: '123' };
 const payer = { email: 'Ana@Example.com', firstName: 'Ana', lastName: 'Lopez' };
-const beans = { name: 'Beans', currencyCode: 'USD', unitPrice: '24.50', taxRate: '8.25', productName: 'Yirgacheffe 1 kg', productDescription: 'Light roast', successUrl: 'https://shop.example.com/thanks' };
+const beans = {
+  name: 'Beans',
+  currencyCode: 'USD',
+  unitPrice: '24.50',
+  taxRate: '8.25',
+  productName: 'Yirgacheffe 1 kg',
+  productDescription: 'Light roast',
+  successUrl: 'https://shop.example.com/thanks',
+};
 
 async function newLink(body: Record<string, unknown> = beans, apiKey = sk) {
   const res = await t.call('POST', '/v1/PaymentLink', { apiKey, body });
@@ -28,7 +36,8 @@ async function newLink(body: Record<string, unknown> = beans, apiKey = sk) {
   return res.json;
 }
 const readLink = async (id: number, apiKey = sk) => (await t.call('GET', `/v1/PaymentLink?$filter=id eq ${id}`, { apiKey })).json.value[0];
-const invoiceFrom = (identifier: string, body: Record<string, unknown> = payer) => t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${identifier}')`, { body });
+const invoiceFrom = (identifier: string, body: Record<string, unknown> = payer) =>
+  t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${identifier}')`, { body });
 async function invoiced(identifier: string, body: Record<string, unknown> = payer) {
   const res = await invoiceFrom(identifier, body);
   expect(res.status, res.text).toBe(201);
@@ -36,7 +45,13 @@ async function invoiced(identifier: string, body: Record<string, unknown> = paye
 }
 const pay = (invoiceId: number, apiKey = sk) => t.call('POST', '/api/payment/payinvoice', { apiKey, body: { invoiceId, paymentOptionId: 1, card: VISA } });
 const lastCode = async (email: string) => {
-  const row = await t.database.db.selectFrom('messages').select(['body', 'kind']).where('recipient', '=', email).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom('messages')
+    .select(['body', 'kind'])
+    .where('recipient', '=', email)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   expect(row.kind).toBe('otp');
   return /\b(\d{6})\b/.exec(row.body)![1]!;
 };
@@ -46,14 +61,21 @@ describe('public reads', () => {
     const link = await newLink();
     const res = await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.identifier}')`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: link.id, identifier: link.identifier, unitPrice: '24.50', status: 'Active', plans: [], merchant: { name: expect.any(String) } });
+    expect(res.json).toMatchObject({
+      id: link.id,
+      identifier: link.identifier,
+      unitPrice: '24.50',
+      status: 'Active',
+      plans: [],
+      merchant: { name: expect.any(String) },
+    });
     expect(res.json).not.toHaveProperty('clickCount');
     expect(res.json).not.toHaveProperty('notificationUrl');
     await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.identifier}')`);
     expect((await readLink(link.id)).clickCount).toBe(2);
   });
 
-  it('GetByMerchantSlug finds the link by the merchant\'s slug and its code, and counts a view; other slugs or codes are 404', async () => {
+  it("GetByMerchantSlug finds the link by the merchant's slug and its code, and counts a view; other slugs or codes are 404", async () => {
     const link = await newLink();
     const res = await t.call('GET', `/v1/PaymentLink/GetByMerchantSlug(merchantSlug='${slug}',code='${link.code}')`);
     expect(res.status, res.text).toBe(200);
@@ -84,10 +106,18 @@ describe('public reads', () => {
 });
 
 describe('an invoice from a link', () => {
-  it('is Pending with one item built from the link, the payer, the link\'s URLs; paying it counts on the link', async () => {
+  it("is Pending with one item built from the link, the payer, the link's URLs; paying it counts on the link", async () => {
     const link = await newLink();
     const inv = await invoiced(link.identifier, { ...payer, quantity: '2' });
-    expect(inv).toMatchObject({ status: 'Pending', currencyCode: 'USD', subTotal: 49, taxAmount: 4.04, totalCost: 53.04, successUrl: beans.successUrl, description: 'Beans' });
+    expect(inv).toMatchObject({
+      status: 'Pending',
+      currencyCode: 'USD',
+      subTotal: 49,
+      taxAmount: 4.04,
+      totalCost: 53.04,
+      successUrl: beans.successUrl,
+      description: 'Beans',
+    });
     expect(inv.items).toMatchObject([{ name: 'Yirgacheffe 1 kg', description: 'Light roast', unitCost: 24.5, quantity: 2, taxRate: 8.25 }]);
     expect(inv.sourceInfo).toMatchObject({ email: 'Ana@Example.com', firstName: 'Ana', lastName: 'Lopez' });
     expect(inv.paymentUrl).toMatch(new RegExp(`/invoice/${inv.identifier}$`));
@@ -101,7 +131,8 @@ describe('an invoice from a link', () => {
   it('a variable amount must be sent and lie within minAmount..maxAmount; fixed-price links refuse it', async () => {
     const gift = await newLink({ name: 'Gift', currencyCode: 'EUR', linkType: 'Donation', isVariableAmount: true, minAmount: '5', maxAmount: '500' });
     expect((await invoiceFrom(gift.identifier)).json.error).toMatchObject({ code: 'parameter_missing', param: 'amount' });
-    for (const amount of ['4.99', '500.01', '0']) expect((await invoiceFrom(gift.identifier, { ...payer, amount })).json.error, amount).toMatchObject({ code: 'validation_error', param: 'amount' });
+    for (const amount of ['4.99', '500.01', '0'])
+      expect((await invoiceFrom(gift.identifier, { ...payer, amount })).json.error, amount).toMatchObject({ code: 'validation_error', param: 'amount' });
     expect((await invoiceFrom(gift.identifier, { ...payer, amount: '5.001' })).json.error).toMatchObject({ param: 'amount' });
     expect(await invoiced(gift.identifier, { ...payer, amount: '42.10' })).toMatchObject({ totalCost: 42.1, currencyCode: 'EUR' });
     const fixed = await newLink();
@@ -147,10 +178,16 @@ describe('email verification', () => {
     const body = { email, firstName: 'V', lastName: 'One' };
     expect((await invoiceFrom(link.identifier, body)).json.error).toMatchObject({ code: 'parameter_missing', param: 'verificationTokenId' });
     const wrong = code === '000000' ? '111111' : '000000';
-    expect((await invoiceFrom(link.identifier, { ...body, verificationTokenId: sent.json.tokenId, verificationCode: wrong })).json.error).toMatchObject({ code: 'verification_code_invalid' });
-    expect((await invoiceFrom(link.identifier, { ...body, email: 'other@example.com', verificationTokenId: sent.json.tokenId, verificationCode: code })).json.error).toMatchObject({ code: 'verification_code_invalid' });
+    expect((await invoiceFrom(link.identifier, { ...body, verificationTokenId: sent.json.tokenId, verificationCode: wrong })).json.error).toMatchObject({
+      code: 'verification_code_invalid',
+    });
+    expect(
+      (await invoiceFrom(link.identifier, { ...body, email: 'other@example.com', verificationTokenId: sent.json.tokenId, verificationCode: code })).json.error,
+    ).toMatchObject({ code: 'verification_code_invalid' });
     await invoiced(link.identifier, { ...body, verificationTokenId: sent.json.tokenId, verificationCode: code });
-    expect((await invoiceFrom(link.identifier, { ...body, verificationTokenId: sent.json.tokenId, verificationCode: code })).json.error).toMatchObject({ code: 'verification_code_invalid' });
+    expect((await invoiceFrom(link.identifier, { ...body, verificationTokenId: sent.json.tokenId, verificationCode: code })).json.error).toMatchObject({
+      code: 'verification_code_invalid',
+    });
     const again = await t.call('POST', `/v1/PaymentLink/SendVerificationCode(identifier='${link.identifier}')`, { body: { email } });
     expect(again.status).toBe(429);
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -169,9 +206,13 @@ describe('email verification', () => {
 
   it('a link without verification answers 400; one that takes no payments 409', async () => {
     const plain = await newLink();
-    expect((await t.call('POST', `/v1/PaymentLink/SendVerificationCode(identifier='${plain.identifier}')`, { body: { email: 'x@example.com' } })).json.error).toMatchObject({ code: 'validation_error' });
+    expect(
+      (await t.call('POST', `/v1/PaymentLink/SendVerificationCode(identifier='${plain.identifier}')`, { body: { email: 'x@example.com' } })).json.error,
+    ).toMatchObject({ code: 'validation_error' });
     const off = await newLink({ ...beans, isEmailVerificationRequired: true, status: 'Draft' });
-    expect((await t.call('POST', `/v1/PaymentLink/SendVerificationCode(identifier='${off.identifier}')`, { body: { email: 'x@example.com' } })).status).toBe(409);
+    expect((await t.call('POST', `/v1/PaymentLink/SendVerificationCode(identifier='${off.identifier}')`, { body: { email: 'x@example.com' } })).status).toBe(
+      409,
+    );
   });
 });
 
@@ -222,7 +263,13 @@ describe.runIf(usingPostgres)('race (PostgreSQL)', () => {
     const invoices = [];
     for (let i = 0; i < 5; i++) invoices.push(await invoiced(link.identifier, { ...payer, email: `race-${i}@example.com` }));
     const results = await Promise.all(invoices.map((inv) => pay(inv.id)));
-    expect(results.map((r) => (r.json.isSuccess ? 'paid' : r.json.error?.code)).sort()).toEqual(['invoice_not_payable', 'invoice_not_payable', 'invoice_not_payable', 'paid', 'paid']);
+    expect(results.map((r) => (r.json.isSuccess ? 'paid' : r.json.error?.code)).sort()).toEqual([
+      'invoice_not_payable',
+      'invoice_not_payable',
+      'invoice_not_payable',
+      'paid',
+      'paid',
+    ]);
     expect(await readLink(link.id)).toMatchObject({ completedPaymentCount: 2, totalAmountCollected: '53.04', status: 'Expired', invoiceCount: 5 });
   });
 

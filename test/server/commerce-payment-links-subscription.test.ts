@@ -22,15 +22,22 @@ async function subscriptionLink(m: MerchantCredentials, extra: Record<string, un
   const key = m.keys.test.secret;
   const product = await t.call('POST', '/v1/products', { key, body: { name: 'Cloud' } });
   expect(product.status, product.text).toBe(201);
-  const plan = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Pro monthly', amount: 19.99, currency: 'USD', interval: 'month' } });
+  const plan = await t.call('POST', '/v1/plans', {
+    key,
+    body: { productId: product.json.id, name: 'Pro monthly', amount: 19.99, currency: 'USD', interval: 'month' },
+  });
   expect(plan.status, plan.text).toBe(201);
   const gone = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Old', amount: 5, currency: 'USD', interval: 'month' } });
   expect((await t.call('DELETE', `/v1/plans/${gone.json.data.id}`, { key })).status).toBe(200);
-  const link = await t.call('POST', '/v1/PaymentLink', { apiKey: key, body: { name: 'Cloud Pro', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: Number(product.json.id), ...extra } });
+  const link = await t.call('POST', '/v1/PaymentLink', {
+    apiKey: key,
+    body: { name: 'Cloud Pro', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: Number(product.json.id), ...extra },
+  });
   expect(link.status, link.text).toBe(201);
   return { link: link.json, planId: plan.json.data.id as number, archivedPlanId: gone.json.data.id as number };
 }
-const subscribe = (identifier: string, body: Record<string, unknown>) => t.call('POST', `/v1/PaymentLink/CreateSubscription(identifier='${identifier}')`, { body });
+const subscribe = (identifier: string, body: Record<string, unknown>) =>
+  t.call('POST', `/v1/PaymentLink/CreateSubscription(identifier='${identifier}')`, { body });
 
 describe('subscription links', () => {
   it('the public view offers the active plans of the product; the link is Subscription, Subscribe, without a price', async () => {
@@ -38,7 +45,9 @@ describe('subscription links', () => {
     const { link, planId } = await subscriptionLink(m);
     expect(link).toMatchObject({ linkType: 'Subscription', isSubscriptionBased: true, callToActionText: 'Subscribe', unitPrice: null });
     const view = await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.identifier}')`);
-    expect(view.json.plans).toMatchObject([{ id: planId, name: 'Pro monthly', amount: '19.99', currency: 'USD', timeUnit: 'Month', timeInterval: 1, status: 'Active', productName: 'Cloud' }]);
+    expect(view.json.plans).toMatchObject([
+      { id: planId, name: 'Pro monthly', amount: '19.99', currency: 'USD', timeUnit: 'Month', timeInterval: 1, status: 'Active', productName: 'Cloud' },
+    ]);
   });
 
   it('CreateSubscription starts it pending with its first invoice; paying the invoice activates it, keeps the card and counts on the link', async () => {
@@ -47,9 +56,23 @@ describe('subscription links', () => {
     const { link, planId } = await subscriptionLink(m);
     const res = await subscribe(link.identifier, { ...payer, planId });
     expect(res.status, res.text).toBe(201);
-    expect(res.json.subscription).toMatchObject({ status: 'Pending', planId, planName: 'Pro monthly', amount: 19.99, currency: 'USD', timeUnit: 'Month', clientEmail: 'sub@example.com' });
+    expect(res.json.subscription).toMatchObject({
+      status: 'Pending',
+      planId,
+      planName: 'Pro monthly',
+      amount: 19.99,
+      currency: 'USD',
+      timeUnit: 'Month',
+      clientEmail: 'sub@example.com',
+    });
     expect(res.json.invoice).toMatchObject({ status: 'Pending', totalCost: 19.99, currencyCode: 'USD' });
-    expect(res.json.billing).toMatchObject({ planId, amount: '19.99', amountDueNow: '19.99', subscriptionBillingType: 'Recurring', invoicePageUrl: expect.stringMatching(new RegExp(`/invoice/${res.json.invoice.identifier}$`)) });
+    expect(res.json.billing).toMatchObject({
+      planId,
+      amount: '19.99',
+      amountDueNow: '19.99',
+      subscriptionBillingType: 'Recurring',
+      invoicePageUrl: expect.stringMatching(new RegExp(`/invoice/${res.json.invoice.identifier}$`)),
+    });
     const paid = await t.call('POST', '/api/payment/payinvoice', { apiKey: key, body: { invoiceId: res.json.invoice.id, paymentOptionId: 1, card: VISA } });
     expect(paid.json, paid.text).toMatchObject({ isSuccess: true });
     const sub = await t.call('GET', `/v1/subscriptions/${res.json.subscription.id}`, { key });
@@ -84,16 +107,23 @@ describe('subscription links', () => {
     expect((await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.identifier}')`)).json.plans).toHaveLength(1);
   });
 
-  it('a Usage plan is not offered; a OneTime plan\'s subscription covers one period', async () => {
+  it("a Usage plan is not offered; a OneTime plan's subscription covers one period", async () => {
     const m = await t.newMerchant('Sub types');
     const key = m.keys.test.secret;
     const product = await t.call('POST', '/v1/SubscriptionProduct', { apiKey: key, body: { name: 'Metered' } });
     expect(product.status, product.text).toBe(201);
-    const plan = (body: Record<string, unknown>) => t.call('POST', '/v1/SubscriptionPlan', { apiKey: key, body: { productId: product.json.id, currency: 'USD', timeUnit: 'Month', timeInterval: 1, ...body } });
+    const plan = (body: Record<string, unknown>) =>
+      t.call('POST', '/v1/SubscriptionPlan', {
+        apiKey: key,
+        body: { productId: product.json.id, currency: 'USD', timeUnit: 'Month', timeInterval: 1, ...body },
+      });
     const usage = await plan({ name: 'Per call', amount: '0.10', subscriptionBillingType: 'Usage' });
     const once = await plan({ name: 'Once', amount: '30.00', subscriptionBillingType: 'OneTime' });
     expect([usage.status, once.status], usage.text + once.text).toEqual([201, 201]);
-    const link = await t.call('POST', '/v1/PaymentLink', { apiKey: key, body: { name: 'Metered', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: product.json.id } });
+    const link = await t.call('POST', '/v1/PaymentLink', {
+      apiKey: key,
+      body: { name: 'Metered', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: product.json.id },
+    });
     const view = await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${link.json.identifier}')`);
     expect(view.json.plans.map((p: { id: number }) => p.id)).toEqual([once.json.id]);
     expect((await subscribe(link.json.identifier, { ...payer, planId: usage.json.id })).json.error).toMatchObject({ param: 'planId' });

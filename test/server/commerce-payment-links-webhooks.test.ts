@@ -32,14 +32,23 @@ describe("a link's notificationUrl", () => {
     const m = await t.newMerchant('Link hooks');
     const apiKey = m.keys.test.secret;
     const [linkUrl, endpoint] = [await receivers.start(), await receivers.start()];
-    const configured = await t.call('POST', '/v1/WebhookConfiguration', { key: apiKey, body: { sandboxUrl: endpoint.url, subscribedEvents: ['invoice.paid'] } });
+    const configured = await t.call('POST', '/v1/WebhookConfiguration', {
+      key: apiKey,
+      body: { sandboxUrl: endpoint.url, subscribedEvents: ['invoice.paid'] },
+    });
     expect(configured.status, configured.text).toBe(201);
-    const link = await t.call('POST', '/v1/PaymentLink', { apiKey, body: { name: 'Beans', currencyCode: 'USD', unitPrice: '10.00', notificationUrl: linkUrl.url } });
+    const link = await t.call('POST', '/v1/PaymentLink', {
+      apiKey,
+      body: { name: 'Beans', currencyCode: 'USD', unitPrice: '10.00', notificationUrl: linkUrl.url },
+    });
     expect(link.status, link.text).toBe(201);
     const secret = link.json.notificationSecret as string;
-    const inv = await t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${link.json.identifier}')`, { body: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' } });
+    const inv = await t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${link.json.identifier}')`, {
+      body: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' },
+    });
     const other = await t.call('POST', '/v1/invoice', { apiKey, body: { currencyCode: 'USD', items: [{ name: 'Other', unitCost: 5, quantity: 1 }] } });
-    for (const id of [inv.json.id, other.json.id]) expect((await t.call('POST', '/api/payment/payinvoice', { apiKey, body: { invoiceId: id, paymentOptionId: 1, card: VISA } })).json.isSuccess).toBe(true);
+    for (const id of [inv.json.id, other.json.id])
+      expect((await t.call('POST', '/api/payment/payinvoice', { apiKey, body: { invoiceId: id, paymentOptionId: 1, card: VISA } })).json.isSuccess).toBe(true);
     await deliver();
     expect(linkUrl.received.map((h) => [h.json.type, h.json.data.object.id])).toEqual([['invoice.paid', inv.json.id]]);
     const hook = linkUrl.received[0]!;
@@ -51,12 +60,27 @@ describe("a link's notificationUrl", () => {
   it('a notificationUrl that is not public https is refused; a merchant-chosen secret signs', async () => {
     const m = await t.newMerchant('Link hooks 2');
     const apiKey = m.keys.test.secret;
-    expect((await t.call('POST', '/v1/PaymentLink', { apiKey, body: { name: 'X', currencyCode: 'USD', unitPrice: '1', notificationUrl: 'https://10.0.0.1/hook' } })).json.error).toMatchObject({ param: 'notificationUrl' });
-    expect((await t.call('POST', '/v1/PaymentLink', { apiKey: m.keys.live.secret, body: { name: 'X', currencyCode: 'USD', unitPrice: '1', notificationUrl: 'https://localhost:4000/hook' } })).json.error).toMatchObject({ param: 'notificationUrl' });
+    expect(
+      (await t.call('POST', '/v1/PaymentLink', { apiKey, body: { name: 'X', currencyCode: 'USD', unitPrice: '1', notificationUrl: 'https://10.0.0.1/hook' } }))
+        .json.error,
+    ).toMatchObject({ param: 'notificationUrl' });
+    expect(
+      (
+        await t.call('POST', '/v1/PaymentLink', {
+          apiKey: m.keys.live.secret,
+          body: { name: 'X', currencyCode: 'USD', unitPrice: '1', notificationUrl: 'https://localhost:4000/hook' },
+        })
+      ).json.error,
+    ).toMatchObject({ param: 'notificationUrl' });
     const r = await receivers.start();
-    const link = await t.call('POST', '/v1/PaymentLink', { apiKey, body: { name: 'X', currencyCode: 'USD', unitPrice: '1', notificationUrl: r.url, notificationSecret: 'my-own-secret-0123456789' } });
+    const link = await t.call('POST', '/v1/PaymentLink', {
+      apiKey,
+      body: { name: 'X', currencyCode: 'USD', unitPrice: '1', notificationUrl: r.url, notificationSecret: 'my-own-secret-0123456789' },
+    });
     expect(link.json).not.toHaveProperty('notificationSecret');
-    const inv = await t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${link.json.identifier}')`, { body: { email: 'bo@example.com', firstName: 'Bo', lastName: 'Li' } });
+    const inv = await t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${link.json.identifier}')`, {
+      body: { email: 'bo@example.com', firstName: 'Bo', lastName: 'Li' },
+    });
     await t.call('POST', '/api/payment/payinvoice', { apiKey, body: { invoiceId: inv.json.id, paymentOptionId: 1, card: VISA } });
     await deliver();
     expect(r.received).toHaveLength(1);

@@ -14,7 +14,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-const beans = { name: 'Single-origin beans, 1 kg', currencyCode: 'USD', unitPrice: '24.50', taxRate: '8.25', productName: 'Ethiopia Yirgacheffe 1 kg', callToActionText: 'Buy now', buttonColor: '#6F4E37' };
+const beans = {
+  name: 'Single-origin beans, 1 kg',
+  currencyCode: 'USD',
+  unitPrice: '24.50',
+  taxRate: '8.25',
+  productName: 'Ethiopia Yirgacheffe 1 kg',
+  callToActionText: 'Buy now',
+  buttonColor: '#6F4E37',
+};
 const call = (method: string, path: string, body?: unknown, apiKey = sk) => t.call(method, path, { apiKey, ...(body === undefined ? {} : { body }) });
 async function newLink(body: Record<string, unknown> = beans, apiKey = sk) {
   const res = await call('POST', '/v1/PaymentLink', body, apiKey);
@@ -25,7 +33,25 @@ async function newLink(body: Record<string, unknown> = beans, apiKey = sk) {
 describe('creating a link', () => {
   it('answers the code, identifier, page, QR path, embed snippet and Active status, with exact decimal strings', async () => {
     const link = await newLink();
-    expect(link).toMatchObject({ name: beans.name, unitPrice: '24.50', quantity: '1', taxRate: '8.25', taxAmount: '2.02', currencyCode: 'USD', status: 'Active', usageMode: 'MultiUse', linkType: 'Standard', linkStyle: 'Button', isSubscriptionBased: false, isPasswordProtected: false, clickCount: 0, invoiceCount: 0, completedPaymentCount: 0, totalAmountCollected: '0.00', notificationUrl: null });
+    expect(link).toMatchObject({
+      name: beans.name,
+      unitPrice: '24.50',
+      quantity: '1',
+      taxRate: '8.25',
+      taxAmount: '2.02',
+      currencyCode: 'USD',
+      status: 'Active',
+      usageMode: 'MultiUse',
+      linkType: 'Standard',
+      linkStyle: 'Button',
+      isSubscriptionBased: false,
+      isPasswordProtected: false,
+      clickCount: 0,
+      invoiceCount: 0,
+      completedPaymentCount: 0,
+      totalAmountCollected: '0.00',
+      notificationUrl: null,
+    });
     expect(link.code).toMatch(/^[A-Za-z0-9]{8}$/);
     expect(link.identifier).toMatch(/^[0-9a-f-]{36}$/);
     expect(link.paymentUrl).toMatch(new RegExp(`^https?://[^/]+/pay/link/${link.identifier}$`));
@@ -38,7 +64,10 @@ describe('creating a link', () => {
   });
 
   it('gives each link its own code and identifier, and defaults the call to action by type', async () => {
-    const [a, b] = [await newLink({ name: 'A', currencyCode: 'EUR', unitPrice: '1' }), await newLink({ name: 'Gift', currencyCode: 'EUR', linkType: 'Donation', isVariableAmount: true, minAmount: '5', suggestedAmount: '25' })];
+    const [a, b] = [
+      await newLink({ name: 'A', currencyCode: 'EUR', unitPrice: '1' }),
+      await newLink({ name: 'Gift', currencyCode: 'EUR', linkType: 'Donation', isVariableAmount: true, minAmount: '5', suggestedAmount: '25' }),
+    ];
     expect(a.code).not.toBe(b.code);
     expect(a.identifier).not.toBe(b.identifier);
     expect(a.callToActionText).toBe('Pay now');
@@ -61,7 +90,12 @@ describe('creating a link', () => {
       [{ name: 'X', currencyCode: 'JPY', unitPrice: '10.5' }, 400, 'validation_error', 'unitPrice'],
       [{ name: 'X', currencyCode: 'USD', isVariableAmount: true, minAmount: '50', maxAmount: '10' }, 400, 'validation_error', 'minAmount'],
       [{ name: 'X', currencyCode: 'USD', isVariableAmount: true, minAmount: '5', suggestedAmount: '2' }, 400, 'validation_error', 'suggestedAmount'],
-      [{ name: 'X', currencyCode: 'USD', unitPrice: '1', validFrom: '2030-01-02T00:00:00Z', validTo: '2030-01-01T00:00:00Z' }, 400, 'validation_error', 'validTo'],
+      [
+        { name: 'X', currencyCode: 'USD', unitPrice: '1', validFrom: '2030-01-02T00:00:00Z', validTo: '2030-01-01T00:00:00Z' },
+        400,
+        'validation_error',
+        'validTo',
+      ],
       [{ name: 'X', currencyCode: 'USD', unitPrice: '1', taxRate: '101' }, 400, 'parameter_invalid', 'taxRate'],
       [{ name: 'X', currencyCode: 'USD', isSubscriptionBased: true }, 400, 'parameter_missing', 'subscriptionProductId'],
       [{ name: 'X', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: 999999 }, 400, 'validation_error', 'subscriptionProductId'],
@@ -81,7 +115,11 @@ describe('creating a link', () => {
     expect(link.isPasswordProtected).toBe(true);
     const listed = await call('GET', `/v1/PaymentLink?$filter=id eq ${link.id}`);
     expect(listed.json.value[0]).not.toHaveProperty('notificationSecret');
-    const row = await t.database.db.selectFrom('payment_links').select(['password_hash', 'notification_secret']).where('id', '=', link.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('payment_links')
+      .select(['password_hash', 'notification_secret'])
+      .where('id', '=', link.id)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain('opensesame');
     expect(row.notification_secret).toBe(link.notificationSecret);
@@ -100,12 +138,18 @@ describe('updating a link', () => {
   it('applies the rules to the result, and refuses status and unknown fields', async () => {
     const link = await newLink({ name: 'V', currencyCode: 'USD', isVariableAmount: true, minAmount: '5', maxAmount: '50' });
     expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { minAmount: '60' })).json.error).toMatchObject({ code: 'validation_error', param: 'minAmount' });
-    expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { isVariableAmount: false })).json.error).toMatchObject({ code: 'parameter_missing', param: 'unitPrice' });
+    expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { isVariableAmount: false })).json.error).toMatchObject({
+      code: 'parameter_missing',
+      param: 'unitPrice',
+    });
     expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { status: 'Active' })).status).toBe(400);
-    expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { isVariableAmount: false, unitPrice: '9.99' })).json).toMatchObject({ isVariableAmount: false, unitPrice: '9.99' });
+    expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { isVariableAmount: false, unitPrice: '9.99' })).json).toMatchObject({
+      isVariableAmount: false,
+      unitPrice: '9.99',
+    });
   });
 
-  it('another merchant\'s or mode\'s link is a 404', async () => {
+  it("another merchant's or mode's link is a 404", async () => {
     const link = await newLink();
     for (const key of [t.merchantB.keys.test.secret, t.merchantA.keys.live.secret]) {
       expect((await call('PATCH', `/v1/PaymentLink/${link.id}`, { name: 'Mine' }, key)).status).toBe(404);
@@ -141,7 +185,7 @@ describe('deleting a link', () => {
 });
 
 describe('the list', () => {
-  it('filters, orders, counts and pages the tenant\'s links only', async () => {
+  it("filters, orders, counts and pages the tenant's links only", async () => {
     const key = (await t.newMerchant('Links list')).keys.test.secret;
     await newLink({ name: 'One', currencyCode: 'USD', unitPrice: '1' }, key);
     await newLink({ name: 'Two', currencyCode: 'EUR', unitPrice: '2', status: 'Draft' }, key);
@@ -154,8 +198,14 @@ describe('the list', () => {
     const paged = await call('GET', '/v1/PaymentLink?$orderby=name asc&$top=2', undefined, key);
     expect(paged.json.value.map((l: { name: string }) => l.name)).toEqual(['One', 'Three']);
     expect(paged.json['@odata.nextLink']).toContain('$skip=2');
-    expect((await call('GET', `/v1/PaymentLink?$filter=${encodeURIComponent('isSubscriptionBased eq false and currencyCode eq \'EUR\'')}`, undefined, key)).json.value).toHaveLength(1);
+    expect(
+      (await call('GET', `/v1/PaymentLink?$filter=${encodeURIComponent("isSubscriptionBased eq false and currencyCode eq 'EUR'")}`, undefined, key)).json.value,
+    ).toHaveLength(1);
     expect((await call('GET', '/v1/PaymentLink?$filter=nope eq 1', undefined, key)).status).toBe(400);
-    expect((await call('GET', '/v1/PaymentLink', undefined, t.merchantA.keys.live.secret)).json.value.filter((l: { name: string }) => ['One', 'Two', 'Three'].includes(l.name))).toEqual([]);
+    expect(
+      (await call('GET', '/v1/PaymentLink', undefined, t.merchantA.keys.live.secret)).json.value.filter((l: { name: string }) =>
+        ['One', 'Two', 'Three'].includes(l.name),
+      ),
+    ).toEqual([]);
   });
 });

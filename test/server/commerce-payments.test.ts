@@ -18,20 +18,55 @@ afterAll(async () => {
 
 const expiry = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
 const card = (cardNumber = '4242424242424242') => ({ cardNumber, expiryDate: expiry, cvv: '123' });
-const create = (body: Record<string, unknown>, apiKey = sk, headers: Record<string, string> = {}) => t.call('POST', '/v1/payment', { apiKey, body: { currency: 'USD', ...body }, headers });
+const create = (body: Record<string, unknown>, apiKey = sk, headers: Record<string, string> = {}) =>
+  t.call('POST', '/v1/payment', { apiKey, body: { currency: 'USD', ...body }, headers });
 const capture = (id: number, body?: Record<string, unknown>, apiKey = sk) => t.call('POST', `/v1/payment/${id}/capture`, { apiKey, body });
 const read = (id: number, apiKey = sk) => t.call('GET', `/v1/payment/${id}`, { apiKey });
 const checkoutInvoice = async (id: number) => (await t.call('GET', `/v1/invoices/${id}`, { key: sk })).json;
-const ledgerOf = (paymentId: number) => t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
-const eventTypes = async (paymentId: number) => (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
+const ledgerOf = (paymentId: number) =>
+  t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
+const eventTypes = async (paymentId: number) =>
+  (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
 
 describe('creating a payment', () => {
   it('charges a card at once: 201 Success, a paid one-item invoice named by the description, the client reference kept', async () => {
-    const res = await create({ amount: 45.5, paymentOptionId: 1, paymentMethod: 'CreditCard', card: card(), description: 'Gift card', clientReferenceNumber: 'ORDER-77', sourceInfo: { email: 'li@example.com', firstName: 'Li' } });
+    const res = await create({
+      amount: 45.5,
+      paymentOptionId: 1,
+      paymentMethod: 'CreditCard',
+      card: card(),
+      description: 'Gift card',
+      clientReferenceNumber: 'ORDER-77',
+      sourceInfo: { email: 'li@example.com', firstName: 'Li' },
+    });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toMatchObject({ amount: 45.5, currency: 'USD', status: 'Success', captureMethod: 'Automatic', holdStatus: null, authorizedAmount: 45.5, capturedAmount: 45.5, refundedAmount: 0, feePaid: 1.62, paymentMethod: 'CreditCard', paymentOptionId: 1, description: 'Gift card', clientReferenceNumber: 'ORDER-77', approvalAction: 'None', approvalDataOrUrl: null, authorizationExpiresAt: null, hostMessage: 'Approved' });
+    expect(res.json).toMatchObject({
+      amount: 45.5,
+      currency: 'USD',
+      status: 'Success',
+      captureMethod: 'Automatic',
+      holdStatus: null,
+      authorizedAmount: 45.5,
+      capturedAmount: 45.5,
+      refundedAmount: 0,
+      feePaid: 1.62,
+      paymentMethod: 'CreditCard',
+      paymentOptionId: 1,
+      description: 'Gift card',
+      clientReferenceNumber: 'ORDER-77',
+      approvalAction: 'None',
+      approvalDataOrUrl: null,
+      authorizationExpiresAt: null,
+      hostMessage: 'Approved',
+    });
     const invoice = await checkoutInvoice(res.json.invoiceId);
-    expect(invoice).toMatchObject({ identifier: res.json.invoiceIdentifier, status: 'paid', total: 45.5, amountPaid: 45.5, customer: { email: 'li@example.com', firstName: 'Li' } });
+    expect(invoice).toMatchObject({
+      identifier: res.json.invoiceIdentifier,
+      status: 'paid',
+      total: 45.5,
+      amountPaid: 45.5,
+      customer: { email: 'li@example.com', firstName: 'Li' },
+    });
     expect(invoice.lineItems).toMatchObject([{ name: 'Gift card', quantity: 1, unitAmount: 45.5 }]);
     expect(await read(res.json.id)).toMatchObject({ status: 200, json: res.json });
     expect(await eventTypes(res.json.id)).toEqual(['payment.succeeded']);
@@ -42,11 +77,17 @@ describe('creating a payment', () => {
     expect(declined.status).toBe(201);
     expect(declined.json).toMatchObject({ status: 'Failed', capturedAmount: 0, feePaid: 0, hostMessage: 'The card was declined: insufficient funds.' });
     const wallet = await create({ amount: 20, paymentOptionId: 3 });
-    expect(wallet.json).toMatchObject({ status: 'CustomerAuthRequired', approvalAction: 'QrCode', paymentMethod: 'GatewayWallet', paymentOptionId: 3, capturedAmount: 0 });
+    expect(wallet.json).toMatchObject({
+      status: 'CustomerAuthRequired',
+      approvalAction: 'QrCode',
+      paymentMethod: 'GatewayWallet',
+      paymentOptionId: 3,
+      capturedAmount: 0,
+    });
     expect(wallet.json.approvalDataOrUrl).toMatch(/^000201/);
   });
 
-  it('refuses an amount below 1.00, no paymentOptionId, a hold on an option that cannot hold, and a paymentMethod that is not the option\'s', async () => {
+  it("refuses an amount below 1.00, no paymentOptionId, a hold on an option that cannot hold, and a paymentMethod that is not the option's", async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ amount: 0.99, paymentOptionId: 1, card: card() }, 'amount_too_small', 'amount'],
       [{ amount: 10, card: card() }, 'parameter_missing', 'paymentOptionId'],
@@ -76,12 +117,28 @@ describe('holds and capture', () => {
   it('Manual holds the card (Pending, Authorized, 7 days); capturing part charges it, releases the rest and pays the invoice; a second capture answers 409', async () => {
     const res = await create({ amount: 120, paymentOptionId: 1, card: card(), captureMethod: 'Manual', description: 'Deposit' });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ status: 'Pending', captureMethod: 'Manual', holdStatus: 'Authorized', authorizedAmount: 120, capturedAmount: 0, feePaid: 0, hostMessage: 'Authorized' });
+    expect(res.json).toMatchObject({
+      status: 'Pending',
+      captureMethod: 'Manual',
+      holdStatus: 'Authorized',
+      authorizedAmount: 120,
+      capturedAmount: 0,
+      feePaid: 0,
+      hostMessage: 'Authorized',
+    });
     expect(new Date(res.json.authorizationExpiresAt).getTime() - clock.now().getTime()).toBe(7 * 86_400_000);
     expect(await checkoutInvoice(res.json.invoiceId)).toMatchObject({ status: 'pending', total: 120 });
     const captured = await capture(res.json.id, { amount: 80 });
     expect(captured.status, captured.text).toBe(200);
-    expect(captured.json).toMatchObject({ id: res.json.id, status: 'Success', holdStatus: 'Captured', authorizedAmount: 120, capturedAmount: 80, feePaid: 2.62, authorizationExpiresAt: null });
+    expect(captured.json).toMatchObject({
+      id: res.json.id,
+      status: 'Success',
+      holdStatus: 'Captured',
+      authorizedAmount: 120,
+      capturedAmount: 80,
+      feePaid: 2.62,
+      authorizationExpiresAt: null,
+    });
     expect(await checkoutInvoice(res.json.invoiceId)).toMatchObject({ status: 'paid', total: 80, amountPaid: 80 });
     expect(await ledgerOf(res.json.id)).toEqual(
       expect.arrayContaining([
@@ -97,7 +154,7 @@ describe('holds and capture', () => {
     expect((await read(res.json.id)).json).toMatchObject({ status: 'Success', capturedAmount: 80 });
   });
 
-  it('without a body the whole hold is captured; more than authorized, an automatic payment, another tenant\'s or an unknown payment are refused', async () => {
+  it("without a body the whole hold is captured; more than authorized, an automatic payment, another tenant's or an unknown payment are refused", async () => {
     const hold = await create({ amount: 60, paymentOptionId: 2, card: card('5555555555554444'), captureMethod: 'Manual' });
     const tooMuch = await capture(hold.json.id, { amount: 60.01 });
     expect(tooMuch.status).toBe(409);

@@ -21,7 +21,8 @@ async function pay(amount: number, currency = 'USD'): Promise<void> {
   const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
   expect(res.status).toBe(200);
 }
-const advance = async (seconds: number) => expect((await t.call('POST', '/v1/test-helpers/clock/advance', { key: m.keys.test.secret, body: { seconds } })).status).toBe(200);
+const advance = async (seconds: number) =>
+  expect((await t.call('POST', '/v1/test-helpers/clock/advance', { key: m.keys.test.secret, body: { seconds } })).status).toBe(200);
 const dashboard = (query: string, apiKey = m.keys.test.secret) => t.call('GET', `/v1/FinancialDashboard/payouts?${query}`, { apiKey });
 
 beforeAll(async () => {
@@ -41,8 +42,15 @@ afterAll(async () => {
 
 /** The figures, recomputed in JS from the rows behind them (the test's own reading of the rules). */
 async function fromRows(currency: string, from: string, until: string) {
-  const batches = await t.database.db.selectFrom('payout_batches').selectAll().where('merchant_id', '=', m.merchantId).where('livemode', '=', false).where('currency', '=', currency)
-    .where('created_at', '>=', new Date(`${from}T00:00:00Z`)).where('created_at', '<', new Date(`${until}T00:00:00Z`)).execute();
+  const batches = await t.database.db
+    .selectFrom('payout_batches')
+    .selectAll()
+    .where('merchant_id', '=', m.merchantId)
+    .where('livemode', '=', false)
+    .where('currency', '=', currency)
+    .where('created_at', '>=', new Date(`${from}T00:00:00Z`))
+    .where('created_at', '<', new Date(`${until}T00:00:00Z`))
+    .execute();
   const ids = batches.map((b) => b.id);
   const entries = ids.length ? await t.database.db.selectFrom('payout_entries').selectAll().where('batch_id', 'in', ids).execute() : [];
   const sum = (rows: { amount: string }[]) => rows.reduce((s, r) => s.plus(r.amount), new Decimal(0)).toNumber();
@@ -64,7 +72,16 @@ describe('getPayoutsDashboard', () => {
     const res = await dashboard('startDate=2026-11-01&endDate=2026-11-30&currencyCode=usd&timeUnit=Week');
     expect(res.status, res.text).toBe(200);
     expect(res.json.summary).toEqual(await fromRows('USD', '2026-11-01', '2026-12-01'));
-    expect(res.json.summary).toEqual({ totalBatches: 3, totalAmount: 193.3, totalDisbursed: 96.8, pendingAmount: 48.25, completionRate: 33.33, totalEntries: 3, totalSucceeded: 1, totalFailed: 1 });
+    expect(res.json.summary).toEqual({
+      totalBatches: 3,
+      totalAmount: 193.3,
+      totalDisbursed: 96.8,
+      pendingAmount: 48.25,
+      completionRate: 33.33,
+      totalEntries: 3,
+      totalSucceeded: 1,
+      totalFailed: 1,
+    });
     expect(res.json.statusBreakdown).toEqual([
       { status: 'Completed', count: 1, totalAmount: 96.8 },
       { status: 'Failed', count: 1, totalAmount: 48.25 },
@@ -86,13 +103,20 @@ describe('getPayoutsDashboard', () => {
   it('by day and by month; the period bounds are whole UTC days, both included', async () => {
     const days = await dashboard('startDate=2026-11-05&endDate=2026-11-10');
     expect(days.json.timeSeries.map((p: any) => [p.date, p.batchCount, p.totalAmount])).toEqual([
-      ['2026-11-05', 1, 96.8], ['2026-11-06', 0, 0], ['2026-11-07', 0, 0], ['2026-11-08', 1, 48.25], ['2026-11-09', 0, 0], ['2026-11-10', 1, 48.25],
+      ['2026-11-05', 1, 96.8],
+      ['2026-11-06', 0, 0],
+      ['2026-11-07', 0, 0],
+      ['2026-11-08', 1, 48.25],
+      ['2026-11-09', 0, 0],
+      ['2026-11-10', 1, 48.25],
     ]);
     const later = await dashboard('startDate=2026-11-06&endDate=2026-11-08');
     expect(later.json.summary).toEqual(await fromRows('USD', '2026-11-06', '2026-11-09'));
     expect(later.json.summary.totalBatches).toBe(1);
     const month = await dashboard('startDate=2026-11-01&endDate=2026-11-30&timeUnit=Month');
-    expect(month.json.timeSeries).toEqual([{ date: '2026-11-01', batchCount: 3, entryCount: 3, totalAmount: 193.3, totalDisbursed: 96.8, totalFailedAmount: 48.25 }]);
+    expect(month.json.timeSeries).toEqual([
+      { date: '2026-11-01', batchCount: 3, entryCount: 3, totalAmount: 193.3, totalDisbursed: 96.8, totalFailedAmount: 48.25 },
+    ]);
   });
 
   it('defaults: USD, the 30 days to today by the test clock, by day', async () => {
@@ -114,7 +138,16 @@ describe('getPayoutsDashboard', () => {
     const other = await t.newMerchant();
     for (const key of [other.keys.test.secret, m.keys.live.secret]) {
       const res = await dashboard('startDate=2026-11-01&endDate=2026-11-30', key);
-      expect(res.json.summary).toEqual({ totalBatches: 0, totalAmount: 0, totalDisbursed: 0, pendingAmount: 0, completionRate: 0, totalEntries: 0, totalSucceeded: 0, totalFailed: 0 });
+      expect(res.json.summary).toEqual({
+        totalBatches: 0,
+        totalAmount: 0,
+        totalDisbursed: 0,
+        pendingAmount: 0,
+        completionRate: 0,
+        totalEntries: 0,
+        totalSucceeded: 0,
+        totalFailed: 0,
+      });
       expect(res.json.statusBreakdown).toEqual([]);
       expect(res.json.transferTypeSummary).toEqual([]);
       expect(res.json.batchTypeSummary).toEqual([]);

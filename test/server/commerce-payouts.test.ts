@@ -46,8 +46,10 @@ async function balances(m: MerchantCredentials): Promise<Record<string, string>>
   return out;
 }
 
-const entries = (m: MerchantCredentials) => t.database.db.selectFrom('payout_entries').selectAll().where('merchant_id', '=', m.merchantId).orderBy('created_at').execute();
-const batches = (m: MerchantCredentials) => t.database.db.selectFrom('payout_batches').selectAll().where('merchant_id', '=', m.merchantId).orderBy('created_at').execute();
+const entries = (m: MerchantCredentials) =>
+  t.database.db.selectFrom('payout_entries').selectAll().where('merchant_id', '=', m.merchantId).orderBy('created_at').execute();
+const batches = (m: MerchantCredentials) =>
+  t.database.db.selectFrom('payout_batches').selectAll().where('merchant_id', '=', m.merchantId).orderBy('created_at').execute();
 async function events(m: MerchantCredentials, type: string) {
   const res = await t.call('GET', `/v1/events?type=${type}`, { key: m.keys.test.secret });
   expect(res.status, res.text).toBe(200);
@@ -66,7 +68,14 @@ describe('the payout schedule', () => {
     await advance(m, 14 * HOUR);
     expect(await balances(m)).toEqual({ available: '0.00', in_transit: '96.80', paid_out: '0' });
     const [entry] = await entries(m);
-    expect(entry).toMatchObject({ amount: '96.8000', currency: 'USD', status: 'processing', transfer_type: 'BankTransfer', destination_type: 'bank_account', livemode: false });
+    expect(entry).toMatchObject({
+      amount: '96.8000',
+      currency: 'USD',
+      status: 'processing',
+      transfer_type: 'BankTransfer',
+      destination_type: 'bank_account',
+      livemode: false,
+    });
     expect(entry!.created_at.toISOString()).toBe('2026-11-05T00:00:00.000Z');
     expect(entry!.arrival_at.toISOString()).toBe('2026-11-06T00:00:00.000Z');
     expect(await batches(m)).toMatchObject([{ batch_type: 'scheduled', status: 'processing', currency: 'USD' }]);
@@ -79,8 +88,16 @@ describe('the payout schedule', () => {
     expect(completed.livemode).toBe(false);
     expect(completed.created).toBe('2026-11-06T00:00:00.000Z');
     expect(completed.data.object).toEqual({
-      object: 'payout', id: entry!.id, amount: 96.8, currency: 'USD', status: 'Completed', destination: { type: 'bank_account', last4: null },
-      failureReason: null, arrivalDate: '2026-11-06T00:00:00.000Z', isLive: false, createdAt: '2026-11-05T00:00:00.000Z',
+      object: 'payout',
+      id: entry!.id,
+      amount: 96.8,
+      currency: 'USD',
+      status: 'Completed',
+      destination: { type: 'bank_account', last4: null },
+      failureReason: null,
+      arrivalDate: '2026-11-06T00:00:00.000Z',
+      isLive: false,
+      createdAt: '2026-11-05T00:00:00.000Z',
     });
     // Nothing waits any more: a long advance runs nothing.
     expect((await advance(m, 72 * HOUR)).json.jobsRun).toBe(0);
@@ -94,9 +111,12 @@ describe('the payout schedule', () => {
     expect(await entries(m)).toEqual([]);
   });
 
-  it('failNextTestPayout: the next payout fails on arrival, its money is available again (payout.failed) and leaves in the next day\'s payout', async () => {
+  it("failNextTestPayout: the next payout fails on arrival, its money is available again (payout.failed) and leaves in the next day's payout", async () => {
     const m = await t.newMerchant();
-    const armed = await t.call('POST', '/v1/test-helpers/payouts/fail-next', { key: m.keys.test.secret, body: { failureReason: 'The bank account is closed.' } });
+    const armed = await t.call('POST', '/v1/test-helpers/payouts/fail-next', {
+      key: m.keys.test.secret,
+      body: { failureReason: 'The bank account is closed.' },
+    });
     expect(armed.status).toBe(200);
     expect(armed.json).toEqual({ object: 'test_payout_failure', failureReason: 'The bank account is closed.', armedAt: start.toISOString(), livemode: false });
     await pay(m);
@@ -108,16 +128,26 @@ describe('the payout schedule', () => {
     expect(first).toMatchObject({ status: 'failed', failure_reason: 'The bank account is closed.' });
     expect(await batches(m)).toMatchObject([{ status: 'failed' }]);
     const [failed] = await events(m, 'payout.failed');
-    expect(failed.data.object).toMatchObject({ id: first!.id, status: 'Failed', failureReason: 'The bank account is closed.', arrivalDate: null, amount: 96.8, isLive: false });
+    expect(failed.data.object).toMatchObject({
+      id: first!.id,
+      status: 'Failed',
+      failureReason: 'The bank account is closed.',
+      arrivalDate: null,
+      amount: 96.8,
+      isLive: false,
+    });
     expect(failed.created).toBe('2026-11-06T00:00:00.000Z');
     // The returned money waits for Saturday's payout, which arrives (one armed failure fails one payout).
     await advance(m, 48 * HOUR);
     expect(await balances(m)).toEqual({ available: '0.00', in_transit: '0.00', paid_out: '96.80' });
     const all = await entries(m);
-    expect(all.map((e) => [e.status, e.created_at.toISOString()])).toEqual([['failed', '2026-11-05T00:00:00.000Z'], ['completed', '2026-11-07T00:00:00.000Z']]);
+    expect(all.map((e) => [e.status, e.created_at.toISOString()])).toEqual([
+      ['failed', '2026-11-05T00:00:00.000Z'],
+      ['completed', '2026-11-07T00:00:00.000Z'],
+    ]);
   });
 
-  it('failTestPayout: a payout that arrived is returned by the bank; again is 409, another merchant\'s is 404, a live key is 403', async () => {
+  it("failTestPayout: a payout that arrived is returned by the bank; again is 409, another merchant's is 404, a live key is 403", async () => {
     const m = await t.newMerchant();
     await pay(m);
     await advance(m, 86 * HOUR); // leaves Thursday, arrives Friday 00:00
@@ -128,7 +158,13 @@ describe('the payout schedule', () => {
     expect((await t.call('POST', `/v1/test-helpers/payouts/${entry!.id}/fail`, { key: m.keys.live.secret })).status).toBe(403);
     const res = await t.call('POST', `/v1/test-helpers/payouts/${entry!.id}/fail`, { key: m.keys.test.secret });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: entry!.id, status: 'Failed', failureReason: 'The bank rejected the payout (test helper).', arrivalDate: null, amount: 96.8 });
+    expect(res.json).toMatchObject({
+      id: entry!.id,
+      status: 'Failed',
+      failureReason: 'The bank rejected the payout (test helper).',
+      arrivalDate: null,
+      amount: 96.8,
+    });
     expect(await balances(m)).toEqual({ available: '96.80', in_transit: '0.00', paid_out: '0.00' });
     expect((await events(m, 'payout.failed')).map((e) => e.data.object.id)).toEqual([entry!.id]);
     const again = await t.call('POST', `/v1/test-helpers/payouts/${entry!.id}/fail`, { key: m.keys.test.secret });

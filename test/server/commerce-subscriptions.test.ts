@@ -19,8 +19,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const list = (m: MerchantCredentials, query: Record<string, string> = {}, key = m.keys.test.secret) => t.call('GET', `/v1/subscription?${new URLSearchParams(query).toString()}`, { apiKey: key });
-const cancel = (m: MerchantCredentials, id: number, body?: unknown, key = m.keys.test.secret) => t.call('POST', `/v1/subscription/${id}/cancel`, { apiKey: key, body });
+const list = (m: MerchantCredentials, query: Record<string, string> = {}, key = m.keys.test.secret) =>
+  t.call('GET', `/v1/subscription?${new URLSearchParams(query).toString()}`, { apiKey: key });
+const cancel = (m: MerchantCredentials, id: number, body?: unknown, key = m.keys.test.secret) =>
+  t.call('POST', `/v1/subscription/${id}/cancel`, { apiKey: key, body });
 
 describe('listing subscriptions', () => {
   it('shows the Checkout subscriptions in the Commerce spelling, newest first', async () => {
@@ -31,7 +33,10 @@ describe('listing subscriptions', () => {
     const res = await list(m, { $count: 'true' });
     expect(res.status, res.text).toBe(200);
     expect(res.json['@odata.count']).toBe(2);
-    expect(res.json.value.map((s: any) => [s.id, s.status])).toEqual([[trial.id, 'Trialing'], [subscription.id, 'Active']]);
+    expect(res.json.value.map((s: any) => [s.id, s.status])).toEqual([
+      [trial.id, 'Trialing'],
+      [subscription.id, 'Active'],
+    ]);
     expect(res.json.value[1]).toEqual({
       id: subscription.id,
       merchantId: m.merchantId,
@@ -84,14 +89,23 @@ describe('canceling a subscription', () => {
     const { subscription } = await kit.subscribe(m, (await kit.plan(m, { interval: 'day' })).id);
     const scheduled = await cancel(m, subscription.id);
     expect(scheduled.status, scheduled.text).toBe(200);
-    expect(scheduled.json).toMatchObject({ id: subscription.id, status: 'Active', cancelAtPeriodEnd: true, cancelAt: subscription.currentPeriodEnd, canceledAt: null });
+    expect(scheduled.json).toMatchObject({
+      id: subscription.id,
+      status: 'Active',
+      cancelAtPeriodEnd: true,
+      cancelAt: subscription.currentPeriodEnd,
+      canceledAt: null,
+    });
     expect(await kit.subscription(m, subscription.id)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, cancelAt: subscription.currentPeriodEnd });
     expect((await cancel(m, subscription.id, { reason: 'again' })).json).toEqual(scheduled.json);
     await kit.advanceTo(m, Date.parse(subscription.currentPeriodEnd));
     const [row] = (await list(m, { $filter: `id eq ${subscription.id}` })).json.value;
     expect(row).toMatchObject({ status: 'Canceled', canceledAt: subscription.currentPeriodEnd });
     const events = (await deliveredEvents(t.database.db, m.merchantId, 'subscription.cancelled')).map((e) => e.data.object);
-    expect(events.map((s) => [s.status, s.reason])).toEqual([['Active', null], ['Canceled', 'cancel_at_period_end']]);
+    expect(events.map((s) => [s.status, s.reason])).toEqual([
+      ['Active', null],
+      ['Canceled', 'cancel_at_period_end'],
+    ]);
     expect(await kit.invoices(m, subscription.id)).toHaveLength(1);
   });
 

@@ -46,7 +46,14 @@ describe('getTransfersDashboard', () => {
     const res = await dashboard(MARCH);
     expect(res.status).toBe(200);
     // 100 (fee 1, sender) + 50 (fee 0.50, receiver) + 33.33 (fee 0.33: 0.17 sender, 0.16 receiver).
-    expect(res.json.summary).toEqual({ totalTransfers: 3, totalSourceAmount: 184.5, totalPayoutAmount: 182.67, totalFees: 1.83, averageAmount: 61.11, completionRate: 66.67 });
+    expect(res.json.summary).toEqual({
+      totalTransfers: 3,
+      totalSourceAmount: 184.5,
+      totalPayoutAmount: 182.67,
+      totalFees: 1.83,
+      averageAmount: 61.11,
+      completionRate: 66.67,
+    });
     expect(res.json.typeBreakdown).toEqual([
       { requestType: 'BankTransfer', count: 1, totalAmount: 50, totalFees: 0.5 },
       { requestType: 'BankWithdrawal', count: 1, totalAmount: 33.33, totalFees: 0.33 },
@@ -87,9 +94,20 @@ describe('getTransfersDashboard', () => {
     expect(days[9]).toEqual({ date: '2026-03-10', count: 1, totalSourceAmount: 33.5, totalPayoutAmount: 33.17, totalFees: 0.33 });
     expect(days.filter((d: any) => d.count > 0)).toHaveLength(2);
     const weeks = (await dashboard(`${MARCH}&timeUnit=Week`)).json.timeSeries;
-    expect(weeks.map((w: any) => [w.date, w.count])).toEqual([['2026-02-23', 0], ['2026-03-02', 2], ['2026-03-09', 1], ['2026-03-16', 0], ['2026-03-23', 0], ['2026-03-30', 0]]);
+    expect(weeks.map((w: any) => [w.date, w.count])).toEqual([
+      ['2026-02-23', 0],
+      ['2026-03-02', 2],
+      ['2026-03-09', 1],
+      ['2026-03-16', 0],
+      ['2026-03-23', 0],
+      ['2026-03-30', 0],
+    ]);
     const months = (await dashboard('?startDate=2026-02-01&endDate=2026-04-30&timeUnit=Month')).json.timeSeries;
-    expect(months.map((m: any) => [m.date, m.count, m.totalSourceAmount])).toEqual([['2026-02-01', 1, 7.07], ['2026-03-01', 3, 184.5], ['2026-04-01', 1, 10.1]]);
+    expect(months.map((m: any) => [m.date, m.count, m.totalSourceAmount])).toEqual([
+      ['2026-02-01', 1, 7.07],
+      ['2026-03-01', 3, 184.5],
+      ['2026-04-01', 1, 10.1],
+    ]);
   });
 
   it('defaults to the 30 days before today on the clock; another currency or an institution counts nothing', async () => {

@@ -15,8 +15,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const transfer = (m: MerchantCredentials, body: Record<string, unknown>) => t.call('POST', '/v1/transfer', { apiKey: m.keys.test.secret, body: { currencyCode: 'USD', ...body } });
-const balance = async (m: MerchantCredentials, accountId: number) => (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json;
+const transfer = (m: MerchantCredentials, body: Record<string, unknown>) =>
+  t.call('POST', '/v1/transfer', { apiKey: m.keys.test.secret, body: { currencyCode: 'USD', ...body } });
+const balance = async (m: MerchantCredentials, accountId: number) =>
+  (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json;
 const transfers = (m: MerchantCredentials, qs = '') => t.call('GET', `/v1/GatewayTransferDto${qs}`, { apiKey: m.keys.test.secret });
 const transactions = (m: MerchantCredentials, qs = '') => t.call('GET', `/v1/transaction${qs}`, { apiKey: m.keys.test.secret });
 
@@ -32,9 +34,24 @@ describe('createTransfer between Till accounts', () => {
     const a = await funded();
     const b = await t.newMerchant('Receiver');
     const bAccount = await kit.account(b);
-    const res = await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: bAccount.accountNumber, amount: 50, description: 'rent' });
+    const res = await transfer(a.merchant, {
+      sourceAccountId: a.account.id,
+      destinationAccountNumber: bAccount.accountNumber,
+      amount: 50,
+      description: 'rent',
+    });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ transferAction: 'ExecuteTransfer', sourceAccountId: a.account.id, destinationAccountNumber: bAccount.accountNumber, amount: 50, fee: 0.5, currencyCode: 'USD', status: 'Completed', feePayer: 'Sender', description: 'rent' });
+    expect(res.json).toMatchObject({
+      transferAction: 'ExecuteTransfer',
+      sourceAccountId: a.account.id,
+      destinationAccountNumber: bAccount.accountNumber,
+      amount: 50,
+      fee: 0.5,
+      currencyCode: 'USD',
+      status: 'Completed',
+      feePayer: 'Sender',
+      description: 'rent',
+    });
     expect(res.json.referenceNumber).toMatch(/^TRF-/);
     expect(await balance(a.merchant, a.account.id)).toEqual({ currentAmount: 46.3, availableAmount: 46.3, currencyCode: 'USD' });
     expect(await balance(b, bAccount.id)).toEqual({ currentAmount: 50, availableAmount: 50, currencyCode: 'USD' });
@@ -51,13 +68,22 @@ describe('createTransfer between Till accounts', () => {
     const a = await funded();
     const b = await t.newMerchant('Receiver');
     const bAccount = await kit.account(b);
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: bAccount.accountNumber, amount: 10, feePayer: 'Receiver' })).json).toMatchObject({ fee: 0.1, feePayer: 'Receiver' });
+    expect(
+      (await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: bAccount.accountNumber, amount: 10, feePayer: 'Receiver' })).json,
+    ).toMatchObject({ fee: 0.1, feePayer: 'Receiver' });
     // 33.33 × 1% = 0.3333 → 0.33; the sender's half 0.165 → 0.17, the receiver's 0.16.
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: bAccount.accountNumber, amount: 33.33, feePayer: 'Both' })).json).toMatchObject({ fee: 0.33, feePayer: 'Both' });
+    expect(
+      (await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: bAccount.accountNumber, amount: 33.33, feePayer: 'Both' })).json,
+    ).toMatchObject({ fee: 0.33, feePayer: 'Both' });
     // 96.80 - 10 - (33.33 + 0.17) = 53.30
     expect((await balance(a.merchant, a.account.id)).availableAmount).toBe(53.3);
     expect(await balance(b, bAccount.id)).toEqual({ currentAmount: 43.07, availableAmount: 43.07, currencyCode: 'USD' });
-    const rows = await t.database.db.selectFrom('ledger_entries').select(['merchant_id', 'account', 'type', 'amount']).where('transfer_id', 'is not', null).where('merchant_id', 'in', [a.merchant.merchantId, b.merchantId]).execute();
+    const rows = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['merchant_id', 'account', 'type', 'amount'])
+      .where('transfer_id', 'is not', null)
+      .where('merchant_id', 'in', [a.merchant.merchantId, b.merchantId])
+      .execute();
     const sum = (pred: (r: (typeof rows)[number]) => boolean) => rows.filter(pred).reduce((s, r) => s + Math.round(Number(r.amount) * 10000), 0) / 10000;
     expect(sum(() => true)).toBe(0);
     expect(sum((r) => r.account === 'fees')).toBe(0.43);
@@ -66,10 +92,27 @@ describe('createTransfer between Till accounts', () => {
 
   it('a bank transfer leaves Till: with Receiver paying, the fee is withheld from the money sent', async () => {
     const a = await funded();
-    const res = await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 20, transferAction: 'BankTransfer', feePayer: 'Receiver' });
-    expect(res.json).toMatchObject({ transferAction: 'BankTransfer', destinationAccountNumber: 'DE89370400440532013000', amount: 20, fee: 0.2, status: 'Completed' });
+    const res = await transfer(a.merchant, {
+      sourceAccountId: a.account.id,
+      destinationAccountNumber: 'DE89370400440532013000',
+      amount: 20,
+      transferAction: 'BankTransfer',
+      feePayer: 'Receiver',
+    });
+    expect(res.json).toMatchObject({
+      transferAction: 'BankTransfer',
+      destinationAccountNumber: 'DE89370400440532013000',
+      amount: 20,
+      fee: 0.2,
+      status: 'Completed',
+    });
     expect((await balance(a.merchant, a.account.id)).availableAmount).toBe(76.8);
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['account', 'type', 'amount']).where('transfer_id', '=', res.json.id).orderBy('id').execute();
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['account', 'type', 'amount'])
+      .where('transfer_id', '=', res.json.id)
+      .orderBy('id')
+      .execute();
     expect(entries).toEqual([
       { account: 'available', type: 'transfer', amount: '-20.0000' },
       { account: 'transfers', type: 'transfer', amount: '19.8000' },
@@ -81,14 +124,41 @@ describe('createTransfer between Till accounts', () => {
 describe('createTransfer refusals', () => {
   it('a short available balance answers 409 invalid_state and moves nothing', async () => {
     const a = await funded();
-    const res = await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 96, transferAction: 'BankTransfer' });
+    const res = await transfer(a.merchant, {
+      sourceAccountId: a.account.id,
+      destinationAccountNumber: 'DE89370400440532013000',
+      amount: 96,
+      transferAction: 'BankTransfer',
+    });
     expect(res.status).toBe(409);
-    expect(res.json.error).toMatchObject({ code: 'invalid_state', param: 'amount', message: `Account ${a.account.id} has 96.80 USD available; the transfer needs 96.96 USD.` });
+    expect(res.json.error).toMatchObject({
+      code: 'invalid_state',
+      param: 'amount',
+      message: `Account ${a.account.id} has 96.80 USD available; the transfer needs 96.96 USD.`,
+    });
     expect((await transfers(a.merchant)).json.value).toEqual([]);
     // Pending money cannot leave: only the settled part is available.
     await kit.paid(a.merchant, 100);
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 96, transferAction: 'BankTransfer' })).status).toBe(409);
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 95.84, transferAction: 'BankTransfer' })).status).toBe(201);
+    expect(
+      (
+        await transfer(a.merchant, {
+          sourceAccountId: a.account.id,
+          destinationAccountNumber: 'DE89370400440532013000',
+          amount: 96,
+          transferAction: 'BankTransfer',
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await transfer(a.merchant, {
+          sourceAccountId: a.account.id,
+          destinationAccountNumber: 'DE89370400440532013000',
+          amount: 95.84,
+          transferAction: 'BankTransfer',
+        })
+      ).status,
+    ).toBe(201);
     expect((await balance(a.merchant, a.account.id)).availableAmount).toBe(0);
   });
 
@@ -97,18 +167,47 @@ describe('createTransfer refusals', () => {
     const unknown = await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'TL99999999999', amount: 1 });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error).toMatchObject({ code: 'validation_error', param: 'destinationAccountNumber' });
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: a.account.accountNumber, amount: 1 })).json.error).toMatchObject({ param: 'destinationAccountNumber' });
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 1, currencyCode: 'EUR', transferAction: 'BankTransfer' })).json.error).toMatchObject({ code: 'validation_error', param: 'currencyCode' });
-    expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 1.001, transferAction: 'BankTransfer' })).json.error).toMatchObject({ param: 'amount' });
+    expect(
+      (await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: a.account.accountNumber, amount: 1 })).json.error,
+    ).toMatchObject({ param: 'destinationAccountNumber' });
+    expect(
+      (
+        await transfer(a.merchant, {
+          sourceAccountId: a.account.id,
+          destinationAccountNumber: 'DE89370400440532013000',
+          amount: 1,
+          currencyCode: 'EUR',
+          transferAction: 'BankTransfer',
+        })
+      ).json.error,
+    ).toMatchObject({ code: 'validation_error', param: 'currencyCode' });
+    expect(
+      (
+        await transfer(a.merchant, {
+          sourceAccountId: a.account.id,
+          destinationAccountNumber: 'DE89370400440532013000',
+          amount: 1.001,
+          transferAction: 'BankTransfer',
+        })
+      ).json.error,
+    ).toMatchObject({ param: 'amount' });
   });
 
   it("another merchant's source account answers 404; a test account is not a destination in live mode", async () => {
     const a = await funded();
     const other = await t.newMerchant('Other');
-    const res = await transfer(other, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 1, transferAction: 'BankTransfer' });
+    const res = await transfer(other, {
+      sourceAccountId: a.account.id,
+      destinationAccountNumber: 'DE89370400440532013000',
+      amount: 1,
+      transferAction: 'BankTransfer',
+    });
     expect(res.status).toBe(404);
     const liveAccount = (await t.call('GET', '/v1/account', { apiKey: other.keys.live.secret })).json.value[0];
-    const live = await t.call('POST', '/v1/transfer', { apiKey: other.keys.live.secret, body: { sourceAccountId: liveAccount.id, destinationAccountNumber: a.account.accountNumber, amount: 1, currencyCode: 'USD' } });
+    const live = await t.call('POST', '/v1/transfer', {
+      apiKey: other.keys.live.secret,
+      body: { sourceAccountId: liveAccount.id, destinationAccountNumber: a.account.accountNumber, amount: 1, currencyCode: 'USD' },
+    });
     expect(live.json.error).toMatchObject({ code: 'validation_error', param: 'destinationAccountNumber' });
   });
 });
@@ -117,13 +216,21 @@ describe('listGatewayTransfers (OData)', () => {
   it('filters by transferAction, orders, pages and counts, only within the tenant', async () => {
     const a = await funded();
     const dest = 'DE89370400440532013000';
-    for (const [amount, action] of [[5, 'BankTransfer'], [7, 'BankWithdrawal'], [3, 'BankTransfer'], [9, 'CBDCTransfer']] as const) {
+    for (const [amount, action] of [
+      [5, 'BankTransfer'],
+      [7, 'BankWithdrawal'],
+      [3, 'BankTransfer'],
+      [9, 'CBDCTransfer'],
+    ] as const) {
       expect((await transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: dest, amount, transferAction: action })).status).toBe(201);
     }
     const all = (await transfers(a.merchant)).json;
     expect(all.value.map((x: any) => x.amount)).toEqual([9, 3, 7, 5]);
     const bank = (await transfers(a.merchant, `?$filter=${encodeURIComponent("transferAction eq 'BankTransfer'")}&$orderby=amount%20asc&$count=true`)).json;
-    expect(bank.value.map((x: any) => [x.transferAction, x.amount])).toEqual([['BankTransfer', 3], ['BankTransfer', 5]]);
+    expect(bank.value.map((x: any) => [x.transferAction, x.amount])).toEqual([
+      ['BankTransfer', 3],
+      ['BankTransfer', 5],
+    ]);
     expect(bank['@odata.count']).toBe(2);
     const page = (await transfers(a.merchant, '?$orderby=amount%20desc&$top=2&$skip=1&$count=true')).json;
     expect(page.value.map((x: any) => x.amount)).toEqual([7, 5]);
@@ -162,7 +269,8 @@ describe('listTransactions', () => {
 describe.runIf(usingPostgres)('race (PostgreSQL)', () => {
   it('two concurrent transfers that together overdraw: one is made, the other refused', async () => {
     const a = await funded();
-    const send = () => transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 60, transferAction: 'BankTransfer' });
+    const send = () =>
+      transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 60, transferAction: 'BankTransfer' });
     const results = await Promise.all([send(), send(), send()]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(await balance(a.merchant, a.account.id)).toEqual({ currentAmount: 36.2, availableAmount: 36.2, currencyCode: 'USD' });

@@ -28,16 +28,30 @@ afterAll(async () => {
 });
 
 const future = new Date().getUTCFullYear() + 2;
-const card = (cardNumber: string, cvc = '123') => ({ cardNumber, expiryMonth: 12, expiryYear: future, cvc, billingDetails: { name: 'Maria Lopez', email: 'maria@example.com' } });
+const card = (cardNumber: string, cvc = '123') => ({
+  cardNumber,
+  expiryMonth: 12,
+  expiryYear: future,
+  cvc,
+  billingDetails: { name: 'Maria Lopez', email: 'maria@example.com' },
+});
 
 async function session(body: Record<string, unknown> = {}) {
-  return createTestSession(t, t.merchantA, false, { amount: 49.99, customerEmail: 'maria@example.com', customerFirstName: 'Maria', customerLastName: 'Lopez', metadata: { orderId: '8841' }, ...body });
+  return createTestSession(t, t.merchantA, false, {
+    amount: 49.99,
+    customerEmail: 'maria@example.com',
+    customerFirstName: 'Maria',
+    customerLastName: 'Lopez',
+    metadata: { orderId: '8841' },
+    ...body,
+  });
 }
 const tokenize = (s: { id: string; clientSecret: string }, number: string, cvc?: string) =>
   t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card(number, cvc) });
 const confirm = (s: { id: string; clientSecret: string }, paymentMethodId: string, url = t.url) =>
   call(url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
-const eventTypes = async (sessionId: string) => (await t.database.db.selectFrom('events').select('type').where('session_id', '=', sessionId).orderBy('seq').execute()).map((e) => e.type);
+const eventTypes = async (sessionId: string) =>
+  (await t.database.db.selectFrom('events').select('type').where('session_id', '=', sessionId).orderBy('seq').execute()).map((e) => e.type);
 
 describe('tokenize', () => {
   it('answers the payment_method object with brand, last4 and expiry', async () => {
@@ -52,7 +66,11 @@ describe('tokenize', () => {
   it('refuses a number that fails the Luhn check, an expired card and a CVC of the wrong length', async () => {
     const s = await session();
     expect((await tokenize(s, '4242424242424241')).json.error).toMatchObject({ code: 'invalid_card', param: 'cardNumber' });
-    const expired = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: { ...card('4242424242424242'), expiryYear: 2020 } });
+    const expired = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+      key: pk,
+      clientSecret: s.clientSecret,
+      body: { ...card('4242424242424242'), expiryYear: 2020 },
+    });
     expect(expired.json.error).toMatchObject({ code: 'invalid_card', param: 'expiryYear' });
     expect((await tokenize(s, '4242424242424242', '1234')).json.error).toMatchObject({ code: 'invalid_card', param: 'cvc' });
   });
@@ -69,7 +87,14 @@ describe('confirm', () => {
     const pm = (await tokenize(s, '4242424242424242')).json.id;
     const res = await confirm(s, pm);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: s.id, object: 'checkout_session', status: 'complete', paymentStatus: 'paid', paymentResult: { status: 'succeeded', amount: 49.99, currency: 'USD' }, nextAction: null });
+    expect(res.json).toMatchObject({
+      id: s.id,
+      object: 'checkout_session',
+      status: 'complete',
+      paymentStatus: 'paid',
+      paymentResult: { status: 'succeeded', amount: 49.99, currency: 'USD' },
+      nextAction: null,
+    });
     expect(Number.isInteger(res.json.paymentResult.id)).toBe(true);
 
     const payment = await t.database.db.selectFrom('payments').selectAll().where('session_id', '=', s.id).execute();
@@ -77,7 +102,14 @@ describe('confirm', () => {
     expect(payment[0]).toMatchObject({ status: 'succeeded', amount: '49.9900', fee: '1.7500' });
     expect(payment[0]!.reference_number).toMatch(/^PAY-/);
     const invoice = await t.database.db.selectFrom('invoices').selectAll().where('id', '=', payment[0]!.invoice_id!).executeTakeFirstOrThrow();
-    expect(invoice).toMatchObject({ status: 'paid', total: '49.9900', amount_paid: '49.9900', payer_email: 'maria@example.com', payer_first_name: 'Maria', payer_last_name: 'Lopez' });
+    expect(invoice).toMatchObject({
+      status: 'paid',
+      total: '49.9900',
+      amount_paid: '49.9900',
+      payer_email: 'maria@example.com',
+      payer_first_name: 'Maria',
+      payer_last_name: 'Lopez',
+    });
 
     const got = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk });
     expect(got.json).toMatchObject({ status: 'completed', invoiceId: invoice.id });
@@ -88,14 +120,25 @@ describe('confirm', () => {
     const s = await session({ metadata: { orderId: 'A-77' } });
     await confirm(s, (await tokenize(s, '5555555555554444')).json.id);
     const rows = (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute()).map(delivered);
-    expect(rows[0]!.data).toMatchObject({ object: 'payment', status: 'Success', metadata: { orderId: 'A-77' }, paymentMethod: { type: 'card', brand: 'mastercard', last4: '4444' } });
+    expect(rows[0]!.data).toMatchObject({
+      object: 'payment',
+      status: 'Success',
+      metadata: { orderId: 'A-77' },
+      paymentMethod: { type: 'card', brand: 'mastercard', last4: '4444' },
+    });
     expect(rows[1]!.data).toMatchObject({ object: 'checkout_session', status: 'Completed', paymentStatus: 'Paid' });
   });
 
   it('the ledger holds the payment and its fee, exactly', async () => {
     const s = await session({ amount: 10 });
     const res = await confirm(s, (await tokenize(s, '4242424242424242')).json.id);
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', res.json.paymentResult.id).orderBy('id').execute();
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['type', 'amount'])
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', res.json.paymentResult.id)
+      .orderBy('id')
+      .execute();
     expect(entries).toEqual([
       { type: 'payment', amount: '10.0000' },
       { type: 'fee', amount: '-0.5900' },
@@ -141,7 +184,7 @@ describe('confirm', () => {
     expect(res.json.error.code).toBe('session_already_completed');
   });
 
-  it("a payment method of another session is refused", async () => {
+  it('a payment method of another session is refused', async () => {
     const a = await session();
     const b = await session();
     const res = await confirm(a, (await tokenize(b, '4242424242424242')).json.id);
@@ -159,16 +202,35 @@ describe('holds (captureMethod manual)', () => {
     expect(res.json).toMatchObject({ status: 'complete', paymentStatus: 'authorized', paymentResult: { status: 'authorized' } });
     expect(await eventTypes(s.id)).toEqual(['payment.authorized', 'checkout.session.completed']);
     const status = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret });
-    expect(status.json).toMatchObject({ status: 'completed', captureMethod: 'manual', paymentId: res.json.paymentResult.id, holdStatus: 'authorized', authorizedAmount: 49.99 });
+    expect(status.json).toMatchObject({
+      status: 'completed',
+      captureMethod: 'manual',
+      paymentId: res.json.paymentResult.id,
+      holdStatus: 'authorized',
+      authorizedAmount: 49.99,
+    });
     const days = (new Date(status.json.authorizationExpiresAt).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);
-    const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', res.json.paymentResult.id).execute();
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', res.json.paymentResult.id)
+      .execute();
     expect(ledger).toHaveLength(0);
-    const payment = await t.database.db.selectFrom('payments').select(['invoice_id', 'status']).where('id', '=', res.json.paymentResult.id).executeTakeFirstOrThrow();
+    const payment = await t.database.db
+      .selectFrom('payments')
+      .select(['invoice_id', 'status'])
+      .where('id', '=', res.json.paymentResult.id)
+      .executeTakeFirstOrThrow();
     expect(payment.status).toBe('authorized');
     // The session's invoice exists but is not paid until capture.
-    const invoice = await t.database.db.selectFrom('invoices').select(['status', 'amount_paid']).where('id', '=', payment.invoice_id!).executeTakeFirstOrThrow();
+    const invoice = await t.database.db
+      .selectFrom('invoices')
+      .select(['status', 'amount_paid'])
+      .where('id', '=', payment.invoice_id!)
+      .executeTakeFirstOrThrow();
     expect(invoice).toEqual({ status: 'pending', amount_paid: '0.0000' });
   });
 });
@@ -183,9 +245,13 @@ describe('card data', () => {
     const challenged = await session();
     expect((await confirm(challenged, (await tokenize(challenged, '4000000000003220', '777')).json.id)).json.nextAction.type).toBe('redirect_to_3ds');
     const numbers = ['4242424242424242', '4000000000009995', '4242424242424241', '4000000000003220'];
-    const tables = (await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`.execute(t.database.db)).rows.map((r) => r.table_name);
+    const tables = (
+      await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`.execute(t.database.db)
+    ).rows.map((r) => r.table_name);
     for (const table of tables) {
-      const rows = (await sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(table)} t`.execute(t.database.db)).rows.map((r) => r.row).join('\n');
+      const rows = (await sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(table)} t`.execute(t.database.db)).rows
+        .map((r) => r.row)
+        .join('\n');
       for (const n of numbers) expect(rows, `${n} in ${table}`).not.toContain(n);
       const methods = table === 'payment_methods' ? rows : '';
       for (const cvc of ['987', '654', '321', '777']) expect(methods, `CVC ${cvc} in payment_methods`).not.toMatch(new RegExp(`"${cvc}"`));

@@ -83,7 +83,11 @@ async function inputs(entries: string[], options: { platform: 'node' | 'browser'
 const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
 const manifest = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 /** `express` from `express/lib/x.js`, `@scope/name` from `@scope/name/sub`. */
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 /** Installed by `npm ci --omit=dev`: the lock does not mark it as reachable only through devDependencies. */
 const production = (lockKey: string) => lock.packages[lockKey] !== undefined && !lock.packages[lockKey]!.dev && !lock.packages[lockKey]!.devOptional;
 
@@ -113,7 +117,12 @@ describe('the Dockerfile', () => {
       }
     }
     // What the runtime stage takes from the build stage is what `npm run build` and the merchant command's compile write.
-    expect(stages().get('runtime')!.copies.filter((c) => c.from === 'build').flatMap((c) => c.sources)).toEqual(['/app/dist']);
+    expect(
+      stages()
+        .get('runtime')!
+        .copies.filter((c) => c.from === 'build')
+        .flatMap((c) => c.sources),
+    ).toEqual(['/app/dist']);
     expect(read('scripts/build.mjs')).toContain("path.join(out, 'server')");
     expect(stages().get('build')!.runs.join('\n')).toContain('scripts/merchant.ts --outdir=dist/scripts');
   });
@@ -143,10 +152,11 @@ describe('the Dockerfile', () => {
       .map((f) => f.slice(f.lastIndexOf('node_modules/')))
       .map((f) => `node_modules/${packageName(f.slice('node_modules/'.length))}`);
     expect(packages.length).toBeGreaterThan(0);
-    for (const key of new Set(packages)) expect(production(key), `${key} is bundled for the browser at run time but is not installed by npm ci --omit=dev`).toBe(true);
+    for (const key of new Set(packages))
+      expect(production(key), `${key} is bundled for the browser at run time but is not installed by npm ci --omit=dev`).toBe(true);
   });
 
-  it('npm ci --omit=dev installs every package the compiled server and the merchant command import (esbuild, the server\'s own compiler, among them)', async () => {
+  it("npm ci --omit=dev installs every package the compiled server and the merchant command import (esbuild, the server's own compiler, among them)", async () => {
     const meta = await inputs(['server/main.ts', 'scripts/merchant.ts', 'server/pages/kit/assets.ts'], { platform: 'node', externalPackages: true });
     const imported = new Set<string>();
     for (const input of Object.values(meta.inputs)) {
@@ -155,7 +165,10 @@ describe('the Dockerfile', () => {
     expect(imported).toContain('express');
     expect(imported).toContain('esbuild');
     for (const name of imported) {
-      expect(manifest.dependencies[name], `${name} is imported at run time but is not in package.json "dependencies"${manifest.devDependencies[name] ? ' (it is a devDependency)' : ''}`).toBeDefined();
+      expect(
+        manifest.dependencies[name],
+        `${name} is imported at run time but is not in package.json "dependencies"${manifest.devDependencies[name] ? ' (it is a devDependency)' : ''}`,
+      ).toBeDefined();
       expect(production(`node_modules/${name}`), `${name} is not installed by npm ci --omit=dev according to package-lock.json`).toBe(true);
     }
   });
@@ -184,14 +197,18 @@ function dockerUnavailable(): string | undefined {
 const noDocker = dockerUnavailable();
 
 describe('the image', () => {
-  it.skipIf(noDocker !== undefined)(`builds with docker build${noDocker ? ` (skipped: ${noDocker})` : ''}`, async () => {
-    const tag = `till-test:${process.pid}`;
-    try {
-      await promisify(execFile)('docker', ['build', '--tag', tag, '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-      const { stdout } = await promisify(execFile)('docker', ['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', tag]);
-      expect(stdout).toContain('node {"3000/tcp":{}}');
-    } finally {
-      await promisify(execFile)('docker', ['image', 'rm', '--force', tag]).catch(() => {});
-    }
-  }, 900_000);
+  it.skipIf(noDocker !== undefined)(
+    `builds with docker build${noDocker ? ` (skipped: ${noDocker})` : ''}`,
+    async () => {
+      const tag = `till-test:${process.pid}`;
+      try {
+        await promisify(execFile)('docker', ['build', '--tag', tag, '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+        const { stdout } = await promisify(execFile)('docker', ['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', tag]);
+        expect(stdout).toContain('node {"3000/tcp":{}}');
+      } finally {
+        await promisify(execFile)('docker', ['image', 'rm', '--force', tag]).catch(() => {});
+      }
+    },
+    900_000,
+  );
 });

@@ -84,11 +84,21 @@ describe('preflight', () => {
 describe('requests from a browser origin', () => {
   it('a publishable-key call carries CORS headers, and so does its error', async () => {
     const s = await createTestSession(t, t.merchantA);
-    const ok = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret, headers: { origin: ORIGIN } });
+    const ok = await t.call('GET', `/v1/checkout-sessions/${s.id}`, {
+      key: t.merchantA.keys.test.publishable,
+      clientSecret: s.clientSecret,
+      headers: { origin: ORIGIN },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe('*');
-    expect(ok.headers.get('access-control-expose-headers')).toBe('X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed');
-    const bad = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: t.merchantA.keys.test.publishable, clientSecret: `${s.id}_secret_wrong`, headers: { origin: ORIGIN } });
+    expect(ok.headers.get('access-control-expose-headers')).toBe(
+      'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed',
+    );
+    const bad = await t.call('GET', `/v1/checkout-sessions/${s.id}`, {
+      key: t.merchantA.keys.test.publishable,
+      clientSecret: `${s.id}_secret_wrong`,
+      headers: { origin: ORIGIN },
+    });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('access-control-allow-origin')).toBe('*');
   });

@@ -53,12 +53,18 @@ interface Till {
 /** Starts `server/main.ts` in its own process, as `npm start` does, and waits until it listens (or exits). */
 async function startTill(env: NodeJS.ProcessEnv): Promise<Till> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   for (let i = 0; i < 240 && !out.includes('Till is listening') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 250));
   return { child, url: `http://127.0.0.1:${port}`, output: () => out, exited };
 }
@@ -94,7 +100,9 @@ describe.runIf(!usingPostgres)('the merchant command beside a running server on 
     const refused = await merchant(['create', '--name', 'Acme', '--json'], env);
     expect(refused.code).toBe(75);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain(`the server (pid ${first.child.pid}, started ${held.startedAt}) holds the embedded database ${path.join(dataDir, 'pglite')}`);
+    expect(refused.stderr).toContain(
+      `the server (pid ${first.child.pid}, started ${held.startedAt}) holds the embedded database ${path.join(dataDir, 'pglite')}`,
+    );
     expect(refused.stderr).toContain('Nothing was written.');
     expect(refused.stderr).toContain(`stop the server (Ctrl-C in its terminal, or kill ${first.child.pid}), run this command again, then start the server`);
     expect(refused.stderr).toContain('DATABASE_URL');

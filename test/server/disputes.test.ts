@@ -32,14 +32,21 @@ async function pay(merchant: MerchantCredentials, body: Record<string, unknown> 
   return (await t.database.db.selectFrom('payments').select('id').where('session_id', '=', s.id).executeTakeFirstOrThrow()).id;
 }
 const paid = (amount = 100) => pay(t.merchantA, { amount });
-const open = (paymentId: number, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/test-helpers/payments/${paymentId}/dispute`, { key, body });
+const open = (paymentId: number, body: Record<string, unknown> = {}, key = sk) =>
+  t.call('POST', `/v1/test-helpers/payments/${paymentId}/dispute`, { key, body });
 const update = (id: string, body: Record<string, unknown>, key = sk) => t.call('POST', `/v1/test-helpers/disputes/${id}/update`, { key, body });
 const close = (id: string, outcome: string, key = sk) => t.call('POST', `/v1/test-helpers/disputes/${id}/close`, { key, body: { outcome } });
 const paymentOf = (paymentId: number) => t.database.db.selectFrom('payments').select(['invoice_id']).where('id', '=', paymentId).executeTakeFirstOrThrow();
 
 /** The dispute events of a payment as delivered, each checked against the contract's schema for its type. */
 async function disputeEvents(paymentId: number) {
-  const rows = await t.database.db.selectFrom('events').selectAll().where('payment_id', '=', paymentId).where('type', 'like', 'dispute.%').orderBy('seq').execute();
+  const rows = await t.database.db
+    .selectFrom('events')
+    .selectAll()
+    .where('payment_id', '=', paymentId)
+    .where('type', 'like', 'dispute.%')
+    .orderBy('seq')
+    .execute();
   const bodies = rows.map((row) => eventEnvelope(toEventRecord(row)) as any);
   for (const body of bodies) expectEventMatchesContract(body);
   return bodies;
@@ -47,7 +54,13 @@ async function disputeEvents(paymentId: number) {
 
 /** What a payment moved in the merchant's balances, in order. */
 const merchantEntries = (paymentId: number) =>
-  t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('payment_id', '=', paymentId).where('account', 'in', MERCHANT_BALANCES).orderBy('id').execute();
+  t.database.db
+    .selectFrom('ledger_entries')
+    .select(['type', 'account', 'amount'])
+    .where('payment_id', '=', paymentId)
+    .where('account', 'in', MERCHANT_BALANCES)
+    .orderBy('id')
+    .execute();
 
 /** Every posting of a payment balances (its entries sum to zero). */
 async function expectBalancedPostings(paymentId: number) {
@@ -67,7 +80,17 @@ describe('a dispute from open to closed', () => {
     const before = await merchantEntries(paymentId);
     const res = await open(paymentId, { reason: 'fraudulent' });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toMatchObject({ object: 'dispute', paymentId, amount: 100, currency: 'USD', status: 'Open', reason: 'fraudulent', fee: 0, closedAt: null, isLive: false });
+    expect(res.json).toMatchObject({
+      object: 'dispute',
+      paymentId,
+      amount: 100,
+      currency: 'USD',
+      status: 'Open',
+      reason: 'fraudulent',
+      fee: 0,
+      closedAt: null,
+      isLive: false,
+    });
     expect(res.json.id).toMatch(/^dp_/);
     expect(res.json.previousStatus).toBeUndefined();
     expect(new Date(res.json.evidenceDueBy).getTime()).toBeGreaterThan(Date.now() + 20 * 86_400_000);
@@ -168,7 +191,10 @@ describe('a dispute from open to closed', () => {
     await close(first.id, 'Won', key);
     const all = await t.call('GET', '/v1/disputes?limit=1', { key });
     expect(all.json).toMatchObject({ object: 'list', data: [{ id: second.id }], hasMore: true });
-    expect((await t.call('GET', `/v1/disputes?startingAfter=${second.id}`, { key })).json).toMatchObject({ data: [{ id: first.id, status: 'Won' }], hasMore: false });
+    expect((await t.call('GET', `/v1/disputes?startingAfter=${second.id}`, { key })).json).toMatchObject({
+      data: [{ id: first.id, status: 'Won' }],
+      hasMore: false,
+    });
     expect((await t.call('GET', `/v1/disputes?paymentId=${secondPayment}`, { key })).json.data.map((d: any) => d.id)).toEqual([second.id]);
     expect((await t.call('GET', '/v1/disputes?status=Won', { key })).json.data.map((d: any) => d.id)).toEqual([first.id]);
     expect((await t.call('GET', `/v1/disputes?startingAfter=dp_NoSuchDispute1`, { key })).status).toBe(404);
@@ -294,7 +320,9 @@ describe.runIf(usingPostgres)('exactness under concurrency (PostgreSQL)', () => 
     try {
       const paymentId = await paid(80);
       const { json: dispute } = await open(paymentId);
-      const results = await Promise.all([t.url, sibling.url].map((url) => call(url, 'POST', `/v1/test-helpers/disputes/${dispute.id}/close`, { key: sk, body: { outcome: 'Lost' } })));
+      const results = await Promise.all(
+        [t.url, sibling.url].map((url) => call(url, 'POST', `/v1/test-helpers/disputes/${dispute.id}/close`, { key: sk, body: { outcome: 'Lost' } })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       const disputeEntries = (await merchantEntries(paymentId)).filter((e) => e.type.startsWith('dispute'));
       expect(disputeEntries).toEqual([
@@ -313,7 +341,9 @@ describe.runIf(usingPostgres)('exactness under concurrency (PostgreSQL)', () => 
     const sibling = await t.startSibling();
     try {
       const paymentId = await paid(35);
-      const results = await Promise.all([t.url, sibling.url].map((url) => call(url, 'POST', `/v1/test-helpers/payments/${paymentId}/dispute`, { key: sk, body: {} })));
+      const results = await Promise.all(
+        [t.url, sibling.url].map((url) => call(url, 'POST', `/v1/test-helpers/payments/${paymentId}/dispute`, { key: sk, body: {} })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
       expect((await t.call('GET', `/v1/disputes?paymentId=${paymentId}`, { key: sk })).json.data).toHaveLength(1);
     } finally {

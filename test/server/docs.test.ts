@@ -63,29 +63,33 @@ describe('/docs', () => {
 describeInBrowser('/docs in a browser', () => {
   // Redoc's sidebar shows Redocly's logo from its CDN; the page's policy blocks it in the browser
   // (Redoc then hides the image), so nothing leaves the machine.
-  it.each(['checkout', 'commerce'])('renders the %s reference; the policy blocks anything of another origin before it is sent', async (name) => {
-    const userDataDir = await mkdtemp(path.join(tmpdir(), 'till-docs-chromium-'));
-    const browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    try {
-      const page = await browser.newPage();
-      const requested: string[] = [];
-      const problems: string[] = [];
-      const blocked = new Set<string>();
-      page.on('request', (r) => requested.push(r.url()));
-      // Chromium names the reason `csp` (net::ERR_BLOCKED_BY_CSP in older releases).
-      page.on('requestfailed', (r) => /^csp$|BLOCKED_BY_CSP/.test(r.failure()?.errorText ?? '') && blocked.add(r.url()));
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(`${t.url}/docs/${name}`);
-      const heading = name === 'checkout' ? 'Till Checkout & Billing API' : 'Till Commerce API';
-      await page.getByRole('heading', { name: heading, exact: false }).first().waitFor({ timeout: 30_000 });
-      await page.waitForTimeout(500);
-      const elsewhere = requested.filter((url) => !url.startsWith(t.url) && !url.startsWith('data:') && !url.startsWith('blob:'));
-      expect(elsewhere.filter((url) => !blocked.has(url))).toEqual([]);
-      expect(requested).toContain(`${t.url}/openapi/${name}.json`);
-      expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.each(['checkout', 'commerce'])(
+    'renders the %s reference; the policy blocks anything of another origin before it is sent',
+    async (name) => {
+      const userDataDir = await mkdtemp(path.join(tmpdir(), 'till-docs-chromium-'));
+      const browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage();
+        const requested: string[] = [];
+        const problems: string[] = [];
+        const blocked = new Set<string>();
+        page.on('request', (r) => requested.push(r.url()));
+        // Chromium names the reason `csp` (net::ERR_BLOCKED_BY_CSP in older releases).
+        page.on('requestfailed', (r) => /^csp$|BLOCKED_BY_CSP/.test(r.failure()?.errorText ?? '') && blocked.add(r.url()));
+        page.on('pageerror', (e) => problems.push(e.message));
+        await page.goto(`${t.url}/docs/${name}`);
+        const heading = name === 'checkout' ? 'Till Checkout & Billing API' : 'Till Commerce API';
+        await page.getByRole('heading', { name: heading, exact: false }).first().waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(500);
+        const elsewhere = requested.filter((url) => !url.startsWith(t.url) && !url.startsWith('data:') && !url.startsWith('blob:'));
+        expect(elsewhere.filter((url) => !blocked.has(url))).toEqual([]);
+        expect(requested).toContain(`${t.url}/openapi/${name}.json`);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+        await rm(userDataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

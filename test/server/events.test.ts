@@ -51,7 +51,13 @@ describe('GET /v1/events', () => {
     expect(page.status).toBe(200);
     expect(page.json).toMatchObject({ object: 'list', hasMore: true });
     const [newest] = page.json.data;
-    expect(newest).toMatchObject({ object: 'event', type: 'checkout.session.cancelled', livemode: false, merchantId: t.merchantA.merchantId, data: { object: { sessionId: second } } });
+    expect(newest).toMatchObject({
+      object: 'event',
+      type: 'checkout.session.cancelled',
+      livemode: false,
+      merchantId: t.merchantA.merchantId,
+      data: { object: { sessionId: second } },
+    });
     expect(newest.id).toMatch(/^evt_/);
     const next = await t.call('GET', `/v1/events?limit=1&startingAfter=${newest.id}`, { key: sk });
     expect(next.json.data[0].data.object.sessionId).toBe(first);

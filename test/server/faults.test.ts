@@ -28,7 +28,9 @@ const count = async (sql: string, values: unknown[]) => Number((await saboteur.q
 
 /** Backends of this database other than the saboteur's, waiting on a lock. */
 async function waitingBackends(): Promise<number[]> {
-  const { rows } = await saboteur.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`);
+  const { rows } = await saboteur.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
+  );
   return rows.map((r) => r.pid as number);
 }
 
@@ -54,7 +56,10 @@ async function cutWhileWritingEvents(request: () => Promise<ApiResponse>): Promi
 async function tokenizedSession() {
   const s = await createTestSession(t, t.merchantA);
   const client = { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret };
-  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' } });
+  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+    ...client,
+    body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' },
+  });
   expect(pm.status).toBe(201);
   return { session: s, client, paymentMethodId: pm.json.id as string };
 }
@@ -63,7 +68,8 @@ function expectServiceUnavailable(res: ApiResponse) {
   expect(res.status, res.text).toBe(503);
   expect(res.headers.get('retry-after')).toBe('1');
   // The general shape, or the envelope on the operations that document it (plans).
-  if ('success' in res.json) expect(res.json).toMatchObject({ success: false, errorCode: 'service_unavailable', data: { type: 'server_error', retryable: true } });
+  if ('success' in res.json)
+    expect(res.json).toMatchObject({ success: false, errorCode: 'service_unavailable', data: { type: 'server_error', retryable: true } });
   else expect(res.json.error).toMatchObject({ type: 'server_error', code: 'service_unavailable', retryable: true });
   expect(res.text).not.toMatch(/terminat|SQLSTATE|SELECT|INSERT|\bat \S+:\d+/i);
 }
@@ -72,7 +78,12 @@ describe.skipIf(!usingPostgres)('the database connection cut during a request', 
   it('a confirm leaves no payment, invoice payment, ledger entry or event; the retry pays once', async () => {
     const { session, client, paymentMethodId } = await tokenizedSession();
     const eventsBefore = await count('SELECT count(*) AS n FROM events WHERE session_id = $1', [session.id]);
-    const confirm = () => t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { ...client, body: { paymentMethodId }, headers: { 'idempotency-key': `cut-${session.id}` } });
+    const confirm = () =>
+      t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, {
+        ...client,
+        body: { paymentMethodId },
+        headers: { 'idempotency-key': `cut-${session.id}` },
+      });
     expectServiceUnavailable(await cutWhileWritingEvents(confirm));
 
     expect(await count('SELECT count(*) AS n FROM payments WHERE session_id = $1', [session.id])).toBe(0);
@@ -94,7 +105,12 @@ describe.skipIf(!usingPostgres)('the database connection cut during a request', 
     expect(paid.status).toBe(200);
     const entries = () => count('SELECT count(*) AS n FROM ledger_entries l JOIN payments p ON p.id = l.payment_id WHERE p.session_id = $1', [session.id]);
     const entriesBefore = await entries();
-    const refund = () => t.call('POST', `/v1/checkout-sessions/${session.id}/refund`, { key: sk(), body: { amount: 10 }, headers: { 'idempotency-key': `cut-refund-${session.id}` } });
+    const refund = () =>
+      t.call('POST', `/v1/checkout-sessions/${session.id}/refund`, {
+        key: sk(),
+        body: { amount: 10 },
+        headers: { 'idempotency-key': `cut-refund-${session.id}` },
+      });
     expectServiceUnavailable(await cutWhileWritingEvents(refund));
 
     expect(await count('SELECT count(*) AS n FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE p.session_id = $1', [session.id])).toBe(0);
@@ -108,7 +124,9 @@ describe.skipIf(!usingPostgres)('the database connection cut during a request', 
   });
 
   it('keeps answering after every connection it had was cut', async () => {
-    const terminated = await saboteur.query('SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const terminated = await saboteur.query(
+      'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     expect(Number(terminated.rows[0].n)).toBeGreaterThan(0);
     const answers: number[] = [];
     for (let i = 0; i < 10 && answers.at(-1) !== 200; i++) {

@@ -29,7 +29,8 @@ async function paid(captureMethod: 'manual' | 'automatic' = 'manual', amount = 1
 }
 const capture = (paymentId: number, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/payments/${paymentId}/capture`, { key, body });
 const release = (paymentId: number, key = sk) => t.call('POST', `/v1/payments/${paymentId}/release`, { key });
-const types = async (paymentId: number) => (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
+const types = async (paymentId: number) =>
+  (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
 const invoiceOf = async (paymentId: number) => {
   const p = await t.database.db.selectFrom('payments').select('invoice_id').where('id', '=', paymentId).executeTakeFirstOrThrow();
   return t.database.db.selectFrom('invoices').selectAll().where('id', '=', p.invoice_id!).executeTakeFirstOrThrow();
@@ -40,12 +41,26 @@ describe('capture', () => {
     const { paymentId, session } = await paid();
     const res = await capture(paymentId);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ paymentId, status: 'captured', authorizedAmount: 100, capturedAmount: 100, currency: 'USD', authorizationExpiresAt: null, alreadyDone: false });
+    expect(res.json).toMatchObject({
+      paymentId,
+      status: 'captured',
+      authorizedAmount: 100,
+      capturedAmount: 100,
+      currency: 'USD',
+      authorizationExpiresAt: null,
+      alreadyDone: false,
+    });
     expect(res.json.referenceNumber).toMatch(/^PAY-/);
     expect(res.json.capturedAt).toBeTruthy();
     expect(await types(paymentId)).toEqual(['payment.authorized', 'checkout.session.completed', 'payment.captured', 'payment.succeeded']);
     expect(await invoiceOf(paymentId)).toMatchObject({ status: 'paid', total: '100.0000', amount_paid: '100.0000', discount: '0.0000' });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).orderBy('id').execute();
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['type', 'amount'])
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', paymentId)
+      .orderBy('id')
+      .execute();
     expect(ledger).toEqual([
       { type: 'payment', amount: '100.0000' },
       { type: 'fee', amount: '-3.2000' },
@@ -103,7 +118,12 @@ describe('release', () => {
     expect((await release(paymentId)).json.alreadyDone).toBe(true);
     expect((await capture(paymentId)).status).toBe(409);
     expect((await types(paymentId)).at(-1)).toBe('payment.released');
-    const ledger = await t.database.db.selectFrom('ledger_entries').select('id').where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).execute();
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', paymentId)
+      .execute();
     expect(ledger).toHaveLength(0);
   });
 });

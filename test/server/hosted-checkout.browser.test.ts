@@ -61,7 +61,15 @@ const sk = () => t.merchantA.keys.test.secret;
 async function hostedSession(body: Record<string, unknown> = {}, key = sk()) {
   const res = await t.call('POST', '/v1/checkout-sessions', {
     key,
-    body: { amount: 42.5, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: `${shopUrl}/done?session={CHECKOUT_SESSION_ID}`, cancelUrl: `${shopUrl}/cancel`, ...body },
+    body: {
+      amount: 42.5,
+      currency: 'USD',
+      mode: 'hosted',
+      paymentType: 'oneTime',
+      successUrl: `${shopUrl}/done?session={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${shopUrl}/cancel`,
+      ...body,
+    },
   });
   expect(res.status, res.text).toBe(201);
   return res.json as { id: string; url: string; clientSecret: string };
@@ -85,7 +93,12 @@ async function fillCard(page: Page, number: string, cvc = '123') {
 
 describeInBrowser('hosted checkout: cards', () => {
   it('shows the merchant, the amount and the lines, and pays with 4242 to the success URL', async () => {
-    const s = await hostedSession({ lineItems: [{ name: 'Blue mug', quantity: 2, unitAmount: 12.5 }, { name: 'Tea', quantity: 1, unitAmount: 17.5 }] });
+    const s = await hostedSession({
+      lineItems: [
+        { name: 'Blue mug', quantity: 2, unitAmount: 12.5 },
+        { name: 'Tea', quantity: 1, unitAmount: 17.5 },
+      ],
+    });
     const page = await open(s.url);
     expect(await page.textContent('[data-field=merchant]')).toContain('Merchant A');
     expect(await page.textContent('[data-field=amount]')).toBe('$42.50');
@@ -166,7 +179,10 @@ describeInBrowser('hosted checkout: cards', () => {
 
 describeInBrowser('hosted checkout: other methods', () => {
   it('a saved card, with the one-time code read from the outbox', async () => {
-    const customer = await t.call('POST', '/v1/customers', { key: sk(), body: { email: `saved${Date.now()}@example.com`, name: 'Ana', phone: `+1 415 555 ${Date.now() % 10000}` } });
+    const customer = await t.call('POST', '/v1/customers', {
+      key: sk(),
+      body: { email: `saved${Date.now()}@example.com`, name: 'Ana', phone: `+1 415 555 ${Date.now() % 10000}` },
+    });
     const clientId = customer.json.data.id;
     const first = await hostedSession({ clientId, allowSavedCards: true });
     let page = await open(first.url);
@@ -232,9 +248,18 @@ describeInBrowser('hosted checkout: states and notices', () => {
 
   it('a subscription session shows the plan and the card-on-file notice', async () => {
     const product = await t.call('POST', '/v1/products', { key: sk(), body: { name: 'Coffee club' } });
-    const plan = await t.call('POST', '/v1/plans', { key: sk(), body: { productId: product.json.id, name: 'Monthly beans', amount: 19, currency: 'USD', interval: 'month', intervalCount: 1 } });
+    const plan = await t.call('POST', '/v1/plans', {
+      key: sk(),
+      body: { productId: product.json.id, name: 'Monthly beans', amount: 19, currency: 'USD', interval: 'month', intervalCount: 1 },
+    });
     const customer = await t.call('POST', '/v1/customers', { key: sk(), body: { email: `sub${Date.now()}@example.com`, name: 'Sam' } });
-    const s = await hostedSession({ paymentType: 'subscription', amount: undefined, currency: undefined, subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id });
+    const s = await hostedSession({
+      paymentType: 'subscription',
+      amount: undefined,
+      currency: undefined,
+      subscriptionPlanId: plan.json.data.id,
+      clientId: customer.json.data.id,
+    });
     const page = await open(s.url);
     expect(await page.textContent('[data-field=plan]')).toContain('Monthly beans');
     expect(await page.textContent('[data-notice=card-on-file]')).toContain('kept on file');
@@ -271,9 +296,18 @@ describeInBrowser('hosted checkout: states and notices', () => {
   });
 
   it('keeps screenshots at 360 px and at desktop width', async () => {
-    const s = await hostedSession({ lineItems: [{ name: 'Blue mug', quantity: 2, unitAmount: 12.5 }, { name: 'Tea', quantity: 1, unitAmount: 17.5 }], enableClickToPay: true });
+    const s = await hostedSession({
+      lineItems: [
+        { name: 'Blue mug', quantity: 2, unitAmount: 12.5 },
+        { name: 'Tea', quantity: 1, unitAmount: 17.5 },
+      ],
+      enableClickToPay: true,
+    });
     await mkdir('out/screenshots', { recursive: true });
-    for (const [name, width, height] of [['hosted-checkout-360', 360, 780], ['hosted-checkout-desktop', 1280, 900]] as const) {
+    for (const [name, width, height] of [
+      ['hosted-checkout-360', 360, 780],
+      ['hosted-checkout-desktop', 1280, 900],
+    ] as const) {
       const page = await browser.newPage();
       await page.setViewportSize({ width, height });
       await page.goto(s.url);
@@ -295,7 +329,10 @@ describeInBrowser('embedded form', () => {
     const frame = page.frameLocator('iframe');
     await frame.locator('[data-field=amount]').waitFor();
     expect(await frame.locator('[data-field=amount]').textContent()).toBe('€9.99');
-    for (const [number, expected] of [['4000000000009995', /^declined: /], ['4242424242424242', new RegExp(`^success ${s.id}$`)]] as const) {
+    for (const [number, expected] of [
+      ['4000000000009995', /^declined: /],
+      ['4242424242424242', new RegExp(`^success ${s.id}$`)],
+    ] as const) {
       await frame.locator('#cardNumber').fill(number);
       await frame.locator('#expiryMonth').fill('12');
       await frame.locator('#expiryYear').fill(YEAR);

@@ -28,7 +28,15 @@ const sk = () => t.merchantA.keys.test.secret;
 const usd = (amount: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format(amount);
 
 /** A Commerce invoice: 4 × 150 at 10 % tax, 2 × 89.50 less 9 at 5 %, 20 off, 12.50 shipping. */
-async function newInvoice(): Promise<{ id: number; identifier: string; paymentUrl: string; totalCost: number; subTotal: number; taxAmount: number; items: { subTotal: number }[] }> {
+async function newInvoice(): Promise<{
+  id: number;
+  identifier: string;
+  paymentUrl: string;
+  totalCost: number;
+  subTotal: number;
+  taxAmount: number;
+  items: { subTotal: number }[];
+}> {
   const res = await t.call('POST', '/v1/invoice', {
     apiKey: sk(),
     body: {
@@ -49,7 +57,10 @@ async function newInvoice(): Promise<{ id: number; identifier: string; paymentUr
 }
 
 const payByApi = (invoiceId: number, body: Record<string, unknown> = {}) =>
-  t.call('POST', '/api/payment/payinvoice', { apiKey: sk(), body: { invoiceId, paymentOptionId: 1, card: { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: EXPIRY, cvv: '123' }, ...body } });
+  t.call('POST', '/api/payment/payinvoice', {
+    apiKey: sk(),
+    body: { invoiceId, paymentOptionId: 1, card: { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: EXPIRY, cvv: '123' }, ...body },
+  });
 const invoiceStatus = async (id: number) => (await t.call('GET', `/v1/invoice/${id}`, { apiKey: sk() })).json.status as string;
 
 async function open(url: string): Promise<Page> {

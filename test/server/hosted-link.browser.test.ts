@@ -64,8 +64,16 @@ async function payByCard(page: Page) {
 }
 
 describeInBrowser('hosted payment-link page', () => {
-  it('the embed snippet on the merchant\'s site opens the link page; the payer\'s form makes the invoice, paid on the invoice page', async () => {
-    const link = await newLink({ name: 'Single-origin beans', currencyCode: 'USD', unitPrice: '24.50', taxRate: '8.25', productName: 'Yirgacheffe 1 kg', callToActionText: 'Buy beans', buttonColor: '#6F4E37' });
+  it("the embed snippet on the merchant's site opens the link page; the payer's form makes the invoice, paid on the invoice page", async () => {
+    const link = await newLink({
+      name: 'Single-origin beans',
+      currencyCode: 'USD',
+      unitPrice: '24.50',
+      taxRate: '8.25',
+      productName: 'Yirgacheffe 1 kg',
+      callToActionText: 'Buy beans',
+      buttonColor: '#6F4E37',
+    });
     snippet = link.embedCode;
     const shopPage = await browser.newPage();
     await shopPage.goto(shopUrl);
@@ -88,7 +96,15 @@ describeInBrowser('hosted payment-link page', () => {
   });
 
   it('a variable amount out of range is refused on the page with what was typed kept; in range it makes the invoice', async () => {
-    const link = await newLink({ name: 'Donate', currencyCode: 'USD', linkType: 'Donation', isVariableAmount: true, minAmount: '5', maxAmount: '100', suggestedAmount: '25' });
+    const link = await newLink({
+      name: 'Donate',
+      currencyCode: 'USD',
+      linkType: 'Donation',
+      isVariableAmount: true,
+      minAmount: '5',
+      maxAmount: '100',
+      suggestedAmount: '25',
+    });
     const page = await browser.newPage();
     await page.goto(link.paymentUrl);
     expect(await page.inputValue('#amount')).toBe('25');
@@ -108,7 +124,14 @@ describeInBrowser('hosted payment-link page', () => {
   });
 
   it('a protected link asks for the password, and for an email code (from the outbox) before the invoice', async () => {
-    const link = await newLink({ name: 'Members only', currencyCode: 'USD', unitPrice: '10', isPasswordProtected: true, password: 'members-2026', isEmailVerificationRequired: true });
+    const link = await newLink({
+      name: 'Members only',
+      currencyCode: 'USD',
+      unitPrice: '10',
+      isPasswordProtected: true,
+      password: 'members-2026',
+      isEmailVerificationRequired: true,
+    });
     const page = await browser.newPage();
     await page.goto(link.paymentUrl);
     expect(await page.$('#payer-form')).toBeNull();
@@ -116,7 +139,12 @@ describeInBrowser('hosted payment-link page', () => {
     await page.click('#send-code');
     await page.waitForSelector('#payer-form');
     expect(await page.textContent('[data-field=email]')).toBe('member@example.com');
-    const message = await t.database.db.selectFrom('messages').select('body').where('recipient', '=', 'member@example.com').orderBy('seq', 'desc').executeTakeFirstOrThrow();
+    const message = await t.database.db
+      .selectFrom('messages')
+      .select('body')
+      .where('recipient', '=', 'member@example.com')
+      .orderBy('seq', 'desc')
+      .executeTakeFirstOrThrow();
     const code = /\b(\d{6})\b/.exec(message.body)![1]!;
     await fillPayer(page);
     await page.fill('#verificationCode', code);
@@ -135,12 +163,21 @@ describeInBrowser('hosted payment-link page', () => {
   it('a subscription link offers its plans; the chosen one starts the subscription, paid on its first invoice', async () => {
     const key = sk();
     const product = await t.call('POST', '/v1/products', { key, body: { name: 'Cloud' } });
-    const basic = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Basic', amount: 9, currency: 'USD', interval: 'month' } });
-    const pro = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Pro', amount: 19.99, currency: 'USD', interval: 'month' } });
+    const basic = await t.call('POST', '/v1/plans', {
+      key,
+      body: { productId: product.json.id, name: 'Basic', amount: 9, currency: 'USD', interval: 'month' },
+    });
+    const pro = await t.call('POST', '/v1/plans', {
+      key,
+      body: { productId: product.json.id, name: 'Pro', amount: 19.99, currency: 'USD', interval: 'month' },
+    });
     const link = await newLink({ name: 'Cloud plans', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: Number(product.json.id) });
     const page = await browser.newPage();
     await page.goto(link.paymentUrl);
-    expect(await page.$$eval('[data-plan]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual([String(basic.json.data.id), String(pro.json.data.id)]);
+    expect(await page.$$eval('[data-plan]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual([
+      String(basic.json.data.id),
+      String(pro.json.data.id),
+    ]);
     await page.check(`[data-plan="${pro.json.data.id}"]`);
     await fillPayer(page, 'subscriber@example.com');
     await page.click('#pay');

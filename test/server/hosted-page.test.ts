@@ -54,7 +54,9 @@ describe('GET /pay/{sessionId}', () => {
   });
 
   it('sends a strict CSP: scripts and styles from this server only (the colour rule by hash), no framing, no referrer, no cache', async () => {
-    const branded = (await createMerchant(t.database.db, systemClock, { name: 'Green Grocer', brandColor: '#0A7D33', logoUrl: 'https://cdn.grocer.example/logo.png' })).credentials;
+    const branded = (
+      await createMerchant(t.database.db, systemClock, { name: 'Green Grocer', brandColor: '#0A7D33', logoUrl: 'https://cdn.grocer.example/logo.png' })
+    ).credentials;
     const s = await session({}, branded);
     const { headers, body } = await page(`/pay/${s.id}`);
     expect(body).toContain('<img class="logo" src="https://cdn.grocer.example/logo.png" alt="">');
@@ -84,7 +86,12 @@ describe('GET /pay/{sessionId}', () => {
   });
 
   it('an embedded session is shown only framed (?embed=1), where any origin may frame it; a hosted one only unframed', async () => {
-    const embedded = (await t.call('POST', '/v1/checkout-sessions', { key: t.merchantA.keys.test.secret, body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } })).json;
+    const embedded = (
+      await t.call('POST', '/v1/checkout-sessions', {
+        key: t.merchantA.keys.test.secret,
+        body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' },
+      })
+    ).json;
     const framed = await page(`/pay/${embedded.id}?embed=1`);
     expect(framed.status).toBe(200);
     expect(framed.headers.get('content-security-policy')).toContain('frame-ancestors *');

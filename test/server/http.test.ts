@@ -59,7 +59,10 @@ describe('paths', () => {
 
   it('OData key paths route with literal or percent-encoded quotes and parentheses', async () => {
     const code = `ROUTE-${Date.now()}`;
-    const invoice = await t.call('POST', '/v1/invoice', { apiKey: sk, body: { currencyCode: 'USD', referenceNumber: code, items: [{ name: 'Routing', unitCost: 1, quantity: 1 }] } });
+    const invoice = await t.call('POST', '/v1/invoice', {
+      apiKey: sk,
+      body: { currencyCode: 'USD', referenceNumber: code, items: [{ name: 'Routing', unitCost: 1, quantity: 1 }] },
+    });
     expect(invoice.status, invoice.text).toBe(201);
     for (const path of [
       `/v1/invoice/getByReference(code='${code}')`,

@@ -68,7 +68,8 @@ describe.runIf(usingPostgres)('two Till processes on one PostgreSQL database', (
     return res.json();
   }
 
-  const voidAt = async (baseUrl: string, id: number) => expect((await fetch(`${baseUrl}/v1/invoices/${id}/void`, { method: 'POST', headers: { authorization: `Bearer ${key()}` } })).status).toBe(200);
+  const voidAt = async (baseUrl: string, id: number) =>
+    expect((await fetch(`${baseUrl}/v1/invoices/${id}/void`, { method: 'POST', headers: { authorization: `Bearer ${key()}` } })).status).toBe(200);
 
   it('a change made in one process reaches merchant and public clients connected to the other, both ways', async () => {
     const onChild = await connectHub(childUrl, { key: key() });

@@ -21,7 +21,10 @@ afterAll(async () => {
 const future = new Date().getUTCFullYear() + 2;
 
 async function newInvoice(key = skA): Promise<{ id: number; identifier: string }> {
-  const res = await t.call('POST', '/v1/invoices', { key, body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 20 }] } });
+  const res = await t.call('POST', '/v1/invoices', {
+    key,
+    body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 20 }] },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
@@ -36,7 +39,10 @@ async function payInvoice(invoiceId: number) {
   const session = await t.call('POST', '/v1/checkout-sessions', { key: skA, body: { mode: 'embedded', paymentType: 'oneTime', invoiceId } });
   expect(session.status, session.text).toBe(201);
   const client = { key: t.merchantA.keys.test.publishable, clientSecret: session.json.clientSecret };
-  const pm = await t.call('POST', `/v1/checkout-sessions/${session.json.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' } });
+  const pm = await t.call('POST', `/v1/checkout-sessions/${session.json.id}/tokenize`, {
+    ...client,
+    body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' },
+  });
   const confirmed = await t.call('POST', `/v1/checkout-sessions/${session.json.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
   expect(confirmed.status, confirmed.text).toBe(200);
 }
@@ -49,16 +55,26 @@ async function heardOnly(client: HubClient, control: { id: number }, key = skA) 
 }
 
 describe('negotiate', () => {
-  const negotiate = (query = '?negotiateVersion=1', headers: Record<string, string> = {}) => fetch(`${t.url}/hubs/notifications/negotiate${query}`, { method: 'POST', headers });
+  const negotiate = (query = '?negotiateVersion=1', headers: Record<string, string> = {}) =>
+    fetch(`${t.url}/hubs/notifications/negotiate${query}`, { method: 'POST', headers });
 
   it('answers version 1 with a connection id and token and the WebSockets transport; version 0 with the id alone', async () => {
     const res = await negotiate('?negotiateVersion=1', { authorization: `Bearer ${skA}` });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ negotiateVersion: 1, connectionId: expect.any(String), connectionToken: expect.any(String), availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text'] }] });
+    expect(body).toEqual({
+      negotiateVersion: 1,
+      connectionId: expect.any(String),
+      connectionToken: expect.any(String),
+      availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text'] }],
+    });
     expect(body.connectionToken).not.toBe(body.connectionId);
     const v0 = await (await negotiate('')).json();
-    expect(v0).toEqual({ negotiateVersion: 0, connectionId: expect.any(String), availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text'] }] });
+    expect(v0).toEqual({
+      negotiateVersion: 0,
+      connectionId: expect.any(String),
+      availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text'] }],
+    });
   });
 
   it('refuses an unknown key, a publishable key and a malformed Authorization with 401 and a JSON error', async () => {
@@ -90,7 +106,10 @@ describe('negotiate', () => {
     expect(res.status).toBe(403);
     expect((await res.json()).error.code).toBe('secret_key_in_browser');
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
-    await expect(rawHub(t.url, `?access_token=${skA}`, { origin })).rejects.toMatchObject({ status: 403, body: expect.stringContaining('secret_key_in_browser') });
+    await expect(rawHub(t.url, `?access_token=${skA}`, { origin })).rejects.toMatchObject({
+      status: 403,
+      body: expect.stringContaining('secret_key_in_browser'),
+    });
     expect((await negotiate('?negotiateVersion=1', { origin })).status).toBe(200);
   });
 
@@ -124,7 +143,11 @@ describe('connecting', () => {
     expect(await hub.next(() => true)).toEqual({});
     await hub.next((m) => m.type === 6);
     hub.send({ type: 1, invocationId: '1', target: 'NoSuchMethod', arguments: [] });
-    expect(await hub.next((m) => m.invocationId === '1')).toEqual({ type: 3, invocationId: '1', error: expect.stringContaining("Unknown hub method 'NoSuchMethod'") });
+    expect(await hub.next((m) => m.invocationId === '1')).toEqual({
+      type: 3,
+      invocationId: '1',
+      error: expect.stringContaining("Unknown hub method 'NoSuchMethod'"),
+    });
     const invoice = await newInvoice();
     hub.send({ type: 1, invocationId: '2', target: 'SubscribeToInvoice', arguments: [invoice.identifier] });
     expect(await hub.next((m) => m.invocationId === '2')).toEqual({ type: 3, invocationId: '2', result: { invoiceId: invoice.id, status: 'Pending' } });
@@ -163,12 +186,16 @@ describe('who hears what', () => {
     const key = m.keys.test.secret;
     const client = await connectHub(t.url, { key });
     const create = async (extra: Record<string, unknown> = {}) => {
-      const res = await t.call('POST', '/v1/invoice', { apiKey: key, body: { currencyCode: 'USD', sourceInfo: { email: 'hub.commerce@example.com' }, items: [{ name: 'Hub', unitCost: 300, quantity: 1 }], ...extra } });
+      const res = await t.call('POST', '/v1/invoice', {
+        apiKey: key,
+        body: { currencyCode: 'USD', sourceInfo: { email: 'hub.commerce@example.com' }, items: [{ name: 'Hub', unitCost: 300, quantity: 1 }], ...extra },
+      });
       expect(res.status, res.text).toBe(201);
       return res.json as { id: number };
     };
     const card = { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: `12/${future % 100}`, cvv: '123' };
-    const pay = (id: number, extra: Record<string, unknown> = {}) => t.call('POST', '/api/payment/payinvoice', { apiKey: key, body: { invoiceId: id, paymentOptionId: 1, card, ...extra } });
+    const pay = (id: number, extra: Record<string, unknown> = {}) =>
+      t.call('POST', '/api/payment/payinvoice', { apiKey: key, body: { invoiceId: id, paymentOptionId: 1, card, ...extra } });
     const statuses = (id: number) => expect.poll(() => client.heard.filter((e) => e.invoiceId === id).map((e) => e.status), { timeout: 5_000 });
     const paid = await create();
     expect((await t.call('POST', `/v1/invoice/${paid.id}/send`, { apiKey: key })).status).toBe(200);
@@ -203,7 +230,10 @@ describe('who hears what', () => {
     const refused = await fetch(`${t.url}/hubs/notifications/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${other}` } });
     expect(refused.status).toBe(403);
     expect((await refused.json()).error).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('`invoice.read`') });
-    const fromBrowser = await fetch(`${t.url}/hubs/notifications/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${other}`, origin: 'https://shop.example.com' } });
+    const fromBrowser = await fetch(`${t.url}/hubs/notifications/negotiate?negotiateVersion=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}`, origin: 'https://shop.example.com' },
+    });
     expect(fromBrowser.status).toBe(403);
     expect((await fromBrowser.json()).error.code).toBe('secret_key_in_browser');
   });

@@ -25,19 +25,29 @@ const sk = () => t.merchantA.keys.test.secret;
 async function paidSession() {
   const s = await createTestSession(t, t.merchantA);
   const client = { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret };
-  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' } });
+  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+    ...client,
+    body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' },
+  });
   const paid = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
   expect(paid.status).toBe(200);
   return s.id;
 }
 
 const refundCount = async (sessionId: string) =>
-  Number((await t.database.sql.query('SELECT count(*) AS n FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE p.session_id = $1', [sessionId])).rows[0].n);
+  Number(
+    (await t.database.sql.query('SELECT count(*) AS n FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE p.session_id = $1', [sessionId])).rows[0].n,
+  );
 
 describe('a request that committed but whose answer was lost', () => {
   it('is never run again: retries answer 409 idempotency_answer_lost, and the refund exists once', async () => {
     const sessionId = await paidSession();
-    const refund = () => t.call('POST', `/v1/checkout-sessions/${sessionId}/refund`, { key: sk(), body: { amount: 5 }, headers: { 'idempotency-key': `lose-answer-${sessionId}` } });
+    const refund = () =>
+      t.call('POST', `/v1/checkout-sessions/${sessionId}/refund`, {
+        key: sk(),
+        body: { amount: 5 },
+        headers: { 'idempotency-key': `lose-answer-${sessionId}` },
+      });
     const first = await refund();
     expect(first.status, first.text).toBe(200);
     expect(await refundCount(sessionId)).toBe(1);

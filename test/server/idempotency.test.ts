@@ -160,9 +160,19 @@ describe('Idempotency-Key after the processor refused (502)', () => {
     const pk = t.merchantA.keys.test.publishable;
     const session = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { amount: 12, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
     const { id, clientSecret } = session.json;
-    const pm = await t.call('POST', `/v1/checkout-sessions/${id}/tokenize`, { key: pk, clientSecret, body: { cardNumber: '4000000000000119', expiryMonth: 12, expiryYear: year, cvc: '123' } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${id}/tokenize`, {
+      key: pk,
+      clientSecret,
+      body: { cardNumber: '4000000000000119', expiryMonth: 12, expiryYear: year, cvc: '123' },
+    });
     const key = `processor-${Date.now()}`;
-    const confirm = () => t.call('POST', `/v1/checkout-sessions/${id}/confirm`, { key: pk, clientSecret, body: { paymentMethodId: pm.json.id }, headers: { 'Idempotency-Key': key } });
+    const confirm = () =>
+      t.call('POST', `/v1/checkout-sessions/${id}/confirm`, {
+        key: pk,
+        clientSecret,
+        body: { paymentMethodId: pm.json.id },
+        headers: { 'Idempotency-Key': key },
+      });
     const first = await confirm();
     expect(first.status).toBe(502);
     expect(first.json.error.code).toBe('processing_error');

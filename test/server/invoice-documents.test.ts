@@ -19,7 +19,12 @@ const future = new Date().getUTCFullYear() + 2;
 const newInvoice = async (body: Record<string, unknown> = {}) => {
   const res = await t.call('POST', '/v1/invoices', {
     key: sk,
-    body: { customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 3, unitAmount: 1200.5 }], ...body },
+    body: {
+      customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' },
+      currency: 'USD',
+      lineItems: [{ name: 'Consulting', quantity: 3, unitAmount: 1200.5 }],
+      ...body,
+    },
   });
   expect(res.status, res.text).toBe(201);
   return res.json;
@@ -30,7 +35,15 @@ async function download(path: string, key = sk) {
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 const invoiceEvents = async (id: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'data']).where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').orderBy('seq').execute())
+  (
+    await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where('type', 'like', 'invoice.%')
+      .orderBy('seq')
+      .execute()
+  )
     .map(delivered)
     .filter((e) => (e.data as { id: number }).id === id)
     .map((e) => e.type);
@@ -67,7 +80,10 @@ describeWithPdftotext('the PDF text (pdftotext)', () => {
       dueDate: due.toISOString(),
       notes: 'Thank you for your business',
       description: 'November work',
-      lineItems: [{ name: 'Consulting', quantity: 3, unitAmount: 1200.5 }, { name: 'Travel', description: 'Train to Lyon', quantity: 1, unitAmount: 45.25, taxRate: 0 }],
+      lineItems: [
+        { name: 'Consulting', quantity: 3, unitAmount: 1200.5 },
+        { name: 'Travel', description: 'Train to Lyon', quantity: 1, unitAmount: 45.25, taxRate: 0 },
+      ],
     });
     const text = pdfText((await download(`/v1/invoices/${inv.id}/pdf`)).body);
     const merchant = await t.database.db.selectFrom('merchants').select('name').where('id', '=', t.merchantA.merchantId).executeTakeFirstOrThrow();
@@ -124,7 +140,12 @@ describeWithPdftotext('the PDF text (pdftotext)', () => {
     const to = `pdf.mail.${Date.now()}@example.com`;
     const inv = await newInvoice({ customer: { email: to, firstName: 'Pia' } });
     await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk });
-    const row = await t.database.db.selectFrom('message_attachments').innerJoin('messages', 'messages.id', 'message_attachments.message_id').select(['filename', 'content_type', 'content']).where('messages.recipient', '=', to).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('message_attachments')
+      .innerJoin('messages', 'messages.id', 'message_attachments.message_id')
+      .select(['filename', 'content_type', 'content'])
+      .where('messages.recipient', '=', to)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ filename: `${inv.invoiceNumber}.pdf`, content_type: 'application/pdf' });
     const text = pdfText(Buffer.from(row.content));
     expect(text).toContain(`Number: ${inv.invoiceNumber}`);
@@ -161,10 +182,21 @@ describe('POST /v1/invoices/{id}/send', () => {
     expect(res.status).toBe(409);
     expect(res.json.error).toMatchObject({ code: 'invalid_state', message: `Invoice ${inv.id} is cancelled and cannot be sent.` });
 
-    const s = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { amount: 12, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', customerEmail: 'never.sent@example.com' } });
+    const s = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk,
+      body: { amount: 12, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', customerEmail: 'never.sent@example.com' },
+    });
     const pk = t.merchantA.keys.test.publishable;
-    const pm = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/tokenize`, { key: pk, clientSecret: s.json.clientSecret, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' } });
-    const confirmed = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, { key: pk, clientSecret: s.json.clientSecret, body: { paymentMethodId: pm.json.id } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/tokenize`, {
+      key: pk,
+      clientSecret: s.json.clientSecret,
+      body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' },
+    });
+    const confirmed = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, {
+      key: pk,
+      clientSecret: s.json.clientSecret,
+      body: { paymentMethodId: pm.json.id },
+    });
     const paidId = (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key: sk })).json.invoiceId;
     expect(confirmed.json.paymentStatus).toBe('paid');
     const paid = await t.call('POST', `/v1/invoices/${paidId}/send`, { key: sk });
@@ -174,9 +206,16 @@ describe('POST /v1/invoices/{id}/send', () => {
   });
 
   it('refuses an invoice without a payer email with 400 validation_error', async () => {
-    const s = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod: 'manual' } });
+    const s = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk,
+      body: { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod: 'manual' },
+    });
     const pk = t.merchantA.keys.test.publishable;
-    const pm = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/tokenize`, { key: pk, clientSecret: s.json.clientSecret, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/tokenize`, {
+      key: pk,
+      clientSecret: s.json.clientSecret,
+      body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' },
+    });
     await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, { key: pk, clientSecret: s.json.clientSecret, body: { paymentMethodId: pm.json.id } });
     const invoiceId = (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key: sk })).json.invoiceId;
     expect((await t.call('GET', `/v1/invoices/${invoiceId}`, { key: sk })).json).toMatchObject({ status: 'pending', customer: { email: null } });

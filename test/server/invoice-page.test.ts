@@ -14,7 +14,10 @@ const sk = () => t.merchantA.keys.test.secret;
 const usd = (amount: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format(amount);
 
 async function commerceInvoice(body: Record<string, unknown> = {}, key = sk()) {
-  const res = await t.call('POST', '/v1/invoice', { apiKey: key, body: { currencyCode: 'USD', items: [{ name: 'Consulting hours', unitCost: 150, quantity: 2 }], ...body } });
+  const res = await t.call('POST', '/v1/invoice', {
+    apiKey: key,
+    body: { currencyCode: 'USD', items: [{ name: 'Consulting hours', unitCost: 150, quantity: 2 }], ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json as { id: number; identifier: string; paymentUrl: string; totalCost: number; status: string };
 }
@@ -35,7 +38,10 @@ describe('GET /invoice/{identifier}', () => {
     expect(shown.status).toBe(200);
     expect(stateOf(shown.body)).toBe('payable');
     expect(shown.body).toContain(usd(300));
-    const checkout = await t.call('POST', '/v1/invoices', { key: sk(), body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Design', quantity: 1, unitAmount: 75 }] } });
+    const checkout = await t.call('POST', '/v1/invoices', {
+      key: sk(),
+      body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Design', quantity: 1, unitAmount: 75 }] },
+    });
     expect(checkout.status, checkout.text).toBe(201);
     expect(checkout.json.hostedUrl).toBe(`${t.url}/invoice/${checkout.json.identifier}`);
     const other = await page(new URL(checkout.json.hostedUrl).pathname);
@@ -54,7 +60,11 @@ describe('GET /invoice/{identifier}', () => {
   });
 
   it('escapes what the merchant and payer wrote, sends the security headers, and holds no key or secret', async () => {
-    const inv = await commerceInvoice({ description: '<script>alert(1)</script>', sourceInfo: { firstName: '"><img src=x onerror=alert(2)>', email: 'x@example.com' }, items: [{ name: '<b>bold</b>', unitCost: 10, quantity: 1 }] });
+    const inv = await commerceInvoice({
+      description: '<script>alert(1)</script>',
+      sourceInfo: { firstName: '"><img src=x onerror=alert(2)>', email: 'x@example.com' },
+      items: [{ name: '<b>bold</b>', unitCost: 10, quantity: 1 }],
+    });
     const { body, headers } = await page(`/invoice/${inv.identifier}`);
     expect(body).not.toContain('<script>alert');
     expect(body).not.toContain('<img src=x');
@@ -88,7 +98,13 @@ describe('POST /invoice/{identifier}/pay', () => {
     expect(location).toMatch(/^\/pay\/cs_test_[A-Za-z0-9]+\?method=wallet%3Aqr#cs=cs_test_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/);
     const sessionId = /\/pay\/(cs_test_[A-Za-z0-9]+)/.exec(location)![1]!;
     const session = (await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk() })).json;
-    expect(session).toMatchObject({ amount: 300, currency: 'USD', mode: 'hosted', successUrl: 'https://shop.example.com/thanks', cancelUrl: `${t.url}/invoice/${inv.identifier}` });
+    expect(session).toMatchObject({
+      amount: 300,
+      currency: 'USD',
+      mode: 'hosted',
+      successUrl: 'https://shop.example.com/thanks',
+      cancelUrl: `${t.url}/invoice/${inv.identifier}`,
+    });
     const checkoutPage = await page(location.split('#')[0]!);
     expect(checkoutPage.body).toContain('data-method="wallet:qr"');
     const again = await pay(inv.identifier, 'card');
@@ -102,7 +118,14 @@ describe('POST /invoice/{identifier}/pay', () => {
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(`/invoice/${inv.identifier}`);
     }
-    const paid = await t.call('POST', '/api/payment/payinvoice', { apiKey: sk(), body: { invoiceId: inv.id, paymentOptionId: 1, card: { name: 'A', cardNumber: '4242424242424242', expiryDate: `12/${(new Date().getUTCFullYear() + 2) % 100}`, cvv: '123' } } });
+    const paid = await t.call('POST', '/api/payment/payinvoice', {
+      apiKey: sk(),
+      body: {
+        invoiceId: inv.id,
+        paymentOptionId: 1,
+        card: { name: 'A', cardNumber: '4242424242424242', expiryDate: `12/${(new Date().getUTCFullYear() + 2) % 100}`, cvv: '123' },
+      },
+    });
     expect(paid.json, paid.text).toMatchObject({ isSuccess: true });
     const res = await pay(inv.identifier, 'card');
     expect(res.headers.get('location')).toBe(`/invoice/${inv.identifier}`);
@@ -125,7 +148,14 @@ describe('on the sandbox clock', () => {
     const key = m.keys.test.secret;
     const now = Date.now();
     const hour = 3_600_000;
-    const inv = await commerceInvoice({ validFrom: new Date(now + hour).toISOString(), paymentDueDate: new Date(now + 3 * hour).toISOString(), validTo: new Date(now + 24 * hour).toISOString() }, key);
+    const inv = await commerceInvoice(
+      {
+        validFrom: new Date(now + hour).toISOString(),
+        paymentDueDate: new Date(now + 3 * hour).toISOString(),
+        validTo: new Date(now + 24 * hour).toISOString(),
+      },
+      key,
+    );
     const advance = (seconds: number) => t.call('POST', '/v1/test-helpers/clock/advance', { key, body: { seconds } });
     let shown = await page(`/invoice/${inv.identifier}`);
     expect(stateOf(shown.body)).toBe('not_yet_valid');

@@ -19,17 +19,27 @@ afterAll(async () => {
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
 
 async function newInvoice(unitAmount: number) {
-  const res = await t.call('POST', '/v1/invoices', { key: sk, body: { customer: { email: 'refund.me@example.com' }, currency: 'USD', lineItems: [{ name: 'Order', quantity: 1, unitAmount }] } });
+  const res = await t.call('POST', '/v1/invoices', {
+    key: sk,
+    body: { customer: { email: 'refund.me@example.com' }, currency: 'USD', lineItems: [{ name: 'Order', quantity: 1, unitAmount }] },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json as { id: number; total: number };
 }
 
 /** Pays what is due on the invoice through a checkout session; with `capture`, as a hold captured for that amount. Answers the payment id. */
 async function payInvoice(invoiceId: number, capture?: number): Promise<number> {
-  const s = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'oneTime', invoiceId, ...(capture ? { captureMethod: 'manual' } : {}) } });
+  const s = await t.call('POST', '/v1/checkout-sessions', {
+    key: sk,
+    body: { mode: 'embedded', paymentType: 'oneTime', invoiceId, ...(capture ? { captureMethod: 'manual' } : {}) },
+  });
   expect(s.status, s.text).toBe(201);
   const pm = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/tokenize`, { key: pk, clientSecret: s.json.clientSecret, body: card });
-  const confirmed = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, { key: pk, clientSecret: s.json.clientSecret, body: { paymentMethodId: pm.json.id } });
+  const confirmed = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, {
+    key: pk,
+    clientSecret: s.json.clientSecret,
+    body: { paymentMethodId: pm.json.id },
+  });
   const paymentId = confirmed.json.paymentResult.id as number;
   if (capture) expect((await t.call('POST', `/v1/payments/${paymentId}/capture`, { key: sk, body: { amount: capture } })).status).toBe(200);
   return paymentId;
@@ -45,9 +55,18 @@ async function paidTwice() {
 }
 
 const refundInvoice = (id: number, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/invoices/${id}/refund`, { key, body });
-const payments = (ids: number[]) => t.database.db.selectFrom('payments').select(['id', 'status', 'refunded_amount']).where('id', 'in', ids).orderBy('id').execute();
+const payments = (ids: number[]) =>
+  t.database.db.selectFrom('payments').select(['id', 'status', 'refunded_amount']).where('id', 'in', ids).orderBy('id').execute();
 const eventTypes = async (paymentIds: number[], invoiceId: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'data', 'payment_id']).where('merchant_id', '=', t.merchantA.merchantId).where('type', 'in', ['invoice.refunded', 'payment.refunded']).orderBy('seq').execute())
+  (
+    await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data', 'payment_id'])
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where('type', 'in', ['invoice.refunded', 'payment.refunded'])
+      .orderBy('seq')
+      .execute()
+  )
     .map(delivered)
     .filter((e) => (e.type === 'invoice.refunded' ? e.data.id === invoiceId : paymentIds.includes(e.payment_id as number)))
     .map((e) => `${e.type} ${e.type === 'invoice.refunded' ? e.data.amountRefunded : e.data.refundAmount}`);
@@ -58,8 +77,18 @@ describe('refunding an invoice', () => {
     const paymentId = await payInvoice(invoice.id);
     const res = await refundInvoice(invoice.id, { reason: 'requested_by_customer' });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ object: 'invoice_refund', invoiceId: invoice.id, currency: 'USD', alreadyRefunded: false, refundAmount: 80, amountRefunded: 80, amountRefundable: 0 });
-    expect(res.json.refunds).toMatchObject([{ paymentId, status: 'refunded', amount: 80, refundAmount: 80, refundedAmount: 80, amountRefundable: 0, alreadyRefunded: false }]);
+    expect(res.json).toMatchObject({
+      object: 'invoice_refund',
+      invoiceId: invoice.id,
+      currency: 'USD',
+      alreadyRefunded: false,
+      refundAmount: 80,
+      amountRefunded: 80,
+      amountRefundable: 0,
+    });
+    expect(res.json.refunds).toMatchObject([
+      { paymentId, status: 'refunded', amount: 80, refundAmount: 80, refundedAmount: 80, amountRefundable: 0, alreadyRefunded: false },
+    ]);
     expect((await t.call('GET', `/v1/invoices/${invoice.id}`, { key: sk })).json).toMatchObject({ status: 'paid', amountRefunded: 80, amountPaid: 80 });
     expect(await eventTypes([paymentId], invoice.id)).toEqual(['invoice.refunded 80', 'payment.refunded 80']);
     const again = await refundInvoice(invoice.id);
@@ -70,12 +99,22 @@ describe('refunding an invoice', () => {
   it('refunds in part, repeatedly; more than is left is refused with validation_error in the envelope, and nothing changes', async () => {
     const invoice = await newInvoice(50);
     const paymentId = await payInvoice(invoice.id);
-    expect((await refundInvoice(invoice.id, { amount: 20.5 })).json).toMatchObject({ refundAmount: 20.5, amountRefunded: 20.5, amountRefundable: 29.5, refunds: [{ status: 'partially_refunded' }] });
+    expect((await refundInvoice(invoice.id, { amount: 20.5 })).json).toMatchObject({
+      refundAmount: 20.5,
+      amountRefunded: 20.5,
+      amountRefundable: 29.5,
+      refunds: [{ status: 'partially_refunded' }],
+    });
     const tooMuch = await refundInvoice(invoice.id, { amount: 29.51 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.json).toMatchObject({ success: false, errorCode: 'validation_error', data: { param: 'amount' } });
     expect(await payments([paymentId])).toEqual([{ id: paymentId, status: 'partially_refunded', refunded_amount: '20.5000' }]);
-    expect((await refundInvoice(invoice.id, { amount: 29.5 })).json).toMatchObject({ refundAmount: 29.5, amountRefunded: 50, amountRefundable: 0, refunds: [{ status: 'refunded' }] });
+    expect((await refundInvoice(invoice.id, { amount: 29.5 })).json).toMatchObject({
+      refundAmount: 29.5,
+      amountRefunded: 50,
+      amountRefundable: 0,
+      refunds: [{ status: 'refunded' }],
+    });
   });
 
   it('an invoice paid by two payments is refunded newest first: the newer in full before the older is touched', async () => {
@@ -89,12 +128,21 @@ describe('refunding an invoice', () => {
       { paymentId: older, refundAmount: 15, refundedAmount: 15, amountRefundable: 45, status: 'partially_refunded' },
     ]);
     const rest = await refundInvoice(invoice.id);
-    expect(rest.json).toMatchObject({ refundAmount: 45, amountRefunded: 100, amountRefundable: 0, refunds: [{ paymentId: older, refundAmount: 45, status: 'refunded' }] });
+    expect(rest.json).toMatchObject({
+      refundAmount: 45,
+      amountRefunded: 100,
+      amountRefundable: 0,
+      refunds: [{ paymentId: older, refundAmount: 45, status: 'refunded' }],
+    });
     expect(await eventTypes([older, newer], invoice.id)).toEqual([
-      'invoice.refunded 30', 'payment.refunded 30',
-      'invoice.refunded 40', 'payment.refunded 10',
-      'invoice.refunded 55', 'payment.refunded 15',
-      'invoice.refunded 100', 'payment.refunded 45',
+      'invoice.refunded 30',
+      'payment.refunded 30',
+      'invoice.refunded 40',
+      'payment.refunded 10',
+      'invoice.refunded 55',
+      'payment.refunded 15',
+      'invoice.refunded 100',
+      'payment.refunded 45',
     ]);
   });
 
@@ -109,7 +157,11 @@ describe('refunding an invoice', () => {
       { id: newer, status: 'succeeded', refunded_amount: '0.0000' },
     ]);
     expect((await t.call('GET', `/v1/invoices/${invoice.id}`, { key: sk })).json.amountRefunded).toBe(0);
-    const attempts = await t.database.db.selectFrom('payments').select(['id', 'refund_attempts', 'refund_last_outcome']).where('id', '=', newer).executeTakeFirstOrThrow();
+    const attempts = await t.database.db
+      .selectFrom('payments')
+      .select(['id', 'refund_attempts', 'refund_last_outcome'])
+      .where('id', '=', newer)
+      .executeTakeFirstOrThrow();
     expect(attempts).toMatchObject({ refund_attempts: 1, refund_last_outcome: 'failed' });
     expect((await refundInvoice(invoice.id)).json).toMatchObject({ refundAmount: 100, amountRefunded: 100 });
     expect((await refundInvoice(invoice.id)).json.alreadyRefunded).toBe(true);
@@ -121,7 +173,10 @@ describe('refunding an invoice', () => {
     expect(res.status).toBe(409);
     expect(res.json).toMatchObject({ success: false, errorCode: 'nothing_to_refund', data: { reason: 'no_payment' } });
     const held = await newInvoice(10);
-    const s = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'oneTime', invoiceId: held.id, captureMethod: 'manual' } });
+    const s = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk,
+      body: { mode: 'embedded', paymentType: 'oneTime', invoiceId: held.id, captureMethod: 'manual' },
+    });
     const pm = await t.call('POST', `/v1/checkout-sessions/${s.json.id}/tokenize`, { key: pk, clientSecret: s.json.clientSecret, body: card });
     await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, { key: pk, clientSecret: s.json.clientSecret, body: { paymentMethodId: pm.json.id } });
     const notPaid = await refundInvoice(held.id);
@@ -149,12 +204,17 @@ describe.runIf(usingPostgres)('exactness under concurrency (PostgreSQL)', () => 
         Array.from({ length: 10 }, (_, i) => {
           const url = i % 2 ? sibling.url : t.url;
           // Every third call refunds the newer payment directly, the others the invoice.
-          return i % 3 === 2 ? call(url, 'POST', `/v1/payments/${newer}/refund`, { key: sk, body: { amount: 9.99 } }) : call(url, 'POST', `/v1/invoices/${invoice.id}/refund`, { key: sk, body: { amount: 19.99 } });
+          return i % 3 === 2
+            ? call(url, 'POST', `/v1/payments/${newer}/refund`, { key: sk, body: { amount: 9.99 } })
+            : call(url, 'POST', `/v1/invoices/${invoice.id}/refund`, { key: sk, body: { amount: 19.99 } });
         }),
       );
       const ok = results.filter((r) => r.status === 200);
       const refused = results.filter((r) => r.status !== 200);
-      expect(refused.every((r) => r.status === 400 && r.json.errorCode === 'validation_error'), JSON.stringify(refused.map((r) => r.json))).toBe(true);
+      expect(
+        refused.every((r) => r.status === 400 && r.json.errorCode === 'validation_error'),
+        JSON.stringify(refused.map((r) => r.json)),
+      ).toBe(true);
       const rows = await payments([older, newer]);
       const refunded = rows.reduce((sum, r) => sum + Number(r.refunded_amount) * 100, 0);
       expect(refunded).toBeLessThanOrEqual(100_00);

@@ -18,20 +18,41 @@ afterAll(async () => {
   await t?.close();
 });
 
-const lines = [{ name: 'Consulting', quantity: 3, unitAmount: 120.5 }, { name: 'Travel', quantity: 1, unitAmount: 45.25, taxRate: 0 }];
+const lines = [
+  { name: 'Consulting', quantity: 3, unitAmount: 120.5 },
+  { name: 'Travel', quantity: 1, unitAmount: 45.25, taxRate: 0 },
+];
 const newInvoice = async (body: Record<string, unknown> = {}, key = sk) => {
-  const res = await t.call('POST', '/v1/invoices', { key, body: { customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' }, currency: 'USD', lineItems: lines, ...body } });
+  const res = await t.call('POST', '/v1/invoices', {
+    key,
+    body: { customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' }, currency: 'USD', lineItems: lines, ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 };
-const session = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { mode: 'embedded', paymentType: 'oneTime', ...body } });
+const session = (body: Record<string, unknown>, key = sk) =>
+  t.call('POST', '/v1/checkout-sessions', { key, body: { mode: 'embedded', paymentType: 'oneTime', ...body } });
 const invoiceRow = (id: number) => t.database.db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const invoiceEvents = async (id: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'data']).where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').orderBy('seq').execute()).map(delivered).filter((e) => (e.data as { id: number }).id === id);
+  (
+    await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where('type', 'like', 'invoice.%')
+      .orderBy('seq')
+      .execute()
+  )
+    .map(delivered)
+    .filter((e) => (e.data as { id: number }).id === id);
 const future = new Date().getUTCFullYear() + 2;
 
 async function pay(sessionId: string, clientSecret: string, cardNumber = '4242424242424242') {
-  const pm = await t.call('POST', `/v1/checkout-sessions/${sessionId}/tokenize`, { key: pk, clientSecret, body: { cardNumber, expiryMonth: 12, expiryYear: future, cvc: '123' } });
+  const pm = await t.call('POST', `/v1/checkout-sessions/${sessionId}/tokenize`, {
+    key: pk,
+    clientSecret,
+    body: { cardNumber, expiryMonth: 12, expiryYear: future, cvc: '123' },
+  });
   return t.call('POST', `/v1/checkout-sessions/${sessionId}/confirm`, { key: pk, clientSecret, body: { paymentMethodId: pm.json.id } });
 }
 
@@ -39,7 +60,19 @@ describe('creating an invoice', () => {
   it('calculates exact totals: line subtotals, tax by line or invoice rate, discount; pending and payable', async () => {
     const inv = await newInvoice({ taxRate: 8.25, discount: 10, description: 'November work', notes: 'Thank you', metadata: { order: 'A-1' } });
     // 3 × 120.50 = 361.50, tax 8.25% = 29.82 (29.82375 half-up); 45.25 at its own 0%; 406.75 + 29.82 - 10.
-    expect(inv).toMatchObject({ object: 'invoice', status: 'pending', currency: 'USD', subtotal: 406.75, taxAmount: 29.82, discount: 10, total: 426.57, amountDue: 426.57, amountPaid: 0, amountRefunded: 0, taxRate: 8.25 });
+    expect(inv).toMatchObject({
+      object: 'invoice',
+      status: 'pending',
+      currency: 'USD',
+      subtotal: 406.75,
+      taxAmount: 29.82,
+      discount: 10,
+      total: 426.57,
+      amountDue: 426.57,
+      amountPaid: 0,
+      amountRefunded: 0,
+      taxRate: 8.25,
+    });
     expect(inv.lineItems).toMatchObject([
       { name: 'Consulting', quantity: 3, unitAmount: 120.5, taxRate: 8.25, subtotal: 361.5, taxAmount: 29.82, total: 391.32 },
       { name: 'Travel', quantity: 1, unitAmount: 45.25, taxRate: 0, subtotal: 45.25, taxAmount: 0, total: 45.25 },
@@ -50,24 +83,33 @@ describe('creating an invoice', () => {
     expect(inv.metadata).toEqual({ order: 'A-1' });
   });
 
-  it('addresses a customer of the merchant by customerId, with the customer\'s email and name', async () => {
+  it("addresses a customer of the merchant by customerId, with the customer's email and name", async () => {
     const customer = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'li.wei@example.com', name: 'Li Wei Chen' } });
     const inv = await newInvoice({ customer: undefined, customerId: customer.json.data.id });
     expect(inv).toMatchObject({ customerId: customer.json.data.id, customer: { email: 'li.wei@example.com', firstName: 'Li', lastName: 'Wei Chen' } });
   });
 
-  it('refuses both customerId and customer, neither, another merchant\'s customer, a past dueDate and a discount above the invoice', async () => {
+  it("refuses both customerId and customer, neither, another merchant's customer, a past dueDate and a discount above the invoice", async () => {
     const theirs = await t.call('POST', '/v1/customers', { key: t.merchantB.keys.test.secret, body: { email: 'b@example.com' } });
     const attempt = (body: Record<string, unknown>) => t.call('POST', '/v1/invoices', { key: sk, body: { currency: 'USD', lineItems: lines, ...body } });
-    expect((await attempt({ customerId: theirs.json.data.id, customer: { email: 'x@example.com' } })).json.error).toMatchObject({ code: 'validation_error', param: 'customer' });
+    expect((await attempt({ customerId: theirs.json.data.id, customer: { email: 'x@example.com' } })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'customer',
+    });
     expect((await attempt({})).json.error).toMatchObject({ code: 'validation_error', param: 'customerId' });
     expect((await attempt({ customerId: theirs.json.data.id })).json.error).toMatchObject({ code: 'validation_error', param: 'customerId' });
     const customer = { email: 'x@example.com' };
-    expect((await attempt({ customer, dueDate: new Date(clock.now().getTime() - 60_000).toISOString() })).json.error).toMatchObject({ code: 'validation_error', param: 'dueDate' });
+    expect((await attempt({ customer, dueDate: new Date(clock.now().getTime() - 60_000).toISOString() })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'dueDate',
+    });
     const tooMuch = await attempt({ customer, discount: 1000 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.json.error).toMatchObject({ code: 'validation_error', param: 'discount' });
-    expect((await attempt({ customer, lineItems: [{ name: 'Odd', quantity: 1, unitAmount: 1.005 }] })).json.error).toMatchObject({ code: 'validation_error', param: 'lineItems[0].unitAmount' });
+    expect((await attempt({ customer, lineItems: [{ name: 'Odd', quantity: 1, unitAmount: 1.005 }] })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'lineItems[0].unitAmount',
+    });
   });
 
   it('send: true makes it sent, emails the payer a link to its page, and writes invoice.sent', async () => {
@@ -94,7 +136,7 @@ describe('creating an invoice', () => {
 });
 
 describe('reading and voiding invoices', () => {
-  it('retrieve answers 404 for another merchant\'s invoice and for the other mode\'s', async () => {
+  it("retrieve answers 404 for another merchant's invoice and for the other mode's", async () => {
     const inv = await newInvoice();
     expect((await t.call('GET', `/v1/invoices/${inv.id}`, { key: sk })).json).toMatchObject({ id: inv.id, total: inv.total });
     expect((await t.call('GET', `/v1/invoices/${inv.id}`, { key: t.merchantB.keys.test.secret })).status).toBe(404);
@@ -146,9 +188,18 @@ describe('rule 6: paying an existing invoice', () => {
 
   it('6a: only oneTime; both invoice fields, or lineItems with one, fail with validation_error', async () => {
     const inv = await newInvoice();
-    expect((await session({ invoiceId: inv.id, paymentType: 'subscription', subscriptionPlanId: 1, clientId: 1 })).json.error).toMatchObject({ code: 'validation_error', param: 'paymentType' });
-    expect((await session({ invoiceId: inv.id, invoiceReference: inv.reference })).json.error).toMatchObject({ code: 'validation_error', param: 'invoiceReference' });
-    expect((await session({ invoiceId: inv.id, lineItems: [{ name: 'x', quantity: 1, unitAmount: 5 }] })).json.error).toMatchObject({ code: 'validation_error', param: 'lineItems' });
+    expect((await session({ invoiceId: inv.id, paymentType: 'subscription', subscriptionPlanId: 1, clientId: 1 })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'paymentType',
+    });
+    expect((await session({ invoiceId: inv.id, invoiceReference: inv.reference })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'invoiceReference',
+    });
+    expect((await session({ invoiceId: inv.id, lineItems: [{ name: 'x', quantity: 1, unitAmount: 5 }] })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'lineItems',
+    });
   });
 
   it('6b: an amount, currency or paymentOptionGroupId sent with the invoice must match it', async () => {
@@ -157,10 +208,13 @@ describe('rule 6: paying an existing invoice', () => {
     const inv2 = await newInvoice();
     expect((await session({ invoiceId: inv2.id, amount: inv2.amountDue + 1 })).json.error).toMatchObject({ code: 'validation_error', param: 'amount' });
     expect((await session({ invoiceId: inv2.id, currency: 'EUR' })).json.error).toMatchObject({ code: 'validation_error', param: 'currency' });
-    expect((await session({ invoiceId: inv2.id, paymentOptionGroupId: 3 })).json.error).toMatchObject({ code: 'validation_error', param: 'paymentOptionGroupId' });
+    expect((await session({ invoiceId: inv2.id, paymentOptionGroupId: 3 })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'paymentOptionGroupId',
+    });
   });
 
-  it('6c: another merchant\'s invoice, or the other mode\'s, answers 404 invoice_not_found', async () => {
+  it("6c: another merchant's invoice, or the other mode's, answers 404 invoice_not_found", async () => {
     const theirs = await newInvoice({}, t.merchantB.keys.test.secret);
     const notFound = await session({ invoiceId: theirs.id });
     expect(notFound.status).toBe(404);
@@ -196,7 +250,12 @@ describe('rule 6: paying an existing invoice', () => {
     clock.advance(60);
     const again = await session({ invoiceReference: inv.reference });
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ id: first.json.id, clientSecret: first.json.clientSecret, expiresAt: first.json.expiresAt, createdAt: first.json.createdAt });
+    expect(again.json).toMatchObject({
+      id: first.json.id,
+      clientSecret: first.json.clientSecret,
+      expiresAt: first.json.expiresAt,
+      createdAt: first.json.createdAt,
+    });
     // Once it has expired, a new session is made.
     clock.advance(31 * 60);
     const fresh = await session({ invoiceId: inv.id });
@@ -235,7 +294,14 @@ describe('rule 6: paying an existing invoice', () => {
     expect(after.json).toMatchObject({ status: 'paid', amountPaid: inv.total, amountDue: 0, description: 'Invoice text', customer: inv.customer });
     expect(await t.database.db.selectFrom('invoices').select('id').where('session_id', '=', s.json.id).execute()).toEqual([]);
     expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.paid']);
-    const completed = delivered(await t.database.db.selectFrom('events').select('data').where('session_id', '=', s.json.id).where('type', '=', 'checkout.session.completed').executeTakeFirstOrThrow());
+    const completed = delivered(
+      await t.database.db
+        .selectFrom('events')
+        .select('data')
+        .where('session_id', '=', s.json.id)
+        .where('type', '=', 'checkout.session.completed')
+        .executeTakeFirstOrThrow(),
+    );
     expect(completed.data).toMatchObject({ invoiceId: inv.id, invoiceReference: inv.reference, status: 'Completed', paymentStatus: 'Paid' });
   });
 
@@ -246,7 +312,13 @@ describe('rule 6: paying an existing invoice', () => {
     expect(declined.json.error.code).toBe('card_declined');
     expect((await invoiceEvents(inv.id)).map((e) => e.type)).toEqual(['invoice.payment_failed']);
     expect((await invoiceEvents(inv.id))[0]!.data).toMatchObject({ object: 'invoice', id: inv.id, status: 'Pending', amountDue: inv.total });
-    const sessionEvents = await t.database.db.selectFrom('events').select('type').where('merchant_id', '=', t.merchantA.merchantId).where((eb) => eb.or([eb('session_id', '=', s.json.id), eb('type', '=', 'invoice.payment_failed')])).orderBy('seq').execute();
+    const sessionEvents = await t.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where((eb) => eb.or([eb('session_id', '=', s.json.id), eb('type', '=', 'invoice.payment_failed')]))
+      .orderBy('seq')
+      .execute();
     expect(sessionEvents.map((e) => e.type).slice(-2)).toEqual(['payment.failed', 'invoice.payment_failed']);
     expect((await invoiceRow(inv.id)).status).toBe('pending');
     // 3-D Secure failed by the payer: the same.
@@ -265,9 +337,19 @@ describe('rule 6: paying an existing invoice', () => {
 
   it('a declined card on a session that does not pay an invoice writes no invoice event', async () => {
     const s = await session({ amount: 30, currency: 'USD' });
-    const before = await t.database.db.selectFrom('events').select('seq').where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').execute();
+    const before = await t.database.db
+      .selectFrom('events')
+      .select('seq')
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where('type', 'like', 'invoice.%')
+      .execute();
     expect((await pay(s.json.id, s.json.clientSecret, '4000000000009995')).json.error.code).toBe('card_declined');
-    const after = await t.database.db.selectFrom('events').select('seq').where('merchant_id', '=', t.merchantA.merchantId).where('type', 'like', 'invoice.%').execute();
+    const after = await t.database.db
+      .selectFrom('events')
+      .select('seq')
+      .where('merchant_id', '=', t.merchantA.merchantId)
+      .where('type', 'like', 'invoice.%')
+      .execute();
     expect(after).toHaveLength(before.length);
     expect(await t.database.db.selectFrom('events').select('type').where('session_id', '=', s.json.id).execute()).toEqual([{ type: 'payment.failed' }]);
   });
@@ -290,7 +372,12 @@ describe('rule 6: paying an existing invoice', () => {
     expect((await invoiceRow(inv.id)).status).toBe('pending');
     const capture = await t.call('POST', `/v1/payments/${confirmed.json.paymentResult.id}/capture`, { key: sk, body: { amount: 100 } });
     expect(capture.json).toMatchObject({ status: 'captured', capturedAmount: 100 });
-    expect((await t.call('GET', `/v1/invoices/${inv.id}`, { key: sk })).json).toMatchObject({ status: 'partially_paid', amountPaid: 100, total: inv.total, discount: 0 });
+    expect((await t.call('GET', `/v1/invoices/${inv.id}`, { key: sk })).json).toMatchObject({
+      status: 'partially_paid',
+      amountPaid: 100,
+      total: inv.total,
+      discount: 0,
+    });
 
     const inv2 = await newInvoice();
     const held2 = await session({ invoiceId: inv2.id, captureMethod: 'manual' });

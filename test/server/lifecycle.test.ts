@@ -62,10 +62,14 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
       // The job queue runs on the embedded database.
       await first.jobs!.boss.send('idempotency-cleanup', {});
       await expect
-        .poll(async () => (await first.database.sql.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'idempotency-cleanup' AND state = 'completed'")).rows[0].n, {
-          timeout: 20_000,
-          interval: 250,
-        })
+        .poll(
+          async () =>
+            (await first.database.sql.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'idempotency-cleanup' AND state = 'completed'")).rows[0].n,
+          {
+            timeout: 20_000,
+            interval: 250,
+          },
+        )
         .toBeGreaterThan(0);
     } finally {
       await first.close();
@@ -75,7 +79,10 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
     const second = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
     try {
       expect(second.demo).toBeUndefined();
-      expect((await call(second.url, 'GET', '/v1/plans', { key: JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')).keys.test.secret })).status).toBe(200);
+      expect(
+        (await call(second.url, 'GET', '/v1/plans', { key: JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')).keys.test.secret }))
+          .status,
+      ).toBe(200);
     } finally {
       await second.close();
     }
@@ -90,7 +97,12 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
     const created = JSON.parse(stdout);
     expect(Object.keys(created)).toEqual(['merchantId', 'keys']);
     expect(created.keys.live.secret).toMatch(/^sk_live_/);
-    const server = await startServer({ env: { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test' }, announce: false, jobs: false, logger: createLogger('silent') });
+    const server = await startServer({
+      env: { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test' },
+      announce: false,
+      jobs: false,
+      logger: createLogger('silent'),
+    });
     try {
       const res = await call(server.url, 'GET', '/v1/products', { key: created.keys.test.secret });
       expect(res.status).toBe(200);
@@ -109,7 +121,10 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
       const key = server.demo!.keys.test.secret;
       const client = await connectHub(server.url, { key });
       closed = new Promise((resolve) => client.connection.onclose(resolve));
-      const invoice = await call(server.url, 'POST', '/v1/invoices', { key, body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 5 }] } });
+      const invoice = await call(server.url, 'POST', '/v1/invoices', {
+        key,
+        body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 5 }] },
+      });
       await call(server.url, 'POST', `/v1/invoices/${invoice.json.id}/void`, { key });
       expect(await client.next(invoice.json.id)).toEqual({ invoiceId: invoice.json.id, status: 'Cancelled' });
     } finally {
@@ -137,7 +152,12 @@ describe('migrations', () => {
     const database = await openDatabase();
     try {
       await migrateToLatest(database.db);
-      const tables = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'merchants'`.execute(database.db)).rows[0]!.n;
+      const tables = async () =>
+        (
+          await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'merchants'`.execute(
+            database.db,
+          )
+        ).rows[0]!.n;
       expect(await tables()).toBe(1);
       for (let i = 0; i < Object.keys(migrations).length; i++) await migrateDown(database.db);
       expect(await tables()).toBe(0);

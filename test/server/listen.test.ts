@@ -113,7 +113,17 @@ describe('npm run listen', () => {
     await cli.line(/^checkout\.session\.cancelled evt_\w+ → 200/);
     expect(verifyWebhook(received[0]!.body, received[0]!.headers, 'my_local_secret').type).toBe('checkout.session.cancelled');
 
-    const live = spawn(process.execPath, ['--import', 'tsx', 'scripts/listen.ts', '--forward-to', receiverUrl, '--base-url', t.url, '--api-key', t.merchantA.keys.live.secret]);
+    const live = spawn(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/listen.ts',
+      '--forward-to',
+      receiverUrl,
+      '--base-url',
+      t.url,
+      '--api-key',
+      t.merchantA.keys.live.secret,
+    ]);
     let output = '';
     live.stderr.on('data', (c: Buffer) => (output += c));
     const code = await new Promise((resolve) => live.on('exit', resolve));

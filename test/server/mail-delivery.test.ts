@@ -57,7 +57,13 @@ async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean,
 async function serverWith(label: string, env: NodeJS.ProcessEnv, clock?: ManualClock) {
   const database = await emptyPostgres(label);
   const running = await startServer({
-    env: { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), `till-${label}-`)), ...(database ? { DATABASE_URL: database.url } : {}), ...env },
+    env: {
+      NODE_ENV: 'test',
+      PORT: '0',
+      TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), `till-${label}-`)),
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...env,
+    },
     announce: false,
     ...(clock ? { clock } : {}),
   });
@@ -66,13 +72,27 @@ async function serverWith(label: string, env: NodeJS.ProcessEnv, clock?: ManualC
 }
 
 const messageRows = (running: RunningServer, to: string) =>
-  running.database.db.selectFrom('messages').select(['id', 'channel', 'status', 'attempts', 'last_error', 'sent_at']).where('recipient', '=', to).orderBy('seq').execute();
+  running.database.db
+    .selectFrom('messages')
+    .select(['id', 'channel', 'status', 'attempts', 'last_error', 'sent_at'])
+    .where('recipient', '=', to)
+    .orderBy('seq')
+    .execute();
 
 /** A live hosted session that notifies its payer by email and text at creation. */
 async function notifyingSession(running: RunningServer, key: string, to: string, phone = '+1 415 555 0100') {
   const res = await call(running.url, 'POST', '/v1/checkout-sessions', {
     key,
-    body: { amount: 12, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://bakery.example.com/ok', notifyCustomer: true, customerEmail: to, customerPhone: phone },
+    body: {
+      amount: 12,
+      currency: 'USD',
+      mode: 'hosted',
+      paymentType: 'oneTime',
+      successUrl: 'https://bakery.example.com/ok',
+      notifyCustomer: true,
+      customerEmail: to,
+      customerPhone: phone,
+    },
   });
   expect(res.status, res.text).toBe(201);
   return res.json;
@@ -98,17 +118,31 @@ describe('live email over SMTP', () => {
     expect(mail!.raw).toContain('From: Till <till@bakery.example.com>');
     expect(mail!.raw).toMatch(/Subject: Invoice from Live Bakery: 12\.00 USD/);
     expect(text(mail!)).toContain(`Pay here: ${s.url}`);
-    const rows = await until(() => messageRows(server.running, 'ana@bakery-customers.example.com'), (r) => r[0]?.status === 'sent');
+    const rows = await until(
+      () => messageRows(server.running, 'ana@bakery-customers.example.com'),
+      (r) => r[0]?.status === 'sent',
+    );
     expect(rows).toMatchObject([{ channel: 'email', status: 'sent', attempts: 1, last_error: null }]);
-    const sms = await until(() => messageRows(server.running, '+1 415 555 0100'), (r) => r[0]?.status === 'not_sent');
+    const sms = await until(
+      () => messageRows(server.running, '+1 415 555 0100'),
+      (r) => r[0]?.status === 'not_sent',
+    );
     expect(sms[0]).toMatchObject({ channel: 'sms', status: 'not_sent', last_error: 'No text message provider is connected.' });
   });
 
   it('a live card payment emails its receipt', async () => {
     const key = server.merchant.keys.live;
-    const s = (await call(server.running.url, 'POST', '/v1/checkout-sessions', { key: key.secret, body: { amount: 7.5, currency: 'EUR', mode: 'embedded', paymentType: 'oneTime', customerEmail: 'cara@bakery-customers.example.com' } })).json;
+    const s = (
+      await call(server.running.url, 'POST', '/v1/checkout-sessions', {
+        key: key.secret,
+        body: { amount: 7.5, currency: 'EUR', mode: 'embedded', paymentType: 'oneTime', customerEmail: 'cara@bakery-customers.example.com' },
+      })
+    ).json;
     const client = { key: key.publishable, clientSecret: s.clientSecret };
-    const pm = await call(server.running.url, 'POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' } });
+    const pm = await call(server.running.url, 'POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+      ...client,
+      body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+    });
     const confirmed = await call(server.running.url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
     expect(confirmed.status, confirmed.text).toBe(200);
     const mail = await until(() => smtp.mails.find((m) => m.to.includes('cara@bakery-customers.example.com')), Boolean);
@@ -120,7 +154,10 @@ describe('live email over SMTP', () => {
 
   it('a live invoice sent to its payer carries its PDF as an attachment over SMTP', async () => {
     const key = server.merchant.keys.live.secret;
-    const created = await call(server.running.url, 'POST', '/v1/invoices', { key, body: { customer: { email: 'dora@bakery-customers.example.com' }, currency: 'EUR', lineItems: [{ name: 'Wedding cake', quantity: 1, unitAmount: 240 }] } });
+    const created = await call(server.running.url, 'POST', '/v1/invoices', {
+      key,
+      body: { customer: { email: 'dora@bakery-customers.example.com' }, currency: 'EUR', lineItems: [{ name: 'Wedding cake', quantity: 1, unitAmount: 240 }] },
+    });
     expect(created.status, created.text).toBe(201);
     const sent = await call(server.running.url, 'POST', `/v1/invoices/${created.json.id}/send`, { key });
     expect(sent.status, sent.text).toBe(200);
@@ -132,15 +169,26 @@ describe('live email over SMTP', () => {
     expect(mail!.raw).toMatch(new RegExp(`Content-Disposition: attachment; filename=${created.json.invoiceNumber}\\.pdf`));
     // The attachment is the PDF itself, base64 in the mail.
     const part = mail!.raw.split(/Content-Disposition: attachment[^\r\n]*\r?\n/)[1]!;
-    const base64 = part.trimStart().split(/\r?\n--/)[0]!.replace(/\s+/g, '');
+    const base64 = part
+      .trimStart()
+      .split(/\r?\n--/)[0]!
+      .replace(/\s+/g, '');
     expect(Buffer.from(base64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
   it('a refused email is retried with backoff, then failed; the request that wrote it succeeded', async () => {
     await notifyingSession(server.running, server.merchant.keys.live.secret, 'nobody@refuse.example.com', '+1 415 555 0101');
-    let rows = await until(() => messageRows(server.running, 'nobody@refuse.example.com'), (r) => r[0]?.last_error != null);
+    let rows = await until(
+      () => messageRows(server.running, 'nobody@refuse.example.com'),
+      (r) => r[0]?.last_error != null,
+    );
     expect(rows[0]).toMatchObject({ status: 'queued', attempts: 1, last_error: 'SMTP EENVELOPE 550' });
-    for (const [minutes, attempts] of [[1, 2], [4, 3], [16, 4], [64, 5]] as const) {
+    for (const [minutes, attempts] of [
+      [1, 2],
+      [4, 3],
+      [16, 4],
+      [64, 5],
+    ] as const) {
       // Not due before its backoff: a sweep now changes nothing.
       await server.running.jobs!.runNow('messageDelivery');
       expect((await messageRows(server.running, 'nobody@refuse.example.com'))[0]!.attempts).toBe(attempts - 1);
@@ -163,7 +211,10 @@ describe('live email without an SMTP server', () => {
 
   it('stays in the outbox as not_sent, with the reason', async () => {
     await notifyingSession(server.running, server.merchant.keys.live.secret, 'ben@bakery-customers.example.com');
-    const rows = await until(() => messageRows(server.running, 'ben@bakery-customers.example.com'), (r) => r[0]?.status === 'not_sent');
+    const rows = await until(
+      () => messageRows(server.running, 'ben@bakery-customers.example.com'),
+      (r) => r[0]?.status === 'not_sent',
+    );
     expect(rows[0]).toMatchObject({ channel: 'email', status: 'not_sent', attempts: 1, last_error: 'No SMTP server is configured (TILL_SMTP_URL).' });
   });
 });

@@ -16,14 +16,21 @@ let seq = 0;
 const email = () => `payer${Date.now()}${seq++}@example.com`;
 
 async function create(body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await t.call('POST', '/v1/checkout-sessions', { key: sk(), headers, body: { amount: 42.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...body } });
+  const res = await t.call('POST', '/v1/checkout-sessions', {
+    key: sk(),
+    headers,
+    body: { amount: 42.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json as { id: string; clientSecret: string; url: string | null };
 }
 
 async function pay(s: { id: string; clientSecret: string }, card = '4242424242424242', billingDetails?: Record<string, string>) {
   const client = { key: pk(), clientSecret: s.clientSecret };
-  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: card, expiryMonth: 12, expiryYear: future, cvc: '123', ...(billingDetails ? { billingDetails } : {}) } });
+  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+    ...client,
+    body: { cardNumber: card, expiryMonth: 12, expiryYear: future, cvc: '123', ...(billingDetails ? { billingDetails } : {}) },
+  });
   expect(pm.status, pm.text).toBe(201);
   const confirmed = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
   expect(confirmed.status, confirmed.text).toBe(200);
@@ -36,12 +43,19 @@ async function messagesTo(to: string, kind?: string) {
   return res.json.data as Array<{ id: string; channel: string; kind: string; to: string; subject: string | null; body: string; sessionId: string }>;
 }
 
-const statusOf = async (id: string) => (await t.database.db.selectFrom('messages').select(['status', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow()).status;
+const statusOf = async (id: string) =>
+  (await t.database.db.selectFrom('messages').select(['status', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow()).status;
 
 describe('receipts (sendReceipt)', () => {
   it('a card payment sends the payer a receipt: amount, merchant, card, reference, date; test mode only records it', async () => {
     const to = email();
-    const s = await create({ customerEmail: to, lineItems: [{ name: 'Blue mug', quantity: 2, unitAmount: 12.5 }, { name: 'Tea', quantity: 1, unitAmount: 17.5 }] });
+    const s = await create({
+      customerEmail: to,
+      lineItems: [
+        { name: 'Blue mug', quantity: 2, unitAmount: 12.5 },
+        { name: 'Tea', quantity: 1, unitAmount: 17.5 },
+      ],
+    });
     await pay(s);
     const [receipt, ...more] = await messagesTo(to);
     expect(more).toEqual([]);
@@ -57,7 +71,7 @@ describe('receipts (sendReceipt)', () => {
     expect(await statusOf(receipt!.id)).toBe('recorded');
   });
 
-  it('no receipt with sendReceipt false, nor without any email; the card\'s billing email is used when the session has none', async () => {
+  it("no receipt with sendReceipt false, nor without any email; the card's billing email is used when the session has none", async () => {
     const off = email();
     await pay(await create({ customerEmail: off, sendReceipt: false }));
     expect(await messagesTo(off)).toEqual([]);
@@ -74,7 +88,10 @@ describe('receipts (sendReceipt)', () => {
     const to = email();
     const s = await create({ customerEmail: to });
     const client = { key: pk(), clientSecret: s.clientSecret };
-    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: future, cvc: '123' } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+      ...client,
+      body: { cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: future, cvc: '123' },
+    });
     const declined = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
     expect(declined.json.error.code).toBe('card_declined');
     expect(await messagesTo(to)).toEqual([]);
@@ -120,7 +137,14 @@ describe('customer notifications (notifyCustomer)', () => {
   it('at creation, the invoice by email and by text, with the hosted page link', async () => {
     const to = email();
     const phone = `+1 415 555 ${String(Date.now() % 10000).padStart(4, '0')}`;
-    const s = await create({ mode: 'hosted', successUrl: 'https://shop.example.com/ok', notifyCustomer: true, customerEmail: to, customerPhone: phone, description: 'Order 1042' });
+    const s = await create({
+      mode: 'hosted',
+      successUrl: 'https://shop.example.com/ok',
+      notifyCustomer: true,
+      customerEmail: to,
+      customerPhone: phone,
+      description: 'Order 1042',
+    });
     const [mail] = await messagesTo(to);
     expect(mail).toMatchObject({ channel: 'email', kind: 'checkout_notification', sessionId: s.id });
     expect(mail!.subject).toContain('42.50 USD');

@@ -80,7 +80,10 @@ describe('TillDatabase.listen', () => {
 
   it.runIf(usingPostgres)('listens again after its connection is lost, and says so', async () => {
     const { channel, hears, notify, unlisten, restoredCount } = await listener();
-    const { rows } = await t.database.sql.query("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'till-listener' AND query = $1", [`LISTEN ${channel}`]);
+    const { rows } = await t.database.sql.query(
+      "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'till-listener' AND query = $1",
+      [`LISTEN ${channel}`],
+    );
     expect(rows).toEqual([{ ended: true }]);
     await expect.poll(restoredCount, { timeout: 5_000 }).toBe(1);
     await notify('after');
@@ -97,9 +100,14 @@ describe.runIf(usingPostgres)('the hub after its listener was lost', () => {
       const key = own.merchantA.keys.test.secret;
       const client = await connectHub(own.url, { key, reconnect: [0, 100, 500, 1000, 2000] });
       const reconnected = new Promise<void>((resolve) => client.connection.onreconnected(() => resolve()));
-      await own.database.sql.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'till-listener'");
+      await own.database.sql.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'till-listener'",
+      );
       await reconnected;
-      const invoice = await own.call('POST', '/v1/invoices', { key, body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 5 }] } });
+      const invoice = await own.call('POST', '/v1/invoices', {
+        key,
+        body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 5 }] },
+      });
       await own.call('POST', `/v1/invoices/${invoice.json.id}/void`, { key });
       expect(await client.next(invoice.json.id)).toEqual({ invoiceId: invoice.json.id, status: 'Cancelled' });
     } finally {

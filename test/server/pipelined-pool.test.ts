@@ -16,12 +16,20 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
   const count = async (table: string) => Number((await database.sql.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   /** The only connection is idle, outside any transaction (it would refuse this in an aborted one). */
   const connectionIsClean = async () => {
-    const row = (await sql<{ open: boolean }>`SELECT now() <> clock_timestamp() AND pg_current_xact_id_if_assigned() IS NOT NULL AS open`.execute(database.db)).rows[0];
+    const row = (await sql<{ open: boolean }>`SELECT now() <> clock_timestamp() AND pg_current_xact_id_if_assigned() IS NOT NULL AS open`.execute(database.db))
+      .rows[0];
     expect(row?.open).toBe(false);
   };
   const marked = (on: any, id: number) => on.insertInto(parents).values({ id }).modifyEnd(sql.raw(THEN_COMMIT));
   /** What a transaction that fails throws (its error, with `code` and `message`). */
-  const failure = (work: (trx: any) => Promise<void>) => database.db.transaction().execute(work).then(() => ({}) as Error & { code?: string }, (e: Error & { code?: string }) => e);
+  const failure = (work: (trx: any) => Promise<void>) =>
+    database.db
+      .transaction()
+      .execute(work)
+      .then(
+        () => ({}) as Error & { code?: string },
+        (e: Error & { code?: string }) => e,
+      );
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, maxConnections: 1 });
@@ -82,18 +90,22 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
 
   it('a transaction that runs no statement, or throws before its first, leaves the connection clean', async () => {
     await database.db.transaction().execute(async () => undefined);
-    const thrown = (await failure(async () => {
-      throw new Error('before any statement');
-    })).message;
+    const thrown = (
+      await failure(async () => {
+        throw new Error('before any statement');
+      })
+    ).message;
     expect(thrown).toBe('before any statement');
     await connectionIsClean();
   });
 
   it('a statement after the marked one is refused (the transaction has committed)', async () => {
-    const failed = (await failure(async (trx: any) => {
-      await marked(trx, 30).execute();
-      await trx.insertInto(parents).values({ id: 31 }).execute();
-    })).message;
+    const failed = (
+      await failure(async (trx: any) => {
+        await marked(trx, 30).execute();
+        await trx.insertInto(parents).values({ id: 31 }).execute();
+      })
+    ).message;
     expect(failed).toMatch(/must be the last/);
     expect(Number((await database.sql.query(`SELECT count(*) AS n FROM ${parents} WHERE id IN (30, 31)`)).rows[0].n)).toBe(1);
     await connectionIsClean();
@@ -158,7 +170,9 @@ describe.runIf(usingPostgres)('shared connections for single statements (Postgre
 
   it('a SHARED_WRITE runs on a shared connection outside a transaction, and inside one as part of it', async () => {
     const readers = new Set((await Promise.all(Array.from({ length: 40 }, () => backendPid()))).map(Number));
-    const written = await sql<{ pid: number }>`INSERT INTO ${sql.table(table)} (id) VALUES (100) RETURNING pg_backend_pid() AS pid ${sql.raw(SHARED_WRITE)}`.execute(database.db);
+    const written = await sql<{
+      pid: number;
+    }>`INSERT INTO ${sql.table(table)} (id) VALUES (100) RETURNING pg_backend_pid() AS pid ${sql.raw(SHARED_WRITE)}`.execute(database.db);
     expect(readers.has(Number(written.rows[0]!.pid))).toBe(true);
     const rolledBack = await database.db
       .transaction()
@@ -198,4 +212,3 @@ describe('plainRead: what may share a connection', () => {
     expect(plainRead(text)).toBe(expected);
   });
 });
-

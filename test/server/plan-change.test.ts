@@ -33,7 +33,17 @@ describe('upgrade', () => {
     const { m, from, subscription } = await subscribedAt(30);
     const to = await kit.plan(m, { amount: 45.55, name: 'Team monthly' });
     // 45.55 × 3/4 = 34.1625 → 34.16; 30 × 3/4 = 22.50; net 11.66.
-    const expected = { object: 'proration', previousPlanId: from.id, planId: to.id, credit: 22.5, charge: 34.16, proratedAmount: 11.66, currency: 'USD', periodEnd: subscription.currentPeriodEnd, settlement: 'charged_now' };
+    const expected = {
+      object: 'proration',
+      previousPlanId: from.id,
+      planId: to.id,
+      credit: 22.5,
+      charge: 34.16,
+      proratedAmount: 11.66,
+      currency: 'USD',
+      periodEnd: subscription.currentPeriodEnd,
+      settlement: 'charged_now',
+    };
     const preview = await kit.previewPlanChange(m, subscription.id, to.id);
     expect(preview.status, preview.text).toBe(200);
     expect(preview.json.data).toMatchObject(expected);
@@ -41,7 +51,14 @@ describe('upgrade', () => {
     const changed = await kit.changePlan(m, subscription.id, to.id);
     expect(changed.status, changed.text).toBe(200);
     expect(changed.json.data.proration).toMatchObject(expected);
-    expect(changed.json.data.subscription).toMatchObject({ planId: to.id, planName: 'Team monthly', amount: 45.55, currentPeriodEnd: subscription.currentPeriodEnd, creditBalance: 0, items: [expect.objectContaining({ planId: to.id, amount: 45.55 })] });
+    expect(changed.json.data.subscription).toMatchObject({
+      planId: to.id,
+      planName: 'Team monthly',
+      amount: 45.55,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+      creditBalance: 0,
+      items: [expect.objectContaining({ planId: to.id, amount: 45.55 })],
+    });
 
     const [invoice] = await kit.invoices(m, subscription.id);
     expect(invoice).toMatchObject({ status: 'paid', amount: 11.66, amountPaid: 11.66 });
@@ -51,7 +68,13 @@ describe('upgrade', () => {
     expect([new Decimal(payment.amount).toFixed(2), payment.status]).toEqual(['11.66', 'succeeded']);
 
     const [updated] = (await deliveredEvents(t.database.db, m.merchantId, 'subscription.updated')).map((e) => e.data.object);
-    expect(updated).toMatchObject({ status: 'Active', previousPlanId: from.id, proratedAmount: 11.66, reason: 'plan_changed', items: [expect.objectContaining({ planId: to.id })] });
+    expect(updated).toMatchObject({
+      status: 'Active',
+      previousPlanId: from.id,
+      proratedAmount: 11.66,
+      reason: 'plan_changed',
+      items: [expect.objectContaining({ planId: to.id })],
+    });
 
     await kit.advanceTo(m, Date.parse(subscription.currentPeriodEnd));
     expect((await kit.invoices(m, subscription.id))[0]).toMatchObject({ status: 'paid', amount: 45.55 });

@@ -23,9 +23,11 @@ describe('subscription actions', () => {
     const subscription = await newSubscription(t, merchant, plan.id, customer.id);
     const portal = await newPortal(t, merchant, customer.id);
     const form = formTokenOf((await getPage(t, portal.path)).html);
-    const post = (action: string, fields: Record<string, string> = {}, id = subscription.id) => postForm(t, `${portal.path}/subscriptions/${id}/${action}`, { form, ...fields });
-    const status = async () => (await t.database.db.selectFrom('subscriptions').selectAll().where('id', '=', subscription.id).executeTakeFirstOrThrow());
-    const events = async () => (await deliveredEvents(t.database.db, merchant.merchantId, 'subscription.')).map((e) => [e.type, e.data.object.status, e.data.object.reason]);
+    const post = (action: string, fields: Record<string, string> = {}, id = subscription.id) =>
+      postForm(t, `${portal.path}/subscriptions/${id}/${action}`, { form, ...fields });
+    const status = async () => await t.database.db.selectFrom('subscriptions').selectAll().where('id', '=', subscription.id).executeTakeFirstOrThrow();
+    const events = async () =>
+      (await deliveredEvents(t.database.db, merchant.merchantId, 'subscription.')).map((e) => [e.type, e.data.object.status, e.data.object.reason]);
     return { merchant, plan, customer, subscription, portal, post, status, events };
   }
 
@@ -62,7 +64,7 @@ describe('subscription actions', () => {
     expect((await s.events()).at(-1)).toEqual(['subscription.cancelled', 'Canceled', 'customer_portal']);
   });
 
-  it('a refused transition shows the function\'s own message on the page and sends no event', async () => {
+  it("a refused transition shows the function's own message on the page and sends no event", async () => {
     const s = await subscribed();
     const before = (await s.events()).length;
     const refused = await s.post('resume');
@@ -72,14 +74,19 @@ describe('subscription actions', () => {
     expect((await s.post('cancel', { when: 'sometime' })).status).toBe(404);
   });
 
-  it('another customer\'s, another merchant\'s or another mode\'s subscription id answers the not-found page and changes nothing', async () => {
+  it("another customer's, another merchant's or another mode's subscription id answers the not-found page and changes nothing", async () => {
     const s = await subscribed();
     const neighbour = await newSubscription(t, s.merchant, s.plan.id, (await newCustomer(t, s.merchant)).id);
     const live = await newSubscription(t, s.merchant, s.plan.id, s.customer.id, { livemode: true });
     const foreignPlan = await newPlan(t, t.merchantB);
     const foreign = await newSubscription(t, t.merchantB, foreignPlan.id, (await newCustomer(t, t.merchantB)).id);
     for (const id of [neighbour.id, live.id, foreign.id]) {
-      for (const [action, fields] of [['pause', {}], ['cancel', { when: 'now' }], ['plan', {}], ['plan/preview', { planId: String(s.plan.id) }]] as const) {
+      for (const [action, fields] of [
+        ['pause', {}],
+        ['cancel', { when: 'now' }],
+        ['plan', {}],
+        ['plan/preview', { planId: String(s.plan.id) }],
+      ] as const) {
         const res = await s.post(action, fields, id);
         expect(res.status, `${action} ${id}`).toBe(404);
         expect(res.html).toContain('There is no such item in your account.');
@@ -90,7 +97,7 @@ describe('subscription actions', () => {
     expect((await s.post('pause', {}, 0)).status).toBe(404);
   });
 
-  it('switching plan offers the merchant\'s other active plans in the same currency and interval, previews the proration, then changes it with subscription.updated', async () => {
+  it("switching plan offers the merchant's other active plans in the same currency and interval, previews the proration, then changes it with subscription.updated", async () => {
     const s = await subscribed(30);
     const bigger = await newPlan(t, s.merchant, { amount: 60, name: 'Bigger' });
     const euro = await newPlan(t, s.merchant, { amount: 60, currency: 'EUR', name: 'Euro plan' });

@@ -16,10 +16,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const createPortal = (body: unknown, key = t.merchantA.keys.test.secret, headers: Record<string, string> = {}) => t.call('POST', '/v1/portal-sessions', { key, body, headers });
+const createPortal = (body: unknown, key = t.merchantA.keys.test.secret, headers: Record<string, string> = {}) =>
+  t.call('POST', '/v1/portal-sessions', { key, body, headers });
 
 describe('POST /v1/portal-sessions', () => {
-  it('answers 201 with the contract\'s shape: a ps_ id, the portal URL with a secret pt_ token, the returnUrl, and an expiry one hour after creation', async () => {
+  it("answers 201 with the contract's shape: a ps_ id, the portal URL with a secret pt_ token, the returnUrl, and an expiry one hour after creation", async () => {
     const customer = await newCustomer(t, t.merchantA);
     const res = await createPortal({ clientId: customer.id, returnUrl: 'https://shop.example.com/account' });
     expect(res.status, res.text).toBe(201);
@@ -46,7 +47,7 @@ describe('POST /v1/portal-sessions', () => {
     expect(res.json.id).toMatch(/^ps_live_/);
   });
 
-  it('another merchant\'s or an unknown clientId answers 400 validation_error naming clientId', async () => {
+  it("another merchant's or an unknown clientId answers 400 validation_error naming clientId", async () => {
     const foreign = await newCustomer(t, t.merchantB);
     for (const clientId of [foreign.id, 2147483000]) {
       const res = await createPortal({ clientId });
@@ -81,7 +82,7 @@ describe('POST /v1/portal-sessions', () => {
 });
 
 describe('the portal page', () => {
-  it('shows the customer\'s subscriptions of the session\'s mode, the card on file, the invoices with PDF links, and the back link', async () => {
+  it("shows the customer's subscriptions of the session's mode, the card on file, the invoices with PDF links, and the back link", async () => {
     const plan = await newPlan(t, t.merchantA, { amount: 12.5 });
     const customer = await newCustomer(t, t.merchantA);
     const paid = await newSubscription(t, t.merchantA, plan.id, customer.id);
@@ -99,7 +100,11 @@ describe('the portal page', () => {
     expect(page.html).toContain('$12.50 every month');
     expect(page.html).toMatch(/Mastercard<\/strong> •••• 4444 · expires 12\/\d{4}/);
     expect(page.html).toContain('href="https://shop.example.com/account?x=1&#38;y=2"');
-    const invoice = await t.database.db.selectFrom('invoices').select(['id', 'invoice_number']).where('subscription_id', '=', paid.id).executeTakeFirstOrThrow();
+    const invoice = await t.database.db
+      .selectFrom('invoices')
+      .select(['id', 'invoice_number'])
+      .where('subscription_id', '=', paid.id)
+      .executeTakeFirstOrThrow();
     expect(page.html).toContain(invoice.invoice_number);
     expect(page.html).toContain(`href="${path}/invoices/${invoice.id}.pdf"`);
   });
@@ -112,7 +117,7 @@ describe('the portal page', () => {
     }
   });
 
-  it('expires one hour after creation by the merchant\'s sandbox clock: then it shows the expired page and accepts no change', async () => {
+  it("expires one hour after creation by the merchant's sandbox clock: then it shows the expired page and accepts no change", async () => {
     const merchant = await t.newMerchant('Clocked');
     const customer = await newCustomer(t, merchant);
     const { path } = await newPortal(t, merchant, customer.id);
@@ -130,7 +135,7 @@ describe('the portal page', () => {
 });
 
 describe('the card on file', () => {
-  it('a card saved in the portal becomes the customer\'s card and the card of their subscriptions that are not canceled; nothing of the number is stored', async () => {
+  it("a card saved in the portal becomes the customer's card and the card of their subscriptions that are not canceled; nothing of the number is stored", async () => {
     const plan = await newPlan(t, t.merchantA);
     const customer = await newCustomer(t, t.merchantA);
     const trial = await newSubscription(t, t.merchantA, plan.id, customer.id, { trialDays: 7 });
@@ -167,7 +172,11 @@ describe('the card on file', () => {
     const got = await t.call('GET', `/v1/subscriptions/${trial.id}`, { key: merchant.keys.test.secret });
     expect(got.json.data.status).toBe('active');
     const card = await t.database.db.selectFrom('payment_methods').select('id').where('customer_id', '=', customer.id).executeTakeFirstOrThrow();
-    const payments = await t.database.db.selectFrom('payments').select(['status', 'amount', 'payment_method_id']).where('merchant_id', '=', merchant.merchantId).execute();
+    const payments = await t.database.db
+      .selectFrom('payments')
+      .select(['status', 'amount', 'payment_method_id'])
+      .where('merchant_id', '=', merchant.merchantId)
+      .execute();
     expect(payments).toEqual([{ status: 'succeeded', amount: expect.stringMatching(/^15(\.0+)?$/), payment_method_id: card.id }]);
   });
 
@@ -179,13 +188,18 @@ describe('the card on file', () => {
     const page = await getPage(t, path);
     const replaced = await postForm(t, `${path}/card`, { form: formTokenOf(page.html), ...cardFields('4242424242424242') });
     expect(replaced.status).toBe(303);
-    const cards = await t.database.db.selectFrom('payment_methods').select(['id', 'last4', 'is_default', 'saved_at']).where('customer_id', '=', customer.id).where('saved_at', 'is not', null).execute();
+    const cards = await t.database.db
+      .selectFrom('payment_methods')
+      .select(['id', 'last4', 'is_default', 'saved_at'])
+      .where('customer_id', '=', customer.id)
+      .where('saved_at', 'is not', null)
+      .execute();
     expect(cards.map((c) => [c.last4, c.is_default])).toEqual([['4242', true]]);
     const row = await t.database.db.selectFrom('subscriptions').select('payment_method_id').where('id', '=', sub.id).executeTakeFirstOrThrow();
     expect(row.payment_method_id).toBe(cards[0]!.id);
   });
 
-  it('the 3-D Secure card is kept only after the customer completes the issuer\'s page; failing it keeps nothing', async () => {
+  it("the 3-D Secure card is kept only after the customer completes the issuer's page; failing it keeps nothing", async () => {
     const customer = await newCustomer(t, t.merchantA);
     const { path } = await newPortal(t, t.merchantA, customer.id);
     const page = await getPage(t, path);
@@ -209,7 +223,12 @@ describe('the card on file', () => {
     expect(wrong.status).toBe(400);
     const done = await postForm(t, second.location!, { token: /name="token" value="([^"]+)"/.exec(secondPage.html)![1]!, answer: 'complete' });
     expect(done.location).toBe(`${path}?done=card-saved`);
-    const kept = await t.database.db.selectFrom('payment_methods').select(['last4', 'is_default']).where('customer_id', '=', customer.id).where('saved_at', 'is not', null).execute();
+    const kept = await t.database.db
+      .selectFrom('payment_methods')
+      .select(['last4', 'is_default'])
+      .where('customer_id', '=', customer.id)
+      .where('saved_at', 'is not', null)
+      .execute();
     expect(kept).toEqual([{ last4: '3220', is_default: true }]);
   });
 
@@ -232,20 +251,25 @@ describe('the card on file', () => {
     expect(await t.database.db.selectFrom('payment_methods').select('id').where('customer_id', '=', customer.id).execute()).toEqual([]);
   });
 
-  it('a form without the page\'s form token, or posted from another site, is refused with 403 and changes nothing', async () => {
+  it("a form without the page's form token, or posted from another site, is refused with 403 and changes nothing", async () => {
     const customer = await newCustomer(t, t.merchantA);
     const { path } = await newPortal(t, t.merchantA, customer.id);
     const page = await getPage(t, path);
     const noToken = await postForm(t, `${path}/card`, cardFields('4242424242424242'));
     expect(noToken.status).toBe(403);
-    const crossSite = await postForm(t, `${path}/card`, { form: formTokenOf(page.html), ...cardFields('4242424242424242') }, { headers: { 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await postForm(
+      t,
+      `${path}/card`,
+      { form: formTokenOf(page.html), ...cardFields('4242424242424242') },
+      { headers: { 'sec-fetch-site': 'cross-site' } },
+    );
     expect(crossSite.status).toBe(403);
     expect(await t.database.db.selectFrom('payment_methods').select('id').where('customer_id', '=', customer.id).execute()).toEqual([]);
   });
 });
 
 describe('invoice PDFs', () => {
-  it('serves the customer\'s own invoice as a PDF; another customer\'s, another merchant\'s or another mode\'s invoice id is the not-found page, never the document', async () => {
+  it("serves the customer's own invoice as a PDF; another customer's, another merchant's or another mode's invoice id is the not-found page, never the document", async () => {
     const plan = await newPlan(t, t.merchantA);
     const customer = await newCustomer(t, t.merchantA);
     const mine = await newSubscription(t, t.merchantA, plan.id, customer.id);
@@ -253,13 +277,18 @@ describe('invoice PDFs', () => {
     const live = await newSubscription(t, t.merchantA, plan.id, customer.id, { livemode: true });
     const foreignPlan = await newPlan(t, t.merchantB);
     const foreign = await newSubscription(t, t.merchantB, foreignPlan.id, (await newCustomer(t, t.merchantB)).id);
-    const invoiceOf = async (subscriptionId: number) => (await t.database.db.selectFrom('invoices').select('id').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow()).id;
+    const invoiceOf = async (subscriptionId: number) =>
+      (await t.database.db.selectFrom('invoices').select('id').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow()).id;
     const { path } = await newPortal(t, t.merchantA, customer.id);
     const res = await fetch(`${t.url}${path}/invoices/${await invoiceOf(mine.id)}.pdf`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     for (const id of [await invoiceOf(other.id), await invoiceOf(live.id), await invoiceOf(foreign.id), 2147483647]) {
       const page = await getPage(t, `${path}/invoices/${id}.pdf`);
       expect(page.status).toBe(404);

@@ -43,7 +43,7 @@ async function fillCard(page: Page, cardNumber: string) {
 }
 
 describeInBrowser('the customer portal in Chromium', () => {
-  it('replaces the card on file, then replaces it with the 3-D Secure card after completing the issuer\'s page; fits a phone screen with no CSP violation', async () => {
+  it("replaces the card on file, then replaces it with the 3-D Secure card after completing the issuer's page; fits a phone screen with no CSP violation", async () => {
     const plan = await newPlan(t, t.merchantA);
     const customer = await newCustomer(t, t.merchantA);
     const subscription = await newSubscription(t, t.merchantA, plan.id, customer.id);
@@ -63,7 +63,12 @@ describeInBrowser('the customer portal in Chromium', () => {
     await expect(page.locator('[data-field="card"]').textContent()).resolves.toContain('3220');
     await Promise.all([page.waitForURL(/done=card-saved/), page.getByRole('button', { name: 'Complete authentication' }).click()]);
     await expect(page.locator('[data-field="card"]').textContent()).resolves.toContain('Visa •••• 3220');
-    const row = await t.database.db.selectFrom('subscriptions').innerJoin('payment_methods', 'payment_methods.id', 'subscriptions.payment_method_id').select('payment_methods.last4').where('subscriptions.id', '=', subscription.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('subscriptions')
+      .innerJoin('payment_methods', 'payment_methods.id', 'subscriptions.payment_method_id')
+      .select('payment_methods.last4')
+      .where('subscriptions.id', '=', subscription.id)
+      .executeTakeFirstOrThrow();
     expect(row.last4).toBe('3220');
     expect(cspErrors).toEqual([]);
     await page.close();
@@ -98,7 +103,9 @@ describeInBrowser('the customer portal in Chromium', () => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Confirm your new plan');
     await expect(page.locator('[data-field="credit"]').textContent()).resolves.toMatch(/^−\$\d+\.\d\d$/);
     await expect(page.locator('[data-field="net"]').textContent()).resolves.toMatch(/^\$\d+\.\d\d$/);
-    expect((await t.database.db.selectFrom('subscriptions').select('plan_id').where('id', '=', subscription.id).executeTakeFirstOrThrow()).plan_id).toBe(plan.id);
+    expect((await t.database.db.selectFrom('subscriptions').select('plan_id').where('id', '=', subscription.id).executeTakeFirstOrThrow()).plan_id).toBe(
+      plan.id,
+    );
     await Promise.all([page.waitForURL(/done=plan-changed/), page.getByRole('button', { name: 'Confirm Premium' }).click()]);
     await expect(panel.locator('[data-field="plan"]').textContent()).resolves.toBe('Premium');
 

@@ -15,7 +15,12 @@ describe('precompiled queries', () => {
     const query = on.selectFrom(table).select(['id', 'label']).where('label', '=', value(0)).orderBy('id');
     return shape === 'after' ? query.where('id', '>', value(1)) : query;
   });
-  const insert = precompiled((on: any, value) => on.insertInto(table).values({ id: value(0), label: value(1) }).returning(['id', 'label']));
+  const insert = precompiled((on: any, value) =>
+    on
+      .insertInto(table)
+      .values({ id: value(0), label: value(1) })
+      .returning(['id', 'label']),
+  );
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
@@ -54,7 +59,12 @@ describe('precompiled queries', () => {
   });
 
   it('refuses a builder that computes with a value (it would fix one run’s value into every run)', async () => {
-    const lowered = precompiled((on: any, value) => on.selectFrom(table).selectAll().where('label', '=', `${value(0)}`.toLowerCase()));
+    const lowered = precompiled((on: any, value) =>
+      on
+        .selectFrom(table)
+        .selectAll()
+        .where('label', '=', `${value(0)}`.toLowerCase()),
+    );
     await expect(lowered(db(), ['A'])).rejects.toThrow(/computed with its value #0/);
   });
 });

@@ -40,7 +40,12 @@ describe.runIf(usingPostgres)('prepared statements (PostgreSQL)', () => {
     const owners = `${table}_owners`;
     await database.sql.exec(`CREATE TABLE ${owners} (merchant int NOT NULL, owner boolean NOT NULL); CREATE UNIQUE INDEX ON ${owners} (merchant) WHERE owner;`);
     // A prepared statement gets a generic plan after five runs, and a generic plan finds no arbiter index for `WHERE owner = $2`.
-    for (let i = 0; i < 8; i++) await (database.db as any).insertInto(owners).values({ merchant: i % 2, owner: true }).onConflict((oc: any) => oc.column('merchant').where('owner', '=', true).doNothing()).execute();
+    for (let i = 0; i < 8; i++)
+      await (database.db as any)
+        .insertInto(owners)
+        .values({ merchant: i % 2, owner: true })
+        .onConflict((oc: any) => oc.column('merchant').where('owner', '=', true).doNothing())
+        .execute();
     expect(Number((await database.sql.query(`SELECT count(*) AS n FROM ${owners}`)).rows[0].n)).toBe(2);
     expect((await prepared()).filter((p) => p.statement.includes(owners))).toEqual([]);
   });

@@ -81,9 +81,11 @@ describe('rate limits', () => {
     const merchant = await t.newMerchant('Leases');
     freezeTime();
     const remaining: number[] = [];
-    for (let i = 0; i < 7; i++) remaining.push(Number((await t.call('GET', '/v1/products?limit=1', { key: merchant.keys.test.secret })).headers.get('x-ratelimit-remaining')));
+    for (let i = 0; i < 7; i++)
+      remaining.push(Number((await t.call('GET', '/v1/products?limit=1', { key: merchant.keys.test.secret })).headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual([99, 98, 97, 96, 95, 94, 93]);
-    const keyId = (await t.database.sql.query(`SELECT id FROM api_keys WHERE merchant_id = $1 AND kind = 'secret' AND NOT livemode`, [merchant.merchantId])).rows[0].id;
+    const keyId = (await t.database.sql.query(`SELECT id FROM api_keys WHERE merchant_id = $1 AND kind = 'secret' AND NOT livemode`, [merchant.merchantId]))
+      .rows[0].id;
     const row = await t.database.sql.query(`SELECT points FROM rate_limits WHERE key = $1`, [`rl_standard:key:${keyId}`]);
     // Two leases of 5 for 7 requests.
     expect(Number(row.rows[0].points)).toBe(10);

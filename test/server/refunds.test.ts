@@ -24,25 +24,53 @@ async function paid(amount = 100, merchant = t.merchantA, livemode = false) {
   const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
   return { sessionId: s.id, paymentId: res.json.paymentResult.id as number };
 }
-const refundSession = (sessionId: string, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/checkout-sessions/${sessionId}/refund`, { key, body });
+const refundSession = (sessionId: string, body: Record<string, unknown> = {}, key = sk) =>
+  t.call('POST', `/v1/checkout-sessions/${sessionId}/refund`, { key, body });
 const refundPayment = (paymentId: number, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/payments/${paymentId}/refund`, { key, body });
 const settle = (paymentId: number) => t.call('POST', `/v1/test-helpers/payments/${paymentId}/settle`, { key: sk });
 const refundEvents = async (paymentId: number) =>
-  (await t.database.db.selectFrom('events').select(['type', 'data']).where('payment_id', '=', paymentId).where('type', '=', 'payment.refunded').orderBy('seq').execute()).map((e) => delivered(e).data);
+  (
+    await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('payment_id', '=', paymentId)
+      .where('type', '=', 'payment.refunded')
+      .orderBy('seq')
+      .execute()
+  ).map((e) => delivered(e).data);
 
 describe('refund rules', () => {
   it('rule 1: omitting amount refunds all that is left', async () => {
     const { sessionId, paymentId } = await paid(100);
     const res = await refundSession(sessionId, { reason: 'requested_by_customer' });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ sessionId, paymentId, status: 'refunded', amount: 100, currency: 'USD', alreadyRefunded: false, refundAmount: 100, refundedAmount: 100, amountRefundable: 0 });
+    expect(res.json).toMatchObject({
+      sessionId,
+      paymentId,
+      status: 'refunded',
+      amount: 100,
+      currency: 'USD',
+      alreadyRefunded: false,
+      refundAmount: 100,
+      refundedAmount: 100,
+      amountRefundable: 0,
+    });
     expect(res.json.paymentReferenceNumber).toMatch(/^PAY-/);
   });
 
   it('rule 2: card payments refund in part, repeatedly, partially_refunded until nothing is left, then refunded', async () => {
     const { sessionId, paymentId } = await paid(100);
-    expect((await refundSession(sessionId, { amount: 30 })).json).toMatchObject({ status: 'partially_refunded', refundAmount: 30, refundedAmount: 30, amountRefundable: 70 });
-    expect((await refundPayment(paymentId, { amount: 45.5 })).json).toMatchObject({ status: 'partially_refunded', refundedAmount: 75.5, amountRefundable: 24.5 });
+    expect((await refundSession(sessionId, { amount: 30 })).json).toMatchObject({
+      status: 'partially_refunded',
+      refundAmount: 30,
+      refundedAmount: 30,
+      amountRefundable: 70,
+    });
+    expect((await refundPayment(paymentId, { amount: 45.5 })).json).toMatchObject({
+      status: 'partially_refunded',
+      refundedAmount: 75.5,
+      amountRefundable: 24.5,
+    });
     expect((await refundSession(sessionId, { amount: 24.5 })).json).toMatchObject({ status: 'refunded', refundedAmount: 100, amountRefundable: 0 });
   });
 
@@ -50,9 +78,17 @@ describe('refund rules', () => {
     const { sessionId } = await paid(20);
     const res = await refundSession(sessionId, { amount: 0.001 });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, errorCode: 'amount_too_small', errorMessage: 'amount must be at least 0.01 in the currency.', data: { param: 'amount' } });
+    expect(res.json).toMatchObject({
+      success: false,
+      errorCode: 'amount_too_small',
+      errorMessage: 'amount must be at least 0.01 in the currency.',
+      data: { param: 'amount' },
+    });
     expect((await refundSession(sessionId, { amount: 0.01 })).json).toMatchObject({ refundAmount: 0.01, amountRefundable: 19.99 });
-    const session = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { amount: 0.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+    const session = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk,
+      body: { amount: 0.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' },
+    });
     expect(session.json.error.message).toBe('amount must be at least 1.00 in the currency.');
   });
 
@@ -73,10 +109,20 @@ describe('refund rules', () => {
     // Available balance 96.80: a full refund of 100 is short.
     const short = await t.call('POST', `/v1/payments/${a.paymentId}/refund`, { key, body: {} });
     expect(short.status).toBe(409);
-    expect(short.json).toMatchObject({ success: false, errorCode: 'refund_failed', data: { refundable: false, reason: 'settled', manualRefundRequired: true, retryable: false } });
+    expect(short.json).toMatchObject({
+      success: false,
+      errorCode: 'refund_failed',
+      data: { refundable: false, reason: 'settled', manualRefundRequired: true, retryable: false },
+    });
     const part = await t.call('POST', `/v1/payments/${a.paymentId}/refund`, { key, body: { amount: 90 } });
     expect(part.json).toMatchObject({ status: 'partially_refunded', refundAmount: 90 });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', a.paymentId).orderBy('id').execute();
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['type', 'account', 'amount'])
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', a.paymentId)
+      .orderBy('id')
+      .execute();
     expect(ledger).toEqual([
       { type: 'payment', account: 'pending', amount: '100.0000' },
       { type: 'fee', account: 'pending', amount: '-3.2000' },
@@ -99,7 +145,10 @@ describe('refund rules', () => {
     const { sessionId, paymentId } = await paid(60);
     const failed = await refundSession(sessionId, { reason: 'sandbox_refund_failed' });
     expect(failed.status).toBe(502);
-    expect(failed.json).toMatchObject({ errorCode: 'refund_failed', data: { type: 'processor_error', refundable: true, reason: 'refund_failed', retryable: true } });
+    expect(failed.json).toMatchObject({
+      errorCode: 'refund_failed',
+      data: { type: 'processor_error', refundable: true, reason: 'refund_failed', retryable: true },
+    });
     const state = await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk });
     expect(state.json.refund).toMatchObject({ refundable: true, reason: 'refund_failed', lastAttempt: { outcome: 'failed', attempts: 1 } });
     expect((await refundSession(sessionId)).json).toMatchObject({ status: 'refunded', refundedAmount: 60 });
@@ -144,10 +193,19 @@ describe('refund rules', () => {
 
   it('the session refund object keeps step: refundable, then already_refunded with the last attempt', async () => {
     const { sessionId } = await paid(30);
-    expect((await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk })).json.refund).toMatchObject({ refundable: true, reason: 'refundable', lastAttempt: null });
+    expect((await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk })).json.refund).toMatchObject({
+      refundable: true,
+      reason: 'refundable',
+      lastAttempt: null,
+    });
     await refundSession(sessionId);
     const after = (await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk })).json.refund;
-    expect(after).toMatchObject({ refundable: false, reason: 'already_refunded', manualRefundRequired: false, lastAttempt: { outcome: 'completed', attempts: 1 } });
+    expect(after).toMatchObject({
+      refundable: false,
+      reason: 'already_refunded',
+      manualRefundRequired: false,
+      lastAttempt: { outcome: 'completed', attempts: 1 },
+    });
   });
 });
 
@@ -164,7 +222,11 @@ describe.runIf(usingPostgres)('exactness under concurrency (PostgreSQL)', () => 
     const sibling = await t.startSibling();
     try {
       const { paymentId } = await paid(50);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(i % 2 ? sibling.url : t.url, 'POST', `/v1/payments/${paymentId}/refund`, { key: sk, body: { amount: 9.99 } })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          call(i % 2 ? sibling.url : t.url, 'POST', `/v1/payments/${paymentId}/refund`, { key: sk, body: { amount: 9.99 } }),
+        ),
+      );
       const ok = results.filter((r) => r.status === 200);
       expect(ok).toHaveLength(5);
       expect(results.filter((r) => r.status === 400).every((r) => r.json.errorCode === 'validation_error')).toBe(true);

@@ -81,7 +81,9 @@ describe('a restricted key', () => {
     const live = await t.call('POST', `/v1/role/${roleId}/keys`, { apiKey: m.keys.live.secret });
     expect(live.status, live.text).toBe(201);
     expect(live.json.key).toMatch(/^rk_live_/);
-    const [testAccount, liveAccount] = await Promise.all([rk, live.json.key].map(async (key) => (await t.call('GET', '/v1/account', { apiKey: key })).json.value[0].id));
+    const [testAccount, liveAccount] = await Promise.all(
+      [rk, live.json.key].map(async (key) => (await t.call('GET', '/v1/account', { apiKey: key })).json.value[0].id),
+    );
     expect(liveAccount).not.toBe(testAccount);
     const browser = await t.call('GET', '/v1/invoices', { key: rk, headers: { origin: 'https://shop.example.com' } });
     expect(browser.status).toBe(403);

@@ -27,15 +27,26 @@ describe('NUL characters', () => {
     const customer = await t.call('POST', '/v1/customers', { key: sk(), body: { email: 'nul@example.com', name: NUL } });
     expect(customer.status).toBe(400);
     expect(customer.json).toMatchObject({ success: false, errorCode: 'parameter_invalid' });
-    const session = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', lineItems: [{ name: NUL, quantity: 1, unitAmount: 5 }] } });
+    const session = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk(),
+      body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', lineItems: [{ name: NUL, quantity: 1, unitAmount: 5 }] },
+    });
     expect(session.status).toBe(400);
     expect(session.json.error.param).toBe('lineItems.0.name');
-    const metadata = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { [NUL]: 'x' } } });
+    const metadata = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk(),
+      body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { [NUL]: 'x' } },
+    });
     expect(metadata.status).toBe(400);
   });
 
   it('in a query value answer 400', async () => {
-    for (const path of ['/v1/customers?externalId=a%00b', '/v1/invoices?reference=a%00b', '/v1/test-helpers/messages?to=a%00b', '/v1/test-helpers/messages?startingAfter=msg_%00']) {
+    for (const path of [
+      '/v1/customers?externalId=a%00b',
+      '/v1/invoices?reference=a%00b',
+      '/v1/test-helpers/messages?to=a%00b',
+      '/v1/test-helpers/messages?startingAfter=msg_%00',
+    ]) {
       const res = await t.call('GET', path, { key: sk() });
       expect(res.status, path).toBe(400);
       expect(res.text).not.toMatch(/stack|SELECT|invalid byte sequence/i);
@@ -53,7 +64,10 @@ describe('paths and states', () => {
   it('settling a fully refunded payment answers 200 with its negative net (the fee is not returned)', async () => {
     const s = await createTestSession(t, t.merchantA);
     const client = { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret };
-    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+      ...client,
+      body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' },
+    });
     const paid = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
     const paymentId = paid.json.paymentResult.id;
     expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/refund`, { key: sk(), body: {} })).status).toBe(200);
@@ -66,9 +80,12 @@ describe('paths and states', () => {
     expect(again.status).toBe(409);
   });
 
-  it('a one-time session with allowSavedCards refuses another merchant\'s clientId', async () => {
+  it("a one-time session with allowSavedCards refuses another merchant's clientId", async () => {
     const other = await t.call('POST', '/v1/customers', { key: t.merchantB.keys.test.secret, body: { email: `b${Date.now()}@example.com`, name: 'B' } });
-    const res = await t.call('POST', '/v1/checkout-sessions', { key: sk(), body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', allowSavedCards: true, clientId: other.json.data.id } });
+    const res = await t.call('POST', '/v1/checkout-sessions', {
+      key: sk(),
+      body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', allowSavedCards: true, clientId: other.json.data.id },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'clientId' });
   });
@@ -94,9 +111,15 @@ describe('found by the contract fuzz suite (test/fuzz, seed 20260118)', () => {
   it('an Idempotency-Key reused on confirm-otp answers 409 not 500 (found by fuzz)', async () => {
     const s = await createTestSession(t, t.merchantA);
     const client = { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret, headers: { 'idempotency-key': 'fuzz-key-reused' } };
-    const first = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { ...client, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' } });
+    const first = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+      ...client,
+      body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2031, cvc: '123' },
+    });
     expect(first.status).toBe(201);
-    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`, { ...client, body: { verificationId: 'vrf_test_5Gh8Jk2Lm4Np6Qr8', otp: '482913' } });
+    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`, {
+      ...client,
+      body: { verificationId: 'vrf_test_5Gh8Jk2Lm4Np6Qr8', otp: '482913' },
+    });
     expect(res.status, res.text).toBe(409);
     expect(res.json.error.code).toBe('idempotency_key_reused');
   });
@@ -114,10 +137,30 @@ describe('found by the contract fuzz suite (test/fuzz, seed 20260118)', () => {
   // Long run, seed 777, createInvoice #269: two lines each below the amount cap whose quantity ×
   // unitAmount is above it; the answer's subtotal broke the contract's maximum (a 500).
   it('an invoice line whose quantity × unitAmount reaches 10^12 answers 400 not 500 (found by fuzz)', async () => {
-    const res = await t.call('POST', '/v1/invoices', { key: sk(), body: { currency: 'USD', customer: { email: 'a@b.co' }, lineItems: [{ name: 'n', quantity: 74615.33, unitAmount: 49.99 }, { name: 'big', quantity: 1000000, unitAmount: 9968920.42 }] } });
+    const res = await t.call('POST', '/v1/invoices', {
+      key: sk(),
+      body: {
+        currency: 'USD',
+        customer: { email: 'a@b.co' },
+        lineItems: [
+          { name: 'n', quantity: 74615.33, unitAmount: 49.99 },
+          { name: 'big', quantity: 1000000, unitAmount: 9968920.42 },
+        ],
+      },
+    });
     expect(res.status, res.text).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'lineItems.1' });
-    const total = await t.call('POST', '/v1/invoices', { key: sk(), body: { currency: 'USD', customer: { email: 'a@b.co' }, lineItems: [{ name: 'a', quantity: 1000, unitAmount: 600000000 }, { name: 'b', quantity: 1000, unitAmount: 600000000 }] } });
+    const total = await t.call('POST', '/v1/invoices', {
+      key: sk(),
+      body: {
+        currency: 'USD',
+        customer: { email: 'a@b.co' },
+        lineItems: [
+          { name: 'a', quantity: 1000, unitAmount: 600000000 },
+          { name: 'b', quantity: 1000, unitAmount: 600000000 },
+        ],
+      },
+    });
     expect(total.status, total.text).toBe(400);
     expect(total.json.error).toMatchObject({ code: 'parameter_invalid', param: 'lineItems' });
   });
@@ -126,13 +169,23 @@ describe('found by the contract fuzz suite (test/fuzz, seed 20260118)', () => {
   // Commerce listScopes: these operations answered 400 without documenting it.
   it('a GET whose path or body cannot be read answers a documented 400 (found by fuzz)', async () => {
     const contract = new ContractValidator(loadBundledContracts());
-    for (const [operationId, path] of [['getCheckoutSessionStatus', '/v1/checkout-sessions/%E0%A4%A/status'], ['retrieveCheckoutSession', '/v1/checkout-sessions/cs_test_x?unknown=1']]) {
+    for (const [operationId, path] of [
+      ['getCheckoutSessionStatus', '/v1/checkout-sessions/%E0%A4%A/status'],
+      ['retrieveCheckoutSession', '/v1/checkout-sessions/cs_test_x?unknown=1'],
+    ]) {
       const res = await t.call('GET', path!, { key: sk() });
       expect(res.status, path).toBe(400);
       expect(contract.validateResponse(operationId!, res.status, res.headers, res.text), path).toEqual([]);
     }
     // fetch sends no body with a GET; node:http does.
-    const scopes = await send(t.url, { kind: 'fuzz', auth: 'api key', method: 'GET', path: '/v1/scope', headers: { 'x-api-key': sk(), 'content-type': 'application/json' }, body: Buffer.from('{') });
+    const scopes = await send(t.url, {
+      kind: 'fuzz',
+      auth: 'api key',
+      method: 'GET',
+      path: '/v1/scope',
+      headers: { 'x-api-key': sk(), 'content-type': 'application/json' },
+      body: Buffer.from('{'),
+    });
     expect(scopes.status).toBe(400);
     expect(contract.validateResponse('listScopes', scopes.status, scopes.headers, scopes.text)).toEqual([]);
   });

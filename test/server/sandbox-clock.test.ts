@@ -27,9 +27,12 @@ afterAll(async () => {
 });
 
 const receiver = receivers.start;
-const advance = (merchant: MerchantCredentials, seconds: unknown, key = merchant.keys.test.secret) => t.call('POST', '/v1/test-helpers/clock/advance', { key, body: { seconds } });
-const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) => t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
-const deliveries = async (merchant: MerchantCredentials, configId: number) => (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries`, { key: merchant.keys.test.secret })).json.data as any[];
+const advance = (merchant: MerchantCredentials, seconds: unknown, key = merchant.keys.test.secret) =>
+  t.call('POST', '/v1/test-helpers/clock/advance', { key, body: { seconds } });
+const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) =>
+  t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
+const deliveries = async (merchant: MerchantCredentials, configId: number) =>
+  (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries`, { key: merchant.keys.test.secret })).json.data as any[];
 const secondsAfter = (from: Date | string, iso: string) => (Date.parse(iso) - new Date(from).getTime()) / 1000;
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
 
@@ -43,7 +46,8 @@ async function paid(merchant: MerchantCredentials, captureMethod: 'manual' | 'au
   return res.json.paymentResult.id as number;
 }
 const payment = (id: number) => t.database.db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const eventsOf = (paymentId: number) => t.database.db.selectFrom('events').select(['type', 'created_at']).where('payment_id', '=', paymentId).orderBy('seq').execute();
+const eventsOf = (paymentId: number) =>
+  t.database.db.selectFrom('events').select(['type', 'created_at']).where('payment_id', '=', paymentId).orderBy('seq').execute();
 
 describe('advancing the sandbox clock', () => {
   it('every app reads the advanced clock at once: the one that advanced it, and another one told by the database', async () => {
@@ -52,7 +56,10 @@ describe('advancing the sandbox clock', () => {
     try {
       const { call } = await import('../support/server.js');
       const expiresAt = async (url: string) => {
-        const res = await call(url, 'POST', '/v1/checkout-sessions', { key: m.keys.test.secret, body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+        const res = await call(url, 'POST', '/v1/checkout-sessions', {
+          key: m.keys.test.secret,
+          body: { amount: 5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' },
+        });
         return new Date(res.json.expiresAt).getTime() - 30 * 60_000;
       };
       // Both apps have read (and remembered) the merchant's clock before the advance.
@@ -76,7 +83,13 @@ describe('advancing the sandbox clock', () => {
     const m = await t.newMerchant();
     const first = await advance(m, 3600);
     expect(first.status).toBe(200);
-    expect(first.json).toEqual({ object: 'test_clock', now: new Date(start.getTime() + 3600_000).toISOString(), advancedBySeconds: 3600, jobsRun: 0, livemode: false });
+    expect(first.json).toEqual({
+      object: 'test_clock',
+      now: new Date(start.getTime() + 3600_000).toISOString(),
+      advancedBySeconds: 3600,
+      jobsRun: 0,
+      livemode: false,
+    });
     const second = await advance(m, 86_400);
     expect(second.json.now).toBe(new Date(start.getTime() + (3600 + 86_400) * 1000).toISOString());
   });
@@ -157,7 +170,12 @@ describe('advancing the sandbox clock', () => {
     expect(res.status).toBe(200);
     const session = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: m.keys.test.secret });
     expect(session.json.status).toBe('expired');
-    const expired = await t.database.db.selectFrom('events').select('created_at').where('session_id', '=', s.id).where('type', '=', 'checkout.session.expired').executeTakeFirstOrThrow();
+    const expired = await t.database.db
+      .selectFrom('events')
+      .select('created_at')
+      .where('session_id', '=', s.id)
+      .where('type', '=', 'checkout.session.expired')
+      .executeTakeFirstOrThrow();
     expect(new Date(expired.created_at).toISOString()).toBe(new Date(session.json.expiresAt).toISOString());
     const settled = await payment(charged);
     expect(settled.settled_at).not.toBeNull();
@@ -176,7 +194,12 @@ describe('advancing the sandbox clock', () => {
     const otherTest = await createTestSession(t, other);
     expect(secondsAfter(start, otherTest.created.createdAt)).toBe(0);
     // The advance ran m's test-mode work only: its live session, due 30 min in, got no expiry from it.
-    const expiredByAdvance = await t.database.db.selectFrom('events').select('id').where('session_id', '=', liveBefore.id).where('created_at', '>', new Date(start.getTime() + 86_400_000)).execute();
+    const expiredByAdvance = await t.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('session_id', '=', liveBefore.id)
+      .where('created_at', '>', new Date(start.getTime() + 86_400_000))
+      .execute();
     expect(expiredByAdvance).toEqual([]);
   });
 });
@@ -271,7 +294,7 @@ describe('the background jobs follow each sandbox clock', () => {
     }
   });
 
-  it("retry a failed delivery of an advanced merchant when its test time reaches the retry, by the minutely sweep", async () => {
+  it('retry a failed delivery of an advanced merchant when its test time reaches the retry, by the minutely sweep', async () => {
     const m = await t.newMerchant();
     await advance(m, 86_400);
     const r = await receiver((n) => (n === 0 ? 503 : 200));

@@ -41,7 +41,7 @@ describe('createTestMerchant', () => {
     expect((await t.call('GET', `/v1/products/${made.json.id}`, { key: t.merchantA.keys.test.secret })).status).toBe(404);
   });
 
-  it('keeps the caller\'s sandbox clock where it was when the sandbox merchant advances its own', async () => {
+  it("keeps the caller's sandbox clock where it was when the sandbox merchant advances its own", async () => {
     const m = (await make(t.merchantA.keys.test.secret)).json;
     const own = await t.call('POST', '/v1/test-helpers/clock/advance', { key: m.secretKey, body: { seconds: 86_400 } });
     expect(own.status).toBe(200);
@@ -49,7 +49,7 @@ describe('createTestMerchant', () => {
     expect(Date.parse(parent.json.now)).toBeLessThan(Date.parse(own.json.now) - 80_000_000);
   });
 
-  it('refuses a live key, a publishable key, no key, an unknown field, and a sandbox merchant\'s own key', async () => {
+  it("refuses a live key, a publishable key, no key, an unknown field, and a sandbox merchant's own key", async () => {
     expect((await make(t.merchantA.keys.live.secret)).json.error.code).toBe('livemode_not_allowed');
     expect((await make(t.merchantA.keys.test.publishable)).status).toBe(401); // a secret-key operation
     expect((await t.call('POST', '/v1/test-helpers/merchants', { body: {} })).status).toBe(401);
@@ -68,7 +68,9 @@ describe('createTestMerchant', () => {
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     expect(b.json.id).not.toBe(a.json.id);
-    const stored = await sql<{ n: string }>`SELECT count(*) AS n FROM idempotency_keys WHERE response_body LIKE ${`%${a.json.secretKey}%`}`.execute(t.database.db);
+    const stored = await sql<{ n: string }>`SELECT count(*) AS n FROM idempotency_keys WHERE response_body LIKE ${`%${a.json.secretKey}%`}`.execute(
+      t.database.db,
+    );
     expect(Number(stored.rows[0]!.n)).toBe(0);
   });
 

@@ -52,8 +52,10 @@ const tokenize = async (s: Session, number = '4242424242424242') => {
 };
 const confirm = (s: Session, paymentMethodId: string) => t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...as(s), body: { paymentMethodId } });
 const listCards = (s: Session) => t.call('GET', `/v1/checkout-sessions/${s.id}/saved-cards`, as(s));
-const verify = (s: Session, paymentMethodId: string) => t.call('POST', `/v1/checkout-sessions/${s.id}/saved-cards/verify`, { ...as(s), body: { paymentMethodId } });
-const confirmOtp = (s: Session, verificationId: string, otp: string) => t.call('POST', `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`, { ...as(s), body: { verificationId, otp } });
+const verify = (s: Session, paymentMethodId: string) =>
+  t.call('POST', `/v1/checkout-sessions/${s.id}/saved-cards/verify`, { ...as(s), body: { paymentMethodId } });
+const confirmOtp = (s: Session, verificationId: string, otp: string) =>
+  t.call('POST', `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`, { ...as(s), body: { verificationId, otp } });
 const messages = (query = '', key = t.merchantA.keys.test.secret) => t.call('GET', `/v1/test-helpers/messages${query}`, { key });
 
 /** Pays a session of the customer with allowSavedCards, so the card goes on file; answers its id. */
@@ -180,18 +182,31 @@ describe('listSavedCards', () => {
 });
 
 describe('verifySavedCard', () => {
-  it("starts an OTP verification (vrf_, otp_sent, masked phone, 10-minute expiry) and sends the code by text message through the outbox", async () => {
+  it('starts an OTP verification (vrf_, otp_sent, masked phone, 10-minute expiry) and sends the code by text message through the outbox', async () => {
     const c = await customer(t.merchantA, '+1 415 555 0142');
     const pm = await cardOnFile(c.id);
     const s = await savedSession(c.id);
     const res = await verify(s, pm);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ verificationId: expect.stringMatching(/^vrf_test_/), status: 'otp_sent', maskedPhone: '+1 *** *** 0142', expiresAt: inMinutes(10) });
+    expect(res.json).toEqual({
+      verificationId: expect.stringMatching(/^vrf_test_/),
+      status: 'otp_sent',
+      maskedPhone: '+1 *** *** 0142',
+      expiresAt: inMinutes(10),
+    });
     const row = await t.database.db.selectFrom('card_verifications').selectAll().where('id', '=', res.json.verificationId).executeTakeFirstOrThrow();
     expect(row.code_hash).toBe(hashSecret(`${row.id}:123456`));
     const sent = await messages(`?kind=otp&to=${encodeURIComponent('+1 415 555 0142')}`);
     expect(sent.json.data).toHaveLength(1);
-    expect(sent.json.data[0]).toMatchObject({ object: 'message', channel: 'sms', kind: 'otp', to: '+1 415 555 0142', subject: null, sessionId: s.id, createdAt: clock.now().toISOString() });
+    expect(sent.json.data[0]).toMatchObject({
+      object: 'message',
+      channel: 'sms',
+      kind: 'otp',
+      to: '+1 415 555 0142',
+      subject: null,
+      sessionId: s.id,
+      createdAt: clock.now().toISOString(),
+    });
     expect(sent.json.data[0].id).toMatch(/^msg_/);
     expect(sent.json.data[0].body).toContain('123456');
   });
@@ -254,7 +269,11 @@ describe('confirmSavedCardOtp and paying with a saved card', () => {
     const paid = await confirm(s, ok.json.paymentMethodId);
     expect(paid.status).toBe(200);
     expect(paid.json).toMatchObject({ status: 'complete', paymentStatus: 'paid', paymentResult: { status: 'succeeded', amount: 42 } });
-    const payment = await t.database.db.selectFrom('payments').select('payment_method_id').where('id', '=', paid.json.paymentResult.id).executeTakeFirstOrThrow();
+    const payment = await t.database.db
+      .selectFrom('payments')
+      .select('payment_method_id')
+      .where('id', '=', paid.json.paymentResult.id)
+      .executeTakeFirstOrThrow();
     expect(payment.payment_method_id).toBe(pm);
   });
 
@@ -283,7 +302,11 @@ describe('confirmSavedCardOtp and paying with a saved card', () => {
     expect(again.status).toBe(400);
     expect(again.json.error).toMatchObject({ code: 'otp_invalid', param: 'verificationId' });
     expect((await confirm(s, pm)).status).toBe(200);
-    const row = await t.database.db.selectFrom('card_verifications').select(['status', 'used_at']).where('id', '=', v.json.verificationId).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('card_verifications')
+      .select(['status', 'used_at'])
+      .where('id', '=', v.json.verificationId)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('used');
     expect(row.used_at).not.toBeNull();
   });
@@ -338,7 +361,11 @@ describe('confirmSavedCardOtp and paying with a saved card', () => {
     expect(expired.status).toBe(400);
     expect(expired.json.error).toMatchObject({ code: 'otp_invalid', param: 'otp' });
     expect(expired.json.error.message).toContain('expired');
-    const state = await t.database.db.selectFrom('saved_card_otp_state').select('failed_attempts').where('payment_method_id', '=', pm).executeTakeFirstOrThrow();
+    const state = await t.database.db
+      .selectFrom('saved_card_otp_state')
+      .select('failed_attempts')
+      .where('payment_method_id', '=', pm)
+      .executeTakeFirstOrThrow();
     expect(state.failed_attempts).toBe(0);
   });
 
@@ -421,7 +448,14 @@ describe('listTestMessages', () => {
   it('the recipient filter ignores case', async () => {
     const merchant = await t.newMerchant('Outbox case');
     await t.database.db.transaction().execute((trx) =>
-      recordMessage(trx, clock, { tenant: { merchantId: merchant.merchantId, livemode: false }, channel: 'email', kind: 'other', to: 'Ana.Lopez@Example.com', subject: 'Hello', body: 'Hi' }),
+      recordMessage(trx, clock, {
+        tenant: { merchantId: merchant.merchantId, livemode: false },
+        channel: 'email',
+        kind: 'other',
+        to: 'Ana.Lopez@Example.com',
+        subject: 'Hello',
+        body: 'Hi',
+      }),
     );
     const found = await messages('?to=ana.lopez%40example.com', merchant.keys.test.secret);
     expect(found.json.data).toHaveLength(1);

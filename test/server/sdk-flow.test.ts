@@ -31,9 +31,15 @@ it('creates, tokenizes, confirms, refunds part and then the rest, all through @t
   const confirmed = await browser.POST('/v1/checkout-sessions/{id}/confirm', { params: { path: { id: session.id } }, body: { paymentMethodId: pm.data!.id } });
   expect(confirmed.data).toMatchObject({ status: 'complete', paymentStatus: 'paid', paymentResult: { status: 'succeeded', amount: 80 } });
 
-  const part = await server.POST('/v1/checkout-sessions/{id}/refund', { params: { path: { id: session.id } }, body: { amount: 30, reason: 'one item returned' } });
+  const part = await server.POST('/v1/checkout-sessions/{id}/refund', {
+    params: { path: { id: session.id } },
+    body: { amount: 30, reason: 'one item returned' },
+  });
   expect(part.data).toMatchObject({ status: 'partially_refunded', refundAmount: 30, amountRefundable: 50 });
-  const rest = await server.POST('/v1/payments/{paymentId}/refund', { params: { path: { paymentId: confirmed.data!.paymentResult.id } }, body: { reason: 'order cancelled' } });
+  const rest = await server.POST('/v1/payments/{paymentId}/refund', {
+    params: { path: { paymentId: confirmed.data!.paymentResult.id } },
+    body: { reason: 'order cancelled' },
+  });
   expect(rest.data).toMatchObject({ status: 'refunded', refundAmount: 50, refundedAmount: 80, amountRefundable: 0 });
 
   // Repeating it once nothing is left answers alreadyRefunded (refund rule 5).

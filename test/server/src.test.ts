@@ -24,7 +24,8 @@ type S = { id: string; clientSecret: string };
 const lookup = (s: S, email: string) => t.call('POST', `/v1/checkout-sessions/${s.id}/src/lookup`, { key: pk, clientSecret: s.clientSecret, body: { email } });
 const authenticate = (s: S, srcCardId: string, validationData = '123456') =>
   t.call('POST', `/v1/checkout-sessions/${s.id}/src/authenticate`, { key: pk, clientSecret: s.clientSecret, body: { srcCardId, validationData } });
-const confirm = (s: S, paymentMethodId: string) => t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
+const confirm = (s: S, paymentMethodId: string) =>
+  t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
 
 describe('lookupSrcCards', () => {
   it('an enrolled email (any case) answers enrolled and its cards: srcCardId, brand, last4, expiry, artUri', async () => {
@@ -33,7 +34,16 @@ describe('lookupSrcCards', () => {
     expect(one.status).toBe(200);
     expect(one.json).toEqual({
       enrolled: true,
-      cards: [{ srcCardId: 'src_3f8a2c1e9b7d4a60', brand: 'visa', last4: '0003', expiryMonth: 5, expiryYear: 2030, artUri: 'https://art.src.example.com/cards/visa-classic.png' }],
+      cards: [
+        {
+          srcCardId: 'src_3f8a2c1e9b7d4a60',
+          brand: 'visa',
+          last4: '0003',
+          expiryMonth: 5,
+          expiryYear: 2030,
+          artUri: 'https://art.src.example.com/cards/visa-classic.png',
+        },
+      ],
     });
     const two = await lookup(s, 'src.two.cards@example.com');
     expect(two.json.enrolled).toBe(true);
@@ -92,7 +102,7 @@ describe('authenticateSrcCard', () => {
     expect(events[0]!.data).toMatchObject({ paymentMethod: { type: 'card', brand: 'mastercard', last4: '4444' } });
   });
 
-  it("the token expires with the session when that is sooner than 15 minutes", async () => {
+  it('the token expires with the session when that is sooner than 15 minutes', async () => {
     const s = await session({ expiresAt: inMinutes(12) });
     expect((await authenticate(s, 'src_3f8a2c1e9b7d4a60')).json.expiresAt).toBe(inMinutes(12));
   });
@@ -123,7 +133,10 @@ describe('authenticateSrcCard', () => {
   });
 
   it('a click-to-pay card is not kept on file, even when the session allows saved cards', async () => {
-    const customer = await t.call('POST', '/v1/customers', { key: sk, body: { email: `src${Date.now()}@example.com`, name: 'Maria Lopez', phone: '+1 415 555 0199' } });
+    const customer = await t.call('POST', '/v1/customers', {
+      key: sk,
+      body: { email: `src${Date.now()}@example.com`, name: 'Maria Lopez', phone: '+1 415 555 0199' },
+    });
     const s = await session({ clientId: customer.json.data.id, allowSavedCards: true });
     const token = (await authenticate(s, 'src_3f8a2c1e9b7d4a60')).json.paymentMethodId;
     expect((await confirm(s, token)).status).toBe(200);

@@ -33,18 +33,25 @@ interface PlanSpec {
 async function newPlan(spec: PlanSpec = {}, merchant: MerchantCredentials = t.merchantA): Promise<any> {
   const key = merchant.keys.test.secret;
   const product = await t.call('POST', '/v1/products', { key, body: { name: 'Pro' } });
-  const plan = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Pro monthly', amount: 29, currency: 'USD', interval: 'month', ...spec } });
+  const plan = await t.call('POST', '/v1/plans', {
+    key,
+    body: { productId: product.json.id, name: 'Pro monthly', amount: 29, currency: 'USD', interval: 'month', ...spec },
+  });
   expect(plan.status).toBe(201);
   return plan.json.data;
 }
 
 let customerSeq = 0;
 async function newCustomer(merchant: MerchantCredentials = t.merchantA): Promise<any> {
-  const res = await t.call('POST', '/v1/customers', { key: merchant.keys.test.secret, body: { email: `subscriber${++customerSeq}-${Date.now()}@example.com` } });
+  const res = await t.call('POST', '/v1/customers', {
+    key: merchant.keys.test.secret,
+    body: { email: `subscriber${++customerSeq}-${Date.now()}@example.com` },
+  });
   return res.json.data;
 }
 
-const createSession = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { mode: 'embedded', paymentType: 'subscription', ...body } });
+const createSession = (body: Record<string, unknown>, key = sk) =>
+  t.call('POST', '/v1/checkout-sessions', { key, body: { mode: 'embedded', paymentType: 'subscription', ...body } });
 
 async function subscriptionSession(body: Record<string, unknown> = {}): Promise<{ plan: any; customer: any; session: any }> {
   const plan = body.subscriptionPlanId === undefined ? await newPlan() : { id: body.subscriptionPlanId };
@@ -55,23 +62,47 @@ async function subscriptionSession(body: Record<string, unknown> = {}): Promise<
 }
 
 async function payByCard(session: { id: string; clientSecret: string }, cardNumber = '4242424242424242', key = pk) {
-  const pm = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, { key, clientSecret: session.clientSecret, body: { cardNumber, expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' } });
+  const pm = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, {
+    key,
+    clientSecret: session.clientSecret,
+    body: { cardNumber, expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' },
+  });
   expect(pm.status, pm.text).toBe(201);
   return t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { key, clientSecret: session.clientSecret, body: { paymentMethodId: pm.json.id } });
 }
 
-const events = async (sessionId: string) => (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
+const events = async (sessionId: string) =>
+  (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
 const retrieve = (id: string, key = sk) => t.call('GET', `/v1/checkout-sessions/${id}`, { key });
 const getSubscription = (id: number, key = sk) => t.call('GET', `/v1/subscriptions/${id}`, { key });
 
 describe('creating a subscription session (rule 7)', () => {
-  it("takes the amount and currency from the plan; the session is open and unpaid, and retrieval shows paymentType subscription and the clientId", async () => {
+  it('takes the amount and currency from the plan; the session is open and unpaid, and retrieval shows paymentType subscription and the clientId', async () => {
     const { plan, customer, session } = await subscriptionSession();
-    expect(session).toMatchObject({ object: 'checkout_session', status: 'open', paymentStatus: 'unpaid', amount: 29, currency: 'USD', paymentType: 'subscription' });
+    expect(session).toMatchObject({
+      object: 'checkout_session',
+      status: 'open',
+      paymentStatus: 'unpaid',
+      amount: 29,
+      currency: 'USD',
+      paymentType: 'subscription',
+    });
     const got = await retrieve(session.id);
     expect(got.status).toBe(200);
-    expect(got.json).toMatchObject({ status: 'created', paymentType: 'subscription', amount: 29, currency: 'USD', clientId: customer.id, subscriptionId: null, invoiceId: null });
-    const row = await t.database.db.selectFrom('checkout_sessions').select(['subscription_plan_id', 'trial_days']).where('id', '=', session.id).executeTakeFirstOrThrow();
+    expect(got.json).toMatchObject({
+      status: 'created',
+      paymentType: 'subscription',
+      amount: 29,
+      currency: 'USD',
+      clientId: customer.id,
+      subscriptionId: null,
+      invoiceId: null,
+    });
+    const row = await t.database.db
+      .selectFrom('checkout_sessions')
+      .select(['subscription_plan_id', 'trial_days'])
+      .where('id', '=', session.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ subscription_plan_id: plan.id, trial_days: 0 });
   });
 
@@ -93,7 +124,12 @@ describe('creating a subscription session (rule 7)', () => {
     const res = await createSession({ mode: 'hosted', subscriptionPlanId: plan.id, clientId: customer.id });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'parameter_missing', param: 'successUrl' });
-    const ok = await createSession({ mode: 'hosted', subscriptionPlanId: plan.id, clientId: customer.id, successUrl: 'https://shop.example.com/welcome?s={CHECKOUT_SESSION_ID}' });
+    const ok = await createSession({
+      mode: 'hosted',
+      subscriptionPlanId: plan.id,
+      clientId: customer.id,
+      successUrl: 'https://shop.example.com/welcome?s={CHECKOUT_SESSION_ID}',
+    });
     expect(ok.status).toBe(201);
     expect(ok.json.successUrl).toBe(`https://shop.example.com/welcome?s=${ok.json.id}`);
   });
@@ -109,14 +145,20 @@ describe('creating a subscription session (rule 7)', () => {
   it("another merchant's customer, or a draft or archived plan, is refused with validation_error", async () => {
     const plan = await newPlan();
     const theirs = await newCustomer(t.merchantB);
-    expect((await createSession({ subscriptionPlanId: plan.id, clientId: theirs.id })).json.error).toMatchObject({ code: 'validation_error', param: 'clientId' });
+    expect((await createSession({ subscriptionPlanId: plan.id, clientId: theirs.id })).json.error).toMatchObject({
+      code: 'validation_error',
+      param: 'clientId',
+    });
     const customer = await newCustomer();
     const draft = await newPlan();
     await t.call('PATCH', `/v1/plans/${draft.id}`, { key: sk, body: { active: false } });
     const archived = await newPlan();
     await t.call('DELETE', `/v1/plans/${archived.id}`, { key: sk });
     for (const id of [draft.id, archived.id]) {
-      expect((await createSession({ subscriptionPlanId: id, clientId: customer.id })).json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });
+      expect((await createSession({ subscriptionPlanId: id, clientId: customer.id })).json.error).toMatchObject({
+        code: 'validation_error',
+        param: 'subscriptionPlanId',
+      });
     }
   });
 
@@ -132,7 +174,11 @@ describe('creating a subscription session (rule 7)', () => {
 
 describe('free trial: nothing to pay now (rule 7, "Renewal and card on file")', () => {
   it('completes the session at creation: status completed, paymentStatus no_payment_required, amount 0, checkout.session.completed in the same transaction', async () => {
-    const { customer, session } = await subscriptionSession({ trialDays: 14, mode: 'hosted', successUrl: 'https://shop.example.com/welcome?session=%7BCHECKOUT_SESSION_ID%7D' });
+    const { customer, session } = await subscriptionSession({
+      trialDays: 14,
+      mode: 'hosted',
+      successUrl: 'https://shop.example.com/welcome?session=%7BCHECKOUT_SESSION_ID%7D',
+    });
     expect(session).toMatchObject({ status: 'completed', paymentStatus: 'no_payment_required', amount: 0, currency: 'USD', paymentType: 'subscription' });
     expect(session.successUrl).toBe(`https://shop.example.com/welcome?session=${session.id}`);
     const got = await retrieve(session.id);
@@ -175,15 +221,34 @@ describe('free trial: nothing to pay now (rule 7, "Renewal and card on file")', 
       items: [{ planId: plan.id, planName: 'Pro monthly', quantity: 1, amount: 29, currency: 'USD' }],
     });
     const created = (await events(session.id))[0]!.data as any;
-    expect(created).toMatchObject({ object: 'subscription', id: sub.json.data.id, status: 'Trialing', reason: null, isLive: false, items: [{ planId: plan.id, isMetered: false }] });
+    expect(created).toMatchObject({
+      object: 'subscription',
+      id: sub.json.data.id,
+      status: 'Trialing',
+      reason: null,
+      isLive: false,
+      items: [{ planId: plan.id, isMetered: false }],
+    });
     expect((await t.call('GET', `/v1/customers/${customer.id}`, { key: sk })).json.data.hasPaymentMethod).toBe(false);
-    expect((await t.call('GET', `/v1/subscriptions/${sub.json.data.id}/invoices`, { key: sk })).json.data).toMatchObject({ object: 'list', data: [], hasMore: false });
+    expect((await t.call('GET', `/v1/subscriptions/${sub.json.data.id}/invoices`, { key: sk })).json.data).toMatchObject({
+      object: 'list',
+      data: [],
+      hasMore: false,
+    });
   });
 
   it('a completed free-trial session cannot be confirmed or cancelled', async () => {
     const { session } = await subscriptionSession({ trialDays: 3 });
-    const pm = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, { key: pk, clientSecret: session.clientSecret, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' } });
-    const confirm = await t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { key: pk, clientSecret: session.clientSecret, body: { paymentMethodId: pm.json.id } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, {
+      key: pk,
+      clientSecret: session.clientSecret,
+      body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' },
+    });
+    const confirm = await t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, {
+      key: pk,
+      clientSecret: session.clientSecret,
+      body: { paymentMethodId: pm.json.id },
+    });
     expect(confirm.status).toBe(409);
     expect((await t.call('POST', `/v1/checkout-sessions/${session.id}/cancel`, { key: sk })).status).toBe(409);
   });
@@ -213,15 +278,39 @@ describe('confirming a subscription session with a card ("Renewal and card on fi
     const sub = (await getSubscription(got.subscriptionId)).json.data;
     const monthLater = new Date(now);
     monthLater.setUTCMonth(monthLater.getUTCMonth() + 1);
-    expect(sub).toMatchObject({ id: got.subscriptionId, status: 'active', planId: plan.id, amount: 29, trialEnd: null, hasPaymentMethod: true, startDate: now.toISOString(), currentPeriodStart: now.toISOString() });
+    expect(sub).toMatchObject({
+      id: got.subscriptionId,
+      status: 'active',
+      planId: plan.id,
+      amount: 29,
+      trialEnd: null,
+      hasPaymentMethod: true,
+      startDate: now.toISOString(),
+      currentPeriodStart: now.toISOString(),
+    });
     if (now.getUTCDate() <= 28) expect(sub.currentPeriodEnd).toBe(monthLater.toISOString());
 
     const invoices = await t.call('GET', `/v1/subscriptions/${sub.id}/invoices`, { key: sk });
     expect(invoices.status).toBe(200);
     expect(invoices.json.data.data).toEqual([
-      { id: got.invoiceId, object: 'invoice', invoiceNumber: expect.stringMatching(/^INV-/), status: 'paid', amount: 29, amountPaid: 29, currency: 'USD', periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd, dueDate: sub.currentPeriodStart },
+      {
+        id: got.invoiceId,
+        object: 'invoice',
+        invoiceNumber: expect.stringMatching(/^INV-/),
+        status: 'paid',
+        amount: 29,
+        amountPaid: 29,
+        currency: 'USD',
+        periodStart: sub.currentPeriodStart,
+        periodEnd: sub.currentPeriodEnd,
+        dueDate: sub.currentPeriodStart,
+      },
     ]);
-    const invoice = await t.database.db.selectFrom('invoices').select(['line_items', 'subscription_id', 'customer_id']).where('id', '=', got.invoiceId).executeTakeFirstOrThrow();
+    const invoice = await t.database.db
+      .selectFrom('invoices')
+      .select(['line_items', 'subscription_id', 'customer_id'])
+      .where('id', '=', got.invoiceId)
+      .executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ subscription_id: sub.id, customer_id: customer.id, line_items: [{ name: 'Pro monthly', quantity: 1 }] });
   });
 
@@ -233,7 +322,14 @@ describe('confirming a subscription session with a card ("Renewal and card on fi
     const [created, activated] = [rows[1]!.data as any, rows[2]!.data as any];
     expect(created).toMatchObject({ object: 'subscription', status: 'Pending', reason: null, cancelAtPeriodEnd: false, cancelAt: null, canceledAt: null });
     expect(created.previousStatus).toBeUndefined();
-    expect(activated).toMatchObject({ object: 'subscription', id: created.id, status: 'Active', previousStatus: 'Pending', reason: 'first_payment', currentPeriodEnd: created.currentPeriodEnd });
+    expect(activated).toMatchObject({
+      object: 'subscription',
+      id: created.id,
+      status: 'Active',
+      previousStatus: 'Pending',
+      reason: 'first_payment',
+      currentPeriodEnd: created.currentPeriodEnd,
+    });
   });
 
   it('keeps the card for the subscription, and for the customer only when they had no card yet', async () => {
@@ -248,7 +344,11 @@ describe('confirming a subscription session with a card ("Renewal and card on fi
 
     const subs = await t.database.db.selectFrom('subscriptions').select(['session_id', 'payment_method_id']).where('customer_id', '=', customer.id).execute();
     const cardOf = (sessionId: string) => subs.find((s) => s.session_id === sessionId)!.payment_method_id!;
-    const cards = await t.database.db.selectFrom('payment_methods').select(['id', 'last4', 'saved_at', 'is_default']).where('id', 'in', [cardOf(first.id), cardOf(second.id)]).execute();
+    const cards = await t.database.db
+      .selectFrom('payment_methods')
+      .select(['id', 'last4', 'saved_at', 'is_default'])
+      .where('id', 'in', [cardOf(first.id), cardOf(second.id)])
+      .execute();
     const byLast4 = Object.fromEntries(cards.map((c) => [c.last4, c]));
     expect(byLast4['4242']).toMatchObject({ id: cardOf(first.id), is_default: true });
     expect(byLast4['4242']!.saved_at).not.toBeNull();
@@ -277,9 +377,18 @@ describe('confirming a subscription session with a card ("Renewal and card on fi
 
   it.skipIf(!usingPostgres)('two confirms racing on one subscription session start exactly one subscription', async () => {
     const { session } = await subscriptionSession();
-    const tokenize = () => t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, { key: pk, clientSecret: session.clientSecret, body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' } });
+    const tokenize = () =>
+      t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, {
+        key: pk,
+        clientSecret: session.clientSecret,
+        body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' },
+      });
     const [a, b] = [(await tokenize()).json.id, (await tokenize()).json.id];
-    const results = await Promise.all([a, b].map((paymentMethodId) => t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { key: pk, clientSecret: session.clientSecret, body: { paymentMethodId } })));
+    const results = await Promise.all(
+      [a, b].map((paymentMethodId) =>
+        t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { key: pk, clientSecret: session.clientSecret, body: { paymentMethodId } }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await t.database.db.selectFrom('subscriptions').select('id').where('session_id', '=', session.id).execute()).toHaveLength(1);
   });
@@ -327,11 +436,20 @@ describe('reading subscriptions: GET /v1/subscriptions/{id} and GET /v1/subscrip
     const merchant = await t.newMerchant('Lister');
     const key = merchant.keys.test.secret;
     const product = await t.call('POST', '/v1/products', { key, body: { name: 'P' } });
-    const plans = await Promise.all([1, 2].map(async () => (await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Basic', amount: 5, currency: 'USD', interval: 'week' } })).json.data));
+    const plans = await Promise.all(
+      [1, 2].map(
+        async () =>
+          (await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: 'Basic', amount: 5, currency: 'USD', interval: 'week' } })).json
+            .data,
+      ),
+    );
     const customer = (await t.call('POST', '/v1/customers', { key, body: { email: 'lister@example.com' } })).json.data;
     const other = (await t.call('POST', '/v1/customers', { key, body: { email: 'other@example.com' } })).json.data;
     const start = async (planId: number, clientId: number, trialDays: number) => {
-      const s = await t.call('POST', '/v1/checkout-sessions', { key, body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: planId, clientId, trialDays } });
+      const s = await t.call('POST', '/v1/checkout-sessions', {
+        key,
+        body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: planId, clientId, trialDays },
+      });
       if (trialDays === 0) await payByCard(s.json, '4242424242424242', merchant.keys.test.publishable);
       return (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key })).json.subscriptionId as number;
     };

@@ -96,15 +96,27 @@ async function attempt(op: IdOperation, owner: World, caller: { merchant: World[
 describe('the matrix covers the contract', () => {
   it('knows the object of every implemented id-taking operation, and of nothing else', () => {
     expect(ops.length).toBeGreaterThan(20);
-    expect(ops.map((op) => op.operationId).filter((id) => !MATRIX[id]), 'add these to MATRIX in test/support/tenancy-fixtures.ts').toEqual([]);
-    expect(Object.keys(MATRIX).filter((id) => !ops.some((op) => op.operationId === id)), 'no longer implemented or no id').toEqual([]);
+    expect(
+      ops.map((op) => op.operationId).filter((id) => !MATRIX[id]),
+      'add these to MATRIX in test/support/tenancy-fixtures.ts',
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((id) => !ops.some((op) => op.operationId === id)),
+      'no longer implemented or no id',
+    ).toEqual([]);
   });
 
   it('covers the implemented Commerce operations with an id too (called with x-api-key; PUBLIC ones are reached by public identifiers and left out)', () => {
     const commerce = JSON.parse(readFileSync(new URL('../../generated/commerce.openapi.json', import.meta.url), 'utf8'));
     const implemented = new Set(implementedOperations());
     const keyed = (op: any) => (op?.security ?? commerce.security).length > 0;
-    const withIds = Object.entries<any>(commerce.paths).flatMap(([path, item]) => (/[{(]/.test(path) ? Object.values<any>(item).filter(keyed).map((op) => op?.operationId) : []));
+    const withIds = Object.entries<any>(commerce.paths).flatMap(([path, item]) =>
+      /[{(]/.test(path)
+        ? Object.values<any>(item)
+            .filter(keyed)
+            .map((op) => op?.operationId)
+        : [],
+    );
     expect(withIds.filter((id) => implemented.has(id) && !covered.some((op) => op.operationId === id))).toEqual([]);
   });
 });
@@ -151,7 +163,7 @@ describe('the other mode of the same merchant', () => {
   // A test helper's id pattern (`cs_test_…`) refuses a live session id before it is looked up: the
   // contract's 400 parameter_invalid, which says nothing the caller did not send.
   const perMode = covered.filter((op) => !MODE_SHARED.has(MATRIX[op.operationId]!.kind));
-  it.each(bothModes(perMode.map((op) => ({ op, name: op.operationId }))))('$name: a $mode-mode object with the other mode\'s key', async ({ op, livemode }) => {
+  it.each(bothModes(perMode.map((op) => ({ op, name: op.operationId }))))("$name: a $mode-mode object with the other mode's key", async ({ op, livemode }) => {
     const owner = A.get(livemode)!;
     const caller = { merchant: t.merchantA, livemode: !livemode };
     if (op.secretKey) {
@@ -167,16 +179,21 @@ describe('the other mode of the same merchant', () => {
   it('every mode-shared kind has a read that proves it (inventory items: their list, in commerce-catalog.test.ts)', () => {
     expect(new Set(sharedReads.map((op) => MATRIX[op.operationId]!.kind))).toEqual(new Set([...MODE_SHARED].filter((kind) => !LIST_ONLY.has(kind))));
   });
-  it.each(bothModes(sharedReads.map((op) => ({ op, name: op.operationId }))))('$name: shared by design, readable with the $mode key', async ({ op, livemode }) => {
-    const owner = A.get(!livemode)!;
-    const secret = keysOf({ merchant: t.merchantA, livemode }).secret;
-    const res = await t.call('GET', pathOf(op, MATRIX[op.operationId]!.params(owner)), op.api === 'commerce' ? { apiKey: secret } : { key: secret });
-    expect(res.status, res.text).toBe(200);
-  });
+  it.each(bothModes(sharedReads.map((op) => ({ op, name: op.operationId }))))(
+    '$name: shared by design, readable with the $mode key',
+    async ({ op, livemode }) => {
+      const owner = A.get(!livemode)!;
+      const secret = keysOf({ merchant: t.merchantA, livemode }).secret;
+      const res = await t.call('GET', pathOf(op, MATRIX[op.operationId]!.params(owner)), op.api === 'commerce' ? { apiKey: secret } : { key: secret });
+      expect(res.status, res.text).toBe(200);
+    },
+  );
 
   it("a shared webhook configuration's delivery log shows the key's mode only", async () => {
     for (const livemode of [false, true]) {
-      const res = await t.call('GET', `/v1/WebhookConfiguration/${A.get(livemode)!.webhook}/deliveries`, { key: keysOf({ merchant: t.merchantA, livemode }).secret });
+      const res = await t.call('GET', `/v1/WebhookConfiguration/${A.get(livemode)!.webhook}/deliveries`, {
+        key: keysOf({ merchant: t.merchantA, livemode }).secret,
+      });
       expect(res.status).toBe(200);
       expect(res.json.data.map((d: any) => d.id)).toEqual([A.get(livemode)!.delivery]);
       expect(res.text).not.toContain(A.get(!livemode)!.delivery);
@@ -214,7 +231,10 @@ describe("a publishable key with another session's client secret", () => {
 });
 
 describe('after the matrix', () => {
-  it.each([false, true].map((livemode) => ({ livemode, mode: modeName(livemode) })))("merchant A's $mode-mode objects read exactly as before", async ({ livemode }) => {
-    expect(await snapshot(t, A.get(livemode)!)).toEqual(before.get(livemode));
-  });
+  it.each([false, true].map((livemode) => ({ livemode, mode: modeName(livemode) })))(
+    "merchant A's $mode-mode objects read exactly as before",
+    async ({ livemode }) => {
+      expect(await snapshot(t, A.get(livemode)!)).toEqual(before.get(livemode));
+    },
+  );
 });

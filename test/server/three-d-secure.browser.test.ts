@@ -7,7 +7,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
 import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
 
-
 let t: TestServer;
 /** Chromium with a fresh profile (a persistent context is how a user-data dir is given). */
 let browser: BrowserContext;
@@ -44,7 +43,11 @@ async function inChallenge(amount: number) {
   const s = await createTestSession(t, t.merchantA, false, { amount, currency: 'USD' });
   const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
   const returnUrl = `${shopUrl}/checkout/return?session=${s.id}`;
-  const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id, returnUrl } });
+  const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, {
+    key: pk,
+    clientSecret: s.clientSecret,
+    body: { paymentMethodId: pm.json.id, returnUrl },
+  });
   expect(res.json.nextAction.type).toBe('redirect_to_3ds');
   // nextAction.url carries the configured public base URL; the page is served by this test server.
   return { s, pageUrl: `${t.url}${new URL(res.json.nextAction.url).pathname}`, returnUrl };

@@ -28,10 +28,13 @@ const card = (cardNumber: string) => ({ cardNumber, expiryMonth: 12, expiryYear:
 type Session = { id: string; clientSecret: string };
 
 const session = (body: Record<string, unknown> = {}, merchant = t.merchantA) => createTestSession(t, merchant, false, { amount: 49.99, ...body });
-const tokenize = async (s: Session, number = THREE_DS_CARD, key = pk) => (await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key, clientSecret: s.clientSecret, body: card(number) })).json.id as string;
-const confirm = (s: Session, body: Record<string, unknown>, key = pk) => t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key, clientSecret: s.clientSecret, body });
+const tokenize = async (s: Session, number = THREE_DS_CARD, key = pk) =>
+  (await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key, clientSecret: s.clientSecret, body: card(number) })).json.id as string;
+const confirm = (s: Session, body: Record<string, unknown>, key = pk) =>
+  t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key, clientSecret: s.clientSecret, body });
 const retrieve = async (s: Session) => (await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })).json;
-const eventTypes = async (sessionId: string) => (await t.database.db.selectFrom('events').select('type').where('session_id', '=', sessionId).orderBy('seq').execute()).map((e) => e.type);
+const eventTypes = async (sessionId: string) =>
+  (await t.database.db.selectFrom('events').select('type').where('session_id', '=', sessionId).orderBy('seq').execute()).map((e) => e.type);
 const paymentsOf = (sessionId: string) => t.database.db.selectFrom('payments').selectAll().where('session_id', '=', sessionId).orderBy('id').execute();
 
 /** The challenge page's path on the test server (the answer's URL carries the configured public base URL). */
@@ -52,9 +55,16 @@ async function inChallenge(body: Record<string, unknown> = {}, confirmBody: Reco
 }
 
 describe('confirm with the 3-D Secure test card', () => {
-  it('answers payment_pending, unpaid, requires_action and a redirect_to_3ds nextAction to this server\'s sandbox page', async () => {
+  it("answers payment_pending, unpaid, requires_action and a redirect_to_3ds nextAction to this server's sandbox page", async () => {
     const { s, res } = await inChallenge();
-    expect(res.json).toMatchObject({ id: s.id, object: 'checkout_session', status: 'payment_pending', paymentStatus: 'unpaid', paymentResult: { status: 'requires_action', amount: 49.99, currency: 'USD' }, nextAction: { type: 'redirect_to_3ds' } });
+    expect(res.json).toMatchObject({
+      id: s.id,
+      object: 'checkout_session',
+      status: 'payment_pending',
+      paymentStatus: 'unpaid',
+      paymentResult: { status: 'requires_action', amount: 49.99, currency: 'USD' },
+      nextAction: { type: 'redirect_to_3ds' },
+    });
     expect(res.json.nextAction.url).toMatch(new RegExp(`^${publicBaseUrl.replace(/[.]/g, '\\.')}/3ds/3ds_[A-Za-z0-9]{40}$`));
   });
 
@@ -66,8 +76,17 @@ describe('confirm with the 3-D Secure test card', () => {
     const challenge = await t.database.db.selectFrom('three_ds_challenges').selectAll().where('session_id', '=', s.id).executeTakeFirstOrThrow();
     expect(challenge).toMatchObject({ status: 'open', return_url: RETURN_URL, payment_id: payments[0]!.id });
     expect((await retrieve(s)).status).toBe('payment_pending');
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret })).json).toEqual({ status: 'payment_pending' });
-    expect(await t.database.db.selectFrom('ledger_entries').select('id').where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', payments[0]!.id).execute()).toHaveLength(0);
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret })).json).toEqual({
+      status: 'payment_pending',
+    });
+    expect(
+      await t.database.db
+        .selectFrom('ledger_entries')
+        .select('id')
+        .where('account', 'in', MERCHANT_BALANCES)
+        .where('payment_id', '=', payments[0]!.id)
+        .execute(),
+    ).toHaveLength(0);
     expect(await eventTypes(s.id)).toEqual([]);
   });
 
@@ -75,7 +94,8 @@ describe('confirm with the 3-D Secure test card', () => {
     const withSuccess = await inChallenge({ successUrl: 'https://shop.example.com/thanks/{CHECKOUT_SESSION_ID}' }, {});
     const hosted = await inChallenge({ mode: 'hosted', successUrl: 'https://shop.example.com/thanks' }, {});
     const bare = await inChallenge({}, {});
-    const returnUrl = async (id: string) => (await t.database.db.selectFrom('three_ds_challenges').select('return_url').where('session_id', '=', id).executeTakeFirstOrThrow()).return_url;
+    const returnUrl = async (id: string) =>
+      (await t.database.db.selectFrom('three_ds_challenges').select('return_url').where('session_id', '=', id).executeTakeFirstOrThrow()).return_url;
     expect(await returnUrl(withSuccess.s.id)).toBe(`https://shop.example.com/thanks/${withSuccess.s.id}`);
     expect(await returnUrl(hosted.s.id)).toBe(`${publicBaseUrl}/pay/${hosted.s.id}`);
     expect(await returnUrl(bare.s.id)).toBeNull();
@@ -160,8 +180,18 @@ describe('the sandbox 3-D Secure page', () => {
   it('escapes everything it shows (a merchant name with markup appears as text)', async () => {
     const evil = await t.newMerchant('<img src=x onerror=alert(1)> & "Co"');
     const s = await createTestSession(t, evil, false, { amount: 10 });
-    const pm = (await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: evil.keys.test.publishable, clientSecret: s.clientSecret, body: card(THREE_DS_CARD) })).json.id;
-    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: evil.keys.test.publishable, clientSecret: s.clientSecret, body: { paymentMethodId: pm } });
+    const pm = (
+      await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
+        key: evil.keys.test.publishable,
+        clientSecret: s.clientSecret,
+        body: card(THREE_DS_CARD),
+      })
+    ).json.id;
+    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, {
+      key: evil.keys.test.publishable,
+      clientSecret: s.clientSecret,
+      body: { paymentMethodId: pm },
+    });
     const html = await (await getPage(pagePath(res.json.nextAction.url))).text();
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62; &#38; &#34;Co&#34;');
@@ -184,7 +214,11 @@ describe('the sandbox 3-D Secure page', () => {
     expect((await answer(path, 'complete', 'forged-token')).status).toBe(400);
     const odd = await fetch(`${t.url}${path}`, { method: 'POST', body: new URLSearchParams({ answer: 'maybe', token: 'x' }), redirect: 'manual' });
     expect(odd.status).toBe(400);
-    const huge = await fetch(`${t.url}${path}`, { method: 'POST', body: new URLSearchParams({ answer: 'complete', token: 'x'.repeat(10_000) }), redirect: 'manual' });
+    const huge = await fetch(`${t.url}${path}`, {
+      method: 'POST',
+      body: new URLSearchParams({ answer: 'complete', token: 'x'.repeat(10_000) }),
+      redirect: 'manual',
+    });
     expect(huge.status).toBe(413);
     expect(huge.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await huge.text()).not.toMatch(/at .*\.(ts|js)|Error:/);
@@ -204,7 +238,13 @@ describe('the sandbox 3-D Secure page', () => {
     expect(got).toMatchObject({ status: 'completed', refund: { refundable: true } });
     const invoice = await t.database.db.selectFrom('invoices').selectAll().where('id', '=', payments[0]!.invoice_id!).executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ status: 'paid', amount_paid: '49.9900', payer_email: 'maria@example.com' });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', payments[0]!.id).orderBy('id').execute();
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['type', 'amount'])
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', payments[0]!.id)
+      .orderBy('id')
+      .execute();
     expect(ledger).toEqual([
       { type: 'payment', amount: '49.9900' },
       { type: 'fee', amount: '-1.7500' },
@@ -230,9 +270,18 @@ describe('the sandbox 3-D Secure page', () => {
     expect((await answer(path, 'complete')).status).toBe(303);
     const paymentId = res.json.paymentResult.id;
     expect(await paymentsOf(s.id)).toMatchObject([{ id: paymentId, status: 'authorized', authorized_amount: '49.9900' }]);
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk })).json).toMatchObject({ status: 'completed', captureMethod: 'manual', paymentId, holdStatus: 'authorized', authorizedAmount: 49.99 });
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk })).json).toMatchObject({
+      status: 'completed',
+      captureMethod: 'manual',
+      paymentId,
+      holdStatus: 'authorized',
+      authorizedAmount: 49.99,
+    });
     expect(await eventTypes(s.id)).toEqual(['payment.authorized', 'checkout.session.completed']);
-    expect((await t.call('POST', `/v1/payments/${paymentId}/capture`, { key: sk, body: {} })).json).toMatchObject({ status: 'captured', capturedAmount: 49.99 });
+    expect((await t.call('POST', `/v1/payments/${paymentId}/capture`, { key: sk, body: {} })).json).toMatchObject({
+      status: 'captured',
+      capturedAmount: 49.99,
+    });
   });
 
   it('Fail authentication fails the payment (payment.failed), redirects to the return URL, and the session is payable again', async () => {
@@ -243,7 +292,12 @@ describe('the sandbox 3-D Secure page', () => {
     expect(await paymentsOf(s.id)).toMatchObject([{ id: res.json.paymentResult.id, status: 'failed', failure_code: 'authentication_failed' }]);
     expect(await eventTypes(s.id)).toEqual(['payment.failed']);
     const event = delivered(await t.database.db.selectFrom('events').select('data').where('session_id', '=', s.id).executeTakeFirstOrThrow());
-    expect(event.data).toMatchObject({ object: 'payment', status: 'Failed', failureCode: 'authentication_failed', paymentMethod: { type: 'card', brand: 'visa', last4: '3220' } });
+    expect(event.data).toMatchObject({
+      object: 'payment',
+      status: 'Failed',
+      failureCode: 'authentication_failed',
+      paymentMethod: { type: 'card', brand: 'visa', last4: '3220' },
+    });
     expect(await retrieve(s)).toMatchObject({ status: 'created', refund: { reason: 'no_payment' } });
     const paid = await confirm(s, { paymentMethodId: await tokenize(s, '4242424242424242') });
     expect(paid.json).toMatchObject({ status: 'complete', paymentStatus: 'paid' });
@@ -251,7 +305,10 @@ describe('the sandbox 3-D Secure page', () => {
   });
 
   it('an existing invoice voided during the challenge is not paid: completing it fails the payment (invoice_not_payable) and redirects', async () => {
-    const invoice = await t.call('POST', '/v1/invoices', { key: sk, body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 1, unitAmount: 80 }] } });
+    const invoice = await t.call('POST', '/v1/invoices', {
+      key: sk,
+      body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 1, unitAmount: 80 }] },
+    });
     expect(invoice.status, invoice.text).toBe(201);
     const s = await createTestSession(t, t.merchantA, false, { amount: undefined, currency: undefined, invoiceId: invoice.json.id });
     const res = await confirm(s, { paymentMethodId: await tokenize(s), returnUrl: RETURN_URL });
@@ -342,7 +399,7 @@ describe('cancel and expiry during 3-D Secure', () => {
     }
   });
 
-  it('a cancelled session\'s challenge ends at the session\'s expiry time: the page answers 410 and the payment fails', async () => {
+  it("a cancelled session's challenge ends at the session's expiry time: the page answers 410 and the payment fails", async () => {
     const { s, path } = await inChallenge();
     await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
     clock.advance(31 * 60);

@@ -28,14 +28,22 @@ type Session = { id: string; clientSecret: string };
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
 
 const newSession = (body: Record<string, unknown> = {}) =>
-  createTestSession(t, t.merchantA, false, { amount: 49.99, customerEmail: 'ana@example.com', customerFirstName: 'Ana', metadata: { orderId: 'Q-1' }, ...body });
-const confirm = (s: Session, paymentMethodId = 'wallet:qr', url = t.url) => call(url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
+  createTestSession(t, t.merchantA, false, {
+    amount: 49.99,
+    customerEmail: 'ana@example.com',
+    customerFirstName: 'Ana',
+    metadata: { orderId: 'Q-1' },
+    ...body,
+  });
+const confirm = (s: Session, paymentMethodId = 'wallet:qr', url = t.url) =>
+  call(url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
 const withdraw = (s: Session, url = t.url) => call(url, 'POST', `/v1/checkout-sessions/${s.id}/withdraw-qr`, { key: pk, clientSecret: s.clientSecret });
 const qrPaid = (s: Session, url = t.url, key = sk) => call(url, 'POST', `/v1/test-helpers/checkout-sessions/${s.id}/qr-paid`, { key });
 const retrieve = (s: Session) => t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk });
 const refund = (s: Session, body: Record<string, unknown> = {}) => t.call('POST', `/v1/checkout-sessions/${s.id}/refund`, { key: sk, body });
 const payments = (s: Session) => t.database.db.selectFrom('payments').selectAll().where('session_id', '=', s.id).orderBy('id').execute();
-const events = async (s: Session) => (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute()).map(delivered);
+const events = async (s: Session) =>
+  (await t.database.db.selectFrom('events').select(['type', 'data']).where('session_id', '=', s.id).orderBy('seq').execute()).map(delivered);
 const image = (qrImageUrl: string) => fetch(`${t.url}${new URL(qrImageUrl).pathname}`);
 
 /** A session showing a live QR code. */
@@ -58,7 +66,13 @@ describe('confirm with a wallet option', () => {
     const s = await newSession();
     const res = await confirm(s);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: s.id, object: 'checkout_session', status: 'payment_pending', paymentStatus: 'pending', paymentResult: { status: 'pending', amount: 49.99, currency: 'USD' } });
+    expect(res.json).toMatchObject({
+      id: s.id,
+      object: 'checkout_session',
+      status: 'payment_pending',
+      paymentStatus: 'pending',
+      paymentResult: { status: 'pending', amount: 49.99, currency: 'USD' },
+    });
     const action = res.json.nextAction;
     expect(action.type).toBe('display_qr');
     expect(action.qrData).toMatch(/^000201010212/);
@@ -67,10 +81,19 @@ describe('confirm with a wallet option', () => {
     const session = await retrieve(s);
     expect(action.expiresAt).toBe(session.json.expiresAt);
     expect(session.json).toMatchObject({ status: 'payment_pending', refund: { refundable: false, reason: 'not_paid' } });
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret })).json).toEqual({ status: 'payment_pending' });
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret })).json).toEqual({
+      status: 'payment_pending',
+    });
     const rows = await payments(s);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: res.json.paymentResult.id, status: 'pending', method_type: 'wallet', wallet_name: 'Wallet QR', invoice_id: null, qr_data: action.qrData });
+    expect(rows[0]).toMatchObject({
+      id: res.json.paymentResult.id,
+      status: 'pending',
+      method_type: 'wallet',
+      wallet_name: 'Wallet QR',
+      invoice_id: null,
+      qr_data: action.qrData,
+    });
   });
 
   it('qrImageUrl serves a PNG of the code from this server while the code is live', async () => {
@@ -114,7 +137,11 @@ describe('confirm with a wallet option', () => {
     const s = await createTestSession(t, merchant);
     const got = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: merchant.keys.test.secret });
     expect(got.json.allowedPaymentMethods).not.toContain('wallet:qr');
-    const res = await call(t.url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: merchant.keys.test.publishable, clientSecret: s.clientSecret, body: { paymentMethodId: 'wallet:qr' } });
+    const res = await call(t.url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, {
+      key: merchant.keys.test.publishable,
+      clientSecret: s.clientSecret,
+      body: { paymentMethodId: 'wallet:qr' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'paymentMethodId' });
   });
@@ -159,14 +186,24 @@ describe('the sandbox wallet pays the code (simulateQrPaid)', () => {
     expect(rows[0]).toMatchObject({ status: 'succeeded', method_type: 'wallet', captured_amount: '49.9900', fee: '1.7500' });
     const invoice = await t.database.db.selectFrom('invoices').selectAll().where('id', '=', rows[0]!.invoice_id!).executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ status: 'paid', amount_paid: '49.9900', payer_email: 'ana@example.com', session_id: s.id });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', rows[0]!.id).orderBy('id').execute();
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['type', 'amount'])
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', rows[0]!.id)
+      .orderBy('id')
+      .execute();
     expect(ledger).toEqual([
       { type: 'payment', amount: '49.9900' },
       { type: 'fee', amount: '-1.7500' },
     ]);
     const evts = await events(s);
     expect(evts.map((e) => e.type)).toEqual(['payment.succeeded', 'checkout.session.completed']);
-    expect(evts[0]!.data).toMatchObject({ status: 'Success', paymentMethod: { type: 'wallet', brand: 'Wallet QR', last4: null }, metadata: { orderId: 'Q-1' } });
+    expect(evts[0]!.data).toMatchObject({
+      status: 'Success',
+      paymentMethod: { type: 'wallet', brand: 'Wallet QR', last4: null },
+      metadata: { orderId: 'Q-1' },
+    });
     expect(evts[1]!.data).toMatchObject({ status: 'Completed', paymentStatus: 'Paid', paymentId: rows[0]!.id });
     expect((await retrieve(s)).json).toMatchObject({ status: 'completed', invoiceId: invoice.id, refund: { refundable: true, reason: 'refundable' } });
   });
@@ -179,7 +216,7 @@ describe('the sandbox wallet pays the code (simulateQrPaid)', () => {
     expect(await payments(paid)).toHaveLength(1);
   });
 
-  it('qr-paid is test mode only, and another merchant\'s session answers 404', async () => {
+  it("qr-paid is test mode only, and another merchant's session answers 404", async () => {
     const { s } = await showingQr();
     expect((await qrPaid(s, t.url, t.merchantA.keys.live.secret)).status).toBe(403);
     expect((await qrPaid(s, t.url, t.merchantB.keys.test.secret)).status).toBe(404);
@@ -271,10 +308,28 @@ describe('cancel and expiry', () => {
     const other = await newSession();
     // No operation leaves a session-created invoice unpaid on an open session yet; place them as a later capability would.
     const invoice = (sessionId: string, reference: string) => ({
-      merchant_id: t.merchantA.merchantId, livemode: false, identifier: randomUUID(), reference, invoice_number: reference, status: 'pending', currency: 'USD',
-      subtotal: '49.99', tax_amount: '0', discount: '0', total: '49.99', amount_paid: '0', amount_refunded: '0', line_items: '[]', session_id: sessionId, created_at: clock.now(),
+      merchant_id: t.merchantA.merchantId,
+      livemode: false,
+      identifier: randomUUID(),
+      reference,
+      invoice_number: reference,
+      status: 'pending',
+      currency: 'USD',
+      subtotal: '49.99',
+      tax_amount: '0',
+      discount: '0',
+      total: '49.99',
+      amount_paid: '0',
+      amount_refunded: '0',
+      line_items: '[]',
+      session_id: sessionId,
+      created_at: clock.now(),
     });
-    const [own, foreign] = await t.database.db.insertInto('invoices').values([invoice(s.id, `INVREF-OWN-${s.id.slice(-6)}`), invoice(other.id, `INVREF-OTH-${s.id.slice(-6)}`)]).returning(['id']).execute();
+    const [own, foreign] = await t.database.db
+      .insertInto('invoices')
+      .values([invoice(s.id, `INVREF-OWN-${s.id.slice(-6)}`), invoice(other.id, `INVREF-OTH-${s.id.slice(-6)}`)])
+      .returning(['id'])
+      .execute();
     expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk })).status).toBe(204);
     const status = async (id: number) => (await t.database.db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
     expect(await status(own!.id)).toBe('cancelled');
@@ -306,11 +361,15 @@ describe('cancel and expiry', () => {
 
 describe('paying an existing invoice by QR code', () => {
   const newInvoice = async () => {
-    const res = await t.call('POST', '/v1/invoices', { key: sk, body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 2, unitAmount: 30 }] } });
+    const res = await t.call('POST', '/v1/invoices', {
+      key: sk,
+      body: { customer: { email: 'ana@example.com' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 2, unitAmount: 30 }] },
+    });
     expect(res.status, res.text).toBe(201);
     return res.json as { id: number };
   };
-  const invoiceStatus = async (id: number) => (await t.database.db.selectFrom('invoices').select(['status', 'amount_paid']).where('id', '=', id).executeTakeFirstOrThrow());
+  const invoiceStatus = async (id: number) =>
+    await t.database.db.selectFrom('invoices').select(['status', 'amount_paid']).where('id', '=', id).executeTakeFirstOrThrow();
 
   it('qr-paid pays the existing invoice the session was opened for (no second invoice)', async () => {
     const invoice = await newInvoice();
@@ -345,7 +404,11 @@ describe('wallet refunds', () => {
     const { s, paymentId } = await paidByQr();
     const res = await refund(s, { amount: 10 });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, errorCode: 'partial_refund_not_supported', data: { type: 'invalid_request', refundable: true, manualRefundRequired: false } });
+    expect(res.json).toMatchObject({
+      success: false,
+      errorCode: 'partial_refund_not_supported',
+      data: { type: 'invalid_request', refundable: true, manualRefundRequired: false },
+    });
     expect((await payments(s))[0]).toMatchObject({ id: paymentId, status: 'succeeded', refunded_amount: '0.0000' });
   });
 
@@ -353,11 +416,29 @@ describe('wallet refunds', () => {
     const { s, paymentId } = await paidByQr();
     const res = await refund(s, { reason: 'requested_by_customer' });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ sessionId: s.id, paymentId, status: 'pending_reversal', amount: 49.99, alreadyRefunded: false, refundAmount: 49.99, refundedAmount: 49.99, amountRefundable: 0 });
-    expect((await retrieve(s)).json.refund).toMatchObject({ refundable: false, reason: 'refund_pending', manualRefundRequired: false, lastAttempt: { outcome: 'pending', attempts: 1 } });
+    expect(res.json).toMatchObject({
+      sessionId: s.id,
+      paymentId,
+      status: 'pending_reversal',
+      amount: 49.99,
+      alreadyRefunded: false,
+      refundAmount: 49.99,
+      refundedAmount: 49.99,
+      amountRefundable: 0,
+    });
+    expect((await retrieve(s)).json.refund).toMatchObject({
+      refundable: false,
+      reason: 'refund_pending',
+      manualRefundRequired: false,
+      lastAttempt: { outcome: 'pending', attempts: 1 },
+    });
     const again = await t.call('POST', `/v1/payments/${paymentId}/refund`, { key: sk, body: {} });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ success: false, errorCode: 'payment_not_refundable', data: { reason: 'refund_pending', refundable: false, manualRefundRequired: false } });
+    expect(again.json).toMatchObject({
+      success: false,
+      errorCode: 'payment_not_refundable',
+      data: { reason: 'refund_pending', refundable: false, manualRefundRequired: false },
+    });
     expect((await events(s)).filter((e) => e.type === 'payment.refunded')).toHaveLength(0);
 
     clock.advance(WALLET_REFUND_DELAY_MINUTES * 60 - 1);
@@ -370,8 +451,20 @@ describe('wallet refunds', () => {
     expect(payment).toMatchObject({ status: 'refunded', refunded_amount: '49.9900', refund_last_outcome: 'completed' });
     const refunded = (await events(s)).filter((e) => e.type === 'payment.refunded');
     expect(refunded).toHaveLength(1);
-    expect(refunded[0]!.data).toMatchObject({ status: 'Refunded', refundAmount: 49.99, refundedAmount: 49.99, paymentMethod: { type: 'wallet' }, metadata: { orderId: 'Q-1' } });
-    const ledger = await t.database.db.selectFrom('ledger_entries').select(['type', 'amount']).where('account', 'in', MERCHANT_BALANCES).where('payment_id', '=', paymentId).orderBy('id').execute();
+    expect(refunded[0]!.data).toMatchObject({
+      status: 'Refunded',
+      refundAmount: 49.99,
+      refundedAmount: 49.99,
+      paymentMethod: { type: 'wallet' },
+      metadata: { orderId: 'Q-1' },
+    });
+    const ledger = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['type', 'amount'])
+      .where('account', 'in', MERCHANT_BALANCES)
+      .where('payment_id', '=', paymentId)
+      .orderBy('id')
+      .execute();
     expect(ledger.at(-1)).toEqual({ type: 'refund', amount: '-49.9900' });
     const invoice = await t.database.db.selectFrom('invoices').select('amount_refunded').where('id', '=', payment!.invoice_id!).executeTakeFirstOrThrow();
     expect(invoice.amount_refunded).toBe('49.9900');

@@ -13,7 +13,13 @@ let r: Receiver;
 let database: Awaited<ReturnType<typeof emptyPostgres>>;
 beforeAll(async () => {
   r = await startReceiver();
-  const env: NodeJS.ProcessEnv = { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'till-webhook-jobs-')), TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' };
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    PORT: '0',
+    TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'till-webhook-jobs-')),
+    TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true',
+    TILL_WEBHOOK_TIMEOUT_MS: '2000',
+  };
   // Its own database: this server's jobs deliver every merchant's events, not only this test's.
   database = await emptyPostgres('jobs');
   if (database) env.DATABASE_URL = database.url;
@@ -32,7 +38,10 @@ it('the running server fans out and delivers a new event within seconds, on pg-b
   const sk = m.keys.test.secret;
   const c = await call(running.url, 'POST', '/v1/WebhookConfiguration', { key: sk, body: { sandboxUrl: r.url, subscribedEvents: ['checkout.session.*'] } });
   expect(c.status).toBe(201);
-  const s = await call(running.url, 'POST', '/v1/checkout-sessions', { key: sk, body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+  const s = await call(running.url, 'POST', '/v1/checkout-sessions', {
+    key: sk,
+    body: { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' },
+  });
   const cancelledAt = Date.now();
   await call(running.url, 'POST', `/v1/checkout-sessions/${s.json.id}/cancel`, { key: sk });
   const deadline = Date.now() + 20_000;

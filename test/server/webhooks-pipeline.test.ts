@@ -9,7 +9,13 @@ import { writeEvent } from '../../server/domain/events/event.service.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { deliverySettings } from '../../server/api/kit.js';
-import { type AttemptResult, attemptDelivery, claimDeliveries as claimDueDeliveries, recordAttempts, sendClaimed } from '../../server/domain/webhooks/delivery.js';
+import {
+  type AttemptResult,
+  attemptDelivery,
+  claimDeliveries as claimDueDeliveries,
+  recordAttempts,
+  sendClaimed,
+} from '../../server/domain/webhooks/delivery.js';
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { sendWebhook } from '../../server/domain/webhooks/sender.js';
 import { startWebhookJobs, WEBHOOK_DELIVERY_QUEUE, type WebhookJobs } from '../../server/jobs/webhooks.js';
@@ -31,13 +37,20 @@ afterAll(async () => {
 });
 
 const receiver = receivers.start;
-const configure = async (m: MerchantCredentials, body: Record<string, unknown>) => (await t.call('POST', '/v1/WebhookConfiguration', { key: m.keys.test.secret, body })).json;
+const configure = async (m: MerchantCredentials, body: Record<string, unknown>) =>
+  (await t.call('POST', '/v1/WebhookConfiguration', { key: m.keys.test.secret, body })).json;
 /** An event of the merchant, written as a state change writes it (this process is told). */
 const paymentEvent = (m: MerchantCredentials, n: number) =>
-  writeEvent(t.database.db, clock, { tenant: { merchantId: m.merchantId, livemode: false }, type: 'payment.succeeded', subject: { kind: 'test', id: `test_${n}`, eventType: 'payment.succeeded', live: false, created_at: clock.now() } });
+  writeEvent(t.database.db, clock, {
+    tenant: { merchantId: m.merchantId, livemode: false },
+    type: 'payment.succeeded',
+    subject: { kind: 'test', id: `test_${n}`, eventType: 'payment.succeeded', live: false, created_at: clock.now() },
+  });
 /** The configuration's deliveries, oldest first. */
-const deliveriesOf = (configurationId: number) => t.database.db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', configurationId).orderBy('seq').execute();
-const attemptsOf = (deliveryId: string) => t.database.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id').execute();
+const deliveriesOf = (configurationId: number) =>
+  t.database.db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', configurationId).orderBy('seq').execute();
+const attemptsOf = (deliveryId: string) =>
+  t.database.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id').execute();
 
 /** Fans out (by the test clock) and returns the ids of this configuration's new deliveries. */
 async function fanOut(configurationId: number): Promise<string[]> {
@@ -52,13 +65,26 @@ describe('batched attempts', () => {
     const c = await configure(m, { sandboxUrl: r.url });
     for (let i = 0; i < 4; i++) await paymentEvent(m, i);
     const [due, held, later, other] = await fanOut(c.id);
-    await t.database.db.updateTable('webhook_deliveries').set({ locked_until: new Date(clock.now().getTime() + 90_000) }).where('id', '=', held!).execute();
-    await t.database.db.updateTable('webhook_deliveries').set({ next_attempt_at: new Date(clock.now().getTime() + 60_000) }).where('id', '=', later!).execute();
+    await t.database.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: new Date(clock.now().getTime() + 90_000) })
+      .where('id', '=', held!)
+      .execute();
+    await t.database.db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: new Date(clock.now().getTime() + 60_000) })
+      .where('id', '=', later!)
+      .execute();
 
     const claimed = await claimDueDeliveries(t.database.db, clock, settings, [due!, held!, later!, 'whd_nosuchdelivery']);
     expect(claimed.map((x) => x.delivery.id)).toEqual([due]);
     const [one] = claimed;
-    expect(one!.event).toMatchObject({ id: one!.delivery.event_id, type: 'payment.succeeded', merchant_id: m.merchantId, subject: { kind: 'test', id: 'test_0' } });
+    expect(one!.event).toMatchObject({
+      id: one!.delivery.event_id,
+      type: 'payment.succeeded',
+      merchant_id: m.merchantId,
+      subject: { kind: 'test', id: 'test_0' },
+    });
     expect(one!.target).toEqual({ url: r.url, secret: c.sandboxSecret });
     expect(one!.delivery.locked_until!.getTime()).toBe(clock.now().getTime() + (2 + 15) * 1000); // the timeout, rounded up, plus 15 s to record the attempt
     // Now held by this claim, for attemptDelivery as for another batch.
@@ -147,7 +173,10 @@ describe('batched attempts', () => {
     const ids = await fanOut(c.id);
     const claimed = await claimDueDeliveries(t.database.db, clock, settings, ids);
     // PostgreSQL text cannot hold U+0000: this one row makes the statement for all three fail.
-    const results = claimed.map((one, i) => ({ claimed: one, outcome: { ok: true, httpStatus: 200, durationMs: 3, responseSnippet: i === 1 ? 'bad\u0000' : 'fine', error: null } }));
+    const results = claimed.map((one, i) => ({
+      claimed: one,
+      outcome: { ok: true, httpStatus: 200, durationMs: 3, responseSnippet: i === 1 ? 'bad\u0000' : 'fine', error: null },
+    }));
     const errors: string[] = [];
     const rows = await recordAttempts(t.database.db, results, (_err, id) => errors.push(id));
     expect(errors).toEqual([claimed[1]!.delivery.id]);
@@ -163,7 +192,16 @@ describe('batched attempts', () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok\u0000done');
     });
-    const outcome = await sendWebhook({ url: r.url, secret: 'whsec_x', eventId: 'evt_AAAAAAAAAAAA', eventType: 'webhook.test', body: '{}', timestamp: 1, timeoutMs: 1500, allowLoopback: true });
+    const outcome = await sendWebhook({
+      url: r.url,
+      secret: 'whsec_x',
+      eventId: 'evt_AAAAAAAAAAAA',
+      eventType: 'webhook.test',
+      body: '{}',
+      timestamp: 1,
+      timeoutMs: 1500,
+      allowLoopback: true,
+    });
     expect(outcome).toMatchObject({ ok: true, responseSnippet: 'ok\uFFFDdone' });
     const m = await t.newMerchant();
     const c = await configure(m, { sandboxUrl: r.url });
@@ -186,7 +224,8 @@ describe('the delivery job', () => {
   afterAll(async () => {
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
   });
-  const start = (options: Parameters<typeof startWebhookJobs>[5] = {}) => startWebhookJobs(boss, t.database, systemClock, settings, createLogger('silent'), options);
+  const start = (options: Parameters<typeof startWebhookJobs>[5] = {}) =>
+    startWebhookJobs(boss, t.database, systemClock, settings, createLogger('silent'), options);
   const received = (r: Receiver) => () => r.received.length;
 
   it('delivers an event written in this process without waiting for the outbox poll (polling is off here)', async () => {
@@ -199,7 +238,9 @@ describe('the delivery job', () => {
       await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
       await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
       expect(r.received[0]!.json).toMatchObject({ type: 'checkout.session.cancelled', data: { object: { id: s.id } } });
-      await expect.poll(async () => (await deliveriesOf(c.id)).map((d) => [d.status, d.attempt_count]), { timeout: 20_000, interval: 50 }).toEqual([['succeeded', 1]]);
+      await expect
+        .poll(async () => (await deliveriesOf(c.id)).map((d) => [d.status, d.attempt_count]), { timeout: 20_000, interval: 50 })
+        .toEqual([['succeeded', 1]]);
     } finally {
       await jobs.stop();
     }
@@ -212,7 +253,11 @@ describe('the delivery job', () => {
       const r = await receiver();
       await configure(m, { sandboxUrl: r.url });
       await t.database.db.transaction().execute(async (trx) => {
-        await writeEvent(trx, clock, { tenant: { merchantId: m.merchantId, livemode: false }, type: 'payment.succeeded', subject: { kind: 'test', id: 'test_slow', eventType: 'payment.succeeded', live: false, created_at: clock.now() } });
+        await writeEvent(trx, clock, {
+          tenant: { merchantId: m.merchantId, livemode: false },
+          type: 'payment.succeeded',
+          subject: { kind: 'test', id: 'test_slow', eventType: 'payment.succeeded', live: false, created_at: clock.now() },
+        });
         // Well past the fan-out's look after the write (DISPATCH_DELAY_MS): it finds nothing then.
         await new Promise((resolve) => setTimeout(resolve, 300));
       });
@@ -232,7 +277,17 @@ describe('the delivery job', () => {
       const id = `evt_${randomToken(24)}`;
       await t.database.db
         .insertInto('events')
-        .values({ id, merchant_id: m.merchantId, livemode: false, type: 'payment.succeeded', api_version: '2026-11-01', data: JSON.stringify({ object: 'payment', id: 7 }), session_id: null, payment_id: null, created_at: clock.now() })
+        .values({
+          id,
+          merchant_id: m.merchantId,
+          livemode: false,
+          type: 'payment.succeeded',
+          api_version: '2026-11-01',
+          data: JSON.stringify({ object: 'payment', id: 7 }),
+          session_id: null,
+          payment_id: null,
+          created_at: clock.now(),
+        })
         .execute();
       await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
       expect(r.received[0]!.json.id).toBe(id);
@@ -250,8 +305,18 @@ describe('the delivery job', () => {
       const written = await Promise.all(Array.from({ length: 120 }, (_, i) => paymentEvent(m, i)));
       await expect.poll(received(r), { timeout: 30_000, interval: 100 }).toBe(120);
       expect(new Set(r.received.map((h) => h.json.id))).toEqual(new Set(written));
-      await expect.poll(async () => (await deliveriesOf(c.id)).filter((d) => d.status === 'succeeded' && d.attempt_count === 1).length, { timeout: 20_000, interval: 100 }).toBe(120);
-      const attempts = await t.database.db.selectFrom('webhook_delivery_attempts as a').innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id').select('a.delivery_id').where('d.configuration_id', '=', c.id).execute();
+      await expect
+        .poll(async () => (await deliveriesOf(c.id)).filter((d) => d.status === 'succeeded' && d.attempt_count === 1).length, {
+          timeout: 20_000,
+          interval: 100,
+        })
+        .toBe(120);
+      const attempts = await t.database.db
+        .selectFrom('webhook_delivery_attempts as a')
+        .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+        .select('a.delivery_id')
+        .where('d.configuration_id', '=', c.id)
+        .execute();
       expect(attempts).toHaveLength(120);
       expect(r.received).toHaveLength(120);
     } finally {
@@ -270,7 +335,10 @@ describe('the delivery job', () => {
       const [d] = await deliveriesOf(c.id);
       const [attempt] = await attemptsOf(d!.id);
       expect(d!.next_attempt_at!.getTime()).toBe(attempt!.attempted_at.getTime() + 60_000);
-      const { rows } = await t.database.sql.query(`SELECT start_after, singleton_key FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [WEBHOOK_DELIVERY_QUEUE, d!.id]);
+      const { rows } = await t.database.sql.query(`SELECT start_after, singleton_key FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [
+        WEBHOOK_DELIVERY_QUEUE,
+        d!.id,
+      ]);
       expect(rows).toHaveLength(1);
       expect(new Date(rows[0].start_after).getTime()).toBe(d!.next_attempt_at!.getTime());
       expect(rows[0].singleton_key).toBe(`${d!.id}:1`);

@@ -52,7 +52,11 @@ interface Till {
 /** Starts `server/main.ts` in its own process on the test's database; resolves once it listens. */
 async function startTill(env: NodeJS.ProcessEnv): Promise<Till> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -72,7 +76,14 @@ describe('a process restart in the middle of a delivery backlog', () => {
   beforeAll(async () => {
     // The backlog is written as fast as the machine goes (300 requests): the rate limit (200 in a
     // burst) is not what this test is about, so it is raised for these servers.
-    env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'error', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), TILL_RATE_LIMIT_SCALE: '100' };
+    env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'error',
+      TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true',
+      TILL_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      TILL_RATE_LIMIT_SCALE: '100',
+    };
     // Its own database: these servers deliver every merchant's events, not only this test's.
     database = await emptyPostgres('restart');
     if (database) {
@@ -120,12 +131,18 @@ describe('a process restart in the middle of a delivery backlog', () => {
     const writer = await startServer({ env: { ...env, PORT: '0' }, announce: false, jobs: false, logger: createLogger('silent') });
     const sessions = new Set<string>();
     try {
-      const configured = await call(writer.url, 'POST', '/v1/WebhookConfiguration', { key: secretKey, body: { sandboxUrl: receiver.url, subscribedEvents: ['checkout.session.cancelled'] } });
+      const configured = await call(writer.url, 'POST', '/v1/WebhookConfiguration', {
+        key: secretKey,
+        body: { sandboxUrl: receiver.url, subscribedEvents: ['checkout.session.cancelled'] },
+      });
       expect(configured.status).toBe(201);
       await Promise.all(
         Array.from({ length: 8 }, async () => {
           while (sessions.size < count) {
-            const s = await call(writer.url, 'POST', '/v1/checkout-sessions', { key: secretKey, body: { amount: 10, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } });
+            const s = await call(writer.url, 'POST', '/v1/checkout-sessions', {
+              key: secretKey,
+              body: { amount: 10, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' },
+            });
             expect(s.status).toBe(201);
             sessions.add(s.json.id);
             expect((await call(writer.url, 'POST', `/v1/checkout-sessions/${s.json.id}/cancel`, { key: secretKey })).status).toBe(204);
@@ -146,7 +163,10 @@ describe('a process restart in the middle of a delivery backlog', () => {
   const receivedFor = (sessions: Set<string>) => new Set(receiver.received.map((h) => h.json?.data?.object?.id).filter((id: string) => sessions.has(id)));
 
   async function newMerchant(name: string): Promise<string> {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json'], { cwd: root, env });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json'], {
+      cwd: root,
+      env,
+    });
     return JSON.parse(stdout).keys.test.secret as string;
   }
 
@@ -164,17 +184,21 @@ describe('a process restart in the middle of a delivery backlog', () => {
     await stop(second, 'SIGTERM');
   }, 150_000);
 
-  it.skipIf(!usingPostgres)('killed (SIGKILL) mid-backlog and started again: every event is delivered, the ones it was sending once their hold passes', async () => {
-    const key = await newMerchant(`Kill ${Date.now()}`);
-    const sessions = await backlog(key, 150);
-    const first = await startDelivering(sessions);
-    await stop(first, 'SIGKILL');
-    expect(receivedFor(sessions).size).toBeLessThan(sessions.size);
+  it.skipIf(!usingPostgres)(
+    'killed (SIGKILL) mid-backlog and started again: every event is delivered, the ones it was sending once their hold passes',
+    async () => {
+      const key = await newMerchant(`Kill ${Date.now()}`);
+      const sessions = await backlog(key, 150);
+      const first = await startDelivering(sessions);
+      await stop(first, 'SIGKILL');
+      expect(receivedFor(sessions).size).toBeLessThan(sessions.size);
 
-    await sleep(HOLD_MS);
-    const second = await start();
-    await until(`all ${sessions.size} events (${receivedFor(sessions).size} so far)`, () => receivedFor(sessions).size === sessions.size, 60_000);
-    expect(receivedFor(sessions)).toEqual(sessions);
-    await stop(second, 'SIGTERM');
-  }, 150_000);
+      await sleep(HOLD_MS);
+      const second = await start();
+      await until(`all ${sessions.size} events (${receivedFor(sessions).size} so far)`, () => receivedFor(sessions).size === sessions.size, 60_000);
+      expect(receivedFor(sessions)).toEqual(sessions);
+      await stop(second, 'SIGTERM');
+    },
+    150_000,
+  );
 });

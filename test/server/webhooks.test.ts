@@ -55,8 +55,10 @@ async function paidSession(merchant: MerchantCredentials, body: Record<string, u
   expect(res.status).toBe(200);
   return { session: s, paymentId: res.json.paymentResult.id as number };
 }
-const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) => t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
-const deliveries = async (merchant: MerchantCredentials, configId: number, query = '') => (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries${query}`, { key: merchant.keys.test.secret })).json.data as any[];
+const configure = (merchant: MerchantCredentials, body: Record<string, unknown>) =>
+  t.call('POST', '/v1/WebhookConfiguration', { key: merchant.keys.test.secret, body });
+const deliveries = async (merchant: MerchantCredentials, configId: number, query = '') =>
+  (await t.call('GET', `/v1/WebhookConfiguration/${configId}/deliveries${query}`, { key: merchant.keys.test.secret })).json.data as any[];
 const hexSig = (raw: string, secret: string) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;
 // A public address from a documentation range: accepted as a URL, never delivered to here.
 const PUBLIC_URL = 'https://203.0.113.10/till-hooks';
@@ -66,7 +68,14 @@ describe('the webhook configuration API', () => {
     const m = await t.newMerchant();
     const res = await configure(m, { sandboxUrl: 'https://127.0.0.1:9/hooks', liveUrl: PUBLIC_URL, description: 'Orders' });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ object: 'webhook_configuration', sandboxUrl: 'https://127.0.0.1:9/hooks', liveUrl: PUBLIC_URL, subscribedEvents: ['*'], enabled: true, description: 'Orders' });
+    expect(res.json).toMatchObject({
+      object: 'webhook_configuration',
+      sandboxUrl: 'https://127.0.0.1:9/hooks',
+      liveUrl: PUBLIC_URL,
+      subscribedEvents: ['*'],
+      enabled: true,
+      description: 'Orders',
+    });
     expect(res.json.sandboxSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(res.json.liveSecret).toMatch(/^whsec_/);
     expect(res.json.liveSecret).not.toBe(res.json.sandboxSecret);
@@ -99,7 +108,14 @@ describe('the webhook configuration API', () => {
     expect(none.status).toBe(400);
     expect(none.json.error).toMatchObject({ code: 'parameter_missing', param: 'sandboxUrl' });
     expect((await configure(m, { liveUrl: 'http://shop.example.com/hooks' })).status).toBe(400);
-    for (const url of ['https://10.0.0.8/h', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/h', 'https://192.168.1.20/h', 'https://localhost/h', 'https://metadata.google.internal/h']) {
+    for (const url of [
+      'https://10.0.0.8/h',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[fd00::1]/h',
+      'https://192.168.1.20/h',
+      'https://localhost/h',
+      'https://metadata.google.internal/h',
+    ]) {
       const res = await configure(m, { liveUrl: url });
       expect(res.status, url).toBe(400);
       expect(res.json.error, url).toMatchObject({ code: 'parameter_invalid', param: 'liveUrl' });
@@ -120,8 +136,13 @@ describe('the webhook configuration API', () => {
   });
 
   it('refuses TILL_ALLOW_LOOPBACK_WEBHOOKS in production at start, with a clear message', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' })).toThrow(/TILL_ALLOW_LOOPBACK_WEBHOOKS=true is refused with NODE_ENV=production/);
-    expect(loadConfig({ NODE_ENV: 'test', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' })).toMatchObject({ allowLoopbackWebhooks: true, webhookTimeoutMs: 2000 });
+    expect(() => loadConfig({ NODE_ENV: 'production', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' })).toThrow(
+      /TILL_ALLOW_LOOPBACK_WEBHOOKS=true is refused with NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'test', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' })).toMatchObject({
+      allowLoopbackWebhooks: true,
+      webhookTimeoutMs: 2000,
+    });
     expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ allowLoopbackWebhooks: false, webhookTimeoutMs: 30_000 });
   });
 
@@ -129,7 +150,10 @@ describe('the webhook configuration API', () => {
     const m = await t.newMerchant();
     const c = await configure(m, { sandboxUrl: 'https://127.0.0.1:9/h', liveUrl: PUBLIC_URL });
     const path = `/v1/WebhookConfiguration/${c.json.id}`;
-    const upd = await t.call('PATCH', path, { key: m.keys.test.secret, body: { subscribedEvents: ['checkout.session.*'], enabled: false, liveUrl: null, description: 'x' } });
+    const upd = await t.call('PATCH', path, {
+      key: m.keys.test.secret,
+      body: { subscribedEvents: ['checkout.session.*'], enabled: false, liveUrl: null, description: 'x' },
+    });
     expect(upd.status).toBe(200);
     expect(upd.json).toMatchObject({ subscribedEvents: ['checkout.session.*'], enabled: false, liveUrl: null, description: 'x' });
     expect(upd.json.sandboxSecret).toBeUndefined();
@@ -198,7 +222,9 @@ describe('delivery', () => {
     expect(hook.headers['x-webhook-event']).toBe('checkout.session.cancelled');
     expect(hook.headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)));
     // Standard Webhooks: v1, base64 HMAC of id.timestamp.body under the decoded whsec_ key.
-    const std = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${hook.headers['webhook-id']}.${hook.headers['webhook-timestamp']}.${hook.raw}`).digest('base64');
+    const std = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+      .update(`${hook.headers['webhook-id']}.${hook.headers['webhook-timestamp']}.${hook.raw}`)
+      .digest('base64');
     expect(hook.headers['webhook-signature']).toBe(`v1,${std}`);
     expect(hook.headers['webhook-id']).toBe(hook.json.id);
     const event = verifyWebhook(hook.raw, hook.headers['x-webhook-signature'] as string, secret, { now: clock.now() });
@@ -206,15 +232,23 @@ describe('delivery', () => {
     expect(event).toMatchObject({ object: 'event', type: 'checkout.session.cancelled', livemode: false, merchantId: m.merchantId });
     expect(event.created).toBe(event.createdAt);
     expect(event.apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect((event.data.object as any)).toMatchObject({ object: 'checkout_session', id: s.id });
+    expect(event.data.object as any).toMatchObject({ object: 'checkout_session', id: s.id });
     checkEnvelope(hook.json);
     const [d] = await deliveries(m, c.json.id);
-    expect(d).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null, eventId: event.id, url: r.url, livemode: false, configurationId: c.json.id });
+    expect(d).toMatchObject({
+      status: 'succeeded',
+      attemptCount: 1,
+      nextAttemptAt: null,
+      eventId: event.id,
+      url: r.url,
+      livemode: false,
+      configurationId: c.json.id,
+    });
     expect(d.attempts[0]).toMatchObject({ httpStatus: 200, error: null, responseSnippet: '{"received":true,"n":0}' });
     expect(d.event.id).toBe(event.id);
   });
 
-  it("delivers what the merchant wrote exactly as written: metadata that looks like a time stays text, in the webhook and in the delivery log", async () => {
+  it('delivers what the merchant wrote exactly as written: metadata that looks like a time stays text, in the webhook and in the delivery log', async () => {
     // Events store records and are rendered when delivered; times are read back as Dates, but a
     // merchant's own values never are (the delivery log's answer is validated against the contract).
     const m = await t.newMerchant();
@@ -251,7 +285,18 @@ describe('delivery', () => {
     await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: sk, body: { eventType: 'payment.refunded' } });
     await deliver();
     const types = new Set(r.received.map((h) => h.json.type));
-    for (const type of ['invoice.paid', 'payment.succeeded', 'payment.authorized', 'payment.captured', 'payment.released', 'payment.refunded', 'checkout.session.completed', 'checkout.session.cancelled', 'checkout.session.expired', 'webhook.test']) {
+    for (const type of [
+      'invoice.paid',
+      'payment.succeeded',
+      'payment.authorized',
+      'payment.captured',
+      'payment.released',
+      'payment.refunded',
+      'checkout.session.completed',
+      'checkout.session.cancelled',
+      'checkout.session.expired',
+      'webhook.test',
+    ]) {
       expect(types, type).toContain(type);
     }
     for (const hook of r.received) {
@@ -292,7 +337,12 @@ describe('delivery', () => {
     const test = await createTestSession(t, m, false);
     await t.call('POST', `/v1/checkout-sessions/${test.id}/cancel`, { key: m.keys.test.secret });
     await dispatchPendingEvents(t.database.db, clock);
-    const rows = await t.database.db.selectFrom('webhook_deliveries').select(['configuration_id', 'url', 'livemode']).where('merchant_id', '=', m.merchantId).orderBy('livemode').execute();
+    const rows = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['configuration_id', 'url', 'livemode'])
+      .where('merchant_id', '=', m.merchantId)
+      .orderBy('livemode')
+      .execute();
     expect(rows).toEqual([
       { configuration_id: both.json.id, url: r.url, livemode: false },
       { configuration_id: both.json.id, url: PUBLIC_URL, livemode: true },
@@ -321,13 +371,24 @@ describe('delivery', () => {
     await t.call('POST', `/v1/checkout-sessions/${other.id}/cancel`, { key: m.keys.test.secret });
     await deliver();
     // Deliveries run in parallel: arrival order is not guaranteed (receivers order by `created`).
-    expect(sessionUrl.received.map((h) => h.json.type).sort()).toEqual(['checkout.session.completed', 'payment.authorized', 'payment.captured', 'payment.refunded', 'payment.succeeded']);
+    expect(sessionUrl.received.map((h) => h.json.type).sort()).toEqual([
+      'checkout.session.completed',
+      'payment.authorized',
+      'payment.captured',
+      'payment.refunded',
+      'payment.succeeded',
+    ]);
     for (const hook of sessionUrl.received) {
       expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, sessionSecret));
       expect(verifyWebhook(hook.raw, hook.headers['x-webhook-signature'] as string, sessionSecret, { now: clock.now() }).id).toBe(hook.json.id);
       checkEnvelope(hook.json);
     }
-    expect(endpoint.received.map((h) => h.json.type).filter((x) => !x.startsWith('invoice.')).sort()).toEqual(['checkout.session.cancelled', 'checkout.session.completed', 'payment.authorized', 'payment.captured', 'payment.refunded', 'payment.succeeded']);
+    expect(
+      endpoint.received
+        .map((h) => h.json.type)
+        .filter((x) => !x.startsWith('invoice.'))
+        .sort(),
+    ).toEqual(['checkout.session.cancelled', 'checkout.session.completed', 'payment.authorized', 'payment.captured', 'payment.refunded', 'payment.succeeded']);
     expect(endpoint.received[0]!.headers['x-webhook-signature']).toBe(hexSig(endpoint.received[0]!.raw, c.json.sandboxSecret));
   });
 
@@ -401,7 +462,7 @@ describe('retries, dead-letter and re-send', () => {
     expect(d.attempts[0]).toMatchObject({ error: 'http_status', responseSnippet: '{"received":true,"n":0}' });
   });
 
-  it("a receiver verifying with req.headers accepts a retry 2 hours after the event; the signature string alone refuses it as event_stale, and a replayed first attempt is timestamp_stale", async () => {
+  it('a receiver verifying with req.headers accepts a retry 2 hours after the event; the signature string alone refuses it as event_stale, and a replayed first attempt is timestamp_stale', async () => {
     const m = await t.newMerchant();
     let secret = '';
     const verdicts: string[] = [];
@@ -461,7 +522,10 @@ describe('retries, dead-letter and re-send', () => {
     expect(dead).toMatchObject({ status: 'dead_lettered', attemptCount: 7, nextAttemptAt: null });
     // A new URL and a rotated secret: the re-send uses them.
     const fixed = await receiver(() => 200);
-    const upd = await t.call('PATCH', `/v1/WebhookConfiguration/${c.json.id}`, { key: m.keys.test.secret, body: { sandboxUrl: fixed.url, rotateSandboxSecret: true } });
+    const upd = await t.call('PATCH', `/v1/WebhookConfiguration/${c.json.id}`, {
+      key: m.keys.test.secret,
+      body: { sandboxUrl: fixed.url, rotateSandboxSecret: true },
+    });
     const resent = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/deliveries/${dead.id}/resend`, { key: m.keys.test.secret });
     expect(resent.status).toBe(200);
     expect(resent.json).toMatchObject({ id: dead.id, status: 'succeeded', attemptCount: 8, url: fixed.url, nextAttemptAt: null });
@@ -514,7 +578,11 @@ describe('retries, dead-letter and re-send', () => {
     await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
     const [id] = await dispatchPendingEvents(t.database.db, clock);
     // A worker claimed it and died before recording anything.
-    await t.database.db.updateTable('webhook_deliveries').set({ locked_until: new Date(clock.now().getTime() + 90_000) }).where('id', '=', id!).execute();
+    await t.database.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: new Date(clock.now().getTime() + 90_000) })
+      .where('id', '=', id!)
+      .execute();
     await deliver();
     expect(r.received).toHaveLength(0);
     expect(await attemptDelivery(t.database.db, clock, settings, id!)).toBeUndefined();
@@ -532,7 +600,11 @@ describe('retries, dead-letter and re-send', () => {
       const s = await createTestSession(t, m);
       await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
     }
-    await Promise.all([dispatchPendingEvents(t.database.db, clock, 3), dispatchPendingEvents(t.database.db, clock, 3), dispatchPendingEvents(t.database.db, clock, 3)]);
+    await Promise.all([
+      dispatchPendingEvents(t.database.db, clock, 3),
+      dispatchPendingEvents(t.database.db, clock, 3),
+      dispatchPendingEvents(t.database.db, clock, 3),
+    ]);
     await Promise.all([deliver(), deliver()]);
     const rows = await t.database.db.selectFrom('webhook_deliveries').select('event_id').where('configuration_id', '=', c.json.id).execute();
     expect(rows).toHaveLength(8);
@@ -547,14 +619,21 @@ describe('test events', () => {
     const m = await t.newMerchant();
     const r = await receiver();
     const c = await configure(m, { sandboxUrl: r.url, subscribedEvents: ['invoice.*'], enabled: false });
-    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: { eventType: 'payment.succeeded' } });
+    const res = await t.call('POST', `/v1/WebhookConfiguration/${c.json.id}/SendTestEvent`, {
+      key: m.keys.test.secret,
+      body: { eventType: 'payment.succeeded' },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ url: r.url, livemode: false, status: 'succeeded' });
     expect(res.json.eventId).toMatch(/^evt_/);
     expect(res.json.deliveryId).toMatch(/^whd_/);
     expect(r.received).toHaveLength(1);
     const hook = r.received[0]!;
-    expect(hook.json).toMatchObject({ id: res.json.eventId, type: 'webhook.test', data: { object: { object: 'test', eventType: 'payment.succeeded', isLive: false } } });
+    expect(hook.json).toMatchObject({
+      id: res.json.eventId,
+      type: 'webhook.test',
+      data: { object: { object: 'test', eventType: 'payment.succeeded', isLive: false } },
+    });
     checkEnvelope(hook.json);
     expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, c.json.sandboxSecret));
     // Only this configuration gets it.
@@ -612,7 +691,15 @@ describe('the envelope of every event type', () => {
     'webhook.test',
   ] as const;
   const NOT_PRODUCED_YET: Record<string, string> = {};
-  const SUBJECT: Record<string, string> = { payment: 'payment', checkout: 'checkout_session', invoice: 'invoice', subscription: 'subscription', payout: 'payout', dispute: 'dispute', webhook: 'test' };
+  const SUBJECT: Record<string, string> = {
+    payment: 'payment',
+    checkout: 'checkout_session',
+    invoice: 'invoice',
+    subscription: 'subscription',
+    payout: 'payout',
+    dispute: 'dispute',
+    webhook: 'test',
+  };
   const subjectOf = (type: string) => SUBJECT[type.split('.')[0]!];
 
   let m: MerchantCredentials;
@@ -629,7 +716,9 @@ describe('the envelope of every event type', () => {
     expect([...EVENT_TYPES].sort()).toEqual([...contract.components.schemas.EventType.enum].sort());
     expect(Object.keys(contract.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     // A type the server names in its code is produced: move it from NOT_PRODUCED_YET to PRODUCED.
-    const serverFiles = (readdirSync(new URL('../../server', import.meta.url), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('event-types.ts'));
+    const serverFiles = (readdirSync(new URL('../../server', import.meta.url), { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('event-types.ts'),
+    );
     const serverCode = serverFiles.map((f) => readFileSync(new URL(`../../server/${f}`, import.meta.url), 'utf8')).join('\n');
     expect(todo.filter((type) => serverCode.includes(`'${type}'`))).toEqual([]);
     expect(PRODUCED.filter((type) => !serverCode.includes(`'${type}'`))).toEqual([]);
@@ -655,8 +744,16 @@ describe('the envelope of every event type', () => {
 
       await paidSession(m); // payment.succeeded, checkout.session.completed, invoice.paid
       const declined = await createTestSession(t, m);
-      const badCard = await t.call('POST', `/v1/checkout-sessions/${declined.id}/tokenize`, { key: pk, clientSecret: declined.clientSecret, body: { ...card, cardNumber: '4000000000009995' } });
-      const refused = await t.call('POST', `/v1/checkout-sessions/${declined.id}/confirm`, { key: pk, clientSecret: declined.clientSecret, body: { paymentMethodId: badCard.json.id } });
+      const badCard = await t.call('POST', `/v1/checkout-sessions/${declined.id}/tokenize`, {
+        key: pk,
+        clientSecret: declined.clientSecret,
+        body: { ...card, cardNumber: '4000000000009995' },
+      });
+      const refused = await t.call('POST', `/v1/checkout-sessions/${declined.id}/confirm`, {
+        key: pk,
+        clientSecret: declined.clientSecret,
+        body: { paymentMethodId: badCard.json.id },
+      });
       expect(refused.json.error.code).toBe('card_declined'); // payment.failed
       const captured = await paidSession(m, { captureMethod: 'manual' }); // payment.authorized
       ok(await t.call('POST', `/v1/payments/${captured.paymentId}/capture`, { key: sk, body: {} })); // payment.captured
@@ -666,37 +763,85 @@ describe('the envelope of every event type', () => {
       ok(await t.call('POST', `/v1/checkout-sessions/${refunded.session.id}/refund`, { key: sk, body: {} })); // payment.refunded, invoice.refunded
       const cancelled = await createTestSession(t, m);
       ok(await t.call('POST', `/v1/checkout-sessions/${cancelled.id}/cancel`, { key: sk }), 204); // checkout.session.cancelled
-      const invoice = { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency: 'USD', lineItems: [{ name: 'Consulting', quantity: 1, unitAmount: 120 }] };
+      const invoice = {
+        customer: { email: 'ana@example.com', firstName: 'Ana' },
+        currency: 'USD',
+        lineItems: [{ name: 'Consulting', quantity: 1, unitAmount: 120 }],
+      };
       ok(await t.call('POST', '/v1/invoices', { key: sk, body: { ...invoice, send: true } }), 201); // invoice.sent
       const toVoid = await t.call('POST', '/v1/invoices', { key: sk, body: invoice });
       ok(await t.call('POST', `/v1/invoices/${toVoid.json.id}/void`, { key: sk })); // invoice.voided
       const owed = await t.call('POST', '/v1/invoices', { key: sk, body: invoice });
       const paying = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'oneTime', invoiceId: owed.json.id } });
-      const owedCard = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/tokenize`, { key: pk, clientSecret: paying.json.clientSecret, body: { ...card, cardNumber: '4000000000009995' } });
-      const owedDeclined = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/confirm`, { key: pk, clientSecret: paying.json.clientSecret, body: { paymentMethodId: owedCard.json.id } });
+      const owedCard = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/tokenize`, {
+        key: pk,
+        clientSecret: paying.json.clientSecret,
+        body: { ...card, cardNumber: '4000000000009995' },
+      });
+      const owedDeclined = await t.call('POST', `/v1/checkout-sessions/${paying.json.id}/confirm`, {
+        key: pk,
+        clientSecret: paying.json.clientSecret,
+        body: { paymentMethodId: owedCard.json.id },
+      });
       expect(owedDeclined.json.error.code).toBe('card_declined'); // payment.failed, invoice.payment_failed
       const product = await t.call('POST', '/v1/products', { key: sk, body: { name: 'Pro' } });
-      const plan = await t.call('POST', '/v1/plans', { key: sk, body: { productId: product.json.id, name: 'Pro monthly', amount: 29, currency: 'USD', interval: 'month' } });
+      const plan = await t.call('POST', '/v1/plans', {
+        key: sk,
+        body: { productId: product.json.id, name: 'Pro monthly', amount: 29, currency: 'USD', interval: 'month' },
+      });
       const customer = await t.call('POST', '/v1/customers', { key: sk, body: { email: `subscriber-${m.merchantId}@example.com` } });
-      const subscription = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id } });
+      const subscription = await t.call('POST', '/v1/checkout-sessions', {
+        key: sk,
+        body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id },
+      });
       ok(subscription, 201);
-      const subscriptionCard = await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/tokenize`, { key: pk, clientSecret: subscription.json.clientSecret, body: card });
-      ok(await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/confirm`, { key: pk, clientSecret: subscription.json.clientSecret, body: { paymentMethodId: subscriptionCard.json.id } })); // subscription.created, subscription.activated
+      const subscriptionCard = await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/tokenize`, {
+        key: pk,
+        clientSecret: subscription.json.clientSecret,
+        body: card,
+      });
+      ok(
+        await t.call('POST', `/v1/checkout-sessions/${subscription.json.id}/confirm`, {
+          key: pk,
+          clientSecret: subscription.json.clientSecret,
+          body: { paymentMethodId: subscriptionCard.json.id },
+        }),
+      ); // subscription.created, subscription.activated
       // Billing: pause, resume, a plan change and a scheduled cancellation on that subscription; a
       // second one renews, a third (a card that declines later) goes through dunning to unpaid.
       const subscribe = async (cardNumber: string) => {
-        const started = await t.call('POST', '/v1/checkout-sessions', { key: sk, body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id } });
-        const tokenized = await t.call('POST', `/v1/checkout-sessions/${started.json.id}/tokenize`, { key: pk, clientSecret: started.json.clientSecret, body: { ...card, cardNumber } });
-        ok(await t.call('POST', `/v1/checkout-sessions/${started.json.id}/confirm`, { key: pk, clientSecret: started.json.clientSecret, body: { paymentMethodId: tokenized.json.id } }));
+        const started = await t.call('POST', '/v1/checkout-sessions', {
+          key: sk,
+          body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: customer.json.data.id },
+        });
+        const tokenized = await t.call('POST', `/v1/checkout-sessions/${started.json.id}/tokenize`, {
+          key: pk,
+          clientSecret: started.json.clientSecret,
+          body: { ...card, cardNumber },
+        });
+        ok(
+          await t.call('POST', `/v1/checkout-sessions/${started.json.id}/confirm`, {
+            key: pk,
+            clientSecret: started.json.clientSecret,
+            body: { paymentMethodId: tokenized.json.id },
+          }),
+        );
         return (await t.call('GET', `/v1/checkout-sessions/${started.json.id}`, { key: sk })).json.subscriptionId as number;
       };
       const subscriptionId = (await t.call('GET', `/v1/checkout-sessions/${subscription.json.id}`, { key: sk })).json.subscriptionId;
       ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/pause`, { key: sk, body: { reason: 'vacation' } })); // subscription.paused
       ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/resume`, { key: sk })); // subscription.resumed
-      const team = await t.call('POST', '/v1/plans', { key: sk, body: { productId: product.json.id, name: 'Team monthly', amount: 49, currency: 'USD', interval: 'month' } });
+      const team = await t.call('POST', '/v1/plans', {
+        key: sk,
+        body: { productId: product.json.id, name: 'Team monthly', amount: 49, currency: 'USD', interval: 'month' },
+      });
       ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/change-plan`, { key: sk, body: { planId: team.json.data.id } })); // subscription.updated
       ok(await t.call('POST', `/v1/subscriptions/${subscriptionId}/cancel`, { key: sk, body: {} })); // subscription.cancelled
-      const expiresTomorrow = { currencyCode: 'USD', items: [{ name: 'Quote', unitCost: 80, quantity: 1 }], validTo: new Date(clock.now().getTime() + 86_400_000).toISOString() };
+      const expiresTomorrow = {
+        currencyCode: 'USD',
+        items: [{ name: 'Quote', unitCost: 80, quantity: 1 }],
+        validTo: new Date(clock.now().getTime() + 86_400_000).toISOString(),
+      };
       ok(await t.call('POST', '/v1/invoice', { apiKey: sk, body: expiresTomorrow }), 201); // invoice.expired, when billing passes its validTo
       await subscribe('4242424242424242');
       await subscribe('4000000000000341');
@@ -765,21 +910,25 @@ describe('the envelope of every event type', () => {
   });
 
   // Every type is produced today; a new type may wait here, with its reason, until it is.
-  if (Object.keys(NOT_PRODUCED_YET).length > 0) describe('not produced yet', () => {
-    for (const [type, why] of Object.entries(NOT_PRODUCED_YET)) it.todo(`${type}: not produced yet (${why})`);
+  if (Object.keys(NOT_PRODUCED_YET).length > 0)
+    describe('not produced yet', () => {
+      for (const [type, why] of Object.entries(NOT_PRODUCED_YET)) it.todo(`${type}: not produced yet (${why})`);
 
-    it.each(Object.keys(NOT_PRODUCED_YET))("%s: the contract's own examples validate against its schema and the envelope rules", (type) => {
-      const examples = Object.values(contract.webhooks[type].post.requestBody.content['application/json'].examples ?? {}) as { $ref?: string; value?: unknown }[];
-      expect(examples.length, `${type} has an example`).toBeGreaterThanOrEqual(1);
-      for (const example of examples) {
-        const value: any = example.$ref ? contract.components.examples[example.$ref.split('/').at(-1)!].value : example.value;
-        checkEnvelope(value);
-        expect(value.type).toBe(type);
-        expect(value.created).toBe(value.createdAt);
-        expect(value.data.object.object).toBe(subjectOf(type));
-      }
+      it.each(Object.keys(NOT_PRODUCED_YET))("%s: the contract's own examples validate against its schema and the envelope rules", (type) => {
+        const examples = Object.values(contract.webhooks[type].post.requestBody.content['application/json'].examples ?? {}) as {
+          $ref?: string;
+          value?: unknown;
+        }[];
+        expect(examples.length, `${type} has an example`).toBeGreaterThanOrEqual(1);
+        for (const example of examples) {
+          const value: any = example.$ref ? contract.components.examples[example.$ref.split('/').at(-1)!].value : example.value;
+          checkEnvelope(value);
+          expect(value.type).toBe(type);
+          expect(value.created).toBe(value.createdAt);
+          expect(value.data.object.object).toBe(subjectOf(type));
+        }
+      });
     });
-  });
 });
 
 describe('SSRF', () => {
@@ -790,8 +939,18 @@ describe('SSRF', () => {
     // resolving `localhost` waits for a free libuv thread, and lookups of other tests' hosts that
     // this offline machine cannot resolve may hold them all for several seconds (10 s ran out in CI).
     const base = { secret: 'whsec_x', eventId: 'evt_AAAAAAAAAAAA', eventType: 'webhook.test', body: '{}', timestamp: 1, timeoutMs: 60_000 };
-    expect(await sendWebhook({ ...base, url: `https://localhost:${port}/hooks`, allowLoopback: false })).toMatchObject({ ok: false, error: 'address_not_allowed' });
-    for (const url of [`https://127.0.0.1:${port}/hooks`, `https://[::1]:${port}/hooks`, `https://[::ffff:127.0.0.1]:${port}/hooks`, 'https://10.0.0.1/h', 'https://169.254.169.254/h', 'https://[fd12::1]/h']) {
+    expect(await sendWebhook({ ...base, url: `https://localhost:${port}/hooks`, allowLoopback: false })).toMatchObject({
+      ok: false,
+      error: 'address_not_allowed',
+    });
+    for (const url of [
+      `https://127.0.0.1:${port}/hooks`,
+      `https://[::1]:${port}/hooks`,
+      `https://[::ffff:127.0.0.1]:${port}/hooks`,
+      'https://10.0.0.1/h',
+      'https://169.254.169.254/h',
+      'https://[fd12::1]/h',
+    ]) {
       expect(await sendWebhook({ ...base, url, allowLoopback: false }), url).toMatchObject({ ok: false, error: 'address_not_allowed', httpStatus: null });
     }
     // Private addresses stay refused even when loopback is allowed.

@@ -40,7 +40,15 @@ describe.runIf(usingPostgres)('TILL_WORKERS=2 on PostgreSQL', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'till-workers-'));
     const port = await freePort();
     child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, DATABASE_URL: database!.url, PORT: String(port), TILL_DATA_DIR: dataDir, TILL_WORKERS: '2', LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database!.url,
+        PORT: String(port),
+        TILL_DATA_DIR: dataDir,
+        TILL_WORKERS: '2',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'test',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

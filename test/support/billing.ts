@@ -15,9 +15,17 @@ export function billingKit(t: TestServer, clock: { now(): Date }) {
   const pk = (m: MerchantCredentials) => m.keys.test.publishable;
 
   async function payWithCard(m: MerchantCredentials, session: { id: string; clientSecret: string }, cardNumber: string) {
-    const pm = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, { key: pk(m), clientSecret: session.clientSecret, body: { cardNumber, expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' } });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${session.id}/tokenize`, {
+      key: pk(m),
+      clientSecret: session.clientSecret,
+      body: { cardNumber, expiryMonth: 12, expiryYear: CARD_YEAR, cvc: '123' },
+    });
     expect(pm.status, pm.text).toBe(201);
-    const confirmed = await t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, { key: pk(m), clientSecret: session.clientSecret, body: { paymentMethodId: pm.json.id } });
+    const confirmed = await t.call('POST', `/v1/checkout-sessions/${session.id}/confirm`, {
+      key: pk(m),
+      clientSecret: session.clientSecret,
+      body: { paymentMethodId: pm.json.id },
+    });
     expect(confirmed.status, confirmed.text).toBe(200);
     return confirmed.json;
   }
@@ -26,7 +34,10 @@ export function billingKit(t: TestServer, clock: { now(): Date }) {
     merchant: () => t.newMerchant('Billing merchant'),
     async plan(m: MerchantCredentials, spec: { amount?: number; currency?: string; interval?: string; intervalCount?: number; name?: string } = {}) {
       const product = await t.call('POST', '/v1/products', { key: sk(m), body: { name: 'Pro' } });
-      const plan = await t.call('POST', '/v1/plans', { key: sk(m), body: { productId: product.json.id, name: spec.name ?? 'Pro monthly', amount: 29, currency: 'USD', interval: 'month', ...spec } });
+      const plan = await t.call('POST', '/v1/plans', {
+        key: sk(m),
+        body: { productId: product.json.id, name: spec.name ?? 'Pro monthly', amount: 29, currency: 'USD', interval: 'month', ...spec },
+      });
       expect(plan.status, plan.text).toBe(201);
       return plan.json.data;
     },
@@ -37,7 +48,13 @@ export function billingKit(t: TestServer, clock: { now(): Date }) {
     /** A subscription started through checkout: paid with `card` (4242… by default), or on a free trial. */
     async subscribe(m: MerchantCredentials, planId: number, options: { card?: string; trialDays?: number } = {}) {
       const customer = await kit.customer(m);
-      const body = { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: planId, clientId: customer.id, ...(options.trialDays ? { trialDays: options.trialDays } : {}) };
+      const body = {
+        mode: 'embedded',
+        paymentType: 'subscription',
+        subscriptionPlanId: planId,
+        clientId: customer.id,
+        ...(options.trialDays ? { trialDays: options.trialDays } : {}),
+      };
       const session = await t.call('POST', '/v1/checkout-sessions', { key: sk(m), body });
       expect(session.status, session.text).toBe(201);
       if (!options.trialDays) await payWithCard(m, session.json, options.card ?? '4242424242424242');
@@ -53,9 +70,11 @@ export function billingKit(t: TestServer, clock: { now(): Date }) {
     async invoices(m: MerchantCredentials, id: number) {
       return (await t.call('GET', `/v1/subscriptions/${id}/invoices?limit=100`, { key: sk(m) })).json.data.data;
     },
-    action: (m: MerchantCredentials, id: number, action: 'cancel' | 'pause' | 'resume', body?: Record<string, unknown>) => t.call('POST', `/v1/subscriptions/${id}/${action}`, { key: sk(m), body }),
+    action: (m: MerchantCredentials, id: number, action: 'cancel' | 'pause' | 'resume', body?: Record<string, unknown>) =>
+      t.call('POST', `/v1/subscriptions/${id}/${action}`, { key: sk(m), body }),
     changePlan: (m: MerchantCredentials, id: number, planId: number) => t.call('POST', `/v1/subscriptions/${id}/change-plan`, { key: sk(m), body: { planId } }),
-    previewPlanChange: (m: MerchantCredentials, id: number, planId: number) => t.call('GET', `/v1/subscriptions/${id}/change-plan?planId=${planId}`, { key: sk(m) }),
+    previewPlanChange: (m: MerchantCredentials, id: number, planId: number) =>
+      t.call('GET', `/v1/subscriptions/${id}/change-plan?planId=${planId}`, { key: sk(m) }),
     /** Advances the merchant's test clock by whole seconds, running what falls due. */
     async advance(m: MerchantCredentials, seconds: number) {
       const res = await t.call('POST', '/v1/test-helpers/clock/advance', { key: sk(m), body: { seconds } });

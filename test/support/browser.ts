@@ -10,12 +10,21 @@ import { describe } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** What Chromium needs in this sandbox: no setuid sandbox, no GPU, and no calls home (the network is closed). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const browserAvailable = existsSync(CHROMIUM);
 
 if (!browserAvailable) {
-  if (process.env.TILL_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} is missing and TILL_REQUIRE_BROWSER=1: install it with \`apt-get install -y chromium\`.`);
+  if (process.env.TILL_REQUIRE_BROWSER === '1')
+    throw new Error(`${CHROMIUM} is missing and TILL_REQUIRE_BROWSER=1: install it with \`apt-get install -y chromium\`.`);
   console.warn(`page tests skipped: ${CHROMIUM} is missing. Install Debian's Chromium (\`apt-get install -y chromium\`) to run them.`);
 }
 

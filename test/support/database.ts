@@ -34,7 +34,13 @@ async function templateKey(): Promise<string> {
 /** The PGlite template's file, built (migrated and dumped) when it is not there yet. */
 export async function pgliteTemplateFile(): Promise<string> {
   const file = path.join(cacheDir, `pglite-${await templateKey()}.tar`);
-  if (await access(file).then(() => true, () => false)) return file;
+  if (
+    await access(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return file;
   const pglite = await PGlite.create();
   const db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
   try {
@@ -82,7 +88,12 @@ function urlOf(name: string): string {
 function familyName(label: string): string {
   const base = new URL(process.env.DATABASE_URL!).pathname.slice(1);
   const suffix = `_${randomToken(6)}`.toLowerCase();
-  return `${base}_${label}`.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 63 - suffix.length) + suffix;
+  return (
+    `${base}_${label}`
+      .replace(/[^a-z0-9_]/gi, '_')
+      .toLowerCase()
+      .slice(0, 63 - suffix.length) + suffix
+  );
 }
 
 /** The PostgreSQL template's name, built when it is not there yet; templates of other keys are dropped. */

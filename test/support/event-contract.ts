@@ -22,7 +22,9 @@ export function expectEventMatchesContract(envelope: { type: string }): void {
   expect(contract.webhooks[type], `webhooks.${type} in the contract`).toBeDefined();
   let validate = validators.get(type);
   if (!validate) {
-    validate = ajv.compile({ $ref: `checkout.json#/webhooks/${type.replace(/~/g, '~0').replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema` });
+    validate = ajv.compile({
+      $ref: `checkout.json#/webhooks/${type.replace(/~/g, '~0').replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema`,
+    });
     validators.set(type, validate);
   }
   const ok = validate(envelope);
@@ -31,7 +33,14 @@ export function expectEventMatchesContract(envelope: { type: string }): void {
 
 /** A merchant's test-mode events as delivered (envelopes), in the order they were written; each validated against the contract. */
 export async function deliveredEvents(db: Kysely<Database>, merchantId: number, prefix = ''): Promise<any[]> {
-  const rows = await db.selectFrom('events').selectAll().where('merchant_id', '=', merchantId).where('livemode', '=', false).where('type', 'like', `${prefix}%`).orderBy('seq').execute();
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('livemode', '=', false)
+    .where('type', 'like', `${prefix}%`)
+    .orderBy('seq')
+    .execute();
   return rows.map((row) => {
     const envelope = eventEnvelope(toEventRecord(row)) as any;
     expectEventMatchesContract(envelope);

@@ -11,7 +11,11 @@ export function fundsKit(t: TestServer) {
       const s = await createTestSession(t, merchant, false, { amount, currency });
       const pk = merchant.keys.test.publishable;
       const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
-      const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
+      const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, {
+        key: pk,
+        clientSecret: s.clientSecret,
+        body: { paymentMethodId: pm.json.id },
+      });
       if (res.status !== 200) throw new Error(`payment failed: ${res.status} ${res.text}`);
       return res.json.paymentResult.id as number;
     },

@@ -10,7 +10,8 @@ export const PDFTOTEXT = '/usr/bin/pdftotext';
 export const pdftotextAvailable = existsSync(PDFTOTEXT);
 
 if (!pdftotextAvailable) {
-  if (process.env.TILL_REQUIRE_BROWSER === '1') throw new Error(`${PDFTOTEXT} is missing and TILL_REQUIRE_BROWSER=1: install it with \`apt-get install -y poppler-utils\`.`);
+  if (process.env.TILL_REQUIRE_BROWSER === '1')
+    throw new Error(`${PDFTOTEXT} is missing and TILL_REQUIRE_BROWSER=1: install it with \`apt-get install -y poppler-utils\`.`);
   console.warn(`PDF text tests skipped: ${PDFTOTEXT} is missing. Install poppler-utils (\`apt-get install -y poppler-utils\`) to run them.`);
 }
 

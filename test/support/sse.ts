@@ -24,7 +24,15 @@ export interface SseStream {
 export async function openStream(url: string, headers: Record<string, string>): Promise<SseStream> {
   const abort = new AbortController();
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
-  const stream: SseStream = { status: response.status, headers: response.headers, text: undefined, messages: [], comments: [], next: undefined as never, close: () => abort.abort() };
+  const stream: SseStream = {
+    status: response.status,
+    headers: response.headers,
+    text: undefined,
+    messages: [],
+    comments: [],
+    next: undefined as never,
+    close: () => abort.abort(),
+  };
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     stream.text = await response.text();
     return stream;

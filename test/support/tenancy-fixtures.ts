@@ -15,7 +15,15 @@ import { type ApiResponse, type TestServer, createTestSession } from './server.j
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/${name}.openapi.json`, import.meta.url), 'utf8'));
 const contracts = { checkout: load('checkout'), commerce: load('commerce') };
 const resolverOf = (doc: any) => {
-  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc)) : node);
+  const resolve = (node: any): any =>
+    node?.$ref
+      ? resolve(
+          node.$ref
+            .split('/')
+            .slice(1)
+            .reduce((o: any, k: string) => o[k], doc),
+        )
+      : node;
   return resolve;
 };
 
@@ -142,7 +150,11 @@ export interface Target {
   /** A body valid for the operation, so that only the tenant can refuse it. */
   body?: unknown;
 }
-const on = (kind: Exclude<Kind, 'delivery' | 'restrictedKey'>, body?: unknown, name = 'id'): Target => ({ kind, params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }), body });
+const on = (kind: Exclude<Kind, 'delivery' | 'restrictedKey'>, body?: unknown, name = 'id'): Target => ({
+  kind,
+  params: (w) => ({ [name]: (isSessionKind(kind) ? w[kind].id : w[kind]) as string | number }),
+  body,
+});
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
 /** How to reach the object each id-taking operation acts on. A new one must be added here. */
@@ -239,22 +251,48 @@ const expectStatus = (res: ApiResponse, status: number) => expect(res.status, re
 /** Customer, product, plan, webhook configuration and role: made once, with the test key, for both modes. */
 export async function sharedObjects(t: TestServer, merchant: MerchantCredentials, tag: string) {
   const key = merchant.keys.test.secret;
-  const customer = await t.call('POST', '/v1/customers', { key, body: { email: `customer.${tag}@example.com`, name: `Customer ${tag}`, phone: '+1 415 555 0199' } });
+  const customer = await t.call('POST', '/v1/customers', {
+    key,
+    body: { email: `customer.${tag}@example.com`, name: `Customer ${tag}`, phone: '+1 415 555 0199' },
+  });
   const product = await t.call('POST', '/v1/products', { key, body: { name: `Product ${tag}` } });
-  const plan = await t.call('POST', '/v1/plans', { key, body: { productId: product.json.id, name: `Plan ${tag}`, amount: 61.37, currency: 'USD', interval: 'month' } });
+  const plan = await t.call('POST', '/v1/plans', {
+    key,
+    body: { productId: product.json.id, name: `Plan ${tag}`, amount: 61.37, currency: 'USD', interval: 'month' },
+  });
   const webhook = await t.call('POST', '/v1/WebhookConfiguration', {
     key,
     // Names that never resolve: a test send fails at once (dns_error) and leaves a failed delivery.
-    body: { sandboxUrl: `https://sandbox.${tag.toLowerCase()}.invalid/hook`, liveUrl: `https://live.${tag.toLowerCase()}.invalid/hook`, description: `Hook ${tag}` },
+    body: {
+      sandboxUrl: `https://sandbox.${tag.toLowerCase()}.invalid/hook`,
+      liveUrl: `https://live.${tag.toLowerCase()}.invalid/hook`,
+      description: `Hook ${tag}`,
+    },
   });
-  const inventoryItem = await t.call('POST', '/v1/SubscriptionInventoryItem', { apiKey: key, body: { productId: product.json.id, serialNumber: `SN-${tag}`, status: 'Rented' } });
+  const inventoryItem = await t.call('POST', '/v1/SubscriptionInventoryItem', {
+    apiKey: key,
+    body: { productId: product.json.id, serialNumber: `SN-${tag}`, status: 'Rented' },
+  });
   const role = await t.call('POST', '/v1/role', { apiKey: key, body: { name: `Role ${tag}`, scopes: ['user.read', 'account.read'] } });
   for (const res of [customer, product, plan, webhook, inventoryItem, role]) expect(res.status, res.text).toBe(201);
-  return { customer: customer.json.data.id as number, product: product.json.id as string, plan: plan.json.data.id as number, webhook: webhook.json.id as number, inventoryItem: inventoryItem.json.id as number, role: role.json.id as number };
+  return {
+    customer: customer.json.data.id as number,
+    product: product.json.id as string,
+    plan: plan.json.data.id as number,
+    webhook: webhook.json.id as number,
+    inventoryItem: inventoryItem.json.id as number,
+    role: role.json.id as number,
+  };
 }
 
 /** A merchant's objects in one mode, each in the state its operations act on. */
-export async function buildWorld(t: TestServer, merchant: MerchantCredentials, livemode: boolean, shared: Awaited<ReturnType<typeof sharedObjects>>, tag: string): Promise<World> {
+export async function buildWorld(
+  t: TestServer,
+  merchant: MerchantCredentials,
+  livemode: boolean,
+  shared: Awaited<ReturnType<typeof sharedObjects>>,
+  tag: string,
+): Promise<World> {
   const { secret, publishable } = keysOf({ merchant, livemode });
   const amount = livemode ? 74.23 : 73.19;
   const session = async (body: Record<string, unknown> = {}) => {
@@ -292,11 +330,17 @@ export async function buildWorld(t: TestServer, merchant: MerchantCredentials, l
   expectStatus(accounts, 200);
   const account = accounts.json.value.find((a: { currencyCode: string }) => a.currencyCode === 'USD').id as number;
   const year = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
-  const registered = await t.call('POST', '/v1/payment/RegisterCard', { apiKey: secret, body: { card: { cardNumber: '4000000000003220', expiryDate: `12/${year}`, cvv: '123' } } });
+  const registered = await t.call('POST', '/v1/payment/RegisterCard', {
+    apiKey: secret,
+    body: { card: { cardNumber: '4000000000003220', expiryDate: `12/${year}`, cvv: '123' } },
+  });
   expectStatus(registered, 200);
   const paymentLink = await t.call('POST', '/v1/PaymentLink', { apiKey: secret, body: { name: `Link ${tag}`, currencyCode: 'USD', unitPrice: '88.41' } });
   expectStatus(paymentLink, 201);
-  const invoice = await t.call('POST', '/v1/invoices', { key: secret, body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] } });
+  const invoice = await t.call('POST', '/v1/invoices', {
+    key: secret,
+    body: { customer: { email: `payer.${tag}@example.com` }, currency: 'USD', lineItems: [{ name: `Line ${tag}`, quantity: 1, unitAmount: 88.41 }] },
+  });
   expectStatus(invoice, 201);
   const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
   const subscription = (await t.call('GET', `/v1/checkout-sessions/${trial.id}`, { key: secret })).json.subscriptionId as number;
@@ -359,7 +403,10 @@ export async function snapshot(t: TestServer, w: World): Promise<Record<string, 
   expect(items.json.value, items.text).toHaveLength(1);
   out.inventoryItem = items.json;
   // Commerce reads: the role, and the restricted key still working (a refused revocation revoked nothing).
-  for (const [name, path, apiKey] of [['role', `/v1/role/${w.role}`, key], ['restrictedKeyUser', '/v1/user', w.restrictedKeyText]] as const) {
+  for (const [name, path, apiKey] of [
+    ['role', `/v1/role/${w.role}`, key],
+    ['restrictedKeyUser', '/v1/user', w.restrictedKeyText],
+  ] as const) {
     const res = await t.call('GET', path, { apiKey });
     expect(res.status, `${name}: ${res.text}`).toBe(200);
     out[name] = res.json;

@@ -14,7 +14,9 @@ function certificate() {
     const dir = mkdtempSync(path.join(tmpdir(), 'till-receiver-'));
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1'], {
+      stdio: 'ignore',
+    });
     tls = { key: readFileSync(key), cert: readFileSync(cert) };
   }
   return tls;

@@ -31,7 +31,12 @@ describe('the shape of the server', () => {
   it('queries tables only in repositories (which scope every statement to its tenant), the migrations and the scoping helpers', () => {
     const allowed = (file: string) => file.endsWith('.repository.ts') || file.startsWith('server/db/migrations/') || file === 'server/db/scope.ts';
     const odata = (file: string) => file.startsWith('server/odata/');
-    expect(matches(server.filter((f) => !allowed(f) && !odata(f)), QUERY)).toEqual([]);
+    expect(
+      matches(
+        server.filter((f) => !allowed(f) && !odata(f)),
+        QUERY,
+      ),
+    ).toEqual([]);
     // The OData engine compiles a caller's $filter into `sql` conditions (bound parameters, declared
     // columns) for a query a repository scoped; it never starts a statement on a table itself.
     expect(matches(server.filter(odata), /\.(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)\(/)).toEqual([]);
@@ -42,14 +47,15 @@ describe('the shape of the server', () => {
     expect(matches(outside, /['"`]ledger_entries['"`]/)).toEqual([]);
   });
 
-  it('keeps generated/ (the contract\'s wire types) out of the domain core', () => {
+  it("keeps generated/ (the contract's wire types) out of the domain core", () => {
     const core = server.filter((f) => /^server\/(domain|shared|db|rails)\//.test(f));
     expect(matches(core, /generated\/(checkout|commerce)/)).toEqual([]);
   });
 
   it('would see a violation: the scan finds a query outside a repository in a sample', () => {
     // The rule above must be able to fail: the same pattern on lines it must catch.
-    for (const line of ["await db.selectFrom('payments').selectAll()", 'trx.updateTable("invoices")', 'sql`SELECT 1`', "sql<string>`now()`"]) expect(QUERY.test(line)).toBe(true);
+    for (const line of ["await db.selectFrom('payments').selectAll()", 'trx.updateTable("invoices")', 'sql`SELECT 1`', 'sql<string>`now()`'])
+      expect(QUERY.test(line)).toBe(true);
     for (const line of ['const sql = query.sql;', 'selectFromList(items)']) expect(QUERY.test(line)).toBe(false);
   });
 });

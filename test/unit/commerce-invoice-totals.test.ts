@@ -18,7 +18,11 @@ interface Item {
   type: ItemType;
 }
 
-const CURRENCIES = [['USD', 2], ['JPY', 0], ['KWD', 3]] as const;
+const CURRENCIES = [
+  ['USD', 2],
+  ['JPY', 0],
+  ['KWD', 3],
+] as const;
 const item = fc.record({
   unit: fc.integer({ min: 0, max: 5_000_000 }),
   qty: fc.integer({ min: 1, max: 100_000 }),
@@ -47,7 +51,7 @@ function expected(items: Item[]) {
 }
 
 /** A fixed-point text with exactly the currency's digits, in minor units. */
-const minor = (text: string, _digits: number) => BigInt(text.replace(".", ""));
+const minor = (text: string, _digits: number) => BigInt(text.replace('.', ''));
 
 describe('Commerce invoice totals', () => {
   it('equal an integer computation in the minor unit, and refuse what would go below zero', () => {
@@ -68,7 +72,12 @@ describe('Commerce invoice totals', () => {
           shippingCost: i.shipping / scale,
           type: i.type,
         }));
-        const run = () => computeCommerceInvoice(currency, input, input.map((_, n) => n + 1));
+        const run = () =>
+          computeCommerceInvoice(
+            currency,
+            input,
+            input.map((_, n) => n + 1),
+          );
         if (want.sub < 0n || want.tax < 0n || want.total < 0n) {
           expect(run).toThrow(AppError);
           return;
@@ -85,7 +94,10 @@ describe('Commerce invoice totals', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100_000 }), (cents, share, shipping) => {
         const discount = Math.floor((cents * share) / 100);
-        const got = computeCommerceInvoice('USD', [{ name: 'x', unitCost: cents / 100, quantity: 1 }], [1], { discount: discount / 100, shippingCost: shipping / 100 });
+        const got = computeCommerceInvoice('USD', [{ name: 'x', unitCost: cents / 100, quantity: 1 }], [1], {
+          discount: discount / 100,
+          shippingCost: shipping / 100,
+        });
         expect(minor(got.totalCost, 2)).toBe(BigInt(cents - discount + shipping));
         expect(minor(got.discount, 2)).toBe(BigInt(discount));
         expect(minor(got.shippingCost, 2)).toBe(BigInt(shipping));

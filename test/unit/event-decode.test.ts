@@ -10,8 +10,18 @@ describe('decodeSubject', () => {
   it('revives the times of a record (columns named …_at, …_date, …_start, …_end), nested ones too', () => {
     const createdAt = new Date('2026-11-24T10:00:00.000Z');
     const periodEnd = new Date('2026-12-24T10:00:00.000Z');
-    const subject = decodeSubject(stored({ kind: 'subscription', subscription: { id: 9, created_at: createdAt, current_period_end: periodEnd, trial_start: null, plan: { created_at: createdAt } }, change: { reason: null } }));
-    expect(subject).toEqual({ kind: 'subscription', subscription: { id: 9, created_at: createdAt, current_period_end: periodEnd, trial_start: null, plan: { created_at: createdAt } }, change: { reason: null } });
+    const subject = decodeSubject(
+      stored({
+        kind: 'subscription',
+        subscription: { id: 9, created_at: createdAt, current_period_end: periodEnd, trial_start: null, plan: { created_at: createdAt } },
+        change: { reason: null },
+      }),
+    );
+    expect(subject).toEqual({
+      kind: 'subscription',
+      subscription: { id: 9, created_at: createdAt, current_period_end: periodEnd, trial_start: null, plan: { created_at: createdAt } },
+      change: { reason: null },
+    });
     expect((subject as any).subscription.current_period_end).toBeInstanceOf(Date);
   });
 
@@ -24,7 +34,9 @@ describe('decodeSubject', () => {
   it('never looks into metadata or line items, whatever their keys', () => {
     const metadata = { shipped_at: '2026-11-24T10:00:00.000Z', order: '42' };
     const lineItems = [{ name: 'Seat', delivered_at: '2026-11-24T10:00:00.000Z' }];
-    const subject = decodeSubject(stored({ kind: 'checkout_session', session: { id: 'cs_1', created_at: '2026-11-24T10:00:00.000Z', metadata, line_items: lineItems }, payment: null })) as any;
+    const subject = decodeSubject(
+      stored({ kind: 'checkout_session', session: { id: 'cs_1', created_at: '2026-11-24T10:00:00.000Z', metadata, line_items: lineItems }, payment: null }),
+    ) as any;
     expect(subject.session.created_at).toBeInstanceOf(Date);
     expect(subject.session.metadata).toEqual(metadata);
     expect(subject.session.line_items).toEqual(lineItems);
@@ -39,7 +51,23 @@ describe('decodeSubject', () => {
 describe('toEventRecord', () => {
   it('reads an outbox row as an event record with its subject decoded', () => {
     const createdAt = new Date('2026-11-24T10:00:00.000Z');
-    const row = { id: 'evt_1', merchant_id: 3, livemode: false, type: 'webhook.test', api_version: '2026-11-01', created_at: createdAt, data: stored({ kind: 'test', id: 'evt_1', eventType: 'webhook.test', live: false, created_at: createdAt }) };
-    expect(toEventRecord(row)).toEqual({ id: 'evt_1', merchant_id: 3, livemode: false, type: 'webhook.test', api_version: '2026-11-01', created_at: createdAt, subject: { kind: 'test', id: 'evt_1', eventType: 'webhook.test', live: false, created_at: createdAt } });
+    const row = {
+      id: 'evt_1',
+      merchant_id: 3,
+      livemode: false,
+      type: 'webhook.test',
+      api_version: '2026-11-01',
+      created_at: createdAt,
+      data: stored({ kind: 'test', id: 'evt_1', eventType: 'webhook.test', live: false, created_at: createdAt }),
+    };
+    expect(toEventRecord(row)).toEqual({
+      id: 'evt_1',
+      merchant_id: 3,
+      livemode: false,
+      type: 'webhook.test',
+      api_version: '2026-11-01',
+      created_at: createdAt,
+      subject: { kind: 'test', id: 'evt_1', eventType: 'webhook.test', live: false, created_at: createdAt },
+    });
   });
 });

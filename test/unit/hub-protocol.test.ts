@@ -15,7 +15,9 @@ describe('records', () => {
     expect(messages.handshake()).toBe(`{}${RS}`);
     expect(messages.handshake('nope')).toBe(`{"error":"nope"}${RS}`);
     expect(messages.ping()).toBe(`{"type":6}${RS}`);
-    expect(messages.invocation('InvoiceUpdated', [{ invoiceId: 1, status: 'Paid' }])).toBe(`{"type":1,"target":"InvoiceUpdated","arguments":[{"invoiceId":1,"status":"Paid"}]}${RS}`);
+    expect(messages.invocation('InvoiceUpdated', [{ invoiceId: 1, status: 'Paid' }])).toBe(
+      `{"type":1,"target":"InvoiceUpdated","arguments":[{"invoiceId":1,"status":"Paid"}]}${RS}`,
+    );
     expect(messages.completion('7', { result: 42 })).toBe(`{"type":3,"invocationId":"7","result":42}${RS}`);
     expect(messages.completion('7', {})).toBe(`{"type":3,"invocationId":"7"}${RS}`);
     expect(messages.completion('7', { error: 'no' })).toBe(`{"type":3,"invocationId":"7","error":"no"}${RS}`);
@@ -40,7 +42,12 @@ describe('the handshake', () => {
 
 describe('client messages', () => {
   it('reads invocations (blocking or not), pings and close; ignores what the hub has no use for', () => {
-    expect(parseClientMessage('{"type":1,"invocationId":"1","target":"SubscribeToInvoice","arguments":["x"]}')).toEqual({ type: 1, invocationId: '1', target: 'SubscribeToInvoice', arguments: ['x'] });
+    expect(parseClientMessage('{"type":1,"invocationId":"1","target":"SubscribeToInvoice","arguments":["x"]}')).toEqual({
+      type: 1,
+      invocationId: '1',
+      target: 'SubscribeToInvoice',
+      arguments: ['x'],
+    });
     expect(parseClientMessage('{"type":1,"target":"T","arguments":[],"headers":{"a":"b"}}')).toEqual({ type: 1, target: 'T', arguments: [] });
     expect(parseClientMessage('{"type":4,"invocationId":"2","target":"T","arguments":[]}')).toMatchObject({ type: 4 });
     expect(parseClientMessage('{"type":6}')).toEqual({ type: 6 });
@@ -49,7 +56,14 @@ describe('client messages', () => {
   });
 
   it('throws a ProtocolError for a malformed message', () => {
-    for (const text of ['nope', '[]', '{"type":"1"}', '{"type":1,"target":5,"arguments":[]}', '{"type":1,"target":"T"}', `{"type":1,"invocationId":"${'x'.repeat(200)}","target":"T","arguments":[]}`]) {
+    for (const text of [
+      'nope',
+      '[]',
+      '{"type":"1"}',
+      '{"type":1,"target":5,"arguments":[]}',
+      '{"type":1,"target":"T"}',
+      `{"type":1,"invocationId":"${'x'.repeat(200)}","target":"T","arguments":[]}`,
+    ]) {
       expect(() => parseClientMessage(text), text).toThrow(ProtocolError);
     }
   });
@@ -64,11 +78,21 @@ describe('InvoiceUpdated', () => {
 
   it("reads the trigger's payload into who owns the invoice and the event", () => {
     const payload = JSON.stringify({ id: 12, merchant_id: 3, livemode: false, identifier: 'AB5E6C1A-0000-4000-8000-000000000001', status: 'partially_paid' });
-    expect(readInvoiceChange(payload)).toEqual({ tenant: { merchantId: 3, livemode: false }, identifier: 'ab5e6c1a-0000-4000-8000-000000000001', event: { invoiceId: 12, status: 'PartiallyPaid' } });
+    expect(readInvoiceChange(payload)).toEqual({
+      tenant: { merchantId: 3, livemode: false },
+      identifier: 'ab5e6c1a-0000-4000-8000-000000000001',
+      event: { invoiceId: 12, status: 'PartiallyPaid' },
+    });
   });
 
   it('reads nothing from a payload it cannot trust', () => {
-    for (const payload of ['', 'null', '{}', '{"id":"12","merchant_id":3,"livemode":false,"identifier":"x","status":"paid"}', '{"id":12,"merchant_id":3,"livemode":false,"identifier":"x","status":"weird"}']) {
+    for (const payload of [
+      '',
+      'null',
+      '{}',
+      '{"id":"12","merchant_id":3,"livemode":false,"identifier":"x","status":"paid"}',
+      '{"id":12,"merchant_id":3,"livemode":false,"identifier":"x","status":"weird"}',
+    ]) {
       expect(readInvoiceChange(payload), payload).toBeUndefined();
     }
   });

@@ -25,10 +25,7 @@ const LAYERED: Tree = {
   'server/domain/payments/payment.service.ts': ['server/domain/ledger/ledger.service.ts', 'server/rails/cards.ts'],
   'server/domain/invoices/invoice.service.ts': ['server/domain/events/event.service.ts'],
   'server/domain/billing/subscription.service.ts': ['server/domain/invoices/invoice.service.ts'],
-  'server/domain/checkout/session.service.ts': [
-    'server/domain/payments/payment.service.ts',
-    'server/domain/billing/subscription.service.ts',
-  ],
+  'server/domain/checkout/session.service.ts': ['server/domain/payments/payment.service.ts', 'server/domain/billing/subscription.service.ts'],
   'server/api/checkout/sessions.ts': ['server/domain/checkout/session.service.ts', 'generated/checkout.ts'],
   'server/config.ts': [],
   'server/app.ts': ['server/api/checkout/sessions.ts', 'server/config.ts'],

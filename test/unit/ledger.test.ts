@@ -27,7 +27,13 @@ type Step =
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('hold' as const), amount: fc.integer({ min: 1, max: 500_000 }), capture: fc.boolean() }),
-  fc.record({ kind: fc.constant('charge' as const), amount: fc.integer({ min: 1, max: 500_000 }), feePermille: fc.integer({ min: 0, max: 50 }), refundShare: fc.integer({ min: 0, max: 100 }), settle: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('charge' as const),
+    amount: fc.integer({ min: 1, max: 500_000 }),
+    feePermille: fc.integer({ min: 0, max: 50 }),
+    refundShare: fc.integer({ min: 0, max: 100 }),
+    settle: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('refund-available' as const), amount: fc.integer({ min: 1, max: 800_000 }) }),
 );
 
@@ -35,7 +41,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 function plan(s: Step): Movement[][] {
   if (s.kind === 'hold') {
     const authorized = cents(s.amount);
-    return [[{ type: 'authorization', amount: authorized }], s.capture ? [{ type: 'capture', authorized }, { type: 'payment', amount: authorized }] : [{ type: 'release', authorized }]];
+    return [
+      [{ type: 'authorization', amount: authorized }],
+      s.capture
+        ? [
+            { type: 'capture', authorized },
+            { type: 'payment', amount: authorized },
+          ]
+        : [{ type: 'release', authorized }],
+    ];
   }
   if (s.kind === 'refund-available') return [[{ type: 'refund', amount: cents(s.amount), from: 'available' }]];
   const fee = Math.floor((s.amount * s.feePermille) / 1000);
@@ -111,7 +125,13 @@ describe('the ledger service on a database', () => {
   afterAll(() => copy?.close());
 
   /** Balances as exact decimals at the column's scale (numeric(20, 4)), to compare values rather than spellings. */
-  const exact = (b: Awaited<ReturnType<typeof balances>>) => ({ currency: b.currency, pending: new Decimal(b.pending).toFixed(4), available: new Decimal(b.available).toFixed(4), current: new Decimal(b.current).toFixed(4), authorized: new Decimal(b.authorized).toFixed(4) });
+  const exact = (b: Awaited<ReturnType<typeof balances>>) => ({
+    currency: b.currency,
+    pending: new Decimal(b.pending).toFixed(4),
+    available: new Decimal(b.available).toFixed(4),
+    current: new Decimal(b.current).toFixed(4),
+    authorized: new Decimal(b.authorized).toFixed(4),
+  });
 
   /** Posts one set of movements in a transaction; answers whether the ledger took it. */
   const postIn = (tenant: Tenant, currency: string, movements: Movement[]) =>
@@ -130,7 +150,7 @@ describe('the ledger service on a database', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-        const currency = `X${String.fromCharCode(65 + (run % 26))}${String.fromCharCode(65 + Math.floor(run / 26) % 26)}`;
+        const currency = `X${String.fromCharCode(65 + (run % 26))}${String.fromCharCode(65 + (Math.floor(run / 26) % 26))}`;
         run += 1;
         const tenant = { merchantId, livemode: false };
         let books = emptyBooks();
@@ -139,8 +159,20 @@ describe('the ledger service on a database', () => {
           expect(await postIn(tenant, currency, posting)).toBe(expected !== undefined);
           books = expected ?? books;
         }
-        expect(exact(await balances(database.db, tenant, currency))).toEqual({ currency, pending: books.pending.toFixed(4), available: books.available.toFixed(4), current: books.pending.plus(books.available).toFixed(4), authorized: books.authorized.toFixed(4) });
-        expect(exact(await balances(database.db, { merchantId, livemode: true }, currency))).toEqual({ currency, pending: '0.0000', available: '0.0000', current: '0.0000', authorized: '0.0000' });
+        expect(exact(await balances(database.db, tenant, currency))).toEqual({
+          currency,
+          pending: books.pending.toFixed(4),
+          available: books.available.toFixed(4),
+          current: books.pending.plus(books.available).toFixed(4),
+          authorized: books.authorized.toFixed(4),
+        });
+        expect(exact(await balances(database.db, { merchantId, livemode: true }, currency))).toEqual({
+          currency,
+          pending: '0.0000',
+          available: '0.0000',
+          current: '0.0000',
+          authorized: '0.0000',
+        });
       }),
       { numRuns: 25 },
     );

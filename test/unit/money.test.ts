@@ -63,7 +63,7 @@ describe('amountToDecimal', () => {
 });
 
 describe('stored decimals on the wire', () => {
-  it('are a JSON number on the Checkout interface and a fixed string on the Commerce one, at the currency\'s digits', () => {
+  it("are a JSON number on the Checkout interface and a fixed string on the Commerce one, at the currency's digits", () => {
     expect(decimalToAmount('49.9900', 'USD')).toBe(49.99);
     expect(decimalToAmount('1000.0000', 'JPY')).toBe(1000);
     expect(decimalToString('19.9000', 'USD')).toBe('19.90');

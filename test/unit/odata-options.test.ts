@@ -50,7 +50,11 @@ describe('option errors are 400s naming the option', () => {
     [{ $filter: { a: 1 } }, '$filter', /once/],
   ])('%j', (query, param, message) => {
     let err: unknown;
-    try { sqlOf(query); } catch (e) { err = e; }
+    try {
+      sqlOf(query);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 400, code: 'parameter_invalid', param });
     expect((err as AppError).message).toMatch(message);

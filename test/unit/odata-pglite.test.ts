@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ofTenant } from '../../server/db/scope.js';
 import { compileQuery, defineResource, page } from '../../server/odata/index.js';
 
-interface Row { id: number; merchant_id: number; livemode: boolean; name: string | null; cents: number; active: boolean | null; status: string; at: number }
+interface Row {
+  id: number;
+  merchant_id: number;
+  livemode: boolean;
+  name: string | null;
+  cents: number;
+  active: boolean | null;
+  status: string;
+  at: number;
+}
 
 const resource = defineResource({
   key: 'id',
@@ -43,11 +52,35 @@ beforeAll(async () => {
   await sql`create table orders (id int primary key, merchant_id int not null, livemode boolean not null, name text collate "C",
     amount numeric(12,2) not null, active boolean, status text not null, created_at timestamptz not null)`.execute(db);
   const seeds = fc.sample(rowArb, { numRuns: 60, seed: 15 });
-  rows = seeds.map((s, i) => ({ id: i + 1, merchant_id: (i % 3) + 1, livemode: i % 2 === 0, name: s.name, cents: s.cents, active: s.active, status: s.status, at: BASE + s.hours * HOUR }));
-  await db.insertInto('orders').values(rows.map((r) => ({ id: r.id, merchant_id: r.merchant_id, livemode: r.livemode, name: r.name,
-    amount: (r.cents / 100).toFixed(2), active: r.active, status: r.status, created_at: new Date(r.at) }))).execute();
+  rows = seeds.map((s, i) => ({
+    id: i + 1,
+    merchant_id: (i % 3) + 1,
+    livemode: i % 2 === 0,
+    name: s.name,
+    cents: s.cents,
+    active: s.active,
+    status: s.status,
+    at: BASE + s.hours * HOUR,
+  }));
+  await db
+    .insertInto('orders')
+    .values(
+      rows.map((r) => ({
+        id: r.id,
+        merchant_id: r.merchant_id,
+        livemode: r.livemode,
+        name: r.name,
+        amount: (r.cents / 100).toFixed(2),
+        active: r.active,
+        status: r.status,
+        created_at: new Date(r.at),
+      })),
+    )
+    .execute();
 });
-afterAll(async () => { await db?.destroy(); });
+afterAll(async () => {
+  await db?.destroy();
+});
 
 type Filter = { text: string; test: (r: Row) => boolean };
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
@@ -62,7 +95,9 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 const leaf: fc.Arbitrary<Filter> = fc.oneof(
   fc.tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: 62 })).map(([op, n]) => ({ text: `id ${op} ${n}`, test: (r: Row) => cmp(op, r.id, n) })),
-  fc.tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: 3000 })).map(([op, c]) => ({ text: `amount ${op} ${money(c)}`, test: (r: Row) => cmp(op, r.cents, c) })),
+  fc
+    .tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: 3000 }))
+    .map(([op, c]) => ({ text: `amount ${op} ${money(c)}`, test: (r: Row) => cmp(op, r.cents, c) })),
   fc.tuple(fc.constantFrom(...ops), text, fc.boolean()).map(([op, s, lower]) => ({
     text: lower ? `tolower(name) ${op} ${quote(s)}` : `name ${op} ${quote(s)}`,
     test: (r: Row) => nullable(op, lower && r.name !== null ? r.name.toLowerCase() : r.name, s),
@@ -74,13 +109,20 @@ const leaf: fc.Arbitrary<Filter> = fc.oneof(
   })),
   fc.tuple(fc.constantFrom('eq', 'ne'), fc.boolean()).map(([op, b]) => ({ text: `active ${op} ${b}`, test: (r: Row) => nullable(op, r.active, b) })),
   fc.constant({ text: 'active', test: (r: Row) => r.active === true }),
-  fc.tuple(fc.constantFrom('eq', 'ne'), fc.constantFrom(...statuses)).map(([op, s]) => ({ text: `status ${op} '${s}'`, test: (r: Row) => cmp(op, r.status, s) })),
-  fc.subarray([...statuses], { minLength: 1 }).map((ss) => ({ text: `status in (${ss.map(quote).join(', ')})`, test: (r: Row) => ss.includes(r.status as never) })),
-  fc.tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: 48 })).map(([op, h]) => ({ text: `createdAt ${op} ${iso(BASE + h * HOUR)}`, test: (r: Row) => cmp(op, r.at, BASE + h * HOUR) })),
+  fc
+    .tuple(fc.constantFrom('eq', 'ne'), fc.constantFrom(...statuses))
+    .map(([op, s]) => ({ text: `status ${op} '${s}'`, test: (r: Row) => cmp(op, r.status, s) })),
+  fc
+    .subarray([...statuses], { minLength: 1 })
+    .map((ss) => ({ text: `status in (${ss.map(quote).join(', ')})`, test: (r: Row) => ss.includes(r.status as never) })),
+  fc
+    .tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: 48 }))
+    .map(([op, h]) => ({ text: `createdAt ${op} ${iso(BASE + h * HOUR)}`, test: (r: Row) => cmp(op, r.at, BASE + h * HOUR) })),
 );
 
 const filterArb: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
-  f: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+  f: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
     leaf,
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => ({ text: `(${a.text}) and (${b.text})`, test: (r: Row) => a.test(r) && b.test(r) })),
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => ({ text: `${a.text} or ${b.text}`, test: (r: Row) => a.test(r) || b.test(r) })),
@@ -89,18 +131,25 @@ const filterArb: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
 })).f;
 
 const tenant = { merchantId: 1, livemode: true } as const;
-const scoped = () => db.selectFrom('orders').select('id').where(ofTenant(tenant as never));
+const scoped = () =>
+  db
+    .selectFrom('orders')
+    .select('id')
+    .where(ofTenant(tenant as never));
 const mine = (r: Row) => r.merchant_id === tenant.merchantId && r.livemode === tenant.livemode;
 
 describe('OData engine on PGlite', () => {
   it('random filters select the same rows as an in-memory evaluation', async () => {
-    await fc.assert(fc.asyncProperty(filterArb, async (f) => {
-      const query = compileQuery(resource, { $filter: f.text, $top: '100', $count: 'true', $orderby: 'id asc' });
-      const result = await page(query, scoped(), '/v1/orders');
-      const expected = rows.filter((r) => mine(r) && f.test(r)).map((r) => r.id);
-      expect(result.value.map((r) => r.id)).toEqual(expected);
-      expect(result['@odata.count']).toBe(expected.length);
-    }), { numRuns: 300, seed: 1515 });
+    await fc.assert(
+      fc.asyncProperty(filterArb, async (f) => {
+        const query = compileQuery(resource, { $filter: f.text, $top: '100', $count: 'true', $orderby: 'id asc' });
+        const result = await page(query, scoped(), '/v1/orders');
+        const expected = rows.filter((r) => mine(r) && f.test(r)).map((r) => r.id);
+        expect(result.value.map((r) => r.id)).toEqual(expected);
+        expect(result['@odata.count']).toBe(expected.length);
+      }),
+      { numRuns: 300, seed: 1515 },
+    );
   });
 
   it("an or in the filter cannot reach another tenant's rows", async () => {
@@ -108,13 +157,25 @@ describe('OData engine on PGlite', () => {
     const compiled = query.apply(scoped()).compile();
     expect(compiled.sql).toMatch(/where \("merchant_id" = \$1 AND "livemode" = \$2\) and \(\("id" > \$3 OR/);
     const result = await page(query, scoped(), '/v1/orders');
-    expect(result.value.map((r) => r.id)).toEqual(rows.filter(mine).map((r) => r.id).sort((a, b) => b - a));
+    expect(result.value.map((r) => r.id)).toEqual(
+      rows
+        .filter(mine)
+        .map((r) => r.id)
+        .sort((a, b) => b - a),
+    );
   });
 
   it('pages with a next link and a count that ignores $top and $skip', async () => {
-    const all = rows.filter(mine).map((r) => r.id).sort((a, b) => a - b);
+    const all = rows
+      .filter(mine)
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
     const first = await page(compileQuery(resource, { $orderby: 'id', $top: '3', $count: 'true' }), scoped(), '/v1/orders');
-    expect(first).toEqual({ value: all.slice(0, 3).map((id) => ({ id })), '@odata.count': all.length, '@odata.nextLink': '/v1/orders?$orderby=id&$top=3&$skip=3&$count=true' });
+    expect(first).toEqual({
+      value: all.slice(0, 3).map((id) => ({ id })),
+      '@odata.count': all.length,
+      '@odata.nextLink': '/v1/orders?$orderby=id&$top=3&$skip=3&$count=true',
+    });
     const last = await page(compileQuery(resource, { $orderby: 'id', $top: '3', $skip: String(all.length - 2) }), scoped(), '/v1/orders');
     expect(last).toEqual({ value: all.slice(-2).map((id) => ({ id })) });
   });

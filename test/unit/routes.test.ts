@@ -19,7 +19,10 @@ describe('RouteTable.resolve', () => {
   it('matches Commerce paths in any case, and Checkout paths under /api, with or without a trailing slash', () => {
     const commerce = routes.operations.filter((r) => r.api === 'commerce' && r.method === 'GET');
     for (const route of commerce) {
-      expect(routes.resolve('GET', pathOf(route.template).toUpperCase().replace('/V1/', '/v1/'))).toMatchObject({ kind: 'found', route: { operationId: route.operationId } });
+      expect(routes.resolve('GET', pathOf(route.template).toUpperCase().replace('/V1/', '/v1/'))).toMatchObject({
+        kind: 'found',
+        route: { operationId: route.operationId },
+      });
     }
     const plan = routes.resolve('GET', '/api/v1/plans/7/');
     expect(plan).toMatchObject({ kind: 'found', route: { api: 'checkout', template: '/v1/plans/{id}' }, params: { id: '7' } });

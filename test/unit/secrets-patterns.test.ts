@@ -7,7 +7,10 @@ describe('secrets patterns', () => {
   it('finds sandbox and real-shaped card numbers, plain or grouped, and masks them', () => {
     for (const card of ['4242424242424242', '4000 0027 6000 3184', '3782-822463-10005', '6011111111111117', '5555555555554444', '4222222222222']) {
       const found = findSecrets(`{"note":"${card}"}`);
-      expect(found.map((f) => f.kind), card).toEqual(['card_number']);
+      expect(
+        found.map((f) => f.kind),
+        card,
+      ).toEqual(['card_number']);
       expect(found[0]!.masked).not.toContain(card.replace(/[ -]/g, '').slice(0, 8));
     }
   });

@@ -12,7 +12,7 @@ describe('addInterval', () => {
     expect(iso(addInterval(at('2026-12-28T23:59:59.999Z'), 'week', 1))).toBe('2027-01-04T23:59:59.999Z');
   });
 
-  it('keeps the day of the month and the time of day, or takes the month\'s last day when it is shorter', () => {
+  it("keeps the day of the month and the time of day, or takes the month's last day when it is shorter", () => {
     expect(iso(addInterval(at('2026-01-15T08:30:00.000Z'), 'month', 1))).toBe('2026-02-15T08:30:00.000Z');
     expect(iso(addInterval(at('2026-01-31T08:30:00.000Z'), 'month', 1))).toBe('2026-02-28T08:30:00.000Z');
     expect(iso(addInterval(at('2028-01-31T00:00:00.000Z'), 'month', 1))).toBe('2028-02-29T00:00:00.000Z');

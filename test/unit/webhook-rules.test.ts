@@ -32,7 +32,11 @@ describe('the retry schedule', () => {
   });
 
   it('ends at the first automatic success', () => {
-    expect(stateAfterAttempt({ ...fresh, status: 'failed', automatic_attempts: 3 }, 'automatic', t0, true)).toEqual({ status: 'succeeded', nextAttemptAt: null, automatic: 4 });
+    expect(stateAfterAttempt({ ...fresh, status: 'failed', automatic_attempts: 3 }, 'automatic', t0, true)).toEqual({
+      status: 'succeeded',
+      nextAttemptAt: null,
+      automatic: 4,
+    });
   });
 
   it('is not moved by a re-send: a failed one keeps the schedule and the count; a successful one ends it', () => {
@@ -45,7 +49,7 @@ describe('the retry schedule', () => {
 });
 
 describe('event types', () => {
-  it('are the keys of the Checkout contract\'s webhooks section, in its order', () => {
+  it("are the keys of the Checkout contract's webhooks section, in its order", () => {
     const bundled = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../generated/checkout.openapi.json'), 'utf8'));
     expect([...EVENT_TYPES]).toEqual(Object.keys(bundled.webhooks));
   });
@@ -67,7 +71,7 @@ describe('event types', () => {
     expect(subscribed([], 'webhook.test')).toBe(true);
   });
 
-  it('a session\'s notification URL gets its outcome and its payments\' events, not its creation', () => {
+  it("a session's notification URL gets its outcome and its payments' events, not its creation", () => {
     expect(['checkout.session.completed', 'checkout.session.expired', 'payment.succeeded', 'dispute.created'].every(goesToSessionUrl)).toBe(true);
     expect(['checkout.session.created', 'invoice.paid', 'subscription.created'].some(goesToSessionUrl)).toBe(false);
     expect([alwaysLive('payout.paid'), alwaysLive('payment.succeeded')]).toEqual([true, false]);

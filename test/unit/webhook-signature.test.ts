@@ -6,11 +6,18 @@ import { deliveryHeaders, signatureHeader, standardSignatureHeader, standardWebh
 import { verifyWebhook } from '../../sdk/src/webhooks.js';
 
 const GENERATED_SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
-const event = { id: 'evt_3f1c', object: 'event', type: 'payment.succeeded', created: 1_795_000_000, livemode: false, data: { object: { id: 7, amount: 49.99, note: 'café ☕' } } };
+const event = {
+  id: 'evt_3f1c',
+  object: 'event',
+  type: 'payment.succeeded',
+  created: 1_795_000_000,
+  livemode: false,
+  data: { object: { id: 7, amount: 49.99, note: 'café ☕' } },
+};
 const body = JSON.stringify(event);
 
 describe('X-Webhook-Signature', () => {
-  it('is sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the secret\'s UTF-8 bytes', () => {
+  it("is sha256= and the lower-case hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes", () => {
     const expected = createHmac('sha256', Buffer.from(GENERATED_SECRET, 'utf8')).update(Buffer.from(body, 'utf8')).digest('hex');
     expect(signatureHeader(body, GENERATED_SECRET)).toBe(`sha256=${expected}`);
     expect(signatureHeader(body, GENERATED_SECRET)).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -41,7 +48,7 @@ describe('Standard Webhooks signature', () => {
 describe('the headers of an attempt', () => {
   const headers = deliveryHeaders({ secret: GENERATED_SECRET, eventId: event.id, eventType: event.type, body, timestamp: 1_795_000_060 });
 
-  it('name the event and the attempt\'s time in both header sets', () => {
+  it("name the event and the attempt's time in both header sets", () => {
     expect(headers).toMatchObject({
       'content-type': 'application/json',
       'x-webhook-id': 'evt_3f1c',
@@ -64,7 +71,9 @@ describe('the headers of an attempt', () => {
       }
     };
     expect(code(() => verifyWebhook(body.replace('49.99', '4999'), headers, GENERATED_SECRET, { now }))).toBe('signature_mismatch');
-    expect(code(() => verifyWebhook(body, headers, `whsec_${Buffer.from('another key, 32 bytes long......').toString('base64')}`, { now }))).toBe('signature_mismatch');
+    expect(code(() => verifyWebhook(body, headers, `whsec_${Buffer.from('another key, 32 bytes long......').toString('base64')}`, { now }))).toBe(
+      'signature_mismatch',
+    );
     expect(code(() => verifyWebhook(body, headers, GENERATED_SECRET, { now: now + 3600_000 }))).not.toBe('verified');
   });
 });

@@ -17,14 +17,24 @@ export const customers: Scenario[] = [
     requires: ['createCustomer', 'retrieveCustomer'],
     serverOnly: true,
     async run(ctx) {
-      const body = { email: emailFor(ctx, 'fields'), name: 'Ana Lopez', phone: '+15551234567', externalId: `conf-${tag(ctx)}-fields`, metadata: { plan: 'gold' } };
+      const body = {
+        email: emailFor(ctx, 'fields'),
+        name: 'Ana Lopez',
+        phone: '+15551234567',
+        externalId: `conf-${tag(ctx)}-fields`,
+        metadata: { plan: 'gold' },
+      };
       const customer = envelopeData(await postCustomer(ctx, body), 201, 'create a customer');
       assert.equal(typeof customer.id, 'number');
       assert.equal(customer.object, 'customer');
       for (const field of ['email', 'name', 'phone', 'externalId'] as const) assert.equal(customer[field], body[field], `${field} is kept`);
       assert.deepEqual(customer.metadata, body.metadata);
       assert.equal(customer.hasPaymentMethod, false, 'a new customer has no card on file');
-      const read = envelopeData(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${customer.id}`, key: secretKey(ctx) }), 200, 'retrieve');
+      const read = envelopeData(
+        await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${customer.id}`, key: secretKey(ctx) }),
+        200,
+        'retrieve',
+      );
       assert.deepEqual(read, customer, 'retrieve answers the created customer');
     },
   },
@@ -53,7 +63,11 @@ export const customers: Scenario[] = [
       const a = envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-acct-a` }), 201, 'account A');
       const b = envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-acct-b` }), 201, 'account B (same email, other externalId)');
       assert.notEqual(b.id, a.id, 'another externalId with the same email must be another customer');
-      const byEmailOnly = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'unmatched'), externalId: `conf-${tag(ctx)}-acct-a` }), 200, 'account A again, other email');
+      const byEmailOnly = envelopeData(
+        await postCustomer(ctx, { email: emailFor(ctx, 'unmatched'), externalId: `conf-${tag(ctx)}-acct-a` }),
+        200,
+        'account A again, other email',
+      );
       assert.equal(byEmailOnly.id, a.id, 'the same externalId returns that customer, whatever email is sent');
     },
   },
@@ -100,20 +114,33 @@ export const customers: Scenario[] = [
   },
   {
     id: 'checkout.customers.other-merchant-404',
-    title: 'Another merchant\'s customer answers 404 and is never matched by create',
+    title: "Another merchant's customer answers 404 and is never matched by create",
     source: CUSTOMER_ENDPOINTS,
     requires: ['createCustomer', 'retrieveCustomer', 'listCustomers'],
     serverOnly: true,
     async run(ctx) {
       const other = otherSecretKey(ctx);
       const email = emailFor(ctx, 'theirs');
-      const theirs = envelopeData(await postCustomer(ctx, { email }, other), 201, 'the other merchant\'s customer');
-      expectEnvelopeError(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${theirs.id}`, key: secretKey(ctx) }), 404, 'not_found');
-      assert.deepEqual(idsOf(await listCustomers(ctx, { email })), [], 'another merchant\'s customer is not listed');
+      const theirs = envelopeData(await postCustomer(ctx, { email }, other), 201, "the other merchant's customer");
+      expectEnvelopeError(
+        await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${theirs.id}`, key: secretKey(ctx) }),
+        404,
+        'not_found',
+      );
+      assert.deepEqual(idsOf(await listCustomers(ctx, { email })), [], "another merchant's customer is not listed");
       const mine = envelopeData(await postCustomer(ctx, { email }), 201, 'my customer with the same email is a new one');
       assert.notEqual(mine.id, theirs.id);
     },
   },
-  pending('checkout.customers.no-mode', 'Customers have no test/live mode: a live key sees the customers a test key created (needs a live key)', CUSTOMER_ENDPOINTS, ['createCustomer', 'retrieveCustomer', 'listCustomers']),
-  pending('checkout.customers.separate-subscriptions-and-portal', 'Customers sharing an email keep their own subscriptions and portal', CUSTOMER_ENDPOINTS, [...SUBSCRIBE, 'listSubscriptions', 'createPortalSession']),
+  pending(
+    'checkout.customers.no-mode',
+    'Customers have no test/live mode: a live key sees the customers a test key created (needs a live key)',
+    CUSTOMER_ENDPOINTS,
+    ['createCustomer', 'retrieveCustomer', 'listCustomers'],
+  ),
+  pending('checkout.customers.separate-subscriptions-and-portal', 'Customers sharing an email keep their own subscriptions and portal', CUSTOMER_ENDPOINTS, [
+    ...SUBSCRIBE,
+    'listSubscriptions',
+    'createPortalSession',
+  ]),
 ];

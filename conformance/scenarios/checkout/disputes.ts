@@ -34,7 +34,12 @@ export const disputes: Scenario[] = [
       expectStatus(opened, 201, 'open a dispute');
       assert.equal(opened.json.status, 'Open');
       assert.equal(opened.json.amount, 20);
-      const moved = await call(ctx, 'checkout', 'updateTestDispute', { method: 'POST', path: `/v1/test-helpers/disputes/${opened.json.id}/update`, key: secretKey(ctx), body: { status: 'UnderReview' } });
+      const moved = await call(ctx, 'checkout', 'updateTestDispute', {
+        method: 'POST',
+        path: `/v1/test-helpers/disputes/${opened.json.id}/update`,
+        key: secretKey(ctx),
+        body: { status: 'UnderReview' },
+      });
       expectStatus(moved, 200, 'move the dispute');
       assert.equal(moved.json.previousStatus, 'Open');
       const lost = await closeDispute(ctx, opened.json.id, 'Lost');

@@ -11,7 +11,11 @@ import { newSession, payByCard } from '../fixtures/sessions.js';
 
 /** A new invoice of 42.50 USD for a payer of this run. */
 async function newInvoice(ctx: ConformanceContext, label: string): Promise<any> {
-  const body = { customer: { email: emailFor(ctx, label), firstName: 'Conformance' }, currency: 'USD', lineItems: [{ name: 'Conformance check', quantity: 1, unitAmount: 42.5 }] };
+  const body = {
+    customer: { email: emailFor(ctx, label), firstName: 'Conformance' },
+    currency: 'USD',
+    lineItems: [{ name: 'Conformance check', quantity: 1, unitAmount: 42.5 }],
+  };
   const res = await call(ctx, 'checkout', 'createInvoice', { method: 'POST', path: '/v1/invoices', key: secretKey(ctx), body });
   expectStatus(res, 201, 'create an invoice');
   return res.json;
@@ -20,7 +24,8 @@ async function newInvoice(ctx: ConformanceContext, label: string): Promise<any> 
 const invoiceOp = (ctx: ConformanceContext, operationId: string, method: string, id: number, suffix: string, body?: unknown) =>
   call(ctx, 'checkout', operationId, { method, path: `/v1/invoices/${id}/${suffix}`, key: secretKey(ctx), ...(body === undefined ? {} : { body }) });
 
-const createPortalSession = (ctx: ConformanceContext, body: unknown, key = secretKey(ctx)) => call(ctx, 'checkout', 'createPortalSession', { method: 'POST', path: '/v1/portal-sessions', key, body });
+const createPortalSession = (ctx: ConformanceContext, body: unknown, key = secretKey(ctx)) =>
+  call(ctx, 'checkout', 'createPortalSession', { method: 'POST', path: '/v1/portal-sessions', key, body });
 
 async function customerOf(ctx: ConformanceContext, label: string, key = secretKey(ctx)): Promise<any> {
   const res = await postCustomer(ctx, { email: emailFor(ctx, label) }, key);
@@ -29,8 +34,14 @@ async function customerOf(ctx: ConformanceContext, label: string, key = secretKe
 
 export const invoicesAndPortal: Scenario[] = [
   pending('checkout.invoices.create', '`POST /v1/invoices` creates an invoice (scope `invoice.create`)', OTHER_SCOPED, ['createCustomer', 'createInvoice']),
-  pending('checkout.invoices.by-reference', '`GET /v1/invoices?reference=` finds the invoice of a pay-link reference', OTHER_SCOPED, ['createInvoice', 'listInvoices']),
-  pending('checkout.invoices.retrieve', '`GET /v1/invoices/{id}` answers the invoice; another merchant\'s answers 404', OTHER_SCOPED, ['createInvoice', 'retrieveInvoice']),
+  pending('checkout.invoices.by-reference', '`GET /v1/invoices?reference=` finds the invoice of a pay-link reference', OTHER_SCOPED, [
+    'createInvoice',
+    'listInvoices',
+  ]),
+  pending('checkout.invoices.retrieve', "`GET /v1/invoices/{id}` answers the invoice; another merchant's answers 404", OTHER_SCOPED, [
+    'createInvoice',
+    'retrieveInvoice',
+  ]),
   {
     id: 'checkout.invoices.pdf',
     title: '`GET /v1/invoices/{id}/pdf` answers the invoice as a PDF document (`application/pdf`, `%PDF-`), as an attachment named after its number',
@@ -48,7 +59,8 @@ export const invoicesAndPortal: Scenario[] = [
   },
   {
     id: 'checkout.invoices.send',
-    title: '`POST /v1/invoices/{id}/send` emails the invoice with its pay link: `sent`; a cancelled invoice answers 409 `invalid_state` (scope `invoice.update`)',
+    title:
+      '`POST /v1/invoices/{id}/send` emails the invoice with its pay link: `sent`; a cancelled invoice answers 409 `invalid_state` (scope `invoice.update`)',
     source: OTHER_SCOPED,
     requires: ['createInvoice', 'sendInvoice', 'voidInvoice', MESSAGES],
     serverOnly: true,
@@ -57,18 +69,31 @@ export const invoicesAndPortal: Scenario[] = [
       const sent = await invoiceOp(ctx, 'sendInvoice', 'POST', invoice.id, 'send');
       expectStatus(sent, 200, 'send the invoice');
       assert.equal(sent.json.status, 'sent');
-      const messages = await call(ctx, 'checkout', 'listTestMessages', { method: 'GET', path: '/v1/test-helpers/messages', key: secretKey(ctx), query: { to: emailFor(ctx, 'send') } });
+      const messages = await call(ctx, 'checkout', 'listTestMessages', {
+        method: 'GET',
+        path: '/v1/test-helpers/messages',
+        key: secretKey(ctx),
+        query: { to: emailFor(ctx, 'send') },
+      });
       expectStatus(messages, 200, 'the test outbox');
-      assert.ok(messages.json.data.some((m: { body: string }) => m.body.includes(invoice.hostedUrl)), 'the email carries the link to pay the invoice');
+      assert.ok(
+        messages.json.data.some((m: { body: string }) => m.body.includes(invoice.hostedUrl)),
+        'the email carries the link to pay the invoice',
+      );
       const other = await newInvoice(ctx, 'send-void');
       expectStatus(await invoiceOp(ctx, 'voidInvoice', 'POST', other.id, 'void'), 200, 'void the invoice');
       expectError(await invoiceOp(ctx, 'sendInvoice', 'POST', other.id, 'send'), 409, 'conflict', 'invalid_state');
     },
   },
-  pending('checkout.invoices.void', '`POST /v1/invoices/{id}/void` voids an unpaid invoice; it can no longer be paid', OTHER_SCOPED, ['createInvoice', 'voidInvoice', SESSION]),
+  pending('checkout.invoices.void', '`POST /v1/invoices/{id}/void` voids an unpaid invoice; it can no longer be paid', OTHER_SCOPED, [
+    'createInvoice',
+    'voidInvoice',
+    SESSION,
+  ]),
   {
     id: 'checkout.invoices.refund',
-    title: '`POST /v1/invoices/{id}/refund` refunds the invoice\'s payment in part, then the rest; more than is left answers 400 `validation_error` (scope `invoice.refund`)',
+    title:
+      "`POST /v1/invoices/{id}/refund` refunds the invoice's payment in part, then the rest; more than is left answers 400 `validation_error` (scope `invoice.refund`)",
     source: OTHER_SCOPED,
     requires: ['createInvoice', ...PAY_CARD, 'refundInvoice'],
     serverOnly: true,
@@ -114,7 +139,7 @@ export const invoicesAndPortal: Scenario[] = [
   },
   {
     id: 'checkout.portal.needs-client',
-    title: 'A portal session needs a customer `clientId` of the merchant; without one, or with another merchant\'s, it is refused',
+    title: "A portal session needs a customer `clientId` of the merchant; without one, or with another merchant's, it is refused",
     source: OTHER_SCOPED,
     requires: ['createCustomer', 'createPortalSession'],
     serverOnly: true,

@@ -10,7 +10,14 @@ import { pending } from '../fixtures/scenario.js';
 import { LIST_WRAPPER } from '../fixtures/sections.js';
 
 /** Walks a list one item at a time from a cursor until `until` is seen; answers the ids in order. */
-async function walk(ctx: ConformanceContext, op: 'listProducts' | 'listPlans', path: string, envelope: boolean, from: number, until: number): Promise<number[]> {
+async function walk(
+  ctx: ConformanceContext,
+  op: 'listProducts' | 'listPlans',
+  path: string,
+  envelope: boolean,
+  from: number,
+  until: number,
+): Promise<number[]> {
   const seen: number[] = [];
   let cursor = from;
   for (let step = 0; step < 50; step++) {
@@ -57,19 +64,28 @@ export const lists: Scenario[] = [
       const made: number[] = [];
       for (const n of [1, 2, 3]) made.push((await newProduct(ctx, `order ${n}`)).id);
       const productPage = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 100 } });
-      assert.deepEqual(idsOf(productPage.json).filter((id) => made.includes(id)), [...made].reverse(), 'products: newest first');
+      assert.deepEqual(
+        idsOf(productPage.json).filter((id) => made.includes(id)),
+        [...made].reverse(),
+        'products: newest first',
+      );
       const plansMade: number[] = [];
       for (const n of [1, 2, 3]) plansMade.push((await newPlan(ctx, made[0]!, `order ${n}`)).id);
-      assert.deepEqual(idsOf(await listPlansPage(ctx, { limit: 100 })).filter((id) => plansMade.includes(id)), [...plansMade].reverse(), 'plans: newest first');
+      assert.deepEqual(
+        idsOf(await listPlansPage(ctx, { limit: 100 })).filter((id) => plansMade.includes(id)),
+        [...plansMade].reverse(),
+        'plans: newest first',
+      );
       const email = emailFor(ctx, 'order');
       const customersMade: number[] = [];
-      for (const n of [1, 2, 3]) customersMade.push(envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-order-${n}` }), 201, 'create').id);
+      for (const n of [1, 2, 3])
+        customersMade.push(envelopeData(await postCustomer(ctx, { email, externalId: `conf-${tag(ctx)}-order-${n}` }), 201, 'create').id);
       assert.deepEqual(idsOf(await listCustomers(ctx, { email, limit: 100 })), [...customersMade].reverse(), 'customers: newest first');
     },
   },
   {
     id: 'checkout.lists.starting-after-paging',
-    title: 'Repeating a list request with `startingAfter` set to the last item\'s id answers the next page, with no item twice (products and plans)',
+    title: "Repeating a list request with `startingAfter` set to the last item's id answers the next page, with no item twice (products and plans)",
     source: LIST_WRAPPER,
     requires: ['createProduct', 'listProducts', 'createPlan', 'listPlans'],
     serverOnly: true,
@@ -127,6 +143,14 @@ export const lists: Scenario[] = [
       assert.equal(planPage.hasMore, true, 'plans: more follow');
     },
   },
-  pending('checkout.lists.subscription-invoices-up-to-100', 'A subscription\'s invoice list returns up to 100 items', LIST_WRAPPER, [...SUBSCRIBE, 'listSubscriptionInvoices']),
-  pending('checkout.lists.invoices-by-reference', 'Invoices by reference take `limit` and `startingAfter` like every list, and answer at most one invoice for a reference', LIST_WRAPPER, ['createInvoice', 'listInvoices']),
+  pending('checkout.lists.subscription-invoices-up-to-100', "A subscription's invoice list returns up to 100 items", LIST_WRAPPER, [
+    ...SUBSCRIBE,
+    'listSubscriptionInvoices',
+  ]),
+  pending(
+    'checkout.lists.invoices-by-reference',
+    'Invoices by reference take `limit` and `startingAfter` like every list, and answer at most one invoice for a reference',
+    LIST_WRAPPER,
+    ['createInvoice', 'listInvoices'],
+  ),
 ];

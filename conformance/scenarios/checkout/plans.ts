@@ -18,13 +18,20 @@ async function retrievePlan(ctx: ConformanceContext, id: number): Promise<any> {
 export const plans: Scenario[] = [
   {
     id: 'checkout.plans.create-fields',
-    title: 'Creating a plan answers it with id, object `plan`, productId, name, description, amount, currency, interval, intervalCount, status `available`, active true and createdAt',
+    title:
+      'Creating a plan answers it with id, object `plan`, productId, name, description, amount, currency, interval, intervalCount, status `available`, active true and createdAt',
     source: PLAN_FIELDS,
     requires: ['createProduct', 'createPlan'],
     serverOnly: true,
     async run(ctx) {
       const product = await newProduct(ctx, 'plan fields');
-      const plan = await newPlan(ctx, product.id, 'fields', { description: 'Quarterly beans', amount: 25.5, currency: 'USD', interval: 'month', intervalCount: 3 });
+      const plan = await newPlan(ctx, product.id, 'fields', {
+        description: 'Quarterly beans',
+        amount: 25.5,
+        currency: 'USD',
+        interval: 'month',
+        intervalCount: 3,
+      });
       assert.equal(typeof plan.id, 'number');
       assert.equal(plan.object, 'plan');
       assert.equal(plan.productId, product.id, 'the plan belongs to its product');
@@ -41,7 +48,7 @@ export const plans: Scenario[] = [
   },
   {
     id: 'checkout.plans.intervals',
-    title: 'A plan\'s interval is `day`, `week`, `month` or `year`; anything else is refused with 400',
+    title: "A plan's interval is `day`, `week`, `month` or `year`; anything else is refused with 400",
     source: PLAN_ENDPOINTS,
     requires: ['createProduct', 'createPlan'],
     serverOnly: true,
@@ -62,13 +69,19 @@ export const plans: Scenario[] = [
   },
   {
     id: 'checkout.plans.belongs-to-product',
-    title: 'Every plan belongs to one of the merchant\'s products: a missing or unknown `productId` is refused with 400',
+    title: "Every plan belongs to one of the merchant's products: a missing or unknown `productId` is refused with 400",
     source: PRODUCT_ENDPOINTS,
     requires: ['createPlan'],
     serverOnly: true,
     async run(ctx) {
       const body = { name: `Conformance ${tag(ctx)} orphan`, amount: 5, currency: 'USD', interval: 'month' };
-      expectEnvelopeError(await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body }), 400, 'invalid_request', undefined, 'productId');
+      expectEnvelopeError(
+        await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body }),
+        400,
+        'invalid_request',
+        undefined,
+        'productId',
+      );
       expectEnvelopeError(
         await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body: { ...body, productId: 2147483000 } }),
         400,
@@ -80,7 +93,7 @@ export const plans: Scenario[] = [
   },
   {
     id: 'checkout.plans.foreign-product',
-    title: 'A plan on another merchant\'s product is refused with 400 (`productId`)',
+    title: "A plan on another merchant's product is refused with 400 (`productId`)",
     source: PLAN_FIELDS,
     requires: ['createProduct', 'createPlan'],
     serverOnly: true,
@@ -133,14 +146,23 @@ export const plans: Scenario[] = [
       const plan = await newPlan(ctx, product.id, 'before', { description: 'Before' });
       const path = `/v1/plans/${plan.id}`;
       const renamed = envelopeData(
-        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: `Conformance ${tag(ctx)} after`, description: 'After' } }),
+        await call(ctx, 'checkout', 'updatePlan', {
+          method: 'PATCH',
+          path,
+          key: secretKey(ctx),
+          body: { name: `Conformance ${tag(ctx)} after`, description: 'After' },
+        }),
         200,
         'rename the plan',
       );
       assert.equal(renamed.name, `Conformance ${tag(ctx)} after`);
       assert.equal(renamed.description, 'After');
       assert.equal(renamed.active, true, 'active is kept when not sent');
-      const drafted = envelopeData(await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { active: false } }), 200, 'deactivate the plan');
+      const drafted = envelopeData(
+        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { active: false } }),
+        200,
+        'deactivate the plan',
+      );
       assert.equal(drafted.active, false);
       assert.equal(drafted.name, `Conformance ${tag(ctx)} after`, 'name is kept when not sent');
       const read = await retrievePlan(ctx, plan.id);
@@ -183,7 +205,11 @@ export const plans: Scenario[] = [
     async run(ctx) {
       const product = await newProduct(ctx, 'archive');
       const plan = await newPlan(ctx, product.id, 'archive');
-      const archived = envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }), 200, 'archive the plan');
+      const archived = envelopeData(
+        await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
+        200,
+        'archive the plan',
+      );
       assert.equal(archived.id, plan.id);
       assert.equal(archived.status, 'discontinued', 'archiving sets status discontinued');
       assert.equal((await retrievePlan(ctx, plan.id)).status, 'discontinued', 'the archived plan stays readable');
@@ -233,15 +259,23 @@ export const plans: Scenario[] = [
       const product = await newProduct(ctx, 'status values');
       const plan = await newPlan(ctx, product.id, 'status values');
       assert.equal(plan.status, 'available');
-      const draft = envelopeData(await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path: `/v1/plans/${plan.id}`, key: secretKey(ctx), body: { active: false } }), 200, 'draft');
+      const draft = envelopeData(
+        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path: `/v1/plans/${plan.id}`, key: secretKey(ctx), body: { active: false } }),
+        200,
+        'draft',
+      );
       assert.equal(draft.status, 'available', 'a draft is still available');
-      const archived = envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }), 200, 'archive');
+      const archived = envelopeData(
+        await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
+        200,
+        'archive',
+      );
       assert.equal(archived.status, 'discontinued');
     },
   },
   {
     id: 'checkout.plans.other-merchant-404',
-    title: 'Another merchant\'s plan answers 404 to retrieve, update and archive',
+    title: "Another merchant's plan answers 404 to retrieve, update and archive",
     source: PLAN_ENDPOINTS,
     requires: ['createProduct', 'createPlan', 'retrievePlan', 'updatePlan', 'archivePlan'],
     serverOnly: true,
@@ -251,11 +285,20 @@ export const plans: Scenario[] = [
       const plan = await newPlan(ctx, product.id, 'theirs', {}, other);
       const path = `/v1/plans/${plan.id}`;
       expectEnvelopeError(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path, key: secretKey(ctx) }), 404, 'not_found');
-      expectEnvelopeError(await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: 'Mine now' } }), 404, 'not_found');
+      expectEnvelopeError(
+        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: 'Mine now' } }),
+        404,
+        'not_found',
+      );
       expectEnvelopeError(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path, key: secretKey(ctx) }), 404, 'not_found');
     },
   },
-  pending('checkout.plans.shared-by-modes', 'Plans are shared by test and live keys (needs a live key)', PLAN_ENDPOINTS, ['createProduct', 'createPlan', 'retrievePlan', 'listPlans']),
+  pending('checkout.plans.shared-by-modes', 'Plans are shared by test and live keys (needs a live key)', PLAN_ENDPOINTS, [
+    'createProduct',
+    'createPlan',
+    'retrievePlan',
+    'listPlans',
+  ]),
   {
     id: 'checkout.plan-states.draft-no-new-subscriptions',
     title: 'No subscription can start on a draft plan (a subscription session on it is refused)',
@@ -267,7 +310,13 @@ export const plans: Scenario[] = [
       const draft = await newPlan(ctx, product.id, 'draft for a session', { active: false });
       const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'draft-plan') }), 201, 'create a customer');
       // The customer is valid, so a refusal naming the plan is about the plan being a draft.
-      expectError(await postSubscriptionSession(ctx, { subscriptionPlanId: draft.id, clientId: customer.id }), 400, 'invalid_request', undefined, 'subscriptionPlanId');
+      expectError(
+        await postSubscriptionSession(ctx, { subscriptionPlanId: draft.id, clientId: customer.id }),
+        400,
+        'invalid_request',
+        undefined,
+        'subscriptionPlanId',
+      );
     },
   },
   {
@@ -279,11 +328,25 @@ export const plans: Scenario[] = [
     async run(ctx) {
       const product = await newProduct(ctx, 'archived plan session');
       const plan = await newPlan(ctx, product.id, 'archived for a session');
-      const archived = envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }), 200, 'archive');
+      const archived = envelopeData(
+        await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
+        200,
+        'archive',
+      );
       assert.equal(archived.status, 'discontinued');
       const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'archived-plan') }), 201, 'create a customer');
-      expectError(await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: customer.id }), 400, 'invalid_request', undefined, 'subscriptionPlanId');
+      expectError(
+        await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: customer.id }),
+        400,
+        'invalid_request',
+        undefined,
+        'subscriptionPlanId',
+      );
     },
   },
-  clocked('checkout.plan-states.archived-keeps-billing', 'Existing subscriptions on an archived plan keep billing (renewal after archive)', PLAN_STATES, [...SUBSCRIBE, 'archivePlan', 'listSubscriptionInvoices']),
+  clocked('checkout.plan-states.archived-keeps-billing', 'Existing subscriptions on an archived plan keep billing (renewal after archive)', PLAN_STATES, [
+    ...SUBSCRIBE,
+    'archivePlan',
+    'listSubscriptionInvoices',
+  ]),
 ];

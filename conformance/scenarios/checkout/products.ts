@@ -31,12 +31,18 @@ export const products: Scenario[] = [
     requires: ['createProduct'],
     serverOnly: true,
     async run(ctx) {
-      expectError(await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { description: 'Nameless' } }), 400, 'invalid_request', undefined, 'name');
+      expectError(
+        await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { description: 'Nameless' } }),
+        400,
+        'invalid_request',
+        undefined,
+        'name',
+      );
     },
   },
   {
     id: 'checkout.products.plan-product-id',
-    title: 'Every plan belongs to a product: the plan\'s `productId` is the product\'s id',
+    title: "Every plan belongs to a product: the plan's `productId` is the product's id",
     source: PRODUCT_ENDPOINTS,
     requires: ['createProduct', 'createPlan'],
     serverOnly: true,
@@ -48,7 +54,7 @@ export const products: Scenario[] = [
   },
   {
     id: 'checkout.products.other-merchant-404',
-    title: 'Another merchant\'s product answers 404 and is not listed',
+    title: "Another merchant's product answers 404 and is not listed",
     source: PRODUCT_ENDPOINTS,
     requires: ['createProduct', 'retrieveProduct', 'listProducts'],
     serverOnly: true,
@@ -58,7 +64,7 @@ export const products: Scenario[] = [
       expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/v1/products/${theirs.id}`, key: secretKey(ctx) }), 404, 'not_found');
       const page = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 100 } });
       assert.ok(idsOf(page.json).includes(mine.id), 'my newest product is listed');
-      assert.ok(!idsOf(page.json).includes(theirs.id), 'another merchant\'s product must not be listed');
+      assert.ok(!idsOf(page.json).includes(theirs.id), "another merchant's product must not be listed");
     },
   },
 ];

@@ -16,7 +16,11 @@ const SAVED_CARD_SETUP = ['createCustomer', ...PAY_CARD];
 async function customerWithSavedCard(ctx: ConformanceContext, label: string): Promise<{ customerId: number; phone: string; cardId: string }> {
   publishableKey(ctx); // Pending before anything is made when the run has no publishable key.
   const phone = `+1 415 555 ${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
-  const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, label), name: 'Conformance Customer', phone, externalId: `conf-${tag(ctx)}-${label}` }), 201, 'create a customer');
+  const customer = envelopeData(
+    await postCustomer(ctx, { email: emailFor(ctx, label), name: 'Conformance Customer', phone, externalId: `conf-${tag(ctx)}-${label}` }),
+    201,
+    'create a customer',
+  );
   const s = await newSession(ctx, { clientId: customer.id, allowSavedCards: true });
   const cardId = await tokenizeOn(ctx, s);
   expectStatus(await confirmWith(ctx, s, cardId), 200, 'pay with the card');
@@ -24,9 +28,20 @@ async function customerWithSavedCard(ctx: ConformanceContext, label: string): Pr
 }
 
 const savedCardsOf = (ctx: ConformanceContext, s: { id: string; clientSecret: string }) =>
-  call(ctx, 'checkout', 'listSavedCards', { method: 'GET', path: `/v1/checkout-sessions/${s.id}/saved-cards`, key: publishableKey(ctx), clientSecret: s.clientSecret });
+  call(ctx, 'checkout', 'listSavedCards', {
+    method: 'GET',
+    path: `/v1/checkout-sessions/${s.id}/saved-cards`,
+    key: publishableKey(ctx),
+    clientSecret: s.clientSecret,
+  });
 const srcLookup = (ctx: ConformanceContext, s: { id: string; clientSecret: string }, email: string) =>
-  call(ctx, 'checkout', 'lookupSrcCards', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/src/lookup`, key: publishableKey(ctx), clientSecret: s.clientSecret, body: { email } });
+  call(ctx, 'checkout', 'lookupSrcCards', {
+    method: 'POST',
+    path: `/v1/checkout-sessions/${s.id}/src/lookup`,
+    key: publishableKey(ctx),
+    clientSecret: s.clientSecret,
+    body: { email },
+  });
 
 export const savedCardsAndSrc: Scenario[] = [
   {
@@ -41,7 +56,10 @@ export const savedCardsAndSrc: Scenario[] = [
       assert.equal((await retrieveSession(ctx, allowed.id)).allowGuestSavedCards, true, 'allowGuestSavedCards reports allowSavedCards true');
       const listed = await savedCardsOf(ctx, allowed);
       expectStatus(listed, 200, 'list saved cards');
-      assert.ok(listed.json.data.some((c: any) => c.id === cardId), 'the card on file is listed when saved cards are allowed');
+      assert.ok(
+        listed.json.data.some((c: any) => c.id === cardId),
+        'the card on file is listed when saved cards are allowed',
+      );
       const notAllowed = await newSession(ctx, { clientId: customerId });
       assert.equal((await retrieveSession(ctx, notAllowed.id)).allowGuestSavedCards, false, 'allowGuestSavedCards is false without allowSavedCards');
       assert.deepEqual((await savedCardsOf(ctx, notAllowed)).json.data, [], 'without allowSavedCards the list is empty');
@@ -77,7 +95,8 @@ export const savedCardsAndSrc: Scenario[] = [
   },
   {
     id: 'checkout.sessions.saved-cards.verify-otp',
-    title: 'Using a saved card needs OTP: verify answers {verificationId, status `otp_sent`, maskedPhone, expiresAt}; confirm-otp answers {verified, paymentMethodId}',
+    title:
+      'Using a saved card needs OTP: verify answers {verificationId, status `otp_sent`, maskedPhone, expiresAt}; confirm-otp answers {verified, paymentMethodId}',
     source: CARD_OBJECTS,
     requires: [...SAVED_CARD_SETUP, 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', MESSAGES],
     serverOnly: true,
@@ -86,18 +105,41 @@ export const savedCardsAndSrc: Scenario[] = [
       const { customerId, phone, cardId } = await customerWithSavedCard(ctx, 'saved-otp');
       const s = await newSession(ctx, { clientId: customerId, allowSavedCards: true });
       const auth = { key: pk, clientSecret: s.clientSecret };
-      const unverified = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, ...auth, body: { paymentMethodId: cardId } });
+      const unverified = await call(ctx, 'checkout', 'confirmCheckoutSession', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/confirm`,
+        ...auth,
+        body: { paymentMethodId: cardId },
+      });
       expectStatus(unverified, 400, 'confirm with a saved card before OTP verification');
-      const v = await call(ctx, 'checkout', 'verifySavedCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/saved-cards/verify`, ...auth, body: { paymentMethodId: cardId } });
+      const v = await call(ctx, 'checkout', 'verifySavedCard', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/saved-cards/verify`,
+        ...auth,
+        body: { paymentMethodId: cardId },
+      });
       expectStatus(v, 200, 'verify a saved card');
       assert.equal(v.json.status, 'otp_sent');
       assert.equal(typeof v.json.verificationId, 'string');
-      assert.ok(v.json.maskedPhone.endsWith(phone.slice(-4)) && !v.json.maskedPhone.includes(phone.slice(3, 6)), `maskedPhone shows only the last digits: ${v.json.maskedPhone}`);
+      assert.ok(
+        v.json.maskedPhone.endsWith(phone.slice(-4)) && !v.json.maskedPhone.includes(phone.slice(3, 6)),
+        `maskedPhone shows only the last digits: ${v.json.maskedPhone}`,
+      );
       assert.ok(Number.isFinite(Date.parse(v.json.expiresAt)), 'expiresAt is a timestamp');
-      const ok = await call(ctx, 'checkout', 'confirmSavedCardOtp', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`, ...auth, body: { verificationId: v.json.verificationId, otp: await latestOtp(ctx, phone) } });
+      const ok = await call(ctx, 'checkout', 'confirmSavedCardOtp', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/saved-cards/confirm-otp`,
+        ...auth,
+        body: { verificationId: v.json.verificationId, otp: await latestOtp(ctx, phone) },
+      });
       expectStatus(ok, 200, 'confirm the one-time code');
       assert.deepEqual(ok.json, { verified: true, paymentMethodId: cardId });
-      const paid = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, ...auth, body: { paymentMethodId: ok.json.paymentMethodId } });
+      const paid = await call(ctx, 'checkout', 'confirmCheckoutSession', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/confirm`,
+        ...auth,
+        body: { paymentMethodId: ok.json.paymentMethodId },
+      });
       expectStatus(paid, 200, 'pay with the verified saved card');
       assert.equal(paid.json.status, 'complete');
     },
@@ -132,11 +174,23 @@ export const savedCardsAndSrc: Scenario[] = [
       const pk = publishableKey(ctx);
       const s = await newSession(ctx, { enableClickToPay: true });
       const srcCardId = (await srcLookup(ctx, s, SANDBOX_SRC.email)).json.cards[0].srcCardId;
-      const token = await call(ctx, 'checkout', 'authenticateSrcCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/src/authenticate`, key: pk, clientSecret: s.clientSecret, body: { srcCardId, validationData: SANDBOX_SRC.validationData } });
+      const token = await call(ctx, 'checkout', 'authenticateSrcCard', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/src/authenticate`,
+        key: pk,
+        clientSecret: s.clientSecret,
+        body: { srcCardId, validationData: SANDBOX_SRC.validationData },
+      });
       expectStatus(token, 200, 'authenticate a click-to-pay card');
       assert.match(token.json.paymentMethodId, /^pm_/);
       assert.equal(token.json.srcCardId, srcCardId);
-      const paid = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: token.json.paymentMethodId } });
+      const paid = await call(ctx, 'checkout', 'confirmCheckoutSession', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/confirm`,
+        key: pk,
+        clientSecret: s.clientSecret,
+        body: { paymentMethodId: token.json.paymentMethodId },
+      });
       expectStatus(paid, 200, 'confirm with the click-to-pay token');
       assert.equal(paid.json.paymentStatus, 'paid');
     },

@@ -15,7 +15,8 @@ import { subscriptionOf, subscriptionParts, trialSubscription } from '../fixture
 export const sessionCreation: Scenario[] = [
   {
     id: 'checkout.sessions.create.returned-fields',
-    title: 'Create answers id, object `checkout_session`, status `open`, paymentStatus `unpaid`, amount, currency, mode, paymentType, clientSecret, customer {email, name}, expiresAt and createdAt',
+    title:
+      'Create answers id, object `checkout_session`, status `open`, paymentStatus `unpaid`, amount, currency, mode, paymentType, clientSecret, customer {email, name}, expiresAt and createdAt',
     source: CREATED,
     requires: [SESSION],
     serverOnly: true,
@@ -32,8 +33,9 @@ export const sessionCreation: Scenario[] = [
       assert.equal(s.paymentType, 'oneTime');
       assert.equal(typeof s.clientSecret, 'string', 'clientSecret is returned');
       assert.ok(s.clientSecret.length > 0, 'clientSecret is not empty');
-      assert.deepEqual(s.customer, { email, name: 'Maria Lopez' }, 'customer carries the payer\'s email and name');
-      for (const field of ['expiresAt', 'createdAt']) assert.ok(Number.isFinite(Date.parse(s[field])), `${field} must be a timestamp, got ${JSON.stringify(s[field])}`);
+      assert.deepEqual(s.customer, { email, name: 'Maria Lopez' }, "customer carries the payer's email and name");
+      for (const field of ['expiresAt', 'createdAt'])
+        assert.ok(Number.isFinite(Date.parse(s[field])), `${field} must be a timestamp, got ${JSON.stringify(s[field])}`);
       assert.ok(!('notificationSecret' in s), 'no notificationSecret without a notificationUrl');
     },
   },
@@ -86,7 +88,8 @@ export const sessionCreation: Scenario[] = [
     async run(ctx) {
       assert.equal((await newSession(ctx, { mode: 'embedded' })).mode, 'embedded');
       assert.equal((await newSession(ctx, { mode: 'hosted', successUrl: 'https://shop.example.com/thanks' })).mode, 'hosted');
-      for (const mode of ['popup', 'Hosted', '']) expectError(await postSession(ctx, { mode, successUrl: 'https://shop.example.com/thanks' }), 400, 'invalid_request', undefined, 'mode');
+      for (const mode of ['popup', 'Hosted', ''])
+        expectError(await postSession(ctx, { mode, successUrl: 'https://shop.example.com/thanks' }), 400, 'invalid_request', undefined, 'mode');
     },
   },
   {
@@ -101,7 +104,8 @@ export const sessionCreation: Scenario[] = [
       const subscription = await postSession(ctx, { paymentType: 'subscription' });
       expectStatus(subscription, 400, 'a subscription session without a plan');
       assert.notEqual(subscription.json?.error?.param, 'paymentType', '`subscription` is an accepted paymentType');
-      for (const paymentType of ['once', 'one_time', 'recurring']) expectError(await postSession(ctx, { paymentType }), 400, 'invalid_request', undefined, 'paymentType');
+      for (const paymentType of ['once', 'one_time', 'recurring'])
+        expectError(await postSession(ctx, { paymentType }), 400, 'invalid_request', undefined, 'paymentType');
     },
   },
   {
@@ -143,12 +147,35 @@ export const sessionCreation: Scenario[] = [
       assert.match(String(nonString.json?.error?.param), /^metadata/, `the refusal names metadata: ${nonString.text.slice(0, 200)}`);
     },
   },
-  pending('checkout.sessions.create.notify-customer-default-off', 'Without `notifyCustomer` the merchant setting \'Message Checkout Customers\' applies (off unless turned on): retrieval reports false and no invoice message is sent', CREATE_FIELDS, [SESSION, RETRIEVE, MESSAGES]),
-  pending('checkout.sessions.create.notify-customer-true', '`notifyCustomer` true emails and texts the payer the session\'s invoice', CREATE_FIELDS, [SESSION, RETRIEVE, MESSAGES]),
-  pending('checkout.sessions.create.send-receipt-default-on', 'Without `sendReceipt` the merchant setting \'Send Checkout Receipts\' applies (on unless turned off): retrieval reports true and a receipt is emailed on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
+  pending(
+    'checkout.sessions.create.notify-customer-default-off',
+    "Without `notifyCustomer` the merchant setting 'Message Checkout Customers' applies (off unless turned on): retrieval reports false and no invoice message is sent",
+    CREATE_FIELDS,
+    [SESSION, RETRIEVE, MESSAGES],
+  ),
+  pending('checkout.sessions.create.notify-customer-true', "`notifyCustomer` true emails and texts the payer the session's invoice", CREATE_FIELDS, [
+    SESSION,
+    RETRIEVE,
+    MESSAGES,
+  ]),
+  pending(
+    'checkout.sessions.create.send-receipt-default-on',
+    "Without `sendReceipt` the merchant setting 'Send Checkout Receipts' applies (on unless turned off): retrieval reports true and a receipt is emailed on payment",
+    CREATE_FIELDS,
+    [...PAY_CARD, RETRIEVE, MESSAGES],
+  ),
   pending('checkout.sessions.create.send-receipt-false', '`sendReceipt` false sends no receipt on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
-  pending('checkout.sessions.create.send-receipt-needs-email', 'A receipt needs the payer\'s email: a paid session without `customerEmail` sends none', CREATE_FIELDS, [...PAY_CARD, MESSAGES]),
-  pending('checkout.sessions.create.description-ignored-for-invoice', '`description` is ignored when an existing invoice is paid', CREATE_FIELDS, ['createInvoice', SESSION, 'retrieveInvoice']),
+  pending(
+    'checkout.sessions.create.send-receipt-needs-email',
+    "A receipt needs the payer's email: a paid session without `customerEmail` sends none",
+    CREATE_FIELDS,
+    [...PAY_CARD, MESSAGES],
+  ),
+  pending('checkout.sessions.create.description-ignored-for-invoice', '`description` is ignored when an existing invoice is paid', CREATE_FIELDS, [
+    'createInvoice',
+    SESSION,
+    'retrieveInvoice',
+  ]),
   {
     id: 'checkout.sessions.create.trial-days-per-session',
     title: 'Trials are set per session (`trialDays`), not on the plan: two sessions on one plan can have different trials',
@@ -176,7 +203,10 @@ export const sessionCreation: Scenario[] = [
     async run(ctx) {
       const s = await newSession(ctx);
       const lifetime = Date.parse(s.expiresAt) - Date.parse(s.createdAt);
-      assert.ok(Math.abs(lifetime - 30 * 60_000) <= 1000, `expiresAt must be 30 minutes after createdAt, got ${lifetime / 1000} s (${s.createdAt} → ${s.expiresAt})`);
+      assert.ok(
+        Math.abs(lifetime - 30 * 60_000) <= 1000,
+        `expiresAt must be 30 minutes after createdAt, got ${lifetime / 1000} s (${s.createdAt} → ${s.expiresAt})`,
+      );
     },
   },
   {
@@ -189,7 +219,11 @@ export const sessionCreation: Scenario[] = [
       // From the target's clock, with a margin on each side of the bounds.
       const now = await targetNow(ctx);
       const inMinutes = (m: number) => new Date(now() + m * 60_000).toISOString();
-      for (const [what, at] of [['9 minutes', inMinutes(9)], ['25 hours', inMinutes(25 * 60)], ['5 minutes ago', inMinutes(-5)]] as const) {
+      for (const [what, at] of [
+        ['9 minutes', inMinutes(9)],
+        ['25 hours', inMinutes(25 * 60)],
+        ['5 minutes ago', inMinutes(-5)],
+      ] as const) {
         const res = await postSession(ctx, { expiresAt: at });
         assert.equal(res.status, 400, `expiresAt ${what} from now must be refused, got ${res.status} ${res.text.slice(0, 200)}`);
         expectError(res, 400, 'invalid_request', 'validation_error', 'expiresAt');
@@ -201,15 +235,21 @@ export const sessionCreation: Scenario[] = [
       }
     },
   },
-  clocked('checkout.sessions.rule-1-expired-cannot-be-paid', 'After expiry the session reads `expired` and cannot be paid (confirm is refused)', CREATION_RULES, [...PAY_CARD, RETRIEVE], {
-    async run(ctx) {
-      const s = await newSession(ctx);
-      const pm = await tokenizeOn(ctx, s);
-      await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
-      assert.equal((await retrieveSession(ctx, s.id)).status, 'expired', 'past expiresAt the session reads expired');
-      expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+  clocked(
+    'checkout.sessions.rule-1-expired-cannot-be-paid',
+    'After expiry the session reads `expired` and cannot be paid (confirm is refused)',
+    CREATION_RULES,
+    [...PAY_CARD, RETRIEVE],
+    {
+      async run(ctx) {
+        const s = await newSession(ctx);
+        const pm = await tokenizeOn(ctx, s);
+        await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
+        assert.equal((await retrieveSession(ctx, s.id)).status, 'expired', 'past expiresAt the session reads expired');
+        expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+      },
     },
-  }),
+  ),
 
   // Rule 2: placeholder.
   {
@@ -269,7 +309,12 @@ export const sessionCreation: Scenario[] = [
       assert.equal(s.customer?.email ?? null, null, 'no payer email');
       assert.equal(s.customer?.name ?? null, null, 'no payer name');
       // Any one of them alone is fine too.
-      for (const payer of [{ customerEmail: emailFor(ctx, 'only-email') }, { customerFirstName: 'Maria' }, { customerLastName: 'Lopez' }, { customerPhone: '+15555550142' }]) {
+      for (const payer of [
+        { customerEmail: emailFor(ctx, 'only-email') },
+        { customerFirstName: 'Maria' },
+        { customerLastName: 'Lopez' },
+        { customerPhone: '+15555550142' },
+      ]) {
         expectStatus(await postSession(ctx, payer), 201, `a session with only ${Object.keys(payer)[0]}`);
       }
     },
@@ -289,7 +334,11 @@ export const sessionCreation: Scenario[] = [
       for (const field of Object.keys(payer)) assert.equal(none[field] ?? null, null, `${field} is null when not given`);
     },
   },
-  pending('checkout.sessions.rule-3-payer-on-invoice', 'Payer details are recorded as payer on the invoice a one-time session creates', CREATION_RULES, [...PAY_CARD, RETRIEVE, 'retrieveInvoice']),
+  pending('checkout.sessions.rule-3-payer-on-invoice', 'Payer details are recorded as payer on the invoice a one-time session creates', CREATION_RULES, [
+    ...PAY_CARD,
+    RETRIEVE,
+    'retrieveInvoice',
+  ]),
 
   // Rule 4 and 5: per-session webhooks and secret (delivery itself in webhooks.ts).
   {

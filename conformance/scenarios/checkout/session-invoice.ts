@@ -16,7 +16,13 @@ async function newInvoice(ctx: ConformanceContext, currency = 'USD', key = secre
     method: 'POST',
     path: '/v1/invoices',
     key,
-    body: { customer: { email: emailFor(ctx, 'invoice') }, currency, lineItems: [{ name: `Conformance ${tag(ctx)}`, quantity: 2, unitAmount: 12.5 }], metadata: { conformanceRun: ctx.runId }, ...extra },
+    body: {
+      customer: { email: emailFor(ctx, 'invoice') },
+      currency,
+      lineItems: [{ name: `Conformance ${tag(ctx)}`, quantity: 2, unitAmount: 12.5 }],
+      metadata: { conformanceRun: ctx.runId },
+      ...extra,
+    },
   });
   expectStatus(res, 201, 'create an invoice');
   return res.json;
@@ -32,7 +38,12 @@ export const invoicePayment: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const invoice = await newInvoice(ctx);
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, paymentType: 'subscription' }), 400, 'invalid_request', 'validation_error');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, paymentType: 'subscription' }),
+        400,
+        'invalid_request',
+        'validation_error',
+      );
     },
   },
   {
@@ -43,7 +54,12 @@ export const invoicePayment: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const invoice = await newInvoice(ctx);
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, invoiceReference: invoice.reference }), 400, 'invalid_request', 'validation_error');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, invoiceReference: invoice.reference }),
+        400,
+        'invalid_request',
+        'validation_error',
+      );
     },
   },
   {
@@ -55,13 +71,25 @@ export const invoicePayment: Scenario[] = [
     async run(ctx) {
       const invoice = await newInvoice(ctx);
       const lineItems = [{ name: 'Extra', quantity: 1, unitAmount: 25 }];
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, lineItems }), 400, 'invalid_request', 'validation_error', 'lineItems');
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.reference, lineItems }), 400, 'invalid_request', 'validation_error', 'lineItems');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, lineItems }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'lineItems',
+      );
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.reference, lineItems }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'lineItems',
+      );
     },
   },
   {
     id: 'checkout.sessions.rule-6b-amount-currency-from-invoice',
-    title: 'Amount, currency and payment options come from the invoice: the session amount is the invoice\'s total due',
+    title: "Amount, currency and payment options come from the invoice: the session amount is the invoice's total due",
     source: RULE_6,
     requires: ['createInvoice', SESSION],
     serverOnly: true,
@@ -69,8 +97,8 @@ export const invoicePayment: Scenario[] = [
       const invoice = await newInvoice(ctx, 'EUR');
       const res = await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
       expectStatus(res, 201, 'create a session on an invoice');
-      assert.equal(res.json.amount, invoice.amountDue, 'the session charges the invoice\'s total due');
-      assert.equal(res.json.currency, 'EUR', 'the session takes the invoice\'s currency');
+      assert.equal(res.json.amount, invoice.amountDue, "the session charges the invoice's total due");
+      assert.equal(res.json.currency, 'EUR', "the session takes the invoice's currency");
     },
   },
   {
@@ -84,7 +112,12 @@ export const invoicePayment: Scenario[] = [
       const res = await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.reference });
       expectStatus(res, 201, 'create a session by invoice reference');
       assert.equal((await retrieveSession(ctx, res.json.id)).invoiceId, invoice.id, 'the session pays the invoice of that reference');
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.invoiceNumber }), 404, 'not_found', 'invoice_not_found');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.invoiceNumber }),
+        404,
+        'not_found',
+        'invoice_not_found',
+      );
     },
   },
   {
@@ -95,36 +128,68 @@ export const invoicePayment: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const invoice = await newInvoice(ctx);
-      expectError(await postSession(ctx, { amount: invoice.amountDue + 1, currency: undefined, invoiceId: invoice.id }), 400, 'invalid_request', 'validation_error', 'amount');
-      expectError(await postSession(ctx, { amount: undefined, currency: 'JPY', invoiceId: invoice.id }), 400, 'invalid_request', 'validation_error', 'currency');
-      expectStatus(await postSession(ctx, { amount: invoice.amountDue, currency: invoice.currency, invoiceId: invoice.id }), 201, 'matching amount and currency');
+      expectError(
+        await postSession(ctx, { amount: invoice.amountDue + 1, currency: undefined, invoiceId: invoice.id }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'amount',
+      );
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: 'JPY', invoiceId: invoice.id }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'currency',
+      );
+      expectStatus(
+        await postSession(ctx, { amount: invoice.amountDue, currency: invoice.currency, invoiceId: invoice.id }),
+        201,
+        'matching amount and currency',
+      );
     },
   },
   {
     id: 'checkout.sessions.rule-6b-payment-option-group-must-match',
-    title: 'A `paymentOptionGroupId` sent with an invoice must match the invoice\'s',
+    title: "A `paymentOptionGroupId` sent with an invoice must match the invoice's",
     source: RULE_6,
     requires: ['createInvoice', SESSION],
     serverOnly: true,
     async run(ctx) {
       const invoice = await newInvoice(ctx);
       // Invoices created through this interface have no payment option group.
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, paymentOptionGroupId: 2147483000 }), 400, 'invalid_request', 'validation_error', 'paymentOptionGroupId');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, paymentOptionGroupId: 2147483000 }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'paymentOptionGroupId',
+      );
     },
   },
   {
     id: 'checkout.sessions.rule-6c-other-merchant-invoice',
-    title: 'Another merchant\'s invoice answers 404 `invoice_not_found`',
+    title: "Another merchant's invoice answers 404 `invoice_not_found`",
     source: RULE_6,
     requires: ['createInvoice', SESSION],
     serverOnly: true,
     async run(ctx) {
       const theirs = await newInvoice(ctx, 'USD', otherSecretKey(ctx));
       expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: theirs.id }), 404, 'not_found', 'invoice_not_found');
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: theirs.reference }), 404, 'not_found', 'invoice_not_found');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: theirs.reference }),
+        404,
+        'not_found',
+        'invoice_not_found',
+      );
     },
   },
-  pending('checkout.sessions.rule-6c-other-mode-invoice', 'An invoice of the other mode answers 404 `invoice_not_found` (needs a live key, which the suite does not take)', RULE_6, ['createInvoice', SESSION]),
+  pending(
+    'checkout.sessions.rule-6c-other-mode-invoice',
+    'An invoice of the other mode answers 404 `invoice_not_found` (needs a live key, which the suite does not take)',
+    RULE_6,
+    ['createInvoice', SESSION],
+  ),
   {
     id: 'checkout.sessions.rule-6d-paid-not-payable',
     title: 'A paid invoice fails with `invoice_not_payable`',
@@ -146,11 +211,20 @@ export const invoicePayment: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const invoice = await newInvoice(ctx);
-      expectStatus(await call(ctx, 'checkout', 'voidInvoice', { method: 'POST', path: `/v1/invoices/${invoice.id}/void`, key: secretKey(ctx) }), 200, 'void the invoice');
+      expectStatus(
+        await call(ctx, 'checkout', 'voidInvoice', { method: 'POST', path: `/v1/invoices/${invoice.id}/void`, key: secretKey(ctx) }),
+        200,
+        'void the invoice',
+      );
       expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 409, 'conflict', 'invoice_not_payable');
     },
   },
-  pending('checkout.sessions.rule-6d-rejected-not-payable', 'A rejected invoice fails with `invoice_not_payable` (no operation to reject an invoice is known yet)', RULE_6, ['createInvoice', SESSION]),
+  pending(
+    'checkout.sessions.rule-6d-rejected-not-payable',
+    'A rejected invoice fails with `invoice_not_payable` (no operation to reject an invoice is known yet)',
+    RULE_6,
+    ['createInvoice', SESSION],
+  ),
   clocked('checkout.sessions.rule-6d-expired-not-payable', 'An expired invoice fails with `invoice_not_payable`', RULE_6, ['createCommerceInvoice', SESSION]),
   pending('checkout.sessions.rule-6d-draft-not-payable', 'A draft invoice fails with `invoice_not_payable`', RULE_6, ['createCommerceInvoice', SESSION]),
   {
@@ -181,21 +255,27 @@ export const invoicePayment: Scenario[] = [
       assert.equal(again.json.clientSecret, first.clientSecret, 'and its client secret');
     },
   },
-  clocked('checkout.sessions.rule-6f-invoice-unchanged-on-expiry', 'When the session paying an invoice expires, the invoice is left as it was (still payable)', RULE_6, ['createInvoice', SESSION, 'retrieveInvoice'], {
-    async run(ctx) {
-      const invoice = await newInvoice(ctx);
-      const session = await newSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
-      await advanceClock(ctx, secondsUntil(session.expiresAt, session.createdAt) + 1);
-      assert.equal((await retrieveSession(ctx, session.id)).status, 'expired', 'the session expired');
-      const after = await call(ctx, 'checkout', 'retrieveInvoice', { method: 'GET', path: `/v1/invoices/${invoice.id}`, key: secretKey(ctx) });
-      expectStatus(after, 200, 'retrieve the invoice');
-      assert.equal(after.json.status, invoice.status, 'the invoice keeps its status');
-      assert.equal(after.json.amountDue, invoice.amountDue, 'and is still due');
-      const next = await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
-      expectStatus(next, 201, 'a new session can pay the invoice');
-      assert.notEqual(next.json.id, session.id, 'a new session, not the expired one');
+  clocked(
+    'checkout.sessions.rule-6f-invoice-unchanged-on-expiry',
+    'When the session paying an invoice expires, the invoice is left as it was (still payable)',
+    RULE_6,
+    ['createInvoice', SESSION, 'retrieveInvoice'],
+    {
+      async run(ctx) {
+        const invoice = await newInvoice(ctx);
+        const session = await newSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
+        await advanceClock(ctx, secondsUntil(session.expiresAt, session.createdAt) + 1);
+        assert.equal((await retrieveSession(ctx, session.id)).status, 'expired', 'the session expired');
+        const after = await call(ctx, 'checkout', 'retrieveInvoice', { method: 'GET', path: `/v1/invoices/${invoice.id}`, key: secretKey(ctx) });
+        expectStatus(after, 200, 'retrieve the invoice');
+        assert.equal(after.json.status, invoice.status, 'the invoice keeps its status');
+        assert.equal(after.json.amountDue, invoice.amountDue, 'and is still due');
+        const next = await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id });
+        expectStatus(next, 201, 'a new session can pay the invoice');
+        assert.notEqual(next.json.id, session.id, 'a new session, not the expired one');
+      },
     },
-  }),
+  ),
   {
     id: 'checkout.sessions.rule-6f-invoice-unchanged-on-cancel',
     title: 'When the session paying an invoice is cancelled, the invoice is left as it was (not cancelled)',
@@ -212,5 +292,10 @@ export const invoicePayment: Scenario[] = [
       assert.equal(after.json.amountDue, invoice.amountDue, 'and is still due');
     },
   },
-  pending('checkout.sessions.rule-6g-completed-carries-invoice', '`checkout.session.completed` of a session paying an invoice carries `invoiceId` and `invoiceReference`', RULE_6, ['createInvoice', ...PAY_CARD, 'createWebhookConfiguration', 'listWebhookDeliveries']),
+  pending(
+    'checkout.sessions.rule-6g-completed-carries-invoice',
+    '`checkout.session.completed` of a session paying an invoice carries `invoiceId` and `invoiceReference`',
+    RULE_6,
+    ['createInvoice', ...PAY_CARD, 'createWebhookConfiguration', 'listWebhookDeliveries'],
+  ),
 ];

@@ -14,7 +14,8 @@ import { newQrPaidSession } from '../fixtures/wallet.js';
 export const sessionRetrieval: Scenario[] = [
   {
     id: 'checkout.sessions.retrieve.fields',
-    title: 'Retrieval answers sessionId, status, amount, currency, payer fields, resolved notifyCustomer/sendReceipt, allowGuestSavedCards, paymentType `one_time`, mode, expiresAt, merchantName, merchantLogoUrl, allowedPaymentMethods, successUrl, cancelUrl, clientId, subscriptionId, invoiceId and refund',
+    title:
+      'Retrieval answers sessionId, status, amount, currency, payer fields, resolved notifyCustomer/sendReceipt, allowGuestSavedCards, paymentType `one_time`, mode, expiresAt, merchantName, merchantLogoUrl, allowedPaymentMethods, successUrl, cancelUrl, clientId, subscriptionId, invoiceId and refund',
     source: RETRIEVAL,
     requires: [SESSION, RETRIEVE],
     serverOnly: true,
@@ -92,8 +93,18 @@ export const sessionRetrieval: Scenario[] = [
       assert.equal(refund.lastAttempt, null, 'no refund was attempted');
     },
   },
-  pending('checkout.sessions.retrieve.refund-refundable', 'For a paid card session the `refund` object says refundable true, reason `refundable`, lastAttempt null', RETRIEVAL, [...PAY_CARD, RETRIEVE]),
-  pending('checkout.sessions.retrieve.refund-already-refunded', 'After a full refund the `refund` object reads reason `already_refunded` and refundable false, with lastAttempt {outcome, attemptedAt, attempts}', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
+  pending(
+    'checkout.sessions.retrieve.refund-refundable',
+    'For a paid card session the `refund` object says refundable true, reason `refundable`, lastAttempt null',
+    RETRIEVAL,
+    [...PAY_CARD, RETRIEVE],
+  ),
+  pending(
+    'checkout.sessions.retrieve.refund-already-refunded',
+    'After a full refund the `refund` object reads reason `already_refunded` and refundable false, with lastAttempt {outcome, attemptedAt, attempts}',
+    RETRIEVAL,
+    [...PAY_CARD, RETRIEVE, 'refundCheckoutSession'],
+  ),
   {
     id: 'checkout.sessions.retrieve.refund-pending',
     title: 'While a wallet refund is under way the `refund` object reads reason `refund_pending`',
@@ -110,10 +121,30 @@ export const sessionRetrieval: Scenario[] = [
       assert.equal(refund.refundable, false);
     },
   },
-  pending('checkout.sessions.retrieve.refund-failed-still-refundable', 'After a failed refund attempt the `refund` object reads reason `refund_failed`, still refundable (retry)', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
-  pending('checkout.sessions.retrieve.refund-settled-manual', 'Reason `settled` (already paid out to the balance) and `method_not_supported` mean manualRefundRequired true', RETRIEVAL, [...PAY_CARD, 'settleTestPayment', RETRIEVE]),
-  pending('checkout.sessions.retrieve.refund-same-rule-as-endpoint', '`refund.refundable` agrees with the refund endpoint: refundable true exactly when a refund call would be accepted', RETRIEVAL, [...PAY_CARD, RETRIEVE, 'refundCheckoutSession']),
-  pending('checkout.sessions.status.polling', 'Polling answers `status`; for a hold session also captureMethod, paymentId, holdStatus, authorizedAmount and authorizationExpiresAt once the card is authorized', POLLING, [...HOLD]),
+  pending(
+    'checkout.sessions.retrieve.refund-failed-still-refundable',
+    'After a failed refund attempt the `refund` object reads reason `refund_failed`, still refundable (retry)',
+    RETRIEVAL,
+    [...PAY_CARD, RETRIEVE, 'refundCheckoutSession'],
+  ),
+  pending(
+    'checkout.sessions.retrieve.refund-settled-manual',
+    'Reason `settled` (already paid out to the balance) and `method_not_supported` mean manualRefundRequired true',
+    RETRIEVAL,
+    [...PAY_CARD, 'settleTestPayment', RETRIEVE],
+  ),
+  pending(
+    'checkout.sessions.retrieve.refund-same-rule-as-endpoint',
+    '`refund.refundable` agrees with the refund endpoint: refundable true exactly when a refund call would be accepted',
+    RETRIEVAL,
+    [...PAY_CARD, RETRIEVE, 'refundCheckoutSession'],
+  ),
+  pending(
+    'checkout.sessions.status.polling',
+    'Polling answers `status`; for a hold session also captureMethod, paymentId, holdStatus, authorizedAmount and authorizationExpiresAt once the card is authorized',
+    POLLING,
+    [...HOLD],
+  ),
   {
     id: 'checkout.sessions.status.hold-fields-absent-before-authorization',
     title: 'The hold fields of a hold session appear only once the card is authorized',
@@ -130,6 +161,16 @@ export const sessionRetrieval: Scenario[] = [
       }
     },
   },
-  pending('checkout.sessions.confirm.result', 'A successful confirm answers id, object `checkout_session`, status `complete`, paymentStatus `paid` and paymentResult {id, status `succeeded`, amount, currency}', CONFIRM_RESULT, [...PAY_CARD]),
-  pending('checkout.sessions.tokenize.payment-method', 'Tokenize answers a payment method: id `pm_...`, object `payment_method`, type `card`, card {brand, last4, expiryMonth, expiryYear (numbers)}, createdAt', CARD_OBJECTS, [SESSION, 'tokenizeCard']),
+  pending(
+    'checkout.sessions.confirm.result',
+    'A successful confirm answers id, object `checkout_session`, status `complete`, paymentStatus `paid` and paymentResult {id, status `succeeded`, amount, currency}',
+    CONFIRM_RESULT,
+    [...PAY_CARD],
+  ),
+  pending(
+    'checkout.sessions.tokenize.payment-method',
+    'Tokenize answers a payment method: id `pm_...`, object `payment_method`, type `card`, card {brand, last4, expiryMonth, expiryYear (numbers)}, createdAt',
+    CARD_OBJECTS,
+    [SESSION, 'tokenizeCard'],
+  ),
 ];

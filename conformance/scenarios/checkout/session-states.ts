@@ -73,7 +73,7 @@ export const sessionStates: Scenario[] = [
       if (ctx.options.otherSecretKey) {
         const mine = await newSession(ctx);
         expectError(await cancelSession(ctx, mine.id, { key: ctx.options.otherSecretKey }), 404, 'not_found');
-        assert.equal((await retrieveSession(ctx, mine.id)).status, 'created', 'another merchant\'s cancel changes nothing');
+        assert.equal((await retrieveSession(ctx, mine.id)).status, 'created', "another merchant's cancel changes nothing");
       }
     },
   },
@@ -91,8 +91,18 @@ export const sessionStates: Scenario[] = [
       assert.equal((await retrieveSession(ctx, s.id)).status, 'cancelled');
     },
   },
-  pending('checkout.session-states.cancel-cancels-session-invoice', 'Cancel cancels the invoice the session created', SESSION_STATES, [SESSION, CANCEL, RETRIEVE, 'retrieveInvoice']),
-  pending('checkout.session-states.completed-cancel-refused', '`completed` → cancel is refused (409; refund instead) and the session is unchanged', SESSION_STATES, [...PAY_CARD, CANCEL, RETRIEVE]),
+  pending('checkout.session-states.cancel-cancels-session-invoice', 'Cancel cancels the invoice the session created', SESSION_STATES, [
+    SESSION,
+    CANCEL,
+    RETRIEVE,
+    'retrieveInvoice',
+  ]),
+  pending(
+    'checkout.session-states.completed-cancel-refused',
+    '`completed` → cancel is refused (409; refund instead) and the session is unchanged',
+    SESSION_STATES,
+    [...PAY_CARD, CANCEL, RETRIEVE],
+  ),
   {
     id: 'checkout.session-states.withdraw-withdrawn',
     title: '`payment_pending` → withdraw-qr `withdrawn` → stays `payment_pending`, open for confirm with another option',
@@ -127,7 +137,12 @@ export const sessionStates: Scenario[] = [
     },
   },
   pending('checkout.session-states.confirm-succeeds', '`open` → confirm succeeds → `completed`, paymentStatus `paid`', SESSION_STATES, [...PAY_CARD, RETRIEVE]),
-  pending('checkout.session-states.hold-authorized', '`open` hold session (`captureMethod` `manual`) → card authorized → `completed` with payment status Authorized', SESSION_STATES, [...HOLD, RETRIEVE]),
+  pending(
+    'checkout.session-states.hold-authorized',
+    '`open` hold session (`captureMethod` `manual`) → card authorized → `completed` with payment status Authorized',
+    SESSION_STATES,
+    [...HOLD, RETRIEVE],
+  ),
   {
     id: 'checkout.session-states.3ds-cancel-may-complete',
     title: 'A payment already in 3-D Secure when the session is cancelled may still complete (refund it if it does)',
@@ -141,7 +156,12 @@ export const sessionStates: Scenario[] = [
       const pm = await call(ctx, 'checkout', 'tokenizeCard', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/tokenize`, ...auth, body: THREE_DS_CARD });
       expectStatus(pm, 201, 'tokenize the 3-D Secure test card');
       const returnUrl = 'https://shop.example.com/conformance/3ds-return';
-      const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/confirm`, ...auth, body: { paymentMethodId: pm.json.id, returnUrl } });
+      const confirmed = await call(ctx, 'checkout', 'confirmCheckoutSession', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/confirm`,
+        ...auth,
+        body: { paymentMethodId: pm.json.id, returnUrl },
+      });
       expectStatus(confirmed, 200, 'confirm with the 3-D Secure test card');
       assert.equal(confirmed.json.status, 'payment_pending', 'the confirm answer waits for the payer');
       assert.equal(confirmed.json.paymentStatus, 'unpaid');
@@ -153,14 +173,20 @@ export const sessionStates: Scenario[] = [
       const page = await fetch(confirmed.json.nextAction.url, { redirect: 'manual' });
       const html = await page.text();
       const token = /name="token" value="([^"]+)"/.exec(html)?.[1];
-      if (page.status !== 200 || !token || !html.includes('Complete authentication')) pendingBecause("nextAction.url is not Till's sandbox 3-D Secure page; complete it by hand");
+      if (page.status !== 200 || !token || !html.includes('Complete authentication'))
+        pendingBecause("nextAction.url is not Till's sandbox 3-D Secure page; complete it by hand");
       const done = await fetch(confirmed.json.nextAction.url, { method: 'POST', body: new URLSearchParams({ answer: 'complete', token }), redirect: 'manual' });
       assert.equal(done.status, 303, 'completing the challenge redirects the payer');
       assert.equal(done.headers.get('location'), returnUrl, 'to the returnUrl');
       const polled = await getSessionStatus(ctx, s.id);
       expectStatus(polled, 200, 'poll');
       assert.equal(polled.json.status, 'completed', 'the payment in 3-D Secure still completed the cancelled session');
-      const refund = await call(ctx, 'checkout', 'refundCheckoutSession', { method: 'POST', path: `/v1/checkout-sessions/${s.id}/refund`, key: secretKey(ctx), body: { reason: 'cancelled during 3-D Secure' } });
+      const refund = await call(ctx, 'checkout', 'refundCheckoutSession', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/refund`,
+        key: secretKey(ctx),
+        body: { reason: 'cancelled during 3-D Secure' },
+      });
       expectStatus(refund, 200, 'refund it');
       assert.equal(refund.json.status, 'refunded', 'the payment is refunded in full');
     },
@@ -179,15 +205,21 @@ export const sessionStates: Scenario[] = [
       expectError(await postWithdraw(ctx, s), 400, 'invalid_request', 'session_not_payable');
     },
   },
-  clocked('checkout.session-states.expired-refuses-confirm-and-withdraw', 'An expired session refuses confirm, and withdraw-qr on it answers 400', SESSION_STATES, [...PAY_CARD, WITHDRAW], {
-    async run(ctx) {
-      const s = await newSession(ctx);
-      const pm = await tokenizeOn(ctx, s);
-      await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
-      expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
-      expectError(await postWithdraw(ctx, s), 400, 'invalid_request', 'session_not_payable');
+  clocked(
+    'checkout.session-states.expired-refuses-confirm-and-withdraw',
+    'An expired session refuses confirm, and withdraw-qr on it answers 400',
+    SESSION_STATES,
+    [...PAY_CARD, WITHDRAW],
+    {
+      async run(ctx) {
+        const s = await newSession(ctx);
+        const pm = await tokenizeOn(ctx, s);
+        await advanceClock(ctx, secondsUntil(s.expiresAt, s.createdAt) + 1);
+        expectError(await confirmWith(ctx, s, pm), 400, 'invalid_request', 'session_not_payable');
+        expectError(await postWithdraw(ctx, s), 400, 'invalid_request', 'session_not_payable');
+      },
     },
-  }),
+  ),
   {
     id: 'checkout.session-states.status-values-snake-case',
     title: 'The REST API shows session statuses in snake_case (`payment_pending`, `completed`, `cancelled`, `expired`)',
@@ -202,7 +234,10 @@ export const sessionStates: Scenario[] = [
         const read = (await retrieveSession(ctx, s.id)).status;
         const polled = await getSessionStatus(ctx, s.id);
         expectStatus(polled, 200, 'poll');
-        for (const [what, value] of [['retrieval', read], ['polling', polled.json.status]] as const) {
+        for (const [what, value] of [
+          ['retrieval', read],
+          ['polling', polled.json.status],
+        ] as const) {
           assert.match(String(value), snake, `${what} status must be snake_case, got ${JSON.stringify(value)}`);
           assert.equal(value, expected, `${what} status`);
         }

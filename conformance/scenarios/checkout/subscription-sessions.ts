@@ -26,25 +26,34 @@ export const subscriptionSessions: Scenario[] = [
       expectError(noClient, 400, 'invalid_request', undefined, 'clientId');
       const neither = await postSubscriptionSession(ctx, {});
       expectStatus(neither, 400, 'a subscription session with neither');
-      assert.ok(['subscriptionPlanId', 'clientId'].includes(neither.json?.error?.param), `the refusal names subscriptionPlanId or clientId: ${neither.text.slice(0, 200)}`);
+      assert.ok(
+        ['subscriptionPlanId', 'clientId'].includes(neither.json?.error?.param),
+        `the refusal names subscriptionPlanId or clientId: ${neither.text.slice(0, 200)}`,
+      );
     },
   },
   {
     id: 'checkout.sessions.rule-7-foreign-client',
-    title: 'A subscription session with another merchant\'s `clientId` is refused with `validation_error`',
+    title: "A subscription session with another merchant's `clientId` is refused with `validation_error`",
     source: CREATION_RULES,
     requires: ['createProduct', 'createPlan', 'createCustomer', SESSION],
     serverOnly: true,
     async run(ctx) {
       const other = otherSecretKey(ctx);
       const { plan } = await subscriptionParts(ctx, 'foreign client');
-      const theirs = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'foreign-client') }, other), 201, 'the other merchant\'s customer');
-      expectError(await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: theirs.id }), 400, 'invalid_request', 'validation_error', 'clientId');
+      const theirs = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'foreign-client') }, other), 201, "the other merchant's customer");
+      expectError(
+        await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: theirs.id }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'clientId',
+      );
     },
   },
   {
     id: 'checkout.sessions.rule-7-foreign-plan',
-    title: 'A subscription session with another merchant\'s `subscriptionPlanId` is refused with `validation_error`',
+    title: "A subscription session with another merchant's `subscriptionPlanId` is refused with `validation_error`",
     source: CREATION_RULES,
     requires: ['createProduct', 'createPlan', 'createCustomer', SESSION],
     serverOnly: true,
@@ -53,8 +62,19 @@ export const subscriptionSessions: Scenario[] = [
       const { customer } = await subscriptionParts(ctx, 'foreign plan');
       const theirProduct = await newProduct(ctx, 'foreign plan product', other);
       const theirPlan = await newPlan(ctx, theirProduct.id, 'foreign plan', {}, other);
-      expectError(await postSubscriptionSession(ctx, { subscriptionPlanId: theirPlan.id, clientId: customer.id }), 400, 'invalid_request', 'validation_error', 'subscriptionPlanId');
+      expectError(
+        await postSubscriptionSession(ctx, { subscriptionPlanId: theirPlan.id, clientId: customer.id }),
+        400,
+        'invalid_request',
+        'validation_error',
+        'subscriptionPlanId',
+      );
     },
   },
-  pending('checkout.sessions.rule-7-free-trial-completes', 'A subscription session that starts a free trial (nothing to pay now) completes at once and still sends `checkout.session.completed`', CREATION_RULES, [...SUBSCRIBE_TRIAL, 'createWebhookConfiguration', 'listWebhookDeliveries']),
+  pending(
+    'checkout.sessions.rule-7-free-trial-completes',
+    'A subscription session that starts a free trial (nothing to pay now) completes at once and still sends `checkout.session.completed`',
+    CREATION_RULES,
+    [...SUBSCRIBE_TRIAL, 'createWebhookConfiguration', 'listWebhookDeliveries'],
+  ),
 ];

@@ -12,7 +12,8 @@ import { newQrPaidSession, newQrSession, payQr, postWithdraw } from '../fixtures
 export const withdrawQr: Scenario[] = [
   {
     id: 'checkout.withdraw-qr.withdrawn',
-    title: 'Outcome `withdrawn`: the code can no longer be paid and the session is back to `payment_pending`; the answer has sessionId, outcome, status and a message fit for the payer',
+    title:
+      'Outcome `withdrawn`: the code can no longer be paid and the session is back to `payment_pending`; the answer has sessionId, outcome, status and a message fit for the payer',
     source: WITHDRAW_OUTCOMES,
     requires: [...ISSUE_QR, WITHDRAW, 'simulateQrPaid'],
     serverOnly: true,
@@ -40,7 +41,8 @@ export const withdrawQr: Scenario[] = [
   },
   {
     id: 'checkout.withdraw-qr.failed',
-    title: 'Outcome `failed`: the code could not be withdrawn and may still be paid; nothing changed (sandbox trigger: session metadata `sandboxWithdrawQr` = `failed`)',
+    title:
+      'Outcome `failed`: the code could not be withdrawn and may still be paid; nothing changed (sandbox trigger: session metadata `sandboxWithdrawQr` = `failed`)',
     source: WITHDRAW_OUTCOMES,
     requires: [...ISSUE_QR, WITHDRAW, 'simulateQrPaid'],
     serverOnly: true,

@@ -14,7 +14,12 @@ const PAY = ['createCommerceInvoice', 'listInvoicePaymentMethods', 'payInvoice']
 
 /** Pays `amount` (all that is due when left out) of an invoice by Visa. */
 async function payVisa(ctx: ConformanceContext, invoiceId: number, amount?: number): Promise<HttpResult> {
-  return payInvoice(ctx, { invoiceId, paymentOptionId: await optionOf(ctx, invoiceId, 'CreditCard', 'Visa'), card: card(VISA), ...(amount === undefined ? {} : { amount }) });
+  return payInvoice(ctx, {
+    invoiceId,
+    paymentOptionId: await optionOf(ctx, invoiceId, 'CreditCard', 'Visa'),
+    card: card(VISA),
+    ...(amount === undefined ? {} : { amount }),
+  });
 }
 
 async function statusOf(ctx: ConformanceContext, invoiceId: number): Promise<string> {
@@ -28,8 +33,16 @@ function assertPaid(res: HttpResult, what: string): void {
   assert.equal(res.json.paymentStatusId, 'Success', `${what}: paymentStatusId`);
 }
 
-const state = (id: string, title: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({ id, title, source: INVOICE_STATES, requires: [...PAY, ...requires], serverOnly: true, run });
-const onTheClock = (id: string, title: string, run: (ctx: ConformanceContext) => Promise<void>): Scenario => clocked(id, title, INVOICE_STATES, [...PAY, 'getCommerceInvoice'], { run });
+const state = (id: string, title: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({
+  id,
+  title,
+  source: INVOICE_STATES,
+  requires: [...PAY, ...requires],
+  serverOnly: true,
+  run,
+});
+const onTheClock = (id: string, title: string, run: (ctx: ConformanceContext) => Promise<void>): Scenario =>
+  clocked(id, title, INVOICE_STATES, [...PAY, 'getCommerceInvoice'], { run });
 
 const HOUR = 3600;
 
@@ -55,7 +68,11 @@ export const invoiceStateScenarios: Scenario[] = [
   }),
   state('commerce.invoice-states.sent-can-pay', '`Sent` (sent to the customer): can be paid', ['sendCommerceInvoice', 'getCommerceInvoice'], async (ctx) => {
     const invoice = await newInvoice(ctx);
-    expectStatus(await call(ctx, 'commerce', 'sendCommerceInvoice', { method: 'POST', path: `/v1/invoice/${invoice.id}/send`, apiKey: apiKey(ctx) }), 200, 'send the invoice');
+    expectStatus(
+      await call(ctx, 'commerce', 'sendCommerceInvoice', { method: 'POST', path: `/v1/invoice/${invoice.id}/send`, apiKey: apiKey(ctx) }),
+      200,
+      'send the invoice',
+    );
     assert.equal(await statusOf(ctx, invoice.id), 'Sent');
     assertPaid(await payVisa(ctx, invoice.id), 'pay a Sent invoice');
     assert.equal(await statusOf(ctx, invoice.id), 'Paid');
@@ -75,12 +92,21 @@ export const invoiceStateScenarios: Scenario[] = [
     expectError(await payVisa(ctx, invoice.id), 409, 'conflict', 'invoice_not_payable');
     assert.equal(await statusOf(ctx, invoice.id), 'Paid');
   }),
-  state('commerce.invoice-states.cancelled-cannot-pay', '`Cancelled` (cancelled by the merchant): cannot be paid', ['voidInvoice', 'getCommerceInvoice'], async (ctx) => {
-    const invoice = await newInvoice(ctx);
-    expectStatus(await call(ctx, 'checkout', 'voidInvoice', { method: 'POST', path: `/v1/invoices/${invoice.id}/void`, key: ctx.options.secretKey }), 200, 'cancel (void) the invoice');
-    assert.equal(await statusOf(ctx, invoice.id), 'Cancelled');
-    expectError(await payVisa(ctx, invoice.id), 409, 'conflict', 'invoice_not_payable');
-  }),
+  state(
+    'commerce.invoice-states.cancelled-cannot-pay',
+    '`Cancelled` (cancelled by the merchant): cannot be paid',
+    ['voidInvoice', 'getCommerceInvoice'],
+    async (ctx) => {
+      const invoice = await newInvoice(ctx);
+      expectStatus(
+        await call(ctx, 'checkout', 'voidInvoice', { method: 'POST', path: `/v1/invoices/${invoice.id}/void`, key: ctx.options.secretKey }),
+        200,
+        'cancel (void) the invoice',
+      );
+      assert.equal(await statusOf(ctx, invoice.id), 'Cancelled');
+      expectError(await payVisa(ctx, invoice.id), 409, 'conflict', 'invoice_not_payable');
+    },
+  ),
   onTheClock('commerce.invoice-states.overdue-can-pay', '`Overdue` (past due date): can be paid', async (ctx) => {
     const invoice = await timedInvoice(ctx, 1, 48);
     await advanceClock(ctx, 2 * HOUR);

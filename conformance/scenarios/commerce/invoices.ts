@@ -36,10 +36,18 @@ async function newInvoice(ctx: ConformanceContext, label: string, extra: Record<
   return res.json;
 }
 
-const getById = (ctx: ConformanceContext, id: number) => call(ctx, 'commerce', 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${id}`, apiKey: apiKey(ctx) });
+const getById = (ctx: ConformanceContext, id: number) =>
+  call(ctx, 'commerce', 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${id}`, apiKey: apiKey(ctx) });
 const byReference = (ctx: ConformanceContext, code: string, query?: Record<string, string>) =>
-  call(ctx, 'commerce', 'getInvoiceByReference', { method: 'GET', path: `/v1/invoice/getByReference(code='${code}')`, apiKey: null, key: null, ...(query ? { query } : {}) });
-const list = (ctx: ConformanceContext, query: Record<string, string>) => call(ctx, 'commerce', LIST, { method: 'GET', path: '/v1/invoice', apiKey: apiKey(ctx), query });
+  call(ctx, 'commerce', 'getInvoiceByReference', {
+    method: 'GET',
+    path: `/v1/invoice/getByReference(code='${code}')`,
+    apiKey: null,
+    key: null,
+    ...(query ? { query } : {}),
+  });
+const list = (ctx: ConformanceContext, query: Record<string, string>) =>
+  call(ctx, 'commerce', LIST, { method: 'GET', path: '/v1/invoice', apiKey: apiKey(ctx), query });
 
 /** Three invoices of this run (totals 831, 1671.45, 2511.90), found again by their reference prefix. */
 async function threeInvoices(ctx: ConformanceContext, label: string): Promise<{ prefix: string; ids: number[] }> {
@@ -53,45 +61,100 @@ async function threeInvoices(ctx: ConformanceContext, label: string): Promise<{ 
 }
 const ofRun = (prefix: string) => `startswith(referenceNumber, '${prefix}')`;
 
-const scenario = (id: string, title: string, src: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({ id, title, source: src, requires, serverOnly: true, run });
+const scenario = (id: string, title: string, src: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({
+  id,
+  title,
+  source: src,
+  requires,
+  serverOnly: true,
+  run,
+});
 
 export const commerceInvoiceScenarios: Scenario[] = [
-  scenario('commerce.invoices.create-totals', 'Creating an invoice answers it with `id`, `identifier` and calculated totals (subTotal, taxAmount, discount, shippingCost, totalCost, totalDue) from its items', INVOICES, [INVOICE], async (ctx) => {
-    const inv = await newInvoice(ctx, 'totals');
-    assert.ok(Number.isInteger(inv.id) && inv.id > 0, 'an integer id');
-    for (const [field, value] of Object.entries({ subTotal: 770, taxAmount: 68.5, discount: 20, shippingCost: 12.5, totalCost: 831, totalDue: 831, totalPaid: 0 })) {
-      assert.equal(inv[field], value, `${field}: ${JSON.stringify(inv)}`);
-    }
-    assert.equal(inv.status, 'Pending');
-  }),
-  scenario('commerce.invoices.identifier-uuid', 'Each invoice gets a public `identifier`, a UUID, for payment links and QR codes', INVOICE_FIELDS, [INVOICE], async (ctx) => {
-    const [a, b] = [await newInvoice(ctx, 'uuid-a'), await newInvoice(ctx, 'uuid-b')];
-    assert.match(a.identifier, UUID);
-    assert.notEqual(a.identifier, b.identifier);
-    assert.ok(a.paymentUrl.endsWith(`/invoice/${a.identifier}`), `paymentUrl ${a.paymentUrl}`);
-    assert.equal(a.qrCodeUrl, `/v1/invoice/qrcode/${a.identifier}`);
-  }),
-  scenario('commerce.invoices.item-fields', 'Invoice items need name, unitCost and quantity, and carry taxRate (percent), taxAmount, subTotal and totalCost; item types are Product, Service, Subscription, Fee, Discount, Tax', INVOICE_FIELDS, [INVOICE, 'getCommerceInvoice'], async (ctx) => {
-    const inv = await newInvoice(ctx, 'items');
-    const got = await getById(ctx, inv.id);
-    expectStatus(got, 200, 'get the invoice');
-    assert.deepEqual(got.json.items.map((i: any) => [i.name, i.taxRate, i.subTotal, i.taxAmount, i.totalCost, i.invoiceItemTypeId]), [
-      ['Consulting hours', 10, 600, 60, 660, 'Service'],
-      ['USB-C dock', 5, 170, 8.5, 178.5, 'Product'],
-    ]);
-    const missing = await call(ctx, 'commerce', INVOICE, { method: 'POST', path: '/v1/invoice', apiKey: apiKey(ctx), body: { currencyCode: 'USD', items: [{ name: 'No price', quantity: 1 }] } });
-    assert.equal(missing.status, 400, `an item without unitCost: ${describe(missing)}`);
-    const discounted = await newInvoice(ctx, 'discount-item', { taxRate: 0, discount: 0, shippingCost: 0, items: [{ name: 'Plan', unitCost: 100, quantity: 1, invoiceItemTypeId: 'Subscription' }, { name: 'Promo', unitCost: 15, quantity: 1, invoiceItemTypeId: 'Discount' }] });
-    assert.equal(discounted.totalCost, 85, 'a Discount item counts negatively');
-  }),
-  scenario('commerce.invoices.counter-party', 'Payer and payee info carry firstName, lastName and email; a billing address adds addressLine1, city and a two-letter country', INVOICE_FIELDS, [INVOICE, 'getCommerceInvoice'], async (ctx) => {
-    const inv = (await getById(ctx, (await newInvoice(ctx, 'party')).id)).json;
-    assert.deepEqual(
-      [inv.sourceInfo.firstName, inv.sourceInfo.lastName, inv.sourceInfo.email, inv.sourceInfo.addressLine1, inv.sourceInfo.city, inv.sourceInfo.country],
-      ['Conformance', 'party', emailFor(ctx, 'party'), '500 Congress Ave', 'Austin', 'US'],
-    );
-    for (const key of ['firstName', 'lastName', 'email']) assert.ok(key in inv.destinationInfo, `destinationInfo.${key}`);
-  }),
+  scenario(
+    'commerce.invoices.create-totals',
+    'Creating an invoice answers it with `id`, `identifier` and calculated totals (subTotal, taxAmount, discount, shippingCost, totalCost, totalDue) from its items',
+    INVOICES,
+    [INVOICE],
+    async (ctx) => {
+      const inv = await newInvoice(ctx, 'totals');
+      assert.ok(Number.isInteger(inv.id) && inv.id > 0, 'an integer id');
+      for (const [field, value] of Object.entries({
+        subTotal: 770,
+        taxAmount: 68.5,
+        discount: 20,
+        shippingCost: 12.5,
+        totalCost: 831,
+        totalDue: 831,
+        totalPaid: 0,
+      })) {
+        assert.equal(inv[field], value, `${field}: ${JSON.stringify(inv)}`);
+      }
+      assert.equal(inv.status, 'Pending');
+    },
+  ),
+  scenario(
+    'commerce.invoices.identifier-uuid',
+    'Each invoice gets a public `identifier`, a UUID, for payment links and QR codes',
+    INVOICE_FIELDS,
+    [INVOICE],
+    async (ctx) => {
+      const [a, b] = [await newInvoice(ctx, 'uuid-a'), await newInvoice(ctx, 'uuid-b')];
+      assert.match(a.identifier, UUID);
+      assert.notEqual(a.identifier, b.identifier);
+      assert.ok(a.paymentUrl.endsWith(`/invoice/${a.identifier}`), `paymentUrl ${a.paymentUrl}`);
+      assert.equal(a.qrCodeUrl, `/v1/invoice/qrcode/${a.identifier}`);
+    },
+  ),
+  scenario(
+    'commerce.invoices.item-fields',
+    'Invoice items need name, unitCost and quantity, and carry taxRate (percent), taxAmount, subTotal and totalCost; item types are Product, Service, Subscription, Fee, Discount, Tax',
+    INVOICE_FIELDS,
+    [INVOICE, 'getCommerceInvoice'],
+    async (ctx) => {
+      const inv = await newInvoice(ctx, 'items');
+      const got = await getById(ctx, inv.id);
+      expectStatus(got, 200, 'get the invoice');
+      assert.deepEqual(
+        got.json.items.map((i: any) => [i.name, i.taxRate, i.subTotal, i.taxAmount, i.totalCost, i.invoiceItemTypeId]),
+        [
+          ['Consulting hours', 10, 600, 60, 660, 'Service'],
+          ['USB-C dock', 5, 170, 8.5, 178.5, 'Product'],
+        ],
+      );
+      const missing = await call(ctx, 'commerce', INVOICE, {
+        method: 'POST',
+        path: '/v1/invoice',
+        apiKey: apiKey(ctx),
+        body: { currencyCode: 'USD', items: [{ name: 'No price', quantity: 1 }] },
+      });
+      assert.equal(missing.status, 400, `an item without unitCost: ${describe(missing)}`);
+      const discounted = await newInvoice(ctx, 'discount-item', {
+        taxRate: 0,
+        discount: 0,
+        shippingCost: 0,
+        items: [
+          { name: 'Plan', unitCost: 100, quantity: 1, invoiceItemTypeId: 'Subscription' },
+          { name: 'Promo', unitCost: 15, quantity: 1, invoiceItemTypeId: 'Discount' },
+        ],
+      });
+      assert.equal(discounted.totalCost, 85, 'a Discount item counts negatively');
+    },
+  ),
+  scenario(
+    'commerce.invoices.counter-party',
+    'Payer and payee info carry firstName, lastName and email; a billing address adds addressLine1, city and a two-letter country',
+    INVOICE_FIELDS,
+    [INVOICE, 'getCommerceInvoice'],
+    async (ctx) => {
+      const inv = (await getById(ctx, (await newInvoice(ctx, 'party')).id)).json;
+      assert.deepEqual(
+        [inv.sourceInfo.firstName, inv.sourceInfo.lastName, inv.sourceInfo.email, inv.sourceInfo.addressLine1, inv.sourceInfo.city, inv.sourceInfo.country],
+        ['Conformance', 'party', emailFor(ctx, 'party'), '500 Congress Ave', 'Austin', 'US'],
+      );
+      for (const key of ['firstName', 'lastName', 'email']) assert.ok(key in inv.destinationInfo, `destinationInfo.${key}`);
+    },
+  ),
   scenario('commerce.invoices.get-by-id', '`GET /v1/invoice/{id}` answers the invoice with the key', INVOICES, [INVOICE, 'getCommerceInvoice'], async (ctx) => {
     const inv = await newInvoice(ctx, 'by-id');
     const got = await getById(ctx, inv.id);
@@ -99,40 +162,79 @@ export const commerceInvoiceScenarios: Scenario[] = [
     assert.deepEqual(got.json, inv);
     expectError(await call(ctx, 'commerce', 'getCommerceInvoice', { method: 'GET', path: '/v1/invoice/2147483647', apiKey: apiKey(ctx) }), 404, 'not_found');
   }),
-  scenario('commerce.invoices.get-by-reference-public', "`getByReference(code='...')` answers the invoice without any key", INVOICES, [INVOICE, 'getInvoiceByReference'], async (ctx) => {
-    const inv = await newInvoice(ctx, 'ref');
-    const got = await byReference(ctx, inv.referenceNumber);
-    expectStatus(got, 200, 'get by reference without a key');
-    assert.equal(got.json.id, inv.id);
-    expectStatus(await byReference(ctx, `NO${tag(ctx).slice(-10)}X`), 404, 'an unknown reference');
-  }),
-  scenario('commerce.invoices.get-by-reference-default-expand', 'Without `$expand`, getByReference answers the merchant with media, source info, destination info, items and merchant location with address', INVOICES, [INVOICE, 'getInvoiceByReference'], async (ctx) => {
-    const inv = await newInvoice(ctx, 'expand');
-    const got = (await byReference(ctx, inv.referenceNumber)).json;
-    assert.ok(Array.isArray(got.merchant?.media), 'merchant with media');
-    assert.ok(got.sourceInfo && got.destinationInfo, 'source and destination info');
-    assert.equal(got.items.length, 2, 'items');
-    assert.ok('merchantLocation' in got, 'merchant location (null when the merchant has none)');
-    if (got.merchantLocation !== null) assert.ok(got.merchantLocation.address, 'a location carries its address');
-    expectError(await byReference(ctx, inv.referenceNumber, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
-  }),
-  scenario('commerce.invoices.payment-methods', '`GET /v1/invoice/{id}/PaymentMethods` answers `{value: [payment options]}` with id, code, name, paymentMethodId, paymentProviderTypeId, paymentChannel, isEnabled, isVerificationRequired and currencyCode', PAYMENT_OPTION, [INVOICE, 'listInvoicePaymentMethods'], async (ctx) => {
-    const inv = await newInvoice(ctx, 'methods');
-    const res = await call(ctx, 'commerce', 'listInvoicePaymentMethods', { method: 'GET', path: `/v1/invoice/${inv.id}/PaymentMethods`, apiKey: apiKey(ctx) });
-    expectStatus(res, 200, 'the payment methods');
-    assert.ok(res.json.value.length > 0, 'at least one option');
-    for (const option of res.json.value) {
-      for (const key of ['id', 'code', 'name', 'paymentMethodId', 'paymentProviderTypeId', 'paymentChannel', 'isEnabled', 'isVerificationRequired', 'currencyCode']) assert.ok(key in option, `${key} in ${JSON.stringify(option)}`);
-      assert.equal(option.currencyCode, 'USD');
-    }
-  }),
-  scenario('commerce.invoices.qr-png', '`GET /v1/invoice/qrcode/{identifier}` answers a PNG image (`image/png`) without any key', INVOICES, [INVOICE, 'getInvoiceQrCode'], async (ctx) => {
-    const inv = await newInvoice(ctx, 'qr');
-    const res = await call(ctx, 'commerce', 'getInvoiceQrCode', { method: 'GET', path: `/v1/invoice/qrcode/${inv.identifier}`, apiKey: null, key: null });
-    expectStatus(res, 200, 'the QR code');
-    assert.equal(res.headers.get('content-type'), 'image/png');
-    assert.equal(res.text.slice(1, 4), 'PNG', 'the PNG signature');
-  }),
+  scenario(
+    'commerce.invoices.get-by-reference-public',
+    "`getByReference(code='...')` answers the invoice without any key",
+    INVOICES,
+    [INVOICE, 'getInvoiceByReference'],
+    async (ctx) => {
+      const inv = await newInvoice(ctx, 'ref');
+      const got = await byReference(ctx, inv.referenceNumber);
+      expectStatus(got, 200, 'get by reference without a key');
+      assert.equal(got.json.id, inv.id);
+      expectStatus(await byReference(ctx, `NO${tag(ctx).slice(-10)}X`), 404, 'an unknown reference');
+    },
+  ),
+  scenario(
+    'commerce.invoices.get-by-reference-default-expand',
+    'Without `$expand`, getByReference answers the merchant with media, source info, destination info, items and merchant location with address',
+    INVOICES,
+    [INVOICE, 'getInvoiceByReference'],
+    async (ctx) => {
+      const inv = await newInvoice(ctx, 'expand');
+      const got = (await byReference(ctx, inv.referenceNumber)).json;
+      assert.ok(Array.isArray(got.merchant?.media), 'merchant with media');
+      assert.ok(got.sourceInfo && got.destinationInfo, 'source and destination info');
+      assert.equal(got.items.length, 2, 'items');
+      assert.ok('merchantLocation' in got, 'merchant location (null when the merchant has none)');
+      if (got.merchantLocation !== null) assert.ok(got.merchantLocation.address, 'a location carries its address');
+      expectError(await byReference(ctx, inv.referenceNumber, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
+    },
+  ),
+  scenario(
+    'commerce.invoices.payment-methods',
+    '`GET /v1/invoice/{id}/PaymentMethods` answers `{value: [payment options]}` with id, code, name, paymentMethodId, paymentProviderTypeId, paymentChannel, isEnabled, isVerificationRequired and currencyCode',
+    PAYMENT_OPTION,
+    [INVOICE, 'listInvoicePaymentMethods'],
+    async (ctx) => {
+      const inv = await newInvoice(ctx, 'methods');
+      const res = await call(ctx, 'commerce', 'listInvoicePaymentMethods', {
+        method: 'GET',
+        path: `/v1/invoice/${inv.id}/PaymentMethods`,
+        apiKey: apiKey(ctx),
+      });
+      expectStatus(res, 200, 'the payment methods');
+      assert.ok(res.json.value.length > 0, 'at least one option');
+      for (const option of res.json.value) {
+        for (const key of [
+          'id',
+          'code',
+          'name',
+          'paymentMethodId',
+          'paymentProviderTypeId',
+          'paymentChannel',
+          'isEnabled',
+          'isVerificationRequired',
+          'currencyCode',
+        ])
+          assert.ok(key in option, `${key} in ${JSON.stringify(option)}`);
+        assert.equal(option.currencyCode, 'USD');
+      }
+    },
+  ),
+  scenario(
+    'commerce.invoices.qr-png',
+    '`GET /v1/invoice/qrcode/{identifier}` answers a PNG image (`image/png`) without any key',
+    INVOICES,
+    [INVOICE, 'getInvoiceQrCode'],
+    async (ctx) => {
+      const inv = await newInvoice(ctx, 'qr');
+      const res = await call(ctx, 'commerce', 'getInvoiceQrCode', { method: 'GET', path: `/v1/invoice/qrcode/${inv.identifier}`, apiKey: null, key: null });
+      expectStatus(res, 200, 'the QR code');
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      assert.equal(res.text.slice(1, 4), 'PNG', 'the PNG signature');
+    },
+  ),
   scenario('commerce.invoices.list-value', '`GET /v1/invoice` answers `{value: [...]}`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
     const inv = await newInvoice(ctx, 'list');
     const res = await list(ctx, { $filter: `referenceNumber eq '${inv.referenceNumber}'` });
@@ -149,35 +251,62 @@ export const commerceInvoiceScenarios: Scenario[] = [
   scenario('commerce.invoices.list-top-skip', '`$top` sets the page size and `$skip` the offset', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
     const { prefix, ids } = await threeInvoices(ctx, 'page');
     const first = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $top: '2' });
-    assert.deepEqual(first.json.value.map((i: any) => i.id), ids.slice(0, 2));
+    assert.deepEqual(
+      first.json.value.map((i: any) => i.id),
+      ids.slice(0, 2),
+    );
     assert.ok(first.json['@odata.nextLink'], 'a next link while more follow');
     const second = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $top: '2', $skip: '2' });
-    assert.deepEqual(second.json.value.map((i: any) => i.id), ids.slice(2));
+    assert.deepEqual(
+      second.json.value.map((i: any) => i.id),
+      ids.slice(2),
+    );
     assert.ok(!('@odata.nextLink' in second.json), 'no next link on the last page');
   }),
   scenario('commerce.invoices.list-filter', '`$filter` selects with `field eq value`, combined with `and`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
     const { prefix, ids } = await threeInvoices(ctx, 'flt');
     const res = await list(ctx, { $filter: `${ofRun(prefix)} and status eq 'Pending' and totalCost gt 1000`, $orderby: 'id asc' });
-    assert.deepEqual(res.json.value.map((i: any) => i.id), ids.slice(1));
+    assert.deepEqual(
+      res.json.value.map((i: any) => i.id),
+      ids.slice(1),
+    );
     expectError(await list(ctx, { $filter: 'nosuchfield eq 1' }), 400, 'invalid_request', 'parameter_invalid', '$filter');
   }),
   scenario('commerce.invoices.list-orderby', '`$orderby` sorts, for example `id desc`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
     const { prefix, ids } = await threeInvoices(ctx, 'ord');
-    assert.deepEqual((await list(ctx, { $filter: ofRun(prefix), $orderby: 'id desc' })).json.value.map((i: any) => i.id), [...ids].reverse());
-    assert.deepEqual((await list(ctx, { $filter: ofRun(prefix), $orderby: 'totalCost asc' })).json.value.map((i: any) => i.totalCost), [831, 1671.45, 2511.9]);
+    assert.deepEqual(
+      (await list(ctx, { $filter: ofRun(prefix), $orderby: 'id desc' })).json.value.map((i: any) => i.id),
+      [...ids].reverse(),
+    );
+    assert.deepEqual(
+      (await list(ctx, { $filter: ofRun(prefix), $orderby: 'totalCost asc' })).json.value.map((i: any) => i.totalCost),
+      [831, 1671.45, 2511.9],
+    );
   }),
-  scenario('commerce.invoices.list-select-expand', '`$select` limits the fields returned and `$expand` names related objects', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
-    const { prefix, ids } = await threeInvoices(ctx, 'sel');
-    const selected = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $select: 'id,totalCost' });
-    assert.deepEqual(selected.json.value, [{ id: ids[0], totalCost: 831 }, { id: ids[1], totalCost: 1671.45 }, { id: ids[2], totalCost: 2511.9 }]);
-    const expanded = await list(ctx, { $filter: ofRun(prefix), $select: 'id', $expand: 'items', $top: '1' });
-    assert.deepEqual(Object.keys(expanded.json.value[0]).sort(), ['id', 'items']);
-    expectError(await list(ctx, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
-  }),
+  scenario(
+    'commerce.invoices.list-select-expand',
+    '`$select` limits the fields returned and `$expand` names related objects',
+    CONVENTIONS,
+    [INVOICE, LIST],
+    async (ctx) => {
+      const { prefix, ids } = await threeInvoices(ctx, 'sel');
+      const selected = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $select: 'id,totalCost' });
+      assert.deepEqual(selected.json.value, [
+        { id: ids[0], totalCost: 831 },
+        { id: ids[1], totalCost: 1671.45 },
+        { id: ids[2], totalCost: 2511.9 },
+      ]);
+      const expanded = await list(ctx, { $filter: ofRun(prefix), $select: 'id', $expand: 'items', $top: '1' });
+      assert.deepEqual(Object.keys(expanded.json.value[0]).sort(), ['id', 'items']);
+      expectError(await list(ctx, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
+    },
+  ),
   scenario('commerce.invoices.money-numbers', 'Invoice money fields are JSON numbers', CONVENTIONS, [INVOICE], async (ctx) => {
     const inv = await newInvoice(ctx, 'numbers');
-    for (const field of ['totalDue', 'totalPaid', 'subTotal', 'taxAmount', 'discount', 'shippingCost', 'totalCost']) assert.equal(typeof inv[field], 'number', field);
-    for (const field of ['unitCost', 'discount', 'taxAmount', 'subTotal', 'totalCost', 'shippingCost']) assert.equal(typeof inv.items[0][field], 'number', `items[0].${field}`);
+    for (const field of ['totalDue', 'totalPaid', 'subTotal', 'taxAmount', 'discount', 'shippingCost', 'totalCost'])
+      assert.equal(typeof inv[field], 'number', field);
+    for (const field of ['unitCost', 'discount', 'taxAmount', 'subTotal', 'totalCost', 'shippingCost'])
+      assert.equal(typeof inv.items[0][field], 'number', `items[0].${field}`);
   }),
   scenario('commerce.invoices.payment-page', 'The public payment page of an invoice is at `/invoice/{identifier}`', INVOICES, [INVOICE], async (ctx) => {
     const inv = await newInvoice(ctx, 'page');

@@ -30,7 +30,13 @@ export async function newInvoice(ctx: ConformanceContext, extra: Record<string, 
     method: 'POST',
     path: '/v1/invoice',
     apiKey: apiKey(ctx),
-    body: { currencyCode: 'USD', description: 'Conformance invoice', items: [{ name: 'Workshop seat', unitCost: 42.5, quantity: 2 }], sourceInfo: { firstName: 'Ana', lastName: 'Lopez', email: 'ana.lopez@example.com' }, ...extra },
+    body: {
+      currencyCode: 'USD',
+      description: 'Conformance invoice',
+      items: [{ name: 'Workshop seat', unitCost: 42.5, quantity: 2 }],
+      sourceInfo: { firstName: 'Ana', lastName: 'Lopez', email: 'ana.lopez@example.com' },
+      ...extra,
+    },
   });
   expectStatus(res, 201, 'create a Commerce invoice');
   return { id: res.json.id, identifier: res.json.identifier };
@@ -46,10 +52,15 @@ export async function optionOf(ctx: ConformanceContext, invoiceId: number, metho
   return option.id;
 }
 
-export const payInvoice = (ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> => call(ctx, 'commerce', 'payInvoice', { method: 'POST', path: '/api/payment/payinvoice', apiKey: apiKey(ctx), body });
+export const payInvoice = (ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> =>
+  call(ctx, 'commerce', 'payInvoice', { method: 'POST', path: '/api/payment/payinvoice', apiKey: apiKey(ctx), body });
 
 /** Pays a new invoice by card; answers the payment response. */
-async function payByCard(ctx: ConformanceContext, cardNumber: string, brand = 'Visa'): Promise<{ invoice: { id: number; identifier: string }; res: HttpResult }> {
+async function payByCard(
+  ctx: ConformanceContext,
+  cardNumber: string,
+  brand = 'Visa',
+): Promise<{ invoice: { id: number; identifier: string }; res: HttpResult }> {
   const invoice = await newInvoice(ctx);
   const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', brand), card: card(cardNumber) });
   expectStatus(res, 200, 'pay the invoice by card');
@@ -58,10 +69,30 @@ async function payByCard(ctx: ConformanceContext, cardNumber: string, brand = 'V
 
 /** The contract's rule: `isSuccess` exactly when the status is Success or CustomerAuthRequired. */
 function assertIsSuccessRule(body: { isSuccess: boolean; paymentStatusId: string }): void {
-  assert.equal(body.isSuccess, ['Success', 'CustomerAuthRequired'].includes(body.paymentStatusId), `isSuccess ${body.isSuccess} with paymentStatusId ${body.paymentStatusId}`);
+  assert.equal(
+    body.isSuccess,
+    ['Success', 'CustomerAuthRequired'].includes(body.paymentStatusId),
+    `isSuccess ${body.isSuccess} with paymentStatusId ${body.paymentStatusId}`,
+  );
 }
 
-const RESPONSE_FIELDS = ['referenceNumber', 'invoiceIdentifier', 'amountPaid', 'amountDue', 'feePaid', 'currency', 'paymentStatusId', 'paymentDateTime', 'paymentMethod', 'isSuccess', 'approvalAction', 'approvalDataOrUrl', 'is3DSecureAuth', 'authorizationCode', 'hostMessage'];
+const RESPONSE_FIELDS = [
+  'referenceNumber',
+  'invoiceIdentifier',
+  'amountPaid',
+  'amountDue',
+  'feePaid',
+  'currency',
+  'paymentStatusId',
+  'paymentDateTime',
+  'paymentMethod',
+  'isSuccess',
+  'approvalAction',
+  'approvalDataOrUrl',
+  'is3DSecureAuth',
+  'authorizationCode',
+  'hostMessage',
+];
 
 export const commercePayments: Scenario[] = [
   {
@@ -116,7 +147,10 @@ export const commercePayments: Scenario[] = [
     async run(ctx) {
       const { res } = await payByCard(ctx, INSUFFICIENT);
       assert.equal(res.json.isSuccess, false);
-      assert.ok(typeof res.json.hostMessage === 'string' && /insufficient funds/i.test(res.json.hostMessage), `hostMessage gives the reason: ${res.json.hostMessage}`);
+      assert.ok(
+        typeof res.json.hostMessage === 'string' && /insufficient funds/i.test(res.json.hostMessage),
+        `hostMessage gives the reason: ${res.json.hostMessage}`,
+      );
     },
   },
   {
@@ -137,7 +171,8 @@ export const commercePayments: Scenario[] = [
   },
   {
     id: 'commerce.payments.response-fields',
-    title: 'The payment response carries referenceNumber, invoiceIdentifier, amountPaid, amountDue, feePaid, currency, paymentStatusId, paymentDateTime, paymentMethod, isSuccess, approvalAction, approvalDataOrUrl, is3DSecureAuth, authorizationCode and hostMessage',
+    title:
+      'The payment response carries referenceNumber, invoiceIdentifier, amountPaid, amountDue, feePaid, currency, paymentStatusId, paymentDateTime, paymentMethod, isSuccess, approvalAction, approvalDataOrUrl, is3DSecureAuth, authorizationCode and hostMessage',
     source: PAYMENT_RESPONSE,
     requires: [...PAY],
     serverOnly: true,
@@ -173,9 +208,16 @@ export const commercePayments: Scenario[] = [
     requires: [...PAY],
     serverOnly: true,
     async run(ctx) {
-      for (const [number, brand, cvv] of [[VISA, 'Visa', '987'], [MASTERCARD, 'Mastercard', '404']] as const) {
+      for (const [number, brand, cvv] of [
+        [VISA, 'Visa', '987'],
+        [MASTERCARD, 'Mastercard', '404'],
+      ] as const) {
         const invoice = await newInvoice(ctx);
-        const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', brand), card: { ...card(number), cvv, expiryDate: '01/39' } });
+        const res = await payInvoice(ctx, {
+          invoiceId: invoice.id,
+          paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', brand),
+          card: { ...card(number), cvv, expiryDate: '01/39' },
+        });
         expectStatus(res, 200, `pay with the ${brand} sandbox card`);
         assert.equal(res.json.paymentStatusId, 'Success', `${brand}: ${JSON.stringify(res.json)}`);
         assert.equal(res.json.approvalAction, 'None');
@@ -217,7 +259,11 @@ export const commercePayments: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const invoice = await newInvoice(ctx);
-      const res = await payInvoice(ctx, { invoiceIdentifier: invoice.identifier, paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', 'Visa'), card: card(VISA) });
+      const res = await payInvoice(ctx, {
+        invoiceIdentifier: invoice.identifier,
+        paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', 'Visa'),
+        card: card(VISA),
+      });
       expectStatus(res, 200, 'pay by identifier');
       assert.equal(res.json.invoiceIdentifier, invoice.identifier);
       assert.equal(res.json.paymentStatusId, 'Success');
@@ -240,7 +286,12 @@ export const commercePayments: Scenario[] = [
 
 /** A card payment of `amount` USD made with `POST /v1/payment`. */
 async function createPayment(ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> {
-  const res = await call(ctx, 'commerce', 'createCommercePayment', { method: 'POST', path: '/v1/payment', apiKey: apiKey(ctx), body: { currency: 'USD', ...body } });
+  const res = await call(ctx, 'commerce', 'createCommercePayment', {
+    method: 'POST',
+    path: '/v1/payment',
+    apiKey: apiKey(ctx),
+    body: { currency: 'USD', ...body },
+  });
   expectStatus(res, 201, 'create a payment');
   return res;
 }
@@ -285,11 +336,21 @@ export const commerceDirectPayments: Scenario[] = [
     async run(ctx) {
       const hold = await createPayment(ctx, { amount: 50, paymentOptionId: 1, card: card(VISA), captureMethod: 'Manual' });
       assert.equal(hold.json.holdStatus, 'Authorized');
-      const res = await call(ctx, 'commerce', 'captureCommercePayment', { method: 'POST', path: `/v1/payment/${hold.json.id}/capture`, apiKey: apiKey(ctx), body: { amount: 40 } });
+      const res = await call(ctx, 'commerce', 'captureCommercePayment', {
+        method: 'POST',
+        path: `/v1/payment/${hold.json.id}/capture`,
+        apiKey: apiKey(ctx),
+        body: { amount: 40 },
+      });
       expectStatus(res, 200, 'capture the hold');
       assert.equal(res.json.holdStatus, 'Captured');
       assert.equal(res.json.capturedAmount, 40);
-      const twice = await call(ctx, 'commerce', 'captureCommercePayment', { method: 'POST', path: `/v1/payment/${hold.json.id}/capture`, apiKey: apiKey(ctx), body: {} });
+      const twice = await call(ctx, 'commerce', 'captureCommercePayment', {
+        method: 'POST',
+        path: `/v1/payment/${hold.json.id}/capture`,
+        apiKey: apiKey(ctx),
+        body: {},
+      });
       expectError(twice, 409, 'conflict', 'hold_not_capturable');
     },
   },

@@ -12,23 +12,52 @@ import { clocked, COMMERCE_DOC, source } from '../fixtures/scenario.js';
 const DASHBOARDS = source(COMMERCE_DOC, 'Resources and their fields', 'Dashboards');
 
 export const payoutScenarios: Scenario[] = [
-  clocked('commerce.dashboards.payouts', 'The payouts dashboard answers summary {totalBatches, totalAmount, totalDisbursed, pendingAmount, completionRate, totalEntries, totalSucceeded, totalFailed} and the arrays statusBreakdown, timeSeries, transferTypeSummary, batchTypeSummary', DASHBOARDS, ['getPayoutsDashboard', 'listEvents', ...PAYOUT_CYCLE], {
-    async run(ctx) {
-      const { payoutDay } = await payAndPayOut(ctx);
-      // The day's USD payouts, as their events tell them (one scheduled batch per currency and day).
-      const arrived = (await payoutEvents(ctx, 'payout.completed')).map((e) => e.data.object).filter((p) => p.currency === 'USD' && p.createdAt.startsWith(payoutDay));
-      assert.equal(arrived.length, 1, `one USD payout was made on ${payoutDay} and arrived`);
-      const amount: number = arrived[0].amount;
-      assert.ok(amount >= 96.8, `the payout carries the payment's 96.80 net at least (got ${amount})`);
-      const res = await call(ctx, 'commerce', 'getPayoutsDashboard', { method: 'GET', path: '/v1/FinancialDashboard/payouts', apiKey: secretKey(ctx), query: { startDate: payoutDay, endDate: payoutDay, currencyCode: 'USD', timeUnit: 'Day' } });
-      expectStatus(res, 200, 'the payouts dashboard');
-      assert.deepEqual(res.json.summary, { totalBatches: 1, totalAmount: amount, totalDisbursed: amount, pendingAmount: 0, completionRate: 100, totalEntries: 1, totalSucceeded: 1, totalFailed: 0 });
-      assert.deepEqual(res.json.statusBreakdown, [{ status: 'Completed', count: 1, totalAmount: amount }]);
-      assert.deepEqual(res.json.timeSeries, [{ date: payoutDay, batchCount: 1, entryCount: 1, totalAmount: amount, totalDisbursed: amount, totalFailedAmount: 0 }]);
-      assert.deepEqual(res.json.transferTypeSummary, [{ transferType: 'BankTransfer', count: 1, totalAmount: amount, totalFees: 0 }]);
-      assert.deepEqual(res.json.batchTypeSummary, [{ batchType: 'Scheduled', batchCount: 1, entryCount: 1, totalAmount: amount }]);
-      const reversed = await call(ctx, 'commerce', 'getPayoutsDashboard', { method: 'GET', path: '/v1/FinancialDashboard/payouts', apiKey: secretKey(ctx), query: { startDate: payoutDay, endDate: '2000-01-01' } });
-      assert.equal(reversed.status, 400, 'startDate after endDate is refused');
+  clocked(
+    'commerce.dashboards.payouts',
+    'The payouts dashboard answers summary {totalBatches, totalAmount, totalDisbursed, pendingAmount, completionRate, totalEntries, totalSucceeded, totalFailed} and the arrays statusBreakdown, timeSeries, transferTypeSummary, batchTypeSummary',
+    DASHBOARDS,
+    ['getPayoutsDashboard', 'listEvents', ...PAYOUT_CYCLE],
+    {
+      async run(ctx) {
+        const { payoutDay } = await payAndPayOut(ctx);
+        // The day's USD payouts, as their events tell them (one scheduled batch per currency and day).
+        const arrived = (await payoutEvents(ctx, 'payout.completed'))
+          .map((e) => e.data.object)
+          .filter((p) => p.currency === 'USD' && p.createdAt.startsWith(payoutDay));
+        assert.equal(arrived.length, 1, `one USD payout was made on ${payoutDay} and arrived`);
+        const amount: number = arrived[0].amount;
+        assert.ok(amount >= 96.8, `the payout carries the payment's 96.80 net at least (got ${amount})`);
+        const res = await call(ctx, 'commerce', 'getPayoutsDashboard', {
+          method: 'GET',
+          path: '/v1/FinancialDashboard/payouts',
+          apiKey: secretKey(ctx),
+          query: { startDate: payoutDay, endDate: payoutDay, currencyCode: 'USD', timeUnit: 'Day' },
+        });
+        expectStatus(res, 200, 'the payouts dashboard');
+        assert.deepEqual(res.json.summary, {
+          totalBatches: 1,
+          totalAmount: amount,
+          totalDisbursed: amount,
+          pendingAmount: 0,
+          completionRate: 100,
+          totalEntries: 1,
+          totalSucceeded: 1,
+          totalFailed: 0,
+        });
+        assert.deepEqual(res.json.statusBreakdown, [{ status: 'Completed', count: 1, totalAmount: amount }]);
+        assert.deepEqual(res.json.timeSeries, [
+          { date: payoutDay, batchCount: 1, entryCount: 1, totalAmount: amount, totalDisbursed: amount, totalFailedAmount: 0 },
+        ]);
+        assert.deepEqual(res.json.transferTypeSummary, [{ transferType: 'BankTransfer', count: 1, totalAmount: amount, totalFees: 0 }]);
+        assert.deepEqual(res.json.batchTypeSummary, [{ batchType: 'Scheduled', batchCount: 1, entryCount: 1, totalAmount: amount }]);
+        const reversed = await call(ctx, 'commerce', 'getPayoutsDashboard', {
+          method: 'GET',
+          path: '/v1/FinancialDashboard/payouts',
+          apiKey: secretKey(ctx),
+          query: { startDate: payoutDay, endDate: '2000-01-01' },
+        });
+        assert.equal(reversed.status, 400, 'startDate after endDate is refused');
+      },
     },
-  }),
+  ),
 ];

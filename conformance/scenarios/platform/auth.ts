@@ -33,7 +33,12 @@ export const auth: Scenario[] = [
       const unknown = `sk_test_conformance${tag(ctx)}unknown`;
       expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: unknown }), 401, 'authentication');
       expectEnvelopeError(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: '/v1/plans/1', key: unknown }), 401, 'authentication');
-      const notBearer = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: null, headers: { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } });
+      const notBearer = await call(ctx, 'checkout', 'listProducts', {
+        method: 'GET',
+        path: '/v1/products',
+        key: null,
+        headers: { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      });
       expectError(notBearer, 401, 'authentication');
     },
   },
@@ -45,7 +50,11 @@ export const auth: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       assert.match(secretKey(ctx), /^sk_(test|live)_/, 'the server key must start sk_test_ or sk_live_');
-      for (const [op, path] of [['listProducts', '/v1/products'], ['listPlans', '/v1/plans'], ['listCustomers', '/v1/customers']] as const) {
+      for (const [op, path] of [
+        ['listProducts', '/v1/products'],
+        ['listPlans', '/v1/plans'],
+        ['listCustomers', '/v1/customers'],
+      ] as const) {
         const res = await call(ctx, 'checkout', op, { method: 'GET', path, key: secretKey(ctx), query: { limit: 1 } });
         expectStatus(res, 200, `${op} with the server key`);
       }
@@ -53,7 +62,7 @@ export const auth: Scenario[] = [
   },
   {
     id: 'platform.auth.publishable-needs-client-secret',
-    title: 'A publishable key without `X-Client-Secret` is refused with 401 (every publishable-key request needs the session\'s client secret)',
+    title: "A publishable key without `X-Client-Secret` is refused with 401 (every publishable-key request needs the session's client secret)",
     source: AUTH,
     requires: ['listProducts'],
     serverOnly: true,
@@ -66,17 +75,47 @@ export const auth: Scenario[] = [
     'platform.auth.publishable-server-only-scopes-403',
     'A publishable key with a valid client secret is refused with 403 permission_denied on every server-key-only operation (session create, refund, capture, invoices, customers, products, plans, subscriptions, portal)',
     AUTH,
-    [SESSION, 'refundCheckoutSession', 'capturePayment', 'createInvoice', 'listInvoices', 'createCustomer', 'listCustomers', 'createProduct', 'listProducts', 'createPlan', 'listPlans', 'updatePlan', 'archivePlan', 'listSubscriptions', 'cancelSubscription', 'createPortalSession'],
+    [
+      SESSION,
+      'refundCheckoutSession',
+      'capturePayment',
+      'createInvoice',
+      'listInvoices',
+      'createCustomer',
+      'listCustomers',
+      'createProduct',
+      'listProducts',
+      'createPlan',
+      'listPlans',
+      'updatePlan',
+      'archivePlan',
+      'listSubscriptions',
+      'cancelSubscription',
+      'createPortalSession',
+    ],
   ),
   pending(
     'platform.auth.publishable-scope-set',
-    'A publishable key plus the session\'s client secret can call exactly its fixed scopes: read, confirm, withdraw-qr, tokenize, cancel, status, saved cards (list, verify, confirm-otp) and SRC (lookup, authenticate)',
+    "A publishable key plus the session's client secret can call exactly its fixed scopes: read, confirm, withdraw-qr, tokenize, cancel, status, saved cards (list, verify, confirm-otp) and SRC (lookup, authenticate)",
     AUTH,
-    [SESSION, 'retrieveCheckoutSession', 'confirmCheckoutSession', 'withdrawCheckoutSessionQr', 'tokenizeCard', 'cancelCheckoutSession', 'getCheckoutSessionStatus', 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', 'lookupSrcCards', 'authenticateSrcCard'],
+    [
+      SESSION,
+      'retrieveCheckoutSession',
+      'confirmCheckoutSession',
+      'withdrawCheckoutSessionQr',
+      'tokenizeCard',
+      'cancelCheckoutSession',
+      'getCheckoutSessionStatus',
+      'listSavedCards',
+      'verifySavedCard',
+      'confirmSavedCardOtp',
+      'lookupSrcCards',
+      'authenticateSrcCard',
+    ],
   ),
   {
     id: 'platform.auth.publishable-one-session-only',
-    title: 'A publishable key acts on one session only: the client secret of another session (or another merchant\'s, or the other mode\'s) is refused with 401',
+    title: "A publishable key acts on one session only: the client secret of another session (or another merchant's, or the other mode's) is refused with 401",
     source: AUTH,
     requires: [SESSION, 'retrieveCheckoutSession', 'getCheckoutSessionStatus'],
     serverOnly: true,
@@ -85,8 +124,16 @@ export const auth: Scenario[] = [
       const a = await newSession(ctx);
       const b = await newSession(ctx);
       // The right pair works, so the refusals below are about the secret.
-      expectStatus(await getSession(ctx, a.id, { key: pk, clientSecret: a.clientSecret }), 200, 'retrieve with the publishable key and the session\'s own client secret');
-      expectStatus(await getSessionStatus(ctx, a.id, { key: pk, clientSecret: a.clientSecret }), 200, 'poll with the publishable key and the session\'s own client secret');
+      expectStatus(
+        await getSession(ctx, a.id, { key: pk, clientSecret: a.clientSecret }),
+        200,
+        "retrieve with the publishable key and the session's own client secret",
+      );
+      expectStatus(
+        await getSessionStatus(ctx, a.id, { key: pk, clientSecret: a.clientSecret }),
+        200,
+        "poll with the publishable key and the session's own client secret",
+      );
       // Another session's client secret.
       expectError(await getSession(ctx, a.id, { key: pk, clientSecret: b.clientSecret }), 401, 'authentication');
       expectError(await getSessionStatus(ctx, a.id, { key: pk, clientSecret: b.clientSecret }), 401, 'authentication');
@@ -117,7 +164,11 @@ export const auth: Scenario[] = [
         assert.ok(s.clientSecret.startsWith(prefix), `clientSecret must start with "${prefix}", got ${JSON.stringify(s.clientSecret)}`);
         assert.match(s.clientSecret.slice(prefix.length), /^\S+$/, 'the random part must be present');
       }
-      assert.notEqual(first.clientSecret.slice(`${first.id}_secret_`.length), second.clientSecret.slice(`${second.id}_secret_`.length), 'the random part differs between sessions');
+      assert.notEqual(
+        first.clientSecret.slice(`${first.id}_secret_`.length),
+        second.clientSecret.slice(`${second.id}_secret_`.length),
+        'the random part differs between sessions',
+      );
     },
   },
   pending(
@@ -130,7 +181,16 @@ export const auth: Scenario[] = [
     id: 'platform.auth.secret-key-on-publishable-only-403',
     title: 'A server key on a publishable-key-only operation (confirm, tokenize, saved cards, SRC) is refused with 403 permission_denied',
     source: AUTH,
-    requires: [SESSION, 'confirmCheckoutSession', 'tokenizeCard', 'listSavedCards', 'verifySavedCard', 'confirmSavedCardOtp', 'lookupSrcCards', 'authenticateSrcCard'],
+    requires: [
+      SESSION,
+      'confirmCheckoutSession',
+      'tokenizeCard',
+      'listSavedCards',
+      'verifySavedCard',
+      'confirmSavedCardOtp',
+      'lookupSrcCards',
+      'authenticateSrcCard',
+    ],
     serverOnly: true,
     async run(ctx) {
       const s = await newSession(ctx, { enableClickToPay: true, allowSavedCards: true });
@@ -146,13 +206,18 @@ export const auth: Scenario[] = [
         ['authenticateSrcCard', 'POST', '/src/authenticate', { srcCardId: 'src_conformance', validationData: '123456' }],
       ];
       for (const [operationId, method, suffix, body] of attempts) {
-        expectError(await call(ctx, 'checkout', operationId, { method, path: at(suffix), key, ...(body === undefined ? {} : { body }) }), 403, 'permission_denied', 'permission_denied');
+        expectError(
+          await call(ctx, 'checkout', operationId, { method, path: at(suffix), key, ...(body === undefined ? {} : { body }) }),
+          403,
+          'permission_denied',
+          'permission_denied',
+        );
       }
     },
   },
   {
     id: 'platform.auth.status-server-key-may-poll',
-    title: 'The server key may poll a session\'s status and retrieve it, besides the publishable key',
+    title: "The server key may poll a session's status and retrieve it, besides the publishable key",
     source: source(CHECKOUT_DOC, 'Endpoints', 'Checkout sessions'),
     requires: [SESSION, 'getCheckoutSessionStatus', 'retrieveCheckoutSession'],
     serverOnly: true,
@@ -194,7 +259,7 @@ export const auth: Scenario[] = [
   },
   {
     id: 'platform.auth.other-merchant-404',
-    title: 'Another merchant\'s product, plan or customer answers 404, exactly as an id that does not exist (its existence is never revealed)',
+    title: "Another merchant's product, plan or customer answers 404, exactly as an id that does not exist (its existence is never revealed)",
     source: AUTH,
     requires: ['createProduct', 'retrieveProduct', 'createPlan', 'retrievePlan', 'createCustomer', 'retrieveCustomer'],
     serverOnly: true,

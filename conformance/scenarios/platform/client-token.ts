@@ -8,7 +8,7 @@ import { AUTH, SESSION_ENDPOINTS } from '../fixtures/sections.js';
 export const clientToken: Scenario[] = [
   {
     id: 'platform.client-token.always-501',
-    title: '`POST /v1/client-token` always answers 501, whoever calls and whatever is sent (use the publishable key with the session\'s client secret)',
+    title: "`POST /v1/client-token` always answers 501, whoever calls and whatever is sent (use the publishable key with the session's client secret)",
     source: SESSION_ENDPOINTS,
     requires: ['createClientToken'],
     serverOnly: false,

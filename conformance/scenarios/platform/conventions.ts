@@ -25,8 +25,18 @@ export const conventions: Scenario[] = [
       assert.equal(customer.object, 'customer', 'a customer carries object "customer"');
       const products = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: sk, query: { limit: 1 } });
       assert.equal(products.json.object, 'list', 'the product list carries object "list"');
-      assert.equal(envelopeData(await call(ctx, 'checkout', 'listPlans', { method: 'GET', path: '/v1/plans', key: sk, query: { limit: 1 } }), 200, 'list plans').object, 'list');
-      assert.equal(envelopeData(await call(ctx, 'checkout', 'listCustomers', { method: 'GET', path: '/v1/customers', key: sk, query: { limit: 1 } }), 200, 'list customers').object, 'list');
+      assert.equal(
+        envelopeData(await call(ctx, 'checkout', 'listPlans', { method: 'GET', path: '/v1/plans', key: sk, query: { limit: 1 } }), 200, 'list plans').object,
+        'list',
+      );
+      assert.equal(
+        envelopeData(
+          await call(ctx, 'checkout', 'listCustomers', { method: 'GET', path: '/v1/customers', key: sk, query: { limit: 1 } }),
+          200,
+          'list customers',
+        ).object,
+        'list',
+      );
     },
   },
   {
@@ -42,9 +52,19 @@ export const conventions: Scenario[] = [
       assert.equal(direct.json.success, undefined, 'a product is not wrapped in the envelope');
       assert.equal(direct.json.id, product.id);
       const plan = await newPlan(ctx, product.id, 'envelope');
-      assert.equal(envelopeData(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${plan.id}`, key: sk }), 200, 'retrieve plan').id, plan.id);
+      assert.equal(
+        envelopeData(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${plan.id}`, key: sk }), 200, 'retrieve plan').id,
+        plan.id,
+      );
       const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'envelope') }), 201, 'create customer');
-      assert.equal(envelopeData(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${customer.id}`, key: sk }), 200, 'retrieve customer').id, customer.id);
+      assert.equal(
+        envelopeData(
+          await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: `/v1/customers/${customer.id}`, key: sk }),
+          200,
+          'retrieve customer',
+        ).id,
+        customer.id,
+      );
     },
   },
   {
@@ -57,7 +77,11 @@ export const conventions: Scenario[] = [
       const product = await newProduct(ctx, 'conventions');
       const plan = await newPlan(ctx, product.id, 'conventions');
       const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'conventions'), metadata: { order: '1' } }), 201, 'create customer');
-      for (const [what, obj] of [['product', product], ['plan', plan], ['customer', customer]] as const) {
+      for (const [what, obj] of [
+        ['product', product],
+        ['plan', plan],
+        ['customer', customer],
+      ] as const) {
         for (const field of Object.keys(obj)) assert.match(field, /^[a-z][a-zA-Z0-9]*$/, `${what} field ${field} must be camelCase`);
         assert.match(obj.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/, `${what}.createdAt must be ISO 8601 UTC`);
       }
@@ -73,10 +97,19 @@ export const conventions: Scenario[] = [
       const product = await newProduct(ctx, 'money');
       const plan = await newPlan(ctx, product.id, 'money', { amount: 49.99 });
       assert.equal(plan.amount, 49.99, 'the amount must come back as the number 49.99');
-      const read = envelopeData(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }), 200, 'retrieve plan');
+      const read = envelopeData(
+        await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
+        200,
+        'retrieve plan',
+      );
       assert.equal(typeof read.amount, 'number', 'amount is a JSON number');
       assert.equal(read.amount, 49.99);
     },
   },
-  pending('platform.conventions.https-only', 'The service is served over HTTPS only (checked against a deployment, not a local server)', source(CHECKOUT_DOC, 'Checkout and Subscription Billing API'), ['listProducts']),
+  pending(
+    'platform.conventions.https-only',
+    'The service is served over HTTPS only (checked against a deployment, not a local server)',
+    source(CHECKOUT_DOC, 'Checkout and Subscription Billing API'),
+    ['listProducts'],
+  ),
 ];

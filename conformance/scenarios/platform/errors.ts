@@ -20,7 +20,12 @@ export const errors: Scenario[] = [
       const wrongType = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { name: 42 } });
       expectError(wrongType, 400, 'invalid_request', undefined, 'name');
       assert.equal(typeof wrongType.json.error.code, 'string', 'error.code must be a string');
-      const missing = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), body: { description: 'no name' } });
+      const missing = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: secretKey(ctx),
+        body: { description: 'no name' },
+      });
       expectError(missing, 400, 'invalid_request', undefined, 'name');
       const badQuery = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 'many' } });
       expectError(badQuery, 400, 'invalid_request', undefined, 'limit');
@@ -33,17 +38,25 @@ export const errors: Scenario[] = [
     requires: ['createPlan', 'createCustomer', 'retrieveCustomer'],
     serverOnly: true,
     async run(ctx) {
-      expectEnvelopeError(await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body: { name: 'No product' } }), 400, 'invalid_request');
+      expectEnvelopeError(
+        await call(ctx, 'checkout', 'createPlan', { method: 'POST', path: '/v1/plans', key: secretKey(ctx), body: { name: 'No product' } }),
+        400,
+        'invalid_request',
+      );
       expectEnvelopeError(await postCustomer(ctx, { email: 'not-an-email' }), 400, 'invalid_request', undefined, 'email');
-      expectEnvelopeError(await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: '/v1/customers/2147483000', key: secretKey(ctx) }), 404, 'not_found');
+      expectEnvelopeError(
+        await call(ctx, 'checkout', 'retrieveCustomer', { method: 'GET', path: '/v1/customers/2147483000', key: secretKey(ctx) }),
+        404,
+        'not_found',
+      );
     },
   },
-  pending(
-    'platform.errors.envelope-subscriptions-and-refunds',
-    'Subscription endpoints and refund failures answer errors in the envelope form',
-    ERRORS,
-    ['retrieveSubscription', 'pauseSubscription', SESSION, 'refundCheckoutSession'],
-  ),
+  pending('platform.errors.envelope-subscriptions-and-refunds', 'Subscription endpoints and refund failures answer errors in the envelope form', ERRORS, [
+    'retrieveSubscription',
+    'pauseSubscription',
+    SESSION,
+    'refundCheckoutSession',
+  ]),
   {
     id: 'platform.errors.status-types',
     title: 'Each error status carries its documented type: 400 invalid_request, 401 authentication, 404 not_found, 409 conflict',
@@ -51,13 +64,29 @@ export const errors: Scenario[] = [
     requires: ['createProduct', 'listProducts', 'retrieveProduct'],
     serverOnly: true,
     async run(ctx) {
-      expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 0 } }), 400, 'invalid_request');
+      expectError(
+        await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 0 } }),
+        400,
+        'invalid_request',
+      );
       expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: null }), 401, 'authentication');
       expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: '/v1/products/2147483000', key: secretKey(ctx) }), 404, 'not_found');
       const idem = `conf-${tag(ctx)}-status-types`;
-      const first = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), headers: { 'Idempotency-Key': idem }, body: { name: `Conformance ${tag(ctx)} A` } });
+      const first = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: secretKey(ctx),
+        headers: { 'Idempotency-Key': idem },
+        body: { name: `Conformance ${tag(ctx)} A` },
+      });
       expectStatus(first, 201, 'first create');
-      const conflict = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), headers: { 'Idempotency-Key': idem }, body: { name: `Conformance ${tag(ctx)} B` } });
+      const conflict = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: secretKey(ctx),
+        headers: { 'Idempotency-Key': idem },
+        body: { name: `Conformance ${tag(ctx)} B` },
+      });
       expectError(conflict, 409, 'conflict');
     },
   },
@@ -73,7 +102,13 @@ export const errors: Scenario[] = [
       // A valid publishable key and client secret, on server-key-only operations.
       const products = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: pk, clientSecret: s.clientSecret });
       expectError(products, 403, 'permission_denied');
-      const create = await call(ctx, 'checkout', SESSION, { method: 'POST', path: '/v1/checkout-sessions', key: pk, clientSecret: s.clientSecret, body: sessionBody(ctx) });
+      const create = await call(ctx, 'checkout', SESSION, {
+        method: 'POST',
+        path: '/v1/checkout-sessions',
+        key: pk,
+        clientSecret: s.clientSecret,
+        body: sessionBody(ctx),
+      });
       expectError(create, 403, 'permission_denied');
     },
   },

@@ -17,7 +17,13 @@ export const idempotency: Scenario[] = [
     async run(ctx) {
       const sk = secretKey(ctx);
       const key = `conf-${tag(ctx)}-replay`;
-      const spec: RequestSpec = { method: 'POST', path: '/v1/products', key: sk, headers: { 'Idempotency-Key': key }, body: { name: `Conformance ${tag(ctx)} replay` } };
+      const spec: RequestSpec = {
+        method: 'POST',
+        path: '/v1/products',
+        key: sk,
+        headers: { 'Idempotency-Key': key },
+        body: { name: `Conformance ${tag(ctx)} replay` },
+      };
       const first = await call(ctx, 'checkout', 'createProduct', spec);
       expectStatus(first, 201, 'first request');
       const again = await call(ctx, 'checkout', 'createProduct', spec);
@@ -26,7 +32,13 @@ export const idempotency: Scenario[] = [
       assert.equal(again.headers.get('idempotent-replayed'), 'true', 'a replayed answer carries Idempotent-Replayed: true');
       // The envelope endpoints too.
       const customerKey = `conf-${tag(ctx)}-replay-customer`;
-      const cSpec: RequestSpec = { method: 'POST', path: '/v1/customers', key: sk, headers: { 'Idempotency-Key': customerKey }, body: { email: emailFor(ctx, 'replay'), externalId: `conf-${tag(ctx)}-replay` } };
+      const cSpec: RequestSpec = {
+        method: 'POST',
+        path: '/v1/customers',
+        key: sk,
+        headers: { 'Idempotency-Key': customerKey },
+        body: { email: emailFor(ctx, 'replay'), externalId: `conf-${tag(ctx)}-replay` },
+      };
       const c1 = await call(ctx, 'checkout', 'createCustomer', cSpec);
       const c2 = await call(ctx, 'checkout', 'createCustomer', cSpec);
       assert.equal(c2.status, c1.status, 'customer repeat: same status');
@@ -42,9 +54,21 @@ export const idempotency: Scenario[] = [
     async run(ctx) {
       const sk = secretKey(ctx);
       const key = `conf-${tag(ctx)}-mismatch`;
-      const first = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: sk, headers: { 'Idempotency-Key': key }, body: { name: `Conformance ${tag(ctx)} one` } });
+      const first = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: sk,
+        headers: { 'Idempotency-Key': key },
+        body: { name: `Conformance ${tag(ctx)} one` },
+      });
       expectStatus(first, 201, 'first request');
-      const second = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: sk, headers: { 'Idempotency-Key': key }, body: { name: `Conformance ${tag(ctx)} two` } });
+      const second = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: sk,
+        headers: { 'Idempotency-Key': key },
+        body: { name: `Conformance ${tag(ctx)} two` },
+      });
       expectError(second, 409, 'conflict', 'idempotency_key_reused');
       // Envelope endpoint: the same key on another operation is other parameters too.
       const plan = await call(ctx, 'checkout', 'createPlan', {
@@ -64,7 +88,13 @@ export const idempotency: Scenario[] = [
     requires: ['createProduct'],
     serverOnly: true,
     async run(ctx) {
-      const spec: RequestSpec = { method: 'POST', path: '/v1/products', key: secretKey(ctx), headers: { 'Idempotency-Key': `conf-${tag(ctx)}-race` }, body: { name: `Conformance ${tag(ctx)} race` } };
+      const spec: RequestSpec = {
+        method: 'POST',
+        path: '/v1/products',
+        key: secretKey(ctx),
+        headers: { 'Idempotency-Key': `conf-${tag(ctx)}-race` },
+        body: { name: `Conformance ${tag(ctx)} race` },
+      };
       const answers = await Promise.all(Array.from({ length: 5 }, () => call(ctx, 'checkout', 'createProduct', spec)));
       const created = answers.filter((a) => a.status === 201);
       assert.ok(created.length >= 1, `at least one answer must be the created product: ${answers.map((a) => a.status).join(', ')}`);
@@ -85,19 +115,36 @@ export const idempotency: Scenario[] = [
       const other = otherSecretKey(ctx);
       const key = `conf-${tag(ctx)}-per-merchant`;
       const body = { name: `Conformance ${tag(ctx)} shared key` };
-      const mine = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: secretKey(ctx), headers: { 'Idempotency-Key': key }, body });
-      const theirs = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/v1/products', key: other, headers: { 'Idempotency-Key': key }, body });
+      const mine = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: secretKey(ctx),
+        headers: { 'Idempotency-Key': key },
+        body,
+      });
+      const theirs = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/v1/products',
+        key: other,
+        headers: { 'Idempotency-Key': key },
+        body,
+      });
       expectStatus(mine, 201, 'my request');
-      expectStatus(theirs, 201, 'the other merchant\'s request');
+      expectStatus(theirs, 201, "the other merchant's request");
       assert.notEqual(theirs.json.id, mine.json.id, 'each merchant must get its own product');
-      assert.equal(theirs.headers.get('idempotent-replayed'), null, 'the other merchant\'s answer must not be a replay');
+      assert.equal(theirs.headers.get('idempotent-replayed'), null, "the other merchant's answer must not be a replay");
     },
   },
-  clocked('platform.idempotency.expires-after-24h', 'An `Idempotency-Key` is remembered for 24 hours; after that the same key runs a new request', IDEMPOTENCY, ['createProduct']),
-  pending('platform.idempotency.any-post', 'Any POST accepts `Idempotency-Key`, including session create, confirm, refund and capture (a retry does not repeat the payment)', IDEMPOTENCY, [
-    SESSION,
-    'tokenizeCard',
-    'confirmCheckoutSession',
-    'refundCheckoutSession',
-  ]),
+  clocked(
+    'platform.idempotency.expires-after-24h',
+    'An `Idempotency-Key` is remembered for 24 hours; after that the same key runs a new request',
+    IDEMPOTENCY,
+    ['createProduct'],
+  ),
+  pending(
+    'platform.idempotency.any-post',
+    'Any POST accepts `Idempotency-Key`, including session create, confirm, refund and capture (a retry does not repeat the payment)',
+    IDEMPOTENCY,
+    [SESSION, 'tokenizeCard', 'confirmCheckoutSession', 'refundCheckoutSession'],
+  ),
 ];

@@ -51,7 +51,11 @@ export const limits: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const sk = secretKey(ctx);
-      for (const [op, path, envelope] of [['listProducts', '/v1/products', false], ['listPlans', '/v1/plans', true], ['listCustomers', '/v1/customers', true]] as const) {
+      for (const [op, path, envelope] of [
+        ['listProducts', '/v1/products', false],
+        ['listPlans', '/v1/plans', true],
+        ['listCustomers', '/v1/customers', true],
+      ] as const) {
         for (const bad of [0, 101]) {
           const res = await call(ctx, 'checkout', op, { method: 'GET', path, key: sk, query: { limit: bad } });
           if (envelope) expectEnvelopeError(res, 400, 'invalid_request', undefined, 'limit');
@@ -68,7 +72,8 @@ export const limits: Scenario[] = [
   },
   {
     id: 'platform.limits.session-field-lengths',
-    title: 'customerEmail, customerFirstName and customerLastName are at most 100 characters and customerPhone at most 50; longer values are refused with 400 naming the field',
+    title:
+      'customerEmail, customerFirstName and customerLastName are at most 100 characters and customerPhone at most 50; longer values are refused with 400 naming the field',
     source: LIMITS,
     requires: [SESSION],
     serverOnly: true,
@@ -95,7 +100,7 @@ export const limits: Scenario[] = [
   },
   {
     id: 'platform.limits.external-id-length',
-    title: 'A customer\'s externalId is at most 100 characters: 100 is accepted, 101 refused with 400 naming `externalId`',
+    title: "A customer's externalId is at most 100 characters: 100 is accepted, 101 refused with 400 naming `externalId`",
     source: LIMITS,
     requires: ['createCustomer'],
     serverOnly: true,
@@ -108,7 +113,8 @@ export const limits: Scenario[] = [
   },
   {
     id: 'platform.limits.notification-url',
-    title: 'notificationUrl must be `https` on a public host (no localhost or private addresses; loopback only in test mode on a server that allows loopback webhooks) and at most 2048 characters; otherwise 400',
+    title:
+      'notificationUrl must be `https` on a public host (no localhost or private addresses; loopback only in test mode on a server that allows loopback webhooks) and at most 2048 characters; otherwise 400',
     source: LIMITS,
     requires: [SESSION],
     serverOnly: true,
@@ -139,11 +145,20 @@ export const limits: Scenario[] = [
       const probe = await postSession(ctx, { notificationUrl: loopback[0]! });
       const loopbackAllowed = probe.status === 201;
       if (loopbackAllowed) {
-        for (const url of loopback) expectStatus(await postSession(ctx, { notificationUrl: url }), 201, `notificationUrl ${url} (this server allows test-mode loopback webhooks, so every loopback form)`);
+        for (const url of loopback)
+          expectStatus(
+            await postSession(ctx, { notificationUrl: url }),
+            201,
+            `notificationUrl ${url} (this server allows test-mode loopback webhooks, so every loopback form)`,
+          );
       } else refused.push(...loopback);
       for (const url of refused) {
         const res = await postSession(ctx, { notificationUrl: url });
-        assert.equal(res.status, 400, `notificationUrl ${url} must be refused with 400${loopbackAllowed ? ' (loopback is allowed here, but not this)' : ''}, got ${res.status} ${res.text.slice(0, 200)}`);
+        assert.equal(
+          res.status,
+          400,
+          `notificationUrl ${url} must be refused with 400${loopbackAllowed ? ' (loopback is allowed here, but not this)' : ''}, got ${res.status} ${res.text.slice(0, 200)}`,
+        );
         expectError(res, 400, 'invalid_request', undefined, 'notificationUrl');
       }
       const host = 'https://hooks.example.com/';
@@ -161,8 +176,10 @@ export const limits: Scenario[] = [
     async run(ctx) {
       const secret = (n: number) => `conf${tag(ctx)}`.padEnd(n, 's').slice(0, n);
       const notificationUrl = `https://hooks.example.com/conf-${tag(ctx)}`;
-      for (const n of [16, 200]) expectStatus(await postSession(ctx, { notificationUrl, notificationSecret: secret(n) }), 201, `a notificationSecret of ${n} characters`);
-      for (const n of [15, 201]) expectError(await postSession(ctx, { notificationUrl, notificationSecret: secret(n) }), 400, 'invalid_request', undefined, 'notificationSecret');
+      for (const n of [16, 200])
+        expectStatus(await postSession(ctx, { notificationUrl, notificationSecret: secret(n) }), 201, `a notificationSecret of ${n} characters`);
+      for (const n of [15, 201])
+        expectError(await postSession(ctx, { notificationUrl, notificationSecret: secret(n) }), 400, 'invalid_request', undefined, 'notificationSecret');
     },
   },
 ];

@@ -15,14 +15,24 @@ export const versioning: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       const sk = secretKey(ctx);
-      const created = await call(ctx, 'checkout', 'createProduct', { method: 'POST', path: '/api/v1/products', key: sk, body: { name: `Conformance ${tag(ctx)} alias` } });
+      const created = await call(ctx, 'checkout', 'createProduct', {
+        method: 'POST',
+        path: '/api/v1/products',
+        key: sk,
+        body: { name: `Conformance ${tag(ctx)} alias` },
+      });
       expectStatus(created, 201, 'POST /api/v1/products');
       const viaV1 = await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/v1/products/${created.json.id}`, key: sk });
       const viaApi = await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/api/v1/products/${created.json.id}`, key: sk });
       expectStatus(viaApi, 200, 'GET /api/v1/products/{id}');
       assert.deepEqual(viaApi.json, viaV1.json, '/api/v1 must answer exactly as /v1');
       expectStatus(await call(ctx, 'checkout', 'listPlans', { method: 'GET', path: '/api/v1/plans', key: sk, query: { limit: 1 } }), 200, 'GET /api/v1/plans');
-      const customer = await call(ctx, 'checkout', 'createCustomer', { method: 'POST', path: '/api/v1/customers', key: sk, body: { email: emailFor(ctx, 'alias') } });
+      const customer = await call(ctx, 'checkout', 'createCustomer', {
+        method: 'POST',
+        path: '/api/v1/customers',
+        key: sk,
+        body: { email: emailFor(ctx, 'alias') },
+      });
       envelopeData(customer, 201, 'POST /api/v1/customers');
       // The alias keeps the error behaviour too.
       expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: '/api/v1/products/2147483000', key: sk }), 404, 'not_found');
@@ -35,8 +45,16 @@ export const versioning: Scenario[] = [
     requires: ['listProducts'],
     serverOnly: true,
     async run(ctx) {
-      expectStatus(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 1 } }), 200, 'GET /v1/products');
+      expectStatus(
+        await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 1 } }),
+        200,
+        'GET /v1/products',
+      );
     },
   },
-  pending('platform.versioning.webhook-api-version', 'Each webhook event carries `apiVersion`, a `YYYY-MM-DD` date', VERSIONING, ['createWebhookConfiguration', 'sendWebhookTestEvent', 'listWebhookDeliveries']),
+  pending('platform.versioning.webhook-api-version', 'Each webhook event carries `apiVersion`, a `YYYY-MM-DD` date', VERSIONING, [
+    'createWebhookConfiguration',
+    'sendWebhookTestEvent',
+    'listWebhookDeliveries',
+  ]),
 ];

@@ -35,7 +35,12 @@ export const sseMessage = ({ event }: SequencedEvent): string => `id: ${event.id
 
 /** Serves one stream until the client leaves or the server stops listening. */
 export async function serveEventStream(req: IncomingMessage, res: ServerResponse, options: StreamOptions): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   res.write('retry: 2000\n: connected\n\n');
   const reader = new StreamReader(options, (chunk) => res.write(chunk));
   let ended = false;

@@ -15,7 +15,10 @@ export const eventHandlers: CheckoutHandlers = {
     return ok(eventEnvelope(await getEvent(db, tenant, path.id)));
   },
   async streamEvents({ db, deps, tenant, headers, log }) {
-    if (tenant.livemode) throw new AppError('livemode_not_allowed', { message: 'Events are streamed in test mode only (sk_test_...); in live mode, configure a webhook endpoint.' });
+    if (tenant.livemode)
+      throw new AppError('livemode_not_allowed', {
+        message: 'Events are streamed in test mode only (sk_test_...); in live mode, configure a webhook endpoint.',
+      });
     const lastEventId = headers['last-event-id'];
     const startSeq = await streamStart(db, tenant, typeof lastEventId === 'string' ? lastEventId : undefined);
     const feed = eventFeedOf(deps.database, deps.logger);

@@ -22,7 +22,11 @@ export const invoiceHandlers: CheckoutHandlers = {
   async getInvoicePdf({ db, tenant, path }) {
     const invoice = await getInvoice(db, tenant, path.id);
     const pdf = await renderInvoicePdf(db, tenant, invoice.id);
-    return { status: 200, body: pdf, headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${invoicePdfFilename(invoice)}"` } };
+    return {
+      status: 200,
+      body: pdf,
+      headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${invoicePdfFilename(invoice)}"` },
+    };
   },
   async sendInvoice({ db, deps, tenant, path }) {
     return ok(invoiceView(await sendInvoice(db, deps.clock, deps.config, tenant, path.id), deps.config.publicBaseUrl));

@@ -15,7 +15,11 @@ export const subscriptionHandlers: CheckoutHandlers = {
     return ok(envelope(listOf(page, subscriptionView)));
   },
   async cancelSubscription({ db, deps, tenant, path, body }) {
-    return ok(envelope(subscriptionView(await cancelSubscription(db, deps.clock, tenant, path.id, { cancelAtPeriodEnd: body?.cancelAtPeriodEnd, reason: body?.reason }))));
+    return ok(
+      envelope(
+        subscriptionView(await cancelSubscription(db, deps.clock, tenant, path.id, { cancelAtPeriodEnd: body?.cancelAtPeriodEnd, reason: body?.reason })),
+      ),
+    );
   },
   async pauseSubscription({ db, deps, tenant, path, body }) {
     return ok(envelope(subscriptionView(await pauseSubscription(db, deps.clock, tenant, path.id, { reason: body?.reason }))));

@@ -1,4 +1,10 @@
-import { createConfiguration, deleteConfiguration, getConfiguration, listConfigurations, updateConfiguration } from '../../domain/webhooks/configuration.service.js';
+import {
+  createConfiguration,
+  deleteConfiguration,
+  getConfiguration,
+  listConfigurations,
+  updateConfiguration,
+} from '../../domain/webhooks/configuration.service.js';
 import { listDeliveries, resendDelivery, sendTestEvent } from '../../domain/webhooks/delivery-log.js';
 import { created, deliverySettings, listOf, ok, pageOf } from '../kit.js';
 import type { AppDeps, CheckoutHandlers } from '../types.js';

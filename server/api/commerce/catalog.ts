@@ -8,7 +8,15 @@ import { compileQuery } from '../../odata/index.js';
 import { created, noContent, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
 import { odataList, odataPage } from './odata-list.js';
-import { catalogPlanView, catalogProductView, expandedPlanView, PLAN_FIELD_SPELLING, planCreateInput, planUpdateInput, productInput } from './views/catalog.view.js';
+import {
+  catalogPlanView,
+  catalogProductView,
+  expandedPlanView,
+  PLAN_FIELD_SPELLING,
+  planCreateInput,
+  planUpdateInput,
+  productInput,
+} from './views/catalog.view.js';
 
 export const catalogHandlers: CommerceHandlers = {
   async createSubscriptionProduct({ db, deps, tenant, body }) {

@@ -9,7 +9,11 @@ import { inventoryItemView, inventoryStatus } from './views/catalog.view.js';
 
 export const inventoryHandlers: CommerceHandlers = {
   async createSubscriptionInventoryItem({ db, deps, tenant, body }) {
-    const item = await createInventoryItem(db, deps.clock, tenant, { productId: body.productId, serialNumber: body.serialNumber, status: inventoryStatus(body.status) });
+    const item = await createInventoryItem(db, deps.clock, tenant, {
+      productId: body.productId,
+      serialNumber: body.serialNumber,
+      status: inventoryStatus(body.status),
+    });
     return created(inventoryItemView(item));
   },
   async listSubscriptionInventoryItems({ db, tenant, query }) {
@@ -17,7 +21,9 @@ export const inventoryHandlers: CommerceHandlers = {
     return ok(odataPage(await listInventoryItems(db, tenant, compiled, '/v1/SubscriptionInventoryItem'), inventoryItemView));
   },
   async updateSubscriptionInventoryItem({ db, deps, tenant, path, body }) {
-    return ok(inventoryItemView(await updateInventoryItem(db, deps.clock, tenant, path.id, { serialNumber: body.serialNumber, status: inventoryStatus(body.status) })));
+    return ok(
+      inventoryItemView(await updateInventoryItem(db, deps.clock, tenant, path.id, { serialNumber: body.serialNumber, status: inventoryStatus(body.status) })),
+    );
   },
   async deleteSubscriptionInventoryItem({ db, tenant, path }) {
     await deleteInventoryItem(db, tenant, path.id);

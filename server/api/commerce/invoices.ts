@@ -1,4 +1,10 @@
-import { createCommerceInvoice, getInvoiceByReference, getIssuedInvoice, invoicePaymentOptions, listCommerceInvoices } from '../../domain/invoices/commerce-invoice.js';
+import {
+  createCommerceInvoice,
+  getInvoiceByReference,
+  getIssuedInvoice,
+  invoicePaymentOptions,
+  listCommerceInvoices,
+} from '../../domain/invoices/commerce-invoice.js';
 import { sendCommerceInvoice } from '../../domain/invoices/commerce-invoice-send.js';
 import { invoiceResource } from '../../domain/invoices/invoice.odata.js';
 import { getInvoiceByIdentifier, invoicePageUrl } from '../../domain/invoices/invoice.service.js';

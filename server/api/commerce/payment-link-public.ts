@@ -34,6 +34,11 @@ export const paymentLinkPublicHandlers: CommerceHandlers = {
   },
   async sendPaymentLinkVerificationCode({ db, deps, path, body }) {
     const sent = await sendVerificationCode(db, deps.clock, path.identifier, body.email);
-    return ok({ tokenId: sent.tokenId, email: sent.email, expiresAt: sent.expiresAt.toISOString(), message: 'We sent a 6-digit code to your email. It is valid for 10 minutes.' });
+    return ok({
+      tokenId: sent.tokenId,
+      email: sent.email,
+      expiresAt: sent.expiresAt.toISOString(),
+      message: 'We sent a 6-digit code to your email. It is valid for 10 minutes.',
+    });
   },
 };

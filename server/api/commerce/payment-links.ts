@@ -16,7 +16,13 @@ export const paymentLinkHandlers: CommerceHandlers = {
     return ok(odataPage(page, (link) => paymentLinkView(link, deps.config.publicBaseUrl)));
   },
   async createPaymentLink({ db, deps, tenant, body }) {
-    const { link, generatedSecret } = await createLink(db, deps.clock, tenant, { ...linkInput(body), name: body.name, currency: body.currencyCode }, context(deps));
+    const { link, generatedSecret } = await createLink(
+      db,
+      deps.clock,
+      tenant,
+      { ...linkInput(body), name: body.name, currency: body.currencyCode },
+      context(deps),
+    );
     return created(paymentLinkView(link, deps.config.publicBaseUrl, generatedSecret));
   },
   async updatePaymentLink({ db, deps, tenant, path, body }) {

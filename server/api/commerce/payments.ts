@@ -14,7 +14,12 @@ export const paymentHandlers: CommerceHandlers = {
   },
   async createCommercePayment({ db, deps, tenant, body }) {
     const { card, captureMethod, sourceInfo, successUrl: _success, cancelUrl: _cancel, ...rest } = body;
-    const input = { ...rest, card: payerCardOf(card), captureMethod: captureMethod === 'Manual' ? ('manual' as const) : ('automatic' as const), payer: sourceInfo };
+    const input = {
+      ...rest,
+      card: payerCardOf(card),
+      captureMethod: captureMethod === 'Manual' ? ('manual' as const) : ('automatic' as const),
+      payer: sourceInfo,
+    };
     return created(commercePaymentView(await createDirectPayment(db, deps.clock, tenant, input), deps.config.publicBaseUrl));
   },
   async getCommercePayment({ db, deps, tenant, path }) {

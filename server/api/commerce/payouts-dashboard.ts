@@ -8,7 +8,12 @@ const UNIT: Record<'Day' | 'Week' | 'Month', TimeUnit> = { Day: 'day', Week: 'we
 /** `GET /v1/FinancialDashboard/payouts`: the payout batches and entries of a period, computed in SQL. */
 export const payoutsDashboardHandlers: CommerceHandlers = {
   async getPayoutsDashboard({ db, deps, tenant, query }) {
-    const dashboard = await payoutsDashboard(db, deps.clock, tenant, { startDate: query.startDate, endDate: query.endDate, currencyCode: query.currencyCode, timeUnit: UNIT[query.timeUnit ?? 'Day'] });
+    const dashboard = await payoutsDashboard(db, deps.clock, tenant, {
+      startDate: query.startDate,
+      endDate: query.endDate,
+      currencyCode: query.currencyCode,
+      timeUnit: UNIT[query.timeUnit ?? 'Day'],
+    });
     return ok(payoutsDashboardView(dashboard));
   },
 };

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
 // the same transaction as the change (delivery reads them later).
 
 const sessionColumns: [string, string][] = [
-  ['amount', "numeric(20, 4) NOT NULL DEFAULT 0"],
+  ['amount', 'numeric(20, 4) NOT NULL DEFAULT 0'],
   ['currency', "char(3) NOT NULL DEFAULT 'USD'"],
   ['mode', "text NOT NULL DEFAULT 'hosted' CHECK (mode IN ('hosted', 'embedded'))"],
   ['payment_type', "text NOT NULL DEFAULT 'one_time' CHECK (payment_type IN ('one_time', 'subscription'))"],

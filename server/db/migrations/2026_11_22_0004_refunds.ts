@@ -25,6 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE IF EXISTS refunds`.execute(db);
-  for (const column of ['refund_attempts', 'refund_last_attempt_at', 'refund_last_outcome']) await sql`ALTER TABLE payments DROP COLUMN IF EXISTS ${sql.id(column)}`.execute(db);
+  for (const column of ['refund_attempts', 'refund_last_attempt_at', 'refund_last_outcome'])
+    await sql`ALTER TABLE payments DROP COLUMN IF EXISTS ${sql.id(column)}`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP COLUMN IF EXISTS account`.execute(db);
 }

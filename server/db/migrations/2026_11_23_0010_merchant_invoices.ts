@@ -18,7 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE checkout_sessions ADD COLUMN pays_invoice boolean NOT NULL DEFAULT false`.execute(db);
   await sql`ALTER TABLE checkout_sessions ADD COLUMN client_secret text`.execute(db);
   // One open session per invoice being paid: the last line against two creates racing.
-  await sql`CREATE UNIQUE INDEX checkout_sessions_open_on_invoice ON checkout_sessions (invoice_id) WHERE pays_invoice AND status IN ('created', 'payment_pending', 'processing')`.execute(db);
+  await sql`CREATE UNIQUE INDEX checkout_sessions_open_on_invoice ON checkout_sessions (invoice_id) WHERE pays_invoice AND status IN ('created', 'payment_pending', 'processing')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -15,9 +15,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     WHERE e.type = 'settlement' AND e.payment_id = pairs.payment_id AND e.created_at = pairs.created_at`.execute(db);
   await sql`ALTER TABLE ledger_entries ALTER COLUMN posting_id SET NOT NULL`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_account_check`.execute(db);
-  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_account_check CHECK (account IN ('pending', 'available', 'authorized', 'payer', 'fees'))`.execute(db);
+  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_account_check CHECK (account IN ('pending', 'available', 'authorized', 'payer', 'fees'))`.execute(
+    db,
+  );
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
-  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute'))`.execute(db);
+  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute'))`.execute(
+    db,
+  );
   await sql`INSERT INTO ledger_entries (posting_id, merchant_id, livemode, payment_id, type, account, amount, currency, created_at)
     SELECT posting_id, merchant_id, livemode, payment_id, type, CASE WHEN type = 'fee' THEN 'fees' ELSE 'payer' END, -amount, currency, created_at
     FROM ledger_entries WHERE type IN ('payment', 'fee', 'refund')`.execute(db);
@@ -30,7 +34,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX IF EXISTS ledger_entries_posting`.execute(db);
   await sql`DELETE FROM ledger_entries WHERE account NOT IN ('pending', 'available')`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
-  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('payment', 'fee', 'refund', 'settlement', 'transfer', 'payout'))`.execute(db);
+  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('payment', 'fee', 'refund', 'settlement', 'transfer', 'payout'))`.execute(
+    db,
+  );
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_account_check`.execute(db);
   await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_account_check CHECK (account IN ('pending', 'available'))`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP COLUMN posting_id`.execute(db);

@@ -22,12 +22,16 @@ export async function up(db: Kysely<any>): Promise<void> {
       PERFORM pg_notify('till_message_queued', NEW.id);
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER messages_queued AFTER INSERT ON messages FOR EACH ROW WHEN (NEW.status = 'queued') EXECUTE FUNCTION till_message_queued()`.execute(db);
+  await sql`CREATE TRIGGER messages_queued AFTER INSERT ON messages FOR EACH ROW WHEN (NEW.status = 'queued') EXECUTE FUNCTION till_message_queued()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TRIGGER messages_queued ON messages`.execute(db);
   await sql`DROP FUNCTION till_message_queued()`.execute(db);
   await sql`DROP INDEX messages_due`.execute(db);
-  await sql`ALTER TABLE messages DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN next_attempt_at, DROP COLUMN sent_at, DROP COLUMN last_error`.execute(db);
+  await sql`ALTER TABLE messages DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN next_attempt_at, DROP COLUMN sent_at, DROP COLUMN last_error`.execute(
+    db,
+  );
 }

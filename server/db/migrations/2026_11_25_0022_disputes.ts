@@ -30,13 +30,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE UNIQUE INDEX disputes_one_per_payment ON disputes (payment_id)`.execute(db);
   await sql`CREATE INDEX disputes_merchant ON disputes (merchant_id, livemode, seq DESC)`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
-  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute', 'dispute_fee'))`.execute(db);
+  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute', 'dispute_fee'))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DELETE FROM ledger_entries WHERE type = 'dispute_fee'`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
-  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute'))`.execute(db);
+  await sql`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN ('authorization', 'capture', 'release', 'payment', 'fee', 'refund', 'settlement', 'transfer', 'payout', 'dispute'))`.execute(
+    db,
+  );
   await sql`DROP TABLE IF EXISTS disputes`.execute(db);
   await sql`ALTER TABLE payments DROP COLUMN dispute_status, DROP COLUMN charged_back_amount`.execute(db);
 }

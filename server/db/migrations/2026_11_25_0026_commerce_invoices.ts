@@ -23,12 +23,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX invoices_tenant_total ON invoices (merchant_id, livemode, total, id DESC)`.execute(db);
   await sql`CREATE INDEX invoices_tenant_created ON invoices (merchant_id, livemode, created_at, id DESC)`.execute(db);
   await sql`CREATE INDEX invoices_tenant_due ON invoices (merchant_id, livemode, due_date, id DESC)`.execute(db);
-  await sql`CREATE INDEX invoices_valid_to ON invoices (valid_to) WHERE status IN ('draft', 'pending', 'sent', 'partially_paid', 'overdue') AND valid_to IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX invoices_valid_to ON invoices (valid_to) WHERE status IN ('draft', 'pending', 'sent', 'partially_paid', 'overdue') AND valid_to IS NOT NULL`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const index of ['invoices_valid_to', 'invoices_tenant_due', 'invoices_tenant_created', 'invoices_tenant_total', 'invoices_tenant_status']) {
     await sql`DROP INDEX IF EXISTS ${sql.id(index)}`.execute(db);
   }
-  await sql`ALTER TABLE invoices DROP COLUMN shipping_cost, DROP COLUMN valid_from, DROP COLUMN valid_to, DROP COLUMN success_url, DROP COLUMN cancel_url, DROP COLUMN payer_address, DROP COLUMN total_due`.execute(db);
+  await sql`ALTER TABLE invoices DROP COLUMN shipping_cost, DROP COLUMN valid_from, DROP COLUMN valid_to, DROP COLUMN success_url, DROP COLUMN cancel_url, DROP COLUMN payer_address, DROP COLUMN total_due`.execute(
+    db,
+  );
 }

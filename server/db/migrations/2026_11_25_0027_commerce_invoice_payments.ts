@@ -9,7 +9,9 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE checkout_sessions ADD COLUMN origin text NOT NULL DEFAULT 'checkout' CHECK (origin IN ('checkout', 'commerce'))`.execute(db);
   await sql`DROP INDEX IF EXISTS checkout_sessions_open_on_invoice`.execute(db);
-  await sql`CREATE UNIQUE INDEX checkout_sessions_open_on_invoice ON checkout_sessions (invoice_id) WHERE pays_invoice AND status IN ('created', 'payment_pending', 'processing') AND origin = 'checkout'`.execute(db);
+  await sql`CREATE UNIQUE INDEX checkout_sessions_open_on_invoice ON checkout_sessions (invoice_id) WHERE pays_invoice AND status IN ('created', 'payment_pending', 'processing') AND origin = 'checkout'`.execute(
+    db,
+  );
   await sql`ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_method_type_check`.execute(db);
   await sql`ALTER TABLE payments ADD CONSTRAINT payments_method_type_check CHECK (method_type IN ('card', 'wallet', 'bank_transfer'))`.execute(db);
 }
@@ -18,6 +20,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_method_type_check`.execute(db);
   await sql`ALTER TABLE payments ADD CONSTRAINT payments_method_type_check CHECK (method_type IN ('card', 'wallet'))`.execute(db);
   await sql`DROP INDEX IF EXISTS checkout_sessions_open_on_invoice`.execute(db);
-  await sql`CREATE UNIQUE INDEX checkout_sessions_open_on_invoice ON checkout_sessions (invoice_id) WHERE pays_invoice AND status IN ('created', 'payment_pending', 'processing')`.execute(db);
+  await sql`CREATE UNIQUE INDEX checkout_sessions_open_on_invoice ON checkout_sessions (invoice_id) WHERE pays_invoice AND status IN ('created', 'payment_pending', 'processing')`.execute(
+    db,
+  );
   await sql`ALTER TABLE checkout_sessions DROP COLUMN IF EXISTS origin`.execute(db);
 }

@@ -64,11 +64,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   )`.execute(db);
   await sql`CREATE INDEX funding_sources_tenant ON funding_sources (merchant_id, livemode, id DESC)`.execute(db);
   await sql`ALTER TABLE ledger_entries ADD COLUMN transfer_id integer REFERENCES transfers (id)`.execute(db);
-  await sql`CREATE INDEX ledger_entries_tenant_money ON ledger_entries (merchant_id, livemode, currency, id) WHERE account IN ('pending', 'available')`.execute(db);
+  await sql`CREATE INDEX ledger_entries_tenant_money ON ledger_entries (merchant_id, livemode, currency, id) WHERE account IN ('pending', 'available')`.execute(
+    db,
+  );
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_account_check`.execute(db);
   await sql.raw(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_account_check CHECK (account IN (${ACCOUNTS_BEFORE}, 'transfers'))`).execute(db);
   await sql`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_type_check`.execute(db);
-  await sql.raw(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN (${TYPES_BEFORE}, 'transfer_fee', 'account_payment'))`).execute(db);
+  await sql
+    .raw(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_type_check CHECK (type IN (${TYPES_BEFORE}, 'transfer_fee', 'account_payment'))`)
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -38,7 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     completed_at timestamptz
   )`.execute(db);
   // At most one scheduled batch per tenant, currency and day, whichever process makes it.
-  await sql`CREATE UNIQUE INDEX payout_batches_schedule ON payout_batches (merchant_id, livemode, currency, payout_date) WHERE batch_type = 'scheduled'`.execute(db);
+  await sql`CREATE UNIQUE INDEX payout_batches_schedule ON payout_batches (merchant_id, livemode, currency, payout_date) WHERE batch_type = 'scheduled'`.execute(
+    db,
+  );
   await sql`CREATE INDEX payout_batches_dashboard ON payout_batches (merchant_id, livemode, currency, created_at)`.execute(db);
   await sql`CREATE TABLE payout_entries (
     id text PRIMARY KEY,
@@ -79,9 +81,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DELETE FROM ledger_entries WHERE payout_id IS NOT NULL OR type = 'payout_return' OR account IN ('in_transit', 'paid_out')`.execute(db);
   const types = await checkValues(db, 'ledger_entries_type_check');
-  await setCheck(db, 'ledger_entries_type_check', 'type', types.filter((t) => t !== 'payout_return'));
+  await setCheck(
+    db,
+    'ledger_entries_type_check',
+    'type',
+    types.filter((t) => t !== 'payout_return'),
+  );
   const accounts = await checkValues(db, 'ledger_entries_account_check');
-  await setCheck(db, 'ledger_entries_account_check', 'account', accounts.filter((a) => !PAYOUT_ACCOUNTS.includes(a)));
+  await setCheck(
+    db,
+    'ledger_entries_account_check',
+    'account',
+    accounts.filter((a) => !PAYOUT_ACCOUNTS.includes(a)),
+  );
   await sql`DROP INDEX IF EXISTS ledger_entries_payout`.execute(db);
   await sql`ALTER TABLE ledger_entries DROP COLUMN IF EXISTS payout_id`.execute(db);
   await sql`DROP TABLE IF EXISTS payout_test_failures`.execute(db);

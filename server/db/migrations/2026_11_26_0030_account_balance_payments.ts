@@ -9,14 +9,18 @@ const OPTION = (id: string) =>
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_method_type_check`.execute(db);
-  await sql`ALTER TABLE payments ADD CONSTRAINT payments_method_type_check CHECK (method_type IN ('card', 'wallet', 'bank_transfer', 'account_balance'))`.execute(db);
+  await sql`ALTER TABLE payments ADD CONSTRAINT payments_method_type_check CHECK (method_type IN ('card', 'wallet', 'bank_transfer', 'account_balance'))`.execute(
+    db,
+  );
   const nextId = `(SELECT coalesce(max((o->>'id')::int), 0) + 1 FROM jsonb_array_elements(payment_options) o)`;
   await sql`UPDATE merchants SET payment_options = payment_options || jsonb_build_array(${OPTION(nextId)})
     WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(payment_options) o WHERE o->>'method' = 'AccountBalance')`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`UPDATE merchants SET payment_options = (SELECT coalesce(jsonb_agg(o), '[]'::jsonb) FROM jsonb_array_elements(payment_options) o WHERE o->>'method' <> 'AccountBalance')`.execute(db);
+  await sql`UPDATE merchants SET payment_options = (SELECT coalesce(jsonb_agg(o), '[]'::jsonb) FROM jsonb_array_elements(payment_options) o WHERE o->>'method' <> 'AccountBalance')`.execute(
+    db,
+  );
   await sql`DELETE FROM payments WHERE method_type = 'account_balance'`.execute(db);
   await sql`ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_method_type_check`.execute(db);
   await sql`ALTER TABLE payments ADD CONSTRAINT payments_method_type_check CHECK (method_type IN ('card', 'wallet', 'bank_transfer'))`.execute(db);

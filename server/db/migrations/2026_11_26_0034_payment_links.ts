@@ -87,12 +87,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   // A delivery goes to a configuration, a session's URL or a link's URL: exactly one of them.
   await sql`ALTER TABLE webhook_deliveries ADD COLUMN payment_link_id integer REFERENCES payment_links (id) ON DELETE SET NULL`.execute(db);
   await dropTargetCheck(db);
-  await sql`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_one_target CHECK (num_nonnulls(configuration_id, session_id, payment_link_id) = 1)`.execute(db);
+  await sql`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_one_target CHECK (num_nonnulls(configuration_id, session_id, payment_link_id) = 1)`.execute(
+    db,
+  );
 }
 
 /** Drops the table's CHECK on its targets, whatever PostgreSQL named it. */
 async function dropTargetCheck(db: Kysely<any>): Promise<void> {
-  const { rows } = await sql<{ name: string }>`SELECT conname AS name FROM pg_constraint WHERE conrelid = 'webhook_deliveries'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%configuration_id IS NULL%'`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`SELECT conname AS name FROM pg_constraint WHERE conrelid = 'webhook_deliveries'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%configuration_id IS NULL%'`.execute(
+    db,
+  );
   for (const { name } of rows) await sql`ALTER TABLE webhook_deliveries DROP CONSTRAINT ${sql.id(name)}`.execute(db);
 }
 

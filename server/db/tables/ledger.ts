@@ -14,7 +14,21 @@ import type { Numeric, Timestamp } from '../columns.js';
 export type LedgerAccount = 'pending' | 'available' | 'authorized' | 'payer' | 'fees' | 'in_transit' | 'paid_out' | 'transfers';
 
 /** What a posting records. */
-export type LedgerEntryType = 'authorization' | 'capture' | 'release' | 'payment' | 'fee' | 'refund' | 'settlement' | 'transfer' | 'payout' | 'dispute' | 'dispute_fee' | 'payout_return' | 'transfer_fee' | 'account_payment';
+export type LedgerEntryType =
+  | 'authorization'
+  | 'capture'
+  | 'release'
+  | 'payment'
+  | 'fee'
+  | 'refund'
+  | 'settlement'
+  | 'transfer'
+  | 'payout'
+  | 'dispute'
+  | 'dispute_fee'
+  | 'payout_return'
+  | 'transfer_fee'
+  | 'account_payment';
 
 /** One side of a posting. The entries of a posting (same `posting_id`) sum to zero: a balance is a sum. */
 export interface LedgerEntriesTable {

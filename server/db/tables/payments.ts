@@ -33,7 +33,19 @@ export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
  * (by the payer, or by a cancel) and can no longer be paid. A wallet payment whose session expired
  * unpaid is `expired`, like a lapsed hold.
  */
-export type PaymentStatus = 'requires_action' | 'succeeded' | 'failed' | 'authorized' | 'captured' | 'released' | 'expired' | 'refunded' | 'partially_refunded' | 'pending_reversal' | 'pending' | 'withdrawn';
+export type PaymentStatus =
+  | 'requires_action'
+  | 'succeeded'
+  | 'failed'
+  | 'authorized'
+  | 'captured'
+  | 'released'
+  | 'expired'
+  | 'refunded'
+  | 'partially_refunded'
+  | 'pending_reversal'
+  | 'pending'
+  | 'withdrawn';
 
 export interface PaymentsTable {
   id: Generated<number>;

@@ -30,11 +30,19 @@ export interface AccountDebit {
 export async function debitAccount(trx: Trx, clock: Clock, debit: AccountDebit): Promise<WalletAccountRow> {
   const account = await getAccount(trx, debit.tenant, debit.accountId, 'sourceAccountId');
   const currency = account.currency.trim();
-  if (account.status !== 'Active') throw new AppError('invalid_state', { param: 'sourceAccountId', message: `Account ${account.id} is ${account.status}: it cannot pay.` });
-  if (debit.currency.toUpperCase() !== currency) throw new AppError('validation_error', { param: 'sourceAccountId', message: `Account ${account.id} holds ${currency}; the payment is in ${debit.currency.toUpperCase()}.` });
+  if (account.status !== 'Active')
+    throw new AppError('invalid_state', { param: 'sourceAccountId', message: `Account ${account.id} is ${account.status}: it cannot pay.` });
+  if (debit.currency.toUpperCase() !== currency)
+    throw new AppError('validation_error', {
+      param: 'sourceAccountId',
+      message: `Account ${account.id} holds ${currency}; the payment is in ${debit.currency.toUpperCase()}.`,
+    });
   const needed = new Decimal(debit.amount);
   const short = (available: Decimal) =>
-    new AppError('invalid_state', { param: 'sourceAccountId', message: `Account ${account.id} has ${available.toFixed(minorUnits(currency))} ${currency} available; the payment needs ${needed.toFixed(minorUnits(currency))} ${currency}.` });
+    new AppError('invalid_state', {
+      param: 'sourceAccountId',
+      message: `Account ${account.id} has ${available.toFixed(minorUnits(currency))} ${currency} available; the payment needs ${needed.toFixed(minorUnits(currency))} ${currency}.`,
+    });
   try {
     await ensureAvailable(trx, debit.tenant, currency, needed);
   } catch (e) {

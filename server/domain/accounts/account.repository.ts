@@ -21,7 +21,11 @@ export async function openAccounts(db: Db, tenant: Tenant, currencies: string[],
     description: null,
     created_at: now,
   }));
-  await db.insertInto('wallet_accounts').values(rows).onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'currency']).doNothing()).execute();
+  await db
+    .insertInto('wallet_accounts')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'currency']).doNothing())
+    .execute();
 }
 
 /** The tenant's accounts, oldest first. */
@@ -41,5 +45,10 @@ export async function findAccountInCurrency(db: Db, tenant: Tenant, currency: st
 
 /** A transfer's destination: the account with this number in this mode, whoever's it is. */
 export async function findDestination(db: Db, livemode: boolean, accountNumber: string): Promise<WalletAccountRow | undefined> {
-  return db.selectFrom('wallet_accounts').selectAll().where('livemode', '=', livemode).where('account_number', '=', accountNumber.toUpperCase()).executeTakeFirst();
+  return db
+    .selectFrom('wallet_accounts')
+    .selectAll()
+    .where('livemode', '=', livemode)
+    .where('account_number', '=', accountNumber.toUpperCase())
+    .executeTakeFirst();
 }

@@ -17,7 +17,15 @@ import { hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js
 import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { findPayment } from '../payments/payment.repository.js';
 import { subscriptionEvent } from './subscription-events.js';
-import { type CommerceSubscriptionRow, dueAtOf, findCommerceSubscription, insertItem, insertSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';
+import {
+  type CommerceSubscriptionRow,
+  dueAtOf,
+  findCommerceSubscription,
+  insertItem,
+  insertSubscription,
+  lockSubscription,
+  updateSubscription,
+} from './subscription.repository.js';
 
 /** Who subscribes: one of the merchant's customers. */
 export interface Subscriber {
@@ -27,7 +35,13 @@ export interface Subscriber {
 }
 
 /** Starts `customer`'s subscription on `plan` (Recurring or OneTime), pending with its first invoice; `subscription.created`. */
-export async function startPendingSubscription(trx: Trx, clock: Clock, tenant: Tenant, plan: Plan, customer: Subscriber): Promise<{ subscription: CommerceSubscriptionRow; invoice: InvoiceRow }> {
+export async function startPendingSubscription(
+  trx: Trx,
+  clock: Clock,
+  tenant: Tenant,
+  plan: Plan,
+  customer: Subscriber,
+): Promise<{ subscription: CommerceSubscriptionRow; invoice: InvoiceRow }> {
   const now = clock.now();
   const periodEnd = addInterval(now, plan.interval, plan.interval_count);
   const status = 'pending';
@@ -55,7 +69,16 @@ export async function startPendingSubscription(trx: Trx, clock: Clock, tenant: T
     created_at: now,
     updated_at: now,
   });
-  await insertItem(trx, { subscription_id: row.id, merchant_id: tenant.merchantId, livemode: tenant.livemode, plan_id: plan.id, quantity: 1, amount: plan.amount, currency: plan.currency, created_at: now });
+  await insertItem(trx, {
+    subscription_id: row.id,
+    merchant_id: tenant.merchantId,
+    livemode: tenant.livemode,
+    plan_id: plan.id,
+    quantity: 1,
+    amount: plan.amount,
+    currency: plan.currency,
+    created_at: now,
+  });
   const invoice = await raiseBillingInvoice(trx, clock, {
     tenant,
     subscriptionId: row.id,
@@ -87,7 +110,16 @@ export async function activateOnFirstPayment(trx: Trx, clock: Clock, s: Subscrip
   }
   const periodEnd = addInterval(now, s.interval, s.interval_count);
   const oneTime = (await findOwnPlan(trx, tenant, s.plan_id))?.billing_type === 'one_time';
-  const changes = { status: 'active' as const, open_invoice_id: null, payment_method_id: method?.id ?? null, current_period_start: now, current_period_end: periodEnd, billing_anchor: now, cancel_at: oneTime ? periodEnd : null, cancel_at_period_end: oneTime };
+  const changes = {
+    status: 'active' as const,
+    open_invoice_id: null,
+    payment_method_id: method?.id ?? null,
+    current_period_start: now,
+    current_period_end: periodEnd,
+    billing_anchor: now,
+    cancel_at: oneTime ? periodEnd : null,
+    cancel_at_period_end: oneTime,
+  };
   const active = await updateSubscription(trx, s, changes, now);
   await subscriptionEvent(trx, clock, 'subscription.activated', active, { previousStatus: 'pending', reason: 'first_payment', paymentId });
   return active;

@@ -51,10 +51,20 @@ const money = (amount: Decimal.Value, currency: string) => `${new Decimal(amount
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
 /** Raises the invoice of a period: each item's plan × quantity, less the credit (at most the total). */
-async function raisePeriodInvoice(trx: Trx, clock: Clock, s: SubscriptionDetails, period: { start: Date; end: Date }): Promise<{ invoice: InvoiceRow; creditUsed: string }> {
+async function raisePeriodInvoice(
+  trx: Trx,
+  clock: Clock,
+  s: SubscriptionDetails,
+  period: { start: Date; end: Date },
+): Promise<{ invoice: InvoiceRow; creditUsed: string }> {
   const tenant = tenantOf(s);
   const customer = await findOwnCustomer(trx, tenant, s.customer_id);
-  const lines = s.items.map((item) => ({ name: item.plan_name, description: `${day(period.start)} to ${day(period.end)}`, quantity: item.quantity, unitAmount: item.amount }));
+  const lines = s.items.map((item) => ({
+    name: item.plan_name,
+    description: `${day(period.start)} to ${day(period.end)}`,
+    quantity: item.quantity,
+    unitAmount: item.amount,
+  }));
   const gross = lines.reduce((sum, line) => sum.plus(new Decimal(line.unitAmount).times(line.quantity)), new Decimal(0));
   const creditUsed = Decimal.min(new Decimal(s.credit_balance), gross).toFixed();
   const invoice = await raiseBillingInvoice(trx, clock, {
@@ -85,18 +95,31 @@ async function periodReceipt(trx: Trx, clock: Clock, tenant: Tenant, invoice: In
     `Reference: ${payment.reference_number}`,
     `Date: ${clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   ];
-  await recordMessage(trx, clock, { tenant, channel: 'email', kind: 'receipt', to: invoice.payer_email, subject: `Your receipt from ${merchant.name} (${payment.reference_number})`, body: lines.join('\n') });
+  await recordMessage(trx, clock, {
+    tenant,
+    channel: 'email',
+    kind: 'receipt',
+    to: invoice.payer_email,
+    subject: `Your receipt from ${merchant.name} (${payment.reference_number})`,
+    body: lines.join('\n'),
+  });
 }
 
 /**
  * Charges an open invoice of the subscription to its card on file: paid (`payment.succeeded`,
  * `invoice.paid`, a receipt) or not (`payment.failed` when a card was tried, `invoice.payment_failed`).
  */
-export async function chargeInvoice(trx: Trx, clock: Clock, s: Pick<SubscriptionRow, 'merchant_id' | 'livemode' | 'id' | 'payment_method_id'>, invoiceId: number): Promise<Omit<PeriodBill, 'creditUsed'>> {
+export async function chargeInvoice(
+  trx: Trx,
+  clock: Clock,
+  s: Pick<SubscriptionRow, 'merchant_id' | 'livemode' | 'id' | 'payment_method_id'>,
+  invoiceId: number,
+): Promise<Omit<PeriodBill, 'creditUsed'>> {
   const tenant = tenantOf(s);
   const invoice = await getInvoice(trx, tenant, invoiceId, { lock: true });
   const due = new Decimal(invoice.total).minus(invoice.amount_paid);
-  if (due.lessThanOrEqualTo(0)) return { invoice: invoice.status === 'paid' ? invoice : await markPaidByCredit(trx, clock, invoice), paid: true, payment: null, failure: null };
+  if (due.lessThanOrEqualTo(0))
+    return { invoice: invoice.status === 'paid' ? invoice : await markPaidByCredit(trx, clock, invoice), paid: true, payment: null, failure: null };
   const outcome: CardOnFileOutcome = await chargeCardOnFile(trx, clock, {
     tenant,
     amount: due.toFixed(),

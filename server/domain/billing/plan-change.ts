@@ -46,10 +46,13 @@ async function targetPlan(db: Db, s: SubscriptionRow, planId: number): Promise<P
   if (!CHANGEABLE.includes(s.status)) throw refuse(`This subscription is ${s.status}; only an active or trialing subscription can change plan.`);
   const plan = await findOwnPlan(db, tenantOf(s), planId);
   if (!plan || plan.status !== 'available' || !plan.active) throw invalid('planId must be one of your available, active plans.');
-  if (plan.billing_type !== 'recurring') throw invalid('planId must be a Recurring plan: a OneTime plan is bought once at checkout, and no subscription runs on a Usage plan yet.');
+  if (plan.billing_type !== 'recurring')
+    throw invalid('planId must be a Recurring plan: a OneTime plan is bought once at checkout, and no subscription runs on a Usage plan yet.');
   if (plan.currency !== s.currency) throw invalid(`planId must be a plan in the subscription's currency (${s.currency}).`);
   if (plan.interval !== s.interval || plan.interval_count !== s.interval_count) {
-    throw invalid(`planId must bill every ${s.interval_count} ${s.interval}(s), like the subscription; start a new subscription to change the billing interval.`);
+    throw invalid(
+      `planId must bill every ${s.interval_count} ${s.interval}(s), like the subscription; start a new subscription to change the billing interval.`,
+    );
   }
   return plan;
 }
@@ -92,7 +95,10 @@ async function chargeUpgrade(trx: Trx, clock: Clock, s: SubscriptionDetails, pla
   });
   const bill = await chargeInvoice(trx, clock, s, invoice.id);
   if (!bill.paid) {
-    throw new AppError('card_declined', { param: 'planId', message: `The card on file was declined for the plan change (${bill.failure?.message ?? 'declined'}); the subscription is unchanged.` });
+    throw new AppError('card_declined', {
+      param: 'planId',
+      message: `The card on file was declined for the plan change (${bill.failure?.message ?? 'declined'}); the subscription is unchanged.`,
+    });
   }
   return bill.payment?.id ?? null;
 }
@@ -103,7 +109,13 @@ async function chargeUpgrade(trx: Trx, clock: Clock, s: SubscriptionDetails, pla
  * downgrade's is added to the subscription's credit for its next invoices. `subscription.updated`
  * carries `previousPlanId` and the net `proratedAmount`. The same plan changes nothing, no event.
  */
-export async function changeSubscriptionPlan(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, input: { planId: number }): Promise<{ subscription: SubscriptionDetails; proration: Proration }> {
+export async function changeSubscriptionPlan(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: number,
+  input: { planId: number },
+): Promise<{ subscription: SubscriptionDetails; proration: Proration }> {
   return db.transaction().execute(async (trx) => {
     const row = await lockSubscription(trx, tenant, id);
     if (!row) throw new AppError('resource_not_found', { param: 'id', message: `No such subscription: ${id}.` });
@@ -116,7 +128,12 @@ export async function changeSubscriptionPlan(db: Kysely<Database>, clock: Clock,
     await updateItemPlan(trx, tenant, s.id, s.plan_id, { planId: plan.id, amount: plan.amount });
     const credit = net.isNegative() ? new Decimal(row.credit_balance).minus(net).toFixed() : row.credit_balance;
     const changed = await updateSubscription(trx, row, { plan_id: plan.id, amount: plan.amount, credit_balance: credit }, clock.now());
-    await subscriptionEvent(trx, clock, 'subscription.updated', changed, { reason: 'plan_changed', previousPlanId: s.plan_id, proratedAmount: proration.proratedAmount, paymentId });
+    await subscriptionEvent(trx, clock, 'subscription.updated', changed, {
+      reason: 'plan_changed',
+      previousPlanId: s.plan_id,
+      proratedAmount: proration.proratedAmount,
+      paymentId,
+    });
     return { subscription: changed, proration };
   });
 }

@@ -34,7 +34,12 @@ export async function planChoices(db: Kysely<Database>, portal: OpenPortal, id: 
 }
 
 /** The plan offered to switch to, or 400 naming `planId` when it is not one of the offers. */
-async function offeredPlan(db: Kysely<Database>, portal: OpenPortal, id: number, planId: number | undefined): Promise<{ subscription: SubscriptionDetails; plan: Plan }> {
+async function offeredPlan(
+  db: Kysely<Database>,
+  portal: OpenPortal,
+  id: number,
+  planId: number | undefined,
+): Promise<{ subscription: SubscriptionDetails; plan: Plan }> {
   const { subscription, plans } = await planChoices(db, portal, id);
   const plan = plans.find((p) => p.id === planId);
   if (!plan) throw new AppError('validation_error', { param: 'planId', message: 'Choose one of the plans offered for this subscription.' });
@@ -42,13 +47,23 @@ async function offeredPlan(db: Kysely<Database>, portal: OpenPortal, id: number,
 }
 
 /** What switching to the plan would cost now (credit, charge, net), changing nothing. */
-export async function previewPortalPlanChange(db: Kysely<Database>, portal: OpenPortal, id: number, planId: number | undefined): Promise<{ subscription: SubscriptionDetails; plan: Plan; proration: Proration }> {
+export async function previewPortalPlanChange(
+  db: Kysely<Database>,
+  portal: OpenPortal,
+  id: number,
+  planId: number | undefined,
+): Promise<{ subscription: SubscriptionDetails; plan: Plan; proration: Proration }> {
   const { subscription, plan } = await offeredPlan(db, portal, id, planId);
   return { subscription, plan, proration: await previewPlanChange(db, portal.clock, tenantOf(portal.session), id, plan.id) };
 }
 
 /** Switches the plan, prorated, as the API does (an upgrade's net is charged to the card on file). */
-export async function changePortalPlan(db: Kysely<Database>, portal: OpenPortal, id: number, planId: number | undefined): Promise<{ subscription: SubscriptionDetails; proration: Proration }> {
+export async function changePortalPlan(
+  db: Kysely<Database>,
+  portal: OpenPortal,
+  id: number,
+  planId: number | undefined,
+): Promise<{ subscription: SubscriptionDetails; proration: Proration }> {
   const { plan } = await offeredPlan(db, portal, id, planId);
   return changeSubscriptionPlan(db, portal.clock, tenantOf(portal.session), id, { planId: plan.id });
 }

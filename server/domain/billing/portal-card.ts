@@ -46,7 +46,11 @@ export async function addPortalCard(db: Kysely<Database>, portal: OpenPortal, in
   const { session, clock } = portal;
   return db.transaction().execute(async (trx): Promise<PortalCardResult> => {
     const { method, requiresAuthentication } = await tokenizeForFile(trx, clock, tenantOf(session), input);
-    if (requiresAuthentication) return { kind: 'authenticate', setup: await openCardSetup(trx, clock, method, { portalSessionId: session.id, customerId: session.customer_id, expiresAt: session.expires_at }) };
+    if (requiresAuthentication)
+      return {
+        kind: 'authenticate',
+        setup: await openCardSetup(trx, clock, method, { portalSessionId: session.id, customerId: session.customer_id, expiresAt: session.expires_at }),
+      };
     return { kind: 'kept', card: await keepPortalCard(trx, clock, session, method) };
   });
 }
@@ -71,10 +75,20 @@ export async function viewCardSetup(db: Db, portal: OpenPortal, setupId: string)
   return { kind: 'open', view: { setup, method, merchantName: (await getMerchant(db, setup.merchant_id)).name } };
 }
 
-export type CardSetupAnswer = { kind: 'not_found' } | { kind: 'gone'; status: Exclude<CardSetupStatus, 'open'> } | { kind: 'bad_token' } | { kind: 'answered'; outcome: 'succeeded' | 'failed'; card: PaymentMethodRow };
+export type CardSetupAnswer =
+  | { kind: 'not_found' }
+  | { kind: 'gone'; status: Exclude<CardSetupStatus, 'open'> }
+  | { kind: 'bad_token' }
+  | { kind: 'answered'; outcome: 'succeeded' | 'failed'; card: PaymentMethodRow };
 
 /** The customer's answer on the issuer's page, once: completing it keeps the card (`keepPortalCard`); failing it keeps nothing. */
-export async function answerCardSetup(db: Kysely<Database>, portal: OpenPortal, setupId: string, formToken: string, answer: ChallengeAnswer): Promise<CardSetupAnswer> {
+export async function answerCardSetup(
+  db: Kysely<Database>,
+  portal: OpenPortal,
+  setupId: string,
+  formToken: string,
+  answer: ChallengeAnswer,
+): Promise<CardSetupAnswer> {
   const { session, clock } = portal;
   return db.transaction().execute(async (trx): Promise<CardSetupAnswer> => {
     const setup = await findCardSetup(trx, tenantOf(session), session.id, setupId, { lock: true });

@@ -42,7 +42,12 @@ const isHttpUrl = (url: string): boolean => {
  * one is 400 `validation_error` naming `clientId`), in the caller's mode, open one hour by `clock`
  * (the tenant's clock). Changes nothing else and writes no event.
  */
-export async function createPortalSession(db: Db, clock: Clock, tenant: Tenant, input: { clientId: number; returnUrl?: string | undefined }): Promise<NewPortalSession> {
+export async function createPortalSession(
+  db: Db,
+  clock: Clock,
+  tenant: Tenant,
+  input: { clientId: number; returnUrl?: string | undefined },
+): Promise<NewPortalSession> {
   if (!(await findOwnCustomer(db, tenant, input.clientId))) {
     throw new AppError('validation_error', { param: 'clientId', message: `clientId ${input.clientId} is not one of your customers.` });
   }
@@ -79,4 +84,5 @@ export async function openPortal(db: Db, appClock: Clock, token: string): Promis
 }
 
 /** Whether a form's token is the session's (constant time). */
-export const isPortalForm = (session: PortalSessionRow, presented: unknown): boolean => typeof presented === 'string' && sameHash(hashSecret(presented), hashSecret(session.form_token));
+export const isPortalForm = (session: PortalSessionRow, presented: unknown): boolean =>
+  typeof presented === 'string' && sameHash(hashSecret(presented), hashSecret(session.form_token));

@@ -26,9 +26,28 @@ export const DUNNING_RETRY_DAYS = [1, 3, 5, 7] as const;
 export const creditLeft = (s: SubscriptionRow, bill: Pick<PeriodBill, 'creditUsed'>) => new Decimal(s.credit_balance).minus(bill.creditUsed).toFixed();
 
 /** A bill that failed: past due, dunning from the first retry, `subscription.payment_failed` then `subscription.past_due`. */
-export async function startDunning(trx: Trx, clock: Clock, s: SubscriptionRow, bill: PeriodBill, changes: Partial<SubscriptionRow>, previousStatus: SubscriptionStatus): Promise<SubscriptionDetails> {
+export async function startDunning(
+  trx: Trx,
+  clock: Clock,
+  s: SubscriptionRow,
+  bill: PeriodBill,
+  changes: Partial<SubscriptionRow>,
+  previousStatus: SubscriptionStatus,
+): Promise<SubscriptionDetails> {
   const now = clock.now();
-  const next = await updateSubscription(trx, s, { ...changes, status: 'past_due', dunning_attempts: 0, open_invoice_id: bill.invoice.id, next_retry_at: addDays(bill.invoice.due_date ?? now, DUNNING_RETRY_DAYS[0]), credit_balance: creditLeft(s, bill) }, now);
+  const next = await updateSubscription(
+    trx,
+    s,
+    {
+      ...changes,
+      status: 'past_due',
+      dunning_attempts: 0,
+      open_invoice_id: bill.invoice.id,
+      next_retry_at: addDays(bill.invoice.due_date ?? now, DUNNING_RETRY_DAYS[0]),
+      credit_balance: creditLeft(s, bill),
+    },
+    now,
+  );
   const reason = bill.failure?.code === 'no_payment_method' ? 'no_payment_method' : 'payment_failed';
   await subscriptionEvent(trx, clock, 'subscription.payment_failed', next, { previousStatus, reason, paymentId: bill.payment?.id ?? null });
   await subscriptionEvent(trx, clock, 'subscription.past_due', next, { previousStatus, reason, paymentId: bill.payment?.id ?? null });
@@ -56,7 +75,11 @@ async function convertTrial(trx: Trx, clock: Clock, s: SubscriptionRow): Promise
   const bill = await billPeriod(trx, clock, { ...details, ...period }, { start, end: period.current_period_end });
   if (!bill.paid) return startDunning(trx, clock, s, bill, period, 'trialing');
   const active = await updateSubscription(trx, s, { ...period, status: 'active', credit_balance: creditLeft(s, bill) }, clock.now());
-  await subscriptionEvent(trx, clock, 'subscription.activated', active, { previousStatus: 'trialing', reason: 'trial_ended', paymentId: bill.payment?.id ?? null });
+  await subscriptionEvent(trx, clock, 'subscription.activated', active, {
+    previousStatus: 'trialing',
+    reason: 'trial_ended',
+    paymentId: bill.payment?.id ?? null,
+  });
   return active;
 }
 
@@ -75,7 +98,12 @@ async function retry(trx: Trx, clock: Clock, s: SubscriptionRow): Promise<Subscr
   const exhausted = attempts >= DUNNING_RETRY_DAYS.length;
   const nextRetry = exhausted ? null : addDays(bill.invoice.due_date ?? clock.now(), DUNNING_RETRY_DAYS[attempts]!);
   const reason = bill.failure?.code === 'no_payment_method' ? 'no_payment_method' : 'payment_failed';
-  const failed = await updateSubscription(trx, s, { dunning_attempts: attempts, next_retry_at: nextRetry, status: exhausted ? 'unpaid' : 'past_due' }, clock.now());
+  const failed = await updateSubscription(
+    trx,
+    s,
+    { dunning_attempts: attempts, next_retry_at: nextRetry, status: exhausted ? 'unpaid' : 'past_due' },
+    clock.now(),
+  );
   await subscriptionEvent(trx, clock, 'subscription.payment_failed', failed, { previousStatus: s.status, reason, paymentId: bill.payment?.id ?? null });
   if (exhausted) await subscriptionEvent(trx, clock, 'subscription.unpaid', failed, { previousStatus: s.status, reason: 'dunning_exhausted' });
   return failed;
@@ -119,7 +147,12 @@ export const nextSubscriptionWork = (db: Db, scope: DueScope, after: Date): Prom
  * page): a past-due or unpaid subscription is active again, a pending one (a payment link's)
  * starts. Call it where the invoice is paid.
  */
-export async function subscriptionInvoicePaid(trx: Trx, clock: Clock, invoice: { id: number; subscription_id: number | null; merchant_id: number; livemode: boolean; status: string }, paymentId: number): Promise<void> {
+export async function subscriptionInvoicePaid(
+  trx: Trx,
+  clock: Clock,
+  invoice: { id: number; subscription_id: number | null; merchant_id: number; livemode: boolean; status: string },
+  paymentId: number,
+): Promise<void> {
   if (invoice.subscription_id === null || invoice.status !== 'paid') return;
   const s = await lockSubscription(trx, tenantOf(invoice), invoice.subscription_id);
   if (s && (s.status === 'past_due' || s.status === 'unpaid') && s.open_invoice_id === invoice.id) await recover(trx, clock, s, paymentId);

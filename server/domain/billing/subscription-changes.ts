@@ -25,7 +25,13 @@ async function locked(trx: Trx, tenant: Tenant, id: number): Promise<Subscriptio
  * `subscription.paused`. Nothing is billed or retried while paused; a scheduled cancellation still
  * takes effect. A paused or canceled one answers 400 `subscription_not_pausable`.
  */
-export async function pauseSubscription(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, input: { reason?: string | undefined }): Promise<SubscriptionDetails> {
+export async function pauseSubscription(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: number,
+  input: { reason?: string | undefined },
+): Promise<SubscriptionDetails> {
   return db.transaction().execute(async (trx) => {
     const s = await locked(trx, tenant, id);
     if (s.status === 'paused' || s.status === 'canceled') {
@@ -54,7 +60,8 @@ function resumedStatus(s: SubscriptionRow, now: Date): SubscriptionRow['status']
 export async function resumeSubscription(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<SubscriptionDetails> {
   return db.transaction().execute(async (trx) => {
     const s = await locked(trx, tenant, id);
-    if (s.status !== 'paused') throw new AppError('subscription_not_resumable', { message: `This subscription is ${s.status}; only a paused subscription can be resumed.` });
+    if (s.status !== 'paused')
+      throw new AppError('subscription_not_resumable', { message: `This subscription is ${s.status}; only a paused subscription can be resumed.` });
     const now = clock.now();
     const status = resumedStatus(s, now);
     const ended = status !== 'past_due' && s.current_period_end.getTime() <= now.getTime();
@@ -84,7 +91,13 @@ async function billResumedPeriod(trx: Trx, clock: Clock, s: SubscriptionDetails)
  * sends nothing. A subscription whose period already ended (unpaid, or paused past it) is canceled
  * at once either way.
  */
-export async function cancelSubscription(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, input: { cancelAtPeriodEnd?: boolean | undefined; reason?: string | undefined }): Promise<SubscriptionDetails> {
+export async function cancelSubscription(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: number,
+  input: { cancelAtPeriodEnd?: boolean | undefined; reason?: string | undefined },
+): Promise<SubscriptionDetails> {
   return db.transaction().execute(async (trx) => {
     const s = await locked(trx, tenant, id);
     const now = clock.now();

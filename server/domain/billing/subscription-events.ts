@@ -22,12 +22,24 @@ export interface SubscriptionChange {
  * Writes a `subscription.*` event: the whole subscription after the change, once per change. A
  * status transition (the status differs from `previousStatus`) adds the previous status and why.
  */
-export async function subscriptionEvent(db: Db, clock: Clock, type: EventType, subscription: SubscriptionDetails, change: SubscriptionChange = {}): Promise<void> {
+export async function subscriptionEvent(
+  db: Db,
+  clock: Clock,
+  type: EventType,
+  subscription: SubscriptionDetails,
+  change: SubscriptionChange = {},
+): Promise<void> {
   const transition = change.previousStatus !== undefined && change.previousStatus !== subscription.status;
   const stored = {
     reason: change.reason ?? null,
     ...(transition ? { previousStatus: change.previousStatus } : {}),
     ...(change.previousPlanId !== undefined ? { previousPlanId: change.previousPlanId, proratedAmount: change.proratedAmount ?? '0' } : {}),
   };
-  await writeEvent(db, clock, { tenant: tenantOf(subscription), type, subject: { kind: 'subscription', subscription, change: stored }, sessionId: change.sessionId ?? null, paymentId: change.paymentId ?? null });
+  await writeEvent(db, clock, {
+    tenant: tenantOf(subscription),
+    type,
+    subject: { kind: 'subscription', subscription, change: stored },
+    sessionId: change.sessionId ?? null,
+    paymentId: change.paymentId ?? null,
+  });
 }

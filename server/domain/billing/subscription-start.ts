@@ -50,9 +50,15 @@ function refuse(param: string, message: string): never {
  */
 function checkStartable(plan: Plan | undefined, now: Date): asserts plan is Plan {
   if (!plan || plan.status !== 'available' || !plan.active) refuse('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
-  if (plan.valid_from !== null && plan.valid_from.getTime() > now.getTime()) refuse('subscriptionPlanId', `Subscriptions can start on this plan from ${plan.valid_from.toISOString()} (its validFrom).`);
-  if (plan.valid_to !== null && plan.valid_to.getTime() <= now.getTime()) refuse('subscriptionPlanId', `This plan's validity ended at ${plan.valid_to.toISOString()} (its validTo); no new subscription can start on it.`);
-  if (plan.billing_type === 'usage') refuse('subscriptionPlanId', 'This plan bills by usage (subscriptionBillingType Usage), and Till records no usage yet: no subscription can start on it. Use a Recurring or OneTime plan.');
+  if (plan.valid_from !== null && plan.valid_from.getTime() > now.getTime())
+    refuse('subscriptionPlanId', `Subscriptions can start on this plan from ${plan.valid_from.toISOString()} (its validFrom).`);
+  if (plan.valid_to !== null && plan.valid_to.getTime() <= now.getTime())
+    refuse('subscriptionPlanId', `This plan's validity ended at ${plan.valid_to.toISOString()} (its validTo); no new subscription can start on it.`);
+  if (plan.billing_type === 'usage')
+    refuse(
+      'subscriptionPlanId',
+      'This plan bills by usage (subscriptionBillingType Usage), and Till records no usage yet: no subscription can start on it. Use a Recurring or OneTime plan.',
+    );
 }
 
 /**
@@ -76,9 +82,13 @@ export async function subscriptionSessionTerms(db: Db, now: Date, tenant: Tenant
     refuse('amount', `amount must match the plan's amount per period (${new Decimal(plan.amount).toFixed()} ${plan.currency}), or be left out.`);
   }
   const trialDays = input.trialDays ?? 0;
-  if (trialDays > 0 && plan.billing_type === 'one_time') refuse('trialDays', 'A OneTime plan is paid once at checkout and takes no free trial; leave trialDays out.');
+  if (trialDays > 0 && plan.billing_type === 'one_time')
+    refuse('trialDays', 'A OneTime plan is paid once at checkout and takes no free trial; leave trialDays out.');
   if (trialDays === 0 && new Decimal(plan.amount).lessThan(1)) {
-    throw new AppError('amount_too_small', { param: 'amount', message: `The plan's amount (the session's amount) is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.` });
+    throw new AppError('amount_too_small', {
+      param: 'amount',
+      message: `The plan's amount (the session's amount) is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.`,
+    });
   }
   return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: trialDays > 0 ? '0' : plan.amount, trialDays };
 }
@@ -128,7 +138,16 @@ async function createSubscription(trx: Trx, s: NewSubscription): Promise<Subscri
     created_at: now,
     updated_at: now,
   });
-  await insertItem(trx, { subscription_id: row.id, merchant_id: session.merchant_id, livemode: session.livemode, plan_id: plan.id, quantity: 1, amount: plan.amount, currency: plan.currency, created_at: now });
+  await insertItem(trx, {
+    subscription_id: row.id,
+    merchant_id: session.merchant_id,
+    livemode: session.livemode,
+    plan_id: plan.id,
+    quantity: 1,
+    amount: plan.amount,
+    currency: plan.currency,
+    created_at: now,
+  });
   return (await findSubscription(trx, tenant, row.id))!;
 }
 
@@ -154,7 +173,13 @@ export async function startTrialSubscription(trx: Trx, clock: Clock, session: Ch
  * `subscription.activated` (first payment). Answers undefined for a session that starts none (a
  * one-time session, or one whose subscription exists), so every path that charges a session can call it.
  */
-export async function startPaidSubscription(trx: Trx, clock: Clock, session: CheckoutSessionRow, payment: PaymentRow, method: PaymentMethodRow | null): Promise<SubscriptionDetails | undefined> {
+export async function startPaidSubscription(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  payment: PaymentRow,
+  method: PaymentMethodRow | null,
+): Promise<SubscriptionDetails | undefined> {
   if (session.payment_type !== 'subscription' || session.subscription_id !== null) return undefined;
   const now = clock.now();
   const tenant = tenantOf(session);
@@ -163,8 +188,14 @@ export async function startPaidSubscription(trx: Trx, clock: Clock, session: Che
   const created = await createSubscription(trx, { session, start: now, status: 'pending', periodEnd, trialEnd: null, paymentMethodId: method?.id ?? null });
   await subscriptionEvent(trx, clock, 'subscription.created', created, { sessionId: session.id, paymentId: payment.id });
   const active = await updateSubscription(trx, (await lockSubscription(trx, tenant, created.id))!, { status: 'active' }, now);
-  await subscriptionEvent(trx, clock, 'subscription.activated', active, { sessionId: session.id, paymentId: payment.id, previousStatus: 'pending', reason: 'first_payment' });
-  if (payment.invoice_id !== null) await linkToSubscription(trx, tenant, payment.invoice_id, { subscriptionId: created.id, customerId: session.client_id, periodStart: now, periodEnd });
+  await subscriptionEvent(trx, clock, 'subscription.activated', active, {
+    sessionId: session.id,
+    paymentId: payment.id,
+    previousStatus: 'pending',
+    reason: 'first_payment',
+  });
+  if (payment.invoice_id !== null)
+    await linkToSubscription(trx, tenant, payment.invoice_id, { subscriptionId: created.id, customerId: session.client_id, periodStart: now, periodEnd });
   if (method && session.client_id !== null) {
     // The customer's row is locked so that two first payments racing cannot both find no card.
     await findOwnCustomer(trx, tenant, session.client_id, { lock: true });

@@ -33,7 +33,11 @@ async function withItems(db: Db, tenant: Tenant, rows: Omit<SubscriptionDetails,
     .selectAll('subscription_items')
     .select('plans.name as plan_name')
     .where(ofTenant(tenant, 'subscription_items'))
-    .where('subscription_items.subscription_id', 'in', rows.map((r) => r.id))
+    .where(
+      'subscription_items.subscription_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .orderBy('subscription_items.id')
     .execute();
   return rows.map((r) => ({ ...r, items: items.filter((i) => i.subscription_id === r.id) }));
@@ -65,7 +69,12 @@ export async function findCommerceSubscription(db: Db, tenant: Tenant, id: numbe
 }
 
 /** One OData page of the tenant's subscriptions (the tenant ANDed outside the caller's filter). */
-export async function findCommerceSubscriptionPage(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<CommerceSubscriptionRow>> {
+export async function findCommerceSubscriptionPage(
+  db: Db,
+  tenant: Tenant,
+  query: CompiledQuery,
+  basePath: string,
+): Promise<ODataPage<CommerceSubscriptionRow>> {
   return page(query, db.selectFrom(commerceSubscriptions(db, tenant).as('s')).selectAll(), basePath);
 }
 
@@ -76,10 +85,24 @@ export async function findSubscriptions(db: Db, tenant: Tenant, filter: Subscrip
   if (filter.status !== undefined) q = q.where('subscriptions.status', '=', filter.status);
   if (filter.planId !== undefined) {
     const planId = filter.planId;
-    q = q.where(({ exists, selectFrom }) => exists(selectFrom('subscription_items').select('subscription_items.id').whereRef('subscription_items.subscription_id', '=', 'subscriptions.id').where('subscription_items.plan_id', '=', planId)));
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('subscription_items')
+          .select('subscription_items.id')
+          .whereRef('subscription_items.subscription_id', '=', 'subscriptions.id')
+          .where('subscription_items.plan_id', '=', planId),
+      ),
+    );
   }
   if (filter.startingAfter !== undefined) q = q.where('subscriptions.id', '<', filter.startingAfter);
-  return withItems(db, tenant, await q.orderBy('subscriptions.id', 'desc').limit(filter.limit + 1).execute());
+  return withItems(
+    db,
+    tenant,
+    await q
+      .orderBy('subscriptions.id', 'desc')
+      .limit(filter.limit + 1)
+      .execute(),
+  );
 }
 
 export async function insertSubscription(db: Db, values: Insertable<SubscriptionsTable>): Promise<SubscriptionRow> {
@@ -118,22 +141,51 @@ export async function lockSubscription(db: Db, tenant: Tenant, id: number): Prom
 export async function updateSubscription(db: Db, current: SubscriptionRow, changes: Updateable<SubscriptionsTable>, now: Date): Promise<SubscriptionDetails> {
   const merged = { ...current, ...changes } as DueFields;
   const tenant = { merchantId: current.merchant_id, livemode: current.livemode };
-  await db.updateTable('subscriptions').set({ ...changes, next_due_at: dueAtOf(merged), updated_at: now }).where('id', '=', current.id).where(ofTenant(tenant)).execute();
+  await db
+    .updateTable('subscriptions')
+    .set({ ...changes, next_due_at: dueAtOf(merged), updated_at: now })
+    .where('id', '=', current.id)
+    .where(ofTenant(tenant))
+    .execute();
   return (await findSubscription(db, tenant, current.id))!;
 }
 
 /** Moves a subscription's one item to another plan and price. */
 export async function updateItemPlan(db: Db, tenant: Tenant, subscriptionId: number, from: number, to: { planId: number; amount: string }): Promise<void> {
-  await db.updateTable('subscription_items').set({ plan_id: to.planId, amount: to.amount }).where('subscription_id', '=', subscriptionId).where('plan_id', '=', from).where(ofTenant(tenant)).execute();
+  await db
+    .updateTable('subscription_items')
+    .set({ plan_id: to.planId, amount: to.amount })
+    .where('subscription_id', '=', subscriptionId)
+    .where('plan_id', '=', from)
+    .where(ofTenant(tenant))
+    .execute();
 }
 
 /** Subscriptions of a due-work scope whose next due work has come, earliest first. */
-export async function findDueSubscriptions(db: Db, scope: DueScope, now: Date, limit: number): Promise<Pick<SubscriptionRow, 'id' | 'merchant_id' | 'livemode'>[]> {
-  return db.selectFrom('subscriptions').select(['id', 'merchant_id', 'livemode']).where('next_due_at', '<=', now).where(inScope(scope, 'subscriptions')).orderBy('next_due_at').orderBy('id').limit(limit).execute();
+export async function findDueSubscriptions(
+  db: Db,
+  scope: DueScope,
+  now: Date,
+  limit: number,
+): Promise<Pick<SubscriptionRow, 'id' | 'merchant_id' | 'livemode'>[]> {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'merchant_id', 'livemode'])
+    .where('next_due_at', '<=', now)
+    .where(inScope(scope, 'subscriptions'))
+    .orderBy('next_due_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** When the scope's next subscription work falls due, after `after`. */
 export async function nextSubscriptionDue(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
-  const row = await db.selectFrom('subscriptions').select((eb) => eb.fn.min('next_due_at').as('at')).where('next_due_at', '>', after).where(inScope(scope, 'subscriptions')).executeTakeFirst();
+  const row = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.min('next_due_at').as('at'))
+    .where('next_due_at', '>', after)
+    .where(inScope(scope, 'subscriptions'))
+    .executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
 }

@@ -10,7 +10,14 @@ import type { Database } from '../../db/schema.js';
 import type { CompiledQuery, ODataPage } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { cancelSubscription } from './subscription-changes.js';
-import { type CommerceSubscriptionRow, findCommerceSubscription, findCommerceSubscriptionPage, findSubscription, findSubscriptions, type SubscriptionFilter } from './subscription.repository.js';
+import {
+  type CommerceSubscriptionRow,
+  findCommerceSubscription,
+  findCommerceSubscriptionPage,
+  findSubscription,
+  findSubscriptions,
+  type SubscriptionFilter,
+} from './subscription.repository.js';
 
 export type { CommerceSubscriptionRow, SubscriptionFilter };
 
@@ -39,7 +46,13 @@ export const listCommerceSubscriptions = (db: Db, tenant: Tenant, query: Compile
   findCommerceSubscriptionPage(db, tenant, query, basePath);
 
 /** Cancels as the Checkout interface's cancel does (same rules, same events), answering the subscription as the Commerce interface shows it. */
-export async function cancelCommerceSubscription(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, input: { cancelAtPeriodEnd?: boolean | undefined; reason?: string | undefined }): Promise<CommerceSubscriptionRow> {
+export async function cancelCommerceSubscription(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: number,
+  input: { cancelAtPeriodEnd?: boolean | undefined; reason?: string | undefined },
+): Promise<CommerceSubscriptionRow> {
   await cancelSubscription(db, clock, tenant, id, input);
   return (await findCommerceSubscription(db, tenant, id))!;
 }

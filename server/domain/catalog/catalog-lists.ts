@@ -23,12 +23,19 @@ export async function getCatalogPlan(db: Db, owner: MerchantRef, id: number): Pr
 }
 
 /** One OData page of the merchant's products. */
-export const listCatalogProducts = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<Product>> => findProductPage(db, owner, query, basePath);
+export const listCatalogProducts = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<Product>> =>
+  findProductPage(db, owner, query, basePath);
 
 /** One OData page of the merchant's plans, each with its product when `Product` is expanded. */
 export async function listCatalogPlans(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<ExpandedPlan>> {
   const page = await findCatalogPlanPage(db, owner, query, basePath);
-  const products = query.expand.includes('Product') ? await findProductsByIds(db, owner, page.value.map((p) => p.product_id)) : undefined;
+  const products = query.expand.includes('Product')
+    ? await findProductsByIds(
+        db,
+        owner,
+        page.value.map((p) => p.product_id),
+      )
+    : undefined;
   const byId = new Map((products ?? []).map((p) => [p.id, p]));
   return { ...page, value: page.value.map((plan) => ({ plan, ...(products ? { product: byId.get(plan.product_id) } : {}) })) };
 }

@@ -40,7 +40,10 @@ export const planResource = defineResource({
     currency: { column: 'currency', type: 'string' },
     timeUnit: { column: 'interval', type: lowerCased(['Day', 'Week', 'Month', 'Year']) },
     timeInterval: { column: 'interval_count', type: 'int' },
-    subscriptionBillingType: { column: 'billing_type', type: { enum: Object.keys(BILLING_TYPES), toDb: (wire) => BILLING_TYPES[wire as keyof typeof BILLING_TYPES] } },
+    subscriptionBillingType: {
+      column: 'billing_type',
+      type: { enum: Object.keys(BILLING_TYPES), toDb: (wire) => BILLING_TYPES[wire as keyof typeof BILLING_TYPES] },
+    },
     validFrom: { column: 'effective_valid_from', type: 'datetime' },
     validTo: { column: 'valid_to', type: 'datetime', nullable: true },
     createdDateTime: { column: 'created_at', type: 'datetime' },

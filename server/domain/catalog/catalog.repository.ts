@@ -22,7 +22,10 @@ export async function findProduct(db: Db, owner: MerchantRef, id: number, option
 export async function findProducts(db: Db, owner: MerchantRef, page: PageRequest): Promise<Product[]> {
   let q = db.selectFrom('products').selectAll().where(ofMerchant(owner));
   if (page.startingAfter !== undefined) q = q.where('id', '<', page.startingAfter);
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function insertPlan(db: Db, values: Insertable<PlansTable>): Promise<Plan> {
@@ -34,7 +37,11 @@ export async function findPlan(db: Db, owner: MerchantRef, id: number, options: 
 }
 
 const planQuery = precompiled((db, value, shape) => {
-  const query = db.selectFrom('plans').selectAll().where(ofMerchant({ merchantId: value(0) })).where('id', '=', value(1));
+  const query = db
+    .selectFrom('plans')
+    .selectAll()
+    .where(ofMerchant({ merchantId: value(0) }))
+    .where('id', '=', value(1));
   return shape === 'lock' ? query.forUpdate() : query;
 });
 
@@ -42,7 +49,10 @@ export async function findPlans(db: Db, owner: MerchantRef, page: PageRequest & 
   let q = db.selectFrom('plans').selectAll().where(ofMerchant(owner));
   if (!page.includeArchived) q = q.where('status', '=', 'available');
   if (page.startingAfter !== undefined) q = q.where('id', '<', page.startingAfter);
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function updatePlanRow(db: Db, owner: MerchantRef, id: number, changes: Updateable<PlansTable>): Promise<Plan> {
@@ -62,8 +72,18 @@ export async function deleteProductRow(db: Db, owner: MerchantRef, id: number): 
 /** How many plans and inventory items refer to the merchant's product. */
 export async function productUsage(db: Db, owner: MerchantRef, id: number): Promise<{ plans: number; items: number }> {
   const [plans, items] = await Promise.all([
-    db.selectFrom('plans').select((eb) => eb.fn.countAll<string>().as('n')).where(ofMerchant(owner)).where('product_id', '=', id).executeTakeFirstOrThrow(),
-    db.selectFrom('subscription_inventory_items').select((eb) => eb.fn.countAll<string>().as('n')).where(ofMerchant(owner)).where('product_id', '=', id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('plans')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(ofMerchant(owner))
+      .where('product_id', '=', id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('subscription_inventory_items')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(ofMerchant(owner))
+      .where('product_id', '=', id)
+      .executeTakeFirstOrThrow(),
   ]);
   return { plans: Number(plans.n), items: Number(items.n) };
 }
@@ -71,7 +91,12 @@ export async function productUsage(db: Db, owner: MerchantRef, id: number): Prom
 /** The merchant's products of these ids (any order). */
 export async function findProductsByIds(db: Db, owner: MerchantRef, ids: number[]): Promise<Product[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('products').selectAll().where(ofMerchant(owner)).where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where(ofMerchant(owner))
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 /** A plan with what the Commerce catalog shows of its product, and its status in that interface's terms. */
@@ -85,7 +110,9 @@ function catalogPlans(db: Db, owner: MerchantRef) {
     .selectAll('plans')
     .select([
       'products.name as product_name',
-      sql<CatalogPlan['commerce_status']>`CASE WHEN plans.status = 'discontinued' THEN 'Archived' WHEN plans.active THEN 'Active' ELSE 'Inactive' END`.as('commerce_status'),
+      sql<CatalogPlan['commerce_status']>`CASE WHEN plans.status = 'discontinued' THEN 'Archived' WHEN plans.active THEN 'Active' ELSE 'Inactive' END`.as(
+        'commerce_status',
+      ),
       sql<Date>`coalesce(plans.valid_from, plans.created_at)`.as('effective_valid_from'),
     ])
     .where(ofMerchant(owner, 'plans'));

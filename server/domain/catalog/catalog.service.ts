@@ -21,7 +21,14 @@ export async function createProduct(
   input: { name: string; description?: string | null | undefined; type?: Product['type'] | undefined; media?: MediaInput[] | undefined },
 ): Promise<Product> {
   const media = JSON.stringify(productMedia(input.media ?? []));
-  return insertProduct(db, { merchant_id: owner.merchantId, name: input.name, description: input.description ?? null, type: input.type ?? 'service', media, created_at: clock.now() });
+  return insertProduct(db, {
+    merchant_id: owner.merchantId,
+    name: input.name,
+    description: input.description ?? null,
+    type: input.type ?? 'service',
+    media,
+    created_at: clock.now(),
+  });
 }
 
 export async function getProduct(db: Db, owner: MerchantRef, id: number): Promise<Product> {
@@ -73,25 +80,29 @@ export async function createPlan(db: Kysely<Database>, clock: Clock, owner: Merc
   checkValidity(input.validFrom ?? clock.now(), input.validTo ?? null);
   return db.transaction().execute(async (trx) => {
     const product = await findProduct(trx, owner, input.productId);
-    if (!product) throw new AppError('validation_error', { param: 'productId', message: `productId ${input.productId} is not one of your products. Create the product first (POST /v1/products).` });
+    if (!product)
+      throw new AppError('validation_error', {
+        param: 'productId',
+        message: `productId ${input.productId} is not one of your products. Create the product first (POST /v1/products).`,
+      });
     const now = clock.now();
     return insertPlan(trx, {
-        merchant_id: owner.merchantId,
-        product_id: input.productId,
-        name: input.name,
-        description: input.description ?? null,
-        details: input.details ?? null,
-        amount,
-        currency,
-        interval: input.interval,
-        interval_count: input.intervalCount ?? 1,
-        billing_type: input.billingType ?? 'recurring',
-        active: input.archived ? false : (input.active ?? true),
-        status: input.archived ? 'discontinued' : 'available',
-        valid_from: input.validFrom ?? null,
-        valid_to: input.validTo ?? null,
-        created_at: now,
-        updated_at: now,
+      merchant_id: owner.merchantId,
+      product_id: input.productId,
+      name: input.name,
+      description: input.description ?? null,
+      details: input.details ?? null,
+      amount,
+      currency,
+      interval: input.interval,
+      interval_count: input.intervalCount ?? 1,
+      billing_type: input.billingType ?? 'recurring',
+      active: input.archived ? false : (input.active ?? true),
+      status: input.archived ? 'discontinued' : 'available',
+      valid_from: input.validFrom ?? null,
+      valid_to: input.validTo ?? null,
+      created_at: now,
+      updated_at: now,
     });
   });
 }
@@ -148,7 +159,14 @@ function planChanges(plan: Plan, input: UpdatePlanInput) {
  * catalog's `timeUnit` and `timeInterval`). An archived plan cannot be changed (409), but being
  * archived again changes nothing.
  */
-export async function updatePlan(db: Kysely<Database>, clock: Clock, owner: MerchantRef, id: number, input: UpdatePlanInput, spelling: Partial<Record<ImmutablePlanField, string>> = {}): Promise<Plan> {
+export async function updatePlan(
+  db: Kysely<Database>,
+  clock: Clock,
+  owner: MerchantRef,
+  id: number,
+  input: UpdatePlanInput,
+  spelling: Partial<Record<ImmutablePlanField, string>> = {},
+): Promise<Plan> {
   const immutable = IMMUTABLE_PLAN_FIELDS.find((f) => input[f] !== undefined);
   if (immutable) {
     const param = spelling[immutable] ?? immutable;

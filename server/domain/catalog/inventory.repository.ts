@@ -34,7 +34,13 @@ export async function findInventoryItemPage(db: Db, owner: MerchantRef, query: C
 }
 
 /** Another item of the product with this serial number (case-insensitively), other than `exceptId`. */
-export async function findSerialNumber(db: Db, owner: MerchantRef, productId: number, serialNumber: string, exceptId?: number): Promise<InventoryItem | undefined> {
+export async function findSerialNumber(
+  db: Db,
+  owner: MerchantRef,
+  productId: number,
+  serialNumber: string,
+  exceptId?: number,
+): Promise<InventoryItem | undefined> {
   let query = db
     .selectFrom('subscription_inventory_items')
     .selectAll()

@@ -26,37 +26,60 @@ import {
 export type { InventoryItemDetails };
 
 const notFound = (id: number) => new AppError('resource_not_found', { param: 'id', message: `No such inventory item: ${id}.` });
-const serialTaken = (serialNumber: string) => new AppError('invalid_state', { param: 'serialNumber', message: `Another inventory item of this product already has serial number ${serialNumber}.` });
+const serialTaken = (serialNumber: string) =>
+  new AppError('invalid_state', { param: 'serialNumber', message: `Another inventory item of this product already has serial number ${serialNumber}.` });
 
 /** The unique index refuses the second of two racing writers of one serial number: the same 409. */
-const refuseDuplicate = (serialNumber: string) => (error: unknown): never => {
-  throw isUniqueViolation(error, 'subscription_inventory_items_serial') ? serialTaken(serialNumber) : error;
-};
+const refuseDuplicate =
+  (serialNumber: string) =>
+  (error: unknown): never => {
+    throw isUniqueViolation(error, 'subscription_inventory_items_serial') ? serialTaken(serialNumber) : error;
+  };
 
 /** Adds a unit of one of the merchant's products (another merchant's product: 400 on `productId`). */
-export async function createInventoryItem(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: { productId: number; serialNumber: string; status?: InventoryItemStatus | undefined }): Promise<InventoryItemDetails> {
+export async function createInventoryItem(
+  db: Kysely<Database>,
+  clock: Clock,
+  owner: MerchantRef,
+  input: { productId: number; serialNumber: string; status?: InventoryItemStatus | undefined },
+): Promise<InventoryItemDetails> {
   return db.transaction().execute(async (trx) => {
     if (!(await findProduct(trx, owner, input.productId))) {
       throw new AppError('validation_error', { param: 'productId', message: `productId ${input.productId} is not one of your subscription products.` });
     }
     if (await findSerialNumber(trx, owner, input.productId, input.serialNumber)) throw serialTaken(input.serialNumber);
     const now = clock.now();
-    const item = await insertInventoryItem(trx, { merchant_id: owner.merchantId, product_id: input.productId, serial_number: input.serialNumber, status: input.status ?? 'available', created_at: now, updated_at: now }).catch(refuseDuplicate(input.serialNumber));
+    const item = await insertInventoryItem(trx, {
+      merchant_id: owner.merchantId,
+      product_id: input.productId,
+      serial_number: input.serialNumber,
+      status: input.status ?? 'available',
+      created_at: now,
+      updated_at: now,
+    }).catch(refuseDuplicate(input.serialNumber));
     return (await findInventoryItemDetails(trx, owner, item.id))!;
   });
 }
 
 /** Changes the serial number or status sent; the others keep their value. */
-export async function updateInventoryItem(db: Kysely<Database>, clock: Clock, owner: MerchantRef, id: number, input: { serialNumber?: string | undefined; status?: InventoryItemStatus | undefined }): Promise<InventoryItemDetails> {
+export async function updateInventoryItem(
+  db: Kysely<Database>,
+  clock: Clock,
+  owner: MerchantRef,
+  id: number,
+  input: { serialNumber?: string | undefined; status?: InventoryItemStatus | undefined },
+): Promise<InventoryItemDetails> {
   return db.transaction().execute(async (trx) => {
     const item = await findInventoryItem(trx, owner, id, { lock: true });
     if (!item) throw notFound(id);
-    if (input.serialNumber !== undefined && (await findSerialNumber(trx, owner, item.product_id, input.serialNumber, id))) throw serialTaken(input.serialNumber);
+    if (input.serialNumber !== undefined && (await findSerialNumber(trx, owner, item.product_id, input.serialNumber, id)))
+      throw serialTaken(input.serialNumber);
     const changes = {
       ...(input.serialNumber !== undefined ? { serial_number: input.serialNumber } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),
     };
-    if (Object.keys(changes).length > 0) await updateInventoryItemRow(trx, owner, id, { ...changes, updated_at: clock.now() }).catch(refuseDuplicate(input.serialNumber ?? ''));
+    if (Object.keys(changes).length > 0)
+      await updateInventoryItemRow(trx, owner, id, { ...changes, updated_at: clock.now() }).catch(refuseDuplicate(input.serialNumber ?? ''));
     return (await findInventoryItemDetails(trx, owner, id))!;
   });
 }
@@ -66,10 +89,12 @@ export async function deleteInventoryItem(db: Kysely<Database>, owner: MerchantR
   await db.transaction().execute(async (trx) => {
     const item = await findInventoryItem(trx, owner, id, { lock: true });
     if (!item) throw notFound(id);
-    if (item.status === 'rented') throw new AppError('invalid_state', { message: 'The item is rented to a subscriber. Set its status to Available or Discontinued first.' });
+    if (item.status === 'rented')
+      throw new AppError('invalid_state', { message: 'The item is rented to a subscriber. Set its status to Available or Discontinued first.' });
     await deleteInventoryItemRow(trx, owner, id);
   });
 }
 
 /** One OData page of the merchant's items. */
-export const listInventoryItems = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<InventoryItemDetails>> => findInventoryItemPage(db, owner, query, basePath);
+export const listInventoryItems = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<InventoryItemDetails>> =>
+  findInventoryItemPage(db, owner, query, basePath);

@@ -43,7 +43,10 @@ export async function deleteProduct(db: Kysely<Database>, owner: MerchantRef, id
   await db.transaction().execute(async (trx) => {
     if (!(await findProduct(trx, owner, id, { lock: true }))) throw notFound(id);
     const usage = await productUsage(trx, owner, id);
-    if (usage.plans > 0) throw inUse(`The product has ${usage.plans} plan(s); plans are never deleted (subscriptions refer to them), so the product is kept. Archive its plans or rename it instead.`);
+    if (usage.plans > 0)
+      throw inUse(
+        `The product has ${usage.plans} plan(s); plans are never deleted (subscriptions refer to them), so the product is kept. Archive its plans or rename it instead.`,
+      );
     if (usage.items > 0) throw inUse(`The product has ${usage.items} inventory item(s); delete them first.`);
     // Anything else that refers to it (a payment link) makes the foreign key refuse.
     await deleteProductRow(trx, owner, id).catch((error: unknown) => {

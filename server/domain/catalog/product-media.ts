@@ -13,6 +13,7 @@ export interface ProductMedia {
 /** The images as stored: more than one primary is a 400 `validation_error` on `media`. */
 export function productMedia(input: MediaInput[]): ProductMedia[] {
   const primaries = input.filter((m) => m.isPrimary === true).length;
-  if (primaries > 1) throw new AppError('validation_error', { param: 'media', message: `At most one image can be primary; ${primaries} are marked isPrimary.` });
+  if (primaries > 1)
+    throw new AppError('validation_error', { param: 'media', message: `At most one image can be primary; ${primaries} are marked isPrimary.` });
   return input.map((m, i) => ({ mediaUrl: m.mediaUrl, isPrimary: primaries === 0 ? i === 0 : m.isPrimary === true }));
 }

@@ -80,11 +80,20 @@ export async function getCommercePayment(db: Kysely<Database>, clock: Clock, ten
  * Captures a card hold made through the Commerce interface (or any checkout session), once: the
  * hold rules of the Checkout interface, but a second capture answers 409 `hold_not_capturable`.
  */
-export async function captureCommercePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<CommercePaymentView> {
+export async function captureCommercePayment(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: number,
+  amount: number | undefined,
+): Promise<CommercePaymentView> {
   const payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   if (payment.session_id === null) throw new AppError('hold_not_capturable', { message: 'This payment is not a card hold.' });
   const outcome = await captureHold(db, clock, tenant, id, { amount });
-  if (outcome.alreadyDone) throw new AppError('hold_not_capturable', { message: `Payment ${id} was captured already (${outcome.payment.captured_amount} ${outcome.payment.currency}); a hold is captured once.` });
+  if (outcome.alreadyDone)
+    throw new AppError('hold_not_capturable', {
+      message: `Payment ${id} was captured already (${outcome.payment.captured_amount} ${outcome.payment.currency}); a hold is captured once.`,
+    });
   return getCommercePayment(db, clock, tenant, id);
 }
 
@@ -96,7 +105,8 @@ export async function captureCommercePayment(db: Kysely<Database>, clock: Clock,
  */
 export async function receivePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
   const waiting = await getPayment(db, tenant, id);
-  const notWaiting = (why: string) => new AppError('invalid_state', { message: `Payment ${id} ${why}; only a bank transfer or wallet payment waiting for the payer can be received.` });
+  const notWaiting = (why: string) =>
+    new AppError('invalid_state', { message: `Payment ${id} ${why}; only a bank transfer or wallet payment waiting for the payer can be received.` });
   if (waiting.method_type === 'card' || waiting.session_id === null) throw notWaiting('is a card payment');
   if (waiting.status !== 'pending') throw notWaiting(`is ${waiting.status}`);
   try {

@@ -19,11 +19,21 @@ import { replaceOpenChallenge, startChallenge } from './three-d-secure.js';
 import { confirmWithWallet, refuseWhileQrLive } from './wallet.js';
 
 /** Tokenizes a card for one session. The number and the CVC go no further than this call. */
-export async function tokenizeCard(db: Kysely<Database>, clock: Clock, tenant: Tenant, sessionId: string, input: CardInput & { billingDetails?: { name?: string; email?: string } | undefined }): Promise<PaymentMethodRow> {
+export async function tokenizeCard(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  sessionId: string,
+  input: CardInput & { billingDetails?: { name?: string; email?: string } | undefined },
+): Promise<PaymentMethodRow> {
   const session = await getSession(db, clock, tenant, sessionId);
   if (session.status === 'cancelled' || session.status === 'expired') throw new AppError('session_not_payable');
   const card = tokenize(input, tenant.merchantId, clock.now());
-  return storeCard(db, session, card, clock.now(), { customerId: session.client_id, billingName: input.billingDetails?.name, billingEmail: input.billingDetails?.email });
+  return storeCard(db, session, card, clock.now(), {
+    customerId: session.client_id,
+    billingName: input.billingDetails?.name,
+    billingEmail: input.billingDetails?.email,
+  });
 }
 
 /** What the payer must do next: answer 3-D Secure on the challenge page, or pay a wallet QR code. */
@@ -41,7 +51,13 @@ export interface Confirmed {
  * the payer; a hold session gets an authorization and nothing is paid until capture; a card that
  * asks for 3-D Secure, or a wallet, leaves the session waiting for the payer.
  */
-export async function confirmSession(db: Kysely<Database>, clock: Clock, tenant: Tenant, sessionId: string, input: { paymentMethodId: string; returnUrl?: string | undefined }): Promise<Confirmed> {
+export async function confirmSession(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  sessionId: string,
+  input: { paymentMethodId: string; returnUrl?: string | undefined },
+): Promise<Confirmed> {
   if (input.returnUrl !== undefined && !/^https?:$/.test(safeProtocol(input.returnUrl))) {
     throw new AppError('parameter_invalid', { param: 'returnUrl', message: 'returnUrl must be an absolute http or https URL.' });
   }
@@ -62,8 +78,15 @@ export async function confirmSession(db: Kysely<Database>, clock: Clock, tenant:
 }
 
 /** The sandbox processor's answer to a card: declined (the decline is committed, then answered), 3-D Secure, authorized, or charged. */
-async function payByCard(trx: Trx, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow, returnUrl: string | undefined): Promise<Confirmed | { declined: AppError }> {
-  if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') return { declined: await declineSession(trx, clock, session, method) };
+async function payByCard(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow,
+  returnUrl: string | undefined,
+): Promise<Confirmed | { declined: AppError }> {
+  if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error')
+    return { declined: await declineSession(trx, clock, session, method) };
   if (method.sandbox_outcome === 'requires_3ds') {
     const started = await startChallenge(trx, clock, session, method, returnUrl);
     return { session: started.session, payment: started.payment, nextAction: { type: 'redirect_to_3ds', challengeId: started.challenge.id } };
@@ -93,6 +116,10 @@ async function resolveConfirmMethod(trx: Trx, clock: Clock, tenant: Tenant, sess
     return method;
   }
   const saved = method ? await useVerifiedSavedCard(trx, clock, session, method) : null;
-  if (!saved) throw new AppError('parameter_invalid', { param: 'paymentMethodId', message: 'paymentMethodId is not a payment method of this session. Tokenize the card on this session first.' });
+  if (!saved)
+    throw new AppError('parameter_invalid', {
+      param: 'paymentMethodId',
+      message: 'paymentMethodId is not a payment method of this session. Tokenize the card on this session first.',
+    });
   return saved;
 }

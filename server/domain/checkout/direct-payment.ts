@@ -29,8 +29,10 @@ const invalid = (param: string, message: string) => new AppError('parameter_inva
 
 /** The option must fit what else was asked: its method, and a hold only on a card option that can hold. */
 function checkOption(option: PaymentOption, input: DirectPaymentInput): void {
-  if (input.paymentMethod !== undefined && input.paymentMethod !== option.method) throw invalid('paymentMethod', `paymentMethod ${input.paymentMethod} is not the method of payment option ${option.id} (${option.method}).`);
-  if (input.captureMethod === 'manual' && !option.canHold) throw invalid('captureMethod', `Payment option ${option.id} (${option.name}) cannot hold: captureMethod Manual needs a card option that can hold.`);
+  if (input.paymentMethod !== undefined && input.paymentMethod !== option.method)
+    throw invalid('paymentMethod', `paymentMethod ${input.paymentMethod} is not the method of payment option ${option.id} (${option.method}).`);
+  if (input.captureMethod === 'manual' && !option.canHold)
+    throw invalid('captureMethod', `Payment option ${option.id} (${option.name}) cannot hold: captureMethod Manual needs a card option that can hold.`);
 }
 
 /**
@@ -44,7 +46,10 @@ export async function createDirectPayment(db: Kysely<Database>, clock: Clock, te
   const amount = amountToDecimal(input.amount, currency, 'amount');
   if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
   if (input.paymentOptionId === undefined) {
-    throw new AppError('parameter_missing', { param: 'paymentOptionId', message: 'Send paymentOptionId (and card for a card option): the hosted payment page for payments is not served yet.' });
+    throw new AppError('parameter_missing', {
+      param: 'paymentOptionId',
+      message: 'Send paymentOptionId (and card for a card option): the hosted payment page for payments is not served yet.',
+    });
   }
   const payWith: PayWith = { ...input, paymentOptionId: input.paymentOptionId };
   return db.transaction().execute(async (trx) => {

@@ -78,7 +78,13 @@ export const invoicePageUrl = (publicBaseUrl: string, identifier: string): strin
  * An open session already paying the invoice (rule 6 of session creation) is reused. Undefined
  * when the invoice cannot be paid now (the caller shows its page again, which says why).
  */
-export async function checkoutForInvoice(db: Kysely<Database>, clock: Clock, settings: SessionSettings, identifier: string, method: InvoicePageMethod): Promise<string | undefined> {
+export async function checkoutForInvoice(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: SessionSettings,
+  identifier: string,
+  method: InvoicePageMethod,
+): Promise<string | undefined> {
   const page = await hostedInvoice(db, clock, identifier);
   if (!page || page.state !== 'payable' || !page.methods.includes(method)) return undefined;
   const back = invoicePageUrl(settings.publicBaseUrl, page.invoice.identifier);

@@ -35,7 +35,13 @@ export interface CommerceSessionTerms {
 }
 
 /** Opens the session one Commerce payment runs through. */
-export async function openCommerceSession(trx: Trx, clock: Clock, tenant: Tenant, merchant: Merchant, terms: CommerceSessionTerms): Promise<CheckoutSessionRow> {
+export async function openCommerceSession(
+  trx: Trx,
+  clock: Clock,
+  tenant: Tenant,
+  merchant: Merchant,
+  terms: CommerceSessionTerms,
+): Promise<CheckoutSessionRow> {
   const now = clock.now();
   const id = `cs_${tenant.livemode ? 'live' : 'test'}_${randomToken(24)}`;
   return insertSession(trx, {
@@ -86,7 +92,11 @@ export async function openCommerceSession(trx: Trx, clock: Clock, tenant: Tenant
 
 /** A direct payment's session now pays the invoice it raised at once (so the payment always has one). */
 export async function attachRaisedInvoice(trx: Trx, session: CheckoutSessionRow, invoice: InvoiceRow): Promise<CheckoutSessionRow> {
-  return (await updateSession(trx, { merchantId: session.merchant_id, livemode: session.livemode }, session.id, { pays_invoice: true, invoice_id: invoice.id, invoice_reference: invoice.reference }))!;
+  return (await updateSession(trx, { merchantId: session.merchant_id, livemode: session.livemode }, session.id, {
+    pays_invoice: true,
+    invoice_id: invoice.id,
+    invoice_reference: invoice.reference,
+  }))!;
 }
 
 /** Where and how the payer transfers the money (the sandbox bank's account of the merchant). */

@@ -25,7 +25,14 @@ import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { declineCard, paymentBase, storeCard } from '../payments/payment.service.js';
 import { debitAccount } from '../accounts/account-payment.js';
-import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions, openCommerceSession, PAYER_WAIT_MINUTES } from './invoice-payment-session.js';
+import {
+  awaitBankTransfer,
+  BANK_TRANSFER_DAYS,
+  bankTransferInstructions,
+  type BankTransferInstructions,
+  openCommerceSession,
+  PAYER_WAIT_MINUTES,
+} from './invoice-payment-session.js';
 import { authorizeSession, chargeSession } from './session-payment.js';
 import { startChallenge } from './three-d-secure.js';
 import { confirmWithWallet } from './wallet.js';
@@ -79,16 +86,22 @@ const CARD_PARAMS: Record<string, string> = { cardNumber: 'card.cardNumber', exp
 
 /** The card must be valid and of the option's brand (`Visa`, `Mastercard`). */
 function checkCard(_merchant: Merchant, option: PaymentOption, input: PayWith, now: Date): void {
-  if (!input.card) throw new AppError('parameter_missing', { param: 'card', message: `Payment option ${option.id} (${option.name}) is a card option: send card.` });
+  if (!input.card)
+    throw new AppError('parameter_missing', { param: 'card', message: `Payment option ${option.id} (${option.name}) is a card option: send card.` });
   let brand: string;
   try {
     brand = tokenize(input.card, 0, now).brand;
   } catch (error) {
     // The processor names its own fields; the caller sent card.cardNumber, card.expiryDate, card.cvv.
-    if (error instanceof AppError && error.code === 'invalid_card') throw new AppError('invalid_card', { param: CARD_PARAMS[error.param ?? ''] ?? 'card', message: error.message });
+    if (error instanceof AppError && error.code === 'invalid_card')
+      throw new AppError('invalid_card', { param: CARD_PARAMS[error.param ?? ''] ?? 'card', message: error.message });
     throw error;
   }
-  if (brand !== option.name.toLowerCase()) throw invalid('card', `This card is ${brand === 'unknown' ? 'of an unknown brand' : `a ${brand} card`}; payment option ${option.id} takes ${option.name} cards.`);
+  if (brand !== option.name.toLowerCase())
+    throw invalid(
+      'card',
+      `This card is ${brand === 'unknown' ? 'of an unknown brand' : `a ${brand} card`}; payment option ${option.id} takes ${option.name} cards.`,
+    );
 }
 
 /** The sandbox processor's answer to a card: declined (recorded, answered 200), 3-D Secure, authorized (a hold) or charged. */
@@ -125,9 +138,11 @@ async function payByBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessio
  */
 async function payByFundingSource(trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant, input: PayWith): Promise<Paid> {
   const option = enabledOption(merchant, input.paymentOptionId);
-  if (!CARD_METHODS.includes(option.method)) throw invalid('paymentOptionId', `A funding source is a card: pay it through a card option, not payment option ${option.id} (${option.method}).`);
+  if (!CARD_METHODS.includes(option.method))
+    throw invalid('paymentOptionId', `A funding source is a card: pay it through a card option, not payment option ${option.id} (${option.method}).`);
   const source = await usableFundingSource(trx, tenantOf(session), input.fundingSourceId!);
-  if (source.brand !== option.name.toLowerCase()) throw invalid('fundingSourceId', `Funding source ${source.id} is a ${source.brand} card; payment option ${option.id} takes ${option.name} cards.`);
+  if (source.brand !== option.name.toLowerCase())
+    throw invalid('fundingSourceId', `Funding source ${source.id} is a ${source.brand} card; payment option ${option.id} takes ${option.name} cards.`);
   const method = await findPaymentMethod(trx, tenantOf(session), source.payment_method_id);
   if (!method) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${source.id}.` });
   if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
@@ -141,8 +156,13 @@ async function payByFundingSource(trx: Trx, clock: Clock, session: CheckoutSessi
 
 /** An account balance pays through an `AccountBalance` option, and needs the account. */
 function checkAccount(_merchant: Merchant, option: PaymentOption, input: PayWith): void {
-  if (option.method !== 'AccountBalance') throw invalid('paymentOptionId', `An account balance pays through an AccountBalance option, not payment option ${option.id} (${option.method}).`);
-  if (input.sourceAccountId === undefined) throw new AppError('parameter_missing', { param: 'sourceAccountId', message: `Payment option ${option.id} (${option.name}) pays from an account: send sourceAccountId (GET /v1/account).` });
+  if (option.method !== 'AccountBalance')
+    throw invalid('paymentOptionId', `An account balance pays through an AccountBalance option, not payment option ${option.id} (${option.method}).`);
+  if (input.sourceAccountId === undefined)
+    throw new AppError('parameter_missing', {
+      param: 'sourceAccountId',
+      message: `Payment option ${option.id} (${option.name}) pays from an account: send sourceAccountId (GET /v1/account).`,
+    });
 }
 
 /**
@@ -153,7 +173,13 @@ function checkAccount(_merchant: Merchant, option: PaymentOption, input: PayWith
  */
 async function payFromAccount(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
   const waiting = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), status: 'pending', method_type: 'account_balance' });
-  await debitAccount(trx, clock, { tenant: tenantOf(session), accountId: input.sourceAccountId!, amount: session.amount, currency: session.currency, paymentId: waiting.id });
+  await debitAccount(trx, clock, {
+    tenant: tenantOf(session),
+    accountId: input.sourceAccountId!,
+    amount: session.amount,
+    currency: session.currency,
+    paymentId: waiting.id,
+  });
   const done = await chargeSession(trx, clock, session, null, waiting);
   return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
 }
@@ -179,7 +205,8 @@ export function payerFor(option: PaymentOption, input: PayWith): Payer {
 /** One of the merchant's enabled payment options, or 400 naming `paymentOptionId`. */
 export function enabledOption(merchant: Merchant, id: number): PaymentOption {
   const option = merchant.payment_options.find((o) => o.id === id && o.enabled);
-  if (!option) throw invalid('paymentOptionId', `paymentOptionId ${id} is not one of this invoice's payment methods (see GET /v1/invoice/{id}/PaymentMethods).`);
+  if (!option)
+    throw invalid('paymentOptionId', `paymentOptionId ${id} is not one of this invoice's payment methods (see GET /v1/invoice/{id}/PaymentMethods).`);
   return option;
 }
 
@@ -191,14 +218,19 @@ function unlessNotFound(error: unknown): undefined {
 
 /** The tenant's invoice named by id or identifier (both: the same one), locked and payable. */
 async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: PayInvoiceInput): Promise<InvoiceRow> {
-  if (input.invoiceId === undefined && input.invoiceIdentifier === undefined) throw new AppError('parameter_missing', { param: 'invoiceId', message: 'Send invoiceId or invoiceIdentifier: the invoice to pay.' });
+  if (input.invoiceId === undefined && input.invoiceIdentifier === undefined)
+    throw new AppError('parameter_missing', { param: 'invoiceId', message: 'Send invoiceId or invoiceIdentifier: the invoice to pay.' });
   const param = input.invoiceId !== undefined ? 'invoiceId' : 'invoiceIdentifier';
   const notFound = () => new AppError('invoice_not_found', { param, message: 'No such invoice for this merchant and mode.' });
   let id = input.invoiceId;
   if (input.invoiceIdentifier !== undefined) {
     const byIdentifier = await getInvoiceByIdentifier(trx, input.invoiceIdentifier).catch(unlessNotFound);
     const own = byIdentifier && byIdentifier.merchant_id === tenant.merchantId && byIdentifier.livemode === tenant.livemode ? byIdentifier : undefined;
-    if (id !== undefined && own?.id !== id) throw new AppError('validation_error', { param: 'invoiceIdentifier', message: 'invoiceId and invoiceIdentifier name different invoices; send one of them.' });
+    if (id !== undefined && own?.id !== id)
+      throw new AppError('validation_error', {
+        param: 'invoiceIdentifier',
+        message: 'invoiceId and invoiceIdentifier name different invoices; send one of them.',
+      });
     if (!own) throw notFound();
     id = own.id;
   }
@@ -213,8 +245,13 @@ function amountToPay(invoice: InvoiceRow, requested: number | undefined): string
   const due = amountDue(invoice);
   if (requested === undefined) return due.toFixed(minorUnits(invoice.currency));
   const amount = new Decimal(amountToDecimal(requested, invoice.currency, 'amount'));
-  if (amount.greaterThan(due)) throw new AppError('validation_error', { param: 'amount', message: `amount (${amount.toFixed()}) is more than is due on this invoice (${due.toFixed(minorUnits(invoice.currency))} ${invoice.currency}).` });
-  if (amount.lessThan(1) && !amount.equals(due)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${invoice.currency}, or all that is due.` });
+  if (amount.greaterThan(due))
+    throw new AppError('validation_error', {
+      param: 'amount',
+      message: `amount (${amount.toFixed()}) is more than is due on this invoice (${due.toFixed(minorUnits(invoice.currency))} ${invoice.currency}).`,
+    });
+  if (amount.lessThan(1) && !amount.equals(due))
+    throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${invoice.currency}, or all that is due.` });
   return amount.toFixed(minorUnits(invoice.currency));
 }
 

@@ -42,13 +42,22 @@ class RefusedRefund extends Error {
 }
 
 const noPayment = (id: number) =>
-  new AppError('nothing_to_refund', { message: `Invoice ${id} has no payment to refund.`, data: { refundable: false, reason: 'no_payment', manualRefundRequired: false } });
+  new AppError('nothing_to_refund', {
+    message: `Invoice ${id} has no payment to refund.`,
+    data: { refundable: false, reason: 'no_payment', manualRefundRequired: false },
+  });
 
 /**
  * Refunds `amount` (all that is left when absent) of one of the tenant's invoices, from its
  * payments newest first. Each payment refunded writes `invoice.refunded` and `payment.refunded`.
  */
-export async function refundInvoice(db: Kysely<Database>, clock: Clock, tenant: Tenant, invoiceId: number, input: { amount?: number | string | undefined; reason?: string | undefined }): Promise<InvoiceRefundOutcome> {
+export async function refundInvoice(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  invoiceId: number,
+  input: { amount?: number | string | undefined; reason?: string | undefined },
+): Promise<InvoiceRefundOutcome> {
   try {
     return await db.transaction().execute((trx) => refundInTransaction(trx, clock, tenant, invoiceId, input));
   } catch (err) {
@@ -58,7 +67,13 @@ export async function refundInvoice(db: Kysely<Database>, clock: Clock, tenant: 
   }
 }
 
-async function refundInTransaction(trx: Trx, clock: Clock, tenant: Tenant, invoiceId: number, input: { amount?: number | string | undefined; reason?: string | undefined }): Promise<InvoiceRefundOutcome> {
+async function refundInTransaction(
+  trx: Trx,
+  clock: Clock,
+  tenant: Tenant,
+  invoiceId: number,
+  input: { amount?: number | string | undefined; reason?: string | undefined },
+): Promise<InvoiceRefundOutcome> {
   const invoice = await getInvoice(trx, tenant, invoiceId);
   const payments = (await lockInvoicePayments(trx, tenant, invoiceId)).reverse();
   const paid = payments.filter(isPaid);
@@ -73,15 +88,29 @@ async function refundInTransaction(trx: Trx, clock: Clock, tenant: Tenant, invoi
   if (left.isZero()) {
     if (payments.some((p) => p.status === 'refunded')) return { invoice, alreadyRefunded: true, amount: '0', refundable: '0', refunds: [] };
     if (payments.some((p) => p.status === 'authorized')) {
-      throw new AppError('payment_not_refundable', { status: 400, message: "This invoice's payment is not paid yet (a hold must be captured first), so there is nothing to refund.", data: { refundable: false, reason: 'not_paid', manualRefundRequired: false } });
+      throw new AppError('payment_not_refundable', {
+        status: 400,
+        message: "This invoice's payment is not paid yet (a hold must be captured first), so there is nothing to refund.",
+        data: { refundable: false, reason: 'not_paid', manualRefundRequired: false },
+      });
     }
     throw noPayment(invoiceId);
   }
   const asked = input.amount === undefined ? left : new Decimal(amountToDecimal(input.amount, invoice.currency));
   if (asked.lessThanOrEqualTo(0)) throw new AppError('validation_error', { param: 'amount', message: 'amount must be more than 0.' });
-  if (asked.greaterThan(left)) throw new AppError('validation_error', { param: 'amount', message: `amount (${asked.toFixed()}) is more than is left to refund on this invoice (${left.toFixed()}).` });
+  if (asked.greaterThan(left))
+    throw new AppError('validation_error', {
+      param: 'amount',
+      message: `amount (${asked.toFixed()}) is more than is left to refund on this invoice (${left.toFixed()}).`,
+    });
   const refunds = await refundNewestFirst(trx, clock, paid, asked, input.reason);
-  return { invoice: await getInvoice(trx, tenant, invoiceId), alreadyRefunded: false, amount: asked.toFixed(), refundable: left.minus(asked).toFixed(), refunds };
+  return {
+    invoice: await getInvoice(trx, tenant, invoiceId),
+    alreadyRefunded: false,
+    amount: asked.toFixed(),
+    refundable: left.minus(asked).toFixed(),
+    refunds,
+  };
 }
 
 /** Takes `amount` from the payments in order, each up to what is left of it; a refusal on any throws (rolling all back). */

@@ -12,7 +12,15 @@ import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { cancelSessionRaisedInvoice, payInvoiceOnCapture, recordInvoiceRefund } from '../invoices/invoice.service.js';
-import { captureAuthorized, captureEvents, findLapsedHolds, type HoldOutcome, lapseIfDue, refuseSandboxHoldFailure, releaseAuthorized } from '../payments/holds.js';
+import {
+  captureAuthorized,
+  captureEvents,
+  findLapsedHolds,
+  type HoldOutcome,
+  lapseIfDue,
+  refuseSandboxHoldFailure,
+  releaseAuthorized,
+} from '../payments/holds.js';
 import type { DuePayment } from '../payments/payment.repository.js';
 import { getPayment, paymentEvent } from '../payments/payment.service.js';
 import { type RefundOutcome, refundPayment } from '../payments/refunds.js';
@@ -42,7 +50,13 @@ async function lockRefundTarget(trx: Trx, tenant: Tenant, target: { paymentId: n
  * invoice (`invoice.refunded`) and the session, then `payment.refunded`; a wallet refund is
  * accepted (`pending_reversal`) and finishes later.
  */
-export async function refund(db: Kysely<Database>, clock: Clock, tenant: Tenant, target: { paymentId: number } | { sessionId: string }, input: { amount?: number | string | undefined; reason?: string | undefined }): Promise<RefundOutcome> {
+export async function refund(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  target: { paymentId: number } | { sessionId: string },
+  input: { amount?: number | string | undefined; reason?: string | undefined },
+): Promise<RefundOutcome> {
   const outcome = await db.transaction().execute(async (trx): Promise<RefundOutcome | AppError> => {
     const result = await refundPayment(trx, clock, await lockRefundTarget(trx, tenant, target), input);
     if (result instanceof AppError || result.alreadyRefunded) return result;
@@ -78,7 +92,13 @@ async function lockHold(trx: Trx, clock: Clock, tenant: Tenant, paymentId: numbe
  * paid; `payment.captured` then `payment.succeeded`. The uncaptured remainder lapses. A repeat
  * answers `alreadyDone`.
  */
-export async function captureHold(db: Kysely<Database>, clock: Clock, tenant: Tenant, paymentId: number, input: { amount?: number | string | undefined; reason?: string | undefined }): Promise<HoldOutcome> {
+export async function captureHold(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  paymentId: number,
+  input: { amount?: number | string | undefined; reason?: string | undefined },
+): Promise<HoldOutcome> {
   refuseSandboxHoldFailure(input.reason, tenant.livemode, 'capture');
   return db.transaction().execute(async (trx) => {
     const capture = await captureAuthorized(trx, clock, await lockHold(trx, clock, tenant, paymentId), input.amount);
@@ -93,7 +113,13 @@ export async function captureHold(db: Kysely<Database>, clock: Clock, tenant: Te
 }
 
 /** Releases an authorized hold: nothing is charged, the session's invoice is cancelled, `payment.released`. */
-export async function releaseHold(db: Kysely<Database>, clock: Clock, tenant: Tenant, paymentId: number, input: { reason?: string | undefined } = {}): Promise<HoldOutcome> {
+export async function releaseHold(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  paymentId: number,
+  input: { reason?: string | undefined } = {},
+): Promise<HoldOutcome> {
   refuseSandboxHoldFailure(input.reason, tenant.livemode, 'release');
   return db.transaction().execute(async (trx) => {
     const released = await releaseAuthorized(trx, clock, await lockHold(trx, clock, tenant, paymentId));

@@ -15,7 +15,16 @@ import { recordMessage } from '../messages/message.service.js';
 import { cardOf } from '../payments/payment.service.js';
 import { findSessionRow } from './session.repository.js';
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay', maestro: 'Maestro' };
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+};
 
 /** `42.50 USD`: exact, in the currency's minor unit. */
 const money = (amount: Decimal.Value, currency: string) => `${new Decimal(amount).toFixed(minorUnits(currency))} ${currency}`;
@@ -32,7 +41,14 @@ async function sendReceipt(db: Db, clock: Clock, session: CheckoutSessionRow, to
 }
 
 /** The receipt of a payment that succeeded, or of a hold when it is captured (`captured`). */
-export async function paymentReceipt(db: Db, clock: Clock, session: CheckoutSessionRow, payment: PaymentRow, card: PaymentMethodRow | null, captured = false): Promise<void> {
+export async function paymentReceipt(
+  db: Db,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  payment: PaymentRow,
+  card: PaymentMethodRow | null,
+  captured = false,
+): Promise<void> {
   const to = receiptTo(session, card);
   if (!to) return;
   const merchant = await getMerchant(db, session.merchant_id);
@@ -41,7 +57,9 @@ export async function paymentReceipt(db: Db, clock: Clock, session: CheckoutSess
     `Receipt from ${merchant.name}`,
     '',
     `Amount paid: ${money(amount, payment.currency)}`,
-    ...(captured && payment.authorized_amount ? [`Authorized earlier: ${money(payment.authorized_amount, payment.currency)}; only the amount paid was charged.`] : []),
+    ...(captured && payment.authorized_amount
+      ? [`Authorized earlier: ${money(payment.authorized_amount, payment.currency)}; only the amount paid was charged.`]
+      : []),
     `Paid with: ${paidWith(card)}`,
     `Reference: ${payment.reference_number}`,
     `Date: ${when(clock.now())}`,
@@ -88,7 +106,9 @@ export async function notifyPayer(db: Db, clock: Clock, session: CheckoutSession
   const pay = payUrl ? `Pay here: ${payUrl}` : `Complete the payment on ${merchant.name}'s website.`;
   const base = { tenant: tenantOf(session), kind: 'checkout_notification' as const, sessionId: session.id };
   if (session.customer_email) {
-    const body = [`${merchant.name} sent you an invoice.`, '', `Amount due: ${amount}`, `For: ${what}`, `Pay by: ${when(session.expires_at)}`, '', pay].join('\n');
+    const body = [`${merchant.name} sent you an invoice.`, '', `Amount due: ${amount}`, `For: ${what}`, `Pay by: ${when(session.expires_at)}`, '', pay].join(
+      '\n',
+    );
     await recordMessage(db, clock, { ...base, channel: 'email', to: session.customer_email, subject: `Invoice from ${merchant.name}: ${amount}`, body });
   }
   if (session.customer_phone) {

@@ -14,11 +14,23 @@ export async function lockOtpStateRow(db: Db, tenant: Tenant, paymentMethodId: s
     .values({ payment_method_id: paymentMethodId, merchant_id: tenant.merchantId, livemode: tenant.livemode, locked_until: null, updated_at: now })
     .onConflict((oc) => oc.column('payment_method_id').doNothing())
     .execute();
-  return db.selectFrom('saved_card_otp_state').selectAll().where('payment_method_id', '=', paymentMethodId).where(ofTenant(tenant)).forUpdate().executeTakeFirstOrThrow();
+  return db
+    .selectFrom('saved_card_otp_state')
+    .selectAll()
+    .where('payment_method_id', '=', paymentMethodId)
+    .where(ofTenant(tenant))
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateOtpState(db: Db, tenant: Tenant, paymentMethodId: string, changes: Updateable<SavedCardOtpStateTable>) {
-  return db.updateTable('saved_card_otp_state').set(changes).where('payment_method_id', '=', paymentMethodId).where(ofTenant(tenant)).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('saved_card_otp_state')
+    .set(changes)
+    .where('payment_method_id', '=', paymentMethodId)
+    .where(ofTenant(tenant))
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function insertVerification(db: Db, values: Insertable<CardVerificationsTable>): Promise<CardVerificationRow> {
@@ -27,7 +39,14 @@ export async function insertVerification(db: Db, values: Insertable<CardVerifica
 
 /** A session's verification, locked; undefined for anyone else's. */
 export async function lockVerification(db: Db, tenant: Tenant, sessionId: string, id: string): Promise<CardVerificationRow | undefined> {
-  return db.selectFrom('card_verifications').selectAll().where('id', '=', id).where(ofTenant(tenant)).where('session_id', '=', sessionId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('card_verifications')
+    .selectAll()
+    .where('id', '=', id)
+    .where(ofTenant(tenant))
+    .where('session_id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The verified (unused) verification of a card on a session, locked. */
@@ -44,7 +63,12 @@ export async function lockVerifiedOf(db: Db, tenant: Tenant, sessionId: string, 
 }
 
 /** Moves verifications of a card (on one session, or all of them) from one status to another. */
-export async function setVerificationStatus(db: Db, tenant: Tenant, which: { id: string } | { paymentMethodId: string; sessionId?: string; fromStatus: CardVerificationRow['status'] }, changes: Updateable<CardVerificationsTable>): Promise<void> {
+export async function setVerificationStatus(
+  db: Db,
+  tenant: Tenant,
+  which: { id: string } | { paymentMethodId: string; sessionId?: string; fromStatus: CardVerificationRow['status'] },
+  changes: Updateable<CardVerificationsTable>,
+): Promise<void> {
   let query = db.updateTable('card_verifications').set(changes).where(ofTenant(tenant));
   if ('id' in which) query = query.where('id', '=', which.id);
   else {

@@ -31,7 +31,8 @@ export const TEST_MODE_OTP = '123456';
 const MAX_SAVED_CARDS = 100;
 
 /** Whether a session offers its customer's saved cards at all. */
-const offersSavedCards = (session: CheckoutSessionRow): session is CheckoutSessionRow & { client_id: number } => session.allow_saved_cards && session.client_id !== null;
+const offersSavedCards = (session: CheckoutSessionRow): session is CheckoutSessionRow & { client_id: number } =>
+  session.allow_saved_cards && session.client_id !== null;
 
 /**
  * The cards on file of the session's customer in the session's mode, default first, then newest
@@ -46,17 +47,26 @@ export async function listSessionSavedCards(db: Kysely<Database>, clock: Clock, 
 /** A card on file of the session's customer, or 400 naming `paymentMethodId`. */
 async function savedCardOfSession(db: Db, session: CheckoutSessionRow, paymentMethodId: string): Promise<PaymentMethodRow> {
   const card = offersSavedCards(session) ? await findCardOnFile(db, tenantOf(session), session.client_id, paymentMethodId) : undefined;
-  if (!card) throw new AppError('parameter_invalid', { param: 'paymentMethodId', message: "paymentMethodId is not a saved card of this session's customer. Use an id from listSavedCards." });
+  if (!card)
+    throw new AppError('parameter_invalid', {
+      param: 'paymentMethodId',
+      message: "paymentMethodId is not a saved card of this session's customer. Use an id from listSavedCards.",
+    });
   return card;
 }
 
-const cardLocked = () => new AppError('card_locked', { param: 'paymentMethodId', message: 'Too many wrong codes were entered for this card. Use another card or try again in 30 minutes.' });
+const cardLocked = () =>
+  new AppError('card_locked', {
+    param: 'paymentMethodId',
+    message: 'Too many wrong codes were entered for this card. Use another card or try again in 30 minutes.',
+  });
 
 /** The card's wrong-code count and lock, locked for the transaction; a lock that has run out is lifted. */
 async function lockOtpState(trx: Trx, clock: Clock, tenant: Tenant, paymentMethodId: string) {
   const now = clock.now();
   const state = await lockOtpStateRow(trx, tenant, paymentMethodId, now);
-  if (state.locked_until !== null && state.locked_until <= now) return updateOtpState(trx, tenant, paymentMethodId, { failed_attempts: 0, locked_until: null, updated_at: now });
+  if (state.locked_until !== null && state.locked_until <= now)
+    return updateOtpState(trx, tenant, paymentMethodId, { failed_attempts: 0, locked_until: null, updated_at: now });
   return state;
 }
 
@@ -88,7 +98,13 @@ export interface StartedVerification {
  * phone (the session's `customerPhone` when the customer has none) through the outbox. A newer
  * code replaces any earlier one of this card on this session. A locked card answers 403.
  */
-export async function startVerification(db: Kysely<Database>, clock: Clock, tenant: Tenant, sessionId: string, paymentMethodId: string): Promise<StartedVerification> {
+export async function startVerification(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  sessionId: string,
+  paymentMethodId: string,
+): Promise<StartedVerification> {
   const session = await getSession(db, clock, tenant, sessionId);
   assertSessionPayable(session, clock);
   return db.transaction().execute(async (trx) => {
@@ -96,7 +112,11 @@ export async function startVerification(db: Kysely<Database>, clock: Clock, tena
     const state = await lockOtpState(trx, clock, tenant, card.id);
     if (state.locked_until !== null) throw cardLocked();
     const phone = (await findOwnCustomer(trx, tenant, card.customer_id!))?.phone ?? session.customer_phone;
-    if (!phone) throw new AppError('validation_error', { param: 'paymentMethodId', message: 'The customer has no phone number to send the code to. Add one to the customer, or pay with a new card.' });
+    if (!phone)
+      throw new AppError('validation_error', {
+        param: 'paymentMethodId',
+        message: 'The customer has no phone number to send the code to. Add one to the customer, or pay with a new card.',
+      });
     await setVerificationStatus(trx, tenant, { paymentMethodId: card.id, sessionId: session.id, fromStatus: 'otp_sent' }, { status: 'superseded' });
     const { verification, code } = await newVerification(trx, clock, tenant, session, card);
     const merchant = await getMerchant(trx, tenant.merchantId);
@@ -141,20 +161,32 @@ async function newVerification(trx: Trx, clock: Clock, tenant: Tenant, session: 
  * already used verification answers 400 `otp_invalid` without counting. The count is committed
  * before the error is answered.
  */
-export async function confirmOtp(db: Kysely<Database>, clock: Clock, tenant: Tenant, sessionId: string, input: { verificationId: string; otp: string }): Promise<{ paymentMethodId: string }> {
+export async function confirmOtp(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  sessionId: string,
+  input: { verificationId: string; otp: string },
+): Promise<{ paymentMethodId: string }> {
   const session = await getSession(db, clock, tenant, sessionId);
   assertSessionPayable(session, clock);
   const outcome = await db.transaction().execute(async (trx): Promise<{ paymentMethodId: string } | { refused: AppError }> => {
     const verification = await lockVerification(trx, tenant, session.id, input.verificationId);
-    if (!verification) throw new AppError('resource_not_found', { param: 'verificationId', message: `No such verification on this session: ${input.verificationId}.` });
+    if (!verification)
+      throw new AppError('resource_not_found', { param: 'verificationId', message: `No such verification on this session: ${input.verificationId}.` });
     const state = await lockOtpState(trx, clock, tenant, verification.payment_method_id);
     if (state.locked_until !== null) return { refused: cardLocked() };
     const now = clock.now();
     if (verification.status !== 'otp_sent') {
-      throw new AppError('otp_invalid', { param: 'verificationId', message: 'This verification was already used or replaced by a newer code. Start a new one with verifySavedCard.' });
+      throw new AppError('otp_invalid', {
+        param: 'verificationId',
+        message: 'This verification was already used or replaced by a newer code. Start a new one with verifySavedCard.',
+      });
     }
-    if (verification.expires_at <= now) throw new AppError('otp_invalid', { param: 'otp', message: 'The code has expired. Request a new one with verifySavedCard.' });
-    if (!sameHash(hashOtp(verification.id, input.otp), verification.code_hash)) return { refused: await countWrongCode(trx, tenant, verification, state.failed_attempts + 1, now) };
+    if (verification.expires_at <= now)
+      throw new AppError('otp_invalid', { param: 'otp', message: 'The code has expired. Request a new one with verifySavedCard.' });
+    if (!sameHash(hashOtp(verification.id, input.otp), verification.code_hash))
+      return { refused: await countWrongCode(trx, tenant, verification, state.failed_attempts + 1, now) };
     await setVerificationStatus(trx, tenant, { id: verification.id }, { status: 'verified', verified_at: now });
     await updateOtpState(trx, tenant, verification.payment_method_id, { failed_attempts: 0, updated_at: now });
     return { paymentMethodId: verification.payment_method_id };
@@ -166,7 +198,11 @@ export async function confirmOtp(db: Kysely<Database>, clock: Clock, tenant: Ten
 /** A wrong code: counted on the card; the 5th locks it (and every code still out for it). Answers the error to give. */
 async function countWrongCode(trx: Trx, tenant: Tenant, verification: CardVerificationRow, failed: number, now: Date): Promise<AppError> {
   if (failed >= MAX_WRONG_CODES) {
-    await updateOtpState(trx, tenant, verification.payment_method_id, { failed_attempts: failed, locked_until: new Date(now.getTime() + CARD_LOCK_MS), updated_at: now });
+    await updateOtpState(trx, tenant, verification.payment_method_id, {
+      failed_attempts: failed,
+      locked_until: new Date(now.getTime() + CARD_LOCK_MS),
+      updated_at: now,
+    });
     await setVerificationStatus(trx, tenant, { paymentMethodId: verification.payment_method_id, fromStatus: 'otp_sent' }, { status: 'locked' });
     return cardLocked();
   }

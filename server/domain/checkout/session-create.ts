@@ -87,7 +87,13 @@ interface Charge {
   amount: string;
 }
 
-export async function createSession(db: Kysely<Database>, clock: Clock, settings: SessionSettings, tenant: Tenant, input: CreateSessionInput): Promise<CreatedSession> {
+export async function createSession(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: SessionSettings,
+  tenant: Tenant,
+  input: CreateSessionInput,
+): Promise<CreatedSession> {
   const invoice = await invoiceToPay(db, tenant, input);
   if (invoice) {
     const open = await openSessionOnInvoice(db, clock, tenant, invoice.id);
@@ -122,10 +128,17 @@ async function invoiceToPay(db: Kysely<Database>, tenant: Tenant, input: CreateS
   if (input.paymentType !== 'oneTime') fail('paymentType', 'An existing invoice can be paid only by a oneTime session.');
   const invoice = await findInvoiceToPay(db, tenant, input);
   const due = amountDue(invoice).toFixed(minorUnits(invoice.currency));
-  if (input.currency !== undefined && input.currency.toUpperCase() !== invoice.currency) fail('currency', `currency must match the invoice's (${invoice.currency}).`);
-  if (input.amount !== undefined && !new Decimal(amountToDecimal(input.amount, invoice.currency)).equals(due)) fail('amount', `amount must match the invoice's total due (${due} ${invoice.currency}).`);
+  if (input.currency !== undefined && input.currency.toUpperCase() !== invoice.currency)
+    fail('currency', `currency must match the invoice's (${invoice.currency}).`);
+  if (input.amount !== undefined && !new Decimal(amountToDecimal(input.amount, invoice.currency)).equals(due))
+    fail('amount', `amount must match the invoice's total due (${due} ${invoice.currency}).`);
   if (input.paymentOptionGroupId !== undefined && input.paymentOptionGroupId !== invoice.payment_option_group_id) {
-    fail('paymentOptionGroupId', invoice.payment_option_group_id === null ? 'This invoice has no payment option group; leave paymentOptionGroupId out.' : `paymentOptionGroupId must match the invoice's (${invoice.payment_option_group_id}).`);
+    fail(
+      'paymentOptionGroupId',
+      invoice.payment_option_group_id === null
+        ? 'This invoice has no payment option group; leave paymentOptionGroupId out.'
+        : `paymentOptionGroupId must match the invoice's (${invoice.payment_option_group_id}).`,
+    );
   }
   return invoice;
 }
@@ -148,14 +161,19 @@ async function openSessionOnInvoice(db: Kysely<Database>, clock: Clock, tenant: 
 async function chargeOf(db: Kysely<Database>, now: Date, tenant: Tenant, input: CreateSessionInput, invoice: InvoiceRow | undefined): Promise<Charge> {
   const terms = input.paymentType === 'subscription' ? await subscriptionSessionTerms(db, now, tenant, input) : undefined;
   // A one-time session's customer (for saved cards) must be the caller's own, as a subscription session's is.
-  if (!terms && input.clientId !== undefined && !(await findOwnCustomer(db, tenant, input.clientId))) fail('clientId', 'clientId must be one of your customers.');
-  if (!invoice && !terms && input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
-  if (!invoice && !terms && input.currency === undefined) throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
-  if (input.mode === 'hosted' && input.successUrl === undefined) throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
+  if (!terms && input.clientId !== undefined && !(await findOwnCustomer(db, tenant, input.clientId)))
+    fail('clientId', 'clientId must be one of your customers.');
+  if (!invoice && !terms && input.amount === undefined)
+    throw new AppError('parameter_missing', { param: 'amount', message: 'amount is required for a oneTime session.' });
+  if (!invoice && !terms && input.currency === undefined)
+    throw new AppError('parameter_missing', { param: 'currency', message: 'currency is required for a oneTime session.' });
+  if (input.mode === 'hosted' && input.successUrl === undefined)
+    throw new AppError('parameter_missing', { param: 'successUrl', message: 'A hosted session needs successUrl.' });
   const currency = terms?.currency ?? (invoice ? invoice.currency : currencyCode(input.currency!));
   const amount = terms?.amountDueNow ?? (invoice ? amountDue(invoice).toFixed(minorUnits(invoice.currency)) : amountToDecimal(input.amount!, currency));
   // (A subscription session's amount was checked against the plan; a free trial's is 0.)
-  if (!terms && new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
+  if (!terms && new Decimal(amount).lessThan(1))
+    throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
   return { invoice, terms, currency, amount };
 }
 
@@ -165,7 +183,10 @@ function lineItemsOf(input: CreateSessionInput, charge: Charge): SessionLineItem
   const planLine = terms && terms.trialDays === 0 ? [{ name: terms.plan.name, quantity: 1, unitAmount: decimalToAmount(terms.plan.amount, currency) }] : [];
   const lineItems = input.lineItems ?? planLine;
   if (lineItems.length > 0) {
-    const total = lineItems.reduce((sum, item) => sum.plus(new Decimal(item.unitAmount.toString()).times(new Decimal(item.quantity.toString()))), new Decimal(0));
+    const total = lineItems.reduce(
+      (sum, item) => sum.plus(new Decimal(item.unitAmount.toString()).times(new Decimal(item.quantity.toString()))),
+      new Decimal(0),
+    );
     if (!total.toDecimalPlaces(minorUnits(currency)).equals(new Decimal(amount))) {
       fail('lineItems', `The line items add up to ${total.toFixed(minorUnits(currency))} but amount is ${amount}.`);
     }
@@ -185,7 +206,11 @@ function expiryOf(input: CreateSessionInput, now: Date): Date {
 }
 
 /** Rules 4 and 5: the session's own webhook URL (https, public) and the secret that signs what goes there. */
-async function notificationOf(settings: SessionSettings, tenant: Tenant, input: CreateSessionInput): Promise<{ url: string | null; secret: string | null; generated: string | undefined }> {
+async function notificationOf(
+  settings: SessionSettings,
+  tenant: Tenant,
+  input: CreateSessionInput,
+): Promise<{ url: string | null; secret: string | null; generated: string | undefined }> {
   if (input.notificationUrl === undefined) return { url: null, secret: input.notificationSecret ?? null, generated: undefined };
   const problem = await publicHttpsProblem(input.notificationUrl, { allowLoopback: settings.allowLoopbackWebhooks && !tenant.livemode });
   if (problem) throw new AppError('parameter_invalid', { param: 'notificationUrl', message: `notificationUrl ${problem}.` });
@@ -203,7 +228,8 @@ async function newSessionRow(db: Kysely<Database>, clock: Clock, settings: Sessi
   const lineItems = lineItemsOf(input, charge);
   const expiresAt = expiryOf(input, now);
   const captureMethod = input.captureMethod ?? 'automatic';
-  if (captureMethod === 'manual' && !holdCapable(await getMerchant(db, tenant.merchantId))) fail('captureMethod', 'None of your payment options can hold a card, so captureMethod manual is not available.');
+  if (captureMethod === 'manual' && !holdCapable(await getMerchant(db, tenant.merchantId)))
+    fail('captureMethod', 'None of your payment options can hold a card, so captureMethod manual is not available.');
   const notification = await notificationOf(settings, tenant, input);
   const id = `cs_${tenant.livemode ? 'live' : 'test'}_${randomToken(24)}`;
   const clientSecret = `${id}_secret_${randomToken(24)}`;
@@ -258,11 +284,19 @@ async function newSessionRow(db: Kysely<Database>, clock: Clock, settings: Sessi
 }
 
 /** A free trial completes at creation: the session, its subscription and their events in one transaction. */
-async function startTrial(db: Kysely<Database>, clock: Clock, values: NewSession, trialDays: number, secrets: { clientSecret: string; generatedNotificationSecret: string | undefined }): Promise<CreatedSession> {
+async function startTrial(
+  db: Kysely<Database>,
+  clock: Clock,
+  values: NewSession,
+  trialDays: number,
+  secrets: { clientSecret: string; generatedNotificationSecret: string | undefined },
+): Promise<CreatedSession> {
   const session = await db.transaction().execute(async (trx) => {
     const inserted = await insertSession(trx, values);
     const subscription = await startTrialSubscription(trx, clock, inserted, trialDays);
-    const completed = (await updateSession(trx, { merchantId: inserted.merchant_id, livemode: inserted.livemode }, inserted.id, { subscription_id: subscription.id }))!;
+    const completed = (await updateSession(trx, { merchantId: inserted.merchant_id, livemode: inserted.livemode }, inserted.id, {
+      subscription_id: subscription.id,
+    }))!;
     await sessionEvent(trx, clock, 'checkout.session.completed', completed);
     return completed;
   });

@@ -46,8 +46,21 @@ async function sessionInvoice(trx: Trx, clock: Clock, session: CheckoutSessionRo
   return pay ? payInvoice(trx, clock, invoice, session.amount) : invoice;
 }
 
-async function completeSession(trx: Trx, clock: Clock, session: CheckoutSessionRow, payment: PaymentRow, paymentStatus: 'paid' | 'authorized', invoiceId: number): Promise<CheckoutSessionRow> {
-  return (await updateSession(trx, tenantOf(session), session.id, { status: 'completed', payment_status: paymentStatus, payment_id: payment.id, invoice_id: invoiceId, completed_at: clock.now() }))!;
+async function completeSession(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  payment: PaymentRow,
+  paymentStatus: 'paid' | 'authorized',
+  invoiceId: number,
+): Promise<CheckoutSessionRow> {
+  return (await updateSession(trx, tenantOf(session), session.id, {
+    status: 'completed',
+    payment_status: paymentStatus,
+    payment_id: payment.id,
+    invoice_id: invoiceId,
+    completed_at: clock.now(),
+  }))!;
 }
 
 /**
@@ -57,7 +70,13 @@ async function completeSession(trx: Trx, clock: Clock, session: CheckoutSessionR
  * `checkout.session.completed`. `method` is null for payments that are not by card. `waiting` is
  * the session's payment that waited for the payer (3-D Secure, a wallet QR code): it becomes this one.
  */
-export async function chargeSession(trx: Trx, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow | null, waiting?: PaymentRow): Promise<SessionPayment> {
+export async function chargeSession(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow | null,
+  waiting?: PaymentRow,
+): Promise<SessionPayment> {
   const invoice = await sessionInvoice(trx, clock, session, true);
   const payment = await chargeInFull(trx, clock, session, method, invoice.id, waiting);
   await keepSessionCard(trx, clock, session, method);
@@ -76,7 +95,13 @@ export async function chargeSession(trx: Trx, clock: Clock, session: CheckoutSes
  * completes with payment status authorized, its invoice is raised pending (paid at capture,
  * cancelled at release or lapse); `payment.authorized` then `checkout.session.completed`.
  */
-export async function authorizeSession(trx: Trx, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow, waiting?: PaymentRow): Promise<SessionPayment> {
+export async function authorizeSession(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow,
+  waiting?: PaymentRow,
+): Promise<SessionPayment> {
   const merchant = await getMerchant(trx, session.merchant_id);
   const invoice = await sessionInvoice(trx, clock, session, false);
   const payment = await authorizeHold(trx, clock, session, method, invoice.id, holdDaysFor(merchant.payment_options, method.brand), waiting);

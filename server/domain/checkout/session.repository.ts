@@ -15,11 +15,16 @@ export async function findSessionRow(db: Db, tenant: Tenant, id: string, options
 }
 
 /** A new session's row; `notify_customer` and `send_receipt` left null take the merchant's settings. */
-export type NewSession = Omit<Insertable<CheckoutSessionsTable>, 'notify_customer' | 'send_receipt'> & { notify_customer: boolean | null; send_receipt: boolean | null };
+export type NewSession = Omit<Insertable<CheckoutSessionsTable>, 'notify_customer' | 'send_receipt'> & {
+  notify_customer: boolean | null;
+  send_receipt: boolean | null;
+};
 
 /** Inserts a session. The merchant's settings for what was left null are read by the same statement. */
 export async function insertSession(db: Db, values: NewSession): Promise<CheckoutSessionRow> {
-  const columns = (Object.keys(values) as Array<keyof NewSession>).filter((column) => values[column] !== undefined && !(MERCHANT_SETTING[column] && values[column] === null));
+  const columns = (Object.keys(values) as Array<keyof NewSession>).filter(
+    (column) => values[column] !== undefined && !(MERCHANT_SETTING[column] && values[column] === null),
+  );
   const { rows } = await insertSessionQuery(db, [values.merchant_id, ...columns.map((column) => values[column])], columns.join(','));
   return rows[0]!;
 }
@@ -41,7 +46,13 @@ const insertSessionQuery = precompiled((db, value, shape) => {
 });
 
 /** Changes a session; with `whileOpen`, only while it is unpaid (else undefined: someone else moved it first). */
-export async function updateSession(db: Db, tenant: Tenant, id: string, changes: Updateable<CheckoutSessionsTable>, options: { whileOpen?: boolean; whilePayment?: number } = {}): Promise<CheckoutSessionRow | undefined> {
+export async function updateSession(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+  changes: Updateable<CheckoutSessionsTable>,
+  options: { whileOpen?: boolean; whilePayment?: number } = {},
+): Promise<CheckoutSessionRow | undefined> {
   let query = db.updateTable('checkout_sessions').set(changes).where('id', '=', id).where(ofTenant(tenant));
   if (options.whileOpen) query = query.where('status', 'in', [...OPEN_STATUSES]);
   if (options.whilePayment !== undefined) query = query.where('payment_id', '=', options.whilePayment);
@@ -50,21 +61,31 @@ export async function updateSession(db: Db, tenant: Tenant, id: string, changes:
 
 /** The open session paying an invoice, if any. */
 export async function findOpenSessionOnInvoice(db: Db, tenant: Tenant, invoiceId: number): Promise<CheckoutSessionRow | undefined> {
-  return db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where(ofTenant(tenant))
-    .where('invoice_id', '=', invoiceId)
-    .where('pays_invoice', '=', true)
-    .where('status', 'in', [...OPEN_STATUSES])
-    // A Commerce payment's own session is never shown to a payer (and has no secret to hand out).
-    .where('origin', '=', 'checkout')
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where(ofTenant(tenant))
+      .where('invoice_id', '=', invoiceId)
+      .where('pays_invoice', '=', true)
+      .where('status', 'in', [...OPEN_STATUSES])
+      // A Commerce payment's own session is never shown to a payer (and has no secret to hand out).
+      .where('origin', '=', 'checkout')
+      .executeTakeFirst()
+  );
 }
 
 /** Open sessions of a scope whose time has passed by `now`, earliest first. */
 export async function findExpiredOpenSessions(db: Db, scope: DueScope, now: Date, limit: number): Promise<CheckoutSessionRow[]> {
-  return db.selectFrom('checkout_sessions').selectAll().where('status', 'in', [...OPEN_STATUSES]).where(inScope(scope, 'checkout_sessions')).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('status', 'in', [...OPEN_STATUSES])
+    .where(inScope(scope, 'checkout_sessions'))
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
 }
 
 /** When the scope's next open session expires, after `after`. */
@@ -87,7 +108,13 @@ export async function findSessionForSecret(db: Db, sessionId: string) {
   return db
     .selectFrom('checkout_sessions')
     .innerJoin('merchants', 'merchants.id', 'checkout_sessions.merchant_id')
-    .select(['checkout_sessions.id', 'checkout_sessions.merchant_id as merchantId', 'checkout_sessions.livemode', 'checkout_sessions.client_secret_hash', 'merchants.rate_plan as ratePlan'])
+    .select([
+      'checkout_sessions.id',
+      'checkout_sessions.merchant_id as merchantId',
+      'checkout_sessions.livemode',
+      'checkout_sessions.client_secret_hash',
+      'merchants.rate_plan as ratePlan',
+    ])
     .where('checkout_sessions.id', '=', sessionId)
     .executeTakeFirst();
 }

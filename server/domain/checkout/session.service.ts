@@ -48,7 +48,13 @@ const isDue = (session: CheckoutSessionRow, now: Date) => (OPEN_STATUSES as read
  * (`payment.failed`) and the session no longer points at it. Answers whether a challenge was open.
  * The caller holds the session's lock.
  */
-export async function closeSessionChallenge(trx: Trx, clock: Clock, session: CheckoutSessionRow, outcome: 'failed' | 'replaced' | 'expired', failure?: { code: string; message: string }): Promise<boolean> {
+export async function closeSessionChallenge(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  outcome: 'failed' | 'replaced' | 'expired',
+  failure?: { code: string; message: string },
+): Promise<boolean> {
   const closed = await closeOpenChallenge(trx, clock, tenantOf(session), session.id, outcome, failure);
   if (!closed) return false;
   if (closed.payment) {
@@ -71,7 +77,9 @@ export async function expireIfDue(trx: Trx, clock: Clock, session: CheckoutSessi
   const tenant = tenantOf(session);
   const unpaid = await updateSession(trx, tenant, session.id, { status: 'expired', expired_at: now }, { whileOpen: true });
   if (!unpaid) return { session: await findSession(trx, tenant, session.id), changed: false };
-  let expired = (await endLiveQr(trx, clock, tenant, unpaid.id, 'expired')) ? (await updateSession(trx, tenant, unpaid.id, { payment_status: 'unpaid', payment_id: null }))! : unpaid;
+  let expired = (await endLiveQr(trx, clock, tenant, unpaid.id, 'expired'))
+    ? (await updateSession(trx, tenant, unpaid.id, { payment_status: 'unpaid', payment_id: null }))!
+    : unpaid;
   if (await closeSessionChallenge(trx, clock, expired, 'expired')) expired = { ...expired, payment_id: null };
   await sessionEvent(trx, clock, 'checkout.session.expired', expired);
   return { session: expired, changed: true };
@@ -85,7 +93,12 @@ export async function getSession(db: Kysely<Database>, clock: Clock, tenant: Ten
 }
 
 /** The tenant's session with expiry applied, and the payment it points at (if any). */
-export async function getSessionWithPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: string): Promise<{ session: CheckoutSessionRow; payment: PaymentRow | undefined }> {
+export async function getSessionWithPayment(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: string,
+): Promise<{ session: CheckoutSessionRow; payment: PaymentRow | undefined }> {
   const session = await getSession(db, clock, tenant, id);
   return { session, payment: session.payment_id === null ? undefined : await findPaymentRecord(db, tenant, session.payment_id) };
 }
@@ -114,7 +127,11 @@ export async function cancelSession(db: Kysely<Database>, clock: Clock, tenant: 
     if (session.status === 'cancelled' || session.status === 'expired') return;
     const withdrawn = await endLiveQr(trx, clock, tenant, session.id, 'withdrawn');
     await cancelInvoicesRaisedBy(trx, tenant, session.id);
-    const cancelled = (await updateSession(trx, tenant, id, { status: 'cancelled', cancelled_at: clock.now(), ...(withdrawn ? { payment_status: 'unpaid', payment_id: null } : {}) }))!;
+    const cancelled = (await updateSession(trx, tenant, id, {
+      status: 'cancelled',
+      cancelled_at: clock.now(),
+      ...(withdrawn ? { payment_status: 'unpaid', payment_id: null } : {}),
+    }))!;
     await sessionEvent(trx, clock, 'checkout.session.cancelled', cancelled);
   });
 }

@@ -35,9 +35,18 @@ export interface ChallengeStarted extends SessionPayment {
  * Where the payer returns (the contract's design): `returnUrl`, else the payment page of a
  * hosted session, else the session's `successUrl`, else a plain result page on this server.
  */
-export async function startChallenge(trx: Trx, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow, returnUrl: string | undefined): Promise<ChallengeStarted> {
+export async function startChallenge(
+  trx: Trx,
+  clock: Clock,
+  session: CheckoutSessionRow,
+  method: PaymentMethodRow,
+  returnUrl: string | undefined,
+): Promise<ChallengeStarted> {
   const payment = await insertPayment(trx, { ...paymentBase(session, method.id, clock.now()), status: 'requires_action' });
-  const challenge = await openChallenge(trx, clock, payment, { returnUrl: returnUrl ?? (session.mode === 'hosted' ? session.url : null) ?? session.success_url, expiresAt: session.expires_at });
+  const challenge = await openChallenge(trx, clock, payment, {
+    returnUrl: returnUrl ?? (session.mode === 'hosted' ? session.url : null) ?? session.success_url,
+    expiresAt: session.expires_at,
+  });
   return { session: await awaitPayer(trx, session, payment, 'unpaid'), payment, challenge };
 }
 
@@ -102,7 +111,13 @@ export async function viewChallenge(db: Kysely<Database>, appClock: Clock, chall
  * challenge (the Checkout document: "may still complete; refund it if it does"). A session whose
  * time ran out does not: the challenge closes with it and the payment fails.
  */
-export async function answerChallenge(db: Kysely<Database>, appClock: Clock, challengeId: string, formToken: string, answer: ChallengeAnswer): Promise<ChallengeAnswerResult> {
+export async function answerChallenge(
+  db: Kysely<Database>,
+  appClock: Clock,
+  challengeId: string,
+  formToken: string,
+  answer: ChallengeAnswer,
+): Promise<ChallengeAnswerResult> {
   const found = await findChallenge(db, challengeId);
   if (!found) return { kind: 'not_found' };
   const clock = await tenantClock(db, appClock, tenantOf(found));
@@ -126,16 +141,26 @@ export async function answerChallenge(db: Kysely<Database>, appClock: Clock, cha
 }
 
 /** The payer completed authentication: the waiting payment goes through as a confirm's would. */
-async function completeChallenge(trx: Trx, clock: Clock, challenge: ThreeDsChallengeRow, session: CheckoutSessionRow, payment: PaymentRow): Promise<ChallengeAnswerResult> {
+async function completeChallenge(
+  trx: Trx,
+  clock: Clock,
+  challenge: ThreeDsChallengeRow,
+  session: CheckoutSessionRow,
+  payment: PaymentRow,
+): Promise<ChallengeAnswerResult> {
   const method = (await cardOf(trx, payment))!;
   let done: SessionPayment;
   try {
-    done = session.capture_method === 'manual' ? await authorizeSession(trx, clock, session, method, payment) : await chargeSession(trx, clock, session, method, payment);
+    done =
+      session.capture_method === 'manual'
+        ? await authorizeSession(trx, clock, session, method, payment)
+        : await chargeSession(trx, clock, session, method, payment);
   } catch (err) {
     // The existing invoice this session pays was voided (or changed) during the challenge. That
     // check runs before the charge writes anything, so the transaction can go on: the payment
     // fails instead of leaving the payer on an error.
-    if (err instanceof AppError && err.code === 'invoice_not_payable') return failChallenge(trx, clock, challenge, session, payment, CHALLENGE_FAILURES.invoiceNotPayable);
+    if (err instanceof AppError && err.code === 'invoice_not_payable')
+      return failChallenge(trx, clock, challenge, session, payment, CHALLENGE_FAILURES.invoiceNotPayable);
     throw err;
   }
   await markChallengeSucceeded(trx, clock, challenge);
@@ -143,10 +168,20 @@ async function completeChallenge(trx: Trx, clock: Clock, challenge: ThreeDsChall
 }
 
 /** The challenge closes failed: its payment fails, and a session that waited on it is payable again. */
-async function failChallenge(trx: Trx, clock: Clock, challenge: ThreeDsChallengeRow, session: CheckoutSessionRow, payment: PaymentRow, failure?: { code: string; message: string }): Promise<ChallengeAnswerResult> {
+async function failChallenge(
+  trx: Trx,
+  clock: Clock,
+  challenge: ThreeDsChallengeRow,
+  session: CheckoutSessionRow,
+  payment: PaymentRow,
+  failure?: { code: string; message: string },
+): Promise<ChallengeAnswerResult> {
   const tenant = tenantOf(session);
   await closeSessionChallenge(trx, clock, session, 'failed', failure);
-  const after = session.status === 'payment_pending' ? (await updateSession(trx, tenant, session.id, { status: 'created', payment_status: 'unpaid' }))! : await findSession(trx, tenant, session.id);
+  const after =
+    session.status === 'payment_pending'
+      ? (await updateSession(trx, tenant, session.id, { status: 'created', payment_status: 'unpaid' }))!
+      : await findSession(trx, tenant, session.id);
   const failed = await getPayment(trx, tenant, payment.id);
   return { kind: 'answered', outcome: 'failed', returnUrl: challenge.return_url, session: after, payment: failed };
 }
@@ -171,4 +206,3 @@ async function lapse(trx: Trx, clock: Clock, challenge: ThreeDsChallengeRow): Pr
   if ((OPEN_STATUSES as readonly string[]).includes(session.status)) await expireIfDue(trx, clock, session);
   await closeSessionChallenge(trx, clock, session, 'expired');
 }
-

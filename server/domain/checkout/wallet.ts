@@ -27,12 +27,14 @@ export type QrIssued = SessionPayment;
  */
 export async function confirmWithWallet(trx: Trx, clock: Clock, session: CheckoutSessionRow, paymentMethodId: string): Promise<QrIssued> {
   const refuse = (message: string) => new AppError('parameter_invalid', { param: 'paymentMethodId', message });
-  if (session.capture_method === 'manual') throw refuse('A hold session (captureMethod manual) cannot be paid by wallet: only cards can be held. Pay with a card.');
+  if (session.capture_method === 'manual')
+    throw refuse('A hold session (captureMethod manual) cannot be paid by wallet: only cards can be held. Pay with a card.');
   if (session.payment_type === 'subscription') throw refuse('A subscription session cannot be paid by wallet: renewals need a card on file. Pay with a card.');
   const option = paymentMethodId.slice('wallet:'.length);
   const merchant = await getMerchant(trx, session.merchant_id);
   const wallet = merchant.payment_options.find((o) => o.enabled && o.method === 'GatewayWallet');
-  if (!(WALLET_OPTIONS as readonly string[]).includes(option) || !wallet) throw refuse(`${paymentMethodId} is not a payment option of this session. See allowedPaymentMethods.`);
+  if (!(WALLET_OPTIONS as readonly string[]).includes(option) || !wallet)
+    throw refuse(`${paymentMethodId} is not a payment option of this session. See allowedPaymentMethods.`);
   const tenant = tenantOf(session);
   const live = await liveQrPayment(trx, tenant, session.id, { lock: true });
   if (live) return { session, payment: live };
@@ -46,7 +48,9 @@ export async function confirmWithWallet(trx: Trx, clock: Clock, session: Checkou
 export async function refuseWhileQrLive(trx: Trx, session: CheckoutSessionRow): Promise<void> {
   if (session.status !== 'payment_pending') return;
   if (await liveQrPayment(trx, tenantOf(session), session.id, { lock: true })) {
-    throw new AppError('invalid_state', { message: 'A wallet QR code of this session is still live and could be paid. Withdraw it (withdraw-qr) before paying another way.' });
+    throw new AppError('invalid_state', {
+      message: 'A wallet QR code of this session is still live and could be paid. Withdraw it (withdraw-qr) before paying another way.',
+    });
   }
 }
 
@@ -68,9 +72,16 @@ export interface QrWithdrawal {
 export async function withdrawQr(db: Kysely<Database>, clock: Clock, tenant: Tenant, sessionId: string): Promise<QrWithdrawal> {
   const outcome = await db.transaction().execute(async (trx): Promise<QrWithdrawal | AppError> => {
     const session = await lockSession(trx, clock, tenant, sessionId);
-    const answer = (outcome: QrWithdrawal['outcome'], status: string, why: QrWithdrawal['why']): QrWithdrawal => ({ sessionId: session.id, outcome, status, why });
+    const answer = (outcome: QrWithdrawal['outcome'], status: string, why: QrWithdrawal['why']): QrWithdrawal => ({
+      sessionId: session.id,
+      outcome,
+      status,
+      why,
+    });
     if (session.status === 'cancelled' || session.status === 'expired') {
-      return new AppError('session_not_payable', { message: 'This checkout session is cancelled or expired: there is no QR code to withdraw, and it cannot be paid.' });
+      return new AppError('session_not_payable', {
+        message: 'This checkout session is cancelled or expired: there is no QR code to withdraw, and it cannot be paid.',
+      });
     }
     if (session.status === 'completed') {
       const payment = session.payment_id === null ? undefined : await findPayment(trx, tenant, session.payment_id);
@@ -93,11 +104,19 @@ export async function withdrawQr(db: Kysely<Database>, clock: Clock, tenant: Ten
  * then `checkout.session.completed`). No live code (never issued, withdrawn, expired, or the
  * session is completed or cancelled) answers 409 `invalid_state`.
  */
-export async function payQr(db: Kysely<Database>, clock: Clock, tenant: Tenant, sessionId: string): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
+export async function payQr(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  sessionId: string,
+): Promise<{ session: CheckoutSessionRow; payment: PaymentRow }> {
   const outcome = await db.transaction().execute(async (trx): Promise<SessionPayment | AppError> => {
     const session = await lockSession(trx, clock, tenant, sessionId);
     const live = session.status === 'payment_pending' ? await liveQrPayment(trx, tenant, session.id, { lock: true }) : undefined;
-    if (!live) return new AppError('invalid_state', { message: `Session ${session.id} has no live wallet QR code to pay (none issued, withdrawn, or the session is ${session.status}).` });
+    if (!live)
+      return new AppError('invalid_state', {
+        message: `Session ${session.id} has no live wallet QR code to pay (none issued, withdrawn, or the session is ${session.status}).`,
+      });
     return chargeSession(trx, clock, session, null, live);
   });
   if (outcome instanceof AppError) throw outcome;

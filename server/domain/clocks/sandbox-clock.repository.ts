@@ -13,20 +13,34 @@ export async function findOffset(db: Db, merchantId: number): Promise<number> {
 export async function findOffsets(db: Db, merchantIds: number[]): Promise<Map<number, number>> {
   const offsets = new Map<number, number>();
   if (merchantIds.length === 0) return offsets;
-  const rows = await db.selectFrom('sandbox_clocks').select(['merchant_id', 'offset_seconds']).where('merchant_id', 'in', merchantIds).where('offset_seconds', '>', '0').execute();
+  const rows = await db
+    .selectFrom('sandbox_clocks')
+    .select(['merchant_id', 'offset_seconds'])
+    .where('merchant_id', 'in', merchantIds)
+    .where('offset_seconds', '>', '0')
+    .execute();
   for (const r of rows) offsets.set(r.merchant_id, Number(r.offset_seconds));
   return offsets;
 }
 
 /** Every merchant whose test clock runs ahead, with its offset, by merchant id. */
 export async function findAdvancedClocks(db: Db): Promise<{ merchantId: number; offsetSeconds: number }[]> {
-  const rows = await db.selectFrom('sandbox_clocks').select(['merchant_id', 'offset_seconds']).where('offset_seconds', '>', '0').orderBy('merchant_id').execute();
+  const rows = await db
+    .selectFrom('sandbox_clocks')
+    .select(['merchant_id', 'offset_seconds'])
+    .where('offset_seconds', '>', '0')
+    .orderBy('merchant_id')
+    .execute();
   return rows.map((r) => ({ merchantId: r.merchant_id, offsetSeconds: Number(r.offset_seconds) }));
 }
 
 /** Takes the merchant's clock for an advance until `until` (wall time), unless another advance holds it; answers the offset, or undefined. */
 export async function holdClock(db: Db, merchantId: number, now: Date, until: Date): Promise<number | undefined> {
-  await db.insertInto('sandbox_clocks').values({ merchant_id: merchantId, offset_seconds: 0, updated_at: now }).onConflict((oc) => oc.column('merchant_id').doNothing()).execute();
+  await db
+    .insertInto('sandbox_clocks')
+    .values({ merchant_id: merchantId, offset_seconds: 0, updated_at: now })
+    .onConflict((oc) => oc.column('merchant_id').doNothing())
+    .execute();
   const held = await db
     .updateTable('sandbox_clocks')
     .set({ advancing_until: until })
@@ -39,7 +53,11 @@ export async function holdClock(db: Db, merchantId: number, now: Date, until: Da
 
 /** Moves a held clock to `offsetSeconds`, renewing the hold. */
 export async function moveClock(db: Db, merchantId: number, offsetSeconds: number, now: Date, holdUntil: Date): Promise<void> {
-  await db.updateTable('sandbox_clocks').set({ offset_seconds: offsetSeconds, advancing_until: holdUntil, updated_at: now }).where('merchant_id', '=', merchantId).execute();
+  await db
+    .updateTable('sandbox_clocks')
+    .set({ offset_seconds: offsetSeconds, advancing_until: holdUntil, updated_at: now })
+    .where('merchant_id', '=', merchantId)
+    .execute();
 }
 
 /** Lets go of the hold on the merchant's clock. */

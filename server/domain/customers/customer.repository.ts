@@ -50,7 +50,11 @@ export interface NewCustomer {
 export async function insertCustomerUnlessFound(db: Db, values: NewCustomer): Promise<Customer | undefined> {
   const byExternalId = values.external_id !== null;
   const found = byExternalId ? values.external_id : values.email.toLowerCase();
-  const { rows } = await insertCustomerQuery(db, [values.merchant_id, values.email, values.name, values.phone, values.external_id, values.metadata, values.created_at, found], byExternalId ? 'external_id' : 'email');
+  const { rows } = await insertCustomerQuery(
+    db,
+    [values.merchant_id, values.email, values.name, values.phone, values.external_id, values.metadata, values.created_at, found],
+    byExternalId ? 'external_id' : 'email',
+  );
   return rows[0];
 }
 
@@ -72,7 +76,9 @@ const insertCustomerQuery = precompiled((db, value, shape) =>
         ])
         .where(({ not, exists, selectFrom }) => {
           const same = selectFrom('customers').select(sql.lit(1).as('found')).where('merchant_id', '=', value(0));
-          return not(exists(shape === 'external_id' ? same.where('external_id', '=', value(7)) : same.where((w) => w(w.fn('lower', ['email']), '=', value(7)))));
+          return not(
+            exists(shape === 'external_id' ? same.where('external_id', '=', value(7)) : same.where((w) => w(w.fn('lower', ['email']), '=', value(7)))),
+          );
         }),
     )
     .onConflict((oc) => oc.doNothing())
@@ -93,7 +99,10 @@ export async function findCustomers(db: Db, owner: MerchantRef, filter: Customer
   if (filter.email !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
   if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
   if (filter.startingAfter !== undefined) q = q.where('id', '<', filter.startingAfter);
-  return q.orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  return q
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 export async function setHasPaymentMethod(db: Db, owner: MerchantRef, id: number): Promise<void> {

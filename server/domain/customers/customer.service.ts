@@ -6,7 +6,15 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
-import { type CustomerFilter, findByEmail, findByExternalId, findCustomer, findCustomers, insertCustomerUnlessFound, setHasPaymentMethod } from './customer.repository.js';
+import {
+  type CustomerFilter,
+  findByEmail,
+  findByExternalId,
+  findCustomer,
+  findCustomers,
+  insertCustomerUnlessFound,
+  setHasPaymentMethod,
+} from './customer.repository.js';
 
 export type { CustomerFilter };
 
@@ -25,7 +33,12 @@ export interface CreateCustomerInput {
  * first). Concurrent creates of the same customer are resolved by unique indexes: the loser
  * reads the winner's row.
  */
-export async function createCustomer(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: CreateCustomerInput): Promise<{ customer: Customer; created: boolean }> {
+export async function createCustomer(
+  db: Kysely<Database>,
+  clock: Clock,
+  owner: MerchantRef,
+  input: CreateCustomerInput,
+): Promise<{ customer: Customer; created: boolean }> {
   // A new customer takes one statement; an existing one (or a concurrent create's) is read after.
   const inserted = await insertCustomerUnlessFound(db, {
     merchant_id: owner.merchantId,
@@ -50,7 +63,8 @@ export async function getCustomer(db: Db, owner: MerchantRef, id: number): Promi
 }
 
 /** The merchant's customer, or undefined (for rules that refuse someone else's customer in their own words). */
-export const findOwnCustomer = (db: Db, owner: MerchantRef, id: number, options: { lock?: boolean } = {}): Promise<Customer | undefined> => findCustomer(db, owner, id, options);
+export const findOwnCustomer = (db: Db, owner: MerchantRef, id: number, options: { lock?: boolean } = {}): Promise<Customer | undefined> =>
+  findCustomer(db, owner, id, options);
 
 export async function listCustomers(db: Db, owner: MerchantRef, filter: CustomerFilter): Promise<Page<Customer>> {
   return toPage(await findCustomers(db, owner, filter), filter.limit);

@@ -42,5 +42,8 @@ export async function findDisputes(db: Db, tenant: Tenant, filter: DisputeFilter
   }
   if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  return query.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+  return query
+    .orderBy('seq', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }

@@ -41,13 +41,20 @@ export const disputeFee = (currency: string): string => new Decimal(DISPUTE_FEE)
 const conflict = (message: string) => new AppError('invalid_state', { message });
 
 async function disputeEvent(trx: Trx, clock: Clock, type: EventType, dispute: DisputeRow, payment: PaymentRow): Promise<void> {
-  await writeEvent(trx, clock, { tenant: { merchantId: dispute.merchant_id, livemode: dispute.livemode }, type, subject: { kind: 'dispute', dispute }, paymentId: payment.id, sessionId: payment.session_id });
+  await writeEvent(trx, clock, {
+    tenant: { merchantId: dispute.merchant_id, livemode: dispute.livemode },
+    type,
+    subject: { kind: 'dispute', dispute },
+    paymentId: payment.id,
+    sessionId: payment.session_id,
+  });
 }
 
 /** An evidence deadline: after now (400 `parameter_invalid` otherwise). */
 function deadline(value: string | Date, now: Date): Date {
   const at = new Date(value);
-  if (!(at.getTime() > now.getTime())) throw new AppError('parameter_invalid', { param: 'evidenceDueBy', message: `evidenceDueBy must be after the test clock's now (${now.toISOString()}).` });
+  if (!(at.getTime() > now.getTime()))
+    throw new AppError('parameter_invalid', { param: 'evidenceDueBy', message: `evidenceDueBy must be after the test clock's now (${now.toISOString()}).` });
   return at;
 }
 
@@ -59,7 +66,10 @@ function disputedAmount(payment: PaymentRow, asked: number | string | undefined)
   if (amount.lessThanOrEqualTo(0)) throw new AppError('parameter_invalid', { param: 'amount', message: 'amount must be more than 0.' });
   if (amount.greaterThan(left)) {
     const digits = minorUnits(payment.currency);
-    throw new AppError('parameter_invalid', { param: 'amount', message: `amount (${amount.toFixed(digits)}) is more than can be disputed (${left.toFixed(digits)} captured and not refunded).` });
+    throw new AppError('parameter_invalid', {
+      param: 'amount',
+      message: `amount (${amount.toFixed(digits)}) is more than can be disputed (${left.toFixed(digits)} captured and not refunded).`,
+    });
   }
   return amount.toFixed();
 }
@@ -75,7 +85,9 @@ export async function openDispute(db: Kysely<Database>, clock: Clock, tenant: Te
   return db.transaction().execute(async (trx) => {
     const payment = await getPayment(trx, tenant, paymentId, { lock: true });
     if (payment.method_type !== 'card' || !isPaid(payment)) {
-      throw conflict(`Only a paid card payment can be disputed; this payment is ${payment.method_type === 'card' ? payment.status.replace('_', ' ') : 'a wallet payment'}.`);
+      throw conflict(
+        `Only a paid card payment can be disputed; this payment is ${payment.method_type === 'card' ? payment.status.replace('_', ' ') : 'a wallet payment'}.`,
+      );
     }
     const existing = await findPaymentDispute(trx, tenant, paymentId);
     if (existing) throw conflict(`Payment ${paymentId} already has a dispute (${existing.id}); a payment is disputed once.`);
@@ -112,7 +124,13 @@ async function lockOpenDispute(trx: Trx, tenant: Tenant, id: string): Promise<Di
 }
 
 /** Moves an open dispute (status, deadline): `dispute.updated` with the previous status. A change to nothing answers it as it is. */
-export async function moveDispute(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: string, input: { status?: 'open' | 'under_review' | undefined; evidenceDueAt?: string | Date | undefined }): Promise<DisputeRow> {
+export async function moveDispute(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: string,
+  input: { status?: 'open' | 'under_review' | undefined; evidenceDueAt?: string | Date | undefined },
+): Promise<DisputeRow> {
   return db.transaction().execute(async (trx) => {
     const dispute = await lockOpenDispute(trx, tenant, id);
     const now = clock.now();
@@ -147,7 +165,15 @@ export async function closeDispute(db: Kysely<Database>, clock: Clock, tenant: T
       ]);
     }
     const reopened = lost && dispute.invoice_id !== null ? await reopenInvoice(trx, tenant, dispute.invoice_id, dispute.amount) : false;
-    const closed = await updateDispute(trx, tenant, id, { status: outcome, previous_status: dispute.status, fee, invoice_reopened: reopened, evidence_due_at: null, closed_at: now, updated_at: now });
+    const closed = await updateDispute(trx, tenant, id, {
+      status: outcome,
+      previous_status: dispute.status,
+      fee,
+      invoice_reopened: reopened,
+      evidence_due_at: null,
+      closed_at: now,
+      updated_at: now,
+    });
     await recordDisputeState(trx, payment, { status: outcome, ...(lost ? { chargedBack: dispute.amount } : {}) });
     await disputeEvent(trx, clock, 'dispute.closed', closed, payment);
     return closed;

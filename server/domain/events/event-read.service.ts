@@ -28,7 +28,10 @@ export function eventTypeFilter(type: string): EventTypeFilter {
     throw new AppError('parameter_invalid', { param: 'type', message: `${type} names no family of events; use an event type or a family such as payment.*.` });
   }
   if ((EVENT_TYPES as readonly string[]).includes(type)) return { exact: type };
-  throw new AppError('parameter_invalid', { param: 'type', message: `${type} is not an event type; use an event type such as payment.succeeded or a family such as payment.*.` });
+  throw new AppError('parameter_invalid', {
+    param: 'type',
+    message: `${type} is not an event type; use an event type such as payment.succeeded or a family such as payment.*.`,
+  });
 }
 
 /** The tenant's event; 404 for anyone else's. */
@@ -39,7 +42,11 @@ export async function getEvent(db: Db, tenant: Tenant, id: string): Promise<Even
 }
 
 /** The tenant's events, newest first; 404 for a `startingAfter` that is not one of them. */
-export async function listEvents(db: Db, tenant: Tenant, filter: { limit: number; startingAfter?: string | undefined; type?: string | undefined }): Promise<Page<EventRecord>> {
+export async function listEvents(
+  db: Db,
+  tenant: Tenant,
+  filter: { limit: number; startingAfter?: string | undefined; type?: string | undefined },
+): Promise<Page<EventRecord>> {
   const type = filter.type === undefined ? undefined : eventTypeFilter(filter.type);
   const rows = await findEvents(db, tenant, { limit: filter.limit, startingAfter: filter.startingAfter, type });
   if (!rows) throw new AppError('resource_not_found', { param: 'startingAfter', message: `No such event: ${filter.startingAfter}.` });
@@ -53,7 +60,11 @@ export async function listEvents(db: Db, tenant: Tenant, filter: { limit: number
 export async function streamStart(db: Db, tenant: Tenant, lastEventId: string | undefined): Promise<string> {
   if (lastEventId === undefined) return newestEventSeq(db, tenant);
   const row = await findEvent(db, tenant, lastEventId);
-  if (!row) throw new AppError('resource_not_found', { param: 'Last-Event-ID', message: `No such event: ${lastEventId}. Reconnect without Last-Event-ID to receive new events.` });
+  if (!row)
+    throw new AppError('resource_not_found', {
+      param: 'Last-Event-ID',
+      message: `No such event: ${lastEventId}. Reconnect without Last-Event-ID to receive new events.`,
+    });
   return row.seq;
 }
 

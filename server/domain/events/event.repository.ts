@@ -101,7 +101,10 @@ export async function findEvents(db: Db, tenant: Tenant, filter: EventFilter): P
   const type = filter.type;
   if (type && 'exact' in type) query = query.where('type', '=', type.exact);
   if (type && 'prefix' in type) query = query.where(sql<SqlBool>`starts_with(type, ${type.prefix})`);
-  return query.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+  return query
+    .orderBy('seq', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 /** The `seq` of the tenant's newest event ('0' when it has none). */

@@ -29,7 +29,11 @@ export type EventSubject =
   | { kind: 'checkout_session'; session: SessionSnapshot; payment: PaymentRow | null }
   | { kind: 'payment'; payment: PaymentRow; card: CardSummary | null; refund?: { amount: string } }
   | { kind: 'invoice'; invoice: InvoiceRow }
-  | { kind: 'subscription'; subscription: SubscriptionDetails; change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string } }
+  | {
+      kind: 'subscription';
+      subscription: SubscriptionDetails;
+      change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string };
+    }
   | { kind: 'dispute'; dispute: DisputeRow }
   | { kind: 'payout'; payout: PayoutEntryRow }
   | { kind: 'test'; id: string; eventType: string; live: boolean; created_at: Date };

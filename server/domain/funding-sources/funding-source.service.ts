@@ -34,11 +34,17 @@ async function wrongCode(trx: Trx, tenant: Tenant, source: FundingSourceRow, now
   const failed = source.failed_attempts + 1;
   if (failed >= MAX_WRONG_CODES) {
     await updateFundingSource(trx, tenant, source.id, { failed_attempts: failed, status: 'Blocked', verification_code_hash: null, updated_at: now });
-    return new AppError('verification_code_invalid', { param: 'VerificationCode', message: `The code is wrong. That was the ${MAX_WRONG_CODES}th wrong code: the funding source is now Blocked; register the card again.` });
+    return new AppError('verification_code_invalid', {
+      param: 'VerificationCode',
+      message: `The code is wrong. That was the ${MAX_WRONG_CODES}th wrong code: the funding source is now Blocked; register the card again.`,
+    });
   }
   await updateFundingSource(trx, tenant, source.id, { failed_attempts: failed, updated_at: now });
   const left = MAX_WRONG_CODES - failed;
-  return new AppError('verification_code_invalid', { param: 'VerificationCode', message: `The code is wrong. ${left} ${left === 1 ? 'attempt is' : 'attempts are'} left.` });
+  return new AppError('verification_code_invalid', {
+    param: 'VerificationCode',
+    message: `The code is wrong. ${left} ${left === 1 ? 'attempt is' : 'attempts are'} left.`,
+  });
 }
 
 /** Checks a code: the right one verifies the source (`Active`); verifying a verified source changes nothing. */
@@ -52,10 +58,20 @@ export async function verifyFundingSource(db: Kysely<Database>, clock: Clock, te
     }
     const now = clock.now();
     if (source.verification_expires_at === null || source.verification_expires_at <= now || source.verification_code_hash === null) {
-      throw new AppError('verification_code_invalid', { param: 'VerificationCode', message: 'The code has expired. Register the card again (with fundingSourceId) for a new one.' });
+      throw new AppError('verification_code_invalid', {
+        param: 'VerificationCode',
+        message: 'The code has expired. Register the card again (with fundingSourceId) for a new one.',
+      });
     }
     if (!sameHash(codeHash(source.id, code), source.verification_code_hash)) return { refused: await wrongCode(trx, tenant, source, now) };
-    const verified = await updateFundingSource(trx, tenant, id, { status: 'Active', is_verified: true, verification_code_hash: null, verification_expires_at: null, failed_attempts: 0, updated_at: now });
+    const verified = await updateFundingSource(trx, tenant, id, {
+      status: 'Active',
+      is_verified: true,
+      verification_code_hash: null,
+      verification_expires_at: null,
+      failed_attempts: 0,
+      updated_at: now,
+    });
     return { source: verified, message: 'The funding source is verified.' };
   });
   if ('refused' in outcome) throw outcome.refused;
@@ -81,7 +97,14 @@ export interface FundingSourceCharge {
  */
 export async function chargeFundingSource(trx: Trx, clock: Clock, charge: FundingSourceCharge): Promise<CardOnFileOutcome> {
   const source = await usableFundingSource(trx, charge.tenant, charge.fundingSourceId);
-  return chargeCardOnFile(trx, clock, { tenant: charge.tenant, amount: charge.amount, currency: charge.currency, invoiceId: charge.invoiceId, paymentMethodId: source.payment_method_id, metadata: charge.metadata });
+  return chargeCardOnFile(trx, clock, {
+    tenant: charge.tenant,
+    amount: charge.amount,
+    currency: charge.currency,
+    invoiceId: charge.invoiceId,
+    paymentMethodId: source.payment_method_id,
+    metadata: charge.metadata,
+  });
 }
 
 /**
@@ -92,7 +115,10 @@ export async function usableFundingSource(db: Db, tenant: Tenant, id: number): P
   const source = await findFundingSource(db, tenant, id);
   if (!source) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${id}.` });
   if (!source.is_verified || source.status !== 'Active') {
-    throw new AppError('invalid_state', { param: 'fundingSourceId', message: `Funding source ${source.id} is ${source.is_verified ? source.status : 'not verified'}: it cannot pay.` });
+    throw new AppError('invalid_state', {
+      param: 'fundingSourceId',
+      message: `Funding source ${source.id} is ${source.is_verified ? source.status : 'not verified'}: it cannot pay.`,
+    });
   }
   return source;
 }

@@ -37,7 +37,8 @@ export interface RegisterCardRequest {
 }
 
 /** The hash a code is kept as: never the code. */
-export const codeHash = (fundingSourceId: number, code: string): string => createHash('sha256').update(`till-funding-source:${fundingSourceId}:${code}`).digest('hex');
+export const codeHash = (fundingSourceId: number, code: string): string =>
+  createHash('sha256').update(`till-funding-source:${fundingSourceId}:${code}`).digest('hex');
 
 const WIRE_PARAM: Record<string, string> = { cardNumber: 'card.cardNumber', expiryYear: 'card.expiryDate', expiryMonth: 'card.expiryDate', cvc: 'card.cvv' };
 
@@ -46,7 +47,8 @@ function tokenized(card: CardInput, tenant: Tenant, now: Date): TokenizedCard {
   try {
     return tokenize(card, tenant.merchantId, now);
   } catch (e) {
-    if (e instanceof AppError && e.code === 'invalid_card') throw new AppError('invalid_card', { param: WIRE_PARAM[e.param ?? ''] ?? 'card', message: e.message.replace('CVC', 'CVV') });
+    if (e instanceof AppError && e.code === 'invalid_card')
+      throw new AppError('invalid_card', { param: WIRE_PARAM[e.param ?? ''] ?? 'card', message: e.message.replace('CVC', 'CVV') });
     throw e;
   }
 }
@@ -74,11 +76,19 @@ async function sendCode(trx: Trx, clock: Clock, tenant: Tenant, sourceId: number
 }
 
 const OUTCOME: Record<string, Omit<CardRegistration, 'fundingSourceId'>> = {
-  requires_3ds: { status: 'VerificationRequired', paymentStatus: 'CustomerAuthRequired', message: 'The card needs verification: send the code we emailed to POST /v1/fundingSource/{id}/verify.' },
+  requires_3ds: {
+    status: 'VerificationRequired',
+    paymentStatus: 'CustomerAuthRequired',
+    message: 'The card needs verification: send the code we emailed to POST /v1/fundingSource/{id}/verify.',
+  },
   insufficient_funds: { status: 'Failed', paymentStatus: 'Failed', message: 'The card was declined: insufficient funds. Nothing was saved.' },
   processing_error: { status: 'Failed', paymentStatus: 'Failed', message: 'The processor could not check the card. Nothing was saved.' },
 };
-const REGISTERED: Omit<CardRegistration, 'fundingSourceId'> = { status: 'Registered', paymentStatus: 'Success', message: 'The card is registered and ready to use.' };
+const REGISTERED: Omit<CardRegistration, 'fundingSourceId'> = {
+  status: 'Registered',
+  paymentStatus: 'Success',
+  message: 'The card is registered and ready to use.',
+};
 
 /** Registers a card (a new funding source, or a new card for `fundingSourceId`). */
 export async function registerCard(db: Kysely<Database>, clock: Clock, tenant: Tenant, request: RegisterCardRequest): Promise<CardRegistration> {
@@ -87,7 +97,8 @@ export async function registerCard(db: Kysely<Database>, clock: Clock, tenant: T
   const outcome = OUTCOME[token.outcome] ?? REGISTERED;
   return db.transaction().execute(async (trx) => {
     const existing = request.fundingSourceId ? await lockFundingSource(trx, tenant, request.fundingSourceId) : undefined;
-    if (request.fundingSourceId && !existing) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${request.fundingSourceId}.` });
+    if (request.fundingSourceId && !existing)
+      throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${request.fundingSourceId}.` });
     if (outcome.status === 'Failed') return { ...outcome, fundingSourceId: null };
     const card = await insertPaymentMethod(trx, {
       id: `pm_${randomToken(24)}`,

@@ -25,17 +25,31 @@ export interface SendTo {
  * Sends the invoice: 409 `invoice_not_payable` when it is paid, cancelled or expired; 400
  * `parameter_missing` (`email`) when neither `to.email` nor the payer's email is known.
  */
-export async function sendCommerceInvoice(db: Kysely<Database>, clock: Clock, links: InvoiceLinks, tenant: Tenant, id: number, to: SendTo = {}): Promise<InvoiceRow> {
+export async function sendCommerceInvoice(
+  db: Kysely<Database>,
+  clock: Clock,
+  links: InvoiceLinks,
+  tenant: Tenant,
+  id: number,
+  to: SendTo = {},
+): Promise<InvoiceRow> {
   return db.transaction().execute(async (trx) => {
     let invoice = await getInvoice(trx, tenant, id, { lock: true });
     if (!SENDABLE.includes(invoice.status)) throw new AppError('invoice_not_payable', { message: `Invoice ${id} is ${invoice.status} and cannot be sent.` });
     const email = to.email ?? invoice.payer_email;
-    if (!email) throw new AppError('parameter_missing', { param: 'email', message: `Invoice ${id} has no payer email (sourceInfo.email); send an email to send it to.` });
+    if (!email)
+      throw new AppError('parameter_missing', { param: 'email', message: `Invoice ${id} has no payer email (sourceInfo.email); send an email to send it to.` });
     const first = invoice.status === 'draft' || invoice.status === 'pending';
     invoice = await updateInvoice(trx, tenant, id, { sent_at: clock.now(), ...(first ? { status: 'sent' } : {}) });
     await emailInvoice(trx, clock, links, invoice, email);
     if (to.sms) {
-      await recordMessage(trx, clock, { tenant: tenantOf(invoice), channel: 'sms', kind: 'invoice', to: to.sms, body: `Invoice ${invoice.invoice_number}: pay at ${invoicePageUrl(links, invoice)}` });
+      await recordMessage(trx, clock, {
+        tenant: tenantOf(invoice),
+        channel: 'sms',
+        kind: 'invoice',
+        to: to.sms,
+        body: `Invoice ${invoice.invoice_number}: pay at ${invoicePageUrl(links, invoice)}`,
+      });
     }
     return invoice;
   });

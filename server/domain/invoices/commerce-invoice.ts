@@ -35,7 +35,9 @@ export interface CommerceInvoiceInput {
   successUrl?: string | undefined;
   cancelUrl?: string | undefined;
   draft?: boolean | undefined;
-  payer?: { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined; phone?: string | undefined; address: PayerAddress } | undefined;
+  payer?:
+    | { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined; phone?: string | undefined; address: PayerAddress }
+    | undefined;
 }
 
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
@@ -47,7 +49,8 @@ function checkDates(input: CommerceInvoiceInput): void {
   if (due && to && due.getTime() > to.getTime()) throw invalid('paymentDueDate', 'paymentDueDate must not be after validTo.');
 }
 
-const referenceTaken = (wanted: string) => new AppError('parameter_invalid', { param: 'referenceNumber', message: `The referenceNumber ${wanted} is already in use; choose another or leave it out.` });
+const referenceTaken = (wanted: string) =>
+  new AppError('parameter_invalid', { param: 'referenceNumber', message: `The referenceNumber ${wanted} is already in use; choose another or leave it out.` });
 
 async function referenceFor(db: Db, wanted: string | undefined): Promise<string> {
   if (wanted === undefined) return newReference('INVREF');
@@ -125,7 +128,12 @@ export async function getInvoiceByReference(db: Db, code: string): Promise<Issue
 }
 
 /** One OData page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
-export async function listCommerceInvoices(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<{ page: ODataPage<InvoiceRow>; merchant: Merchant }> {
+export async function listCommerceInvoices(
+  db: Db,
+  tenant: Tenant,
+  query: CompiledQuery,
+  basePath: string,
+): Promise<{ page: ODataPage<InvoiceRow>; merchant: Merchant }> {
   const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query, basePath), getMerchant(db, tenant.merchantId)]);
   return { page: rows, merchant };
 }

@@ -47,7 +47,8 @@ function lineOf(currency: string, item: CommerceItemInput, i: number, id: number
   const discount = new Decimal(amountToDecimal(item.discount ?? 0, currency, `${at}.discount`));
   const shipping = new Decimal(amountToDecimal(item.shippingCost ?? 0, currency, `${at}.shippingCost`));
   const gross = roundHalfAway(new Decimal(item.quantity.toString()).times(unit), digits);
-  if (discount.greaterThan(gross)) throw invalid(`${at}.discount`, `${at}.discount (${discount.toFixed(digits)}) is more than unitCost x quantity (${gross.toFixed(digits)}).`);
+  if (discount.greaterThan(gross))
+    throw invalid(`${at}.discount`, `${at}.discount (${discount.toFixed(digits)}) is more than unitCost x quantity (${gross.toFixed(digits)}).`);
   const subTotal = gross.minus(discount);
   const rate = item.taxRate ?? defaultRate ?? 0;
   const tax = roundHalfAway(subTotal.times(rate.toString()).dividedBy(100), digits);
@@ -95,9 +96,17 @@ export function computeCommerceInvoice(
   }
   const discount = new Decimal(amountToDecimal(options.discount ?? 0, currency, 'discount'));
   const shipping = new Decimal(amountToDecimal(options.shippingCost ?? 0, currency, 'shippingCost'));
-  if (discount.greaterThan(itemsTotal)) throw invalid('discount', `discount (${discount.toFixed(digits)}) is more than the items' total (${itemsTotal.toFixed(digits)}).`);
+  if (discount.greaterThan(itemsTotal))
+    throw invalid('discount', `discount (${discount.toFixed(digits)}) is more than the items' total (${itemsTotal.toFixed(digits)}).`);
   const totalCost = itemsTotal.minus(discount).plus(shipping);
   assertAmountInRange(totalCost, 'items', 'The invoice total');
   const fixed = (d: Decimal) => d.toFixed(digits);
-  return { lines, subTotal: fixed(subTotal), taxAmount: fixed(taxAmount), discount: fixed(discount), shippingCost: fixed(shipping), totalCost: fixed(totalCost) };
+  return {
+    lines,
+    subTotal: fixed(subTotal),
+    taxAmount: fixed(taxAmount),
+    discount: fixed(discount),
+    shippingCost: fixed(shipping),
+    totalCost: fixed(totalCost),
+  };
 }

@@ -99,7 +99,10 @@ function drawHeader(doc: PDFKit.PDFDocument, invoice: InvoiceRow, merchant: { na
   doc.font('Helvetica-Bold').fontSize(20).text(printable(merchant.name), MARGIN, MARGIN, { width: 300 });
   if (merchant.email) doc.font('Helvetica').fontSize(10).text(printable(merchant.email), { width: 300 });
   doc.font('Helvetica-Bold').fontSize(16).text('INVOICE', 345, MARGIN, { width: 200, align: 'right' });
-  doc.font('Helvetica').fontSize(10).text(`Number: ${printable(invoice.invoice_number)}`, { width: 200, align: 'right' });
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .text(`Number: ${printable(invoice.invoice_number)}`, { width: 200, align: 'right' });
   doc.text(`Status: ${statusLabel(invoice.status)}`, { width: 200, align: 'right' });
   const dates: [string, string | null][] = [
     ['Issued', day(invoice.created_at)],
@@ -128,7 +131,11 @@ function tableHeader(doc: PDFKit.PDFDocument, y: number): number {
   cell('Unit price', COLUMNS.unit, 'right');
   cell('Tax', COLUMNS.tax, 'right');
   cell('Amount', COLUMNS.amount, 'right');
-  doc.moveTo(MARGIN, y + 13).lineTo(545, y + 13).lineWidth(0.5).stroke();
+  doc
+    .moveTo(MARGIN, y + 13)
+    .lineTo(545, y + 13)
+    .lineWidth(0.5)
+    .stroke();
   doc.font('Helvetica').fontSize(9);
   return y + 18;
 }

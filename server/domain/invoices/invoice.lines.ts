@@ -45,7 +45,12 @@ const round = (value: Decimal, currency: string) => value.toDecimalPlaces(minorU
  * lines up, then takes the discount off. `ids` gives each line its id, in order. A line or a total
  * of 1,000,000,000,000 or more is refused (400 `parameter_invalid`), like an amount sent so large.
  */
-export function computeInvoice(currency: string, inputs: LineInput[], ids: number[], options: { taxRate?: number | undefined; discount?: string | undefined } = {}): InvoiceTotals {
+export function computeInvoice(
+  currency: string,
+  inputs: LineInput[],
+  ids: number[],
+  options: { taxRate?: number | undefined; discount?: string | undefined } = {},
+): InvoiceTotals {
   const digits = minorUnits(currency);
   let subtotal = new Decimal(0);
   let taxAmount = new Decimal(0);
@@ -70,7 +75,13 @@ export function computeInvoice(currency: string, inputs: LineInput[], ids: numbe
   });
   const discount = new Decimal(options.discount ?? '0');
   assertAmountInRange(subtotal.plus(taxAmount), 'lineItems', 'The invoice total (all lines with tax)');
-  return { lines, subtotal: subtotal.toFixed(digits), taxAmount: taxAmount.toFixed(digits), discount: discount.toFixed(digits), total: subtotal.plus(taxAmount).minus(discount).toFixed(digits) };
+  return {
+    lines,
+    subtotal: subtotal.toFixed(digits),
+    taxAmount: taxAmount.toFixed(digits),
+    discount: discount.toFixed(digits),
+    total: subtotal.plus(taxAmount).minus(discount).toFixed(digits),
+  };
 }
 
 /** What is still owed on an invoice. */

@@ -18,7 +18,12 @@ export async function insertInvoice(db: Db, values: Insertable<InvoicesTable>): 
   return db.insertInto('invoices').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findInvoice(db: Db, tenant: Tenant, by: { id: number } | { reference: string }, options: { lock?: boolean } = {}): Promise<InvoiceRow | undefined> {
+export async function findInvoice(
+  db: Db,
+  tenant: Tenant,
+  by: { id: number } | { reference: string },
+  options: { lock?: boolean } = {},
+): Promise<InvoiceRow | undefined> {
   let query = db.selectFrom('invoices').selectAll().where(ofTenant(tenant));
   query = 'id' in by ? query.where('id', '=', by.id) : query.where('reference', '=', by.reference);
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
@@ -49,7 +54,12 @@ export async function addRefunded(db: Db, tenant: Tenant, id: number, amount: st
 
 /** Cancels unpaid (`pending`, `sent`) invoices that a session raised: one by id, or every one of a session. A merchant's own invoice is never touched. */
 export async function cancelUnpaid(db: Db, tenant: Tenant, which: { id: number } | { sessionId: string }): Promise<void> {
-  let query = db.updateTable('invoices').set({ status: 'cancelled' }).where(ofTenant(tenant)).where('status', 'in', ['pending', 'sent']).where('session_id', 'is not', null);
+  let query = db
+    .updateTable('invoices')
+    .set({ status: 'cancelled' })
+    .where(ofTenant(tenant))
+    .where('status', 'in', ['pending', 'sent'])
+    .where('session_id', 'is not', null);
   query = 'id' in which ? query.where('id', '=', which.id) : query.where('session_id', '=', which.sessionId);
   await query.execute();
 }
@@ -69,7 +79,10 @@ export async function findInvoices(db: Db, tenant: Tenant, filter: InvoiceFilter
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
   if (filter.subscriptionId !== undefined) query = query.where('subscription_id', '=', filter.subscriptionId);
   if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
-  return query.orderBy('id', 'desc').limit(filter.limit + 1).execute();
+  return query
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 /** Statuses of an invoice that is owed and not yet overdue. */
@@ -91,20 +104,38 @@ export async function findDueUnpaidInvoices(db: Db, scope: DueScope, now: Date, 
 
 /** When the scope's next unpaid invoice falls due, after `after`. */
 export async function nextUnpaidInvoiceDue(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
-  const row = await db.selectFrom('invoices').select((eb) => eb.fn.min('due_date').as('at')).where('status', 'in', UNPAID).where('due_date', '>', after).where(inScope(scope, 'invoices')).executeTakeFirst();
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.min('due_date').as('at'))
+    .where('status', 'in', UNPAID)
+    .where('due_date', '>', after)
+    .where(inScope(scope, 'invoices'))
+    .executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
 }
 
 /** Marks an invoice `overdue` if it is still unpaid; answers it, or undefined when it was not. */
 export async function markOverdueIfUnpaid(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
-  return db.updateTable('invoices').set({ status: 'overdue' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', UNPAID).returningAll().executeTakeFirst();
+  return db
+    .updateTable('invoices')
+    .set({ status: 'overdue' })
+    .where('id', '=', id)
+    .where(ofTenant(tenant))
+    .where('status', 'in', UNPAID)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Statuses of an invoice that can still expire (`validTo` passing). */
 const EXPIRABLE = ['draft', 'pending', 'sent', 'partially_paid', 'overdue'];
 
 /** Open invoices of a due-work scope whose `valid_to` has come, soonest first. */
-export async function findDueExpiringInvoices(db: Db, scope: DueScope, now: Date, limit: number): Promise<Pick<InvoiceRow, 'id' | 'merchant_id' | 'livemode'>[]> {
+export async function findDueExpiringInvoices(
+  db: Db,
+  scope: DueScope,
+  now: Date,
+  limit: number,
+): Promise<Pick<InvoiceRow, 'id' | 'merchant_id' | 'livemode'>[]> {
   return db
     .selectFrom('invoices')
     .select(['id', 'merchant_id', 'livemode'])
@@ -119,13 +150,26 @@ export async function findDueExpiringInvoices(db: Db, scope: DueScope, now: Date
 
 /** When the scope's next open invoice expires, after `after`. */
 export async function nextInvoiceExpiry(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
-  const row = await db.selectFrom('invoices').select((eb) => eb.fn.min('valid_to').as('at')).where('status', 'in', EXPIRABLE).where('valid_to', '>', after).where(inScope(scope, 'invoices')).executeTakeFirst();
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.min('valid_to').as('at'))
+    .where('status', 'in', EXPIRABLE)
+    .where('valid_to', '>', after)
+    .where(inScope(scope, 'invoices'))
+    .executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
 }
 
 /** Marks an invoice `expired` if it is still open; answers it, or undefined when it was not. */
 export async function markExpiredIfOpen(db: Db, tenant: Tenant, id: number): Promise<InvoiceRow | undefined> {
-  return db.updateTable('invoices').set({ status: 'expired' }).where('id', '=', id).where(ofTenant(tenant)).where('status', 'in', EXPIRABLE).returningAll().executeTakeFirst();
+  return db
+    .updateTable('invoices')
+    .set({ status: 'expired' })
+    .where('id', '=', id)
+    .where(ofTenant(tenant))
+    .where('status', 'in', EXPIRABLE)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Whether a reference code is taken (by any merchant: it is a public code). */

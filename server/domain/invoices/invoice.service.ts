@@ -18,7 +18,17 @@ import type { EventType } from '../../shared/vocabulary.generated.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { writeEvent } from '../events/event.service.js';
 import { emailInvoice, type InvoiceLinks } from './invoice-email.js';
-import { addRefunded, cancelUnpaid, findInvoice, findInvoiceByIdentifier, findInvoices, type InvoiceFilter, insertInvoice, nextLineIds, updateInvoice } from './invoice.repository.js';
+import {
+  addRefunded,
+  cancelUnpaid,
+  findInvoice,
+  findInvoiceByIdentifier,
+  findInvoices,
+  type InvoiceFilter,
+  insertInvoice,
+  nextLineIds,
+  updateInvoice,
+} from './invoice.repository.js';
 import { amountDue, computeInvoice, type LineInput } from './invoice.lines.js';
 
 export type { InvoiceFilter };
@@ -55,8 +65,10 @@ async function invoiceEvent(db: Db, clock: Clock, type: EventType, invoice: Invo
 /** The payer of a new invoice: one of the merchant's customers, or the details given. */
 async function payerOf(db: Db, tenant: Tenant, input: CreateInvoiceInput) {
   if (input.customerId !== undefined && input.customer !== undefined) throw invalid('customer', 'Send either customerId or customer, not both.');
-  if (input.customerId === undefined && input.customer === undefined) throw invalid('customerId', "Send customerId (one of your customers) or customer (the payer's details).");
-  if (input.customerId === undefined) return { email: input.customer!.email, firstName: input.customer!.firstName ?? null, lastName: input.customer!.lastName ?? null };
+  if (input.customerId === undefined && input.customer === undefined)
+    throw invalid('customerId', "Send customerId (one of your customers) or customer (the payer's details).");
+  if (input.customerId === undefined)
+    return { email: input.customer!.email, firstName: input.customer!.firstName ?? null, lastName: input.customer!.lastName ?? null };
   const customer = await findOwnCustomer(db, tenant, input.customerId);
   if (!customer) throw invalid('customerId', 'customerId must be one of your customers.');
   const [first, ...rest] = (customer.name ?? '').trim().split(/\s+/);
@@ -180,7 +192,9 @@ export async function voidInvoice(db: Kysely<Database>, clock: Clock, tenant: Te
     const invoice = await getInvoice(trx, tenant, id, { lock: true });
     if (invoice.status === 'cancelled') return invoice;
     if (!['draft', 'pending', 'sent', 'overdue'].includes(invoice.status)) {
-      throw new AppError('invalid_state', { message: `This invoice is ${invoice.status} and cannot be voided${invoice.status.includes('paid') ? '; refund it instead' : ''}.` });
+      throw new AppError('invalid_state', {
+        message: `This invoice is ${invoice.status} and cannot be voided${invoice.status.includes('paid') ? '; refund it instead' : ''}.`,
+      });
     }
     const voided = await updateInvoice(trx, tenant, id, { status: 'cancelled', voided_at: clock.now() });
     await invoiceEvent(trx, clock, 'invoice.voided', voided);
@@ -200,10 +214,17 @@ export function assertPayable(invoice: InvoiceRow): void {
  * The invoice a checkout session is asked to pay, by id or pay-link reference: the tenant's
  * (otherwise 404 `invoice_not_found`), and payable.
  */
-export async function findInvoiceToPay(db: Db, tenant: Tenant, by: { invoiceId?: number | undefined; invoiceReference?: string | undefined }): Promise<InvoiceRow> {
+export async function findInvoiceToPay(
+  db: Db,
+  tenant: Tenant,
+  by: { invoiceId?: number | undefined; invoiceReference?: string | undefined },
+): Promise<InvoiceRow> {
   const invoice = await findInvoice(db, tenant, by.invoiceId !== undefined ? { id: by.invoiceId } : { reference: by.invoiceReference ?? '' });
   if (!invoice) {
-    throw new AppError('invoice_not_found', { param: by.invoiceId !== undefined ? 'invoiceId' : 'invoiceReference', message: 'No such invoice for this merchant and mode.' });
+    throw new AppError('invoice_not_found', {
+      param: by.invoiceId !== undefined ? 'invoiceId' : 'invoiceReference',
+      message: 'No such invoice for this merchant and mode.',
+    });
   }
   assertPayable(invoice);
   return invoice;
@@ -220,7 +241,12 @@ export async function lockPayableInvoice(trx: Trx, tenant: Tenant, id: number): 
 export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<InvoiceRow> {
   const lines: LineInput[] =
     session.line_items.length > 0
-      ? session.line_items.map((item) => ({ name: item.name, description: item.description, quantity: item.quantity, unitAmount: new Decimal(item.unitAmount.toString()).toFixed() }))
+      ? session.line_items.map((item) => ({
+          name: item.name,
+          description: item.description,
+          quantity: item.quantity,
+          unitAmount: new Decimal(item.unitAmount.toString()).toFixed(),
+        }))
       : [{ name: session.description ?? 'Checkout payment', quantity: 1, unitAmount: session.amount }];
   const computed = computeInvoice(session.currency, lines, await nextLineIds(trx, lines.length));
   return insertInvoice(trx, {
@@ -254,7 +280,11 @@ export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: Check
 export async function payInvoice(trx: Trx, clock: Clock, invoice: InvoiceRow, amount: string): Promise<InvoiceRow> {
   const paid = new Decimal(invoice.amount_paid).plus(amount);
   const full = paid.greaterThanOrEqualTo(invoice.total);
-  const updated = await updateInvoice(trx, tenantOf(invoice), invoice.id, { amount_paid: paid.toFixed(), status: full ? 'paid' : 'partially_paid', paid_at: full ? clock.now() : null });
+  const updated = await updateInvoice(trx, tenantOf(invoice), invoice.id, {
+    amount_paid: paid.toFixed(),
+    status: full ? 'paid' : 'partially_paid',
+    paid_at: full ? clock.now() : null,
+  });
   if (full) await invoiceEvent(trx, clock, 'invoice.paid', updated);
   return updated;
 }
@@ -284,7 +314,11 @@ export const cancelInvoicesRaisedBy = (trx: Trx, tenant: Tenant, sessionId: stri
  * A card payment of a session that pays an existing invoice failed (declined, a processing error,
  * 3-D Secure failed): `invoice.payment_failed`. The invoice is unchanged and stays payable.
  */
-export async function recordInvoicePaymentFailure(db: Db, clock: Clock, session: Pick<CheckoutSessionRow, 'pays_invoice' | 'invoice_id' | 'merchant_id' | 'livemode'>): Promise<void> {
+export async function recordInvoicePaymentFailure(
+  db: Db,
+  clock: Clock,
+  session: Pick<CheckoutSessionRow, 'pays_invoice' | 'invoice_id' | 'merchant_id' | 'livemode'>,
+): Promise<void> {
   if (!session.pays_invoice || session.invoice_id === null) return;
   const invoice = await getInvoice(db, tenantOf(session), session.invoice_id);
   await invoiceEvent(db, clock, 'invoice.payment_failed', invoice);
@@ -297,6 +331,17 @@ export async function recordInvoiceRefund(trx: Trx, clock: Clock, tenant: Tenant
 }
 
 /** The first invoice of a subscription becomes its invoice for the first period. */
-export async function linkToSubscription(trx: Trx, tenant: Tenant, invoiceId: number, link: { subscriptionId: number; customerId: number | null; periodStart: Date; periodEnd: Date }): Promise<void> {
-  await updateInvoice(trx, tenant, invoiceId, { subscription_id: link.subscriptionId, customer_id: link.customerId, period_start: link.periodStart, period_end: link.periodEnd, due_date: link.periodStart });
+export async function linkToSubscription(
+  trx: Trx,
+  tenant: Tenant,
+  invoiceId: number,
+  link: { subscriptionId: number; customerId: number | null; periodStart: Date; periodEnd: Date },
+): Promise<void> {
+  await updateInvoice(trx, tenant, invoiceId, {
+    subscription_id: link.subscriptionId,
+    customer_id: link.customerId,
+    period_start: link.periodStart,
+    period_end: link.periodEnd,
+    due_date: link.periodStart,
+  });
 }

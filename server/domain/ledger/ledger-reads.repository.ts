@@ -31,7 +31,9 @@ const TRANSACTION_TYPE = sql<string>`CASE e.type
 export function tenantBookings(db: Db, tenant: Tenant) {
   const rows = db
     .selectFrom('ledger_entries as e')
-    .innerJoin('wallet_accounts as a', (j) => j.onRef('a.merchant_id', '=', 'e.merchant_id').onRef('a.livemode', '=', 'e.livemode').onRef('a.currency', '=', 'e.currency'))
+    .innerJoin('wallet_accounts as a', (j) =>
+      j.onRef('a.merchant_id', '=', 'e.merchant_id').onRef('a.livemode', '=', 'e.livemode').onRef('a.currency', '=', 'e.currency'),
+    )
     .leftJoin('payments as p', 'p.id', 'e.payment_id')
     .leftJoin('transfers as t', 't.id', 'e.transfer_id')
     .where(ofTenant(tenant, 'e'))

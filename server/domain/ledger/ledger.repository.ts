@@ -63,8 +63,17 @@ export async function sumAccounts(db: Db, tenant: Tenant, currency: string): Pro
  * One account's sum for a tenant: in a currency (as it stood just before `before`, when given), or
  * of one payment's entries (what it left pending, for its settlement).
  */
-export async function sumAccount(db: Db, tenant: Tenant, account: LedgerAccount, of: { currency: string; before?: Date } | { paymentId: number }): Promise<string> {
-  let query = db.selectFrom('ledger_entries').select(sql<string>`coalesce(sum(amount), 0)::text`.as('total')).where(ofTenant(tenant)).where('account', '=', account);
+export async function sumAccount(
+  db: Db,
+  tenant: Tenant,
+  account: LedgerAccount,
+  of: { currency: string; before?: Date } | { paymentId: number },
+): Promise<string> {
+  let query = db
+    .selectFrom('ledger_entries')
+    .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
+    .where(ofTenant(tenant))
+    .where('account', '=', account);
   query = 'currency' in of ? query.where('currency', '=', of.currency) : query.where('payment_id', '=', of.paymentId);
   if ('before' in of && of.before) query = query.where('created_at', '<', of.before);
   return (await query.executeTakeFirstOrThrow()).total;

@@ -3,7 +3,15 @@
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { availableBalancesInScope, insertPostings, lockBalance, type PostingContext, sumAccount, sumAccounts, type TenantBalance } from './ledger.repository.js';
+import {
+  availableBalancesInScope,
+  insertPostings,
+  lockBalance,
+  type PostingContext,
+  sumAccount,
+  sumAccounts,
+  type TenantBalance,
+} from './ledger.repository.js';
 import { availableDebit, entriesFor, type Movement, takesFromAvailable } from './postings.js';
 
 export type { Movement, PostingContext, TenantBalance };
@@ -23,7 +31,10 @@ export interface Balances {
 
 /** Refused: the movements would take the available balance below zero. Nothing was posted. */
 export class InsufficientBalanceError extends Error {
-  constructor(readonly available: Decimal, readonly needed: Decimal) {
+  constructor(
+    readonly available: Decimal,
+    readonly needed: Decimal,
+  ) {
     super(`The available balance (${available.toFixed()}) is short of ${needed.toFixed()}.`);
     this.name = 'InsufficientBalanceError';
   }
@@ -62,7 +73,13 @@ export async function availableBalance(db: Db, tenant: Tenant, currency: string,
 /** Every balance of a tenant in a currency, in one query. */
 export async function balances(db: Db, tenant: Tenant, currency: string): Promise<Balances> {
   const sums = await sumAccounts(db, tenant, currency);
-  return { currency, pending: sums.pending, available: sums.available, current: new Decimal(sums.pending).plus(sums.available).toFixed(), authorized: sums.authorized };
+  return {
+    currency,
+    pending: sums.pending,
+    available: sums.available,
+    current: new Decimal(sums.pending).plus(sums.available).toFixed(),
+    authorized: sums.authorized,
+  };
 }
 
 /** What one payment left in the pending balance (its payment, less its fee and pre-settlement refunds): what its settlement moves. */

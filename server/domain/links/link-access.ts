@@ -28,8 +28,10 @@ export async function assertPayerHasUses(db: Db, link: PaymentLinkRow, email: st
 /** The password of a protected link: missing 400 `parameter_missing`, wrong 400 `validation_error`, both naming `password`. */
 export async function assertPassword(link: PaymentLinkRow, password: string | undefined): Promise<void> {
   if (link.password_hash === null) return;
-  if (password === undefined || password === '') throw new AppError('parameter_missing', { param: 'password', message: 'This payment link is password-protected: send its password.' });
-  if (!(await verifyPassword(password, link.password_hash))) throw new AppError('validation_error', { param: 'password', message: 'The password is not right.' });
+  if (password === undefined || password === '')
+    throw new AppError('parameter_missing', { param: 'password', message: 'This payment link is password-protected: send its password.' });
+  if (!(await verifyPassword(password, link.password_hash)))
+    throw new AppError('validation_error', { param: 'password', message: 'The password is not right.' });
 }
 
 /** A payer's email as links compare it. */

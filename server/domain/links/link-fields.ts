@@ -45,7 +45,25 @@ export interface LinkInput {
 }
 
 /** The columns a merchant's input decides (the rest are the server's: ids, counters, times). */
-export type LinkSettings = Omit<PaymentLinkRow, 'id' | 'merchant_id' | 'livemode' | 'code' | 'identifier' | 'status' | 'click_count' | 'invoice_count' | 'completed_payment_count' | 'total_amount_collected' | 'created_at' | 'updated_at' | 'notification_secret' | 'password_hash' | 'is_password_protected' | 'is_subscription_based'>;
+export type LinkSettings = Omit<
+  PaymentLinkRow,
+  | 'id'
+  | 'merchant_id'
+  | 'livemode'
+  | 'code'
+  | 'identifier'
+  | 'status'
+  | 'click_count'
+  | 'invoice_count'
+  | 'completed_payment_count'
+  | 'total_amount_collected'
+  | 'created_at'
+  | 'updated_at'
+  | 'notification_secret'
+  | 'password_hash'
+  | 'is_password_protected'
+  | 'is_subscription_based'
+>;
 
 const CALL_TO_ACTION: Record<PaymentLinkType, string> = { standard: 'Pay now', donation: 'Donate', subscription: 'Subscribe' };
 
@@ -128,8 +146,10 @@ export function mergeSettings(base: LinkSettings, input: LinkInput): LinkSetting
 
 /** `linkType` Subscription and `isSubscriptionBased` go together: send either, the other follows. */
 function withType(s: LinkSettings, input: LinkInput): LinkSettings {
-  if (input.isSubscriptionBased === true && input.linkType !== undefined && input.linkType !== 'subscription') throw invalid('linkType', 'A subscription-based link has linkType Subscription.');
-  if (input.isSubscriptionBased === false && input.linkType === 'subscription') throw invalid('isSubscriptionBased', 'A link of linkType Subscription is subscription-based.');
+  if (input.isSubscriptionBased === true && input.linkType !== undefined && input.linkType !== 'subscription')
+    throw invalid('linkType', 'A subscription-based link has linkType Subscription.');
+  if (input.isSubscriptionBased === false && input.linkType === 'subscription')
+    throw invalid('isSubscriptionBased', 'A link of linkType Subscription is subscription-based.');
   if (input.isSubscriptionBased === true) return { ...s, link_type: 'subscription' };
   if (input.isSubscriptionBased === false && s.link_type === 'subscription') return { ...s, link_type: 'standard' };
   return s;
@@ -146,16 +166,30 @@ function money(value: string | null, currency: string, param: string, zero = fal
 function checkAmounts(s: LinkSettings): LinkSettings {
   const subscription = s.link_type === 'subscription';
   const unit = subscription || s.is_variable_amount ? null : money(s.unit_price, s.currency, 'unitPrice');
-  if (!subscription && !s.is_variable_amount && unit === null) throw missing('unitPrice', 'unitPrice is required unless the link is variable-amount or subscription-based.');
-  if (subscription && s.is_variable_amount) throw invalid('isVariableAmount', 'A subscription link charges its plans\' prices; it cannot be variable-amount.');
+  if (!subscription && !s.is_variable_amount && unit === null)
+    throw missing('unitPrice', 'unitPrice is required unless the link is variable-amount or subscription-based.');
+  if (subscription && s.is_variable_amount) throw invalid('isVariableAmount', "A subscription link charges its plans' prices; it cannot be variable-amount.");
   if (new Decimal(s.quantity).lessThanOrEqualTo(0)) throw invalid('quantity', 'quantity must be more than zero.');
-  if (new Decimal(s.tax_rate).greaterThan(100)) throw new AppError('parameter_invalid', { param: 'taxRate', message: 'taxRate is a percentage from 0 to 100.' });
-  const [min, max, suggested] = [money(s.min_amount, s.currency, 'minAmount'), money(s.max_amount, s.currency, 'maxAmount'), money(s.suggested_amount, s.currency, 'suggestedAmount')];
+  if (new Decimal(s.tax_rate).greaterThan(100))
+    throw new AppError('parameter_invalid', { param: 'taxRate', message: 'taxRate is a percentage from 0 to 100.' });
+  const [min, max, suggested] = [
+    money(s.min_amount, s.currency, 'minAmount'),
+    money(s.max_amount, s.currency, 'maxAmount'),
+    money(s.suggested_amount, s.currency, 'suggestedAmount'),
+  ];
   const above = (a: string | null, b: string | null) => a !== null && b !== null && new Decimal(a).greaterThan(b);
   if (above(min, max)) throw invalid('minAmount', 'minAmount must not be greater than maxAmount.');
   if (above(min, suggested)) throw invalid('suggestedAmount', 'suggestedAmount must not be less than minAmount.');
   if (above(suggested, max)) throw invalid('suggestedAmount', 'suggestedAmount must not be greater than maxAmount.');
-  return { ...s, unit_price: unit, min_amount: min, max_amount: max, suggested_amount: suggested, quantity: new Decimal(s.quantity).toFixed(), tax_rate: new Decimal(s.tax_rate).toFixed() };
+  return {
+    ...s,
+    unit_price: unit,
+    min_amount: min,
+    max_amount: max,
+    suggested_amount: suggested,
+    quantity: new Decimal(s.quantity).toFixed(),
+    tax_rate: new Decimal(s.tax_rate).toFixed(),
+  };
 }
 
 /**
@@ -166,8 +200,10 @@ function checkAmounts(s: LinkSettings): LinkSettings {
 export function checkSettings(s: LinkSettings): LinkSettings {
   const checked = checkAmounts(s);
   if (checked.valid_to !== null && checked.valid_to.getTime() <= checked.valid_from.getTime()) throw invalid('validTo', 'validTo must be after validFrom.');
-  if (checked.link_type === 'subscription' && checked.subscription_product_id === null) throw missing('subscriptionProductId', 'A subscription link needs subscriptionProductId: the product whose plans it offers.');
-  if (checked.link_type !== 'subscription' && checked.subscription_product_id !== null) throw invalid('subscriptionProductId', 'Only a subscription link offers a subscription product.');
+  if (checked.link_type === 'subscription' && checked.subscription_product_id === null)
+    throw missing('subscriptionProductId', 'A subscription link needs subscriptionProductId: the product whose plans it offers.');
+  if (checked.link_type !== 'subscription' && checked.subscription_product_id !== null)
+    throw invalid('subscriptionProductId', 'Only a subscription link offers a subscription product.');
   return { ...checked, max_uses: checked.usage_mode === 'single_use' ? 1 : checked.max_uses };
 }
 

@@ -40,13 +40,16 @@ function itemOf(link: PaymentLinkRow, input: LinkInvoiceInput) {
   const description = link.product_description ?? undefined;
   const taxRate = Number(link.tax_rate);
   if (!link.is_variable_amount) {
-    if (input.amount !== undefined) throw new AppError('parameter_unknown', { param: 'amount', message: 'amount is only for variable-amount links; this link has a fixed price.' });
+    if (input.amount !== undefined)
+      throw new AppError('parameter_unknown', { param: 'amount', message: 'amount is only for variable-amount links; this link has a fixed price.' });
     const quantity = input.quantity ?? link.quantity;
     if (new Decimal(quantity).lessThanOrEqualTo(0)) throw invalid('quantity', 'quantity must be more than zero.');
     return { name, description, unitCost: link.unit_price!, quantity: Number(quantity), taxRate };
   }
-  if (input.quantity !== undefined) throw new AppError('parameter_unknown', { param: 'quantity', message: 'quantity is only for fixed-price links; send amount.' });
-  if (input.amount === undefined) throw new AppError('parameter_missing', { param: 'amount', message: 'This link lets the payer choose the amount: send amount.' });
+  if (input.quantity !== undefined)
+    throw new AppError('parameter_unknown', { param: 'quantity', message: 'quantity is only for fixed-price links; send amount.' });
+  if (input.amount === undefined)
+    throw new AppError('parameter_missing', { param: 'amount', message: 'This link lets the payer choose the amount: send amount.' });
   const amount = new Decimal(amountToDecimal(input.amount, link.currency, 'amount'));
   const [min, max] = [link.min_amount, link.max_amount];
   if (amount.lessThanOrEqualTo(0) || (min !== null && amount.lessThan(min)) || (max !== null && amount.greaterThan(max))) {

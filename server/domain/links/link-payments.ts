@@ -11,7 +11,8 @@ import { tenantOf } from '../../shared/tenant.js';
 import type { EventReactor } from '../events/event.service.js';
 import { findLinkInvoice, markLinkInvoicePaid, paidCountOf, takeUse } from './link.repository.js';
 
-const spent = (why: string) => new AppError('invoice_not_payable', { message: `This invoice was made through a payment link that ${why}; it can no longer be paid.` });
+const spent = (why: string) =>
+  new AppError('invoice_not_payable', { message: `This invoice was made through a payment link that ${why}; it can no longer be paid.` });
 
 /** Counts a paid invoice on its link, when it was made through one. */
 export async function countLinkPayment(db: Db, clock: Clock, invoice: { id: number; merchant_id: number; livemode: boolean; total: string }): Promise<void> {

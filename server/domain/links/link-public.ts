@@ -36,7 +36,10 @@ export const linkNow = async (db: Db, clock: Clock, link: PaymentLinkRow): Promi
 async function publicOf(db: Db, clock: Clock, link: PaymentLinkRow, count: boolean): Promise<PublicLink> {
   if (count) await countClick(db, link.id);
   const now = await linkNow(db, clock, link);
-  const plans = link.link_type === 'subscription' && link.subscription_product_id !== null ? await findOfferedPlans(db, link.merchant_id, link.subscription_product_id, now) : [];
+  const plans =
+    link.link_type === 'subscription' && link.subscription_product_id !== null
+      ? await findOfferedPlans(db, link.merchant_id, link.subscription_product_id, now)
+      : [];
   const counted = count ? { ...link, click_count: link.click_count + 1 } : link;
   return { link: counted, merchant: await getMerchant(db, link.merchant_id), plans, now };
 }

@@ -29,13 +29,19 @@ export interface LinkSubscription {
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
 
 /** Starts the payer's subscription on `planId` (one of the link's plans), finding or creating the customer by email. */
-export async function createLinkSubscription(db: Kysely<Database>, clock: Clock, identifier: string, input: LinkPayer & { planId: number }): Promise<LinkSubscription> {
+export async function createLinkSubscription(
+  db: Kysely<Database>,
+  clock: Clock,
+  identifier: string,
+  input: LinkPayer & { planId: number },
+): Promise<LinkSubscription> {
   const email = normalEmail(input.email);
   try {
     return await db.transaction().execute(async (trx) => {
       const link = await linkByIdentifier(trx, identifier, { lock: true });
       const linkClock = await tenantClock(trx, clock, tenantOf(link));
-      if (link.link_type !== 'subscription' || link.subscription_product_id === null) throw invalid('identifier', 'This link is not subscription-based: make an invoice with CreateInvoice.');
+      if (link.link_type !== 'subscription' || link.subscription_product_id === null)
+        throw invalid('identifier', 'This link is not subscription-based: make an invoice with CreateInvoice.');
       assertAccepting(link, linkClock.now());
       const offered = (await findOfferedPlans(trx, link.merchant_id, link.subscription_product_id, linkClock.now())).find((p) => p.plan.id === input.planId);
       if (!offered) throw invalid('planId', `planId ${input.planId} is not one of the plans this link offers.`);
@@ -44,7 +50,11 @@ export async function createLinkSubscription(db: Kysely<Database>, clock: Clock,
       await spendLinkCode(trx, linkClock, link, email, { tokenId: input.verificationTokenId, code: input.verificationCode });
       const name = `${input.firstName} ${input.lastName}`.trim();
       const { customer } = await createCustomer(trx, linkClock, { merchantId: link.merchant_id }, { email: input.email.trim(), name });
-      const { subscription, invoice } = await startPendingSubscription(trx, linkClock, tenantOf(link), offered.plan, { id: customer.id, email: customer.email, name: customer.name ?? name });
+      const { subscription, invoice } = await startPendingSubscription(trx, linkClock, tenantOf(link), offered.plan, {
+        id: customer.id,
+        email: customer.email,
+        name: customer.name ?? name,
+      });
       await recordLinkInvoice(trx, link, { invoiceId: invoice.id, payerEmail: email, subscriptionId: subscription.id, createdAt: linkClock.now() });
       return { subscription, invoice, plan: offered.plan, productName: offered.productName };
     });

@@ -27,13 +27,17 @@ export interface SentCode {
 
 /** Sends a new code to `email` for the link (the caller checked the link accepts payments), in the caller's transaction. */
 export async function sendLinkCode(trx: Trx, clock: Clock, link: PaymentLinkRow, email: string): Promise<SentCode> {
-  if (!link.is_email_verification_required) throw new AppError('validation_error', { param: 'email', message: 'This payment link does not use email verification.' });
+  if (!link.is_email_verification_required)
+    throw new AppError('validation_error', { param: 'email', message: 'This payment link does not use email verification.' });
   const now = clock.now();
   const last = await lockLastSent(trx, link, email);
   const wait = last ? RESEND_AFTER_MS - (now.getTime() - last.getTime()) : 0;
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
-    throw new AppError('rate_limit_exceeded', { message: `A code was sent to this email less than a minute ago. Wait ${seconds} seconds before asking for another.`, retryAfterSeconds: seconds });
+    throw new AppError('rate_limit_exceeded', {
+      message: `A code was sent to this email less than a minute ago. Wait ${seconds} seconds before asking for another.`,
+      retryAfterSeconds: seconds,
+    });
   }
   await supersedeCodes(trx, link, email);
   const tokenId = `vt_${randomToken(20)}`;
@@ -52,7 +56,8 @@ export async function sendLinkCode(trx: Trx, clock: Clock, link: PaymentLinkRow,
   return { tokenId, email, expiresAt };
 }
 
-const wrongCode = () => new AppError('verification_code_invalid', { param: 'verificationCode', message: 'The verification code is wrong or has expired. Ask for a new code.' });
+const wrongCode = () =>
+  new AppError('verification_code_invalid', { param: 'verificationCode', message: 'The verification code is wrong or has expired. Ask for a new code.' });
 
 /** A wrong code for a live token: the try is counted after the request's transaction rolls back (`countWrongTry`). */
 export class WrongLinkCode extends AppError {
@@ -66,9 +71,19 @@ export class WrongLinkCode extends AppError {
  * the latest code sent to that email, not expired, not used, with fewer than 5 wrong tries. A
  * wrong code throws `WrongLinkCode`.
  */
-export async function spendLinkCode(trx: Trx, clock: Clock, link: PaymentLinkRow, email: string, proof: { tokenId?: string | undefined; code?: string | undefined }): Promise<void> {
+export async function spendLinkCode(
+  trx: Trx,
+  clock: Clock,
+  link: PaymentLinkRow,
+  email: string,
+  proof: { tokenId?: string | undefined; code?: string | undefined },
+): Promise<void> {
   if (!link.is_email_verification_required) return;
-  if (!proof.tokenId || !proof.code) throw new AppError('parameter_missing', { param: 'verificationTokenId', message: 'This payment link requires email verification: send verificationTokenId and verificationCode from SendVerificationCode.' });
+  if (!proof.tokenId || !proof.code)
+    throw new AppError('parameter_missing', {
+      param: 'verificationTokenId',
+      message: 'This payment link requires email verification: send verificationTokenId and verificationCode from SendVerificationCode.',
+    });
   const row = await lockCode(trx, link, proof.tokenId);
   if (!row || row.email !== email || row.status !== 'sent' || row.expires_at <= clock.now() || row.wrong_attempts >= MAX_WRONG_CODES) throw wrongCode();
   if (hashCode(row.id, proof.code) !== row.code_hash) throw new WrongLinkCode(row.id);

@@ -10,7 +10,8 @@ import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
 
-export const insertLink = (db: Db, values: NewPaymentLink): Promise<PaymentLinkRow> => db.insertInto('payment_links').values(values).returningAll().executeTakeFirstOrThrow();
+export const insertLink = (db: Db, values: NewPaymentLink): Promise<PaymentLinkRow> =>
+  db.insertInto('payment_links').values(values).returningAll().executeTakeFirstOrThrow();
 
 /** The tenant's link; `lock` holds its row for the transaction. */
 export async function findLink(db: Db, tenant: Tenant, id: number, options: { lock?: boolean } = {}): Promise<PaymentLinkRow | undefined> {
@@ -53,16 +54,36 @@ export async function findLinkPage(db: Db, tenant: Tenant, query: CompiledQuery,
 
 /** One more view of the link's page. */
 export async function countClick(db: Db, id: number): Promise<void> {
-  await db.updateTable('payment_links').set({ click_count: sql`click_count + 1` }).where('id', '=', id).execute();
+  await db
+    .updateTable('payment_links')
+    .set({ click_count: sql`click_count + 1` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Records an invoice made through the link, and counts it. */
-export async function recordLinkInvoice(db: Db, link: PaymentLinkRow, values: { invoiceId: number; payerEmail: string; subscriptionId: number | null; createdAt: Date }): Promise<void> {
+export async function recordLinkInvoice(
+  db: Db,
+  link: PaymentLinkRow,
+  values: { invoiceId: number; payerEmail: string; subscriptionId: number | null; createdAt: Date },
+): Promise<void> {
   await db
     .insertInto('payment_link_invoices')
-    .values({ invoice_id: values.invoiceId, link_id: link.id, merchant_id: link.merchant_id, livemode: link.livemode, payer_email: values.payerEmail, subscription_id: values.subscriptionId, created_at: values.createdAt })
+    .values({
+      invoice_id: values.invoiceId,
+      link_id: link.id,
+      merchant_id: link.merchant_id,
+      livemode: link.livemode,
+      payer_email: values.payerEmail,
+      subscription_id: values.subscriptionId,
+      created_at: values.createdAt,
+    })
     .execute();
-  await db.updateTable('payment_links').set({ invoice_count: sql`invoice_count + 1` }).where('id', '=', link.id).execute();
+  await db
+    .updateTable('payment_links')
+    .set({ invoice_count: sql`invoice_count + 1` })
+    .where('id', '=', link.id)
+    .execute();
 }
 
 /** The link record of an invoice, when it was made through a link. */

@@ -37,12 +37,20 @@ export async function getLink(db: Db, tenant: Tenant, id: number, options: { loc
   return link;
 }
 
-export const listLinks = (db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<PaymentLinkRow>> => findLinkPage(db, tenant, query, basePath);
+export const listLinks = (db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<PaymentLinkRow>> =>
+  findLinkPage(db, tenant, query, basePath);
 
 /** The checks that need the database or the network: the product offered, the notification URL. */
 async function checkReferences(db: Db, tenant: Tenant, s: LinkSettings, input: LinkInput, context: LinkSettingsContext): Promise<void> {
-  if (input.subscriptionProductId !== undefined && s.subscription_product_id !== null && !(await findProduct(db, { merchantId: tenant.merchantId }, s.subscription_product_id))) {
-    throw new AppError('validation_error', { param: 'subscriptionProductId', message: `subscriptionProductId ${s.subscription_product_id} is not one of your subscription products.` });
+  if (
+    input.subscriptionProductId !== undefined &&
+    s.subscription_product_id !== null &&
+    !(await findProduct(db, { merchantId: tenant.merchantId }, s.subscription_product_id))
+  ) {
+    throw new AppError('validation_error', {
+      param: 'subscriptionProductId',
+      message: `subscriptionProductId ${s.subscription_product_id} is not one of your subscription products.`,
+    });
   }
   if (input.notificationUrl) {
     const problem = await publicHttpsProblem(input.notificationUrl, { allowLoopback: context.allowLoopbackWebhooks && !tenant.livemode });
@@ -57,7 +65,8 @@ async function secrets(input: LinkInput, current?: PaymentLinkRow): Promise<{ va
   if (!protectedNow) values.password_hash = null;
   else if (input.password !== undefined) values.password_hash = await hashPassword(input.password);
   else if (!current?.password_hash) throw new AppError('parameter_missing', { param: 'password', message: 'A password-protected link needs password.' });
-  if (input.password !== undefined && !protectedNow) throw new AppError('validation_error', { param: 'password', message: 'password is only used with isPasswordProtected true.' });
+  if (input.password !== undefined && !protectedNow)
+    throw new AppError('validation_error', { param: 'password', message: 'password is only used with isPasswordProtected true.' });
   if (input.notificationSecret !== undefined) values.notification_secret = input.notificationSecret;
   else if (input.notificationUrl && !current?.notification_secret) {
     const generated = `whsec_${randomToken(32)}`;
@@ -69,7 +78,13 @@ async function secrets(input: LinkInput, current?: PaymentLinkRow): Promise<{ va
 const newCode = () => randomToken(8);
 
 /** Creates a link: `active` unless a `draft` is asked for, with a code unique among the merchant's links. */
-export async function createLink(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: LinkInput & { name: string; currency: string }, context: LinkSettingsContext): Promise<LinkWithSecret> {
+export async function createLink(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  input: LinkInput & { name: string; currency: string },
+  context: LinkSettingsContext,
+): Promise<LinkWithSecret> {
   const now = clock.now();
   const settings = checkSettings(mergeSettings(defaultSettings(input, now), input));
   await checkReferences(db, tenant, settings, input, context);
@@ -99,7 +114,25 @@ export async function createLink(db: Kysely<Database>, clock: Clock, tenant: Ten
 }
 
 const settingsOf = (link: PaymentLinkRow): LinkSettings => {
-  const { id: _id, merchant_id: _m, livemode: _l, code: _c, identifier: _i, status: _s, click_count: _cc, invoice_count: _ic, completed_payment_count: _pc, total_amount_collected: _t, created_at: _ca, updated_at: _ua, notification_secret: _ns, password_hash: _ph, is_password_protected: _pp, is_subscription_based: _sb, ...settings } = link;
+  const {
+    id: _id,
+    merchant_id: _m,
+    livemode: _l,
+    code: _c,
+    identifier: _i,
+    status: _s,
+    click_count: _cc,
+    invoice_count: _ic,
+    completed_payment_count: _pc,
+    total_amount_collected: _t,
+    created_at: _ca,
+    updated_at: _ua,
+    notification_secret: _ns,
+    password_hash: _ph,
+    is_password_protected: _pp,
+    is_subscription_based: _sb,
+    ...settings
+  } = link;
   return settings;
 };
 
@@ -112,7 +145,14 @@ export const linkSpent = (link: Pick<PaymentLinkRow, 'max_uses' | 'completed_pay
  * the link has invoices (409). An `Expired` link the change makes valid again becomes `Inactive`;
  * an open link the change spends becomes `Expired`.
  */
-export async function updateLinkFields(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, input: LinkInput, context: LinkSettingsContext): Promise<LinkWithSecret> {
+export async function updateLinkFields(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  id: number,
+  input: LinkInput,
+  context: LinkSettingsContext,
+): Promise<LinkWithSecret> {
   return db.transaction().execute(async (trx) => {
     const current = await getLink(trx, tenant, id, { lock: true });
     const now = clock.now();
@@ -146,7 +186,9 @@ export async function activateLink(db: Kysely<Database>, clock: Clock, tenant: T
     const link = await getLink(trx, tenant, id, { lock: true });
     const now = clock.now();
     if (link.status === 'expired' || linkSpent(link, now)) {
-      throw new AppError('invalid_state', { message: 'This payment link has expired (validTo has passed or its uses are spent); update validTo or maxUses first.' });
+      throw new AppError('invalid_state', {
+        message: 'This payment link has expired (validTo has passed or its uses are spent); update validTo or maxUses first.',
+      });
     }
     return link.status === 'active' ? link : updateLink(trx, tenant, id, { status: 'active', updated_at: now });
   });

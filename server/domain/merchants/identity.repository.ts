@@ -32,12 +32,21 @@ export async function findRole(db: Db, merchantId: number, roleId: number): Prom
 
 /** Whether the merchant has a role of this name, compared without regard to case. */
 export async function roleNameTaken(db: Db, merchantId: number, name: string): Promise<boolean> {
-  const row = await db.selectFrom('roles').select('id').where('merchant_id', '=', merchantId).where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase())).executeTakeFirst();
+  const row = await db
+    .selectFrom('roles')
+    .select('id')
+    .where('merchant_id', '=', merchantId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function insertRestrictedKey(db: Db, values: Insertable<ApiKeysTable> & { role_id: number }): Promise<ApiKey> {
-  return db.insertInto('api_keys').values({ ...values, kind: 'restricted' }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('api_keys')
+    .values({ ...values, kind: 'restricted' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Revokes an active restricted key of the role in the tenant's mode; answers its hash, or undefined when there is none. */

@@ -8,7 +8,16 @@ import type { Clock } from '../../shared/clock.js';
 import { hashSecret } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { findOwner, findRole, insertOwner, insertRestrictedKey, insertRole, listLocationRows, revokeRestrictedKeyRow, roleNameTaken } from './identity.repository.js';
+import {
+  findOwner,
+  findRole,
+  insertOwner,
+  insertRestrictedKey,
+  insertRole,
+  listLocationRows,
+  revokeRestrictedKeyRow,
+  roleNameTaken,
+} from './identity.repository.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
 import { findMerchant } from './merchant.repository.js';
 import { ALL_SCOPE_NAMES, isScope } from './scopes.js';
@@ -29,7 +38,9 @@ export function firstMissingScope(grants: Grants, wanted: readonly string[]): st
 function refuseEscalation(grants: Grants, wanted: readonly string[], what: string): void {
   const missing = firstMissingScope(grants, wanted);
   if (missing) {
-    throw new AppError('permission_denied', { message: `This restricted key (role \`${grants!.roleName}\`) does not have the scope \`${missing}\`, so it cannot ${what} that grants it.` });
+    throw new AppError('permission_denied', {
+      message: `This restricted key (role \`${grants!.roleName}\`) does not have the scope \`${missing}\`, so it cannot ${what} that grants it.`,
+    });
   }
 }
 
@@ -37,7 +48,13 @@ function refuseEscalation(grants: Grants, wanted: readonly string[], what: strin
 export async function ownerOf(db: Db, clock: Clock, merchant: Merchant): Promise<User> {
   const found = await findOwner(db, merchant.id);
   if (found) return found;
-  await insertOwner(db, { merchant_id: merchant.id, email: merchant.email ?? `owner@${merchant.slug}.invalid`, first_name: null, last_name: null, created_at: clock.now() });
+  await insertOwner(db, {
+    merchant_id: merchant.id,
+    email: merchant.email ?? `owner@${merchant.slug}.invalid`,
+    first_name: null,
+    last_name: null,
+    created_at: clock.now(),
+  });
   return (await findOwner(db, merchant.id))!;
 }
 
@@ -71,9 +88,11 @@ export async function createRole(db: Kysely<Database>, clock: Clock, merchantId:
   refuseEscalation(grants, input.scopes, 'make a role');
   if (name.toLowerCase() === OWNER_ROLE.toLowerCase() || (await roleNameTaken(db, merchantId, name))) throw nameTaken(name);
   const scopes = [...new Set(input.scopes)].sort();
-  return insertRole(db, { merchant_id: merchantId, name, description: input.description?.trim() || null, scopes, created_at: clock.now() }).catch((error: unknown) => {
-    throw isUniqueViolation(error, 'roles_name') ? nameTaken(name) : error;
-  });
+  return insertRole(db, { merchant_id: merchantId, name, description: input.description?.trim() || null, scopes, created_at: clock.now() }).catch(
+    (error: unknown) => {
+      throw isUniqueViolation(error, 'roles_name') ? nameTaken(name) : error;
+    },
+  );
 }
 
 const noSuchRole = (roleId: number) => new AppError('resource_not_found', { message: `No role ${roleId}.` });
@@ -93,7 +112,14 @@ export interface NewRestrictedKey {
 }
 
 /** Makes a restricted key carrying the role, in the tenant's mode. A restricted caller may only make one within its own scopes. */
-export async function createRestrictedKey(db: Kysely<Database>, clock: Clock, tenant: Tenant, roleId: number, description: string | undefined, grants: Grants): Promise<NewRestrictedKey> {
+export async function createRestrictedKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  roleId: number,
+  description: string | undefined,
+  grants: Grants,
+): Promise<NewRestrictedKey> {
   const role = await getRole(db, tenant.merchantId, roleId);
   refuseEscalation(grants, role.scopes, 'make a key of a role');
   const key = newApiKey('restricted', tenant.livemode);

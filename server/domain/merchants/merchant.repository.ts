@@ -14,7 +14,11 @@ export async function insertMerchant(db: Db, values: Insertable<MerchantsTable>)
 }
 
 /** Inserts a sandbox merchant made now and expiring `lifetimeSeconds` later, in real time (the database's clock, never a sandbox clock). */
-export async function insertSandboxMerchant(db: Db, values: Omit<Insertable<MerchantsTable>, 'sandbox_expires_at' | 'created_at'> & { parent_merchant_id: number }, lifetimeSeconds: number): Promise<Merchant> {
+export async function insertSandboxMerchant(
+  db: Db,
+  values: Omit<Insertable<MerchantsTable>, 'sandbox_expires_at' | 'created_at'> & { parent_merchant_id: number },
+  lifetimeSeconds: number,
+): Promise<Merchant> {
   return db
     .insertInto('merchants')
     .values({ ...values, created_at: sql<Date>`now()`, sandbox_expires_at: sql<Date>`now() + make_interval(secs => ${lifetimeSeconds})` })
@@ -37,25 +41,27 @@ export async function findMerchant(db: Db, merchantId: number): Promise<Merchant
  * query; roles never change once made, so a cached key's scopes stay true.
  */
 export async function findActiveKeyByHash(db: Db, keyHash: string) {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
-    .leftJoin('roles', 'roles.id', 'api_keys.role_id')
-    .select([
-      'api_keys.id as keyId',
-      'api_keys.kind',
-      'api_keys.livemode',
-      'api_keys.merchant_id as merchantId',
-      'merchants.rate_plan as ratePlan',
-      'merchants.sandbox_expires_at as sandboxExpiresAt',
-      'roles.name as roleName',
-      'roles.scopes as roleScopes',
-    ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null)
-    // A sandbox merchant's keys stop at its expiry, in real time (the database's clock).
-    .where((eb) => eb.or([eb('merchants.sandbox_expires_at', 'is', null), eb('merchants.sandbox_expires_at', '>', sql<Date>`now()`)]))
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('api_keys')
+      .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+      .leftJoin('roles', 'roles.id', 'api_keys.role_id')
+      .select([
+        'api_keys.id as keyId',
+        'api_keys.kind',
+        'api_keys.livemode',
+        'api_keys.merchant_id as merchantId',
+        'merchants.rate_plan as ratePlan',
+        'merchants.sandbox_expires_at as sandboxExpiresAt',
+        'roles.name as roleName',
+        'roles.scopes as roleScopes',
+      ])
+      .where('api_keys.key_hash', '=', keyHash)
+      .where('api_keys.revoked_at', 'is', null)
+      // A sandbox merchant's keys stop at its expiry, in real time (the database's clock).
+      .where((eb) => eb.or([eb('merchants.sandbox_expires_at', 'is', null), eb('merchants.sandbox_expires_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirst()
+  );
 }
 
 /** How many sandbox merchants of `parentId` are alive (not yet expired, in real time). */
@@ -75,7 +81,10 @@ export async function lockSandboxParent(db: Db, parentId: number): Promise<void>
 }
 
 export async function countMerchantRows(db: Db): Promise<number> {
-  const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('merchants')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

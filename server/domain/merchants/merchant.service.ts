@@ -7,7 +7,19 @@ import { keyDisplayPrefix, newApiKey } from './keys.js';
 import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
 import { AppError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { countLiveSandboxes, countMerchantRows, findActiveKeyByHash, findMerchant, findPageKey, insertApiKeys, insertMerchant, insertPageKey, insertSandboxMerchant, lockSandboxParent, slugTaken } from './merchant.repository.js';
+import {
+  countLiveSandboxes,
+  countMerchantRows,
+  findActiveKeyByHash,
+  findMerchant,
+  findPageKey,
+  insertApiKeys,
+  insertMerchant,
+  insertPageKey,
+  insertSandboxMerchant,
+  lockSandboxParent,
+  slugTaken,
+} from './merchant.repository.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 /** The four keys of a merchant, shown once when they are made. */
@@ -68,8 +80,10 @@ export interface CreateMerchantInput {
 
 function checkProfile(input: CreateMerchantInput): void {
   const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
-  if (input.logoUrl != null && !(/^https:\/\/[^\s]+$/.test(input.logoUrl) && input.logoUrl.length <= 2048)) throw invalid('logoUrl', 'A logo URL must be an https URL of at most 2048 characters.');
-  if (input.brandColor != null && !/^#[0-9a-fA-F]{6}$/.test(input.brandColor)) throw invalid('brandColor', 'A brand colour must be a hex colour such as #0a7d33.');
+  if (input.logoUrl != null && !(/^https:\/\/[^\s]+$/.test(input.logoUrl) && input.logoUrl.length <= 2048))
+    throw invalid('logoUrl', 'A logo URL must be an https URL of at most 2048 characters.');
+  if (input.brandColor != null && !/^#[0-9a-fA-F]{6}$/.test(input.brandColor))
+    throw invalid('brandColor', 'A brand colour must be a hex colour such as #0a7d33.');
   if (input.website != null && !/^https?:\/\/[^\s]+$/.test(input.website)) throw invalid('website', 'A website must be an http or https URL.');
 }
 
@@ -84,9 +98,14 @@ async function slugFor(db: Db, name: string, wanted: string | undefined): Promis
 }
 
 /** Creates a merchant and its four keys in one transaction. The keys are returned once; only hashes are kept. */
-export async function createMerchant(db: Kysely<Database>, clock: Clock, input: CreateMerchantInput): Promise<{ merchant: Merchant; credentials: MerchantCredentials }> {
+export async function createMerchant(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: CreateMerchantInput,
+): Promise<{ merchant: Merchant; credentials: MerchantCredentials }> {
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw new AppError('parameter_invalid', { param: 'name', message: 'A merchant name must have 1 to 200 characters.' });
+  if (name.length === 0 || name.length > 200)
+    throw new AppError('parameter_invalid', { param: 'name', message: 'A merchant name must have 1 to 200 characters.' });
   checkProfile(input);
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
@@ -145,21 +164,39 @@ export async function createSandboxMerchant(db: Kysely<Database>, parentId: numb
   return db.transaction().execute(async (trx) => {
     await lockSandboxParent(trx, parentId);
     const parent = await findMerchant(trx, parentId);
-    if (parent.parent_merchant_id !== null) throw new AppError('permission_denied', { message: 'A sandbox merchant cannot make sandbox merchants. Use your own merchant\'s sk_test_ key.' });
+    if (parent.parent_merchant_id !== null)
+      throw new AppError('permission_denied', { message: "A sandbox merchant cannot make sandbox merchants. Use your own merchant's sk_test_ key." });
     if ((await countLiveSandboxes(trx, parentId)) >= SANDBOX_MERCHANT_LIMIT) {
-      throw new AppError('invalid_state', { message: `Your merchant has ${SANDBOX_MERCHANT_LIMIT} sandbox merchants alive, the most it may have. Each expires an hour after it was made; try again then.` });
+      throw new AppError('invalid_state', {
+        message: `Your merchant has ${SANDBOX_MERCHANT_LIMIT} sandbox merchants alive, the most it may have. Each expires an hour after it was made; try again then.`,
+      });
     }
     const name = `${parent.name} sandbox${label?.trim() ? `: ${label.trim()}` : ''}`;
     const slug = `${slugify(parent.name, 30)}-sandbox-${randomToken(8).toLowerCase()}`;
     const merchant = await insertSandboxMerchant(
       trx,
-      { name, slug, email: null, logo_url: null, rate_plan: parent.rate_plan, payment_options: JSON.stringify(defaultPaymentOptions), parent_merchant_id: parent.id },
+      {
+        name,
+        slug,
+        email: null,
+        logo_url: null,
+        rate_plan: parent.rate_plan,
+        payment_options: JSON.stringify(defaultPaymentOptions),
+        parent_merchant_id: parent.id,
+      },
       SANDBOX_MERCHANT_LIFETIME_SECONDS,
     );
     const keys = { secret: newApiKey('secret', false), publishable: newApiKey('publishable', false) };
     await insertApiKeys(
       trx,
-      (['secret', 'publishable'] as const).map((kind) => ({ merchant_id: merchant.id, kind, livemode: false, key_hash: hashSecret(keys[kind]), key_prefix: keyDisplayPrefix(keys[kind]), created_at: merchant.created_at })),
+      (['secret', 'publishable'] as const).map((kind) => ({
+        merchant_id: merchant.id,
+        kind,
+        livemode: false,
+        key_hash: hashSecret(keys[kind]),
+        key_prefix: keyDisplayPrefix(keys[kind]),
+        created_at: merchant.created_at,
+      })),
     );
     return { merchant, keys };
   });
@@ -184,6 +221,14 @@ export async function hostedPageKey(db: Db, clock: Clock, tenant: Tenant): Promi
   const found = await findPageKey(db, tenant.merchantId, tenant.livemode);
   if (found) return found;
   const key = newApiKey('publishable', tenant.livemode);
-  await insertPageKey(db, { merchant_id: tenant.merchantId, kind: 'publishable', livemode: tenant.livemode, key_hash: hashSecret(key), key_prefix: keyDisplayPrefix(key), created_at: clock.now(), page_key: key });
+  await insertPageKey(db, {
+    merchant_id: tenant.merchantId,
+    kind: 'publishable',
+    livemode: tenant.livemode,
+    key_hash: hashSecret(key),
+    key_prefix: keyDisplayPrefix(key),
+    created_at: clock.now(),
+    page_key: key,
+  });
   return (await findPageKey(db, tenant.merchantId, tenant.livemode))!;
 }

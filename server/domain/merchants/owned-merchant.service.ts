@@ -42,7 +42,8 @@ export async function createOwnedMerchant(
   input: Omit<CreateMerchantInput, 'also' | 'ratePlan' | 'brandColor'> & { location?: NewLocation | undefined },
 ): Promise<OwnedMerchant> {
   const parent = await findMerchant(db, caller.merchantId);
-  if (parent.parent_merchant_id !== null) throw new AppError('permission_denied', { message: 'A sandbox merchant cannot create merchants. Use your own merchant\'s key.' });
+  if (parent.parent_merchant_id !== null)
+    throw new AppError('permission_denied', { message: "A sandbox merchant cannot create merchants. Use your own merchant's key." });
   const owner = await ownerOf(db, clock, parent);
   let location: MerchantLocation | null = null;
   const { location: place, ...profile } = input;
@@ -50,7 +51,13 @@ export async function createOwnedMerchant(
     ...profile,
     ratePlan: 'standard',
     async also(trx, made) {
-      await insertOwner(trx, { merchant_id: made.id, email: owner.email, first_name: owner.first_name, last_name: owner.last_name, created_at: made.created_at });
+      await insertOwner(trx, {
+        merchant_id: made.id,
+        email: owner.email,
+        first_name: owner.first_name,
+        last_name: owner.last_name,
+        created_at: made.created_at,
+      });
       if (!place) return;
       location = await insertLocation(trx, {
         merchant_id: made.id,

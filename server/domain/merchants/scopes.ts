@@ -84,7 +84,9 @@ const CATALOG: Array<[string, string, ScopeInterface[]]> = [
 ];
 
 /** Every scope, sorted by name. */
-export const SCOPES: readonly ScopeInfo[] = CATALOG.map(([name, description, interfaces]) => ({ name, description, interfaces })).sort((a, b) => (a.name < b.name ? -1 : 1));
+export const SCOPES: readonly ScopeInfo[] = CATALOG.map(([name, description, interfaces]) => ({ name, description, interfaces })).sort((a, b) =>
+  a.name < b.name ? -1 : 1,
+);
 
 const NAMES: ReadonlySet<string> = new Set(SCOPES.map((s) => s.name));
 

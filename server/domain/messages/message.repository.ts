@@ -35,7 +35,10 @@ export async function findMessages(db: Db, tenant: Tenant, filter: MessageFilter
   if (filter.to !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['recipient']), '=', filter.to!.toLowerCase()));
   if (filter.kind !== undefined) q = q.where('kind', '=', filter.kind);
   if (filter.beforeSeq !== undefined) q = q.where('seq', '<', filter.beforeSeq);
-  return q.orderBy('seq', 'desc').limit(filter.limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 /**
@@ -48,7 +51,15 @@ export async function claimDueMessages(db: Db, now: Date, leaseUntil: Date, limi
     .updateTable('messages')
     .set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', (eb) =>
-      eb.selectFrom('messages').select('id').where('status', '=', 'queued').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).forUpdate().skipLocked(),
+      eb
+        .selectFrom('messages')
+        .select('id')
+        .where('status', '=', 'queued')
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
     )
     .returningAll()
     .execute();

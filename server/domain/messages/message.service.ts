@@ -48,7 +48,10 @@ export async function recordMessage(db: Db, clock: Clock, message: OutgoingMessa
     created_at: clock.now(),
   });
   const files = message.attachments ?? [];
-  await insertAttachments(db, files.map((file, position) => ({ message_id: row.id, position, filename: file.filename, content_type: file.contentType, content: file.content })));
+  await insertAttachments(
+    db,
+    files.map((file, position) => ({ message_id: row.id, position, filename: file.filename, content_type: file.contentType, content: file.content })),
+  );
   return row;
 }
 
@@ -69,7 +72,8 @@ export async function listMessages(db: Db, tenant: Tenant, query: MessageQuery):
   let beforeSeq: string | undefined;
   if (query.startingAfter !== undefined) {
     beforeSeq = await findMessageSeq(db, tenant, query.startingAfter);
-    if (beforeSeq === undefined) throw new AppError('parameter_invalid', { param: 'startingAfter', message: `startingAfter is not one of your messages: ${query.startingAfter}.` });
+    if (beforeSeq === undefined)
+      throw new AppError('parameter_invalid', { param: 'startingAfter', message: `startingAfter is not one of your messages: ${query.startingAfter}.` });
   }
   return toPage(await findMessages(db, tenant, { limit: query.limit, beforeSeq, to: query.to, kind: query.kind }), query.limit);
 }

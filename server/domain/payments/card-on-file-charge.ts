@@ -46,7 +46,15 @@ function failureOf(card: PaymentMethodRow): { code: ChargeFailureCode; message: 
 
 /** The payment's columns: a charge of no session, for the invoice. */
 function paymentValues(charge: CardOnFileCharge, card: PaymentMethodRow, now: Date) {
-  const source = { id: null, merchant_id: charge.tenant.merchantId, livemode: charge.tenant.livemode, capture_method: 'automatic' as const, amount: charge.amount, currency: charge.currency, metadata: charge.metadata };
+  const source = {
+    id: null,
+    merchant_id: charge.tenant.merchantId,
+    livemode: charge.tenant.livemode,
+    capture_method: 'automatic' as const,
+    amount: charge.amount,
+    currency: charge.currency,
+    metadata: charge.metadata,
+  };
   return { ...paymentBase(source, card.id, now), invoice_id: charge.invoiceId };
 }
 
@@ -61,7 +69,12 @@ export async function chargeCardOnFile(trx: Trx, clock: Clock, charge: CardOnFil
   const now = clock.now();
   const failure = failureOf(card);
   if (failure) {
-    const payment = await insertPayment(trx, { ...paymentValues(charge, card, now), status: 'failed', failure_code: failure.code, failure_message: failure.message });
+    const payment = await insertPayment(trx, {
+      ...paymentValues(charge, card, now),
+      status: 'failed',
+      failure_code: failure.code,
+      failure_message: failure.message,
+    });
     await paymentEvent(trx, clock, 'payment.failed', payment, card);
     return { ok: false, payment, card, ...failure };
   }

@@ -12,7 +12,13 @@ export async function insertCardSetup(db: Db, values: Insertable<CardSetupsTable
 }
 
 /** A card setup of one portal session, or undefined; locked with `lock`. */
-export async function findCardSetupOf(db: Db, tenant: Tenant, portalSessionId: string, id: string, options: { lock?: boolean } = {}): Promise<CardSetupRow | undefined> {
+export async function findCardSetupOf(
+  db: Db,
+  tenant: Tenant,
+  portalSessionId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<CardSetupRow | undefined> {
   const query = db.selectFrom('card_setups').selectAll().where(ofTenant(tenant)).where('portal_session_id', '=', portalSessionId).where('id', '=', id);
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }

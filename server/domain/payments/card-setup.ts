@@ -28,7 +28,8 @@ export interface TokenizedForFile {
 export async function tokenizeForFile(db: Db, clock: Clock, tenant: Tenant, input: CardInput & { name?: string | undefined }): Promise<TokenizedForFile> {
   const card = tokenize(input, tenant.merchantId, clock.now());
   if (card.outcome === 'insufficient_funds') throw new AppError('card_declined', { message: 'The card was declined (insufficient funds). Use another card.' });
-  if (card.outcome === 'processing_error') throw new AppError('processing_error', { message: 'The card could not be verified because of a processing error. Try again in a moment.' });
+  if (card.outcome === 'processing_error')
+    throw new AppError('processing_error', { message: 'The card could not be verified because of a processing error. Try again in a moment.' });
   const method = await insertPaymentMethod(db, {
     id: `pm_${randomToken(24)}`,
     merchant_id: tenant.merchantId,
@@ -49,7 +50,12 @@ export async function tokenizeForFile(db: Db, clock: Clock, tenant: Tenant, inpu
 }
 
 /** Opens a 3-D Secure challenge for a card to keep on a customer's file, valid until `expiresAt`. */
-export async function openCardSetup(db: Db, clock: Clock, method: PaymentMethodRow, owner: { portalSessionId: string; customerId: number; expiresAt: Date }): Promise<CardSetupRow> {
+export async function openCardSetup(
+  db: Db,
+  clock: Clock,
+  method: PaymentMethodRow,
+  owner: { portalSessionId: string; customerId: number; expiresAt: Date },
+): Promise<CardSetupRow> {
   return insertCardSetup(db, {
     id: newChallengeId(),
     merchant_id: method.merchant_id,
@@ -66,8 +72,13 @@ export async function openCardSetup(db: Db, clock: Clock, method: PaymentMethodR
 }
 
 /** A card setup of a portal session, or undefined. */
-export const findCardSetup = (db: Db, tenant: Tenant, portalSessionId: string, id: string, options: { lock?: boolean } = {}): Promise<CardSetupRow | undefined> =>
-  findCardSetupOf(db, tenant, portalSessionId, id, options);
+export const findCardSetup = (
+  db: Db,
+  tenant: Tenant,
+  portalSessionId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<CardSetupRow | undefined> => findCardSetupOf(db, tenant, portalSessionId, id, options);
 
 /** Closes a card setup: the customer answered (`succeeded`, `failed`) or its time ran out (`expired`). */
 export async function closeCardSetup(trx: Trx, clock: Clock, setup: CardSetupRow, status: 'succeeded' | 'failed' | 'expired'): Promise<CardSetupRow> {

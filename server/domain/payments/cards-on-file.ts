@@ -8,10 +8,12 @@ import { markHasPaymentMethod } from '../customers/customer.service.js';
 import { findSavedCard, findSavedCards, savedCardsOf, unfileReplacedCards, updatePaymentMethod } from './payment-method.repository.js';
 
 /** A customer's cards on file, default first, then newest. */
-export const listCardsOnFile = (db: Db, tenant: Tenant, customerId: number, limit: number): Promise<PaymentMethodRow[]> => findSavedCards(db, tenant, customerId, limit);
+export const listCardsOnFile = (db: Db, tenant: Tenant, customerId: number, limit: number): Promise<PaymentMethodRow[]> =>
+  findSavedCards(db, tenant, customerId, limit);
 
 /** One card on file of a customer, or undefined. */
-export const findCardOnFile = (db: Db, tenant: Tenant, customerId: number, id: string): Promise<PaymentMethodRow | undefined> => findSavedCard(db, tenant, customerId, id);
+export const findCardOnFile = (db: Db, tenant: Tenant, customerId: number, id: string): Promise<PaymentMethodRow | undefined> =>
+  findSavedCard(db, tenant, customerId, id);
 
 /** Whether the customer has a card on file in the card's mode other than `method` itself. */
 export async function hasOtherCardOnFile(db: Db, method: PaymentMethodRow, customerId: number): Promise<boolean> {
@@ -31,7 +33,11 @@ export async function sameCardOnFile(db: Db, method: PaymentMethodRow, customerI
 export async function keepCardOnFile(trx: Trx, clock: Clock, method: PaymentMethodRow, customerId: number): Promise<PaymentMethodRow> {
   const tenant = tenantOf(method);
   const existing = await savedCardsOf(trx, tenant, customerId).select('id').where('is_default', '=', true).executeTakeFirst();
-  const saved = await updatePaymentMethod(trx, tenant, method.id, { customer_id: customerId, saved_at: method.saved_at ?? clock.now(), is_default: method.is_default || !existing });
+  const saved = await updatePaymentMethod(trx, tenant, method.id, {
+    customer_id: customerId,
+    saved_at: method.saved_at ?? clock.now(),
+    is_default: method.is_default || !existing,
+  });
   await markHasPaymentMethod(trx, { merchantId: method.merchant_id }, customerId);
   return saved;
 }

@@ -23,7 +23,14 @@ export async function lockChallengeRow(db: Db, tenant: Tenant, id: string): Prom
 
 /** A session's open challenge, locked; undefined when there is none. */
 export async function lockOpenChallengeOf(db: Db, tenant: Tenant, sessionId: string): Promise<ThreeDsChallengeRow | undefined> {
-  return db.selectFrom('three_ds_challenges').selectAll().where('session_id', '=', sessionId).where(ofTenant(tenant)).where('status', '=', 'open').forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('three_ds_challenges')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where(ofTenant(tenant))
+    .where('status', '=', 'open')
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function updateChallenge(db: Db, tenant: Tenant, id: string, changes: Updateable<ThreeDsChallengesTable>): Promise<ThreeDsChallengeRow> {

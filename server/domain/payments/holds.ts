@@ -41,7 +41,9 @@ export async function lapseIfDue(trx: Trx, clock: Clock, payment: PaymentRow): P
   if (payment.status !== 'authorized' || !payment.authorization_expires_at || payment.authorization_expires_at > clock.now()) return { payment, lapsed: false };
   const now = clock.now();
   const expired = (await updatePayment(trx, tenantOf(payment), payment.id, { status: 'expired', updated_at: now }))!;
-  await post(trx, { tenant: tenantOf(expired), paymentId: expired.id, currency: expired.currency, at: now }, [{ type: 'release', authorized: authorizedOf(payment) }]);
+  await post(trx, { tenant: tenantOf(expired), paymentId: expired.id, currency: expired.currency, at: now }, [
+    { type: 'release', authorized: authorizedOf(payment) },
+  ]);
   await paymentEvent(trx, clock, 'payment.authorization_expired', expired, null);
   return { payment: expired, lapsed: true };
 }
@@ -51,7 +53,12 @@ export async function lapseIfDue(trx: Trx, clock: Clock, payment: PaymentRow): P
  * are posted, and `payment.captured` then `payment.succeeded` are written by the caller once the
  * invoice is paid (`captureEvents`). A repeat answers `alreadyDone`. The caller holds the lock.
  */
-export async function captureAuthorized(trx: Trx, clock: Clock, payment: PaymentRow, amountInput: number | string | undefined): Promise<HoldOutcome & { authorized: string; captured: string }> {
+export async function captureAuthorized(
+  trx: Trx,
+  clock: Clock,
+  payment: PaymentRow,
+  amountInput: number | string | undefined,
+): Promise<HoldOutcome & { authorized: string; captured: string }> {
   if (payment.capture_method !== 'manual') throw notCapturable('This payment is not a card hold.');
   const authorized = new Decimal(authorizedOf(payment));
   if (payment.status === 'captured' || payment.status === 'refunded' || payment.status === 'partially_refunded') {
@@ -64,7 +71,13 @@ export async function captureAuthorized(trx: Trx, clock: Clock, payment: Payment
   if (new Decimal(amount).lessThanOrEqualTo(0)) throw new AppError('validation_error', { param: 'amount', message: 'amount must be more than 0.' });
   const now = clock.now();
   const fee = sandboxFee(amount, payment.currency);
-  const captured = (await updatePayment(trx, tenantOf(payment), payment.id, { status: 'captured', captured_amount: amount, captured_at: now, fee, updated_at: now }))!;
+  const captured = (await updatePayment(trx, tenantOf(payment), payment.id, {
+    status: 'captured',
+    captured_amount: amount,
+    captured_at: now,
+    fee,
+    updated_at: now,
+  }))!;
   await post(trx, { tenant: tenantOf(captured), paymentId: captured.id, currency: captured.currency, at: now }, [
     { type: 'capture', authorized: authorized.toFixed() },
     { type: 'payment', amount },
@@ -85,7 +98,9 @@ export async function releaseAuthorized(trx: Trx, clock: Clock, payment: Payment
   if (payment.status !== 'authorized') throw notCapturable(`This hold is ${payment.status}; only an open authorization can be released.`);
   const now = clock.now();
   const released = (await updatePayment(trx, tenantOf(payment), payment.id, { status: 'released', updated_at: now }))!;
-  await post(trx, { tenant: tenantOf(released), paymentId: released.id, currency: released.currency, at: now }, [{ type: 'release', authorized: authorizedOf(payment) }]);
+  await post(trx, { tenant: tenantOf(released), paymentId: released.id, currency: released.currency, at: now }, [
+    { type: 'release', authorized: authorizedOf(payment) },
+  ]);
   await paymentEvent(trx, clock, 'payment.released', released, null);
   return { payment: released, alreadyDone: false };
 }
@@ -95,4 +110,5 @@ export const findLapsedHolds = (db: Db, scope: DueScope, now: Date, limit: numbe
   findDuePayments(db, scope, { statuses: ['authorized'], column: 'authorization_expires_at', until: now }, limit);
 
 /** When the scope's next open authorization lapses, after `after`. */
-export const nextHoldLapse = (db: Db, scope: DueScope, after: Date): Promise<Date | null> => nextDuePayment(db, scope, { statuses: ['authorized'], column: 'authorization_expires_at', after });
+export const nextHoldLapse = (db: Db, scope: DueScope, after: Date): Promise<Date | null> =>
+  nextDuePayment(db, scope, { statuses: ['authorized'], column: 'authorization_expires_at', after });

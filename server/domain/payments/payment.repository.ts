@@ -12,28 +12,58 @@ export async function insertPayment(db: Db, values: Insertable<PaymentsTable>): 
   return db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findPayment(db: Db, tenant: Tenant, id: number, options: { lock?: boolean; fromSession?: boolean } = {}): Promise<PaymentRow | undefined> {
+export async function findPayment(
+  db: Db,
+  tenant: Tenant,
+  id: number,
+  options: { lock?: boolean; fromSession?: boolean } = {},
+): Promise<PaymentRow | undefined> {
   let query = db.selectFrom('payments').selectAll().where('id', '=', id).where(ofTenant(tenant));
   if (options.fromSession) query = query.where('session_id', 'is not', null);
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Changes a payment; with `whileStatus`, only while it has that status (else undefined). */
-export async function updatePayment(db: Db, tenant: Tenant, id: number, changes: Updateable<PaymentsTable>, whileStatus?: PaymentStatus): Promise<PaymentRow | undefined> {
+export async function updatePayment(
+  db: Db,
+  tenant: Tenant,
+  id: number,
+  changes: Updateable<PaymentsTable>,
+  whileStatus?: PaymentStatus,
+): Promise<PaymentRow | undefined> {
   let query = db.updateTable('payments').set(changes).where('id', '=', id).where(ofTenant(tenant));
   if (whileStatus !== undefined) query = query.where('status', '=', whileStatus);
   return query.returningAll().executeTakeFirst();
 }
 
 /** A session's payment in a status (a live QR code is `pending`), optionally locked. */
-export async function findSessionPayment(db: Db, tenant: Tenant, sessionId: string, status: PaymentStatus, options: { lock?: boolean } = {}): Promise<PaymentRow | undefined> {
+export async function findSessionPayment(
+  db: Db,
+  tenant: Tenant,
+  sessionId: string,
+  status: PaymentStatus,
+  options: { lock?: boolean } = {},
+): Promise<PaymentRow | undefined> {
   const query = db.selectFrom('payments').selectAll().where('session_id', '=', sessionId).where(ofTenant(tenant)).where('status', '=', status);
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Moves a session's payment out of a status (the live QR code ends); answers it, or undefined when there was none. */
-export async function updateSessionPayment(db: Db, tenant: Tenant, sessionId: string, fromStatus: PaymentStatus, changes: Updateable<PaymentsTable>): Promise<PaymentRow | undefined> {
-  return db.updateTable('payments').set(changes).where('session_id', '=', sessionId).where(ofTenant(tenant)).where('status', '=', fromStatus).returningAll().executeTakeFirst();
+export async function updateSessionPayment(
+  db: Db,
+  tenant: Tenant,
+  sessionId: string,
+  fromStatus: PaymentStatus,
+  changes: Updateable<PaymentsTable>,
+): Promise<PaymentRow | undefined> {
+  return db
+    .updateTable('payments')
+    .set(changes)
+    .where('session_id', '=', sessionId)
+    .where(ofTenant(tenant))
+    .where('status', '=', fromStatus)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
@@ -41,7 +71,13 @@ export async function updateSessionPayment(db: Db, tenant: Tenant, sessionId: st
  * so this read does not start from a tenant. Undefined once the code is paid, withdrawn or expired.
  */
 export async function findLiveQrData(db: Db, token: string, now: Date): Promise<string | undefined> {
-  const row = await db.selectFrom('payments').select('qr_data').where('qr_token', '=', token).where('status', '=', 'pending').where('qr_expires_at', '>', now).executeTakeFirst();
+  const row = await db
+    .selectFrom('payments')
+    .select('qr_data')
+    .where('qr_token', '=', token)
+    .where('status', '=', 'pending')
+    .where('qr_expires_at', '>', now)
+    .executeTakeFirst();
   return row?.qr_data ?? undefined;
 }
 
@@ -51,7 +87,14 @@ export async function insertRefund(db: Db, values: Insertable<RefundsTable>): Pr
 
 /** Marks a payment's pending refunds succeeded; answers their amounts and whether each came from the balance. */
 export async function completePendingRefunds(db: Db, tenant: Tenant, paymentId: number): Promise<{ amount: string; from_balance: boolean }[]> {
-  return db.updateTable('refunds').set({ status: 'succeeded' }).where('payment_id', '=', paymentId).where(ofTenant(tenant)).where('status', '=', 'pending').returning(['amount', 'from_balance']).execute();
+  return db
+    .updateTable('refunds')
+    .set({ status: 'succeeded' })
+    .where('payment_id', '=', paymentId)
+    .where(ofTenant(tenant))
+    .where('status', '=', 'pending')
+    .returning(['amount', 'from_balance'])
+    .execute();
 }
 
 /** A payment found by due work: enough to scope the work on it. */
@@ -68,7 +111,12 @@ export async function findDuePayments(
   due: { statuses: readonly PaymentStatus[]; column: 'authorization_expires_at' | 'captured_at' | 'refund_completes_at'; until: Date; unsettledOnly?: boolean },
   limit: number,
 ): Promise<DuePayment[]> {
-  let query = db.selectFrom('payments').select(['id', 'merchant_id', 'livemode']).where('status', 'in', due.statuses).where(inScope(scope, 'payments')).where(due.column, '<=', due.until);
+  let query = db
+    .selectFrom('payments')
+    .select(['id', 'merchant_id', 'livemode'])
+    .where('status', 'in', due.statuses)
+    .where(inScope(scope, 'payments'))
+    .where(due.column, '<=', due.until);
   if (due.unsettledOnly) query = query.where('settled_at', 'is', null);
   return query.orderBy(due.column).limit(limit).execute();
 }

@@ -23,12 +23,18 @@ import { findPayment, insertPayment, updatePayment } from './payment.repository.
 export const DEFAULT_HOLD_DAYS = 7;
 
 /** What a payment is taken for: a checkout session's amount, currency, capture method and metadata (no session: a charge of a card on file). */
-export type PaymentSource = Pick<CheckoutSessionRow, 'merchant_id' | 'livemode' | 'capture_method' | 'amount' | 'currency' | 'metadata'> & { id: string | null };
+export type PaymentSource = Pick<CheckoutSessionRow, 'merchant_id' | 'livemode' | 'capture_method' | 'amount' | 'currency' | 'metadata'> & {
+  id: string | null;
+};
 
 /** The sandbox acquirer's fee: 2.9% plus 30 minor units, rounded half-up to the currency's digits. */
 export function sandboxFee(amount: string, currency: string): string {
   const units = minorUnits(currency);
-  return new Decimal(amount).times('0.029').plus(new Decimal(30).dividedBy(new Decimal(10).pow(units))).toDecimalPlaces(units, Decimal.ROUND_HALF_UP).toFixed(units);
+  return new Decimal(amount)
+    .times('0.029')
+    .plus(new Decimal(30).dividedBy(new Decimal(10).pow(units)))
+    .toDecimalPlaces(units, Decimal.ROUND_HALF_UP)
+    .toFixed(units);
 }
 
 /** The columns every payment of a source starts with: nothing has moved yet; callers set what their payment changes. */
@@ -90,16 +96,32 @@ export const findPaymentRecord = (db: Db, tenant: Tenant, id: number): Promise<P
 /** The tenant's payment, or 404 naming `paymentId`. With `fromSession`, only one made through a checkout session. */
 export async function getPayment(db: Db, tenant: Tenant, id: number, options: { lock?: boolean; fromSession?: boolean } = {}): Promise<PaymentRow> {
   const payment = await findPayment(db, tenant, id, options);
-  if (!payment) throw new AppError('resource_not_found', { param: 'paymentId', message: `No such payment${options.fromSession ? ' from a checkout session' : ''}: ${id}.` });
+  if (!payment)
+    throw new AppError('resource_not_found', {
+      param: 'paymentId',
+      message: `No such payment${options.fromSession ? ' from a checkout session' : ''}: ${id}.`,
+    });
   return payment;
 }
 
 /** Writes a `payment.*` event: the payment as it is, with what is kept of its card. */
-export async function paymentEvent(db: Db, clock: Clock, type: EventType, payment: PaymentRow, card: PaymentMethodRow | null, extra: { refundAmount?: string } = {}): Promise<void> {
+export async function paymentEvent(
+  db: Db,
+  clock: Clock,
+  type: EventType,
+  payment: PaymentRow,
+  card: PaymentMethodRow | null,
+  extra: { refundAmount?: string } = {},
+): Promise<void> {
   await writeEvent(db, clock, {
     tenant: tenantOf(payment),
     type,
-    subject: { kind: 'payment', payment, card: card ? { brand: card.brand, last4: card.last4 } : null, ...(extra.refundAmount !== undefined ? { refund: { amount: extra.refundAmount } } : {}) },
+    subject: {
+      kind: 'payment',
+      payment,
+      card: card ? { brand: card.brand, last4: card.last4 } : null,
+      ...(extra.refundAmount !== undefined ? { refund: { amount: extra.refundAmount } } : {}),
+    },
     sessionId: payment.session_id,
     paymentId: payment.id,
   });
@@ -107,7 +129,10 @@ export async function paymentEvent(db: Db, clock: Clock, type: EventType, paymen
 
 /** Records the state of the dispute on a payment: its status, and on a loss what was charged back (no longer refundable). */
 export async function recordDisputeState(db: Db, payment: PaymentRow, state: { status: string; chargedBack?: string }): Promise<void> {
-  await updatePayment(db, tenantOf(payment), payment.id, { dispute_status: state.status, ...(state.chargedBack !== undefined ? { charged_back_amount: state.chargedBack } : {}) });
+  await updatePayment(db, tenantOf(payment), payment.id, {
+    dispute_status: state.status,
+    ...(state.chargedBack !== undefined ? { charged_back_amount: state.chargedBack } : {}),
+  });
 }
 
 /** The card a payment used (for its events), or null. */
@@ -136,7 +161,10 @@ export async function declineCard(trx: Trx, clock: Clock, source: PaymentSource,
   });
   await paymentEvent(trx, clock, 'payment.failed', payment, method);
   const error = declined
-    ? new AppError('card_declined', { param: 'paymentMethodId', message: 'The card was declined: insufficient funds. The session can still be paid with another card.' })
+    ? new AppError('card_declined', {
+        param: 'paymentMethodId',
+        message: 'The card was declined: insufficient funds. The session can still be paid with another card.',
+      })
     : new AppError('processing_error', { message: 'The processor could not complete the payment. Retrying is safe; the session can still be paid.' });
   return { payment, error };
 }
@@ -146,7 +174,14 @@ export async function declineCard(trx: Trx, clock: Clock, source: PaymentSource,
  * payment and its fee posted to the ledger. `method` is null for payments that are not by card
  * (a wallet); `waiting` is a payment that waited for the payer and becomes this one.
  */
-export async function chargeInFull(trx: Trx, clock: Clock, source: PaymentSource, method: PaymentMethodRow | null, invoiceId: number, waiting?: PaymentRow): Promise<PaymentRow> {
+export async function chargeInFull(
+  trx: Trx,
+  clock: Clock,
+  source: PaymentSource,
+  method: PaymentMethodRow | null,
+  invoiceId: number,
+  waiting?: PaymentRow,
+): Promise<PaymentRow> {
   const now = clock.now();
   const fee = sandboxFee(source.amount, source.currency);
   const payment = await savePayment(trx, waiting, {
@@ -165,7 +200,15 @@ export async function chargeInFull(trx: Trx, clock: Clock, source: PaymentSource
 }
 
 /** Authorizes a hold of the source's amount for `holdDays`: an `authorized` payment, the hold posted to the ledger. */
-export async function authorizeHold(trx: Trx, clock: Clock, source: PaymentSource, method: PaymentMethodRow, invoiceId: number, holdDays: number, waiting?: PaymentRow): Promise<PaymentRow> {
+export async function authorizeHold(
+  trx: Trx,
+  clock: Clock,
+  source: PaymentSource,
+  method: PaymentMethodRow,
+  invoiceId: number,
+  holdDays: number,
+  waiting?: PaymentRow,
+): Promise<PaymentRow> {
   const now = clock.now();
   const payment = await savePayment(trx, waiting, {
     ...paymentBase(source, method.id, now),
@@ -174,7 +217,9 @@ export async function authorizeHold(trx: Trx, clock: Clock, source: PaymentSourc
     authorized_amount: source.amount,
     authorization_expires_at: new Date(now.getTime() + holdDays * 86_400_000),
   });
-  await post(trx, { tenant: tenantOf(payment), paymentId: payment.id, currency: payment.currency, at: now }, [{ type: 'authorization', amount: source.amount }]);
+  await post(trx, { tenant: tenantOf(payment), paymentId: payment.id, currency: payment.currency, at: now }, [
+    { type: 'authorization', amount: source.amount },
+  ]);
   return payment;
 }
 

@@ -57,7 +57,12 @@ export interface RefundOutcome {
   completed: boolean;
 }
 
-function refundError(code: 'payment_not_refundable' | 'refund_failed' | 'partial_refund_not_supported', status: number, message: string, data: ErrorData): AppError {
+function refundError(
+  code: 'payment_not_refundable' | 'refund_failed' | 'partial_refund_not_supported',
+  status: number,
+  message: string,
+  data: ErrorData,
+): AppError {
   return new AppError(code, { status, message, data });
 }
 
@@ -66,16 +71,34 @@ function refundError(code: 'payment_not_refundable' | 'refund_failed' | 'partial
  * (the sandbox failure, a short balance) is answered as an AppError value, not thrown, so the
  * caller commits the recorded attempt before it answers; rule breaks are thrown.
  */
-export async function refundPayment(trx: Trx, clock: Clock, payment: PaymentRow, input: { amount?: number | string | undefined; reason?: string | undefined }): Promise<RefundOutcome | AppError> {
+export async function refundPayment(
+  trx: Trx,
+  clock: Clock,
+  payment: PaymentRow,
+  input: { amount?: number | string | undefined; reason?: string | undefined },
+): Promise<RefundOutcome | AppError> {
   if (payment.status === 'refunded') return { payment, alreadyRefunded: true, amount: '0', completed: true };
   if (payment.status === 'pending_reversal') {
-    return refundError('payment_not_refundable', 409, 'A refund of this payment is under way; it completes on its own.', { refundable: false, reason: 'refund_pending', manualRefundRequired: false });
+    return refundError('payment_not_refundable', 409, 'A refund of this payment is under way; it completes on its own.', {
+      refundable: false,
+      reason: 'refund_pending',
+      manualRefundRequired: false,
+    });
   }
   if (!isPaid(payment)) {
-    return refundError('payment_not_refundable', 400, 'This payment is not paid yet (a hold must be captured first), so there is nothing to refund.', { refundable: false, reason: 'not_paid', manualRefundRequired: false });
+    return refundError('payment_not_refundable', 400, 'This payment is not paid yet (a hold must be captured first), so there is nothing to refund.', {
+      refundable: false,
+      reason: 'not_paid',
+      manualRefundRequired: false,
+    });
   }
   if (underDispute(payment)) {
-    return refundError('payment_not_refundable', 409, 'A dispute is open on this payment: nothing can be refunded until it closes (a lost dispute already returns the disputed amount to the cardholder).', { refundable: false, reason: 'disputed', manualRefundRequired: false });
+    return refundError(
+      'payment_not_refundable',
+      409,
+      'A dispute is open on this payment: nothing can be refunded until it closes (a lost dispute already returns the disputed amount to the cardholder).',
+      { refundable: false, reason: 'disputed', manualRefundRequired: false },
+    );
   }
   const amount = refundAmount(payment, input.amount);
   if (amount instanceof AppError) return amount;
@@ -84,12 +107,17 @@ export async function refundPayment(trx: Trx, clock: Clock, payment: PaymentRow,
   const failAttempt = () => updatePayment(trx, tenantOf(payment), payment.id, { ...attempt, refund_last_outcome: 'failed', updated_at: now });
   if (input.reason === SANDBOX_REFUND_FAILURE_REASON && !payment.livemode) {
     await failAttempt();
-    return refundError('refund_failed', 502, 'The processor failed the refund, as asked by the sandbox reason. Retrying the same call is safe and never refunds twice.', {
-      refundable: true,
-      reason: 'refund_failed',
-      manualRefundRequired: false,
-      retryable: true,
-    });
+    return refundError(
+      'refund_failed',
+      502,
+      'The processor failed the refund, as asked by the sandbox reason. Retrying the same call is safe and never refunds twice.',
+      {
+        refundable: true,
+        reason: 'refund_failed',
+        manualRefundRequired: false,
+        retryable: true,
+      },
+    );
   }
   const settled = payment.settled_at !== null;
   if (settled) {
@@ -112,9 +140,14 @@ function refundAmount(payment: PaymentRow, asked: number | string | undefined): 
   const left = refundableAmount(payment);
   const amount = asked === undefined ? left : new Decimal(amountToDecimal(asked, payment.currency));
   if (amount.lessThanOrEqualTo(0)) throw new AppError('validation_error', { param: 'amount', message: 'amount must be more than 0.' });
-  if (amount.greaterThan(left)) throw new AppError('validation_error', { param: 'amount', message: `amount (${amount.toFixed()}) is more than is left to refund (${left.toFixed()}).` });
+  if (amount.greaterThan(left))
+    throw new AppError('validation_error', { param: 'amount', message: `amount (${amount.toFixed()}) is more than is left to refund (${left.toFixed()}).` });
   if (payment.method_type === 'wallet' && amount.lessThan(left)) {
-    return refundError('partial_refund_not_supported', 400, `A wallet QR payment is refunded in full only: omit amount, or send ${left.toFixed()}.`, { refundable: true, reason: 'refundable', manualRefundRequired: false });
+    return refundError('partial_refund_not_supported', 400, `A wallet QR payment is refunded in full only: omit amount, or send ${left.toFixed()}.`, {
+      refundable: true,
+      reason: 'refundable',
+      manualRefundRequired: false,
+    });
   }
   return amount;
 }
@@ -126,17 +159,28 @@ async function shortBalance(trx: Trx, payment: PaymentRow, amount: Decimal): Pro
     return undefined;
   } catch (err) {
     if (!(err instanceof InsufficientBalanceError)) throw err;
-    return refundError('refund_failed', 409, `The payment has settled and the available balance (${err.available.toFixed(2)}) is short of the refund. Refund the customer directly or add funds.`, {
-      refundable: false,
-      reason: 'settled',
-      manualRefundRequired: true,
-      retryable: false,
-    });
+    return refundError(
+      'refund_failed',
+      409,
+      `The payment has settled and the available balance (${err.available.toFixed(2)}) is short of the refund. Refund the customer directly or add funds.`,
+      {
+        refundable: false,
+        reason: 'settled',
+        manualRefundRequired: true,
+        retryable: false,
+      },
+    );
   }
 }
 
 /** A card refund that completes now: the payment's refunded amount, the refund, and the money back to the payer in the ledger. */
-async function recordCardRefund(trx: Trx, now: Date, payment: PaymentRow, amount: Decimal, options: { reason: string | undefined; settled: boolean; attempt: { refund_attempts: number; refund_last_attempt_at: Date } }): Promise<PaymentRow> {
+async function recordCardRefund(
+  trx: Trx,
+  now: Date,
+  payment: PaymentRow,
+  amount: Decimal,
+  options: { reason: string | undefined; settled: boolean; attempt: { refund_attempts: number; refund_last_attempt_at: Date } },
+): Promise<PaymentRow> {
   const refunded = new Decimal(payment.refunded_amount).plus(amount);
   const full = refunded.equals(new Decimal(payment.captured_amount ?? payment.amount));
   const tenant = tenantOf(payment);
@@ -147,13 +191,30 @@ async function recordCardRefund(trx: Trx, now: Date, payment: PaymentRow, amount
     status: full ? 'refunded' : 'partially_refunded',
     updated_at: now,
   }))!;
-  await insertRefund(trx, { payment_id: payment.id, merchant_id: payment.merchant_id, livemode: payment.livemode, amount: amount.toFixed(), currency: payment.currency, status: 'succeeded', from_balance: options.settled, reason: options.reason ?? null, created_at: now });
-  await post(trx, { tenant, paymentId: payment.id, currency: payment.currency, at: now }, [{ type: 'refund', amount: amount.toFixed(), from: options.settled ? 'available' : 'pending' }]);
+  await insertRefund(trx, {
+    payment_id: payment.id,
+    merchant_id: payment.merchant_id,
+    livemode: payment.livemode,
+    amount: amount.toFixed(),
+    currency: payment.currency,
+    status: 'succeeded',
+    from_balance: options.settled,
+    reason: options.reason ?? null,
+    created_at: now,
+  });
+  await post(trx, { tenant, paymentId: payment.id, currency: payment.currency, at: now }, [
+    { type: 'refund', amount: amount.toFixed(), from: options.settled ? 'available' : 'pending' },
+  ]);
   return updated;
 }
 
 /** A refund attempt the processor or the balance refused, recorded on its own (the refund of an invoice rolled back the rest of its work). */
 export async function recordFailedRefundAttempt(trx: Trx, clock: Clock, payment: PaymentRow): Promise<void> {
   const now = clock.now();
-  await updatePayment(trx, tenantOf(payment), payment.id, { refund_attempts: payment.refund_attempts + 1, refund_last_attempt_at: now, refund_last_outcome: 'failed', updated_at: now });
+  await updatePayment(trx, tenantOf(payment), payment.id, {
+    refund_attempts: payment.refund_attempts + 1,
+    refund_last_attempt_at: now,
+    refund_last_outcome: 'failed',
+    updated_at: now,
+  });
 }

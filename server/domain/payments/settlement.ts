@@ -52,7 +52,12 @@ export const findDueSettlements = (db: Db, scope: DueScope, now: Date, limit: nu
 
 /** When the scope's next captured payment settles, after `after`. */
 export async function nextSettlement(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
-  const capturedAt = await nextDuePayment(db, scope, { statuses: SETTLEABLE, column: 'captured_at', after: new Date(after.getTime() - SETTLEMENT_DELAY_MS), unsettledOnly: true });
+  const capturedAt = await nextDuePayment(db, scope, {
+    statuses: SETTLEABLE,
+    column: 'captured_at',
+    after: new Date(after.getTime() - SETTLEMENT_DELAY_MS),
+    unsettledOnly: true,
+  });
   return capturedAt ? new Date(capturedAt.getTime() + SETTLEMENT_DELAY_MS) : null;
 }
 

@@ -13,7 +13,12 @@ import { updatePayment } from './payment.repository.js';
 import { cardOf, paymentEvent } from './payment.service.js';
 
 /** Opens a challenge for a payment waiting for the payer, valid until `expiresAt`; the payer returns to `returnUrl` (null: a plain result page). */
-export async function openChallenge(trx: Trx, clock: Clock, payment: PaymentRow, options: { returnUrl: string | null; expiresAt: Date }): Promise<ThreeDsChallengeRow> {
+export async function openChallenge(
+  trx: Trx,
+  clock: Clock,
+  payment: PaymentRow,
+  options: { returnUrl: string | null; expiresAt: Date },
+): Promise<ThreeDsChallengeRow> {
   return insertChallenge(trx, {
     id: newChallengeId(),
     merchant_id: payment.merchant_id,
@@ -37,7 +42,10 @@ export const lockChallenge = (trx: Trx, tenant: Tenant, id: string): Promise<Thr
 
 /** Marks a challenge answered with success. */
 export async function markChallengeSucceeded(trx: Trx, clock: Clock, challenge: ThreeDsChallengeRow): Promise<void> {
-  await updateChallenge(trx, { merchantId: challenge.merchant_id, livemode: challenge.livemode }, challenge.id, { status: 'succeeded', answered_at: clock.now() });
+  await updateChallenge(trx, { merchantId: challenge.merchant_id, livemode: challenge.livemode }, challenge.id, {
+    status: 'succeeded',
+    answered_at: clock.now(),
+  });
 }
 
 /**
@@ -58,7 +66,13 @@ export async function closeOpenChallenge(
   if (!open) return undefined;
   const now = clock.now();
   const challenge = await updateChallenge(trx, tenant, open.id, { status: outcome, answered_at: now });
-  const payment = await updatePayment(trx, tenant, open.payment_id, { status: 'failed', failure_code: failure.code, failure_message: failure.message, updated_at: now }, 'requires_action');
+  const payment = await updatePayment(
+    trx,
+    tenant,
+    open.payment_id,
+    { status: 'failed', failure_code: failure.code, failure_message: failure.message, updated_at: now },
+    'requires_action',
+  );
   return { challenge, payment };
 }
 

@@ -11,7 +11,18 @@ import { decimalToString } from '../../shared/money.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { issueQr, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet.js';
 import { post } from '../ledger/ledger.service.js';
-import { completePendingRefunds, type DuePayment, findDuePayments, findLiveQrData, findSessionPayment, insertPayment, insertRefund, nextDuePayment, updatePayment, updateSessionPayment } from './payment.repository.js';
+import {
+  completePendingRefunds,
+  type DuePayment,
+  findDuePayments,
+  findLiveQrData,
+  findSessionPayment,
+  insertPayment,
+  insertRefund,
+  nextDuePayment,
+  updatePayment,
+  updateSessionPayment,
+} from './payment.repository.js';
 import { paymentBase, type PaymentSource } from './payment.service.js';
 
 /** A session's live QR payment (waiting for the payer), optionally locked; undefined when none is live. */
@@ -22,10 +33,25 @@ export const liveQrPayment = (db: Db, tenant: Tenant, sessionId: string, options
 export const liveQrData = (db: Db, token: string, now: Date): Promise<string | undefined> => findLiveQrData(db, token, now);
 
 /** Issues a QR code for the source's amount: a payment waiting for the payer, until `expiresAt`. */
-export async function issueQrPayment(trx: Trx, clock: Clock, source: PaymentSource, wallet: PaymentOption, merchantName: string, expiresAt: Date): Promise<PaymentRow> {
+export async function issueQrPayment(
+  trx: Trx,
+  clock: Clock,
+  source: PaymentSource,
+  wallet: PaymentOption,
+  merchantName: string,
+  expiresAt: Date,
+): Promise<PaymentRow> {
   const base = paymentBase(source, null, clock.now());
   const qr = issueQr({ reference: base.reference_number, amount: decimalToString(source.amount, source.currency), currency: source.currency, merchantName });
-  return insertPayment(trx, { ...base, status: 'pending', method_type: 'wallet', wallet_name: wallet.name, qr_token: qr.token, qr_data: qr.data, qr_expires_at: expiresAt });
+  return insertPayment(trx, {
+    ...base,
+    status: 'pending',
+    method_type: 'wallet',
+    wallet_name: wallet.name,
+    qr_token: qr.token,
+    qr_data: qr.data,
+    qr_expires_at: expiresAt,
+  });
 }
 
 /** Ends a session's live QR code so it can no longer be paid: `withdrawn` or `expired`. Answers the payment, or undefined when none was live. */
@@ -35,7 +61,13 @@ export async function endLiveQr(db: Db, clock: Clock, tenant: Tenant, sessionId:
 }
 
 /** Accepts a wallet refund (always of all that is left): the payment is `pending_reversal` until the wallet finishes it. */
-export async function acceptWalletRefund(trx: Trx, clock: Clock, payment: PaymentRow, amount: Decimal, input: { reason?: string | undefined; fromBalance: boolean }): Promise<PaymentRow> {
+export async function acceptWalletRefund(
+  trx: Trx,
+  clock: Clock,
+  payment: PaymentRow,
+  amount: Decimal,
+  input: { reason?: string | undefined; fromBalance: boolean },
+): Promise<PaymentRow> {
   const now = clock.now();
   const accepted = (await updatePayment(trx, tenantOf(payment), payment.id, {
     status: 'pending_reversal',
@@ -46,7 +78,17 @@ export async function acceptWalletRefund(trx: Trx, clock: Clock, payment: Paymen
     refund_completes_at: new Date(now.getTime() + WALLET_REFUND_DELAY_MINUTES * 60_000),
     updated_at: now,
   }))!;
-  await insertRefund(trx, { payment_id: payment.id, merchant_id: payment.merchant_id, livemode: payment.livemode, amount: amount.toFixed(), currency: payment.currency, status: 'pending', from_balance: input.fromBalance, reason: input.reason ?? null, created_at: now });
+  await insertRefund(trx, {
+    payment_id: payment.id,
+    merchant_id: payment.merchant_id,
+    livemode: payment.livemode,
+    amount: amount.toFixed(),
+    currency: payment.currency,
+    status: 'pending',
+    from_balance: input.fromBalance,
+    reason: input.reason ?? null,
+    created_at: now,
+  });
   return accepted;
 }
 
@@ -61,7 +103,12 @@ export async function completeWalletRefund(trx: Trx, clock: Clock, payment: Paym
   const tenant = tenantOf(payment);
   const refunds = await completePendingRefunds(trx, tenant, payment.id);
   const amount = refunds.reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
-  const refunded = (await updatePayment(trx, tenant, payment.id, { status: 'refunded', refund_last_outcome: 'completed', refund_completes_at: null, updated_at: now }))!;
+  const refunded = (await updatePayment(trx, tenant, payment.id, {
+    status: 'refunded',
+    refund_last_outcome: 'completed',
+    refund_completes_at: null,
+    updated_at: now,
+  }))!;
   if (amount.greaterThan(0)) {
     await post(
       trx,
@@ -77,4 +124,5 @@ export const findDueWalletRefunds = (db: Db, scope: DueScope, now: Date, limit: 
   findDuePayments(db, scope, { statuses: ['pending_reversal'], column: 'refund_completes_at', until: now }, limit);
 
 /** When the scope's next wallet refund completes, after `after`. */
-export const nextWalletRefund = (db: Db, scope: DueScope, after: Date): Promise<Date | null> => nextDuePayment(db, scope, { statuses: ['pending_reversal'], column: 'refund_completes_at', after });
+export const nextWalletRefund = (db: Db, scope: DueScope, after: Date): Promise<Date | null> =>
+  nextDuePayment(db, scope, { statuses: ['pending_reversal'], column: 'refund_completes_at', after });

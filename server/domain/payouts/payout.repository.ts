@@ -14,19 +14,37 @@ export type DueArrival = Pick<PayoutEntryRow, 'id' | 'merchant_id' | 'livemode'>
 export async function insertScheduledBatch(trx: Trx, tenant: Tenant, currency: string, payoutDate: string, now: Date): Promise<PayoutBatchRow | undefined> {
   return trx
     .insertInto('payout_batches')
-    .values({ merchant_id: tenant.merchantId, livemode: tenant.livemode, currency, batch_type: 'scheduled', status: 'processing', payout_date: payoutDate, created_at: now, updated_at: now })
+    .values({
+      merchant_id: tenant.merchantId,
+      livemode: tenant.livemode,
+      currency,
+      batch_type: 'scheduled',
+      status: 'processing',
+      payout_date: payoutDate,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.columns(['merchant_id', 'livemode', 'currency', 'payout_date']).where('batch_type', '=', 'scheduled').doNothing())
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function insertEntry(trx: Trx, entry: Omit<PayoutEntryRow, 'fee' | 'fail_on_arrival' | 'completed_at' | 'failed_at'> & { fail_on_arrival: boolean }): Promise<PayoutEntryRow> {
+export async function insertEntry(
+  trx: Trx,
+  entry: Omit<PayoutEntryRow, 'fee' | 'fail_on_arrival' | 'completed_at' | 'failed_at'> & { fail_on_arrival: boolean },
+): Promise<PayoutEntryRow> {
   return trx.insertInto('payout_entries').values(entry).returningAll().executeTakeFirstOrThrow();
 }
 
 /** The keys (`merchant:livemode:currency`) of a scope's scheduled batches of a day. */
 export async function scheduledKeys(db: Db, scope: DueScope, payoutDate: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('payout_batches').select(['merchant_id', 'livemode', 'currency']).where('batch_type', '=', 'scheduled').where('payout_date', '=', payoutDate).where(inScope(scope, 'payout_batches')).execute();
+  const rows = await db
+    .selectFrom('payout_batches')
+    .select(['merchant_id', 'livemode', 'currency'])
+    .where('batch_type', '=', 'scheduled')
+    .where('payout_date', '=', payoutDate)
+    .where(inScope(scope, 'payout_batches'))
+    .execute();
   return new Set(rows.map((r) => `${r.merchant_id}:${r.livemode}:${r.currency}`));
 }
 
@@ -35,7 +53,12 @@ export async function findEntry(db: Db, tenant: Tenant, id: string, options: { l
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
-export async function updateEntry(trx: Trx, tenant: Tenant, id: string, values: Partial<Pick<PayoutEntryRow, 'status' | 'failure_reason' | 'completed_at' | 'failed_at' | 'updated_at'>>): Promise<PayoutEntryRow> {
+export async function updateEntry(
+  trx: Trx,
+  tenant: Tenant,
+  id: string,
+  values: Partial<Pick<PayoutEntryRow, 'status' | 'failure_reason' | 'completed_at' | 'failed_at' | 'updated_at'>>,
+): Promise<PayoutEntryRow> {
   return trx.updateTable('payout_entries').set(values).where('id', '=', id).where(ofTenant(tenant)).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -55,12 +78,26 @@ export async function refreshBatchStatus(trx: Trx, tenant: Tenant, batchId: stri
 
 /** Payouts of a scope in transit whose arrival is due by `now`, earliest first. */
 export async function findDueArrivals(db: Db, scope: DueScope, now: Date, limit: number): Promise<DueArrival[]> {
-  return db.selectFrom('payout_entries').select(['id', 'merchant_id', 'livemode']).where('status', '=', 'processing').where('arrival_at', '<=', now).where(inScope(scope, 'payout_entries')).orderBy('arrival_at').limit(limit).execute();
+  return db
+    .selectFrom('payout_entries')
+    .select(['id', 'merchant_id', 'livemode'])
+    .where('status', '=', 'processing')
+    .where('arrival_at', '<=', now)
+    .where(inScope(scope, 'payout_entries'))
+    .orderBy('arrival_at')
+    .limit(limit)
+    .execute();
 }
 
 /** When a scope's next payout in transit arrives, after `after`. */
 export async function nextArrival(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
-  const row = await db.selectFrom('payout_entries').select((eb) => eb.fn.min('arrival_at').as('at')).where('status', '=', 'processing').where('arrival_at', '>', after).where(inScope(scope, 'payout_entries')).executeTakeFirst();
+  const row = await db
+    .selectFrom('payout_entries')
+    .select((eb) => eb.fn.min('arrival_at').as('at'))
+    .where('status', '=', 'processing')
+    .where('arrival_at', '>', after)
+    .where(inScope(scope, 'payout_entries'))
+    .executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
 }
 

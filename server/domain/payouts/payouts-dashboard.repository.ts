@@ -57,7 +57,11 @@ export async function payoutsSummary(db: Db, tenant: Tenant, p: DashboardPeriod)
   return rows[0]!;
 }
 
-export async function payoutsByStatus(db: Db, tenant: Tenant, p: DashboardPeriod): Promise<{ status: PayoutBatchStatus; count: number; total_amount: string }[]> {
+export async function payoutsByStatus(
+  db: Db,
+  tenant: Tenant,
+  p: DashboardPeriod,
+): Promise<{ status: PayoutBatchStatus; count: number; total_amount: string }[]> {
   const { rows } = await sql<{ status: PayoutBatchStatus; count: number; total_amount: string }>`${periodCtes(tenant, p)}
     SELECT pb.status, ${int(sql`count(DISTINCT pb.id)`)} AS count, ${money(sql`sum(pe.amount)`)} AS total_amount
     FROM pb LEFT JOIN pe ON pe.batch_id = pb.id GROUP BY pb.status ORDER BY pb.status`.execute(db);
@@ -91,14 +95,22 @@ export async function payoutsTimeSeries(db: Db, tenant: Tenant, p: DashboardPeri
   return rows;
 }
 
-export async function payoutsByTransferType(db: Db, tenant: Tenant, p: DashboardPeriod): Promise<{ transfer_type: string; count: number; total_amount: string; total_fees: string }[]> {
+export async function payoutsByTransferType(
+  db: Db,
+  tenant: Tenant,
+  p: DashboardPeriod,
+): Promise<{ transfer_type: string; count: number; total_amount: string; total_fees: string }[]> {
   const { rows } = await sql<{ transfer_type: string; count: number; total_amount: string; total_fees: string }>`${periodCtes(tenant, p)}
     SELECT transfer_type, ${int(sql`count(*)`)} AS count, ${money(sql`sum(amount)`)} AS total_amount, ${money(sql`sum(fee)`)} AS total_fees
     FROM pe GROUP BY transfer_type ORDER BY transfer_type`.execute(db);
   return rows;
 }
 
-export async function payoutsByBatchType(db: Db, tenant: Tenant, p: DashboardPeriod): Promise<{ batch_type: PayoutBatchType; batch_count: number; entry_count: number; total_amount: string }[]> {
+export async function payoutsByBatchType(
+  db: Db,
+  tenant: Tenant,
+  p: DashboardPeriod,
+): Promise<{ batch_type: PayoutBatchType; batch_count: number; entry_count: number; total_amount: string }[]> {
   const { rows } = await sql<{ batch_type: PayoutBatchType; batch_count: number; entry_count: number; total_amount: string }>`${periodCtes(tenant, p)}
     SELECT pb.batch_type, ${int(sql`count(DISTINCT pb.id)`)} AS batch_count, ${int(sql`count(pe.id)`)} AS entry_count, ${money(sql`sum(pe.amount)`)} AS total_amount
     FROM pb LEFT JOIN pe ON pe.batch_id = pb.id GROUP BY pb.batch_type ORDER BY pb.batch_type`.execute(db);

@@ -29,7 +29,8 @@ export function resolvePeriod(clock: Clock, query: DashboardQuery): repo.Dashboa
   const start = query.startDate ? new Date(`${query.startDate}T00:00:00Z`) : new Date(end.getTime() - DEFAULT_PERIOD_DAYS * DAY_MS);
   if (start > end) throw new AppError('validation_error', { param: 'startDate', message: '`startDate` must not be after `endDate`.' });
   const days = (end.getTime() - start.getTime()) / DAY_MS + 1;
-  if (days > MAX_PERIOD_DAYS) throw new AppError('validation_error', { param: 'startDate', message: `The period is at most ${MAX_PERIOD_DAYS} days; this one has ${days}.` });
+  if (days > MAX_PERIOD_DAYS)
+    throw new AppError('validation_error', { param: 'startDate', message: `The period is at most ${MAX_PERIOD_DAYS} days; this one has ${days}.` });
   const currency = query.currencyCode ? currencyCode(query.currencyCode, 'currencyCode') : DASHBOARD_DEFAULT_CURRENCY;
   const day = (d: Date) => d.toISOString().slice(0, 10);
   return { currency, from: start, until: new Date(end.getTime() + DAY_MS), unit: query.timeUnit, firstDay: day(start), lastDay: day(end) };

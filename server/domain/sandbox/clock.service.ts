@@ -65,7 +65,10 @@ export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, me
   try {
     const target = held + seconds;
     if (target > MAX_OFFSET_SECONDS) {
-      throw new AppError('parameter_invalid', { param: 'seconds', message: `The test clock can run at most 100 years ahead; it is ${Math.floor(held / 86_400)} days ahead now, so it can advance at most ${MAX_OFFSET_SECONDS - held} more seconds.` });
+      throw new AppError('parameter_invalid', {
+        param: 'seconds',
+        message: `The test clock can run at most 100 years ahead; it is ${Math.floor(held / 86_400)} days ahead now, so it can advance at most ${MAX_OFFSET_SECONDS - held} more seconds.`,
+      });
     }
     const move = (offset: number) => moveClock(db, merchantId, offset, base.now(), holdUntil());
     const jobsRun = await stepTo(db, base, work, merchantId, held, target, move);
@@ -76,7 +79,15 @@ export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, me
 }
 
 /** Moves the clock from `from` to `target` seconds ahead, stopping wherever something falls due; answers how much work ran. */
-async function stepTo(db: Kysely<Database>, base: Clock, work: DueWork[], merchantId: number, from: number, target: number, move: (offset: number) => Promise<void>): Promise<number> {
+async function stepTo(
+  db: Kysely<Database>,
+  base: Clock,
+  work: DueWork[],
+  merchantId: number,
+  from: number,
+  target: number,
+  move: (offset: number) => Promise<void>,
+): Promise<number> {
   let offset = from;
   let jobsRun = 0;
   for (let step = 0; step < MAX_STEPS; step++) {

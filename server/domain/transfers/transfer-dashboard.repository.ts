@@ -44,7 +44,12 @@ export async function dashboardSummary(db: Db, scope: DashboardScope) {
 /** Count, amount and fees per value of a column (transfer action, status or fee payer), largest count first. */
 export async function dashboardGroups(db: Db, scope: DashboardScope, column: 'transfer_action' | 'status' | 'fee_payer') {
   return inScope(db, scope)
-    .select([sql<string>`${sql.ref(column)}`.as('key'), sql<number>`count(*)::int`.as('count'), sumText(sql`amount`).as('amount'), sumText(sql`fee`).as('fees')])
+    .select([
+      sql<string>`${sql.ref(column)}`.as('key'),
+      sql<number>`count(*)::int`.as('count'),
+      sumText(sql`amount`).as('amount'),
+      sumText(sql`fee`).as('fees'),
+    ])
     .groupBy(column)
     .orderBy(sql`count(*)`, 'desc')
     .orderBy(column)

@@ -45,7 +45,8 @@ export function dashboardPeriod(clock: Clock, startDate: string | undefined, end
   const end = new Date(`${endDate ?? day(clock.now())}T00:00:00Z`);
   const start = startDate ? new Date(`${startDate}T00:00:00Z`) : new Date(end.getTime() - 30 * DAY_MS);
   if (start > end) throw new AppError('validation_error', { param: 'startDate', message: 'startDate must not be after endDate.' });
-  if ((end.getTime() - start.getTime()) / DAY_MS + 1 > MAX_DAYS) throw new AppError('validation_error', { param: 'startDate', message: `The period may be at most ${MAX_DAYS} days.` });
+  if ((end.getTime() - start.getTime()) / DAY_MS + 1 > MAX_DAYS)
+    throw new AppError('validation_error', { param: 'startDate', message: `The period may be at most ${MAX_DAYS} days.` });
   return { from: start, to: new Date(end.getTime() + DAY_MS), lastDay: day(end) };
 }
 

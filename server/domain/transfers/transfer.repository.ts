@@ -14,4 +14,3 @@ export async function insertTransfer(db: Db, values: Insertable<TransfersTable>)
 export function tenantTransfers(db: Db, tenant: Tenant) {
   return db.selectFrom('transfers').selectAll().where(ofTenant(tenant));
 }
-

@@ -2,7 +2,20 @@
 // column, type, and what a caller may do with each field.
 import { defineResource } from '../../odata/index.js';
 
-export const TRANSFER_ACTIONS = ['RequestQrCode', 'RequestPaymentLink', 'RequestTransfer', 'ExecuteTransfer', 'ATMCashPickUp', 'ATMCashOut', 'CashIn', 'CashOut', 'CBDCTransfer', 'CBDCTransferReceived', 'BankTransfer', 'BankWithdrawal'] as const;
+export const TRANSFER_ACTIONS = [
+  'RequestQrCode',
+  'RequestPaymentLink',
+  'RequestTransfer',
+  'ExecuteTransfer',
+  'ATMCashPickUp',
+  'ATMCashOut',
+  'CashIn',
+  'CashOut',
+  'CBDCTransfer',
+  'CBDCTransferReceived',
+  'BankTransfer',
+  'BankWithdrawal',
+] as const;
 
 export const transferResource = defineResource({
   key: 'id',

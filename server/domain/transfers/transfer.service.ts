@@ -35,7 +35,10 @@ async function tillDestination(trx: Trx, source: WalletAccountRow, number: strin
   if (!destination) throw new AppError('validation_error', { param, message: `No Till account has the number ${number} in this mode.` });
   if (destination.id === source.id) throw new AppError('validation_error', { param, message: 'The destination is the source account itself.' });
   if (destination.currency !== source.currency) {
-    throw new AppError('validation_error', { param, message: `Account ${number} holds ${destination.currency.trim()}; the transfer is in ${source.currency.trim()}.` });
+    throw new AppError('validation_error', {
+      param,
+      message: `Account ${number} holds ${destination.currency.trim()}; the transfer is in ${source.currency.trim()}.`,
+    });
   }
   return destination;
 }
@@ -45,7 +48,10 @@ async function ensureCovered(trx: Trx, tenant: Tenant, source: WalletAccountRow,
   const currency = source.currency.trim();
   const units = minorUnits(currency);
   const short = (available: Decimal) =>
-    new AppError('invalid_state', { param: 'amount', message: `Account ${source.id} has ${available.toFixed(units)} ${currency} available; the transfer needs ${needed.toFixed(units)} ${currency}.` });
+    new AppError('invalid_state', {
+      param: 'amount',
+      message: `Account ${source.id} has ${available.toFixed(units)} ${currency} available; the transfer needs ${needed.toFixed(units)} ${currency}.`,
+    });
   try {
     await ensureAvailable(trx, tenant, currency, needed);
   } catch (e) {
@@ -61,9 +67,14 @@ async function ensureCovered(trx: Trx, tenant: Tenant, source: WalletAccountRow,
 export async function createTransfer(db: Kysely<Database>, clock: Clock, tenant: Tenant, request: TransferRequest): Promise<TransferRow> {
   return db.transaction().execute(async (trx) => {
     const source = await getAccount(trx, tenant, request.sourceAccountId, 'sourceAccountId');
-    if (source.status !== 'Active') throw new AppError('invalid_state', { param: 'sourceAccountId', message: `Account ${source.id} is ${source.status}: only an Active account can send money.` });
+    if (source.status !== 'Active')
+      throw new AppError('invalid_state', {
+        param: 'sourceAccountId',
+        message: `Account ${source.id} is ${source.status}: only an Active account can send money.`,
+      });
     const currency = source.currency.trim();
-    if (request.currency !== currency) throw new AppError('validation_error', { param: 'currencyCode', message: `currencyCode must be the source account's currency, ${currency}.` });
+    if (request.currency !== currency)
+      throw new AppError('validation_error', { param: 'currencyCode', message: `currencyCode must be the source account's currency, ${currency}.` });
     const destination = request.action === 'ExecuteTransfer' ? await tillDestination(trx, source, request.destinationAccountNumber) : null;
     const fee = transferFee(request.amount, currency, request.feePayer);
     await ensureCovered(trx, tenant, source, new Decimal(request.amount).plus(fee.senderFee));
@@ -89,7 +100,8 @@ export async function createTransfer(db: Kysely<Database>, clock: Clock, tenant:
     const context = { paymentId: null, transferId: transfer.id, currency, at: now };
     const withheld = destination ? '0' : fee.receiverFee;
     await post(trx, { ...context, tenant }, [{ type: 'transfer_out', amount: request.amount, senderFee: fee.senderFee, withheld }]);
-    if (destination) await post(trx, { ...context, tenant: tenantOf(destination) }, [{ type: 'transfer_in', amount: request.amount, receiverFee: fee.receiverFee }]);
+    if (destination)
+      await post(trx, { ...context, tenant: tenantOf(destination) }, [{ type: 'transfer_in', amount: request.amount, receiverFee: fee.receiverFee }]);
     return transfer;
   });
 }

@@ -11,19 +11,38 @@ export async function insertConfiguration(db: Db, values: Insertable<WebhookConf
   return db.insertInto('webhook_configurations').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findConfiguration(db: Db, owner: MerchantRef, id: number, options: { lock?: boolean } = {}): Promise<WebhookConfigurationRow | undefined> {
+export async function findConfiguration(
+  db: Db,
+  owner: MerchantRef,
+  id: number,
+  options: { lock?: boolean } = {},
+): Promise<WebhookConfigurationRow | undefined> {
   const query = db.selectFrom('webhook_configurations').selectAll().where('id', '=', id).where(ofMerchant(owner));
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Newest first, one more than the limit. */
-export async function findConfigurations(db: Db, owner: MerchantRef, page: { limit: number; startingAfter?: number | undefined }): Promise<WebhookConfigurationRow[]> {
-  let query = db.selectFrom('webhook_configurations').selectAll().where(ofMerchant(owner)).orderBy('id', 'desc').limit(page.limit + 1);
+export async function findConfigurations(
+  db: Db,
+  owner: MerchantRef,
+  page: { limit: number; startingAfter?: number | undefined },
+): Promise<WebhookConfigurationRow[]> {
+  let query = db
+    .selectFrom('webhook_configurations')
+    .selectAll()
+    .where(ofMerchant(owner))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (page.startingAfter !== undefined) query = query.where('id', '<', page.startingAfter);
   return query.execute();
 }
 
-export async function updateConfigurationRow(db: Db, owner: MerchantRef, id: number, changes: Updateable<WebhookConfigurationsTable>): Promise<WebhookConfigurationRow> {
+export async function updateConfigurationRow(
+  db: Db,
+  owner: MerchantRef,
+  id: number,
+  changes: Updateable<WebhookConfigurationsTable>,
+): Promise<WebhookConfigurationRow> {
   return db.updateTable('webhook_configurations').set(changes).where('id', '=', id).where(ofMerchant(owner)).returningAll().executeTakeFirstOrThrow();
 }
 

@@ -54,7 +54,11 @@ async function checkUrl(param: 'sandboxUrl' | 'liveUrl', url: string, policy: Ur
 function checkSubscriptions(items: readonly string[]): void {
   for (const [i, item] of items.entries()) {
     const problem = subscriptionProblem(item);
-    if (problem) throw new AppError('parameter_invalid', { param: `subscribedEvents[${i}]`, message: `subscribedEvents: ${problem}. Use an event name, a family such as payment.*, or *.` });
+    if (problem)
+      throw new AppError('parameter_invalid', {
+        param: `subscribedEvents[${i}]`,
+        message: `subscribedEvents: ${problem}. Use an event name, a family such as payment.*, or *.`,
+      });
   }
 }
 
@@ -68,7 +72,10 @@ export async function getConfiguration(db: Db, owner: WebhookOwner, id: number):
 /** Creates a configuration; a secret left out is generated. Both secrets are returned, once. */
 export async function createConfiguration(db: Db, clock: Clock, policy: UrlPolicy, owner: WebhookOwner, input: CreateConfigurationInput) {
   if (input.sandboxUrl === undefined && input.liveUrl === undefined) {
-    throw new AppError('parameter_missing', { param: 'sandboxUrl', message: 'Send sandboxUrl, liveUrl or both: where test-mode and live-mode events are POSTed.' });
+    throw new AppError('parameter_missing', {
+      param: 'sandboxUrl',
+      message: 'Send sandboxUrl, liveUrl or both: where test-mode and live-mode events are POSTed.',
+    });
   }
   if (input.sandboxUrl !== undefined) await checkUrl('sandboxUrl', input.sandboxUrl, policy);
   if (input.liveUrl !== undefined) await checkUrl('liveUrl', input.liveUrl, policy);
@@ -76,21 +83,25 @@ export async function createConfiguration(db: Db, clock: Clock, policy: UrlPolic
   checkSubscriptions(subscribedEvents);
   const now = clock.now();
   return insertConfiguration(db, {
-      merchant_id: owner.merchantId,
-      sandbox_url: input.sandboxUrl ?? null,
-      sandbox_secret: input.sandboxSecret ?? newSigningSecret(),
-      live_url: input.liveUrl ?? null,
-      live_secret: input.liveSecret ?? newSigningSecret(),
-      subscribed_events: JSON.stringify(subscribedEvents),
-      enabled: input.enabled ?? true,
-      description: input.description ?? null,
-      created_at: now,
-      updated_at: now,
+    merchant_id: owner.merchantId,
+    sandbox_url: input.sandboxUrl ?? null,
+    sandbox_secret: input.sandboxSecret ?? newSigningSecret(),
+    live_url: input.liveUrl ?? null,
+    live_secret: input.liveSecret ?? newSigningSecret(),
+    subscribed_events: JSON.stringify(subscribedEvents),
+    enabled: input.enabled ?? true,
+    description: input.description ?? null,
+    created_at: now,
+    updated_at: now,
   });
 }
 
 /** Newest first, keyset-paged on id. */
-export async function listConfigurations(db: Db, owner: WebhookOwner, page: { limit: number; startingAfter?: number | undefined }): Promise<Page<WebhookConfigurationRow>> {
+export async function listConfigurations(
+  db: Db,
+  owner: WebhookOwner,
+  page: { limit: number; startingAfter?: number | undefined },
+): Promise<Page<WebhookConfigurationRow>> {
   return toPage(await findConfigurations(db, owner, page), page.limit);
 }
 
@@ -98,10 +109,19 @@ export async function listConfigurations(db: Db, owner: WebhookOwner, page: { li
  * Changes any subset of the fields. A generated (rotated) secret is returned once; a new secret
  * signs every delivery from then on, retries and re-sends included (they read it at send time).
  */
-export async function updateConfiguration(db: Kysely<Database>, clock: Clock, policy: UrlPolicy, owner: WebhookOwner, id: number, input: UpdateConfigurationInput) {
+export async function updateConfiguration(
+  db: Kysely<Database>,
+  clock: Clock,
+  policy: UrlPolicy,
+  owner: WebhookOwner,
+  id: number,
+  input: UpdateConfigurationInput,
+) {
   await getConfiguration(db, owner, id);
-  if (input.sandboxSecret !== undefined && input.rotateSandboxSecret) throw new AppError('validation_error', { param: 'rotateSandboxSecret', message: 'Send either sandboxSecret or rotateSandboxSecret, not both.' });
-  if (input.liveSecret !== undefined && input.rotateLiveSecret) throw new AppError('validation_error', { param: 'rotateLiveSecret', message: 'Send either liveSecret or rotateLiveSecret, not both.' });
+  if (input.sandboxSecret !== undefined && input.rotateSandboxSecret)
+    throw new AppError('validation_error', { param: 'rotateSandboxSecret', message: 'Send either sandboxSecret or rotateSandboxSecret, not both.' });
+  if (input.liveSecret !== undefined && input.rotateLiveSecret)
+    throw new AppError('validation_error', { param: 'rotateLiveSecret', message: 'Send either liveSecret or rotateLiveSecret, not both.' });
   if (typeof input.sandboxUrl === 'string') await checkUrl('sandboxUrl', input.sandboxUrl, policy);
   if (typeof input.liveUrl === 'string') await checkUrl('liveUrl', input.liveUrl, policy);
   if (input.subscribedEvents !== undefined) checkSubscriptions(input.subscribedEvents);
@@ -114,17 +134,20 @@ export async function updateConfiguration(db: Kysely<Database>, clock: Clock, po
     const sandboxUrl = input.sandboxUrl === undefined ? current.sandbox_url : input.sandboxUrl;
     const liveUrl = input.liveUrl === undefined ? current.live_url : input.liveUrl;
     if (sandboxUrl === null && liveUrl === null) {
-      throw new AppError('parameter_invalid', { param: input.sandboxUrl === null ? 'sandboxUrl' : 'liveUrl', message: 'A configuration needs at least one URL; delete it instead of removing both.' });
+      throw new AppError('parameter_invalid', {
+        param: input.sandboxUrl === null ? 'sandboxUrl' : 'liveUrl',
+        message: 'A configuration needs at least one URL; delete it instead of removing both.',
+      });
     }
     const row = await updateConfigurationRow(trx, owner, id, {
-        sandbox_url: sandboxUrl,
-        live_url: liveUrl,
-        sandbox_secret: generated.sandboxSecret ?? input.sandboxSecret ?? current.sandbox_secret,
-        live_secret: generated.liveSecret ?? input.liveSecret ?? current.live_secret,
-        subscribed_events: JSON.stringify(input.subscribedEvents ?? current.subscribed_events),
-        enabled: input.enabled ?? current.enabled,
-        description: input.description === undefined ? current.description : input.description,
-        updated_at: clock.now(),
+      sandbox_url: sandboxUrl,
+      live_url: liveUrl,
+      sandbox_secret: generated.sandboxSecret ?? input.sandboxSecret ?? current.sandbox_secret,
+      live_secret: generated.liveSecret ?? input.liveSecret ?? current.live_secret,
+      subscribed_events: JSON.stringify(input.subscribedEvents ?? current.subscribed_events),
+      enabled: input.enabled ?? current.enabled,
+      description: input.description === undefined ? current.description : input.description,
+      updated_at: clock.now(),
     });
     return { row, generated };
   });
@@ -132,5 +155,6 @@ export async function updateConfiguration(db: Kysely<Database>, clock: Clock, po
 
 /** Deletes a configuration with its deliveries (pending retries included) and their log. */
 export async function deleteConfiguration(db: Db, owner: WebhookOwner, id: number): Promise<void> {
-  if (!(await deleteConfigurationRow(db, owner, id))) throw new AppError('resource_not_found', { param: 'id', message: `No such webhook configuration: ${id}.` });
+  if (!(await deleteConfigurationRow(db, owner, id)))
+    throw new AppError('resource_not_found', { param: 'id', message: `No such webhook configuration: ${id}.` });
 }

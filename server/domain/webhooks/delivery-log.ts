@@ -42,11 +42,22 @@ export interface TestSend {
  * already dispatched (it goes to this configuration only); the call answers after the first
  * attempt, and a failed test delivery is retried like any other.
  */
-export async function sendTestEvent(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, owner: WebhookOwner, id: number, input: { eventType?: string | undefined; live?: boolean | undefined } = {}): Promise<TestSend> {
+export async function sendTestEvent(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: DeliverySettings,
+  owner: WebhookOwner,
+  id: number,
+  input: { eventType?: string | undefined; live?: boolean | undefined } = {},
+): Promise<TestSend> {
   const configuration = await getConfiguration(db, owner, id);
   const live = input.live ?? false;
   const url = live ? configuration.live_url : configuration.sandbox_url;
-  if (!url) throw new AppError('invalid_state', { param: 'live', message: `This configuration has no ${live ? 'liveUrl' : 'sandboxUrl'}; set one first, or send the test to the ${live ? 'sandbox' : 'live'} URL.` });
+  if (!url)
+    throw new AppError('invalid_state', {
+      param: 'live',
+      message: `This configuration has no ${live ? 'liveUrl' : 'sandboxUrl'}; set one first, or send the test to the ${live ? 'sandbox' : 'live'} URL.`,
+    });
   // A live test event is on live time; a sandbox one on the merchant's test-mode clock.
   const modeClock = live ? baseClock(clock) : clock;
   const now = modeClock.now();
@@ -55,7 +66,22 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock, settings
   const eventId = await db.transaction().execute(async (trx) => {
     const subject = { kind: 'test' as const, id: `test_${randomToken(20)}`, eventType: input.eventType ?? 'webhook.test', live, created_at: now };
     const evt = await writeEvent(trx, modeClock, { tenant, type: 'webhook.test', subject, dispatched: true });
-    await insertDeliveries(trx, [{ id: deliveryId, merchant_id: owner.merchantId, livemode: live, configuration_id: configuration.id, session_id: null, event_id: evt, event_type: 'webhook.test', url, status: 'pending', next_attempt_at: now, created_at: now, updated_at: now }]);
+    await insertDeliveries(trx, [
+      {
+        id: deliveryId,
+        merchant_id: owner.merchantId,
+        livemode: live,
+        configuration_id: configuration.id,
+        session_id: null,
+        event_id: evt,
+        event_type: 'webhook.test',
+        url,
+        status: 'pending',
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      },
+    ]);
     return evt;
   });
   const after = await attemptDelivery(db, clock, settings, deliveryId);
@@ -84,7 +110,14 @@ export async function listDeliveries(
  * Re-sends a failed or dead-lettered delivery now: the same event to the configuration's current
  * URL under its current secret. On a 2xx it is `succeeded`; otherwise its status is unchanged.
  */
-export async function resendDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, tenant: Tenant, id: number, deliveryId: string): Promise<DeliveryEntry> {
+export async function resendDelivery(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: DeliverySettings,
+  tenant: Tenant,
+  id: number,
+  deliveryId: string,
+): Promise<DeliveryEntry> {
   await getConfiguration(db, tenant, id);
   const delivery = await findDelivery(db, tenant, id, deliveryId);
   if (!delivery) throw new AppError('resource_not_found', { param: 'deliveryId', message: `No such delivery of this configuration: ${deliveryId}.` });
@@ -92,7 +125,10 @@ export async function resendDelivery(db: Kysely<Database>, clock: Clock, setting
   if (!after) {
     const status = await deliveryStatus(db, deliveryId);
     const why = status === 'succeeded' ? 'it already succeeded' : status === 'pending' ? 'its first attempt has not been made yet' : 'an attempt is under way';
-    throw new AppError('invalid_state', { param: 'deliveryId', message: `This delivery cannot be re-sent now: ${why}. Only a failed or dead-lettered delivery can be re-sent.` });
+    throw new AppError('invalid_state', {
+      param: 'deliveryId',
+      message: `This delivery cannot be re-sent now: ${why}. Only a failed or dead-lettered delivery can be re-sent.`,
+    });
   }
   return entryOf(db, after);
 }

@@ -14,7 +14,8 @@ import type { Tenant } from '../../shared/tenant.js';
  */
 export async function claimUndispatchedEvents(db: Db, limit: number, testModeOf?: number): Promise<EventRow[]> {
   const ofMerchant = testModeOf === undefined ? sql`` : sql`AND merchant_id = ${testModeOf} AND NOT livemode`;
-  const { rows } = await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(db);
+  const { rows } =
+    await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(db);
   return rows;
 }
 
@@ -31,20 +32,32 @@ export async function hasUndispatchedEvents(db: Db): Promise<boolean> {
 export async function sessionsOfPayments(db: Db, paymentIds: number[]): Promise<Map<number, string>> {
   const sessions = new Map<number, string>();
   if (paymentIds.length === 0) return sessions;
-  for (const p of await db.selectFrom('payments').select(['id', 'session_id']).where('id', 'in', paymentIds).execute()) if (p.session_id) sessions.set(p.id, p.session_id);
+  for (const p of await db.selectFrom('payments').select(['id', 'session_id']).where('id', 'in', paymentIds).execute())
+    if (p.session_id) sessions.set(p.id, p.session_id);
   return sessions;
 }
 
 /** The notification URL of each of `sessionIds` (per-session webhooks), with the session's tenant. */
-export async function sessionTargets(db: Db, sessionIds: string[]): Promise<Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>> {
+export async function sessionTargets(
+  db: Db,
+  sessionIds: string[],
+): Promise<Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>> {
   const targets = new Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>();
   if (sessionIds.length === 0) return targets;
-  for (const s of await db.selectFrom('checkout_sessions').select(['id', 'merchant_id', 'livemode', 'notification_url']).where('id', 'in', sessionIds).execute()) targets.set(s.id, s);
+  for (const s of await db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'merchant_id', 'livemode', 'notification_url'])
+    .where('id', 'in', sessionIds)
+    .execute())
+    targets.set(s.id, s);
   return targets;
 }
 
 /** The payment link each of `invoiceIds` was made through, where that link has a notification URL (per-link webhooks). */
-export async function linkTargets(db: Db, invoiceIds: number[]): Promise<Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>> {
+export async function linkTargets(
+  db: Db,
+  invoiceIds: number[],
+): Promise<Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>> {
   const targets = new Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>();
   if (invoiceIds.length === 0) return targets;
   const rows = await db
@@ -59,7 +72,11 @@ export async function linkTargets(db: Db, invoiceIds: number[]): Promise<Map<num
 }
 
 export async function insertDeliveries(db: Db, deliveries: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
-  for (let i = 0; i < deliveries.length; i += 500) await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500)).execute();
+  for (let i = 0; i < deliveries.length; i += 500)
+    await db
+      .insertInto('webhook_deliveries')
+      .values(deliveries.slice(i, i + 500))
+      .execute();
 }
 
 /**
@@ -210,13 +227,22 @@ export async function findDueDeliveryIds(db: Db, scope: DueScope, scopeNow: Date
 
 /** When the scope's next delivery attempt falls due, after `after`. */
 export async function nextDueDelivery(db: Db, scope: DueScope, after: Date): Promise<Date | null> {
-  const row = await waitingDeliveries(db, scope).select((eb) => eb.fn.min('d.next_attempt_at').as('at')).where('d.next_attempt_at', '>', after).executeTakeFirst();
+  const row = await waitingDeliveries(db, scope)
+    .select((eb) => eb.fn.min('d.next_attempt_at').as('at'))
+    .where('d.next_attempt_at', '>', after)
+    .executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
 }
 
 /** A configuration's delivery in the tenant's mode, or undefined. */
 export async function findDelivery(db: Db, tenant: Tenant, configurationId: number, id: string): Promise<WebhookDeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('configuration_id', '=', configurationId).where(ofTenant(tenant)).executeTakeFirst();
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where('configuration_id', '=', configurationId)
+    .where(ofTenant(tenant))
+    .executeTakeFirst();
 }
 
 /** A delivery's status now (after a claim failed). */
@@ -234,7 +260,13 @@ export interface DeliveryFilter {
 
 /** A configuration's deliveries in the tenant's mode, newest first, one more than the limit. */
 export async function findDeliveries(db: Db, tenant: Tenant, configurationId: number, filter: DeliveryFilter): Promise<WebhookDeliveryRow[]> {
-  let query = db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', configurationId).where(ofTenant(tenant)).orderBy('seq', 'desc').limit(filter.limit + 1);
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('configuration_id', '=', configurationId)
+    .where(ofTenant(tenant))
+    .orderBy('seq', 'desc')
+    .limit(filter.limit + 1);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
   if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
@@ -243,7 +275,9 @@ export async function findDeliveries(db: Db, tenant: Tenant, configurationId: nu
 
 /** The latest 100 attempts of a delivery, oldest first. */
 export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookDeliveryAttemptRow[]> {
-  return (await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(100).execute()).reverse();
+  return (
+    await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(100).execute()
+  ).reverse();
 }
 
 /** The event a delivery carries. */

@@ -9,7 +9,15 @@ import type { WebhookDeliveryRow } from '../../db/tables/webhooks.js';
 import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { type EventRecord, toEventRecord } from '../events/event.service.js';
-import { type AttemptKind, claimDeliveryRows, type ClaimedRow, findDueDeliveryIds, hasUndispatchedEvents, nextDueDelivery, recordAttemptRows } from './delivery.repository.js';
+import {
+  type AttemptKind,
+  claimDeliveryRows,
+  type ClaimedRow,
+  findDueDeliveryIds,
+  hasUndispatchedEvents,
+  nextDueDelivery,
+  recordAttemptRows,
+} from './delivery.repository.js';
 import { dispatchPendingEvents } from './fan-out.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 
@@ -63,7 +71,8 @@ function targetOf(row: ClaimedRow): ClaimedDelivery['target'] {
     const url = row.livemode ? row.c_live_url : row.c_sandbox_url;
     return row.c_id !== null && url ? { url, secret: (row.livemode ? row.c_live_secret : row.c_sandbox_secret)! } : undefined;
   }
-  if (row.payment_link_id !== null) return row.l_notification_url && row.l_notification_secret ? { url: row.l_notification_url, secret: row.l_notification_secret } : undefined;
+  if (row.payment_link_id !== null)
+    return row.l_notification_url && row.l_notification_secret ? { url: row.l_notification_url, secret: row.l_notification_secret } : undefined;
   return row.s_notification_url && row.s_notification_secret ? { url: row.s_notification_url, secret: row.s_notification_secret } : undefined;
 }
 
@@ -73,15 +82,47 @@ function targetOf(row: ClaimedRow): ClaimedDelivery['target'] {
  * deliveries excepted) and not held by a worker; a re-send needs it failed or dead-lettered. Ids it
  * could not claim are left out.
  */
-export async function claimDeliveries(db: Kysely<Database>, clock: Clock, settings: Pick<DeliverySettings, 'webhookTimeoutMs'>, ids: string[], kind: AttemptKind = 'automatic'): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: Pick<DeliverySettings, 'webhookTimeoutMs'>,
+  ids: string[],
+  kind: AttemptKind = 'automatic',
+): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   // Holds and transport timestamps are wall time; the log's times are the merchant's in its mode.
   const base = baseClock(clock);
   const now = base.now();
   const rows = await claimDeliveryRows(db, ids, kind, now, at(now, lockSeconds(settings)));
   return rows.map((row) => {
-    const { sandbox_offset, e_merchant_id, e_livemode, e_type, e_api_version, e_data, e_created_at, c_id, c_sandbox_url, c_sandbox_secret, c_live_url, c_live_secret, s_notification_url, s_notification_secret, l_notification_url, l_notification_secret, ...delivery } = row;
-    const event = toEventRecord({ id: delivery.event_id, merchant_id: e_merchant_id, livemode: e_livemode, type: e_type, api_version: e_api_version, data: e_data, created_at: e_created_at });
+    const {
+      sandbox_offset,
+      e_merchant_id,
+      e_livemode,
+      e_type,
+      e_api_version,
+      e_data,
+      e_created_at,
+      c_id,
+      c_sandbox_url,
+      c_sandbox_secret,
+      c_live_url,
+      c_live_secret,
+      s_notification_url,
+      s_notification_secret,
+      l_notification_url,
+      l_notification_secret,
+      ...delivery
+    } = row;
+    const event = toEventRecord({
+      id: delivery.event_id,
+      merchant_id: e_merchant_id,
+      livemode: e_livemode,
+      type: e_type,
+      api_version: e_api_version,
+      data: e_data,
+      created_at: e_created_at,
+    });
     return { kind, delivery, event, target: targetOf(row), attemptedAt: clockAhead(base, sandbox_offset).now(), sentAt: base.now() };
   });
 }
@@ -103,7 +144,12 @@ export async function sendClaimed(claimed: ClaimedDelivery, settings: DeliverySe
 }
 
 /** What an attempt makes of a delivery: its status, when the next automatic attempt is due, how many automatic attempts it has had. */
-export function stateAfterAttempt(delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at' | 'automatic_attempts'>, kind: AttemptKind, attemptedAt: Date, ok: boolean) {
+export function stateAfterAttempt(
+  delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at' | 'automatic_attempts'>,
+  kind: AttemptKind,
+  attemptedAt: Date,
+  ok: boolean,
+) {
   let status = delivery.status;
   let nextAttemptAt = delivery.next_attempt_at;
   let automatic = delivery.automatic_attempts;
@@ -128,7 +174,15 @@ export function stateAfterAttempt(delivery: Pick<WebhookDeliveryRow, 'status' | 
 
 const recordOf = ({ claimed, outcome }: AttemptResult) => {
   const { status, nextAttemptAt, automatic } = stateAfterAttempt(claimed.delivery, claimed.kind, claimed.attemptedAt, outcome.ok);
-  return { deliveryId: claimed.delivery.id, status, nextAttemptAt, automaticAttempts: automatic, url: claimed.target?.url ?? claimed.delivery.url, attemptedAt: claimed.attemptedAt, ...outcome };
+  return {
+    deliveryId: claimed.delivery.id,
+    status,
+    nextAttemptAt,
+    automaticAttempts: automatic,
+    url: claimed.target?.url ?? claimed.delivery.url,
+    attemptedAt: claimed.attemptedAt,
+    ...outcome,
+  };
 };
 
 /**
@@ -138,7 +192,11 @@ const recordOf = ({ claimed, outcome }: AttemptResult) => {
  * goes to `onError` and keeps its claim until it passes, and is then attempted again. Answers the
  * deliveries as they are after their attempts (deleted ones are left out).
  */
-export async function recordAttempts(db: Kysely<Database>, results: AttemptResult[], onError: (err: unknown, deliveryId: string) => void): Promise<WebhookDeliveryRow[]> {
+export async function recordAttempts(
+  db: Kysely<Database>,
+  results: AttemptResult[],
+  onError: (err: unknown, deliveryId: string) => void,
+): Promise<WebhookDeliveryRow[]> {
   if (results.length === 0) return [];
   try {
     return await recordAttemptRows(db, results.map(recordOf));
@@ -175,7 +233,13 @@ async function inParallel<T, R>(items: T[], width: number, task: (item: T) => Pr
 }
 
 /** Claims, sends (at most `concurrency` at once) and records a batch; answers the deliveries as they are after their attempts. */
-export async function attemptBatch(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, ids: string[], options: { kind?: AttemptKind; concurrency?: number } = {}): Promise<WebhookDeliveryRow[]> {
+export async function attemptBatch(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: DeliverySettings,
+  ids: string[],
+  options: { kind?: AttemptKind; concurrency?: number } = {},
+): Promise<WebhookDeliveryRow[]> {
   const claimed = await claimDeliveries(db, clock, settings, ids, options.kind);
   const outcomes = await inParallel(claimed, options.concurrency ?? 16, (c) => sendClaimed(c, settings));
   return recordAttempts(
@@ -188,7 +252,13 @@ export async function attemptBatch(db: Kysely<Database>, clock: Clock, settings:
 }
 
 /** One attempt of one delivery (a batch of one): the delivery after it, or undefined when it could not be claimed. */
-export async function attemptDelivery(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, deliveryId: string, kind: AttemptKind = 'automatic'): Promise<WebhookDeliveryRow | undefined> {
+export async function attemptDelivery(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: DeliverySettings,
+  deliveryId: string,
+  kind: AttemptKind = 'automatic',
+): Promise<WebhookDeliveryRow | undefined> {
   return (await attemptBatch(db, clock, settings, [deliveryId], { kind }))[0];
 }
 
@@ -208,7 +278,12 @@ export const nextDeliveryAttempt = (db: Kysely<Database>, scope: DueScope, after
  * attempts and retries), in batches. The sandbox clock runs it at each stop, and tests after moving
  * the clock; the delivery job runs the same steps as a pipeline. Returns how many attempts were made.
  */
-export async function deliverDueWebhooks(db: Kysely<Database>, clock: Clock, settings: DeliverySettings, options: { concurrency?: number; scope?: DueScope } = {}): Promise<number> {
+export async function deliverDueWebhooks(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: DeliverySettings,
+  options: { concurrency?: number; scope?: DueScope } = {},
+): Promise<number> {
   // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
   // attempts what it fans out at once (what another caller fans out waits for the sweep).
   await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined);

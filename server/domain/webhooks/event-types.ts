@@ -23,7 +23,13 @@ export function subscribed(subscribedEvents: readonly string[], type: string): b
 
 /** Events of a session sent to its `notificationUrl` (creation rule 4). */
 export function goesToSessionUrl(type: string): boolean {
-  return type === 'checkout.session.completed' || type === 'checkout.session.expired' || type === 'checkout.session.cancelled' || type.startsWith('payment.') || type.startsWith('dispute.');
+  return (
+    type === 'checkout.session.completed' ||
+    type === 'checkout.session.expired' ||
+    type === 'checkout.session.cancelled' ||
+    type.startsWith('payment.') ||
+    type.startsWith('dispute.')
+  );
 }
 
 /** Payout events are always live (live URL, live secret). */

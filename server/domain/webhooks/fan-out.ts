@@ -36,7 +36,12 @@ export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, 
  * take the same one), creates their deliveries and marks them dispatched. Answers how many events
  * it claimed and the deliveries it created.
  */
-export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: number, testModeOf?: number): Promise<{ claimed: number; deliveryIds: string[] }> {
+export async function dispatchBatch(
+  db: Kysely<Database>,
+  clock: Clock,
+  limit: number,
+  testModeOf?: number,
+): Promise<{ claimed: number; deliveryIds: string[] }> {
   return db.transaction().execute(async (trx) => {
     const events = await claimUndispatchedEvents(trx, limit, testModeOf);
     if (events.length === 0) return { claimed: 0, deliveryIds: [] };
@@ -44,10 +49,18 @@ export async function dispatchBatch(db: Kysely<Database>, clock: Clock, limit: n
     const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
     // A merchant that advanced its test clock sees its test-mode deliveries at its own time.
     const offsets = await sandboxOffsets(trx, merchantIds);
-    const targets = { configurations: await findEnabledConfigurations(trx, merchantIds), sessions: await sessionsOf(trx, events), links: await linksOf(trx, events) };
+    const targets = {
+      configurations: await findEnabledConfigurations(trx, merchantIds),
+      sessions: await sessionsOf(trx, events),
+      links: await linksOf(trx, events),
+    };
     const deliveries = events.flatMap((e) => deliveriesOf(e, targets, (livemode) => (livemode ? now : at(now, offsets.get(e.merchant_id) ?? 0))));
     await insertDeliveries(trx, deliveries);
-    await markDispatched(trx, events.map((e) => e.id), now);
+    await markDispatched(
+      trx,
+      events.map((e) => e.id),
+      now,
+    );
     return { claimed: events.length, deliveryIds: deliveries.map((d) => d.id) };
   });
 }
@@ -90,11 +103,25 @@ async function linksOf(db: Kysely<Database>, events: EventRow[]): Promise<Map<st
 }
 
 /** One event's deliveries: to each configuration that wants it, to its session's notification URL, to its payment link's. */
-function deliveriesOf(e: EventRow, targets: { configurations: WebhookConfigurationRow[]; sessions: Map<string, SessionTarget>; links: Map<string, LinkTarget> }, nowFor: (livemode: boolean) => Date): Insertable<WebhookDeliveriesTable>[] {
+function deliveriesOf(
+  e: EventRow,
+  targets: { configurations: WebhookConfigurationRow[]; sessions: Map<string, SessionTarget>; links: Map<string, LinkTarget> },
+  nowFor: (livemode: boolean) => Date,
+): Insertable<WebhookDeliveriesTable>[] {
   if (e.type === 'webhook.test') return []; // sent only to the configuration that asked for it
   const base = (livemode: boolean) => {
     const t = nowFor(livemode);
-    return { id: newDeliveryId(), merchant_id: e.merchant_id, livemode, event_id: e.id, event_type: e.type, status: 'pending' as const, next_attempt_at: t, created_at: t, updated_at: t };
+    return {
+      id: newDeliveryId(),
+      merchant_id: e.merchant_id,
+      livemode,
+      event_id: e.id,
+      event_type: e.type,
+      status: 'pending' as const,
+      next_attempt_at: t,
+      created_at: t,
+      updated_at: t,
+    };
   };
   const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
   for (const c of targets.configurations) {

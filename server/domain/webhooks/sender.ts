@@ -95,7 +95,8 @@ function guardedLookup(allowLoopback: boolean) {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
       const refused = list.find((a) => !isAllowedTarget(a.address, allowLoopback));
-      if (refused || list.length === 0) return callback(new BlockedAddressError(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach`), '');
+      if (refused || list.length === 0)
+        return callback(new BlockedAddressError(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach`), '');
       if (opts.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
@@ -138,7 +139,8 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
   if (url.protocol !== 'https:') return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'invalid_url' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a lookup: check it here.
-  if (isIP(host) && !isAllowedTarget(host, options.allowLoopback)) return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'address_not_allowed' };
+  if (isIP(host) && !isAllowedTarget(host, options.allowLoopback))
+    return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'address_not_allowed' };
   // A local development receiver on loopback has a self-signed certificate.
   const insecure = options.allowLoopback && (isLoopbackAddress(host) || host.toLowerCase() === 'localhost');
   const headers = deliveryHeaders(options);
@@ -151,23 +153,27 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
       clearTimeout(timer);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const req = https.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(options.body)) }, agent: agentFor(options.allowLoopback, insecure) }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size < MAX_READ) chunks.push(chunk);
-        size += chunk.length;
-      });
-      const done = () => {
-        const status = res.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8');
-        const ok = status >= 200 && status < 300;
-        finish({ ok, httpStatus: status >= 100 && status <= 599 ? status : null, responseSnippet: snippetOf(text), error: ok ? null : 'http_status' });
-      };
-      res.on('end', done);
-      res.on('error', () => done());
-      res.on('aborted', () => done());
-    });
+    const req = https.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(options.body)) }, agent: agentFor(options.allowLoopback, insecure) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size < MAX_READ) chunks.push(chunk);
+          size += chunk.length;
+        });
+        const done = () => {
+          const status = res.statusCode ?? 0;
+          const text = Buffer.concat(chunks).toString('utf8');
+          const ok = status >= 200 && status < 300;
+          finish({ ok, httpStatus: status >= 100 && status <= 599 ? status : null, responseSnippet: snippetOf(text), error: ok ? null : 'http_status' });
+        };
+        res.on('end', done);
+        res.on('error', () => done());
+        res.on('aborted', () => done());
+      },
+    );
     const timer = setTimeout(() => {
       finish({ ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' });
       req.destroy(new Error('timeout'));

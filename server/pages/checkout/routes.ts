@@ -19,12 +19,25 @@ function renderCheckout(deps: AppDeps): RequestHandler {
       const view = SESSION_ID.test(id) ? await hostedCheckout(deps.database.db, deps.clock, id) : undefined;
       const framing = embedded ? 'any' : 'none';
       if (!view || (view.session.mode === 'embedded') !== embedded) {
-        return sendPage(res, { title: 'Checkout not found', brand: null, status: 404, framing, body: html`<h1>Checkout not found</h1><p>This payment link is not valid. Return to the shop and start again.</p>` });
+        return sendPage(res, {
+          title: 'Checkout not found',
+          brand: null,
+          status: 404,
+          framing,
+          body: html`<h1>Checkout not found</h1><p>This payment link is not valid. Return to the shop and start again.</p>`,
+        });
       }
       const brand = brandOf(view);
       if (view.state !== 'payable') {
         const end = endPage(view);
-        return sendPage(res, { title: `${end.title} · ${brand.name}`, brand, framing, body: end.body, script: '/assets/checkout.js', data: pageData(view, embedded) });
+        return sendPage(res, {
+          title: `${end.title} · ${brand.name}`,
+          brand,
+          framing,
+          body: end.body,
+          script: '/assets/checkout.js',
+          data: pageData(view, embedded),
+        });
       }
       const data = { ...pageData(view, embedded), method: preferredMethod(view, req.query.method) };
       sendPage(res, { title: `Pay ${brand.name}`, brand, framing, body: payablePage(view), script: '/assets/checkout.js', data });

@@ -23,7 +23,9 @@ function lines(session: CheckoutSessionRow): SafeHtml {
 function subscriptionNotices(session: CheckoutSessionRow, plan: Plan | null): SafeHtml {
   if (session.payment_type !== 'subscription' || !plan) return html``;
   const price = `${formatMoney(plan.amount, plan.currency)} ${every(plan)}`;
-  const trial = session.trial_days ? html`<p class="notice" data-notice="trial">Free for ${session.trial_days} days, then ${price}. Nothing is charged today; add a card in the customer portal before the trial ends.</p>` : '';
+  const trial = session.trial_days
+    ? html`<p class="notice" data-notice="trial">Free for ${session.trial_days} days, then ${price}. Nothing is charged today; add a card in the customer portal before the trial ends.</p>`
+    : '';
   return html`<p data-field="plan"><strong>${plan.name}</strong> · ${price}</p>${trial}
 <p class="notice" data-notice="card-on-file">Your card will be kept on file and charged ${price} automatically at each renewal, until you cancel.</p>`;
 }

@@ -14,7 +14,12 @@ import { invoiceBody } from './view.js';
 const METHODS: readonly string[] = ['card', 'wallet:qr'] satisfies InvoicePageMethod[];
 
 function notFound(res: Response): void {
-  sendPage(res, { title: 'Invoice not found', brand: null, status: 404, body: html`<h1>Invoice not found</h1><p>This invoice link is not valid. Check the link you were sent, or ask the merchant for a new one.</p>` });
+  sendPage(res, {
+    title: 'Invoice not found',
+    brand: null,
+    status: 404,
+    body: html`<h1>Invoice not found</h1><p>This invoice link is not valid. Check the link you were sent, or ask the merchant for a new one.</p>`,
+  });
 }
 
 function sendInvoice(res: Response, page: HostedInvoice, alert?: { status: number; message: string }): void {

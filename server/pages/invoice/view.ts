@@ -30,7 +30,8 @@ function lineRows(invoice: InvoiceRow): SafeHtml[] {
 /** The lines, then the totals: subtotal, discount, tax and shipping where there are any, total, paid, due. */
 function itemsTable(invoice: InvoiceRow): SafeHtml {
   const money = (amount: string) => formatMoney(amount, invoice.currency);
-  const row = (label: string, amount: string, field: string, css = '') => html`<tr${css ? html` class="${css}"` : ''}><td>${label}</td><td class="num" data-field="${field}">${amount}</td></tr>`;
+  const row = (label: string, amount: string, field: string, css = '') =>
+    html`<tr${css ? html` class="${css}"` : ''}><td>${label}</td><td class="num" data-field="${field}">${amount}</td></tr>`;
   const paid = nonZero(invoice.amount_paid);
   return html`<table class="items" aria-label="Invoice lines"><tbody>${lineRows(invoice)}
 ${row('Subtotal', money(invoice.subtotal), 'subtotal')}
@@ -48,7 +49,15 @@ function facts(invoice: InvoiceRow): SafeHtml {
   return html`<dl class="facts">${fact('Invoice', invoice.invoice_number, 'number')}${fact('Issued', formatDay(invoice.created_at), 'issued')}${fact('Due', invoice.due_date ? formatDay(invoice.due_date) : null, 'due-date')}${fact('Billed to', payer, 'payer')}</dl>`;
 }
 
-const STATE_WORDS: Record<string, string> = { pending: 'Open', sent: 'Open', partially_paid: 'Partly paid', overdue: 'Overdue', paid: 'Paid', cancelled: 'Cancelled', expired: 'Expired' };
+const STATE_WORDS: Record<string, string> = {
+  pending: 'Open',
+  sent: 'Open',
+  partially_paid: 'Partly paid',
+  overdue: 'Overdue',
+  paid: 'Paid',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
 
 const METHOD_LABELS: Record<InvoicePageMethod, string> = { card: 'Pay by card', 'wallet:qr': 'Pay with a wallet app (QR code)' };
 
@@ -73,8 +82,10 @@ function endNotice(page: HostedInvoice): SafeHtml {
     const next = successUrl ? html`<a class="button primary" id="continue" href="${successUrl}">Continue to ${merchant.name}</a>` : '';
     return html`<p class="status" data-notice="paid">Paid${invoice.paid_at ? ` on ${formatDay(invoice.paid_at)}` : ''}. Thank you: ${merchant.name} has your payment.</p>${next}`;
   }
-  if (state === 'not_yet_valid') return html`<p class="notice" data-notice="not-yet-valid">This invoice can be paid from ${formatDay(invoice.valid_from!)}.</p>`;
-  if (state === 'expired') return html`<p class="alert" data-notice="expired">This invoice has expired and can no longer be paid. Contact ${merchant.name} for a new one.</p>`;
+  if (state === 'not_yet_valid')
+    return html`<p class="notice" data-notice="not-yet-valid">This invoice can be paid from ${formatDay(invoice.valid_from!)}.</p>`;
+  if (state === 'expired')
+    return html`<p class="alert" data-notice="expired">This invoice has expired and can no longer be paid. Contact ${merchant.name} for a new one.</p>`;
   return html`<p class="alert" data-notice="cancelled">This invoice was cancelled. Nothing is due.</p>`;
 }
 
@@ -82,7 +93,10 @@ function endNotice(page: HostedInvoice): SafeHtml {
 export function invoiceBody(page: HostedInvoice, alert?: string): SafeHtml {
   const { invoice, merchant, state } = page;
   const heading = state === 'payable' ? `Invoice from ${merchant.name}` : `Invoice ${STATE_WORDS[invoice.status] ?? ''}`.trim();
-  const overdue = state === 'payable' && invoice.status === 'overdue' ? html`<p class="notice" data-notice="overdue">This invoice is past its due date. You can still pay it.</p>` : '';
+  const overdue =
+    state === 'payable' && invoice.status === 'overdue'
+      ? html`<p class="notice" data-notice="overdue">This invoice is past its due date. You can still pay it.</p>`
+      : '';
   return html`${invoice.livemode ? '' : html`<span class="badge">Test mode: no real money moves</span>`}
 <h1 data-state="${state}">${heading}</h1>
 <p class="amount" data-field="amount">${formatMoney(state === 'payable' ? amountDue(invoice).toFixed() : invoice.total, invoice.currency)}</p>

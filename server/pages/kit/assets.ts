@@ -56,7 +56,11 @@ export function pageAssets(): RequestHandler {
   for (const [path, entry] of Object.entries(SCRIPTS)) {
     router.get(path, async (req, res, next) => {
       try {
-        if (!scripts.has(path)) scripts.set(path, bundle(entry).catch((err) => (scripts.delete(path), Promise.reject(err))));
+        if (!scripts.has(path))
+          scripts.set(
+            path,
+            bundle(entry).catch((err) => (scripts.delete(path), Promise.reject(err))),
+          );
         send(res, await scripts.get(path)!, req.get('if-none-match'), path === '/js/till.js');
       } catch (err) {
         next(err);

@@ -17,7 +17,8 @@ export function formatMoney(amount: string | number, currency: string): string {
 }
 
 /** `12 Dec 2026` (UTC). */
-export const formatDay = (at: Date): string => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(at);
+export const formatDay = (at: Date): string =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(at);
 
 /** `12 Dec 2026, 14:05 UTC` */
 export function formatDate(at: Date): string {

@@ -88,7 +88,10 @@ ${options.script ? html`<script type="module" src="${options.script}"></script>`
 <body><div class="shell">${options.brand ? header(options.brand) : ''}
 <main id="main"${data}>${options.body}</main>
 <footer class="footer">Payments by Till</footer></div></body></html>`;
-  res.status(options.status ?? 200).type('html').send(page.value);
+  res
+    .status(options.status ?? 200)
+    .type('html')
+    .send(page.value);
 }
 
 function header(brand: Brand): SafeHtml {

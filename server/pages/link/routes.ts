@@ -16,7 +16,12 @@ import { identifierParam, pageHandler } from '../kit/route.js';
 import { type LinkForm, linkBody } from './view.js';
 
 function notFound(res: Response): void {
-  sendPage(res, { title: 'Payment link not found', brand: null, status: 404, body: html`<h1>Payment link not found</h1><p>This payment link is not valid. Check the link you were given, or ask the merchant for a new one.</p>` });
+  sendPage(res, {
+    title: 'Payment link not found',
+    brand: null,
+    status: 404,
+    body: html`<h1>Payment link not found</h1><p>This payment link is not valid. Check the link you were given, or ask the merchant for a new one.</p>`,
+  });
 }
 
 function sendLink(res: Response, page: PublicLink, form: LinkForm = {}, alert?: { status: number; message: string }): void {

@@ -34,7 +34,8 @@ const STATE_NOTICE: Record<Exclude<LinkPageState, 'open'>, string> = {
 
 function priceOf(link: PaymentLinkRow): SafeHtml {
   const money = (amount: string) => formatMoney(amount, link.currency);
-  if (link.is_variable_amount) return html`<p class="muted" data-field="range">${link.min_amount ? `From ${money(link.min_amount)}` : 'Any amount'}${link.max_amount ? ` up to ${money(link.max_amount)}` : ''}</p>`;
+  if (link.is_variable_amount)
+    return html`<p class="muted" data-field="range">${link.min_amount ? `From ${money(link.min_amount)}` : 'Any amount'}${link.max_amount ? ` up to ${money(link.max_amount)}` : ''}</p>`;
   const gross = new Decimal(link.unit_price!).times(link.quantity);
   const tax = fixedPriceTax(link);
   const quantity = new Decimal(link.quantity).equals(1) ? '' : html` <span class="muted">× ${new Decimal(link.quantity).toFixed()}</span>`;
@@ -51,7 +52,12 @@ function amountField(link: PaymentLinkRow, form: LinkForm): SafeHtml | string {
   if (!link.is_variable_amount) return '';
   const step = new Decimal(1).dividedBy(new Decimal(10).pow(link.currency === 'JPY' ? 0 : 2)).toFixed();
   const value = form.amount ?? (link.suggested_amount ? new Decimal(link.suggested_amount).toFixed() : '');
-  return field('amount', `Amount (${link.currency})`, value, html`type="number" inputmode="decimal" required step="${step}" min="${link.min_amount ?? step}"${link.max_amount ? html` max="${link.max_amount}"` : ''}`);
+  return field(
+    'amount',
+    `Amount (${link.currency})`,
+    value,
+    html`type="number" inputmode="decimal" required step="${step}" min="${link.min_amount ?? step}"${link.max_amount ? html` max="${link.max_amount}"` : ''}`,
+  );
 }
 
 /** Step one of a link with email verification: the email, and a code sent to it. */
@@ -96,8 +102,10 @@ export function linkBody(page: PublicLink, state: LinkPageState, form: LinkForm,
   const { link } = page;
   const subscription = link.link_type === 'subscription';
   let action: SafeHtml;
-  if (state !== 'open') action = html`<p class="alert" data-notice="${state}">${state === 'not_yet_valid' ? `This payment link opens on ${formatDay(link.valid_from)}.` : STATE_NOTICE[state]}</p>`;
-  else if (subscription && page.plans.length === 0) action = html`<p class="notice" data-notice="no-plans">No plan can be chosen at the moment. Contact ${page.merchant.name}.</p>`;
+  if (state !== 'open')
+    action = html`<p class="alert" data-notice="${state}">${state === 'not_yet_valid' ? `This payment link opens on ${formatDay(link.valid_from)}.` : STATE_NOTICE[state]}</p>`;
+  else if (subscription && page.plans.length === 0)
+    action = html`<p class="notice" data-notice="no-plans">No plan can be chosen at the moment. Contact ${page.merchant.name}.</p>`;
   else if (link.is_email_verification_required && !form.verificationTokenId) action = codeForm(link, form);
   else action = payerForm(page, form);
   return html`${link.livemode ? '' : html`<span class="badge">Test mode: no real money moves</span>`}

@@ -2,7 +2,13 @@
 // resume, cancel (at period end or now), and the plan switch (choose, preview, confirm).
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../api/types.js';
-import { actOnSubscription, changePortalPlan, planChoices, type PortalSubscriptionAction, previewPortalPlanChange } from '../../domain/billing/portal-actions.js';
+import {
+  actOnSubscription,
+  changePortalPlan,
+  planChoices,
+  type PortalSubscriptionAction,
+  previewPortalPlanChange,
+} from '../../domain/billing/portal-actions.js';
 import { backToOverview, idParam, inPortal, type PortalHandler, sendPortalError, sendPortalPage } from './context.js';
 import { planChoicePage, planPreviewPage } from './plan-view.js';
 

@@ -11,7 +11,11 @@ import { backToOverview, inPortal, type PortalRequestContext, sendPortalError } 
 
 const digits = (value: unknown, param: string): string => {
   const text = typeof value === 'string' ? value.replace(/[\s-]/g, '') : '';
-  if (!/^[0-9]{1,23}$/.test(text)) throw new AppError('invalid_card', { param, message: param === 'cardNumber' ? 'The card number is not valid. Check the digits.' : `Enter the card's ${param === 'cvc' ? 'CVC' : 'expiry'} in digits.` });
+  if (!/^[0-9]{1,23}$/.test(text))
+    throw new AppError('invalid_card', {
+      param,
+      message: param === 'cardNumber' ? 'The card number is not valid. Check the digits.' : `Enter the card's ${param === 'cvc' ? 'CVC' : 'expiry'} in digits.`,
+    });
   return text;
 };
 
@@ -26,7 +30,11 @@ function cardInput(body: Record<string, unknown>) {
   };
 }
 
-const goneMessage = { succeeded: 'This card was already confirmed.', failed: 'This authentication was already answered.', expired: 'This authentication expired with your account link.' } as const;
+const goneMessage = {
+  succeeded: 'This card was already confirmed.',
+  failed: 'This authentication was already answered.',
+  expired: 'This authentication expired with your account link.',
+} as const;
 
 function setupPath(ctx: PortalRequestContext, setupId: string): string {
   return `${ctx.base}/card/3ds/${setupId}`;
@@ -49,9 +57,18 @@ export function portalCardRoutes(deps: AppDeps): Router {
       const setupId = String(req.params.setupId);
       const found = CHALLENGE_ID.test(setupId) ? await viewCardSetup(deps.database.db, ctx.portal, setupId) : ({ kind: 'not_found' } as const);
       if (found.kind === 'not_found') return sendPortalError(res, 404, 'Not found', 'There is no such card authentication in your account.', ctx.brand);
-      if (found.kind === 'gone') return sendIssuerPage(res, 410, 'No longer available', `<h1>No longer available</h1><p class="sub">${goneMessage[found.status]}</p>`);
+      if (found.kind === 'gone')
+        return sendIssuerPage(res, 410, 'No longer available', `<h1>No longer available</h1><p class="sub">${goneMessage[found.status]}</p>`);
       const { setup, method, merchantName } = found.view;
-      const page = issuerChallengePage({ action: setupPath(ctx, setup.id), formToken: setup.form_token, merchantName, amount: 'No charge (card verification)', brand: method.brand, last4: method.last4, title: 'Confirm your card' });
+      const page = issuerChallengePage({
+        action: setupPath(ctx, setup.id),
+        formToken: setup.form_token,
+        merchantName,
+        amount: 'No charge (card verification)',
+        brand: method.brand,
+        last4: method.last4,
+        title: 'Confirm your card',
+      });
       sendIssuerPage(res, 200, 'Confirm your card', page);
     }),
   );
@@ -69,8 +86,10 @@ function answerSetup(deps: AppDeps) {
     }
     const result = await answerCardSetup(deps.database.db, ctx.portal, setupId, token, answer);
     if (result.kind === 'not_found') return sendPortalError(res, 404, 'Not found', 'There is no such card authentication in your account.', ctx.brand);
-    if (result.kind === 'gone') return sendIssuerPage(res, 410, 'No longer available', `<h1>No longer available</h1><p class="sub">${goneMessage[result.status]}</p>`);
-    if (result.kind === 'bad_token') return sendPortalError(res, 400, 'Bad request', 'This form did not come from the authentication page. Open the page again.', ctx.brand);
+    if (result.kind === 'gone')
+      return sendIssuerPage(res, 410, 'No longer available', `<h1>No longer available</h1><p class="sub">${goneMessage[result.status]}</p>`);
+    if (result.kind === 'bad_token')
+      return sendPortalError(res, 400, 'Bad request', 'This form did not come from the authentication page. Open the page again.', ctx.brand);
     backToOverview(res, ctx, result.outcome === 'succeeded' ? 'card-saved' : 'card-not-authenticated');
   };
 }

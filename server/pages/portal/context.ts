@@ -53,10 +53,12 @@ export function inPortal(deps: AppDeps, handle: PortalHandler, options: { ownFor
     try {
       const token = String(req.params.token);
       const access = await openPortal(deps.database.db, deps.clock, token);
-      if (access.kind === 'not_found') return sendPortalError(res, 404, 'Link not valid', 'This account link is not valid. Go back to the shop and open your account again.');
+      if (access.kind === 'not_found')
+        return sendPortalError(res, 404, 'Link not valid', 'This account link is not valid. Go back to the shop and open your account again.');
       const merchant = await getMerchant(deps.database.db, access.session.merchant_id);
       const brand: Brand = { name: merchant.name, logoUrl: merchant.logo_url, color: merchant.brand_color };
-      if (access.kind === 'expired') return sendPortalError(res, 410, 'Link expired', `This account link has expired. Go back to ${merchant.name} and open your account again.`, brand);
+      if (access.kind === 'expired')
+        return sendPortalError(res, 410, 'Link expired', `This account link has expired. Go back to ${merchant.name} and open your account again.`, brand);
       const ctx: PortalRequestContext = { portal: access, session: access.session, base: `${PORTAL_PATH}/${token}`, brand, deps };
       if (req.method === 'POST' && (!fromThisSite(req) || (!options.ownFormToken && !isPortalForm(access.session, req.body?.form)))) {
         return sendPortalError(res, 403, 'Form not accepted', 'This form did not come from your account page. Open the page again and retry.', brand);

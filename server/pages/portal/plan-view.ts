@@ -13,7 +13,8 @@ const backLink = (page: PortalPage) => html`<a class="back" href="${page.base}">
 /** The plans a subscription may switch to, each with its preview button. */
 export function planChoicePage(page: PortalPage, s: SubscriptionDetails, plans: Plan[]): SafeHtml {
   const options = plans.map(
-    (p) => html`<article class="panel" data-plan="${p.id}"><h3>${p.name}</h3><p class="muted">${priceOf(p)}</p>${postForm(page, `/subscriptions/${s.id}/plan/preview`, `Preview ${p.name}`, { fields: { planId: String(p.id) }, name: 'preview' })}</article>`,
+    (p) =>
+      html`<article class="panel" data-plan="${p.id}"><h3>${p.name}</h3><p class="muted">${priceOf(p)}</p>${postForm(page, `/subscriptions/${s.id}/plan/preview`, `Preview ${p.name}`, { fields: { planId: String(p.id) }, name: 'preview' })}</article>`,
   );
   return html`${backLink(page)}<h1>Change plan</h1><p>Now: <strong data-field="plan">${s.plan_name}</strong> · ${priceOf(s)}</p>
 ${plans.length === 0 ? html`<p class="muted">No other plan is available for this subscription.</p>` : options}`;
@@ -23,7 +24,11 @@ ${plans.length === 0 ? html`<p class="muted">No other plan is available for this
 export function planPreviewPage(page: PortalPage, s: SubscriptionDetails, plan: Plan, p: Proration): SafeHtml {
   const money = (amount: string) => formatMoney(amount, p.currency);
   const net = new Decimal(p.proratedAmount);
-  const netText = net.isZero() ? 'Nothing to pay now.' : net.greaterThan(0) ? `${money(p.proratedAmount)} is charged now to your card on file.` : `${money(net.negated().toFixed())} is credited to your next invoices.`;
+  const netText = net.isZero()
+    ? 'Nothing to pay now.'
+    : net.greaterThan(0)
+      ? `${money(p.proratedAmount)} is charged now to your card on file.`
+      : `${money(net.negated().toFixed())} is credited to your next invoices.`;
   return html`${backLink(page)}<h1>Confirm your new plan</h1>
 <p>From <strong>${s.plan_name}</strong> to <strong data-field="new-plan">${plan.name}</strong> (${priceOf(plan)}).</p>
 <table class="items" aria-label="Proration"><tbody>

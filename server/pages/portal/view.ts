@@ -15,17 +15,40 @@ export interface PortalPage {
   session: PortalSessionRow;
 }
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay', maestro: 'Maestro' };
-const STATUS: Record<string, string> = { active: 'Active', trialing: 'Free trial', past_due: 'Past due', unpaid: 'Unpaid', paused: 'Paused', canceled: 'Canceled', pending: 'Pending' };
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+};
+const STATUS: Record<string, string> = {
+  active: 'Active',
+  trialing: 'Free trial',
+  past_due: 'Past due',
+  unpaid: 'Unpaid',
+  paused: 'Paused',
+  canceled: 'Canceled',
+  pending: 'Pending',
+};
 
 /** `12 Dec 2026` (UTC). */
 export const day = formatDay;
 
-const every = (s: { interval: string; interval_count: number }) => (s.interval_count === 1 ? `every ${s.interval}` : `every ${s.interval_count} ${s.interval}s`);
+const every = (s: { interval: string; interval_count: number }) =>
+  s.interval_count === 1 ? `every ${s.interval}` : `every ${s.interval_count} ${s.interval}s`;
 export const priceOf = (p: Pick<Plan, 'amount' | 'currency' | 'interval' | 'interval_count'>) => `${formatMoney(p.amount, p.currency)} ${every(p)}`;
 
 /** A one-button POST form of the portal, with its form token. */
-export function postForm(page: PortalPage, path: string, label: string, options: { fields?: Record<string, string>; primary?: boolean; name?: string } = {}): SafeHtml {
+export function postForm(
+  page: PortalPage,
+  path: string,
+  label: string,
+  options: { fields?: Record<string, string>; primary?: boolean; name?: string } = {},
+): SafeHtml {
   const fields = Object.entries(options.fields ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
   return html`<form method="post" action="${page.base}${path}"><input type="hidden" name="form" value="${page.session.form_token}">${fields}<button type="submit"${options.primary ? html` class="primary"` : ''}${options.name ? html` data-action="${options.name}"` : ''}>${label}</button></form>`;
 }
@@ -38,16 +61,25 @@ function nextCharge(s: SubscriptionDetails): string | null {
 function subscriptionActions(page: PortalPage, s: SubscriptionDetails, hasPlans: boolean): SafeHtml {
   if (s.status === 'canceled') return html``;
   const path = `/subscriptions/${s.id}`;
-  const pauseOrResume = s.status === 'paused' ? postForm(page, `${path}/resume`, 'Resume', { name: 'resume' }) : postForm(page, `${path}/pause`, 'Pause', { name: 'pause' });
-  const cancel = s.cancel_at_period_end ? '' : postForm(page, `${path}/cancel`, 'Cancel at period end', { fields: { when: 'period_end' }, name: 'cancel-at-period-end' });
+  const pauseOrResume =
+    s.status === 'paused' ? postForm(page, `${path}/resume`, 'Resume', { name: 'resume' }) : postForm(page, `${path}/pause`, 'Pause', { name: 'pause' });
+  const cancel = s.cancel_at_period_end
+    ? ''
+    : postForm(page, `${path}/cancel`, 'Cancel at period end', { fields: { when: 'period_end' }, name: 'cancel-at-period-end' });
   return html`<div class="actions">${hasPlans ? postForm(page, `${path}/plan`, 'Change plan', { name: 'change-plan' }) : ''}${pauseOrResume}${cancel}${postForm(page, `${path}/cancel`, 'Cancel now', { fields: { when: 'now' }, name: 'cancel-now' })}</div>`;
 }
 
 function subscriptionPanel(page: PortalPage, s: SubscriptionDetails, hasPlans: boolean): SafeHtml {
   const charge = nextCharge(s);
   const trial = s.status === 'trialing' && s.trial_end ? html`<dt>Trial ends</dt><dd>${day(s.trial_end)}</dd>` : '';
-  const ending = s.cancel_at_period_end && s.status !== 'canceled' ? html`<p class="notice" data-notice="cancel-at-period-end">Cancels at the end of this period, on ${day(s.cancel_at ?? s.current_period_end)}. Nothing more will be charged.</p>` : '';
-  const noCard = s.payment_method_id === null && s.status === 'trialing' ? html`<p class="notice" data-notice="add-card">Add a card below before your trial ends to keep this subscription.</p>` : '';
+  const ending =
+    s.cancel_at_period_end && s.status !== 'canceled'
+      ? html`<p class="notice" data-notice="cancel-at-period-end">Cancels at the end of this period, on ${day(s.cancel_at ?? s.current_period_end)}. Nothing more will be charged.</p>`
+      : '';
+  const noCard =
+    s.payment_method_id === null && s.status === 'trialing'
+      ? html`<p class="notice" data-notice="add-card">Add a card below before your trial ends to keep this subscription.</p>`
+      : '';
   return html`<article class="panel" data-subscription="${s.id}"><h3 data-field="plan">${s.plan_name}</h3>
 <dl class="facts"><dt>Status</dt><dd data-field="status">${STATUS[s.status] ?? s.status}</dd><dt>Price</dt><dd data-field="price">${priceOf(s)}</dd>
 <dt>Period</dt><dd data-field="period">${day(s.current_period_start)} – ${day(s.current_period_end)}</dd>${trial}
@@ -57,14 +89,16 @@ ${charge ? html`<dt>Next charge</dt><dd data-field="next-charge">${charge}</dd>`
 function invoiceList(page: PortalPage, overview: PortalOverview): SafeHtml {
   if (overview.invoices.length === 0) return html`<p class="muted">No invoices yet.</p>`;
   const rows = overview.invoices.map(
-    (i) => html`<li data-invoice="${i.id}"><span><strong>${i.invoice_number}</strong> · ${day(i.created_at)}</span><span>${formatMoney(i.total, i.currency)} · <span data-field="invoice-status">${i.status.replace(/_/g, ' ')}</span> · <a href="${page.base}/invoices/${i.id}.pdf" data-field="pdf">PDF</a></span></li>`,
+    (i) =>
+      html`<li data-invoice="${i.id}"><span><strong>${i.invoice_number}</strong> · ${day(i.created_at)}</span><span>${formatMoney(i.total, i.currency)} · <span data-field="invoice-status">${i.status.replace(/_/g, ' ')}</span> · <a href="${page.base}/invoices/${i.id}.pdf" data-field="pdf">PDF</a></span></li>`,
   );
   return html`<ul class="inline-list">${rows}</ul>`;
 }
 
 /** The card form: tokenized on the server as at checkout; only brand, last 4, expiry and a fingerprint are kept. */
 export function cardForm(page: PortalPage, card: PaymentMethodRow | null): SafeHtml {
-  const field = (name: string, label: string, attrs: SafeHtml) => html`<div><label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs} required></div>`;
+  const field = (name: string, label: string, attrs: SafeHtml) =>
+    html`<div><label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs} required></div>`;
   return html`<details${card ? '' : html` open`}><summary>${card ? 'Replace card' : 'Add a card'}</summary>
 <form method="post" action="${page.base}/card" id="card-form" autocomplete="on"><input type="hidden" name="form" value="${page.session.form_token}">
 ${field('cardNumber', 'Card number', html`inputmode="numeric" autocomplete="cc-number" maxlength="23" placeholder="1234 1234 1234 1234"`)}
@@ -91,7 +125,10 @@ export interface Flash {
 export function overviewPage(page: PortalPage, overview: PortalOverview, flash: Flash = {}): SafeHtml {
   const { merchant, customer, subscriptions, card } = overview;
   const back = page.session.return_url ? html`<a class="back" id="return-link" href="${page.session.return_url}">← Back to ${merchant.name}</a>` : '';
-  const subs = subscriptions.length === 0 ? html`<p class="muted">No subscriptions.</p>` : subscriptions.map((s) => subscriptionPanel(page, s, overview.switchable.has(s.id)));
+  const subs =
+    subscriptions.length === 0
+      ? html`<p class="muted">No subscriptions.</p>`
+      : subscriptions.map((s) => subscriptionPanel(page, s, overview.switchable.has(s.id)));
   return html`${back}${page.session.livemode ? '' : html`<span class="badge">Test mode</span>`}
 <h1>Your account</h1><p class="muted" data-field="customer">${customer.name ?? ''}${customer.name && customer.email ? ' · ' : ''}${customer.email ?? ''}</p>
 <div class="status" id="status" role="status">${flash.notice ?? ''}</div><div class="alert" id="alert" role="alert">${flash.alert ?? ''}</div>

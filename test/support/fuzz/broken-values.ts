@@ -11,7 +11,17 @@ export function nested(depth: number, array: boolean): unknown {
   return value;
 }
 
-const CONTROL_TEXT = ['bad\u0000nul', '\u0000', 'a\u0001b\u001fc', 'tab\tnew\nline\rcr', '\u007f\u0080\u009f', '\ud800', 'lone \udfff low', '\ufeffbom', '\uffff\ufffe'];
+const CONTROL_TEXT = [
+  'bad\u0000nul',
+  '\u0000',
+  'a\u0001b\u001fc',
+  'tab\tnew\nline\rcr',
+  '\u007f\u0080\u009f',
+  '\ud800',
+  'lone \udfff low',
+  '\ufeffbom',
+  '\uffff\ufffe',
+];
 
 const WRONG_TYPES: Record<string, unknown[]> = {
   string: [123, -1, true, null, {}, [], ['x'], 1e308],
@@ -54,7 +64,12 @@ export function brokenValue(doc: Json, rawSchema: unknown): fc.Arbitrary<unknown
     candidates.push(...(WRONG_TYPES[type] ?? []).filter((v) => !types.includes(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)));
     if (type === 'string') candidates.push(...stringBreakers(schema));
     if (type === 'integer' || type === 'number') candidates.push(...numberBreakers(schema, type === 'integer'));
-    if (type === 'array') candidates.push(Array.from({ length: (schema.maxItems ?? 100) + 1 }, () => 'x'), [null], [[[[]]]]);
+    if (type === 'array')
+      candidates.push(
+        Array.from({ length: (schema.maxItems ?? 100) + 1 }, () => 'x'),
+        [null],
+        [[[[]]]],
+      );
     if (type === 'object') candidates.push({ unexpected: 1 }, { ['__proto__']: { polluted: true } }, { constructor: { prototype: 1 } });
   }
   return fc.oneof({ arbitrary: fc.constantFrom(...candidates), weight: 6 }, { arbitrary: fc.constantFrom(nested(50, false), nested(50, true)), weight: 1 });
@@ -72,7 +87,8 @@ export function encodeText(text: string): string {
   let out = '';
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+    if (code >= 0xd800 && code <= 0xdfff)
+      out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
     else out += encodeURIComponent(ch);
   }
   return out;

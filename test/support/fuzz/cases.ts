@@ -30,7 +30,23 @@ interface Parts {
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v) ?? 'null', 'utf8');
 const ODATA_GARBAGE: Record<string, string[]> = {
-  $filter: ["nosuchfield eq 'x'", "status eq 'Paid' and", 'status eq', "status xx 'Paid'", '((((((((((', "status eq 'it''s'", "id eq 1; DROP TABLE invoices", 'substringof(1,2)', "contains(status,'P')", 'status eq null', 'amount gt 1e999', "status in ('a','b')", '1 eq 1', "$it eq 'x'", 'x'.repeat(3000)],
+  $filter: [
+    "nosuchfield eq 'x'",
+    "status eq 'Paid' and",
+    'status eq',
+    "status xx 'Paid'",
+    '((((((((((',
+    "status eq 'it''s'",
+    'id eq 1; DROP TABLE invoices',
+    'substringof(1,2)',
+    "contains(status,'P')",
+    'status eq null',
+    'amount gt 1e999',
+    "status in ('a','b')",
+    '1 eq 1',
+    "$it eq 'x'",
+    'x'.repeat(3000),
+  ],
   $orderby: ['nosuchfield desc', 'id sideways', 'id desc,', ',', 'id desc desc', "id'; --", '1'],
   $top: ['-1', '101', 'abc', '1e3', '99999999999999999999', '1.5', ''],
   $skip: ['-1', 'abc', '1e3', '99999999999999999999', '9223372036854775808'],
@@ -46,7 +62,9 @@ const ODATA_GARBAGE: Record<string, string[]> = {
 function withKnownIds(value: unknown, known: FuzzContext['known']): unknown {
   if (Array.isArray(value)) return value.map((v) => withKnownIds(v, known));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, known[k]?.length && (typeof v === 'number' || typeof v === 'string') ? known[k]![0] : withKnownIds(v, known)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, known[k]?.length && (typeof v === 'number' || typeof v === 'string') ? known[k]![0] : withKnownIds(v, known)]),
+  );
 }
 
 /** The parts of a valid request: real ids in the path, schema-valid query and body, the right key. */
@@ -55,13 +73,19 @@ function validParts(op: FuzzOperation, ctx: FuzzContext): fc.Arbitrary<Parts> {
   const path = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(op, ctx, p)])) as Record<string, fc.Arbitrary<string>>);
   const body = op.body
     ? op.body.examples.length > 0
-      ? fc.oneof({ arbitrary: validValue(op.doc, op.body.schema, ctx.known), weight: 3 }, { arbitrary: fc.constantFrom(...op.body.examples).map((e) => withKnownIds(e, ctx.known)), weight: 2 })
+      ? fc.oneof(
+          { arbitrary: validValue(op.doc, op.body.schema, ctx.known), weight: 3 },
+          { arbitrary: fc.constantFrom(...op.body.examples).map((e) => withKnownIds(e, ctx.known)), weight: 2 },
+        )
       : validValue(op.doc, op.body.schema, ctx.known)
     : fc.constant(undefined);
-  const idempotencyKey = op.method === 'POST' ? fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.uuid(), weight: 1 }, { arbitrary: fc.constant('fuzz-key-reused'), weight: 1 }) : fc.constant(null);
-  return fc.record({ path, query: queryPairs(op, ctx), body, idem: idempotencyKey }).chain(({ path, query, body, idem }) =>
-    credentials(op, ctx, path).map((creds) => ({ path, query, body, creds, idempotencyKey: idem ?? undefined })),
-  );
+  const idempotencyKey =
+    op.method === 'POST'
+      ? fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.uuid(), weight: 1 }, { arbitrary: fc.constant('fuzz-key-reused'), weight: 1 })
+      : fc.constant(null);
+  return fc
+    .record({ path, query: queryPairs(op, ctx), body, idem: idempotencyKey })
+    .chain(({ path, query, body, idem }) => credentials(op, ctx, path).map((creds) => ({ path, query, body, creds, idempotencyKey: idem ?? undefined })));
 }
 
 type Mutation = (parts: Parts) => fc.Arbitrary<Partial<FuzzCase> & { parts?: Partial<Parts> }>;
@@ -77,32 +101,133 @@ function mutations(op: FuzzOperation): { kind: string; weight: number; apply: Mu
     out.push({
       kind: 'body field broken',
       weight: 5,
-      apply: (p) => fc.constantFrom(...properties).chain(([name, prop]) => brokenValue(op.doc, prop).map((v) => ({ parts: { body: { ...asObject(p.body), [name]: v } } }))),
+      apply: (p) =>
+        fc.constantFrom(...properties).chain(([name, prop]) => brokenValue(op.doc, prop).map((v) => ({ parts: { body: { ...asObject(p.body), [name]: v } } }))),
     });
-    out.push({ kind: 'body unknown field', weight: 1, apply: (p) => fc.constantFrom('unexpected', '__proto__', 'constructor', '').map((k) => ({ parts: { body: JSON.parse(`{${JSON.stringify(k)}:1,${JSON.stringify(asObject(p.body)).slice(1)}`.replace(/,}$/, '}')) } })) });
+    out.push({
+      kind: 'body unknown field',
+      weight: 1,
+      apply: (p) =>
+        fc
+          .constantFrom('unexpected', '__proto__', 'constructor', '')
+          .map((k) => ({ parts: { body: JSON.parse(`{${JSON.stringify(k)}:1,${JSON.stringify(asObject(p.body)).slice(1)}`.replace(/,}$/, '}')) } })),
+    });
   }
-  if (required.length > 0) out.push({ kind: 'body required field missing', weight: 2, apply: (p) => fc.constantFrom(...required).map((k) => ({ parts: { body: Object.fromEntries(Object.entries(asObject(p.body)).filter(([key]) => key !== k)) } })) });
+  if (required.length > 0)
+    out.push({
+      kind: 'body required field missing',
+      weight: 2,
+      apply: (p) =>
+        fc.constantFrom(...required).map((k) => ({ parts: { body: Object.fromEntries(Object.entries(asObject(p.body)).filter(([key]) => key !== k)) } })),
+    });
   out.push(
-    { kind: 'body of the wrong type', weight: op.body ? 1 : 0.3, apply: () => fc.constantFrom<unknown>([], 'x', 1, null, true, [{}], {}).map((b) => ({ body: json(b) })) },
+    {
+      kind: 'body of the wrong type',
+      weight: op.body ? 1 : 0.3,
+      apply: () => fc.constantFrom<unknown>([], 'x', 1, null, true, [{}], {}).map((b) => ({ body: json(b) })),
+    },
     { kind: 'body not UTF-8 or not JSON', weight: op.body ? 2 : 0.5, apply: () => rawBodies.map((b) => ({ body: b })) },
-    { kind: 'body deeply nested', weight: op.body ? 1 : 0.3, apply: (p) => fc.constantFrom(5_000, 50_000).chain((d) => fc.boolean().map((arr) => ({ body: deepBody(properties[0]?.[0], asObject(p.body), d, arr) }))) },
-    { kind: 'body over the limit', weight: 0.3, apply: (p) => fc.constantFrom(1_100_000, 1_048_577).map((n) => ({ body: json({ ...asObject(p.body), [properties[0]?.[0] ?? 'pad']: 'x'.repeat(n) }) })) },
-    { kind: 'wrong content type', weight: op.body ? 1 : 0.3, apply: () => fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/vnd.api+json', 'application/json, text/plain', '').map((ct) => ({ headers: { 'content-type': ct } })) },
+    {
+      kind: 'body deeply nested',
+      weight: op.body ? 1 : 0.3,
+      apply: (p) => fc.constantFrom(5_000, 50_000).chain((d) => fc.boolean().map((arr) => ({ body: deepBody(properties[0]?.[0], asObject(p.body), d, arr) }))),
+    },
+    {
+      kind: 'body over the limit',
+      weight: 0.3,
+      apply: (p) => fc.constantFrom(1_100_000, 1_048_577).map((n) => ({ body: json({ ...asObject(p.body), [properties[0]?.[0] ?? 'pad']: 'x'.repeat(n) }) })),
+    },
+    {
+      kind: 'wrong content type',
+      weight: op.body ? 1 : 0.3,
+      apply: () =>
+        fc
+          .constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/json; charset=latin1',
+            'application/json; charset=utf-16',
+            'application/vnd.api+json',
+            'application/json, text/plain',
+            '',
+          )
+          .map((ct) => ({ headers: { 'content-type': ct } })),
+    },
   );
   for (const p of op.params.filter((q) => q.in === 'path')) {
-    out.push({ kind: `path ${p.name} broken`, weight: 2, apply: () => fc.oneof(brokenRawParam(op.doc, p.schema).filter((v) => v !== ''), fc.constantFrom('%E0%A4%A', 'x'.repeat(5000), '99999999999999999999', '-1', encodePathValue(p, "'; SELECT 1 --"))).map((v) => ({ parts: { path: { [p.name]: v } }, rawPath: true })) });
+    out.push({
+      kind: `path ${p.name} broken`,
+      weight: 2,
+      apply: () =>
+        fc
+          .oneof(
+            brokenRawParam(op.doc, p.schema).filter((v) => v !== ''),
+            fc.constantFrom('%E0%A4%A', 'x'.repeat(5000), '99999999999999999999', '-1', encodePathValue(p, "'; SELECT 1 --")),
+          )
+          .map((v) => ({ parts: { path: { [p.name]: v } }, rawPath: true })),
+    });
   }
   const query = op.params.filter((q) => q.in === 'query');
   if (query.length > 0) {
-    out.push({ kind: 'query value broken', weight: 3, apply: (p) => fc.constantFrom(...query).chain((q) => brokenRawParam(op.doc, q.schema).map((v) => ({ parts: { query: [...p.query.filter(([k]) => k !== q.name), [q.name, v]] } }))) });
-    out.push({ kind: 'query key repeated', weight: 1, apply: (p) => fc.constantFrom(...query).map((q) => ({ parts: { query: [...p.query, [q.name, '1'], [q.name, '2']] } })) });
+    out.push({
+      kind: 'query value broken',
+      weight: 3,
+      apply: (p) =>
+        fc
+          .constantFrom(...query)
+          .chain((q) => brokenRawParam(op.doc, q.schema).map((v) => ({ parts: { query: [...p.query.filter(([k]) => k !== q.name), [q.name, v]] } }))),
+    });
+    out.push({
+      kind: 'query key repeated',
+      weight: 1,
+      apply: (p) => fc.constantFrom(...query).map((q) => ({ parts: { query: [...p.query, [q.name, '1'], [q.name, '2']] } })),
+    });
   }
-  out.push({ kind: 'query key unknown or nested', weight: 1, apply: (p) => fc.constantFrom(['unknown', '1'], [`${query[0]?.name ?? 'limit'}[gt]`, '1'], [`${query[0]?.name ?? 'limit'}[]`, '1'], ['__proto__[x]', '1'], ['constructor[prototype][x]', '1'], ['a'.repeat(3000), '1'], ['%00', '1']).map((pair) => ({ parts: { query: [...p.query, pair as [string, string]] } })) });
+  out.push({
+    kind: 'query key unknown or nested',
+    weight: 1,
+    apply: (p) =>
+      fc
+        .constantFrom(
+          ['unknown', '1'],
+          [`${query[0]?.name ?? 'limit'}[gt]`, '1'],
+          [`${query[0]?.name ?? 'limit'}[]`, '1'],
+          ['__proto__[x]', '1'],
+          ['constructor[prototype][x]', '1'],
+          ['a'.repeat(3000), '1'],
+          ['%00', '1'],
+        )
+        .map((pair) => ({ parts: { query: [...p.query, pair as [string, string]] } })),
+  });
   if (op.odata) {
     const names = Object.keys(ODATA_GARBAGE);
-    out.push({ kind: 'OData option unknown or broken', weight: 5, apply: (p) => fc.constantFrom(...names).chain((n) => fc.constantFrom(...ODATA_GARBAGE[n]!).map((v) => ({ parts: { query: [...p.query.filter(([k]) => k !== n), [n, encodeURIComponent(v)]] } }))) });
+    out.push({
+      kind: 'OData option unknown or broken',
+      weight: 5,
+      apply: (p) =>
+        fc
+          .constantFrom(...names)
+          .chain((n) =>
+            fc.constantFrom(...ODATA_GARBAGE[n]!).map((v) => ({ parts: { query: [...p.query.filter(([k]) => k !== n), [n, encodeURIComponent(v)]] } })),
+          ),
+    });
   }
-  out.push({ kind: 'header broken', weight: 0.5, apply: () => fc.constantFrom<Record<string, string>>({ 'idempotency-key': 'k'.repeat(300) }, { 'idempotency-key': '' }, { 'x-request-id': '../../etc' }, { accept: 'text/html' }, { 'x-client-secret': '' }).map((headers) => ({ headers })) });
+  out.push({
+    kind: 'header broken',
+    weight: 0.5,
+    apply: () =>
+      fc
+        .constantFrom<Record<string, string>>(
+          { 'idempotency-key': 'k'.repeat(300) },
+          { 'idempotency-key': '' },
+          { 'x-request-id': '../../etc' },
+          { accept: 'text/html' },
+          { 'x-client-secret': '' },
+        )
+        .map((headers) => ({ headers })),
+  });
   return out.filter((m) => m.weight > 0);
 }
 
@@ -140,7 +265,14 @@ export function fuzzCases(op: FuzzOperation, ctx: FuzzContext): fc.Arbitrary<Fuz
     m.apply(parts).map((change) => {
       const merged: Parts = { ...parts, ...change.parts, path: { ...parts.path, ...change.parts?.path } };
       const rawPath = Object.fromEntries(
-        op.params.filter((p) => p.in === 'path').map((p) => [p.name, (change as { rawPath?: boolean }).rawPath && change.parts?.path?.[p.name] !== undefined ? merged.path[p.name]! : encodePathValue(p, merged.path[p.name] ?? 'x')]),
+        op.params
+          .filter((p) => p.in === 'path')
+          .map((p) => [
+            p.name,
+            (change as { rawPath?: boolean }).rawPath && change.parts?.path?.[p.name] !== undefined
+              ? merged.path[p.name]!
+              : encodePathValue(p, merged.path[p.name] ?? 'x'),
+          ]),
       );
       const body = change.body ?? (merged.body === undefined ? undefined : json(merged.body));
       const headers: Record<string, string> = { ...merged.creds.headers };

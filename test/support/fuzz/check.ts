@@ -18,7 +18,10 @@ const routes = new RouteTable(loadContracts());
 const LEAKS: [string, RegExp][] = [
   ['a stack frame', /\n\s+at [^\n]+|\bat [\w.<>]+ \([^)]*:\d+:\d+\)/],
   ['a file path', /(?:\/work\/|\/home\/|node_modules|[\w-]+\.(?:ts|js|mjs):\d+)/],
-  ['SQL', /\b(?:select\s+[\w*"]+[\w\s,."*]*\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from)\b|\brelation\s+"|syntax error at (?:or near|end of input)|violates [\w ]*constraint|invalid input syntax|duplicate key value/i],
+  [
+    'SQL',
+    /\b(?:select\s+[\w*"]+[\w\s,."*]*\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from)\b|\brelation\s+"|syntax error at (?:or near|end of input)|violates [\w ]*constraint|invalid input syntax|duplicate key value/i,
+  ],
   ['a database error', /\b(?:PGlite|postgres|pg_|SQLSTATE|kysely)\b/i],
   ['an API key', /\b[spr]k_(?:test|live)_[A-Za-z0-9]{6,}/],
 ];
@@ -61,9 +64,13 @@ export function checkAnswer(op: FuzzOperation, c: FuzzCase, answer: Answer): str
   const headerText = [...answer.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
   const routed = routes.resolve(c.method, c.path.split('?')[0]!);
   // An operation whose answer is a new secret (`x-answer-holds-secret`: a sandbox merchant's keys, a new merchant's, a restricted key) shows keys in its success body.
-  const answersKeys = routed.kind === 'found' && status < 300 && Boolean((routed.route.operation as { 'x-answer-holds-secret'?: boolean })['x-answer-holds-secret']);
+  const answersKeys =
+    routed.kind === 'found' && status < 300 && Boolean((routed.route.operation as { 'x-answer-holds-secret'?: boolean })['x-answer-holds-secret']);
   for (const [what, pattern] of LEAKS) {
-    for (const [where, text] of [['body', answer.text], ['headers', headerText]] as const) {
+    for (const [where, text] of [
+      ['body', answer.text],
+      ['headers', headerText],
+    ] as const) {
       if (answersKeys && where === 'body' && what === 'an API key') continue;
       const m = pattern.exec(text);
       if (m && !echoed(m[0], c)) problems.push(`${what} in the ${where}: ${JSON.stringify(m[0].slice(0, 80))}`);
@@ -74,7 +81,8 @@ export function checkAnswer(op: FuzzOperation, c: FuzzCase, answer: Answer): str
   // A broken path value may make the path another operation's (`/v1/invoice/getByReference(code=''')`
   // is `/v1/invoice/{id}`) or no operation's: the answer is then that operation's, or the router's 404.
   if (routed.kind === 'found') {
-    for (const p of validator.validateResponse(routed.route.operationId, status, answer.headers, answer.text)) problems.push(`contract (${routed.route.operationId}): ${p}`);
+    for (const p of validator.validateResponse(routed.route.operationId, status, answer.headers, answer.text))
+      problems.push(`contract (${routed.route.operationId}): ${p}`);
   } else if (status !== 404 || !/"code":\s*"route_not_found"/.test(answer.text)) {
     problems.push(`a path of no operation answered ${status}, not 404 route_not_found`);
   }

@@ -53,7 +53,9 @@ function bodyOf(doc: Json, operation: Json): FuzzOperation['body'] {
   const requestBody = deref(doc, operation.requestBody);
   const media = requestBody.content?.['application/json'];
   if (!media) return undefined;
-  const examples = Object.values<Json>(media.examples ?? {}).map((e) => deref(doc, e).value).filter((v) => v !== undefined);
+  const examples = Object.values<Json>(media.examples ?? {})
+    .map((e) => deref(doc, e).value)
+    .filter((v) => v !== undefined);
   if (media.example !== undefined) examples.push(media.example);
   return { required: Boolean(requestBody.required), schema: media.schema ?? {}, examples };
 }
@@ -81,7 +83,8 @@ export function fuzzOperations(): FuzzOperation[] {
           body: bodyOf(doc, operation),
           security: (operation.security ?? doc.security ?? []).map((req: Json) => Object.keys(req)),
           implemented: implemented.has(operation.operationId),
-          documentedNotImplemented: Object.keys(operation.responses ?? {}).includes('501') && !Object.keys(operation.responses ?? {}).some((code) => code.startsWith('2')),
+          documentedNotImplemented:
+            Object.keys(operation.responses ?? {}).includes('501') && !Object.keys(operation.responses ?? {}).some((code) => code.startsWith('2')),
           odata: params.some((p) => p.in === 'query' && p.name.startsWith('$')),
         });
       }

@@ -35,7 +35,11 @@ export class FuzzReport {
   readonly slow: { operationId: string; index: number; kind: string; status: number; ms: number }[] = [];
   private readonly started = Date.now();
 
-  constructor(readonly seed: number, readonly runsPerOperation: number, readonly database: string) {}
+  constructor(
+    readonly seed: number,
+    readonly runsPerOperation: number,
+    readonly database: string,
+  ) {}
 
   record(op: FuzzOperation, c: FuzzCase, status: number, ms: number, index: number): void {
     this.requests++;
@@ -64,7 +68,9 @@ export class FuzzReport {
       byStatus: this.byStatus,
       notImplemented501: this.notImplemented501,
       documented501: this.documented501,
-      notImplementedOperations: Object.entries(this.byOperation).filter(([, o]) => !o.implemented).map(([id]) => id),
+      notImplementedOperations: Object.entries(this.byOperation)
+        .filter(([, o]) => !o.implemented)
+        .map(([id]) => id),
       failures: this.failures.length,
       slowAnswers: this.slow.length,
       byKind: this.byKind,

@@ -39,7 +39,8 @@ function rightCredentials(op: FuzzOperation, ctx: FuzzContext, pathValues: Recor
   if (op.security.length === 0 || first.length === 0) return { label: 'public', headers: {} };
   if (first.includes('apiKey')) return { label: 'api key', headers: { 'x-api-key': ctx.keys.secret } };
   if (first.includes('secretKey')) return { label: 'secret key', headers: { authorization: `Bearer ${ctx.keys.secret}` } };
-  if (first.includes('publishableKey')) return { label: 'publishable key + client secret', headers: { authorization: `Bearer ${ctx.keys.publishable}`, 'x-client-secret': session.clientSecret } };
+  if (first.includes('publishableKey'))
+    return { label: 'publishable key + client secret', headers: { authorization: `Bearer ${ctx.keys.publishable}`, 'x-client-secret': session.clientSecret } };
   return { label: 'client secret', headers: { 'x-client-secret': session.clientSecret } };
 }
 
@@ -59,8 +60,14 @@ export function credentials(op: FuzzOperation, ctx: FuzzContext, pathValues: Rec
     { label: 'empty bearer', headers: { authorization: 'Bearer ' } },
     { label: 'huge key', headers: { [header]: key('sk_test_' + 'k'.repeat(8000)) } },
     { label: 'live key', headers: { [header]: key(ctx.keys.liveSecret) } },
-    { label: "another session's client secret", headers: { authorization: `Bearer ${ctx.keys.publishable}`, 'x-client-secret': ctx.otherSession.clientSecret } },
-    { label: 'forged client secret', headers: { authorization: `Bearer ${ctx.keys.publishable}`, 'x-client-secret': `${pathValues.id ?? 'cs_test_x'}_secret_forged` } },
+    {
+      label: "another session's client secret",
+      headers: { authorization: `Bearer ${ctx.keys.publishable}`, 'x-client-secret': ctx.otherSession.clientSecret },
+    },
+    {
+      label: 'forged client secret',
+      headers: { authorization: `Bearer ${ctx.keys.publishable}`, 'x-client-secret': `${pathValues.id ?? 'cs_test_x'}_secret_forged` },
+    },
     { label: 'client secret alone', headers: { 'x-client-secret': secret } },
   ];
   return fc.oneof({ arbitrary: fc.constant(right), weight: 10 }, { arbitrary: fc.constantFrom(...wrong), weight: 2 });
@@ -74,7 +81,9 @@ export function asText(value: unknown): string {
 
 /** A path value: a real id most of the time, else one generated from the parameter's schema. */
 export function pathValue(op: FuzzOperation, ctx: FuzzContext, p: ParamSpec): fc.Arbitrary<string> {
-  const generated = validValue(op.doc, p.schema, ctx.known, p.name).map(asText).filter((s) => s.length > 0);
+  const generated = validValue(op.doc, p.schema, ctx.known, p.name)
+    .map(asText)
+    .filter((s) => s.length > 0);
   const ids = ctx.pathIds(op, p.name);
   return ids.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...ids), weight: 4 }, { arbitrary: generated, weight: 1 }) : generated;
 }
@@ -92,9 +101,7 @@ export function fillPath(op: FuzzOperation, raw: Record<string, string>): string
 export function queryPairs(op: FuzzOperation, ctx: FuzzContext): fc.Arbitrary<[string, string][]> {
   const params = op.params.filter((p) => p.in === 'query');
   if (params.length === 0) return fc.constant([]);
-  const entries = params.map((p) =>
-    fc.tuple(fc.constant(p), p.required ? fc.constant(true) : fc.boolean(), validValue(op.doc, p.schema, ctx.known, p.name)),
-  );
+  const entries = params.map((p) => fc.tuple(fc.constant(p), p.required ? fc.constant(true) : fc.boolean(), validValue(op.doc, p.schema, ctx.known, p.name)));
   return fc.tuple(...entries).map((chosen) => {
     const pairs: [string, string][] = [];
     for (const [p, include, value] of chosen) {

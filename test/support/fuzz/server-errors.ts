@@ -9,7 +9,10 @@ export class ServerErrors {
       try {
         const entry = JSON.parse(line);
         const requestId = entry.requestId ?? entry.req?.id;
-        const stack = String(entry.err?.stack ?? entry.err?.message ?? entry.msg ?? '').split('\n').slice(0, 6).join(' | ');
+        const stack = String(entry.err?.stack ?? entry.err?.message ?? entry.msg ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join(' | ');
         if (requestId) this.byRequest.set(requestId, stack);
       } catch {
         /* not a JSON line */

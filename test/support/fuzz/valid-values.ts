@@ -82,7 +82,8 @@ export function validValue(doc: Json, rawSchema: unknown, known: KnownIds = {}, 
 function byType(doc: Json, schema: Json, known: KnownIds, depth: number): fc.Arbitrary<unknown> {
   const generated = generatedByType(doc, schema, known, depth);
   // The contract's own examples of a field are valid in the ways a generator cannot know (a real currency).
-  const examples = Array.isArray(schema.examples) && schema.enum === undefined ? schema.examples.filter((e: unknown) => e === null || typeof e !== 'object') : [];
+  const examples =
+    Array.isArray(schema.examples) && schema.enum === undefined ? schema.examples.filter((e: unknown) => e === null || typeof e !== 'object') : [];
   return examples.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...examples), weight: 2 }, { arbitrary: generated, weight: 1 }) : generated;
 }
 
@@ -117,7 +118,9 @@ function objectArbitrary(doc: Json, schema: Json, known: KnownIds, depth: number
   const properties = Object.entries<Json>(schema.properties ?? {});
   if (properties.length === 0) {
     if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-      return fc.dictionary(fc.constantFrom('orderId', 'note', '<b>k</b>', "k'ey", 'ключ'), validValue(doc, schema.additionalProperties, known, '', depth + 1), { maxKeys: 3 });
+      return fc.dictionary(fc.constantFrom('orderId', 'note', '<b>k</b>', "k'ey", 'ключ'), validValue(doc, schema.additionalProperties, known, '', depth + 1), {
+        maxKeys: 3,
+      });
     }
     return fc.constant({});
   }

@@ -32,7 +32,14 @@ export function eventObject(subject: EventSubject): Record<string, unknown> {
     case 'payout':
       return payoutView(subject.payout);
     case 'test':
-      return { object: 'test', id: subject.id, message: 'This is a test event sent from the Till API.', eventType: subject.eventType, isLive: subject.live, createdAt: subject.created_at.toISOString() };
+      return {
+        object: 'test',
+        id: subject.id,
+        message: 'This is a test event sent from the Till API.',
+        eventType: subject.eventType,
+        isLive: subject.live,
+        createdAt: subject.created_at.toISOString(),
+      };
   }
 }
 
@@ -41,7 +48,17 @@ export function eventEnvelope(event: EventRecord): Schemas['WebhookEvent'] {
   const at = event.created_at.toISOString();
   // An event written before events stored records carries its payload as it was written.
   const object = event.subject.kind === 'payload' ? event.subject.payload : eventObject(event.subject);
-  const envelope = { id: event.id, object: 'event' as const, type: event.type, apiVersion: event.api_version, created: at, createdAt: at, livemode: event.livemode, merchantId: event.merchant_id, data: { object } };
+  const envelope = {
+    id: event.id,
+    object: 'event' as const,
+    type: event.type,
+    apiVersion: event.api_version,
+    created: at,
+    createdAt: at,
+    livemode: event.livemode,
+    merchantId: event.merchant_id,
+    data: { object },
+  };
   return envelope as unknown as Schemas['WebhookEvent'];
 }
 

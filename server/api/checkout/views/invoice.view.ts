@@ -12,7 +12,11 @@ type Schemas = components['schemas'];
 const PASCAL: Readonly<Record<string, Schemas['InvoiceEventObject']['status']>> = COMMERCE_STATUS;
 
 /** A stored line as the wire line. Lines of sessions raised before lines had ids are numbered by position. */
-function lineView(line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number }, index: number, currency: string): Schemas['InvoiceLineItem'] {
+function lineView(
+  line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number },
+  index: number,
+  currency: string,
+): Schemas['InvoiceLineItem'] {
   const unit = line.unitAmount.toString();
   // Exact: lines stored before they carried their own totals are computed in decimals.
   const subtotal = line.subtotal ?? new Decimal(unit).times(line.quantity.toString()).toFixed();

@@ -52,7 +52,13 @@ export const testMessageView = (m: MessageRow): Schemas['TestMessage'] => ({
   createdAt: m.created_at.toISOString(),
 });
 
-export const testClockView = (c: AdvancedClock): Schemas['TestClock'] => ({ object: 'test_clock', now: c.now.toISOString(), advancedBySeconds: c.advancedBySeconds, jobsRun: c.jobsRun, livemode: false });
+export const testClockView = (c: AdvancedClock): Schemas['TestClock'] => ({
+  object: 'test_clock',
+  now: c.now.toISOString(),
+  advancedBySeconds: c.advancedBySeconds,
+  jobsRun: c.jobsRun,
+  livemode: false,
+});
 
 /** A new sandbox merchant with its test keys (shown this once). */
 export const testMerchantView = ({ merchant, keys }: SandboxMerchant): Schemas['TestMerchant'] => ({
@@ -66,7 +72,12 @@ export const testMerchantView = ({ merchant, keys }: SandboxMerchant): Schemas['
   expiresAt: new Date(merchant.sandbox_expires_at!).toISOString(),
 });
 
-export const qrPaidView = ({ session, payment }: SessionPayment): Schemas['TestQrPaidResult'] => ({ sessionId: session.id, status: 'completed', paymentStatus: 'paid', paymentId: payment.id });
+export const qrPaidView = ({ session, payment }: SessionPayment): Schemas['TestQrPaidResult'] => ({
+  sessionId: session.id,
+  status: 'completed',
+  paymentStatus: 'paid',
+  paymentId: payment.id,
+});
 
 /** A test payment after its bank transfer arrived or its QR code was paid (a part payment leaves the invoice partially paid). */
 export const paymentReceivedView = ({ payment, invoice }: { payment: PaymentRow; invoice: InvoiceRow }): Schemas['TestPaymentReceivedResult'] => ({

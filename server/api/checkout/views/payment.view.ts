@@ -49,7 +49,10 @@ export const paymentEventObject = (p: PaymentRow, card: CardSummary | null): Sch
   currency: p.currency,
   capturedAmount: p.captured_amount === null ? null : decimalToAmount(p.captured_amount, p.currency),
   authorizationExpiresAt: p.authorization_expires_at ? p.authorization_expires_at.toISOString() : null,
-  paymentMethod: p.method_type === 'card' ? { type: 'card', brand: card?.brand ?? null, last4: card?.last4 ?? null } : { type: p.method_type, brand: p.wallet_name, last4: null },
+  paymentMethod:
+    p.method_type === 'card'
+      ? { type: 'card', brand: card?.brand ?? null, last4: card?.last4 ?? null }
+      : { type: p.method_type, brand: p.wallet_name, last4: null },
   failureCode: p.failure_code,
   failureMessage: p.failure_message,
   sessionId: p.session_id,

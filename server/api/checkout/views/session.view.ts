@@ -51,9 +51,19 @@ export function refundStateView(payment: PaymentRow | null | undefined): Schemas
   const rule = refundability(payment);
   const lastAttempt =
     payment?.refund_last_outcome && payment.refund_last_attempt_at
-      ? { outcome: payment.refund_last_outcome as Schemas['SessionRefundAttempt']['outcome'], attemptedAt: payment.refund_last_attempt_at.toISOString(), attempts: payment.refund_attempts }
+      ? {
+          outcome: payment.refund_last_outcome as Schemas['SessionRefundAttempt']['outcome'],
+          attemptedAt: payment.refund_last_attempt_at.toISOString(),
+          attempts: payment.refund_attempts,
+        }
       : null;
-  return { refundable: rule.refundable, reason: rule.reason, message: REFUND_MESSAGES[rule.reason], manualRefundRequired: rule.manualRefundRequired, lastAttempt };
+  return {
+    refundable: rule.refundable,
+    reason: rule.reason,
+    message: REFUND_MESSAGES[rule.reason],
+    manualRefundRequired: rule.manualRefundRequired,
+    lastAttempt,
+  };
 }
 
 /** Who pays a session and what they are told: shown alike by retrieval and by its events. */
@@ -167,7 +177,12 @@ export function sessionEventObject(session: SessionSnapshot, payment: PaymentRow
 export function nextActionView(action: NextAction, publicBaseUrl: string): Schemas['CheckoutSessionRedirectAction'] | Schemas['CheckoutSessionQrAction'] {
   if (action.type === 'redirect_to_3ds') return { type: 'redirect_to_3ds', url: challengeUrl(publicBaseUrl, action.challengeId) };
   const p = action.payment;
-  return { type: 'display_qr', qrData: p.qr_data ?? '', qrImageUrl: `${publicBaseUrl}/qr/${p.qr_token}.png`, expiresAt: (p.qr_expires_at ?? new Date(0)).toISOString() };
+  return {
+    type: 'display_qr',
+    qrData: p.qr_data ?? '',
+    qrImageUrl: `${publicBaseUrl}/qr/${p.qr_token}.png`,
+    expiresAt: (p.qr_expires_at ?? new Date(0)).toISOString(),
+  };
 }
 
 const CONFIRM_PAYMENT_STATUS: Record<string, Schemas['CheckoutSessionPaymentResult']['status']> = {
@@ -185,7 +200,12 @@ export function confirmResultView({ session, payment, nextAction }: Confirmed, p
     object: 'checkout_session',
     status: complete ? 'complete' : 'payment_pending',
     paymentStatus,
-    paymentResult: { id: payment.id, status: CONFIRM_PAYMENT_STATUS[payment.status] ?? 'succeeded', amount: decimalToAmount(payment.amount, payment.currency), currency: payment.currency },
+    paymentResult: {
+      id: payment.id,
+      status: CONFIRM_PAYMENT_STATUS[payment.status] ?? 'succeeded',
+      amount: decimalToAmount(payment.amount, payment.currency),
+      currency: payment.currency,
+    },
     nextAction: nextAction ? nextActionView(nextAction, publicBaseUrl) : null,
   };
 }

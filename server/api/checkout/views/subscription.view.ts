@@ -36,7 +36,14 @@ export const subscriptionView = (s: SubscriptionDetails): Schemas['Subscription'
   nextPaymentAttempt: s.status === 'past_due' ? iso(s.next_retry_at) : null,
   hasPaymentMethod: s.payment_method_id !== null,
   livemode: s.livemode,
-  items: s.items.map((i) => ({ id: i.id, planId: i.plan_id, planName: i.plan_name, quantity: i.quantity, amount: decimalToAmount(i.amount, i.currency), currency: i.currency })),
+  items: s.items.map((i) => ({
+    id: i.id,
+    planId: i.plan_id,
+    planName: i.plan_name,
+    quantity: i.quantity,
+    amount: decimalToAmount(i.amount, i.currency),
+    currency: i.currency,
+  })),
 });
 
 /**
@@ -62,8 +69,17 @@ export function subscriptionEventObject(
     cancelAtPeriodEnd: s.cancel_at_period_end,
     cancelAt: iso(s.cancel_at),
     canceledAt: iso(s.canceled_at),
-    items: s.items.map((i) => ({ id: i.id, planId: i.plan_id, planName: i.plan_name, quantity: i.quantity, amount: decimalToAmount(i.amount, i.currency), isMetered: false })),
-    ...(change.previousPlanId !== undefined ? { previousPlanId: change.previousPlanId, proratedAmount: decimalToAmount(change.proratedAmount ?? '0', s.currency) } : {}),
+    items: s.items.map((i) => ({
+      id: i.id,
+      planId: i.plan_id,
+      planName: i.plan_name,
+      quantity: i.quantity,
+      amount: decimalToAmount(i.amount, i.currency),
+      isMetered: false,
+    })),
+    ...(change.previousPlanId !== undefined
+      ? { previousPlanId: change.previousPlanId, proratedAmount: decimalToAmount(change.proratedAmount ?? '0', s.currency) }
+      : {}),
     isLive: s.livemode,
     createdAt: s.created_at.toISOString(),
   };

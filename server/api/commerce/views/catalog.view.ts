@@ -12,7 +12,10 @@ import { decimalToString } from '../../../shared/money.js';
 type Schemas = components['schemas'];
 
 const pascal = <T extends string>(value: string) => (value.charAt(0).toUpperCase() + value.slice(1)) as T;
-const BILLING_TYPE_OF = Object.fromEntries(Object.entries(BILLING_TYPES).map(([wire, stored]) => [stored, wire])) as Record<Plan['billing_type'], Schemas['SubscriptionPlanBillingType']>;
+const BILLING_TYPE_OF = Object.fromEntries(Object.entries(BILLING_TYPES).map(([wire, stored]) => [stored, wire])) as Record<
+  Plan['billing_type'],
+  Schemas['SubscriptionPlanBillingType']
+>;
 
 /** A product; its `media` when asked for (always on create and update). */
 export function catalogProductView(p: Product, options: { media: boolean }): Schemas['SubscriptionProduct'] {
@@ -108,4 +111,5 @@ export const planUpdateInput = (b: Schemas['SubscriptionPlanUpdateRequest']): Up
 /** The Commerce names of a plan's fixed fields, for the domain's `field_immutable` refusals. */
 export const PLAN_FIELD_SPELLING = { interval: 'timeUnit', intervalCount: 'timeInterval' } as const;
 
-export const inventoryStatus = (status: Schemas['SubscriptionInventoryItemStatus'] | undefined) => (status === undefined ? undefined : lower<InventoryItemStatus>(status));
+export const inventoryStatus = (status: Schemas['SubscriptionInventoryItemStatus'] | undefined) =>
+  status === undefined ? undefined : lower<InventoryItemStatus>(status);

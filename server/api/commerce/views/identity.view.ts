@@ -17,7 +17,13 @@ export const userView = ({ user, roles, scopes }: CurrentUser): Schemas['User'] 
   createdDateTime: user.created_at.toISOString(),
 });
 
-export const roleView = (r: Role): Schemas['Role'] => ({ id: r.id, name: r.name, description: r.description, scopes: r.scopes, createdDateTime: r.created_at.toISOString() });
+export const roleView = (r: Role): Schemas['Role'] => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  scopes: r.scopes,
+  createdDateTime: r.created_at.toISOString(),
+});
 
 export const restrictedKeyView = ({ key, row, role }: NewRestrictedKey): Schemas['RestrictedKey'] => ({
   id: row.id,

@@ -17,7 +17,11 @@ function derivedUuid(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-function itemView(invoice: InvoiceRow, line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number }, index: number): Schemas['InvoiceItem'] {
+function itemView(
+  invoice: InvoiceRow,
+  line: Partial<InvoiceLine> & { name: string; quantity: number; unitAmount: string | number },
+  index: number,
+): Schemas['InvoiceItem'] {
   const money = (value: string | number | undefined) => decimalToAmount(String(value ?? '0'), invoice.currency);
   const id = line.id ?? index + 1;
   return {
@@ -54,7 +58,13 @@ const party = (p: Partial<Schemas['CounterPartyInfo']>): Schemas['CounterPartyIn
 function sourceInfo(invoice: InvoiceRow): Schemas['CounterPartyInfo'] | null {
   const known = invoice.payer_email ?? invoice.payer_first_name ?? invoice.payer_last_name ?? invoice.payer_phone ?? invoice.payer_address;
   if (known === null) return null;
-  return party({ firstName: invoice.payer_first_name, lastName: invoice.payer_last_name, email: invoice.payer_email, phone: invoice.payer_phone, ...invoice.payer_address });
+  return party({
+    firstName: invoice.payer_first_name,
+    lastName: invoice.payer_last_name,
+    email: invoice.payer_email,
+    phone: invoice.payer_phone,
+    ...invoice.payer_address,
+  });
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

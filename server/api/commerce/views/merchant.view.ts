@@ -22,7 +22,10 @@ export const merchantView = (m: Merchant): Schemas['Merchant'] => ({
 });
 
 /** A merchant just made, with its keys of the caller's mode (shown once). */
-export const merchantCreatedView = (m: Merchant, keys: MerchantKeys['test']): Schemas['MerchantCreated'] => ({ ...merchantView(m), keys: { secret: keys.secret, publishable: keys.publishable } });
+export const merchantCreatedView = (m: Merchant, keys: MerchantKeys['test']): Schemas['MerchantCreated'] => ({
+  ...merchantView(m),
+  keys: { secret: keys.secret, publishable: keys.publishable },
+});
 
 export const locationView = (l: MerchantLocation): Schemas['MerchantLocation'] => ({
   id: l.id,

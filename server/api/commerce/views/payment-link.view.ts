@@ -97,8 +97,17 @@ export const offeredPlanView = (plan: Plan, productName: string): Schemas['Subsc
   catalogPlanView({ ...plan, product_name: productName, commerce_status: 'Active', effective_valid_from: plan.valid_from ?? plan.created_at });
 
 /** The public view, for the hosted page: no analytics, no notification URL; the merchant and the plans on offer. */
-export function publicLinkView(link: PaymentLinkRow, merchant: Merchant, plans: { plan: Plan; productName: string }[], baseUrl: string): Schemas['PaymentLinkPublic'] {
-  return { ...coreView(link, baseUrl), merchant: { name: merchant.name, logoUrl: merchant.logo_url }, plans: plans.map((p) => offeredPlanView(p.plan, p.productName)) };
+export function publicLinkView(
+  link: PaymentLinkRow,
+  merchant: Merchant,
+  plans: { plan: Plan; productName: string }[],
+  baseUrl: string,
+): Schemas['PaymentLinkPublic'] {
+  return {
+    ...coreView(link, baseUrl),
+    merchant: { name: merchant.name, logoUrl: merchant.logo_url },
+    plans: plans.map((p) => offeredPlanView(p.plan, p.productName)),
+  };
 }
 
 type CreateBody = Schemas['PaymentLinkCreateRequest'];

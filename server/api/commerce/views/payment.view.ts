@@ -38,7 +38,12 @@ export function paymentStatusOf(p: PaymentRow): PaymentStatus {
 /** The rule of the contract, in one place: true exactly for `Success` and `CustomerAuthRequired`. */
 export const isSuccess = (status: PaymentStatus): boolean => status === 'Success' || status === 'CustomerAuthRequired';
 
-const APPROVAL: Record<PayerAction['type'], Schemas['PaymentApprovalAction']> = { none: 'None', redirect_to_3ds: 'Redirect', display_qr: 'QrCode', bank_transfer: 'BankTransfer' };
+const APPROVAL: Record<PayerAction['type'], Schemas['PaymentApprovalAction']> = {
+  none: 'None',
+  redirect_to_3ds: 'Redirect',
+  display_qr: 'QrCode',
+  bank_transfer: 'BankTransfer',
+};
 
 function approvalData(action: PayerAction, publicBaseUrl: string): string | null {
   if (action.type === 'redirect_to_3ds') return challengeUrl(publicBaseUrl, action.challengeId);
@@ -58,9 +63,12 @@ function hostMessage(p: PaymentRow, action: PayerAction): string | null {
 
 /** The sandbox issuer's authorization code: six characters derived from the payment's reference. */
 const authorizationCode = (p: PaymentRow): string | null =>
-  p.method_type === 'card' && ['succeeded', 'captured', 'authorized', 'partially_refunded', 'refunded'].includes(p.status) ? createHash('sha256').update(p.reference_number).digest('hex').slice(0, 6).toUpperCase() : null;
+  p.method_type === 'card' && ['succeeded', 'captured', 'authorized', 'partially_refunded', 'refunded'].includes(p.status)
+    ? createHash('sha256').update(p.reference_number).digest('hex').slice(0, 6).toUpperCase()
+    : null;
 
-const taken = (p: PaymentRow): string => (['succeeded', 'captured', 'partially_refunded', 'refunded', 'pending_reversal'].includes(p.status) ? (p.captured_amount ?? p.amount) : '0');
+const taken = (p: PaymentRow): string =>
+  ['succeeded', 'captured', 'partially_refunded', 'refunded', 'pending_reversal'].includes(p.status) ? (p.captured_amount ?? p.amount) : '0';
 
 /** The answer of `POST /api/payment/payinvoice`. */
 export function paymentResponseView(r: CommercePaymentResult, publicBaseUrl: string): Schemas['PaymentResponse'] {
@@ -93,7 +101,14 @@ function bankTransferView(i: Extract<PayerAction, { type: 'bank_transfer' }>['in
   return { ...i, amount: decimalToAmount(i.amount, i.currency), expiresAt: i.expiresAt.toISOString() };
 }
 
-const HOLD_STATUS: Record<string, Schemas['CommercePaymentHoldStatus']> = { authorized: 'Authorized', captured: 'Captured', released: 'Released', expired: 'Expired', refunded: 'Captured', partially_refunded: 'Captured' };
+const HOLD_STATUS: Record<string, Schemas['CommercePaymentHoldStatus']> = {
+  authorized: 'Authorized',
+  captured: 'Captured',
+  released: 'Released',
+  expired: 'Expired',
+  refunded: 'Captured',
+  partially_refunded: 'Captured',
+};
 
 /** The payment object of `/v1/payment`. */
 export function commercePaymentView(v: CommercePaymentView, publicBaseUrl: string): Schemas['CommercePayment'] {

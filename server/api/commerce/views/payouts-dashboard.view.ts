@@ -39,7 +39,17 @@ export function payoutsDashboardView(d: PayoutsDashboard): Schemas['PayoutsDashb
       totalDisbursed: amount(r.total_disbursed),
       totalFailedAmount: amount(r.total_failed_amount),
     })),
-    transferTypeSummary: d.byTransferType.map((r) => ({ transferType: r.transfer_type as Schemas['TransferAction'], count: r.count, totalAmount: amount(r.total_amount), totalFees: amount(r.total_fees) })),
-    batchTypeSummary: d.byBatchType.map((r) => ({ batchType: BATCH_TYPE[r.batch_type], batchCount: r.batch_count, entryCount: r.entry_count, totalAmount: amount(r.total_amount) })),
+    transferTypeSummary: d.byTransferType.map((r) => ({
+      transferType: r.transfer_type as Schemas['TransferAction'],
+      count: r.count,
+      totalAmount: amount(r.total_amount),
+      totalFees: amount(r.total_fees),
+    })),
+    batchTypeSummary: d.byBatchType.map((r) => ({
+      batchType: BATCH_TYPE[r.batch_type],
+      batchCount: r.batch_count,
+      entryCount: r.entry_count,
+      totalAmount: amount(r.total_amount),
+    })),
   };
 }

@@ -16,9 +16,20 @@ export function transfersDashboardView(d: TransfersDashboard): Schemas['Transfer
       averageAmount: money(d.summary.average),
       completionRate: Number(d.summary.completionRate),
     },
-    typeBreakdown: d.byAction.map((g) => ({ requestType: g.key as Schemas['TransferAction'], count: g.count, totalAmount: money(g.amount), totalFees: money(g.fees) })),
+    typeBreakdown: d.byAction.map((g) => ({
+      requestType: g.key as Schemas['TransferAction'],
+      count: g.count,
+      totalAmount: money(g.amount),
+      totalFees: money(g.fees),
+    })),
     statusBreakdown: d.byStatus.map((g) => ({ status: g.key as Schemas['TransferStatus'], count: g.count, totalAmount: money(g.amount) })),
-    timeSeries: d.series.map((p) => ({ date: p.date, count: p.count, totalSourceAmount: money(p.source), totalPayoutAmount: money(p.payout), totalFees: money(p.fees) })),
+    timeSeries: d.series.map((p) => ({
+      date: p.date,
+      count: p.count,
+      totalSourceAmount: money(p.source),
+      totalPayoutAmount: money(p.payout),
+      totalFees: money(p.fees),
+    })),
     feePayerBreakdown: d.byFeePayer.map((g) => ({ feePayer: g.key as Schemas['TransferFeePayer'], count: g.count, totalFeeAmount: money(g.fees) })),
   };
 }
