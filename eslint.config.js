@@ -7,8 +7,8 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** The code merchants run or depend on: `any` may not flow through it unchecked. */
-const PRODUCT = ['server/**/*.ts', 'sdk/src/**/*.ts', 'conformance/**/*.ts', 'web/**/*.ts'];
+/** The code merchants run or depend on: `any` may not flow through it unchecked (tests and the conformance suite read answers as `any` on purpose). */
+const PRODUCT = ['server/**/*.ts', 'sdk/src/**/*.ts', 'web/**/*.ts'];
 
 export default tseslint.config(
   { ignores: ['generated/', 'dist/', 'sdk/dist/', 'node_modules/', 'out/', '.data/', 'coverage/', 'openapi/'] },
