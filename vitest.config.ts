@@ -1,17 +1,47 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+// The test projects. A file's project is in its name, so test/<area>/ can hold all kinds:
+//   unit       *.unit.test.ts      rules called directly: no server (a database only as a template copy)
+//   api        *.test.ts           the app over HTTP on a database of its own (PGlite; PostgreSQL with DATABASE_URL)
+//   browser    *.browser.test.ts   pages in Debian's Chromium
+//   processes  *.process.test.ts   spawned servers, workers, CLIs, restarts
+//   postgres   *.pg.test.ts        races and several processes on one PostgreSQL database (only with DATABASE_URL)
+//   fuzz       test/fuzz/          every operation of both contracts, fuzzed
+//   sdk        sdk/test/           the published client
+// `npm test` runs every project but postgres; `npm run test:<project>` runs one.
+const KINDS = ['test/**/*.unit.test.ts', 'test/**/*.browser.test.ts', 'test/**/*.process.test.ts', 'test/**/*.pg.test.ts', 'test/fuzz/**'];
+
+/** A project over the root settings below. */
+const project = (name: string, include: string[], settings: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, include, ...settings },
+});
+
+// Files of a project share one worker's modules (isolate: false): each file still starts its own
+// server on its own database, and importing the server once per worker instead of once per file
+// halves the run. The processes' files keep their isolation: they change the environment.
+const shared = { isolate: false };
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts', 'conformance/test/**/*.test.ts'],
+    // Migrates the run's template database once; every test file starts from a copy (test/support/database.ts).
     globalSetup: ['test/setup/template.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two test files at once even on a 2-core machine (vitest's default there is one): much of a
     // file's time is waiting (servers starting, browsers, webhooks, clocks), so two overlap well.
-    // On PostgreSQL (DATABASE_URL) one at a time: the files share that one database, and one
-    // file's background work (jobs, due work, deliveries) must not touch what another checks.
-    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || (process.env.DATABASE_URL ? 1 : Math.max(2, availableParallelism() - 1)),
+    // Every file has a database of its own, on PGlite and on PostgreSQL alike.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
     reporters: process.env.VITEST_JSON ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]] : ['default'],
+    projects: [
+      project('unit', ['test/**/*.unit.test.ts', 'conformance/test/**/*.test.ts'], shared),
+      project('api', ['test/**/*.test.ts'], { ...shared, exclude: KINDS }),
+      project('browser', ['test/**/*.browser.test.ts'], shared),
+      project('processes', ['test/**/*.process.test.ts']),
+      ...(process.env.DATABASE_URL ? [project('postgres', ['test/**/*.pg.test.ts'])] : []),
+      project('fuzz', ['test/fuzz/**/*.test.ts'], shared),
+      project('sdk', ['sdk/test/**/*.test.ts'], shared),
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // What must never be stored or logged: a card number, a card's security code, an API secret key.
 // Pure text rules, shared by the scan of the database and logs (scripts/secrets-scan.ts) and
-// proven by test/unit/secrets-patterns.test.ts.
+// proven by test/platform/secrets-patterns.unit.test.ts.
 
 export type SecretKind = 'card_number' | 'cvc' | 'secret_key';
 

@@ -3,6 +3,7 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type CreateAppOptions } from '../../server/app.js';
 import { type Clock, systemClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
@@ -141,6 +142,30 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await closeDatabase();
     },
   };
+}
+
+/**
+ * The file's test server: started before its first test (beforeAll), closed after its last
+ * (afterAll), on a database of its own. Read it inside tests and hooks: before it has started,
+ * any use throws saying so. `options` may be a function, for options an earlier hook made (a
+ * clock, a receiver's URL).
+ */
+export function useTestServer(options: TestServerOptions | (() => TestServerOptions) = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return new Proxy({} as TestServer, {
+    get(_, key) {
+      if (!server) throw new Error(`useTestServer(): the server starts before the file's first test; read t.${String(key)} inside a test or a hook`);
+      const value: unknown = Reflect.get(server, key);
+      return typeof value === 'function' ? value.bind(server) : value;
+    },
+  });
 }
 
 let logFiles = 0;

@@ -1,4 +1,4 @@
-// What the tenancy matrix (test/server/tenancy.test.ts) needs: the contract's id-taking operations,
+// What the tenancy matrix (test/platform/tenancy.test.ts) needs: the contract's id-taking operations,
 // one merchant's objects in one mode (every name carrying a unique marker), and, per operationId,
 // which of those objects its path ids refer to.
 import { readFileSync } from 'node:fs';
@@ -140,7 +140,7 @@ export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session'
  * product, customer and webhook-configuration descriptions): a test key reads a live-made one.
  */
 export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook', 'inventoryItem', 'role']);
-/** Mode-shared kinds without a read by id (their list proves it: test/server/commerce-catalog.test.ts). */
+/** Mode-shared kinds without a read by id (their list proves it: test/commerce/catalog-products.test.ts). */
 export const LIST_ONLY: ReadonlySet<Kind> = new Set<Kind>(['inventoryItem']);
 
 export interface Target {

@@ -1,5 +1,5 @@
 // Every scope a role can grant: the `x-scopes` of both contracts' operations, with what each
-// allows. test/server/commerce-identity.test.ts holds this list equal to the contracts, so a new scope in
+// allows. test/commerce/identity.test.ts holds this list equal to the contracts, so a new scope in
 // openapi/ fails the tests until it is described here.
 
 export type ScopeInterface = 'checkout' | 'commerce';

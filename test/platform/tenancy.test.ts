@@ -176,7 +176,7 @@ describe('the other mode of the same merchant', () => {
   });
 
   const sharedReads = covered.filter((op) => op.method === 'GET' && MODE_SHARED.has(MATRIX[op.operationId]!.kind));
-  it('every mode-shared kind has a read that proves it (inventory items: their list, in commerce-catalog.test.ts)', () => {
+  it('every mode-shared kind has a read that proves it (inventory items: their list, in test/commerce/catalog-products.test.ts)', () => {
     expect(new Set(sharedReads.map((op) => MATRIX[op.operationId]!.kind))).toEqual(new Set([...MODE_SHARED].filter((kind) => !LIST_ONLY.has(kind))));
   });
   it.each(bothModes(sharedReads.map((op) => ({ op, name: op.operationId }))))(

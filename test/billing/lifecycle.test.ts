@@ -1,6 +1,6 @@
 // The billing lifecycle (issue 14, section 1), end to end over HTTP on the sandbox clock: renewals
 // on the card on file, dunning, trials, pause and resume, cancel. Plan changes are in
-// plan-change.test.ts. Every event a test reads is validated against the contract.
+// test/billing/plan-change.test.ts. Every event a test reads is validated against the contract.
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';

@@ -1,8 +1,8 @@
 // The SDK's checkout client runs the whole flow against the real server: create with the secret
 // key, tokenize and confirm with the publishable key and client secret, refund part, then the rest.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCheckoutClient, TillConflictError } from '../../sdk/src/index.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { createCheckoutClient, TillConflictError } from '../src/index.js';
+import { startTestServer, type TestServer } from '../../test/support/server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The Commerce subscription catalog (issue 16 §2), products and inventory items, over HTTP on a real
 // database: the products are the Checkout interface's /v1/products rows (each interface with its
 // spelling), PATCH changes only the fields sent, what DELETE refuses, the OData lists, and the
-// inventory's serial numbers (unique per product) and status moves. Plans: commerce-catalog-plans.test.ts.
+// inventory's serial numbers (unique per product) and status moves. Plans: catalog-plans.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { startTestServer, type TestServer } from '../support/server.js';

@@ -1,6 +1,6 @@
 // The hosted invoice page over HTTP (no browser; the browser test pays on it): which invoices it
 // shows and how, what it never shows, the pay buttons' redirect to the hosted checkout page, and
-// the states on the sandbox clock. The payment itself is hosted-invoice.browser.test.ts.
+// the states on the sandbox clock. The payment itself is in hosted-invoice.browser.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from '../support/server.js';
 
