@@ -28,20 +28,22 @@ export default defineConfig({
     // Migrates the run's template database once; every test file starts from a copy (test/support/database.ts).
     globalSetup: ['test/setup/template.ts'],
     testTimeout: 30_000,
-    hookTimeout: 120_000,
+    hookTimeout: 60_000,
     // Two test files at once even on a 2-core machine (vitest's default there is one): much of a
     // file's time is waiting (servers starting, browsers, webhooks, clocks), so two overlap well.
     // Every file has a database of its own, on PGlite and on PostgreSQL alike.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
     reporters: process.env.VITEST_JSON ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]] : ['default'],
     projects: [
-      project('unit', ['test/**/*.unit.test.ts', 'conformance/test/**/*.test.ts'], shared),
+      // Time limits per project fit what its tests do: a rule called directly takes milliseconds, a
+      // spawned server seconds. A test with more to do says so itself.
+      project('unit', ['test/**/*.unit.test.ts', 'conformance/test/**/*.test.ts'], { ...shared, testTimeout: 10_000 }),
       project('api', ['test/**/*.test.ts'], { ...shared, exclude: KINDS }),
-      project('browser', ['test/**/*.browser.test.ts'], shared),
-      project('processes', ['test/**/*.process.test.ts']),
-      ...(process.env.DATABASE_URL ? [project('postgres', ['test/**/*.pg.test.ts'])] : []),
+      project('browser', ['test/**/*.browser.test.ts'], { ...shared, testTimeout: 60_000 }),
+      project('processes', ['test/**/*.process.test.ts'], { testTimeout: 90_000 }),
+      ...(process.env.DATABASE_URL ? [project('postgres', ['test/**/*.pg.test.ts'], { testTimeout: 60_000 })] : []),
       project('fuzz', ['test/fuzz/**/*.test.ts'], shared),
-      project('sdk', ['sdk/test/**/*.test.ts'], shared),
+      project('sdk', ['sdk/test/**/*.test.ts'], { ...shared, testTimeout: 60_000 }),
     ],
   },
 });
