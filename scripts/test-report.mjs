@@ -13,7 +13,11 @@ export function slowestFiles(report, count, label = '') {
   if (!existsSync(report)) return [];
   const { testResults = [] } = JSON.parse(readFileSync(report, 'utf8'));
   return testResults
-    .map((f) => ({ name: `${label}${path.relative(process.cwd(), f.name)}`, ms: (f.endTime ?? 0) - (f.startTime ?? 0), tests: f.assertionResults?.length ?? 0 }))
+    .map((f) => ({
+      name: `${label}${path.relative(process.cwd(), f.name)}`,
+      ms: (f.endTime ?? 0) - (f.startTime ?? 0),
+      tests: f.assertionResults?.length ?? 0,
+    }))
     .sort((a, b) => b.ms - a.ms)
     .slice(0, count);
 }
