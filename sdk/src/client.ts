@@ -36,13 +36,13 @@ export interface CommerceClientOptions extends TillClientOptions {
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 type PathsWithMethod<Paths, M extends HttpMethod> = { [P in keyof Paths]: Paths[P] extends { [K in M]: any } ? P : never }[keyof Paths];
-type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeys<T> = { [K in keyof T]-?: Partial<Pick<T, K>> extends Pick<T, K> ? never : K }[keyof T];
 /** openapi-fetch's options of one call, plus `maxRetries`, `timeoutMs` and `idempotencyKey`. */
 type TillInit<Init> = [RequiredKeys<Init>] extends [never]
   ? [(Init & CallOptions & { [key: string]: unknown })?]
   : [Init & CallOptions & { [key: string]: unknown }];
 type Operation<Paths, Path extends keyof Paths, M extends HttpMethod> = Extract<Paths[Path][M & keyof Paths[Path]], Record<string | number, any>>;
-type TillMethod<Paths extends {}, M extends HttpMethod> = <
+type TillMethod<Paths extends object, M extends HttpMethod> = <
   Path extends PathsWithMethod<Paths, M>,
   Init extends MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>,
 >(
@@ -55,7 +55,7 @@ type TillMethod<Paths extends {}, M extends HttpMethod> = <
  * paths (each call may add `maxRetries`, `timeoutMs`, `idempotencyKey`), and `list()`, which
  * iterates over every item of a list operation.
  */
-export interface TillClient<Paths extends {}> extends Pick<Client<Paths>, 'use' | 'eject'> {
+export interface TillClient<in out Paths extends object> extends Pick<Client<Paths>, 'use' | 'eject'> {
   GET: TillMethod<Paths, 'get'>;
   PUT: TillMethod<Paths, 'put'>;
   POST: TillMethod<Paths, 'post'>;
@@ -167,7 +167,7 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
   client.use(headerMiddleware(headers));
   if (throwOnError) client.use(throwingMiddleware);
   // Every credential names a merchant (a session's client secret too), so the server keys POSTs.
-  return withRetriesAndLists(client, { fetch: rest.fetch, maxRetries, timeoutMs, autoIdempotencyKey: true });
+  return withRetriesAndLists<CheckoutPaths>(client, { fetch: rest.fetch, maxRetries, timeoutMs, autoIdempotencyKey: true });
 }
 
 /**
@@ -189,7 +189,7 @@ export function createCommerceClient(options: CommerceClientOptions): CommerceCl
   if (throwOnError) client.use(throwingMiddleware);
   // Without a key no merchant is known and the server ignores Idempotency-Key: a POST is then
   // retried only when the call passes its own key.
-  return withRetriesAndLists(client, { fetch: rest.fetch, maxRetries, timeoutMs, autoIdempotencyKey: apiKey !== undefined });
+  return withRetriesAndLists<CommercePaths>(client, { fetch: rest.fetch, maxRetries, timeoutMs, autoIdempotencyKey: apiKey !== undefined });
 }
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;
@@ -200,7 +200,7 @@ interface Defaults extends RetryOptions {
 }
 
 /** Wraps openapi-fetch's client: each call gets a retrying fetch with its own settings; adds `list()`. */
-function withRetriesAndLists<Paths extends {}>(client: Client<Paths>, defaults: Defaults): TillClient<Paths> {
+function withRetriesAndLists<Paths extends object>(client: Client<Paths>, defaults: Defaults): TillClient<Paths> {
   const baseFetch = (defaults.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init))) as (
     r: Request,
     i?: RequestInit,
