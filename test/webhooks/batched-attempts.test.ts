@@ -1,14 +1,9 @@
-// The delivery job's pipeline: deliveries claimed and recorded in batches by the same rules as
-// `attemptDelivery`, the fan-out woken by this process's event writes (no waiting for the poll),
-// the poll for events written elsewhere, retries queued on pg-boss, and a stop that lets the
-// attempts under way finish. Real receivers, real database (PGlite, or PostgreSQL with DATABASE_URL).
-import PgBoss from 'pg-boss';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, systemClock } from '../../server/shared/clock.js';
-import { writeEvent } from '../../server/domain/events/event.service.js';
-import { randomToken } from '../../server/shared/crypto.js';
+// Delivery attempts in batches: deliveries claimed and recorded many at once by the same rules as
+// `attemptDelivery` (due, not held, configuration enabled; the retry schedule, dead-letter), one
+// attempt that cannot be recorded never holding back the others. Real receivers, real database
+// (PGlite, or PostgreSQL with DATABASE_URL). The job that runs them: delivery-job.test.ts.
+import { describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { deliverySettings } from '../../server/api/kit.js';
 import {
   type AttemptResult,
   attemptDelivery,
@@ -18,39 +13,15 @@ import {
 } from '../../server/domain/webhooks/delivery.js';
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { sendWebhook } from '../../server/domain/webhooks/sender.js';
-import { startWebhookJobs, WEBHOOK_DELIVERY_QUEUE, type WebhookJobs } from '../../server/jobs/webhooks.js';
-import { createLogger } from '../../server/log.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
-import { type Receiver, receiverPool } from '../support/webhook-receiver.js';
+import { createTestSession } from '../support/server.js';
+import { attemptsOf as attemptsIn, deliveriesOf as deliveriesIn, paymentEvent as writePaymentEvent, useWebhookServer } from '../support/webhooks.js';
 
-const clock = new ManualClock(new Date());
-const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
-const settings = deliverySettings({ config });
-let t: TestServer;
-const receivers = receiverPool();
-beforeAll(async () => {
-  t = await startTestServer({ clock, config });
-});
-afterAll(async () => {
-  await receivers.closeAll();
-  await t?.close();
-});
-
-const receiver = receivers.start;
-const configure = async (m: MerchantCredentials, body: Record<string, unknown>) =>
-  (await t.call('POST', '/v1/WebhookConfiguration', { key: m.keys.test.secret, body })).json;
+const { t, clock, settings, receiver, configure: configureOver } = useWebhookServer();
+const configure = async (m: MerchantCredentials, body: Record<string, unknown>) => (await configureOver(m, body)).json;
 /** An event of the merchant, written as a state change writes it (this process is told). */
-const paymentEvent = (m: MerchantCredentials, n: number) =>
-  writeEvent(t.database.db, clock, {
-    tenant: { merchantId: m.merchantId, livemode: false },
-    type: 'payment.succeeded',
-    subject: { kind: 'test', id: `test_${n}`, eventType: 'payment.succeeded', live: false, created_at: clock.now() },
-  });
-/** The configuration's deliveries, oldest first. */
-const deliveriesOf = (configurationId: number) =>
-  t.database.db.selectFrom('webhook_deliveries').selectAll().where('configuration_id', '=', configurationId).orderBy('seq').execute();
-const attemptsOf = (deliveryId: string) =>
-  t.database.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id').execute();
+const paymentEvent = (m: MerchantCredentials, n: number) => writePaymentEvent(t.database.db, clock, m.merchantId, n);
+const deliveriesOf = (configurationId: number) => deliveriesIn(t.database.db, configurationId);
+const attemptsOf = (deliveryId: string) => attemptsIn(t.database.db, deliveryId);
 
 /** Fans out (by the test clock) and returns the ids of this configuration's new deliveries. */
 async function fanOut(configurationId: number): Promise<string[]> {
@@ -208,168 +179,5 @@ describe('batched attempts', () => {
     await paymentEvent(m, 1);
     const [id] = await fanOut(c.id);
     expect(await attemptDelivery(t.database.db, clock, settings, id!)).toMatchObject({ status: 'succeeded', attempt_count: 1, locked_until: null });
-  });
-});
-
-describe('the delivery job', () => {
-  let boss: PgBoss;
-  beforeAll(async () => {
-    const { database } = t;
-    boss = new PgBoss({
-      db: { executeSql: (text: string, values?: unknown[]) => (values && values.length > 0 ? database.sql.query(text, values) : database.sql.execRows(text)) },
-      schema: 'pgboss',
-    } as PgBoss.ConstructorOptions);
-    await boss.start();
-  });
-  afterAll(async () => {
-    await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
-  });
-  const start = (options: Parameters<typeof startWebhookJobs>[5] = {}) =>
-    startWebhookJobs(boss, t.database, systemClock, settings, createLogger('silent'), options);
-  const received = (r: Receiver) => () => r.received.length;
-
-  it('delivers an event written in this process without waiting for the outbox poll (polling is off here)', async () => {
-    const jobs = await start({ pollIntervalMs: 3_600_000 });
-    try {
-      const m = await t.newMerchant();
-      const r = await receiver();
-      const c = await configure(m, { sandboxUrl: r.url });
-      const s = await createTestSession(t, m);
-      await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret });
-      await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
-      expect(r.received[0]!.json).toMatchObject({ type: 'checkout.session.cancelled', data: { object: { id: s.id } } });
-      await expect
-        .poll(async () => (await deliveriesOf(c.id)).map((d) => [d.status, d.attempt_count]), { timeout: 20_000, interval: 50 })
-        .toEqual([['succeeded', 1]]);
-    } finally {
-      await jobs.stop();
-    }
-  });
-
-  it('delivers an event whose transaction commits after the wake-up delay: the commit is announced (polling is off here)', async () => {
-    const jobs = await start({ pollIntervalMs: 3_600_000 });
-    try {
-      const m = await t.newMerchant();
-      const r = await receiver();
-      await configure(m, { sandboxUrl: r.url });
-      await t.database.db.transaction().execute(async (trx) => {
-        await writeEvent(trx, clock, {
-          tenant: { merchantId: m.merchantId, livemode: false },
-          type: 'payment.succeeded',
-          subject: { kind: 'test', id: 'test_slow', eventType: 'payment.succeeded', live: false, created_at: clock.now() },
-        });
-        // Well past the fan-out's look after the write (DISPATCH_DELAY_MS): it finds nothing then.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      });
-      await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
-    } finally {
-      await jobs.stop();
-    }
-  });
-
-  it('finds events written by another process (no wake-up here) on its poll', async () => {
-    const m = await t.newMerchant();
-    const r = await receiver();
-    await configure(m, { sandboxUrl: r.url });
-    const jobs = await start({ pollIntervalMs: 100 });
-    try {
-      // Inserted as another Till process would: this one is not told.
-      const id = `evt_${randomToken(24)}`;
-      await t.database.db
-        .insertInto('events')
-        .values({
-          id,
-          merchant_id: m.merchantId,
-          livemode: false,
-          type: 'payment.succeeded',
-          api_version: '2026-11-01',
-          data: JSON.stringify({ object: 'payment', id: 7 }),
-          session_id: null,
-          payment_id: null,
-          created_at: clock.now(),
-        })
-        .execute();
-      await expect.poll(received(r), { timeout: 20_000, interval: 50 }).toBe(1);
-      expect(r.received[0]!.json.id).toBe(id);
-    } finally {
-      await jobs.stop();
-    }
-  });
-
-  it('many events at once: each delivered exactly once, with one attempt each', async () => {
-    const jobs = await start();
-    try {
-      const m = await t.newMerchant();
-      const r = await receiver();
-      const c = await configure(m, { sandboxUrl: r.url });
-      const written = await Promise.all(Array.from({ length: 120 }, (_, i) => paymentEvent(m, i)));
-      await expect.poll(received(r), { timeout: 30_000, interval: 100 }).toBe(120);
-      expect(new Set(r.received.map((h) => h.json.id))).toEqual(new Set(written));
-      await expect
-        .poll(async () => (await deliveriesOf(c.id)).filter((d) => d.status === 'succeeded' && d.attempt_count === 1).length, {
-          timeout: 20_000,
-          interval: 100,
-        })
-        .toBe(120);
-      const attempts = await t.database.db
-        .selectFrom('webhook_delivery_attempts as a')
-        .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-        .select('a.delivery_id')
-        .where('d.configuration_id', '=', c.id)
-        .execute();
-      expect(attempts).toHaveLength(120);
-      expect(r.received).toHaveLength(120);
-    } finally {
-      await jobs.stop();
-    }
-  }, 60_000); // its two polls may take 30 s and 20 s on a loaded machine
-
-  it('a failed attempt is recorded with its retry time and a pg-boss job due then', async () => {
-    const jobs = await start();
-    try {
-      const m = await t.newMerchant();
-      const r = await receiver(() => 503);
-      const c = await configure(m, { sandboxUrl: r.url });
-      await paymentEvent(m, 1);
-      await expect.poll(async () => (await deliveriesOf(c.id)).map((d) => d.status), { timeout: 20_000, interval: 50 }).toEqual(['failed']);
-      const [d] = await deliveriesOf(c.id);
-      const [attempt] = await attemptsOf(d!.id);
-      expect(d!.next_attempt_at!.getTime()).toBe(attempt!.attempted_at.getTime() + 60_000);
-      const { rows } = await t.database.sql.query(`SELECT start_after, singleton_key FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [
-        WEBHOOK_DELIVERY_QUEUE,
-        d!.id,
-      ]);
-      expect(rows).toHaveLength(1);
-      expect(new Date(rows[0].start_after).getTime()).toBe(d!.next_attempt_at!.getTime());
-      expect(rows[0].singleton_key).toBe(`${d!.id}:1`);
-    } finally {
-      await jobs.stop();
-    }
-  });
-
-  it('stop lets the attempts under way finish and be recorded', async () => {
-    let jobs: WebhookJobs | undefined = await start();
-    const m = await t.newMerchant();
-    let release!: () => void;
-    const answered = new Promise<void>((resolve) => (release = resolve));
-    const r = await receiver((_n, _req, res) => {
-      setTimeout(() => {
-        res.writeHead(200);
-        res.end('late');
-        release();
-      }, 300);
-      return 'hang';
-    });
-    const c = await configure(m, { sandboxUrl: r.url });
-    try {
-      await paymentEvent(m, 1);
-      await expect.poll(received(r), { timeout: 20_000, interval: 20 }).toBe(1);
-      await jobs.stop(); // the receiver has the request and answers 300 ms later
-      jobs = undefined;
-      await answered;
-      expect(await deliveriesOf(c.id)).toMatchObject([{ status: 'succeeded', attempt_count: 1, locked_until: null }]);
-    } finally {
-      await jobs?.stop();
-    }
   });
 });
