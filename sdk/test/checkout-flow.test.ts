@@ -1,16 +1,10 @@
 // The SDK's checkout client runs the whole flow against the real server: create with the secret
 // key, tokenize and confirm with the publishable key and client secret, refund part, then the rest.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createCheckoutClient, TillConflictError } from '../src/index.js';
-import { startTestServer, type TestServer } from '../../test/support/server.js';
+import { useTestServer } from '../../test/support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 it('creates, tokenizes, confirms, refunds part and then the rest, all through @till/sdk', async () => {
   const server = createCheckoutClient({ baseUrl: t.url, secretKey: t.merchantA.keys.test.secret });

@@ -3,17 +3,11 @@
 // since the server answers 501 for the Commerce lists today.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckoutClient, createCommerceClient, TillNotFoundError, type CommerceSchemas } from '../src/index.js';
-import { startTestServer, type TestServer } from '../../test/support/server.js';
+import { useTestServer } from '../../test/support/server.js';
 import { json, startLocalServer, type LocalServer } from './local-server.js';
 
 describe('startingAfter lists against the Till server', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer();
 
   it('walks customers (in the envelope) and products (bare) across pages, newest first, without duplicates', async () => {
     const till = createCheckoutClient({ baseUrl: t.url, secretKey: t.merchantA.keys.test.secret, throwOnError: true });

@@ -44,6 +44,7 @@ describe('connection failures', () => {
   });
 
   it('times each attempt out after timeoutMs, per client and per call', async () => {
+    // A slow server (simulated): every answer comes 1 s after its request.
     const s = await serve((_req, res) => setTimeout(() => json(res, 200, planList), 1_000));
     const till = createCheckoutClient({ baseUrl: s.url, secretKey, timeoutMs: 100, maxRetries: 1 });
     const started = Date.now();
@@ -58,9 +59,11 @@ describe('connection failures', () => {
   });
 
   it("leaves the caller's own abort alone: no retry, the AbortError as it is", async () => {
-    const s = await serve((_req, res) => setTimeout(() => json(res, 200, planList), 1_000));
+    // The caller aborts once the server has the request, which it never answers.
+    const caller = new AbortController();
+    const s = await serve(() => caller.abort());
     const till = createCheckoutClient({ baseUrl: s.url, secretKey });
-    const err = await till.GET('/v1/plans', { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
+    const err = await till.GET('/v1/plans', { signal: caller.signal }).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(TillError);
     expect((err as Error).name).toMatch(/AbortError|TimeoutError/);
     expect(s.requests).toHaveLength(1);
