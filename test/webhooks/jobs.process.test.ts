@@ -1,28 +1,20 @@
 // The webhook jobs as `npm start` runs them: the fan-out (woken by the event write, or its poll)
 // and the delivery pipeline deliver to a real receiver, with no test code driving the work.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/main.js';
-import { call, emptyPostgres } from '../support/server.js';
+import { call } from '../support/server.js';
+import { processDatabase } from '../support/webhooks.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 let running: RunningServer;
 let r: Receiver;
-let database: Awaited<ReturnType<typeof emptyPostgres>>;
+let database: Awaited<ReturnType<typeof processDatabase>>;
 beforeAll(async () => {
   r = await startReceiver();
-  const env: NodeJS.ProcessEnv = {
-    NODE_ENV: 'test',
-    PORT: '0',
-    TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'till-webhook-jobs-')),
-    TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true',
-    TILL_WEBHOOK_TIMEOUT_MS: '2000',
-  };
   // Its own database: this server's jobs deliver every merchant's events, not only this test's.
-  database = await emptyPostgres('jobs');
-  if (database) env.DATABASE_URL = database.url;
+  database = await processDatabase('jobs');
+  await database.release();
+  const env: NodeJS.ProcessEnv = { ...database.env, PORT: '0', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: '2000' };
   running = await startServer({ env, announce: false });
 });
 afterAll(async () => {
@@ -44,8 +36,7 @@ it('the running server fans out and delivers a new event within seconds, on pg-b
   });
   const cancelledAt = Date.now();
   await call(running.url, 'POST', `/v1/checkout-sessions/${s.json.id}/cancel`, { key: sk });
-  const deadline = Date.now() + 20_000;
-  while (r.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  await expect.poll(() => r.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
   expect(r.received.map((h) => h.json.type)).toEqual(['checkout.session.cancelled']);
   expect(Date.now() - cancelledAt).toBeLessThan(20_000);
   const log = await call(running.url, 'GET', `/v1/WebhookConfiguration/${c.json.id}/deliveries`, { key: sk });

@@ -5,23 +5,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/webhooks.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { cancelledSession } from '../support/events.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 
 interface Received {
   body: string;
   headers: IncomingHttpHeaders;
 }
 
-let t: TestServer;
+const t = useTestServer();
 let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer();
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -40,7 +40,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
-  await t?.close();
 });
 
 /** Starts the CLI; its output lines, and a wait for a line that matches. */
@@ -109,7 +108,7 @@ describe('npm run listen', () => {
   it('signs with --secret when given, and refuses a live key', async () => {
     const cli = listen(['--secret', 'my_local_secret', '--events', 'checkout.session.cancelled']);
     await cli.line(/^Ready\./);
-    await cancelledSession();
+    await cancelledSession(t);
     await cli.line(/^checkout\.session\.cancelled evt_\w+ → 200/);
     expect(verifyWebhook(received[0]!.body, received[0]!.headers, 'my_local_secret').type).toBe('checkout.session.cancelled');
 
@@ -136,15 +135,22 @@ describe('npm run listen', () => {
     try {
       const cli = listen(['--events', 'checkout.session.cancelled'], proxy.url);
       await cli.line(/^Ready\./);
-      await cancelledSession();
+      await cancelledSession(t);
       await cli.line(/^checkout\.session\.cancelled evt_\w+ → 200/);
       proxy.refuse(true);
       proxy.dropAll();
       await cli.line(/^(The stream ended|Cannot reach)/);
-      const missed = await cancelledSession();
+      const missed = await cancelledSession(t);
       proxy.refuse(false);
       await cli.line(/^Reconnected\./);
-      const delivered = await waitFor(() => received.find((r) => r.body.includes(missed)));
+      const delivered = await vi.waitFor(
+        () => {
+          const found = received.find((r) => r.body.includes(missed));
+          if (!found) throw new Error(`the event of ${missed} was not forwarded`);
+          return found;
+        },
+        { timeout: 15_000 },
+      );
       expect(JSON.parse(delivered.body).type).toBe('checkout.session.cancelled');
       expect(received.filter((r) => r.body.includes(missed))).toHaveLength(1);
     } finally {
@@ -152,12 +158,6 @@ describe('npm run listen', () => {
     }
   });
 });
-
-async function cancelledSession(): Promise<string> {
-  const s = await createTestSession(t, t.merchantA);
-  expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: t.merchantA.keys.test.secret, body: {} })).status).toBe(204);
-  return s.id;
-}
 
 /** A TCP proxy to the test server that can cut every connection and refuse new ones: a lost network, for the CLI. */
 async function startProxy(port: string) {
@@ -182,14 +182,4 @@ async function startProxy(port: string) {
     dropAll: () => sockets.forEach((s) => s.destroy()),
     close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), server.close(() => resolve()))),
   };
-}
-
-async function waitFor<T>(find: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
