@@ -1,31 +1,25 @@
 // Click to pay (SRC) on the sandbox network: lookup by email, authentication with the sandbox
 // validation data, the payment token that confirm accepts, and the refusals. Named after the rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { inMinutes as minutesAfter } from '../support/checkout.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 import { delivered } from '../support/events.js';
 
 const clock = new ManualClock(new Date());
-let t: TestServer;
-let pk: string;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer({ clock });
-  pk = t.merchantA.keys.test.publishable;
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ clock });
+const pk = () => t.merchantA.keys.test.publishable;
+const sk = () => t.merchantA.keys.test.secret;
 
-const inMinutes = (n: number) => new Date(clock.now().getTime() + n * 60_000).toISOString();
+const inMinutes = (n: number) => minutesAfter(clock, n);
 const session = (body: Record<string, unknown> = {}) => createTestSession(t, t.merchantA, false, { enableClickToPay: true, ...body });
 type S = { id: string; clientSecret: string };
-const lookup = (s: S, email: string) => t.call('POST', `/v1/checkout-sessions/${s.id}/src/lookup`, { key: pk, clientSecret: s.clientSecret, body: { email } });
+const lookup = (s: S, email: string) =>
+  t.call('POST', `/v1/checkout-sessions/${s.id}/src/lookup`, { key: pk(), clientSecret: s.clientSecret, body: { email } });
 const authenticate = (s: S, srcCardId: string, validationData = '123456') =>
-  t.call('POST', `/v1/checkout-sessions/${s.id}/src/authenticate`, { key: pk, clientSecret: s.clientSecret, body: { srcCardId, validationData } });
+  t.call('POST', `/v1/checkout-sessions/${s.id}/src/authenticate`, { key: pk(), clientSecret: s.clientSecret, body: { srcCardId, validationData } });
 const confirm = (s: S, paymentMethodId: string) =>
-  t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
+  t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk(), clientSecret: s.clientSecret, body: { paymentMethodId } });
 
 describe('lookupSrcCards', () => {
   it('an enrolled email (any case) answers enrolled and its cards: srcCardId, brand, last4, expiry, artUri', async () => {
@@ -73,13 +67,13 @@ describe('lookupSrcCards', () => {
 
   it('a cancelled session refuses lookup with session_not_payable', async () => {
     const s = await session();
-    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
+    await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk() });
     expect((await lookup(s, 'maria.lopez@example.com')).json.error.code).toBe('session_not_payable');
   });
 
   it('needs the publishable key with the client secret', async () => {
     const s = await session();
-    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/src/lookup`, { key: sk, body: { email: 'maria.lopez@example.com' } })).status).toBe(403);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/src/lookup`, { key: sk(), body: { email: 'maria.lopez@example.com' } })).status).toBe(403);
   });
 });
 
@@ -134,7 +128,7 @@ describe('authenticateSrcCard', () => {
 
   it('a click-to-pay card is not kept on file, even when the session allows saved cards', async () => {
     const customer = await t.call('POST', '/v1/customers', {
-      key: sk,
+      key: sk(),
       body: { email: `src${Date.now()}@example.com`, name: 'Maria Lopez', phone: '+1 415 555 0199' },
     });
     const s = await session({ clientId: customer.json.data.id, allowSavedCards: true });
@@ -142,6 +136,6 @@ describe('authenticateSrcCard', () => {
     expect((await confirm(s, token)).status).toBe(200);
     const row = await t.database.db.selectFrom('payment_methods').select(['saved_at', 'customer_id']).where('id', '=', token).executeTakeFirstOrThrow();
     expect(row).toEqual({ saved_at: null, customer_id: null });
-    expect((await t.call('GET', `/v1/customers/${customer.json.data.id}`, { key: sk })).json.data.hasPaymentMethod).toBe(false);
+    expect((await t.call('GET', `/v1/customers/${customer.json.data.id}`, { key: sk() })).json.data.hasPaymentMethod).toBe(false);
   });
 });

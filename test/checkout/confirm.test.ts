@@ -1,10 +1,11 @@
 // Tokenize and confirm on the sandbox processor: test cards, payments, invoices, ledger, events,
-// holds, and no card data anywhere. Named after the rules they prove.
+// holds, and no card data anywhere. Named after the rules they prove. Racing confirms: confirm.pg.test.ts.
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/log.js';
-import { call, createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
+import { CARD_EXPIRY_YEAR as future, checkoutKit } from '../support/checkout.js';
 import { delivered } from '../support/events.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
 
@@ -15,41 +16,22 @@ const logSink = new Writable({
     done();
   },
 });
-let t: TestServer;
-let pk: string;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer({ logger: createLogger('debug', logSink) });
-  pk = t.merchantA.keys.test.publishable;
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ logger: createLogger('debug', logSink) });
+const pk = () => t.merchantA.keys.test.publishable;
+const sk = () => t.merchantA.keys.test.secret;
 
-const future = new Date().getUTCFullYear() + 2;
-const card = (cardNumber: string, cvc = '123') => ({
-  cardNumber,
-  expiryMonth: 12,
-  expiryYear: future,
-  cvc,
-  billingDetails: { name: 'Maria Lopez', email: 'maria@example.com' },
+const billingDetails = { name: 'Maria Lopez', email: 'maria@example.com' };
+const card = (cardNumber: string) => ({ cardNumber, expiryMonth: 12, expiryYear: future, cvc: '123', billingDetails });
+const kit = checkoutKit(t, {
+  amount: 49.99,
+  customerEmail: 'maria@example.com',
+  customerFirstName: 'Maria',
+  customerLastName: 'Lopez',
+  metadata: { orderId: '8841' },
 });
-
-async function session(body: Record<string, unknown> = {}) {
-  return createTestSession(t, t.merchantA, false, {
-    amount: 49.99,
-    customerEmail: 'maria@example.com',
-    customerFirstName: 'Maria',
-    customerLastName: 'Lopez',
-    metadata: { orderId: '8841' },
-    ...body,
-  });
-}
-const tokenize = (s: { id: string; clientSecret: string }, number: string, cvc?: string) =>
-  t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card(number, cvc) });
-const confirm = (s: { id: string; clientSecret: string }, paymentMethodId: string, url = t.url) =>
-  call(url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId } });
+const session = kit.session;
+const tokenize = (s: { id: string; clientSecret: string }, number: string, cvc = '123') => kit.tokenize(s, number, { cvc, billingDetails });
+const confirm = (s: { id: string; clientSecret: string }, paymentMethodId: string) => kit.confirm(s, { paymentMethodId });
 const eventTypes = async (sessionId: string) =>
   (await t.database.db.selectFrom('events').select('type').where('session_id', '=', sessionId).orderBy('seq').execute()).map((e) => e.type);
 
@@ -67,7 +49,7 @@ describe('tokenize', () => {
     const s = await session();
     expect((await tokenize(s, '4242424242424241')).json.error).toMatchObject({ code: 'invalid_card', param: 'cardNumber' });
     const expired = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, {
-      key: pk,
+      key: pk(),
       clientSecret: s.clientSecret,
       body: { ...card('4242424242424242'), expiryYear: 2020 },
     });
@@ -77,7 +59,7 @@ describe('tokenize', () => {
 
   it('needs the publishable key with the client secret', async () => {
     const s = await session();
-    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: sk, body: card('4242424242424242') })).status).toBe(403);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: sk(), body: card('4242424242424242') })).status).toBe(403);
   });
 });
 
@@ -111,7 +93,7 @@ describe('confirm', () => {
       payer_last_name: 'Lopez',
     });
 
-    const got = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk });
+    const got = await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk() });
     expect(got.json).toMatchObject({ status: 'completed', invoiceId: invoice.id });
     expect(await eventTypes(s.id)).toEqual(['payment.succeeded', 'checkout.session.completed']);
   });
@@ -150,7 +132,7 @@ describe('confirm', () => {
     const declined = await confirm(s, (await tokenize(s, '4000000000009995')).json.id);
     expect(declined.status).toBe(400);
     expect(declined.json.error).toMatchObject({ code: 'card_declined' });
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk })).json.status).toBe('created');
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk() })).json.status).toBe('created');
     const paid = await confirm(s, (await tokenize(s, '4242424242424242')).json.id);
     expect(paid.status).toBe(200);
     expect(await eventTypes(s.id)).toEqual(['payment.failed', 'payment.succeeded', 'checkout.session.completed']);
@@ -161,7 +143,7 @@ describe('confirm', () => {
     const res = await confirm(s, (await tokenize(s, '4000000000000119')).json.id);
     expect(res.status).toBe(502);
     expect(res.json.error).toMatchObject({ type: 'processor_error', code: 'processing_error', retryable: true });
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk })).json.status).toBe('created');
+    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk() })).json.status).toBe('created');
   });
 
   it('a completed session refuses another confirm (409), a cancelled one answers 400 session_not_payable', async () => {
@@ -170,7 +152,7 @@ describe('confirm', () => {
     expect((await confirm(s, (await tokenize(s, '4242424242424242')).json.id)).status).toBe(409);
     const c = await session();
     const pmId = (await tokenize(c, '4242424242424242')).json.id;
-    await t.call('POST', `/v1/checkout-sessions/${c.id}/cancel`, { key: sk });
+    await t.call('POST', `/v1/checkout-sessions/${c.id}/cancel`, { key: sk() });
     const res = await confirm(c, pmId);
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('session_not_payable');
@@ -179,7 +161,7 @@ describe('confirm', () => {
   it('a cancel of a completed session is refused: refund instead', async () => {
     const s = await session();
     await confirm(s, (await tokenize(s, '4242424242424242')).json.id);
-    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
+    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk() });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('session_already_completed');
   });
@@ -196,12 +178,12 @@ describe('confirm', () => {
 describe('holds (captureMethod manual)', () => {
   it('confirm authorizes: complete with payment status authorized; nothing is paid; status polling shows the hold fields', async () => {
     const s = await session({ captureMethod: 'manual' });
-    const before = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret });
+    const before = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk(), clientSecret: s.clientSecret });
     expect(before.json).toEqual({ status: 'created' });
     const res = await confirm(s, (await tokenize(s, '4242424242424242')).json.id);
     expect(res.json).toMatchObject({ status: 'complete', paymentStatus: 'authorized', paymentResult: { status: 'authorized' } });
     expect(await eventTypes(s.id)).toEqual(['payment.authorized', 'checkout.session.completed']);
-    const status = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk, clientSecret: s.clientSecret });
+    const status = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: pk(), clientSecret: s.clientSecret });
     expect(status.json).toMatchObject({
       status: 'completed',
       captureMethod: 'manual',
@@ -259,22 +241,5 @@ describe('card data', () => {
     const logs = logLines.join('');
     expect(logs.length).toBeGreaterThan(0);
     for (const n of numbers) expect(logs).not.toContain(n);
-  });
-});
-
-describe.runIf(usingPostgres)('racing confirms (PostgreSQL)', () => {
-  it('ten confirms racing on one session, across two app instances, make exactly one payment', async () => {
-    const sibling = await t.startSibling();
-    try {
-      const s = await session();
-      const methods = await Promise.all(Array.from({ length: 10 }, () => tokenize(s, '4242424242424242')));
-      const results = await Promise.all(methods.map((m, i) => confirm(s, m.json.id, i % 2 ? sibling.url : t.url)));
-      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-      expect(results.filter((r) => r.status === 409)).toHaveLength(9);
-      const payments = await t.database.db.selectFrom('payments').select('id').where('session_id', '=', s.id).execute();
-      expect(payments).toHaveLength(1);
-    } finally {
-      await sibling.close();
-    }
   });
 });

@@ -1,34 +1,23 @@
 // Card holds: capture once (all or part), release, lapse after 7 days, and their refusals.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { lapseDueHolds } from '../../server/domain/checkout/payment-operations.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { paidCardPayment } from '../support/checkout.js';
+import { useTestServer } from '../support/server.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
 
 const clock = new ManualClock(new Date());
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer({ clock });
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
+const t = useTestServer({ clock });
+const sk = () => t.merchantA.keys.test.secret;
 
 /** A confirmed session: a hold (manual) by default. */
-async function paid(captureMethod: 'manual' | 'automatic' = 'manual', amount = 100, merchant = t.merchantA) {
-  const s = await createTestSession(t, merchant, false, { amount, captureMethod });
-  const pk = merchant.keys.test.publishable;
-  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
-  const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
-  expect(res.status).toBe(200);
-  return { session: s, paymentId: res.json.paymentResult.id as number };
+async function paid(captureMethod: 'manual' | 'automatic' = 'manual', amount = 100) {
+  const { session, confirmed, paymentId } = await paidCardPayment(t, { body: { amount, captureMethod } });
+  expect(confirmed.status).toBe(200);
+  return { session, paymentId };
 }
-const capture = (paymentId: number, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/payments/${paymentId}/capture`, { key, body });
-const release = (paymentId: number, key = sk) => t.call('POST', `/v1/payments/${paymentId}/release`, { key });
+const capture = (paymentId: number, body: Record<string, unknown> = {}, key = sk()) => t.call('POST', `/v1/payments/${paymentId}/capture`, { key, body });
+const release = (paymentId: number, key = sk()) => t.call('POST', `/v1/payments/${paymentId}/release`, { key });
 const types = async (paymentId: number) =>
   (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
 const invoiceOf = async (paymentId: number) => {
@@ -65,7 +54,7 @@ describe('capture', () => {
       { type: 'payment', amount: '100.0000' },
       { type: 'fee', amount: '-3.2000' },
     ]);
-    const status = await t.call('GET', `/v1/checkout-sessions/${session.id}/status`, { key: sk });
+    const status = await t.call('GET', `/v1/checkout-sessions/${session.id}/status`, { key: sk() });
     expect(status.json).toMatchObject({ status: 'completed', captureMethod: 'manual', paymentId, holdStatus: 'captured', authorizedAmount: 100 });
     expect(status.json.authorizationExpiresAt).toBeUndefined();
   });

@@ -1,33 +1,21 @@
 // Refunds of card payments, by the refund rules of checkout-billing-api.md; settlement and the
-// available balance; exactness under concurrency (PostgreSQL).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestSession, startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+// available balance. Exactness under concurrency (PostgreSQL): refunds.pg.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
+import { cardDetails, paidCardPayment } from '../support/checkout.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 import { delivered } from '../support/events.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
 
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const sk = () => t.merchantA.keys.test.secret;
 
-const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' };
-
-async function paid(amount = 100, merchant = t.merchantA, livemode = false) {
-  const s = await createTestSession(t, merchant, livemode, { amount, metadata: { orderId: 'R-1' } });
-  const pk = livemode ? merchant.keys.live.publishable : merchant.keys.test.publishable;
-  const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
-  const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
-  return { sessionId: s.id, paymentId: res.json.paymentResult.id as number };
-}
-const refundSession = (sessionId: string, body: Record<string, unknown> = {}, key = sk) =>
+/** A card payment of `amount` (order R-1); its session and payment ids. */
+const paid = (amount = 100, merchant?: MerchantCredentials) => paidCardPayment(t, { merchant, body: { amount, metadata: { orderId: 'R-1' } } });
+const refundSession = (sessionId: string, body: Record<string, unknown> = {}, key = sk()) =>
   t.call('POST', `/v1/checkout-sessions/${sessionId}/refund`, { key, body });
-const refundPayment = (paymentId: number, body: Record<string, unknown> = {}, key = sk) => t.call('POST', `/v1/payments/${paymentId}/refund`, { key, body });
-const settle = (paymentId: number) => t.call('POST', `/v1/test-helpers/payments/${paymentId}/settle`, { key: sk });
+const refundPayment = (paymentId: number, body: Record<string, unknown> = {}, key = sk()) => t.call('POST', `/v1/payments/${paymentId}/refund`, { key, body });
+const settle = (paymentId: number) => t.call('POST', `/v1/test-helpers/payments/${paymentId}/settle`, { key: sk() });
 const refundEvents = async (paymentId: number) =>
   (
     await t.database.db
@@ -86,7 +74,7 @@ describe('refund rules', () => {
     });
     expect((await refundSession(sessionId, { amount: 0.01 })).json).toMatchObject({ refundAmount: 0.01, amountRefundable: 19.99 });
     const session = await t.call('POST', '/v1/checkout-sessions', {
-      key: sk,
+      key: sk(),
       body: { amount: 0.5, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' },
     });
     expect(session.json.error.message).toBe('amount must be at least 1.00 in the currency.');
@@ -149,7 +137,7 @@ describe('refund rules', () => {
       errorCode: 'refund_failed',
       data: { type: 'processor_error', refundable: true, reason: 'refund_failed', retryable: true },
     });
-    const state = await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk });
+    const state = await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk() });
     expect(state.json.refund).toMatchObject({ refundable: true, reason: 'refund_failed', lastAttempt: { outcome: 'failed', attempts: 1 } });
     expect((await refundSession(sessionId)).json).toMatchObject({ status: 'refunded', refundedAmount: 60 });
     expect((await refundSession(sessionId)).json.alreadyRefunded).toBe(true);
@@ -184,7 +172,7 @@ describe('refund rules', () => {
   it('an uncaptured hold answers 400 payment_not_refundable (not paid yet)', async () => {
     const s = await createTestSession(t, t.merchantA, false, { amount: 25, captureMethod: 'manual' });
     const pk = t.merchantA.keys.test.publishable;
-    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
+    const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: cardDetails() });
     await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, { key: pk, clientSecret: s.clientSecret, body: { paymentMethodId: pm.json.id } });
     const res = await refundSession(s.id);
     expect(res.status).toBe(400);
@@ -193,13 +181,13 @@ describe('refund rules', () => {
 
   it('the session refund object keeps step: refundable, then already_refunded with the last attempt', async () => {
     const { sessionId } = await paid(30);
-    expect((await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk })).json.refund).toMatchObject({
+    expect((await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk() })).json.refund).toMatchObject({
       refundable: true,
       reason: 'refundable',
       lastAttempt: null,
     });
     await refundSession(sessionId);
-    const after = (await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk })).json.refund;
+    const after = (await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: sk() })).json.refund;
     expect(after).toMatchObject({
       refundable: false,
       reason: 'already_refunded',
@@ -214,28 +202,5 @@ describe('settlement test helper', () => {
     const { paymentId } = await paid(10);
     expect((await settle(paymentId)).status).toBe(200);
     expect((await settle(paymentId)).status).toBe(409);
-  });
-});
-
-describe.runIf(usingPostgres)('exactness under concurrency (PostgreSQL)', () => {
-  it('ten refunds racing on one payment never refund more than was paid, and totals stay exact to the cent', async () => {
-    const sibling = await t.startSibling();
-    try {
-      const { paymentId } = await paid(50);
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          call(i % 2 ? sibling.url : t.url, 'POST', `/v1/payments/${paymentId}/refund`, { key: sk, body: { amount: 9.99 } }),
-        ),
-      );
-      const ok = results.filter((r) => r.status === 200);
-      expect(ok).toHaveLength(5);
-      expect(results.filter((r) => r.status === 400).every((r) => r.json.errorCode === 'validation_error')).toBe(true);
-      const payment = await t.database.db.selectFrom('payments').select(['refunded_amount', 'status']).where('id', '=', paymentId).executeTakeFirstOrThrow();
-      expect(payment).toEqual({ refunded_amount: '49.9500', status: 'partially_refunded' });
-      const refunds = await t.database.db.selectFrom('refunds').select('amount').where('payment_id', '=', paymentId).execute();
-      expect(refunds).toHaveLength(5);
-    } finally {
-      await sibling.close();
-    }
   });
 });

@@ -1,27 +1,16 @@
-// Checkout sessions: creation rules, retrieval, status, cancel and expiry. Each test is named
-// after the rule of checkout-billing-api.md it proves.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Checkout sessions: the creation rules. Each test is named after the rule of checkout-billing-api.md
+// it proves. Retrieval, status, cancel and expiry: sessions-lifecycle.test.ts; the same rules
+// called on the service: session-create.unit.test.ts.
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
-import { delivered } from '../support/events.js';
+import { inMinutes, sessionCreator } from '../support/checkout.js';
+import { useTestServer } from '../support/server.js';
 
 const clock = new ManualClock(new Date());
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer({ clock });
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const base = { amount: 49.99, currency: 'USD', mode: 'hosted', paymentType: 'oneTime', successUrl: 'https://shop.example.com/thanks' };
-const create = (body: Record<string, unknown>, key = sk) => t.call('POST', '/v1/checkout-sessions', { key, body: { ...base, ...body } });
-const events = async (sessionId: string) =>
-  (await t.database.db.selectFrom('events').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute()).map(delivered);
-const minutes = (n: number) => new Date(clock.now().getTime() + n * 60_000).toISOString();
+const t = useTestServer({ clock });
+const sk = () => t.merchantA.keys.test.secret;
+const create = sessionCreator(t);
+const minutes = (n: number) => inMinutes(clock, n);
 
 describe('creating a session', () => {
   it('answers open and unpaid, with a client secret, a hosted page URL and a 30-minute expiry (rule 1)', async () => {
@@ -62,7 +51,7 @@ describe('creating a session', () => {
     const id = res.json.id;
     expect(res.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
     expect(res.json.cancelUrl).toBe(`https://shop.example.com/cancel?s=${id}&x=${id}&y={checkout_session_id}`);
-    const again = await t.call('GET', `/v1/checkout-sessions/${id}`, { key: sk });
+    const again = await t.call('GET', `/v1/checkout-sessions/${id}`, { key: sk() });
     expect(again.json.successUrl).toBe(`https://shop.example.com/ok?s=${id}`);
   });
 
@@ -70,7 +59,7 @@ describe('creating a session', () => {
     const payer = { customerEmail: 'maria@example.com', customerFirstName: 'Maria', customerLastName: 'Lopez', customerPhone: '+15555550142' };
     const res = await create(payer);
     expect(res.json.customer).toEqual({ email: 'maria@example.com', name: 'Maria Lopez' });
-    const got = await t.call('GET', `/v1/checkout-sessions/${res.json.id}`, { key: sk });
+    const got = await t.call('GET', `/v1/checkout-sessions/${res.json.id}`, { key: sk() });
     expect(got.json).toMatchObject(payer);
   });
 
@@ -89,11 +78,11 @@ describe('creating a session', () => {
     const jpy = await create({ currency: 'jpy', amount: 500 });
     expect(jpy.status).toBe(201);
     expect(jpy.json).toMatchObject({ currency: 'JPY', amount: 500 });
-    const plan = await t.call('POST', '/v1/plans', { key: sk, body: { productId: 1, name: 'x', amount: 5, currency: 'ABC', interval: 'month' } });
+    const plan = await t.call('POST', '/v1/plans', { key: sk(), body: { productId: 1, name: 'x', amount: 5, currency: 'ABC', interval: 'month' } });
     expect(plan.status).toBe(400);
     expect(plan.json).toMatchObject({ success: false, errorCode: 'parameter_invalid', data: { param: 'currency' } });
     const invoice = await t.call('POST', '/v1/invoices', {
-      key: sk,
+      key: sk(),
       body: { currency: 'QQQ', customer: { email: 'a@b.co' }, lineItems: [{ name: 'a', quantity: 1, unitAmount: 5 }] },
     });
     expect(invoice.json.error).toMatchObject({ code: 'parameter_invalid', param: 'currency' });
@@ -148,7 +137,7 @@ describe('creating a session', () => {
   it('without notificationSecret, one is generated and shown only in the create answer (rule 5)', async () => {
     const res = await create({ notificationUrl: 'https://hooks.example.com/till' });
     expect(res.json.notificationSecret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
-    const got = await t.call('GET', `/v1/checkout-sessions/${res.json.id}`, { key: sk });
+    const got = await t.call('GET', `/v1/checkout-sessions/${res.json.id}`, { key: sk() });
     expect(got.text).not.toContain(res.json.notificationSecret);
     const given = await create({ notificationUrl: 'https://hooks.example.com/till', notificationSecret: 'my-own-secret-0123456789' });
     expect(given.json.notificationSecret).toBeUndefined();
@@ -161,10 +150,10 @@ describe('creating a session', () => {
 
   it('notifyCustomer and sendReceipt fall back to the merchant settings, and retrieval reports the resolved value', async () => {
     const defaults = await create({});
-    const got = await t.call('GET', `/v1/checkout-sessions/${defaults.json.id}`, { key: sk });
+    const got = await t.call('GET', `/v1/checkout-sessions/${defaults.json.id}`, { key: sk() });
     expect(got.json).toMatchObject({ notifyCustomer: false, sendReceipt: true });
     const explicit = await create({ notifyCustomer: true, sendReceipt: false });
-    const got2 = await t.call('GET', `/v1/checkout-sessions/${explicit.json.id}`, { key: sk });
+    const got2 = await t.call('GET', `/v1/checkout-sessions/${explicit.json.id}`, { key: sk() });
     expect(got2.json).toMatchObject({ notifyCustomer: true, sendReceipt: false });
     await t.database.db
       .updateTable('merchants')
@@ -200,7 +189,7 @@ describe('creating a session', () => {
       key: t.merchantB.keys.test.secret,
       body: { productId: product.json.id, name: 'B', amount: 9, currency: 'USD', interval: 'month' },
     });
-    const mine = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'sub@example.com' } });
+    const mine = await t.call('POST', '/v1/customers', { key: sk(), body: { email: 'sub@example.com' } });
     const res = await create({ paymentType: 'subscription', subscriptionPlanId: plan.json.data.id, clientId: mine.json.data.id });
     expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });
     const missing = await create({ paymentType: 'subscription', clientId: mine.json.data.id });
@@ -221,103 +210,5 @@ describe('creating a session', () => {
     const refused = await create({ captureMethod: 'manual' }, merchant.keys.test.secret);
     expect(refused.json.error).toMatchObject({ code: 'validation_error', param: 'captureMethod' });
     expect((await create({ captureMethod: 'manual' })).status).toBe(201);
-  });
-});
-
-describe('retrieving a session', () => {
-  it('returns every retrieval field, paymentType one_time, status created and the refund object', async () => {
-    const created = await create({ allowSavedCards: true, metadata: { orderId: '8841' } });
-    const res = await t.call('GET', `/v1/checkout-sessions/${created.json.id}`, { key: sk });
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({
-      object: 'checkout_session',
-      id: created.json.id,
-      sessionId: created.json.id,
-      status: 'created',
-      paymentType: 'one_time',
-      merchantName: expect.stringContaining('Merchant A'),
-      merchantLogoUrl: null,
-      clientId: null,
-      subscriptionId: null,
-      invoiceId: null,
-      refund: { refundable: false, reason: 'no_payment', manualRefundRequired: false, lastAttempt: null },
-    });
-    expect(res.json.allowedPaymentMethods).toEqual(['card', 'saved_card', 'wallet:qr']);
-  });
-
-  it('a hold session offers only card options that can hold', async () => {
-    const created = await create({ captureMethod: 'manual' });
-    const res = await t.call('GET', `/v1/checkout-sessions/${created.json.id}`, { key: sk });
-    expect(res.json.allowedPaymentMethods).toEqual(['card']);
-  });
-
-  it("another merchant's session, or the other mode's, answers 404", async () => {
-    const mine = await create({});
-    expect((await t.call('GET', `/v1/checkout-sessions/${mine.json.id}`, { key: t.merchantB.keys.test.secret })).status).toBe(404);
-    expect((await t.call('GET', `/v1/checkout-sessions/${mine.json.id}`, { key: t.merchantA.keys.live.secret })).status).toBe(404);
-  });
-
-  it('the status endpoint answers the status, for the publishable key and the secret key', async () => {
-    const s = await createTestSession(t, t.merchantA);
-    const viaPk = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret });
-    expect(viaPk.json).toEqual({ status: 'created' });
-    const viaSk = await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk });
-    expect(viaSk.json).toEqual({ status: 'created' });
-  });
-});
-
-describe('cancelling a session', () => {
-  it('answers 204, reads cancelled and writes checkout.session.cancelled once', async () => {
-    const s = await createTestSession(t, t.merchantA, false, { metadata: { orderId: '77' } });
-    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })).json.status).toBe('cancelled');
-    const again = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk });
-    expect(again.status).toBe(204);
-    const written = await events(s.id);
-    expect(written.map((e) => e.type)).toEqual(['checkout.session.cancelled']);
-    expect(written[0]!.data).toMatchObject({
-      object: 'checkout_session',
-      status: 'Cancelled',
-      paymentStatus: 'Unpaid',
-      metadata: { orderId: '77' },
-      isLive: false,
-    });
-    expect(written[0]!.id).toMatch(/^evt_/);
-  });
-
-  it('the publishable key with the client secret may cancel too', async () => {
-    const s = await createTestSession(t, t.merchantA);
-    const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: t.merchantA.keys.test.publishable, clientSecret: s.clientSecret });
-    expect(res.status).toBe(204);
-  });
-
-  it('another merchant cannot cancel it (404), and nothing changes', async () => {
-    const s = await createTestSession(t, t.merchantA);
-    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: t.merchantB.keys.test.secret })).status).toBe(404);
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })).json.status).toBe('created');
-  });
-});
-
-describe('expiry', () => {
-  it('after expiresAt the session reads expired, and checkout.session.expired is written exactly once', async () => {
-    const s = await createTestSession(t, t.merchantA, false, { expiresAt: minutes(15) });
-    clock.advance(16 * 60);
-    const [first, second] = await Promise.all([expireDueSessions(t.database.db, clock), t.call('GET', `/v1/checkout-sessions/${s.id}`, { key: sk })]);
-    expect(second.json.status).toBe('expired');
-    expect(first).toBeGreaterThanOrEqual(0);
-    await expireDueSessions(t.database.db, clock);
-    expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk })).json).toEqual({ status: 'expired' });
-    const written = await events(s.id);
-    expect(written.map((e) => e.type)).toEqual(['checkout.session.expired']);
-    expect(written[0]!.data).toMatchObject({ status: 'Expired', refund: { reason: 'no_payment' } });
-  });
-
-  it('cancelling an expired session changes nothing and sends no event', async () => {
-    const s = await createTestSession(t, t.merchantA, false, { expiresAt: minutes(12) });
-    clock.advance(13 * 60);
-    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk })).status).toBe(204);
-    expect((await events(s.id)).map((e) => e.type)).toEqual(['checkout.session.expired']);
   });
 });
