@@ -2,15 +2,17 @@
 // server on loopback (the smtp-server package). A queued message is sent at once after its
 // commit, with its attachments (an invoice carries its PDF); a refusing SMTP server is retried with backoff and then marked failed, while the request
 // that wrote the message succeeded; without TILL_SMTP_URL, and for text messages, nothing is sent.
-import { mkdtempSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { type RunningServer, startServer } from '../../server/main.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { call, emptyPostgres } from '../support/server.js';
+import { openTestDatabase, pgliteTemplateFile } from '../support/database.js';
+import { call, usingPostgres } from '../support/server.js';
 
 interface Mail {
   to: string[];
@@ -45,30 +47,41 @@ async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Prom
   return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+// A first start on an empty database runs initdb (PGlite) and every migration, which took most of
+// this file's time; what it proves is delivery, so each server starts on a database that is
+// already migrated: on PostgreSQL a copy of the run's template database, on PGlite a data
+// directory loaded once from the template's dump and copied for each server.
+let seededPglite: Promise<string> | undefined;
+function seededPgliteDir(): Promise<string> {
+  seededPglite ??= (async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'till-mail-seed-')), 'pglite');
+    const pglite = await PGlite.create({ dataDir: dir, loadDataDir: new Blob([await readFile(await pgliteTemplateFile())]) });
+    await pglite.close();
+    return dir;
+  })();
+  return seededPglite;
 }
+afterAll(async () => {
+  if (seededPglite) await rm(path.dirname(await seededPglite), { recursive: true, force: true });
+});
 
+/** The running server (`startServer`, with its jobs) with `env`, on a migrated database of its own; a live merchant of it. */
 async function serverWith(label: string, env: NodeJS.ProcessEnv, clock?: ManualClock) {
-  const database = await emptyPostgres(label);
+  const dataDir = await mkdtemp(path.join(tmpdir(), `till-${label}-`));
+  const postgres = usingPostgres ? await openTestDatabase(label, 1) : undefined;
+  if (!postgres) await cp(await seededPgliteDir(), path.join(dataDir, 'pglite'), { recursive: true });
   const running = await startServer({
-    env: {
-      NODE_ENV: 'test',
-      PORT: '0',
-      TILL_DATA_DIR: mkdtempSync(path.join(tmpdir(), `till-${label}-`)),
-      ...(database ? { DATABASE_URL: database.url } : {}),
-      ...env,
-    },
+    env: { NODE_ENV: 'test', PORT: '0', TILL_DATA_DIR: dataDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}), ...env },
     announce: false,
     ...(clock ? { clock } : {}),
   });
   const merchant = (await createMerchant(running.database.db, clock ?? { now: () => new Date() }, { name: 'Live Bakery' })).credentials;
-  return { running, merchant, drop: async () => (await running.close(), await database?.drop()) };
+  const drop = async () => {
+    await running.close();
+    await postgres?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { running, merchant, drop };
 }
 
 const messageRows = (running: RunningServer, to: string) =>
@@ -78,6 +91,30 @@ const messageRows = (running: RunningServer, to: string) =>
     .where('recipient', '=', to)
     .orderBy('seq')
     .execute();
+
+type MessageRow = Awaited<ReturnType<typeof messageRows>>[number];
+
+/** The mail the SMTP server received for `to`, waited for: it is sent after the commit, not within the request. */
+const mailTo = (smtp: { mails: Mail[] }, to: string) =>
+  vi.waitFor(
+    () => {
+      const mail = smtp.mails.find((m) => m.to.includes(to));
+      if (!mail) throw new Error(`no mail to ${to} yet`);
+      return mail;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+
+/** The outbox rows of `to`, waited for until the first passes `check` (delivery writes it after the request). */
+const rowsWhen = (running: RunningServer, to: string, check: (first: MessageRow | undefined) => void) =>
+  vi.waitFor(
+    async () => {
+      const rows = await messageRows(running, to);
+      check(rows[0]);
+      return rows;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 
 /** A live hosted session that notifies its payer by email and text at creation. */
 async function notifyingSession(running: RunningServer, key: string, to: string, phone = '+1 415 555 0100') {
@@ -113,20 +150,14 @@ describe('live email over SMTP', () => {
 
   it('sends a queued email at once after its commit; the outbox row becomes sent; a text message is not_sent', async () => {
     const s = await notifyingSession(server.running, server.merchant.keys.live.secret, 'ana@bakery-customers.example.com');
-    const mail = await until(() => smtp.mails.find((m) => m.to.includes('ana@bakery-customers.example.com')), Boolean);
+    const mail = await mailTo(smtp, 'ana@bakery-customers.example.com');
     expect(mail).toBeDefined();
-    expect(mail!.raw).toContain('From: Till <till@bakery.example.com>');
-    expect(mail!.raw).toMatch(/Subject: Invoice from Live Bakery: 12\.00 USD/);
-    expect(text(mail!)).toContain(`Pay here: ${s.url}`);
-    const rows = await until(
-      () => messageRows(server.running, 'ana@bakery-customers.example.com'),
-      (r) => r[0]?.status === 'sent',
-    );
+    expect(mail.raw).toContain('From: Till <till@bakery.example.com>');
+    expect(mail.raw).toMatch(/Subject: Invoice from Live Bakery: 12\.00 USD/);
+    expect(text(mail)).toContain(`Pay here: ${s.url}`);
+    const rows = await rowsWhen(server.running, 'ana@bakery-customers.example.com', (first) => expect(first?.status).toBe('sent'));
     expect(rows).toMatchObject([{ channel: 'email', status: 'sent', attempts: 1, last_error: null }]);
-    const sms = await until(
-      () => messageRows(server.running, '+1 415 555 0100'),
-      (r) => r[0]?.status === 'not_sent',
-    );
+    const sms = await rowsWhen(server.running, '+1 415 555 0100', (first) => expect(first?.status).toBe('not_sent'));
     expect(sms[0]).toMatchObject({ channel: 'sms', status: 'not_sent', last_error: 'No text message provider is connected.' });
   });
 
@@ -145,11 +176,11 @@ describe('live email over SMTP', () => {
     });
     const confirmed = await call(server.running.url, 'POST', `/v1/checkout-sessions/${s.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
     expect(confirmed.status, confirmed.text).toBe(200);
-    const mail = await until(() => smtp.mails.find((m) => m.to.includes('cara@bakery-customers.example.com')), Boolean);
-    expect(mail!.raw).toMatch(/Subject: Your receipt from Live Bakery/);
-    expect(text(mail!)).toContain('Amount paid: 7.50 EUR');
-    expect(text(mail!)).toContain('Paid with: Visa ending in 4242');
-    expect(text(mail!)).not.toContain('4242424242424242');
+    const mail = await mailTo(smtp, 'cara@bakery-customers.example.com');
+    expect(mail.raw).toMatch(/Subject: Your receipt from Live Bakery/);
+    expect(text(mail)).toContain('Amount paid: 7.50 EUR');
+    expect(text(mail)).toContain('Paid with: Visa ending in 4242');
+    expect(text(mail)).not.toContain('4242424242424242');
   });
 
   it('a live invoice sent to its payer carries its PDF as an attachment over SMTP', async () => {
@@ -161,14 +192,14 @@ describe('live email over SMTP', () => {
     expect(created.status, created.text).toBe(201);
     const sent = await call(server.running.url, 'POST', `/v1/invoices/${created.json.id}/send`, { key });
     expect(sent.status, sent.text).toBe(200);
-    const mail = await until(() => smtp.mails.find((m) => m.to.includes('dora@bakery-customers.example.com')), Boolean);
-    expect(mail!.raw).toMatch(new RegExp(`Subject: Invoice ${created.json.invoiceNumber}`));
-    expect(text(mail!)).toContain(`Pay it at ${created.json.hostedUrl}`);
-    expect(mail!.raw).toMatch(/Content-Type: multipart\/mixed/);
-    expect(mail!.raw).toMatch(new RegExp(`Content-Type: application/pdf; name=${created.json.invoiceNumber}\\.pdf`));
-    expect(mail!.raw).toMatch(new RegExp(`Content-Disposition: attachment; filename=${created.json.invoiceNumber}\\.pdf`));
+    const mail = await mailTo(smtp, 'dora@bakery-customers.example.com');
+    expect(mail.raw).toMatch(new RegExp(`Subject: Invoice ${created.json.invoiceNumber}`));
+    expect(text(mail)).toContain(`Pay it at ${created.json.hostedUrl}`);
+    expect(mail.raw).toMatch(/Content-Type: multipart\/mixed/);
+    expect(mail.raw).toMatch(new RegExp(`Content-Type: application/pdf; name=${created.json.invoiceNumber}\\.pdf`));
+    expect(mail.raw).toMatch(new RegExp(`Content-Disposition: attachment; filename=${created.json.invoiceNumber}\\.pdf`));
     // The attachment is the PDF itself, base64 in the mail.
-    const part = mail!.raw.split(/Content-Disposition: attachment[^\r\n]*\r?\n/)[1]!;
+    const part = mail.raw.split(/Content-Disposition: attachment[^\r\n]*\r?\n/)[1]!;
     const base64 = part
       .trimStart()
       .split(/\r?\n--/)[0]!
@@ -178,10 +209,7 @@ describe('live email over SMTP', () => {
 
   it('a refused email is retried with backoff, then failed; the request that wrote it succeeded', async () => {
     await notifyingSession(server.running, server.merchant.keys.live.secret, 'nobody@refuse.example.com', '+1 415 555 0101');
-    let rows = await until(
-      () => messageRows(server.running, 'nobody@refuse.example.com'),
-      (r) => r[0]?.last_error != null,
-    );
+    let rows = await rowsWhen(server.running, 'nobody@refuse.example.com', (first) => expect(first).toMatchObject({ last_error: expect.any(String) }));
     expect(rows[0]).toMatchObject({ status: 'queued', attempts: 1, last_error: 'SMTP EENVELOPE 550' });
     for (const [minutes, attempts] of [
       [1, 2],
@@ -211,10 +239,7 @@ describe('live email without an SMTP server', () => {
 
   it('stays in the outbox as not_sent, with the reason', async () => {
     await notifyingSession(server.running, server.merchant.keys.live.secret, 'ben@bakery-customers.example.com');
-    const rows = await until(
-      () => messageRows(server.running, 'ben@bakery-customers.example.com'),
-      (r) => r[0]?.status === 'not_sent',
-    );
+    const rows = await rowsWhen(server.running, 'ben@bakery-customers.example.com', (first) => expect(first?.status).toBe('not_sent'));
     expect(rows[0]).toMatchObject({ channel: 'email', status: 'not_sent', attempts: 1, last_error: 'No SMTP server is configured (TILL_SMTP_URL).' });
   });
 });

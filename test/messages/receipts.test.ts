@@ -1,13 +1,9 @@
 // Receipts and customer messages (sendReceipt, notifyCustomer) in the test-mode outbox, read
 // through the messages test helper; the outbox row's delivery status read from the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t?.close());
+const t = useTestServer();
 
 const sk = () => t.merchantA.keys.test.secret;
 const pk = () => t.merchantA.keys.test.publishable;
