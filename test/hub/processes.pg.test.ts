@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHub, stopHubClients } from '../support/hub.js';
-import { type TestServer, startTestServer, usingPostgres } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
+// A database of its own: the second process runs the background jobs.
+const t = useTestServer();
 let child: ChildProcess | undefined;
 let childUrl: string;
 let dataDir: string;
@@ -38,10 +39,8 @@ async function startProcess(databaseUrl: string): Promise<string> {
   });
 }
 
-describe.runIf(usingPostgres)('two Till processes on one PostgreSQL database', () => {
+describe('two Till processes on one PostgreSQL database', () => {
   beforeAll(async () => {
-    // A database of its own: the second process runs the background jobs.
-    t = await startTestServer();
     childUrl = await startProcess(t.databaseUrl!);
   }, 90_000);
 
@@ -52,7 +51,6 @@ describe.runIf(usingPostgres)('two Till processes on one PostgreSQL database', (
       child.kill('SIGTERM');
       await exited;
     }
-    await t?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

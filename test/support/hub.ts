@@ -1,7 +1,14 @@
 // Clients of the notification hub for tests: the official `@microsoft/signalr` client (as merchants
-// use it) and a raw `ws` socket speaking the JSON hub protocol by hand (to see the wire itself).
+// use it) and a raw `ws` socket speaking the JSON hub protocol by hand (to see the wire itself); the
+// invoice changes they hear; and LISTEN/NOTIFY listeners under the hub.
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { sql } from 'kysely';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
+import type { TillDatabase } from '../../server/db/database.js';
+import type { Unlisten } from '../../server/db/notifications.js';
+import { randomToken } from '../../server/shared/crypto.js';
+import type { TestServer } from './server.js';
 
 export interface InvoiceUpdated {
   invoiceId: number;
@@ -130,4 +137,71 @@ export function rawHub(baseUrl: string, query = '', headers: Record<string, stri
     });
     socket.once('error', reject);
   });
+}
+
+/** A new invoice of merchant A (or of `key`'s merchant): its id and public identifier. */
+export async function newInvoice(t: TestServer, key = t.merchantA.keys.test.secret): Promise<{ id: number; identifier: string }> {
+  const res = await t.call('POST', '/v1/invoices', {
+    key,
+    body: { customer: { email: 'hub@example.com' }, currency: 'USD', lineItems: [{ name: 'Hub', quantity: 1, unitAmount: 20 }] },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.json;
+}
+
+/** Voids an invoice (it is then Cancelled), through the server at `baseUrl`. */
+export async function voidInvoice(t: TestServer, id: number, key = t.merchantA.keys.test.secret, baseUrl = t.url) {
+  const res = await fetch(`${baseUrl}/v1/invoices/${id}/void`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  expect(res.status).toBe(200);
+}
+
+/** Pays an invoice of merchant A as a payer does: a checkout session for it, a test card, confirm. */
+export async function payInvoice(t: TestServer, invoiceId: number) {
+  const session = await t.call('POST', '/v1/checkout-sessions', {
+    key: t.merchantA.keys.test.secret,
+    body: { mode: 'embedded', paymentType: 'oneTime', invoiceId },
+  });
+  expect(session.status, session.text).toBe(201);
+  const client = { key: t.merchantA.keys.test.publishable, clientSecret: session.json.clientSecret };
+  const pm = await t.call('POST', `/v1/checkout-sessions/${session.json.id}/tokenize`, {
+    ...client,
+    body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+  });
+  const confirmed = await t.call('POST', `/v1/checkout-sessions/${session.json.id}/confirm`, { ...client, body: { paymentMethodId: pm.json.id } });
+  expect(confirmed.status, confirmed.text).toBe(200);
+}
+
+/**
+ * Voids `control` (an invoice `client` hears) and checks that its event is all the client heard:
+ * notifications arrive in commit order, so anything else it was going to hear would have come first.
+ */
+export async function heardOnly(t: TestServer, client: HubClient, control: { id: number }, key = t.merchantA.keys.test.secret) {
+  await voidInvoice(t, control.id, key);
+  await client.next(control.id);
+  expect(client.heard).toEqual([{ invoiceId: control.id, status: 'Cancelled' }]);
+}
+
+/** A listener of `database.listen` on a channel of its own (test files share a PostgreSQL server), with what it heard. */
+export async function listener(database: TillDatabase) {
+  const channel = `till_test_${randomToken(10).toLowerCase()}`;
+  const heard: string[] = [];
+  let restored = 0;
+  const wakers = new Set<() => void>();
+  const unlisten: Unlisten = await database.listen(channel, {
+    notification: (payload) => {
+      heard.push(payload);
+      for (const wake of wakers) wake();
+    },
+    restored: () => void restored++,
+  });
+  /** Resolves once `payload` was heard; fails after a few seconds. */
+  const hears = (payload: string) =>
+    waitFor(
+      () => (heard.includes(payload) ? true : undefined),
+      (wake) => (wakers.add(wake), () => wakers.delete(wake)),
+      `NOTIFY ${payload}`,
+      5_000,
+    );
+  const notify = (payload: string) => sql`SELECT pg_notify(${channel}, ${payload})`.execute(database.db);
+  return { channel, heard, hears, notify, unlisten, restoredCount: () => restored };
 }
