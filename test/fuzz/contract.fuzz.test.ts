@@ -7,6 +7,14 @@
 //   FUZZ_RUNS=2000 FUZZ_SEED=12345 npx vitest run test/fuzz
 //
 // A failure prints its seed, operation and case index; FUZZ_ONLY=<operationId>[,<operationId>...] runs those operations.
+// out/fuzz/report.json lists the answers slower than 5 s (FUZZ_SLOW_MS=<ms> lowers the bar, to see
+// where a run's time goes). Most of it is the server's, not the cases': about half of the CPU is
+// express-openapi-validator building an operation's validators, once per operation (it compiles the
+// OpenAPI 3.1 meta-schema each time, though Till asks it not to validate the document) and again for
+// every new request Content-Type (its validator cache is keyed by it), which costs 2-5 s for the
+// event and delivery operations, whose response schemas are large; and the first one-day clock
+// advance runs every retry due that day of the deliveries earlier cases left failing (to the
+// contract's example hosts, which do not resolve here): about 480 attempts, 10 s.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzCases } from '../support/fuzz/cases.js';
@@ -17,7 +25,7 @@ import { FuzzReport, preview } from '../support/fuzz/report.js';
 import type { FuzzContext } from '../support/fuzz/request-parts.js';
 import { closeConnections, send } from '../support/fuzz/send.js';
 import { ServerErrors } from '../support/fuzz/server-errors.js';
-import { type TestServer, startTestServer, usingPostgres } from '../support/server.js';
+import { useTestServer, usingPostgres } from '../support/server.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260118);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
@@ -31,20 +39,18 @@ function seedOf(op: FuzzOperation): number {
 }
 
 const operations = fuzzOperations().filter((op) => !ONLY || ONLY.split(',').includes(op.operationId));
-let t: TestServer;
-let ctx: FuzzContext;
 const serverErrors = new ServerErrors();
 const report = new FuzzReport(SEED, RUNS, usingPostgres ? 'postgres' : 'pglite');
+// No rate limit in the way: the point is to reach validation and the handlers.
+const t = useTestServer({ logger: serverErrors.logger, rateLimitScale: 1000, config: { webhookTimeoutMs: 200 } });
+let ctx: FuzzContext;
 
 beforeAll(async () => {
-  // No rate limit in the way: the point is to reach validation and the handlers.
-  t = await startTestServer({ logger: serverErrors.logger, rateLimitScale: 1000, config: { webhookTimeoutMs: 200 } });
   ctx = await makeFixtures(t);
 });
-afterAll(async () => {
+afterAll(() => {
   report.write();
   closeConnections();
-  await t?.close();
 });
 
 describe(`contract fuzz (seed ${SEED}, ${RUNS} cases per operation)`, () => {

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FuzzCase } from './cases.js';
 import type { FuzzOperation } from './contract.js';
 
-const SLOW_MS = 5_000;
+const SLOW_MS = Number(process.env.FUZZ_SLOW_MS ?? 5_000);
 
 export interface Failure {
   operationId: string;
