@@ -1,17 +1,10 @@
 // Wallet accounts and balances of the Commerce interface, from the ledger.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
 import { fundsKit } from '../support/funds.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let kit: ReturnType<typeof fundsKit>;
-beforeAll(async () => {
-  t = await startTestServer();
-  kit = fundsKit(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const kit = fundsKit(t);
 
 describe('accounts', () => {
   it('opens one USD account on the first read, with a TL account number, and answers the same one after', async () => {

@@ -2,23 +2,18 @@
 // rows as the Checkout interface's /v1/plans, each interface with its spelling; PATCH changes only
 // the fields sent; the price lock (amount, currency, period) and archived plans; the OData list;
 // and what each billing type does at checkout and renewal, on the sandbox clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { type BillingKit, billingKit, DAY } from '../support/billing.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { billingKit, DAY } from '../support/billing.js';
+import { useTestServer } from '../support/server.js';
 
 const clock = new ManualClock('2026-03-02T10:00:00Z');
-let t: TestServer;
-let kit: BillingKit;
+const t = useTestServer({ clock, rateLimitScale: 100 });
+const kit = billingKit(t, clock);
 let m: MerchantCredentials;
 beforeAll(async () => {
-  t = await startTestServer({ clock, rateLimitScale: 100 });
-  kit = billingKit(t, clock);
   m = await t.newMerchant('Plans merchant');
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const sk = () => m.keys.test.secret;
@@ -26,26 +21,24 @@ const commerce = (method: string, path: string, body?: unknown, key = sk()) => t
 const odata = (query: Record<string, string>, key = sk()) => t.call('GET', `/v1/SubscriptionPlan?${new URLSearchParams(query).toString()}`, { apiKey: key });
 const checkoutPlan = async (id: number) => (await t.call('GET', `/v1/plans/${id}`, { key: sk() })).json.data;
 
-async function productId(name = 'Coffee Club'): Promise<number> {
-  const res = await commerce('POST', '/v1/SubscriptionProduct', { name, media: [{ mediaUrl: 'https://cdn.example.com/beans.jpg' }] });
+async function productId(name = 'Coffee Club', key = sk()): Promise<number> {
+  const res = await commerce('POST', '/v1/SubscriptionProduct', { name, media: [{ mediaUrl: 'https://cdn.example.com/beans.jpg' }] }, key);
   expect(res.status, res.text).toBe(201);
   return res.json.id;
 }
-async function plan(body: Record<string, unknown> = {}) {
-  const res = await commerce('POST', '/v1/SubscriptionPlan', {
-    productId: body.productId ?? (await productId()),
-    name: 'Monthly beans',
-    amount: '10.00',
-    currency: 'USD',
-    timeUnit: 'Month',
-    ...body,
-  });
+async function plan(body: Record<string, unknown> = {}, key = sk()) {
+  const res = await commerce(
+    'POST',
+    '/v1/SubscriptionPlan',
+    { productId: body.productId ?? (await productId(undefined, key)), name: 'Monthly beans', amount: '10.00', currency: 'USD', timeUnit: 'Month', ...body },
+    key,
+  );
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
-const session = (planId: number, clientId: number, extra: Record<string, unknown> = {}) =>
+const session = (planId: number, clientId: number, extra: Record<string, unknown> = {}, key = sk()) =>
   t.call('POST', '/v1/checkout-sessions', {
-    key: sk(),
+    key,
     body: { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: planId, clientId, ...extra },
   });
 
@@ -224,18 +217,22 @@ describe('billing types and validity at checkout and renewal', () => {
   });
 
   it('OneTime is charged once, covers one period with its end scheduled, never renews, and takes no trial', async () => {
-    const p = await plan({ timeUnit: 'Week', amount: '15.00', subscriptionBillingType: 'OneTime' });
+    // A merchant of its own: its clock's 30 days then run this subscription's work only, not the
+    // daily renewals (and their settlements and payouts) of the other tests' subscriptions.
+    const own = await t.newMerchant('OneTime merchant');
+    const key = own.keys.test.secret;
+    const p = await plan({ timeUnit: 'Week', amount: '15.00', subscriptionBillingType: 'OneTime' }, key);
     expect(p.subscriptionBillingType).toBe('OneTime');
-    const { subscription, customer } = await kit.subscribe(m, p.id);
+    const { subscription, customer } = await kit.subscribe(own, p.id);
     expect(subscription).toMatchObject({ status: 'active', amount: 15, cancelAtPeriodEnd: true, cancelAt: subscription.currentPeriodEnd });
-    const trial = await session(p.id, customer.id, { trialDays: 7 });
+    const trial = await session(p.id, customer.id, { trialDays: 7 }, key);
     expect(trial.json.error).toMatchObject({ code: 'validation_error', param: 'trialDays' });
-    await kit.advance(m, 30 * DAY);
-    expect(await kit.subscription(m, subscription.id)).toMatchObject({ status: 'canceled', canceledAt: subscription.currentPeriodEnd });
-    expect(await kit.invoices(m, subscription.id)).toHaveLength(1);
-    const recurring = await plan({ timeUnit: 'Week', amount: '15.00' });
-    const { subscription: other } = await kit.subscribe(m, recurring.id);
-    expect((await kit.changePlan(m, other.id, p.id)).json).toMatchObject({ success: false, errorCode: 'validation_error' });
+    await kit.advance(own, 30 * DAY);
+    expect(await kit.subscription(own, subscription.id)).toMatchObject({ status: 'canceled', canceledAt: subscription.currentPeriodEnd });
+    expect(await kit.invoices(own, subscription.id)).toHaveLength(1);
+    const recurring = await plan({ timeUnit: 'Week', amount: '15.00' }, key);
+    const { subscription: other } = await kit.subscribe(own, recurring.id);
+    expect((await kit.changePlan(own, other.id, p.id)).json).toMatchObject({ success: false, errorCode: 'validation_error' });
   });
 
   it('Usage cannot start a subscription (no usage is recorded); outside validFrom..validTo neither', async () => {

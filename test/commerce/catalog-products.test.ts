@@ -2,18 +2,14 @@
 // database: the products are the Checkout interface's /v1/products rows (each interface with its
 // spelling), PATCH changes only the fields sent, what DELETE refuses, the OData lists, and the
 // inventory's serial numbers (unique per product) and status moves. Plans: catalog-plans.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
+const t = useTestServer({ rateLimitScale: 100 });
 let m: MerchantCredentials;
 beforeAll(async () => {
-  t = await startTestServer({ rateLimitScale: 100 });
   m = await t.newMerchant('Catalog merchant');
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const sk = () => m.keys.test.secret;

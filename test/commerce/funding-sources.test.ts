@@ -1,23 +1,16 @@
 // Funding sources: RegisterCard (sandbox cards decide), verification by the code in the outbox
 // (5 wrong codes block), the list; and the domain functions payInvoice will call: charging a
 // verified funding source, debiting a wallet account.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { debitAccount } from '../../server/domain/accounts/account-payment.js';
 import { chargeFundingSource } from '../../server/domain/funding-sources/funding-source.service.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { systemClock } from '../../server/shared/clock.js';
 import { fundsKit } from '../support/funds.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let kit: ReturnType<typeof fundsKit>;
-beforeAll(async () => {
-  t = await startTestServer();
-  kit = fundsKit(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const kit = fundsKit(t);
 
 const YY = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
 const register = (m: MerchantCredentials, cardNumber: string, extra: Record<string, unknown> = {}, cvv = '123') =>

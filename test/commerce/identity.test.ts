@@ -1,16 +1,10 @@
 // The merchant, its locations, the user behind the key, roles and scopes (Commerce interface).
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomToken } from '../../server/shared/crypto.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 const slug = (label: string) => `${label}-${randomToken(8).toLowerCase()}`;
 const harbor = (overrides: Record<string, unknown> = {}) => ({
@@ -85,7 +79,7 @@ describe('POST /v1/merchant', () => {
     expect(res.json.keys.secret).toMatch(/^sk_test_/);
     expect(res.json.keys.publishable).toMatch(/^pk_test_/);
     const own = res.json.keys.secret;
-    const { keys, ...profile } = res.json;
+    const { keys: _keys, ...profile } = res.json;
     expect((await t.call('GET', '/v1/merchant', { apiKey: own })).json).toEqual(profile);
     const locations = await t.call('GET', '/v1/merchantLocation', { apiKey: own });
     expect(locations.status, locations.text).toBe(200);

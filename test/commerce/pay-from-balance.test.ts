@@ -1,48 +1,19 @@
 // Paying from a wallet account's balance (`sourceAccountId` with the `AccountBalance` option) over
 // HTTP: the amount leaves the available balance through the ledger in the transaction that pays the
 // invoice; a short balance, another merchant's account or another currency is refused and nothing moves.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// The race of three payments on one account is in pay-from-balance.pg.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
 import { up as addAccountBalanceOption } from '../../server/db/migrations/2026_11_26_0030_account_balance_payments.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { fundsKit } from '../support/funds.js';
+import { BALANCE_OPTION, balancePayments, fundsKit } from '../support/funds.js';
 import { connectHub, stopHubClients } from '../support/hub.js';
-import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let kit: ReturnType<typeof fundsKit>;
-beforeAll(async () => {
-  t = await startTestServer();
-  kit = fundsKit(t);
-});
+const t = useTestServer();
+const kit = fundsKit(t);
+const { newInvoice, fundedMerchant, pay, balance, invoiceOf } = balancePayments(t);
 afterEach(stopHubClients);
-afterAll(async () => {
-  await t?.close();
-});
 
-const BALANCE_OPTION = 5;
-
-/** A Checkout invoice of one line of `amount`. */
-async function newInvoice(m: MerchantCredentials, amount: number, currency = 'USD'): Promise<{ id: number; identifier: string }> {
-  const res = await t.call('POST', '/v1/invoices', {
-    key: m.keys.test.secret,
-    body: { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency, lineItems: [{ name: 'Design', quantity: 1, unitAmount: amount }] },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.json;
-}
-
-/** A merchant with settled money: a paid and settled card payment of `amount` (its net is `amount` less 2.9% + 0.30). */
-async function fundedMerchant(name: string, amount: number): Promise<{ m: MerchantCredentials; account: { id: number } }> {
-  const m = await t.newMerchant(name);
-  await kit.funded(m, amount);
-  return { m, account: await kit.account(m) };
-}
-
-const pay = (m: MerchantCredentials, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  t.call('POST', '/api/payment/payinvoice', { apiKey: m.keys.test.secret, body: { paymentOptionId: BALANCE_OPTION, ...body }, headers });
-const balance = async (m: MerchantCredentials, accountId: number) =>
-  (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json;
-const invoiceOf = async (m: MerchantCredentials, id: number) => (await t.call('GET', `/v1/invoice/${id}`, { apiKey: m.keys.test.secret })).json;
 const paymentsOf = (invoiceId: number) =>
   t.database.db.selectFrom('payments').select(['id', 'status', 'method_type']).where('invoice_id', '=', invoiceId).execute();
 const eventTypes = async (m: MerchantCredentials) =>
@@ -222,17 +193,5 @@ describe('the AccountBalance option of merchants made before it (migration 0030)
       { id: 8, code: 'account_balance', name: 'Account balance', method: 'AccountBalance', canHold: false, holdDays: null, enabled: true },
     ]);
     expect((await options(t.merchantA.merchantId)).payment_options).toEqual(untouched);
-  });
-});
-
-describe.runIf(usingPostgres)('race (PostgreSQL)', () => {
-  it('three concurrent payments that together overdraw one account: one pays, two are refused, the balance never goes below zero', async () => {
-    const { m, account } = await fundedMerchant('Race', 100); // 96.80
-    const invoices = await Promise.all([1, 2, 3].map(() => newInvoice(m, 60)));
-    const results = await Promise.all(invoices.map((inv) => pay(m, { invoiceId: inv.id, sourceAccountId: account.id })));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    expect((await balance(m, account.id)).availableAmount).toBe(36.8);
-    const paid = await Promise.all(invoices.map((inv) => invoiceOf(m, inv.id)));
-    expect(paid.map((i) => i.status).sort()).toEqual(['Paid', 'Pending', 'Pending']);
   });
 });

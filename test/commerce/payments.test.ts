@@ -1,28 +1,21 @@
 // Payments of the Commerce interface: `POST /v1/payment` (a one-item invoice raised and paid, or a
 // card held), `GET /v1/payment/{id}` and `POST /v1/payment/{id}/capture`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
+import { CARD_EXPIRY, VISA } from '../support/commerce.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 const clock = new ManualClock(new Date());
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer({ clock });
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ clock });
+const sk = () => t.merchantA.keys.test.secret;
 
-const expiry = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
-const card = (cardNumber = '4242424242424242') => ({ cardNumber, expiryDate: expiry, cvv: '123' });
-const create = (body: Record<string, unknown>, apiKey = sk, headers: Record<string, string> = {}) =>
+const card = (cardNumber = VISA) => ({ cardNumber, expiryDate: CARD_EXPIRY, cvv: '123' });
+const create = (body: Record<string, unknown>, apiKey = sk(), headers: Record<string, string> = {}) =>
   t.call('POST', '/v1/payment', { apiKey, body: { currency: 'USD', ...body }, headers });
-const capture = (id: number, body?: Record<string, unknown>, apiKey = sk) => t.call('POST', `/v1/payment/${id}/capture`, { apiKey, body });
-const read = (id: number, apiKey = sk) => t.call('GET', `/v1/payment/${id}`, { apiKey });
-const checkoutInvoice = async (id: number) => (await t.call('GET', `/v1/invoices/${id}`, { key: sk })).json;
+const capture = (id: number, body?: Record<string, unknown>, apiKey = sk()) => t.call('POST', `/v1/payment/${id}/capture`, { apiKey, body });
+const read = (id: number, apiKey = sk()) => t.call('GET', `/v1/payment/${id}`, { apiKey });
+const checkoutInvoice = async (id: number) => (await t.call('GET', `/v1/invoices/${id}`, { key: sk() })).json;
 const ledgerOf = (paymentId: number) =>
   t.database.db.selectFrom('ledger_entries').select(['type', 'account', 'amount']).where('payment_id', '=', paymentId).orderBy('id').execute();
 const eventTypes = async (paymentId: number) =>
@@ -106,8 +99,8 @@ describe('creating a payment', () => {
   });
 
   it('a repeat with the same Idempotency-Key answers the first payment again', async () => {
-    const first = await create({ amount: 12, paymentOptionId: 2, card: card('5555555555554444') }, sk, { 'idempotency-key': 'direct-1' });
-    const again = await create({ amount: 12, paymentOptionId: 2, card: card('5555555555554444') }, sk, { 'idempotency-key': 'direct-1' });
+    const first = await create({ amount: 12, paymentOptionId: 2, card: card('5555555555554444') }, sk(), { 'idempotency-key': 'direct-1' });
+    const again = await create({ amount: 12, paymentOptionId: 2, card: card('5555555555554444') }, sk(), { 'idempotency-key': 'direct-1' });
     expect(again.status).toBe(201);
     expect(again.json).toEqual(first.json);
   });

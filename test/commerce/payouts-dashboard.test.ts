@@ -2,14 +2,14 @@
 // time buckets; every figure is checked against the payout rows behind it and as exact numbers.
 // The payouts are made by the real schedule on a merchant's sandbox clock (base: a ManualClock).
 import { Decimal } from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 
 // Monday 2 November 2026, 10:00 UTC.
 const clock = new ManualClock(new Date('2026-11-02T10:00:00.000Z'));
-let t: TestServer;
+const t = useTestServer({ clock });
 let m: MerchantCredentials;
 const HOUR = 3600;
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2030, cvc: '123' };
@@ -26,7 +26,6 @@ const advance = async (seconds: number) =>
 const dashboard = (query: string, apiKey = m.keys.test.secret) => t.call('GET', `/v1/FinancialDashboard/payouts?${query}`, { apiKey });
 
 beforeAll(async () => {
-  t = await startTestServer({ clock });
   m = await t.newMerchant();
   await pay(100); // 96.80 settles Wed 4 Nov 10:00
   await pay(30, 'EUR');
@@ -35,9 +34,6 @@ beforeAll(async () => {
   await pay(50); // 48.25 settles Sat 7 Nov 00:00
   // Sun 8 Nov: payout B (48.25, armed to fail) leaves; Mon 9 Nov it fails; Tue 10 Nov payout C leaves (arrives Wed).
   await advance(5 * 24 * HOUR + 12 * HOUR);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** The figures, recomputed in JS from the rows behind them (the test's own reading of the rules). */

@@ -1,21 +1,16 @@
 // Payouts (issue 15 §4): settled money is paid out on the clock, in daily batches per currency, only
 // through the ledger; `payout.completed` / `payout.failed`; the test helpers make one fail and its
 // money returns to the available balance. The base clock is a ManualClock, so every time is exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { createLogger } from '../../server/log.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 
 // Monday 2 November 2026, 10:00 UTC.
 const start = new Date('2026-11-02T10:00:00.000Z');
 const clock = new ManualClock(start);
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ clock, logger: (await import('../../server/log.js')).createLogger('error') });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer(() => ({ clock, logger: createLogger('error') }));
 
 const HOUR = 3600;
 const card = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2030, cvc: '123' };

@@ -1,23 +1,16 @@
 // Commerce subscriptions (issue 16 §3) over HTTP on a real database: `GET /v1/subscription` lists
 // the Checkout interface's subscriptions in the Commerce spelling (OData), and
 // `POST /v1/subscription/{id}/cancel` cancels with the Checkout rules and the same events.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { type BillingKit, billingKit } from '../support/billing.js';
+import { billingKit } from '../support/billing.js';
 import { deliveredEvents } from '../support/event-contract.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 const clock = new ManualClock('2026-04-10T08:00:00Z');
-let t: TestServer;
-let kit: BillingKit;
-beforeAll(async () => {
-  t = await startTestServer({ clock, rateLimitScale: 100 });
-  kit = billingKit(t, clock);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ clock, rateLimitScale: 100 });
+const kit = billingKit(t, clock);
 
 const list = (m: MerchantCredentials, query: Record<string, string> = {}, key = m.keys.test.secret) =>
   t.call('GET', `/v1/subscription?${new URLSearchParams(query).toString()}`, { apiKey: key });

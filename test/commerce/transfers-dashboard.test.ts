@@ -1,17 +1,16 @@
 // The transfers dashboard: every figure against the transfer rows behind it, for the period,
 // the currency and each timeUnit.
 import { Decimal } from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { fundsKit } from '../support/funds.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 const clock = new ManualClock('2026-03-01T08:00:00Z');
-let t: TestServer;
+const t = useTestServer({ clock });
 let merchant: MerchantCredentials;
 beforeAll(async () => {
-  t = await startTestServer({ clock });
   const kit = fundsKit(t);
   merchant = await t.newMerchant('Dashboard');
   await kit.funded(merchant, 1000);
@@ -33,9 +32,6 @@ beforeAll(async () => {
   // A transfer the bank bounced (the sandbox completes every transfer; the status is set here to count one that did not).
   await t.database.db.updateTable('transfers').set({ status: 'Failed' }).where('id', '=', failed.id).execute();
   clock.set('2026-04-15T12:00:00Z');
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const dashboard = (qs: string) => t.call('GET', `/v1/FinancialDashboard/transfers${qs}`, { apiKey: merchant.keys.test.secret });

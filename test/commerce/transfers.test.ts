@@ -1,33 +1,17 @@
 // Transfers between wallet accounts and out of Till, their fee rule, the transfer list (OData)
-// and the transactions (the ledger as a list); the race of two transfers on PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// and the transactions (the ledger as a list). The race of transfers on one account is in
+// transfers.pg.test.ts.
+import { describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { fundsKit } from '../support/funds.js';
-import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+import { fundsKit, transfersKit } from '../support/funds.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let kit: ReturnType<typeof fundsKit>;
-beforeAll(async () => {
-  t = await startTestServer();
-  kit = fundsKit(t);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const kit = fundsKit(t);
+const { transfer, balance, funded } = transfersKit(t);
 
-const transfer = (m: MerchantCredentials, body: Record<string, unknown>) =>
-  t.call('POST', '/v1/transfer', { apiKey: m.keys.test.secret, body: { currencyCode: 'USD', ...body } });
-const balance = async (m: MerchantCredentials, accountId: number) =>
-  (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json;
 const transfers = (m: MerchantCredentials, qs = '') => t.call('GET', `/v1/GatewayTransferDto${qs}`, { apiKey: m.keys.test.secret });
 const transactions = (m: MerchantCredentials, qs = '') => t.call('GET', `/v1/transaction${qs}`, { apiKey: m.keys.test.secret });
-
-/** A merchant with 96.80 USD available (a settled payment of 100) and its account. */
-async function funded() {
-  const merchant = await t.newMerchant('Sender');
-  await kit.funded(merchant, 100);
-  return { merchant, account: await kit.account(merchant) };
-}
 
 describe('createTransfer between Till accounts', () => {
   it('Sender pays the 1% fee: the source pays amount + fee, the destination gets the amount, all booked', async () => {
@@ -263,16 +247,5 @@ describe('listTransactions', () => {
     ]);
     const fees = (await transactions(a.merchant, `?$filter=${encodeURIComponent(`type eq 'Fee' and accountId eq ${a.account.id}`)}`)).json.value;
     expect(fees.map((x: any) => x.amount)).toEqual([-3.2]);
-  });
-});
-
-describe.runIf(usingPostgres)('race (PostgreSQL)', () => {
-  it('two concurrent transfers that together overdraw: one is made, the other refused', async () => {
-    const a = await funded();
-    const send = () =>
-      transfer(a.merchant, { sourceAccountId: a.account.id, destinationAccountNumber: 'DE89370400440532013000', amount: 60, transferAction: 'BankTransfer' });
-    const results = await Promise.all([send(), send(), send()]);
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    expect(await balance(a.merchant, a.account.id)).toEqual({ currentAmount: 36.2, availableAmount: 36.2, currencyCode: 'USD' });
   });
 });

@@ -1,4 +1,7 @@
-// Money for the funds tests: paid and settled checkout payments, and the merchant's wallet account.
+// Money for the funds tests: paid and settled checkout payments, the merchant's wallet account,
+// paying invoices from its balance and transfers out of it. Every kit is made per test file from
+// its own server: it keeps no state between files.
+import { expect } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { createTestSession, type TestServer } from './server.js';
 
@@ -33,6 +36,54 @@ export function fundsKit(t: TestServer) {
       const account = res.json.value.find((a: any) => a.currencyCode === currency);
       if (!account) throw new Error(`no ${currency} account: ${res.text}`);
       return account;
+    },
+  };
+}
+
+/** The `AccountBalance` payment option every merchant has (`paymentOptionId`). */
+export const BALANCE_OPTION = 5;
+
+/** Paying invoices from a wallet account's balance (`sourceAccountId`), over HTTP. */
+export function balancePayments(t: TestServer) {
+  const kit = fundsKit(t);
+  return {
+    /** A Checkout invoice of one line of `amount`. */
+    async newInvoice(m: MerchantCredentials, amount: number, currency = 'USD'): Promise<{ id: number; identifier: string }> {
+      const res = await t.call('POST', '/v1/invoices', {
+        key: m.keys.test.secret,
+        body: { customer: { email: 'ana@example.com', firstName: 'Ana' }, currency, lineItems: [{ name: 'Design', quantity: 1, unitAmount: amount }] },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.json;
+    },
+    /** A merchant with settled money: a paid and settled card payment of `amount` (its net is `amount` less 2.9% + 0.30). */
+    async fundedMerchant(name: string, amount: number): Promise<{ m: MerchantCredentials; account: { id: number } }> {
+      const m = await t.newMerchant(name);
+      await kit.funded(m, amount);
+      return { m, account: await kit.account(m) };
+    },
+    /** `payinvoice` with the balance option. */
+    pay: (m: MerchantCredentials, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      t.call('POST', '/api/payment/payinvoice', { apiKey: m.keys.test.secret, body: { paymentOptionId: BALANCE_OPTION, ...body }, headers }),
+    balance: async (m: MerchantCredentials, accountId: number) =>
+      (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json,
+    invoiceOf: async (m: MerchantCredentials, id: number) => (await t.call('GET', `/v1/invoice/${id}`, { apiKey: m.keys.test.secret })).json,
+  };
+}
+
+/** Transfers out of a wallet account (`POST /v1/transfer`), over HTTP. */
+export function transfersKit(t: TestServer) {
+  const kit = fundsKit(t);
+  return {
+    transfer: (m: MerchantCredentials, body: Record<string, unknown>) =>
+      t.call('POST', '/v1/transfer', { apiKey: m.keys.test.secret, body: { currencyCode: 'USD', ...body } }),
+    balance: async (m: MerchantCredentials, accountId: number) =>
+      (await t.call('GET', `/v1/account/${accountId}/balance`, { apiKey: m.keys.test.secret })).json,
+    /** A merchant with 96.80 USD available (a settled payment of 100) and its account. */
+    async funded() {
+      const merchant = await t.newMerchant('Sender');
+      await kit.funded(merchant, 100);
+      return { merchant, account: await kit.account(merchant) };
     },
   };
 }
