@@ -1,18 +1,11 @@
 // Payment links, the merchant's side (issue 16 §1): create with code, identifier, page, QR code and
 // embed snippet; update only the fields sent; delete (refused once the link has payments);
 // activate and deactivate; the OData list; the cross-field rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const sk = () => t.merchantA.keys.test.secret;
 
 const beans = {
   name: 'Single-origin beans, 1 kg',
@@ -23,8 +16,8 @@ const beans = {
   callToActionText: 'Buy now',
   buttonColor: '#6F4E37',
 };
-const call = (method: string, path: string, body?: unknown, apiKey = sk) => t.call(method, path, { apiKey, ...(body === undefined ? {} : { body }) });
-async function newLink(body: Record<string, unknown> = beans, apiKey = sk) {
+const call = (method: string, path: string, body?: unknown, apiKey = sk()) => t.call(method, path, { apiKey, ...(body === undefined ? {} : { body }) });
+async function newLink(body: Record<string, unknown> = beans, apiKey = sk()) {
   const res = await call('POST', '/v1/PaymentLink', body, apiKey);
   expect(res.status, res.text).toBe(201);
   return res.json;

@@ -2,30 +2,24 @@
 // the link reaches it, signed with the link's secret, through the webhook pipeline (retries, the
 // same SSRF rules); the configured endpoints get it as ever.
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/webhooks.js';
 import { deliverySettings } from '../../server/api/kit.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { deliverDueWebhooks } from '../../server/domain/webhooks/delivery.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { commerceCard } from '../support/commerce.js';
+import { useTestServer } from '../support/server.js';
 import { receiverPool } from '../support/webhook-receiver.js';
 
 const clock = new ManualClock(new Date());
 const config = { allowLoopbackWebhooks: true, webhookTimeoutMs: 1500 };
 const receivers = receiverPool();
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ clock, config });
-});
-afterAll(async () => {
-  await receivers.closeAll();
-  await t?.close();
-});
+const t = useTestServer({ clock, config });
+afterAll(() => receivers.closeAll());
 
 const deliver = () => deliverDueWebhooks(t.database.db, clock, deliverySettings({ config }));
 const hexSig = (raw: string, secret: string) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;
-const expiry = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
-const VISA = { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: expiry, cvv: '123' };
+const VISA = commerceCard();
 
 describe("a link's notificationUrl", () => {
   it('gets the invoice.paid of its invoices only, signed with the generated secret; the configured endpoint gets it too', async () => {

@@ -1,60 +1,17 @@
 // Payment links, the payer's side (issue 16 §1): the public reads (by identifier, by the merchant's
 // slug and code) counting views, the QR code, invoices made through a link and paid through
 // `payinvoice` (the link's counters), its rules (status, validity, uses, amounts, password, email
-// verification), and expiry on the sandbox clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
+// verification), and expiry on the sandbox clock. The payments racing for a link's last use are in
+// payer.pg.test.ts.
+import { describe, expect, it } from 'vitest';
+import { AheadClock, beans, payer, payerKit } from '../support/links.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let sk: string;
-let slug: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  sk = t.merchantA.keys.test.secret;
-  slug = (await t.database.db.selectFrom('merchants').select('slug').where('id', '=', t.merchantA.merchantId).executeTakeFirstOrThrow()).slug;
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const expiry = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
-const VISA = { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: expiry, cvv: '123' };
-const payer = { email: 'Ana@Example.com', firstName: 'Ana', lastName: 'Lopez' };
-const beans = {
-  name: 'Beans',
-  currencyCode: 'USD',
-  unitPrice: '24.50',
-  taxRate: '8.25',
-  productName: 'Yirgacheffe 1 kg',
-  productDescription: 'Light roast',
-  successUrl: 'https://shop.example.com/thanks',
-};
-
-async function newLink(body: Record<string, unknown> = beans, apiKey = sk) {
-  const res = await t.call('POST', '/v1/PaymentLink', { apiKey, body });
-  expect(res.status, res.text).toBe(201);
-  return res.json;
-}
-const readLink = async (id: number, apiKey = sk) => (await t.call('GET', `/v1/PaymentLink?$filter=id eq ${id}`, { apiKey })).json.value[0];
-const invoiceFrom = (identifier: string, body: Record<string, unknown> = payer) =>
-  t.call('POST', `/v1/PaymentLink/CreateInvoice(identifier='${identifier}')`, { body });
-async function invoiced(identifier: string, body: Record<string, unknown> = payer) {
-  const res = await invoiceFrom(identifier, body);
-  expect(res.status, res.text).toBe(201);
-  return res.json;
-}
-const pay = (invoiceId: number, apiKey = sk) => t.call('POST', '/api/payment/payinvoice', { apiKey, body: { invoiceId, paymentOptionId: 1, card: VISA } });
-const lastCode = async (email: string) => {
-  const row = await t.database.db
-    .selectFrom('messages')
-    .select(['body', 'kind'])
-    .where('recipient', '=', email)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
-  expect(row.kind).toBe('otp');
-  return /\b(\d{6})\b/.exec(row.body)![1]!;
-};
+const clock = new AheadClock();
+const t = useTestServer({ clock });
+const { sk, newLink, readLink, invoiceFrom, invoiced, pay, lastCode } = payerKit(t);
+const slugOf = async (merchantId: number) =>
+  (await t.database.db.selectFrom('merchants').select('slug').where('id', '=', merchantId).executeTakeFirstOrThrow()).slug;
 
 describe('public reads', () => {
   it('GetByIdentifier answers the public view with no key, the merchant and no analytics, and counts a view', async () => {
@@ -77,11 +34,12 @@ describe('public reads', () => {
 
   it("GetByMerchantSlug finds the link by the merchant's slug and its code, and counts a view; other slugs or codes are 404", async () => {
     const link = await newLink();
+    const slug = await slugOf(t.merchantA.merchantId);
     const res = await t.call('GET', `/v1/PaymentLink/GetByMerchantSlug(merchantSlug='${slug}',code='${link.code}')`);
     expect(res.status, res.text).toBe(200);
     expect(res.json.identifier).toBe(link.identifier);
     expect((await readLink(link.id)).clickCount).toBe(1);
-    const otherSlug = (await t.database.db.selectFrom('merchants').select('slug').where('id', '=', t.merchantB.merchantId).executeTakeFirstOrThrow()).slug;
+    const otherSlug = await slugOf(t.merchantB.merchantId);
     expect((await t.call('GET', `/v1/PaymentLink/GetByMerchantSlug(merchantSlug='${otherSlug}',code='${link.code}')`)).status).toBe(404);
     expect((await t.call('GET', `/v1/PaymentLink/GetByMerchantSlug(merchantSlug='${slug}',code='nope')`)).status).toBe(404);
   });
@@ -89,7 +47,7 @@ describe('public reads', () => {
   it('draft and inactive links are read with their status; a deleted or unknown link is 404 everywhere', async () => {
     const draft = await newLink({ ...beans, status: 'Draft' });
     expect((await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${draft.identifier}')`)).json.status).toBe('Draft');
-    await t.call('DELETE', `/v1/PaymentLink/${draft.id}`, { apiKey: sk });
+    await t.call('DELETE', `/v1/PaymentLink/${draft.id}`, { apiKey: sk() });
     expect((await t.call('GET', `/v1/PaymentLink/GetByIdentifier(identifier='${draft.identifier}')`)).status).toBe(404);
     expect((await t.call('GET', `/v1/PaymentLink/qr/${draft.identifier}`)).status).toBe(404);
     expect((await invoiceFrom(draft.identifier)).status).toBe(404);
@@ -125,7 +83,7 @@ describe('an invoice from a link', () => {
     const paid = await pay(inv.id);
     expect(paid.json, paid.text).toMatchObject({ isSuccess: true });
     expect(await readLink(link.id)).toMatchObject({ invoiceCount: 1, completedPaymentCount: 1, totalAmountCollected: '53.04', status: 'Active' });
-    expect((await t.call('DELETE', `/v1/PaymentLink/${link.id}`, { apiKey: sk })).json.error).toMatchObject({ code: 'invalid_state' });
+    expect((await t.call('DELETE', `/v1/PaymentLink/${link.id}`, { apiKey: sk() })).json.error).toMatchObject({ code: 'invalid_state' });
   });
 
   it('a variable amount must be sent and lie within minAmount..maxAmount; fixed-price links refuse it', async () => {
@@ -143,17 +101,18 @@ describe('an invoice from a link', () => {
     const draft = await newLink({ ...beans, status: 'Draft' });
     expect((await invoiceFrom(draft.identifier)).json.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('not published') });
     const inactive = await newLink();
-    await t.call('POST', `/v1/PaymentLink/${inactive.id}/Deactivate`, { apiKey: sk });
+    await t.call('POST', `/v1/PaymentLink/${inactive.id}/Deactivate`, { apiKey: sk() });
     expect((await invoiceFrom(inactive.identifier)).json.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('deactivated') });
     const later = await newLink({ ...beans, validFrom: new Date(Date.now() + 86_400_000).toISOString() });
     expect((await invoiceFrom(later.identifier)).json.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('opens on') });
-    const past = await newLink({ ...beans, validFrom: new Date(Date.now() - 86_400_000).toISOString(), validTo: new Date(Date.now() + 1500).toISOString() });
-    await new Promise((r) => setTimeout(r, 1600));
+    const now = clock.now().getTime();
+    const past = await newLink({ ...beans, validFrom: new Date(now - 86_400_000).toISOString(), validTo: new Date(now + 1500).toISOString() });
+    clock.advance(1600); // the server's clock passes validTo (it was made valid, and now it is not)
     expect((await invoiceFrom(past.identifier)).json.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('expired') });
   });
 
   it('a subscription link refuses CreateInvoice with 400', async () => {
-    const product = await t.call('POST', '/v1/products', { key: sk, body: { name: 'Cloud' } });
+    const product = await t.call('POST', '/v1/products', { key: sk(), body: { name: 'Cloud' } });
     const sub = await newLink({ name: 'Sub', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: product.json.data?.id ?? product.json.id });
     expect((await invoiceFrom(sub.identifier)).json.error).toMatchObject({ code: 'validation_error' });
   });
@@ -225,9 +184,9 @@ describe('uses', () => {
     expect((await invoiceFrom(link.identifier)).json.error).toMatchObject({ code: 'invalid_state' });
     const refused = await pay(second.id);
     expect([refused.status, refused.json.error?.code]).toEqual([409, 'invoice_not_payable']);
-    expect((await t.call('GET', `/v1/invoices/${second.id}`, { key: sk })).json.status).toBe('pending');
-    expect((await t.call('POST', `/v1/PaymentLink/${link.id}/Activate`, { apiKey: sk })).status).toBe(409);
-    expect((await t.call('PATCH', `/v1/PaymentLink/${link.id}`, { apiKey: sk, body: { maxUses: 2 } })).json.status).toBe('Inactive');
+    expect((await t.call('GET', `/v1/invoices/${second.id}`, { key: sk() })).json.status).toBe('pending');
+    expect((await t.call('POST', `/v1/PaymentLink/${link.id}/Activate`, { apiKey: sk() })).status).toBe(409);
+    expect((await t.call('PATCH', `/v1/PaymentLink/${link.id}`, { apiKey: sk(), body: { maxUses: 2 } })).json.status).toBe('Inactive');
   });
 
   it('SingleUse is maxUses 1', async () => {
@@ -254,31 +213,5 @@ describe('expiry on the sandbox clock', () => {
     expect((await readLink(link.id, key)).status).toBe('Expired');
     expect((await invoiceFrom(link.identifier)).status).toBe(409);
     expect((await t.call('PATCH', `/v1/PaymentLink/${link.id}`, { apiKey: key, body: { validTo: null } })).json.status).toBe('Inactive');
-  });
-});
-
-describe.runIf(usingPostgres)('race (PostgreSQL)', () => {
-  it('payments racing for the last use of maxUses: exactly one is taken, the others refused, the counters exact', async () => {
-    const link = await newLink({ ...beans, maxUses: 2 });
-    const invoices = [];
-    for (let i = 0; i < 5; i++) invoices.push(await invoiced(link.identifier, { ...payer, email: `race-${i}@example.com` }));
-    const results = await Promise.all(invoices.map((inv) => pay(inv.id)));
-    expect(results.map((r) => (r.json.isSuccess ? 'paid' : r.json.error?.code)).sort()).toEqual([
-      'invoice_not_payable',
-      'invoice_not_payable',
-      'invoice_not_payable',
-      'paid',
-      'paid',
-    ]);
-    expect(await readLink(link.id)).toMatchObject({ completedPaymentCount: 2, totalAmountCollected: '53.04', status: 'Expired', invoiceCount: 5 });
-  });
-
-  it('payments of one payer racing past maxUsesPerCustomer: one is taken', async () => {
-    const link = await newLink({ ...beans, maxUsesPerCustomer: 1 });
-    const invoices = [];
-    for (let i = 0; i < 4; i++) invoices.push(await invoiced(link.identifier));
-    const results = await Promise.all(invoices.map((inv) => pay(inv.id)));
-    expect(results.filter((r) => r.json.isSuccess).length).toBe(1);
-    expect(await readLink(link.id)).toMatchObject({ completedPaymentCount: 1, totalAmountCollected: '26.52' });
   });
 });

@@ -1,20 +1,13 @@
 // Subscription payment links (issue 16 §1): the public view offers the product's active plans;
 // CreateSubscription starts the payer's subscription pending its first invoice, which pays through
 // payinvoice, activates it and keeps the card for the renewals (charged on the sandbox clock).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { commerceCard } from '../support/commerce.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const expiry = `12/${String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
-const VISA = { name: 'Ana Lopez', cardNumber: '4242424242424242', expiryDate: expiry, cvv: '123' };
+const t = useTestServer();
+const VISA = commerceCard();
 const payer = { email: 'sub@example.com', firstName: 'Ana', lastName: 'Lopez' };
 
 /** A product with a monthly plan (19.99 USD), an archived plan, and a subscription link offering the product. */
