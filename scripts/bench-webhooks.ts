@@ -156,7 +156,7 @@ async function startWebhookReceiver(): Promise<WebhookReceiver> {
     ]);
   } catch (error) {
     await removeDir();
-    throw new Error(`openssl could not make the receiver's certificate: ${message(error)}`);
+    throw new Error(`openssl could not make the receiver's certificate: ${message(error)}`, { cause: error });
   }
   const code = `
     const https = require('node:https');

@@ -781,7 +781,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main()
+void main()
   .then(
     (code) => code,
     (error: unknown) => {

@@ -35,7 +35,7 @@ async function bundle(api, workDir) {
   try {
     await run(redocly, ['bundle', api.name, '--ext', 'json', '--output', out], { cwd: root });
   } catch (err) {
-    throw new Error(`redocly bundle ${api.name} failed:\n${err.stderr || err.message}`);
+    throw new Error(`redocly bundle ${api.name} failed:\n${err.stderr || err.message}`, { cause: err });
   }
   const doc = JSON.parse(await readFile(out, 'utf8'));
   // A JSON file cannot hold a comment, so the notice is an extension field on the first line.

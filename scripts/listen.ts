@@ -138,7 +138,9 @@ async function connectOnce(options: Options, state: { lastEventId: string | unde
     let message = text;
     try {
       message = JSON.parse(text).error?.message ?? text;
-    } catch {}
+    } catch {
+      // Not JSON: the text is the message.
+    }
     if (res.status >= 400 && res.status < 500 && res.status !== 429) fail(`the server refused the stream (${res.status}): ${message}`);
     throw new Error(`the server answered ${res.status}`);
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import express, { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
-import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps } from './api/types.js';
+import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps, StreamWriter } from './api/types.js';
 import { withBeforeCommit } from './db/commit-hook.js';
 import { SANDBOX_CLOCK_CHANNEL, SandboxOffsets, tenantClock } from './domain/clocks/clock.service.js';
 import { authenticate } from './http/auth.js';
@@ -18,6 +18,7 @@ import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
 import { serveApiDirectly } from './http/listen.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
+import type { OpenApiDocument } from './openapi/document.js';
 import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work.js';
 import { checkoutPages } from './pages/checkout/routes.js';
@@ -36,13 +37,18 @@ import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
 
 /** Both bundled contracts, read once per process. */
-let contracts: Record<Api, Record<string, any>> | undefined;
-export function loadContracts(): Record<Api, Record<string, any>> {
+let contracts: Record<Api, OpenApiDocument> | undefined;
+export function loadContracts(): Record<Api, OpenApiDocument> {
   contracts ??= {
-    checkout: JSON.parse(readFileSync(projectFile('generated/checkout.openapi.json'), 'utf8')),
-    commerce: JSON.parse(readFileSync(projectFile('generated/commerce.openapi.json'), 'utf8')),
+    checkout: readContract('generated/checkout.openapi.json'),
+    commerce: readContract('generated/commerce.openapi.json'),
   };
   return contracts;
+}
+
+/** A bundled contract: generated, and linted against OpenAPI, before it is read here. */
+function readContract(file: string): OpenApiDocument {
+  return JSON.parse(readFileSync(projectFile(file), 'utf8')) as OpenApiDocument;
 }
 
 export interface CreateAppOptions {
@@ -51,7 +57,16 @@ export interface CreateAppOptions {
   commerceHandlers?: CommerceHandlers;
 }
 
-type AnyHandler = (input: HandlerInput<any>) => Promise<any>;
+/** Any operation's answer, as `runHandler` reads it (every operation's `HandlerResult` is one). */
+interface AnyAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  stream?: StreamWriter;
+}
+type AnyHandler = (input: HandlerInput<any>) => Promise<AnyAnswer>;
+/** The validator's account of the request, when it has matched the operation. */
+type ValidatedRequest = Request & { openapi?: { pathParams?: Record<string, string> } };
 type HandlerTable = Record<Api, Record<string, AnyHandler | undefined>>;
 
 /**
@@ -220,9 +235,10 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
           : await tenantClock(deps.database.db, deps.clock, { merchantId: auth.merchantId, livemode: auth.livemode }, deps.sandboxOffsets);
       const input = withTenant(
         {
-          path: { ...req.till.params, ...((req as any).openapi?.pathParams ?? {}), ...req.params },
+          path: { ...req.till.params, ...((req as ValidatedRequest).openapi?.pathParams ?? {}), ...req.params },
           query: req.query,
-          body: req.body,
+          // Validated against the operation's schema: the handler reads it as its operation's body type.
+          body: req.body as HandlerInput<any>['body'],
           headers: req.headers,
           auth,
           db: req.till.beforeCommit ? withBeforeCommit(deps.database.db, req.till.beforeCommit) : deps.database.db,
@@ -238,7 +254,7 @@ function runHandler(handlers: HandlerTable, deps: AppDeps): RequestHandler {
       const result = await handlers[route.api][route.operationId]!(input);
       // A stream answers by itself; what fails once it has begun is its own to end.
       if (result.stream) return void result.stream(req, res).catch((err: unknown) => req.till.log.error({ err }, 'stream failed'));
-      for (const [name, value] of Object.entries<string>(result.headers ?? {})) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.status === 204) res.status(204).send();
       // A file (its handler set its Content-Type): sent as it is, not as JSON.
       else if (Buffer.isBuffer(result.body)) res.status(result.status).send(result.body);

@@ -84,7 +84,7 @@ export const tabMemory = {
 
 function readName(): Record<string, string> {
   try {
-    return window.name.startsWith('till:') ? JSON.parse(window.name.slice(5)) : {};
+    return window.name.startsWith('till:') ? (JSON.parse(window.name.slice(5)) as Record<string, string>) : {};
   } catch {
     return {};
   }

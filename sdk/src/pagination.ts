@@ -37,7 +37,7 @@ export interface TillList<T> extends AsyncIterable<T> {
 /** One GET through the client: `{ data, error, response }` as openapi-fetch answers. */
 export type PageFetcher = (query: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-const isRecord = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The items of a page and how to ask for the next one (undefined: this was the last). */
 function readPage(body: unknown, query: Record<string, unknown>, origin: string): { items: unknown[]; next: Record<string, unknown> | undefined } {

@@ -110,12 +110,15 @@ function attemptSignal(callerSignal: AbortSignal, timeoutMs: number): { signal: 
   };
 }
 
+/** The fields of a JSON value: none unless it is an object. */
+const fieldsOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+
 /** Reads the error code and `retryable` flag of a 409 from either body shape, without consuming it. */
 async function conflictOf(response: Response): Promise<{ code?: string; retryable?: boolean }> {
   try {
-    const body = (await response.clone().json()) as Record<string, any>;
-    if (body?.error) return { code: body.error.code, retryable: body.error.retryable };
-    return { code: body?.errorCode, retryable: body?.data?.retryable };
+    const body = fieldsOf(await response.clone().json());
+    const { code, retryable } = body.error ? fieldsOf(body.error) : { code: body.errorCode, retryable: fieldsOf(body.data).retryable };
+    return { code: typeof code === 'string' ? code : undefined, retryable: typeof retryable === 'boolean' ? retryable : undefined };
   } catch {
     return {};
   }

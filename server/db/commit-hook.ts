@@ -14,8 +14,8 @@ export function withBeforeCommit(db: Kysely<Database>, beforeCommit: BeforeCommi
   return new Proxy(db, {
     get(target, property) {
       if (property === 'transaction') return () => hooked(target.transaction(), beforeCommit);
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

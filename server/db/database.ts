@@ -105,7 +105,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<TillD
           await pool.query(text);
         },
         async execRows(text) {
-          const r: any = await pool.query(text);
+          // A text of several statements answers with a result for each (pg's types know only one).
+          const r = (await pool.query(text)) as pg.QueryResult | pg.QueryResult[];
           const last = Array.isArray(r) ? r[r.length - 1] : r;
           return { rows: last?.rows ?? [] };
         },

@@ -270,9 +270,13 @@ async function runRenewing(
 async function together(client: pg.PoolClient, begin: boolean, config: pg.QueryConfig, commit: boolean, names: StatementNames): Promise<QueryResult> {
   const stream = streamOf(client);
   stream.cork();
-  let sent: [Promise<unknown> | undefined, Promise<QueryResult>, Promise<unknown> | undefined];
+  let sent: [Promise<unknown>, Promise<QueryResult>, Promise<unknown>];
   try {
-    sent = [begin ? client.query('begin') : undefined, client.query(config) as unknown as Promise<QueryResult>, commit ? client.query('commit') : undefined];
+    sent = [
+      begin ? client.query('begin') : Promise.resolve(undefined),
+      client.query(config) as unknown as Promise<QueryResult>,
+      commit ? client.query('commit') : Promise.resolve(undefined),
+    ];
   } finally {
     stream.uncork();
   }

@@ -8,6 +8,8 @@ interface ValidationItem {
   path?: string;
   message?: string;
   errorCode?: string;
+  /** Ajv's parameters of the error: the property an `additionalProperties` error names. */
+  params?: { additionalProperty?: string };
 }
 
 /** Turns `/body/lineItems/0/name` into `lineItems.0.name`, `/headers/idempotency-key` into `Idempotency-Key`. */
@@ -35,7 +37,7 @@ function fromValidator(err: { status: number; message: string; errors?: Validati
     message = `${param ?? 'A required parameter'} is required.`;
   } else if (kind.startsWith('additionalProperties')) {
     code = 'parameter_unknown';
-    const extra = /must NOT have additional properties|additional properties/.test(message) ? (first as any).params?.additionalProperty : undefined;
+    const extra = /must NOT have additional properties|additional properties/.test(message) ? first.params?.additionalProperty : undefined;
     if (extra && param !== extra && !param?.endsWith(`.${extra}`)) param = param ? `${param}.${extra}` : extra;
     message = `${param ?? 'A field'} is not accepted by this operation.`;
   } else if (err.status === 415) {

@@ -49,7 +49,7 @@ export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler 
     try {
       const tenant: Tenant = { merchantId: auth.merchantId, livemode: auth.livemode };
       const requestHash = createHash('sha256')
-        .update(canonical({ operation: req.till.route!.operationId, params: req.till.params, session: auth.sessionId, body: req.body ?? null }))
+        .update(canonical({ operation: req.till.route!.operationId, params: req.till.params, session: auth.sessionId, body: (req.body as unknown) ?? null }))
         .digest('hex');
       const now = clock.now();
       if (!(await claimKey(db, tenant, key, requestHash, now))) {

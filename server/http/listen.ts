@@ -30,7 +30,7 @@ function runDirectly(req: Request, res: Response, pipeline: RequestHandler, erro
   // What app.handle and the router set up (the prototypes are already the app's: see below).
   req.res = res;
   res.req = req;
-  res.locals = Object.create(null);
+  res.locals = Object.create(null) as Response['locals'];
   req.originalUrl = req.url;
   req.baseUrl = '';
   req.params = {};
@@ -70,7 +70,12 @@ export function createHttpServer(app: Express): http.Server {
   }
   AppResponse.prototype = app.response;
   const api = apiEntries.get(app);
-  const listener: Listener = api ? (req, res) => (api.isApi(req.url ?? '') ? api.entry(req, res) : app(req, res)) : app;
+  const listener: Listener = api
+    ? (req, res) => {
+        if (api.isApi(req.url ?? '')) api.entry(req, res);
+        else app(req, res);
+      }
+    : app;
   return http.createServer(
     { IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
     listener,

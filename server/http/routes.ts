@@ -8,10 +8,12 @@
 // templates, then hands the validator `/<api>/<operationId>/<param>...`, a path that it reads
 // from a copy of the contract whose paths were rewritten the same way.
 import { AppError } from '../shared/errors.js';
-import { deref } from '../openapi/document.js';
+import { deref, type OpenApiDocument, type OperationObject, type PathItemObject } from '../openapi/document.js';
 
 export type Api = 'checkout' | 'commerce';
-type Json = Record<string, any>;
+
+/** A contract as the validator is handed it: its paths are the internal paths (`validatorDocument`). */
+export type ValidatorDocument = OpenApiDocument & { paths: Record<string, PathItemObject> };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -29,7 +31,7 @@ export interface RouteOperation {
   /** Which error body the operation documents. */
   errorShape: 'general' | 'envelope';
   /** The operation object itself. */
-  operation: Json;
+  operation: OperationObject;
   /** Literal characters of the template: more wins when two templates match. */
   specificity: number;
   regex: RegExp;
@@ -75,8 +77,8 @@ function compileTemplate(template: string, api: Api): { regex: RegExp; paramName
 }
 
 /** Errors answered in the envelope form are documented with the `EnvelopeError` schema. */
-function errorShapeOf(doc: Json, operation: Json): 'general' | 'envelope' {
-  for (const [code, raw] of Object.entries<Json>(operation.responses ?? {})) {
+function errorShapeOf(doc: OpenApiDocument, operation: OperationObject): 'general' | 'envelope' {
+  for (const [code, raw] of Object.entries(operation.responses ?? {})) {
     if (!/^[45]/.test(code)) continue;
     const schema = deref(doc, deref(doc, raw)?.content?.['application/json']?.schema);
     if (schema?.properties?.success) return 'envelope';
@@ -93,18 +95,18 @@ export class RouteTable {
   private readonly byKey = new Map<string, RouteOperation[]>();
   /** Operations with a parameter in those segments: tried for every path. */
   private readonly anyKey: RouteOperation[] = [];
-  private readonly validatorDocs = new Map<Api, Json>();
+  private readonly validatorDocs = new Map<Api, ValidatorDocument>();
 
-  constructor(readonly docs: Record<Api, Json>) {
+  constructor(readonly docs: Record<Api, OpenApiDocument>) {
     for (const api of ['checkout', 'commerce'] as const) {
       const doc = docs[api];
-      for (const [template, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
+      for (const [template, rawItem] of Object.entries(doc.paths ?? {})) {
         const item = deref(doc, rawItem);
         const compiled = compileTemplate(template, api);
         for (const method of METHODS) {
           const operation = item[method];
           if (!operation) continue;
-          const security = (operation.security ?? doc.security ?? []).map((req: Json) => Object.keys(req));
+          const security = (operation.security ?? doc.security ?? []).map((req) => Object.keys(req));
           const route: RouteOperation = {
             api,
             method: method.toUpperCase(),
@@ -186,13 +188,14 @@ export class RouteTable {
    * A copy of one contract whose paths are the internal paths, for the validator. Operations,
    * parameters and components are untouched, so validation is exactly the contract's.
    */
-  validatorDocument(api: Api): Json {
+  validatorDocument(api: Api): ValidatorDocument {
     const cached = this.validatorDocs.get(api);
     if (cached) return cached;
     const doc = lenientQueries(this.docs[api]);
-    const paths: Json = {};
+    const paths: Record<string, PathItemObject> = {};
     for (const route of this.operations.filter((r) => r.api === api)) {
-      const item = deref(doc, doc.paths[route.template]);
+      // The route's template is one of the document's paths.
+      const item = deref(doc, doc.paths![route.template]!);
       paths[this.internalTemplate(route)] = {
         ...(item.parameters ? { parameters: item.parameters } : {}),
         [route.method.toLowerCase()]: item[route.method.toLowerCase()],
@@ -215,14 +218,15 @@ export class RouteTable {
  * write `?email=ana@example.com` and `$filter=status eq 'Paid'`, and refusing that would help
  * nobody. Everything else about the parameters is unchanged.
  */
-function lenientQueries(doc: Json): Json {
+function lenientQueries(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
   const visit = (params: unknown) => {
     if (!Array.isArray(params)) return;
-    for (const p of params) if (p && typeof p === 'object' && (p as Json).in === 'query') (p as Json).allowReserved = true;
+    for (const p of params)
+      if (p && typeof p === 'object' && (p as Record<string, unknown>).in === 'query') (p as Record<string, unknown>).allowReserved = true;
   };
   visit(Object.values(copy.components?.parameters ?? {}));
-  for (const item of Object.values<Json>(copy.paths ?? {})) {
+  for (const item of Object.values(copy.paths ?? {})) {
     visit(item.parameters);
     for (const method of METHODS) visit(item[method]?.parameters);
   }

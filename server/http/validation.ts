@@ -6,13 +6,15 @@
 import type { RequestHandler } from 'express';
 import { chain as validatorChain } from './chain.js';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenApiDocument } from '../openapi/document.js';
 import type { RouteOperation, RouteTable } from './routes.js';
 
-type Json = Record<string, any>;
+type Components = NonNullable<OpenApiDocument['components']>;
+type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
 /** The `#/components/...` references reachable from `node`, followed through the components themselves. */
-function reachableComponents(doc: Json, node: unknown): Json {
-  const components: Json = {};
+function reachableComponents(doc: OpenApiDocument, node: unknown): Components {
+  const components: Record<string, Record<string, unknown>> = {};
   const seen = new Set<string>();
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(visit);
@@ -37,10 +39,11 @@ function reachableComponents(doc: Json, node: unknown): Json {
 }
 
 /** A document holding one operation at its internal path, with the components it uses and nothing else. */
-function operationDocument(routes: RouteTable, route: RouteOperation): Json {
+function operationDocument(routes: RouteTable, route: RouteOperation): OpenApiDocument {
   const doc = routes.validatorDocument(route.api);
   const key = routes.internalTemplate(route);
-  const item = doc.paths[key];
+  // Every operation of the contract is at its internal path there.
+  const item = doc.paths[key]!;
   return { ...doc, paths: { [key]: item }, components: reachableComponents(doc, item) };
 }
 
@@ -52,7 +55,8 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
     if (!chain) {
       chain = validatorChain(
         OpenApiValidator.middleware({
-          apiSpec: operationDocument(routes, route) as any,
+          // The contract is a valid OpenAPI document; its type here describes only what Till reads of it.
+          apiSpec: operationDocument(routes, route) as unknown as ValidatorOptions['apiSpec'],
           // Parameters are always coerced from text; a JSON body must carry the right types itself.
           validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
           validateResponses: validateResponses ? { removeAdditional: false } : false,

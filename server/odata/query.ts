@@ -7,7 +7,6 @@ import { optionValues, parseCount, parseExpand, parseOrderBy, parseSelect, parse
 import { columnOf, type Resource } from './resource.js';
 
 /** A query builder of any table shape: the engine adds conditions, order and paging only. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic over every table
 type AnyQuery<O> = SelectQueryBuilder<any, any, O>;
 
 export interface CompiledQuery {

@@ -10,6 +10,7 @@ import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge 
 import { minorUnits } from '../shared/money.js';
 import { CHALLENGE_ID } from '../rails/three-d-secure.js';
 import { escapeHtml } from './kit/html.js';
+import { formFields } from './kit/route.js';
 
 const CSS = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
 main{max-width:26rem;margin:3rem auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:2rem}
@@ -154,8 +155,7 @@ export function threeDSecurePages(deps: AppDeps): Router {
   router.post('/:challengeId', async (req: Request<{ challengeId: string }>, res, next) => {
     try {
       if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
-      const answer = req.body?.answer;
-      const token = req.body?.token;
+      const { answer, token } = formFields(req);
       if ((answer !== 'complete' && answer !== 'fail') || typeof token !== 'string') {
         return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">Answer with one of the page\'s buttons.</p>');
       }

@@ -45,7 +45,7 @@ export class EventFeed {
   private announce(payload: string): void {
     let owner: { merchant_id?: unknown; livemode?: unknown };
     try {
-      owner = JSON.parse(payload);
+      owner = JSON.parse(payload) as typeof owner;
     } catch {
       return this.wakeAll();
     }

@@ -47,7 +47,7 @@ export async function serveEventStream(req: IncomingMessage, res: ServerResponse
   const server = (req.socket as { server?: Server }).server;
   let ticks = 0;
   // Declared before `finish`: the client may leave before the subscription is made.
-  let unsubscribe: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined = undefined;
   const finish = () => {
     if (ended) return;
     ended = true;

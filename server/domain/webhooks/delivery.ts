@@ -103,15 +103,16 @@ export async function claimDeliveries(
       e_api_version,
       e_data,
       e_created_at,
-      c_id,
-      c_sandbox_url,
-      c_sandbox_secret,
-      c_live_url,
-      c_live_secret,
-      s_notification_url,
-      s_notification_secret,
-      l_notification_url,
-      l_notification_secret,
+      // The target's columns, left out of the delivery (targetOf reads them from the row).
+      c_id: _cId,
+      c_sandbox_url: _cSandboxUrl,
+      c_sandbox_secret: _cSandboxSecret,
+      c_live_url: _cLiveUrl,
+      c_live_secret: _cLiveSecret,
+      s_notification_url: _sNotificationUrl,
+      s_notification_secret: _sNotificationSecret,
+      l_notification_url: _lNotificationUrl,
+      l_notification_secret: _lNotificationSecret,
       ...delivery
     } = row;
     const event = toEventRecord({
@@ -219,7 +220,7 @@ export async function recordAttempts(
 
 /** Runs tasks with at most `width` at a time. */
 async function inParallel<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(width, items.length) }, async () => {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { isAllowedTarget, isLoopbackAddress } from '../../shared/public-url.js';
 
 /** What one attempt came to, for the delivery log. */
@@ -37,7 +37,7 @@ const MAX_READ = 64 * 1024;
  * delivery would be sent again and again), so NULs become U+FFFD.
  */
 function snippetOf(text: string): string | null {
-  return text.length > 0 ? text.slice(0, SNIPPET).replace(/\u0000/g, '\uFFFD') : null;
+  return text.length > 0 ? text.slice(0, SNIPPET).replaceAll('\u0000', '\uFFFD') : null;
 }
 
 /** `sha256=` and the lower-case hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
@@ -88,8 +88,8 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * resolves to is loopback, private, link-local, unique-local or otherwise not public: the check
  * happens at connect time, on the addresses actually used, so DNS rebinding cannot slip past it.
  */
-function guardedLookup(allowLoopback: boolean) {
-  return (hostname: string, options: { all?: boolean; family?: number } | number, callback: LookupCallback) => {
+function guardedLookup(allowLoopback: boolean): LookupFunction {
+  return (hostname: string, options: LookupOptions | number, callback: LookupCallback) => {
     const opts = typeof options === 'number' ? { family: options } : (options ?? {});
     dnsLookup(hostname, { family: opts.family ?? 0, all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err, '');
@@ -108,7 +108,7 @@ function agentFor(allowLoopback: boolean, insecure: boolean): https.Agent {
   const key = `${allowLoopback}:${insecure}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000, lookup: guardedLookup(allowLoopback) as any, rejectUnauthorized: !insecure });
+    agent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000, lookup: guardedLookup(allowLoopback), rejectUnauthorized: !insecure });
     agents.set(key, agent);
   }
   return agent;

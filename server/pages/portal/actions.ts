@@ -9,6 +9,7 @@ import {
   type PortalSubscriptionAction,
   previewPortalPlanChange,
 } from '../../domain/billing/portal-actions.js';
+import { formFields } from '../kit/route.js';
 import { backToOverview, idParam, inPortal, type PortalHandler, sendPortalError, sendPortalPage } from './context.js';
 import { planChoicePage, planPreviewPage } from './plan-view.js';
 
@@ -19,7 +20,7 @@ function actionOf(req: Request): PortalSubscriptionAction | undefined {
   const verb = String(req.params.action);
   if (verb === 'pause' || verb === 'resume') return verb;
   if (verb !== 'cancel') return undefined;
-  const when = req.body?.when;
+  const when = formFields(req).when;
   return when === 'now' ? 'cancel_now' : when === 'period_end' ? 'cancel_at_period_end' : undefined;
 }
 
@@ -46,14 +47,14 @@ export function portalSubscriptionRoutes(deps: AppDeps): Router {
   router.post(
     '/:token/subscriptions/:id/plan/preview',
     withSubscription(deps, async (id, req, res, ctx) => {
-      const { subscription, plan, proration } = await previewPortalPlanChange(db, ctx.portal, id, idParam(req.body?.planId));
+      const { subscription, plan, proration } = await previewPortalPlanChange(db, ctx.portal, id, idParam(formFields(req).planId));
       sendPortalPage(res, ctx.brand, `Confirm your new plan · ${ctx.brand.name}`, planPreviewPage(ctx, subscription, plan, proration));
     }),
   );
   router.post(
     '/:token/subscriptions/:id/plan/confirm',
     withSubscription(deps, async (id, req, res, ctx) => {
-      await changePortalPlan(db, ctx.portal, id, idParam(req.body?.planId));
+      await changePortalPlan(db, ctx.portal, id, idParam(formFields(req).planId));
       backToOverview(res, ctx, 'plan-changed');
     }),
   );

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../api/types.js';
 import { addPortalCard, answerCardSetup, viewCardSetup } from '../../domain/billing/portal-card.js';
 import { AppError } from '../../shared/errors.js';
 import { CHALLENGE_ID } from '../../rails/three-d-secure.js';
+import { formFields } from '../kit/route.js';
 import { issuerChallengePage, sendIssuerPage } from '../three-d-secure.js';
 import { backToOverview, inPortal, type PortalRequestContext, sendPortalError } from './context.js';
 
@@ -46,7 +47,7 @@ export function portalCardRoutes(deps: AppDeps): Router {
   router.post(
     '/:token/card',
     inPortal(deps, async (req, res, ctx) => {
-      const result = await addPortalCard(deps.database.db, ctx.portal, cardInput(req.body ?? {}));
+      const result = await addPortalCard(deps.database.db, ctx.portal, cardInput(formFields(req)));
       if (result.kind === 'authenticate') return res.redirect(303, setupPath(ctx, result.setup.id));
       backToOverview(res, ctx, 'card-saved');
     }),
@@ -79,7 +80,7 @@ export function portalCardRoutes(deps: AppDeps): Router {
 /** The answer on the issuer's page, with that page's own form token; the card setup is found only through this portal session. */
 function answerSetup(deps: AppDeps) {
   return async (req: Request, res: Response, ctx: PortalRequestContext): Promise<void> => {
-    const { answer, token } = req.body ?? {};
+    const { answer, token } = formFields(req);
     const setupId = String(req.params.setupId);
     if ((answer !== 'complete' && answer !== 'fail') || typeof token !== 'string' || !CHALLENGE_ID.test(setupId)) {
       return sendPortalError(res, 400, 'Bad request', "Answer with one of the page's buttons.", ctx.brand);

@@ -10,6 +10,7 @@ import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { AppError } from '../../shared/errors.js';
 import { type Brand, sendPage } from '../kit/layout.js';
 import type { SafeHtml } from '../kit/html.js';
+import { formFields } from '../kit/route.js';
 import { errorBody, type Flash, overviewPage, type PortalPage } from './view.js';
 
 /** An open portal, as a request handler sees it. */
@@ -60,7 +61,7 @@ export function inPortal(deps: AppDeps, handle: PortalHandler, options: { ownFor
       if (access.kind === 'expired')
         return sendPortalError(res, 410, 'Link expired', `This account link has expired. Go back to ${merchant.name} and open your account again.`, brand);
       const ctx: PortalRequestContext = { portal: access, session: access.session, base: `${PORTAL_PATH}/${token}`, brand, deps };
-      if (req.method === 'POST' && (!fromThisSite(req) || (!options.ownFormToken && !isPortalForm(access.session, req.body?.form)))) {
+      if (req.method === 'POST' && (!fromThisSite(req) || (!options.ownFormToken && !isPortalForm(access.session, formFields(req).form)))) {
         return sendPortalError(res, 403, 'Form not accepted', 'This form did not come from your account page. Open the page again and retry.', brand);
       }
       await handle(req, res, ctx).catch((err) => refused(res, ctx, err));
