@@ -1,16 +1,12 @@
 // Products, plans and customers of the Checkout & Billing interface: every rule of the document.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
+const t = useTestServer();
 let sk: string;
 beforeAll(async () => {
-  t = await startTestServer();
   // A merchant of its own, so list counts are this file's alone.
   sk = (await t.newMerchant('Catalog')).keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const newProduct = async (name = 'Coffee club') => (await t.call('POST', '/v1/products', { key: sk, body: { name, description: 'Beans every month' } })).json;

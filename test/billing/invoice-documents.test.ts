@@ -1,24 +1,17 @@
 // An invoice's PDF (`getInvoicePdf`) and emailing it (`sendInvoice`): the file itself, its text as
 // poppler reads it, the outbox message with the PDF attached, and the states that cannot be sent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 import { delivered } from '../support/events.js';
 import { describeWithPdftotext, pdfText } from '../support/pdftotext.js';
 
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  sk = t.merchantA.keys.test.secret;
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const sk = () => t.merchantA.keys.test.secret;
 
 const future = new Date().getUTCFullYear() + 2;
 const newInvoice = async (body: Record<string, unknown> = {}) => {
   const res = await t.call('POST', '/v1/invoices', {
-    key: sk,
+    key: sk(),
     body: {
       customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Lopez' },
       currency: 'USD',
@@ -30,7 +23,7 @@ const newInvoice = async (body: Record<string, unknown> = {}) => {
   return res.json;
 };
 /** GET of a binary answer: status, headers and the bytes. */
-async function download(path: string, key = sk) {
+async function download(path: string, key = sk()) {
   const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
@@ -47,7 +40,7 @@ const invoiceEvents = async (id: number) =>
     .map(delivered)
     .filter((e) => (e.data as { id: number }).id === id)
     .map((e) => e.type);
-const messagesTo = async (to: string) => (await t.call('GET', `/v1/test-helpers/messages?to=${encodeURIComponent(to)}`, { key: sk })).json.data;
+const messagesTo = async (to: string) => (await t.call('GET', `/v1/test-helpers/messages?to=${encodeURIComponent(to)}`, { key: sk() })).json.data;
 
 describe('GET /v1/invoices/{id}/pdf', () => {
   it('answers the invoice as application/pdf, a real PDF file, named after its number', async () => {
@@ -67,7 +60,7 @@ describe('GET /v1/invoices/{id}/pdf', () => {
       expect(res.status).toBe(404);
       expect(res.json.error).toMatchObject({ code: 'resource_not_found' });
     }
-    expect((await t.call('GET', '/v1/invoices/999999999/pdf', { key: sk })).status).toBe(404);
+    expect((await t.call('GET', '/v1/invoices/999999999/pdf', { key: sk() })).status).toBe(404);
   });
 });
 
@@ -114,7 +107,7 @@ describeWithPdftotext('the PDF text (pdftotext)', () => {
     const yenText = pdfText((await download(`/v1/invoices/${yen.id}/pdf`)).body);
     expect(yenText).toMatch(/Total\s+246,912 JPY/);
     const dinar = await newInvoice({ currency: 'BHD', lineItems: [{ name: 'Dates', quantity: 1, unitAmount: 1234.567 }] });
-    await t.call('POST', `/v1/invoices/${dinar.id}/void`, { key: sk });
+    await t.call('POST', `/v1/invoices/${dinar.id}/void`, { key: sk() });
     const dinarText = pdfText((await download(`/v1/invoices/${dinar.id}/pdf`)).body);
     expect(dinarText).toMatch(/Total\s+1,234\.567 BHD/);
     expect(dinarText).toContain('Status: Cancelled');
@@ -139,7 +132,7 @@ describeWithPdftotext('the PDF text (pdftotext)', () => {
     // A recipient of its own: on PostgreSQL the test database keeps earlier runs' messages.
     const to = `pdf.mail.${Date.now()}@example.com`;
     const inv = await newInvoice({ customer: { email: to, firstName: 'Pia' } });
-    await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk });
+    await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk() });
     const row = await t.database.db
       .selectFrom('message_attachments')
       .innerJoin('messages', 'messages.id', 'message_attachments.message_id')
@@ -156,7 +149,7 @@ describeWithPdftotext('the PDF text (pdftotext)', () => {
 describe('POST /v1/invoices/{id}/send', () => {
   it('emails the payer a link to pay it with the PDF attached: pending becomes sent, invoice.sent', async () => {
     const inv = await newInvoice({ customer: { email: 'send.once@example.com' } });
-    const res = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk });
+    const res = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk() });
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ id: inv.id, object: 'invoice', status: 'sent' });
     expect(await invoiceEvents(inv.id)).toEqual(['invoice.sent']);
@@ -169,7 +162,7 @@ describe('POST /v1/invoices/{id}/send', () => {
 
   it('sends a sent invoice again as a reminder, keeping its status', async () => {
     const inv = await newInvoice({ send: true, customer: { email: 'remind.me@example.com' } });
-    const again = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk });
+    const again = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk() });
     expect(again.json.status).toBe('sent');
     expect(await invoiceEvents(inv.id)).toEqual(['invoice.sent', 'invoice.sent']);
     expect(await messagesTo('remind.me@example.com')).toHaveLength(2);
@@ -177,13 +170,13 @@ describe('POST /v1/invoices/{id}/send', () => {
 
   it('refuses a cancelled or paid invoice with 409 invalid_state, and sends nothing', async () => {
     const inv = await newInvoice({ customer: { email: 'never.sent@example.com' } });
-    await t.call('POST', `/v1/invoices/${inv.id}/void`, { key: sk });
-    const res = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk });
+    await t.call('POST', `/v1/invoices/${inv.id}/void`, { key: sk() });
+    const res = await t.call('POST', `/v1/invoices/${inv.id}/send`, { key: sk() });
     expect(res.status).toBe(409);
     expect(res.json.error).toMatchObject({ code: 'invalid_state', message: `Invoice ${inv.id} is cancelled and cannot be sent.` });
 
     const s = await t.call('POST', '/v1/checkout-sessions', {
-      key: sk,
+      key: sk(),
       body: { amount: 12, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', customerEmail: 'never.sent@example.com' },
     });
     const pk = t.merchantA.keys.test.publishable;
@@ -197,9 +190,9 @@ describe('POST /v1/invoices/{id}/send', () => {
       clientSecret: s.json.clientSecret,
       body: { paymentMethodId: pm.json.id },
     });
-    const paidId = (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key: sk })).json.invoiceId;
+    const paidId = (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key: sk() })).json.invoiceId;
     expect(confirmed.json.paymentStatus).toBe('paid');
-    const paid = await t.call('POST', `/v1/invoices/${paidId}/send`, { key: sk });
+    const paid = await t.call('POST', `/v1/invoices/${paidId}/send`, { key: sk() });
     expect(paid.status).toBe(409);
     expect(paid.json.error.code).toBe('invalid_state');
     expect((await messagesTo('never.sent@example.com')).filter((m: { kind: string }) => m.kind === 'invoice')).toEqual([]);
@@ -207,7 +200,7 @@ describe('POST /v1/invoices/{id}/send', () => {
 
   it('refuses an invoice without a payer email with 400 validation_error', async () => {
     const s = await t.call('POST', '/v1/checkout-sessions', {
-      key: sk,
+      key: sk(),
       body: { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod: 'manual' },
     });
     const pk = t.merchantA.keys.test.publishable;
@@ -217,9 +210,9 @@ describe('POST /v1/invoices/{id}/send', () => {
       body: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: future, cvc: '123' },
     });
     await t.call('POST', `/v1/checkout-sessions/${s.json.id}/confirm`, { key: pk, clientSecret: s.json.clientSecret, body: { paymentMethodId: pm.json.id } });
-    const invoiceId = (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key: sk })).json.invoiceId;
-    expect((await t.call('GET', `/v1/invoices/${invoiceId}`, { key: sk })).json).toMatchObject({ status: 'pending', customer: { email: null } });
-    const res = await t.call('POST', `/v1/invoices/${invoiceId}/send`, { key: sk });
+    const invoiceId = (await t.call('GET', `/v1/checkout-sessions/${s.json.id}`, { key: sk() })).json.invoiceId;
+    expect((await t.call('GET', `/v1/invoices/${invoiceId}`, { key: sk() })).json).toMatchObject({ status: 'pending', customer: { email: null } });
+    const res = await t.call('POST', `/v1/invoices/${invoiceId}/send`, { key: sk() });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'validation_error', param: 'customer.email' });
     expect(await invoiceEvents(invoiceId)).toEqual([]);

@@ -1,26 +1,19 @@
 // The billing lifecycle (issue 14, section 1), end to end over HTTP on the sandbox clock: renewals
 // on the card on file, dunning, trials, pause and resume, cancel. Plan changes are in
-// test/billing/plan-change.test.ts. Every event a test reads is validated against the contract.
+// plan-change.test.ts, renewals racing (PostgreSQL) in lifecycle.pg.test.ts, and the rules these
+// follow, called directly, in the *.unit.test.ts files. Every event a test reads is validated against the contract.
 import { Decimal } from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { deliveredEvents } from '../support/event-contract.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
-import { startTestServer, type TestServer, usingPostgres } from '../support/server.js';
-import { runDueSubscriptions } from '../../server/domain/billing/renewal.js';
-import { type BillingKit, billingKit, DAY } from '../support/billing.js';
+import { useTestServer } from '../support/server.js';
+import { billingKit, DAY } from '../support/billing.js';
 
 // A period that starts on the 31st: monthly renewals keep the day (or the month's last day).
 const clock = new ManualClock('2026-01-31T10:00:00Z');
-let t: TestServer;
-let kit: BillingKit;
-beforeAll(async () => {
-  t = await startTestServer({ clock, rateLimitScale: 100 });
-  kit = billingKit(t, clock);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ clock, rateLimitScale: 100 });
+const kit = billingKit(t, clock);
 
 const types = (events: any[]) => events.map((e) => e.type);
 
@@ -87,20 +80,6 @@ describe('renewal on the card on file', () => {
       currentPeriodStart: '2026-02-28T10:00:00.000Z',
     });
     expect(await kit.receipts(customer.email)).toBeGreaterThanOrEqual(12);
-  });
-});
-
-describe('renewal under concurrency (PostgreSQL)', () => {
-  it.runIf(usingPostgres)('two job runs racing over the same due renewal bill it once: one invoice, one payment, one event', async () => {
-    const m = await kit.merchant();
-    const { subscription } = await kit.subscribe(m, (await kit.plan(m)).id);
-    const offsetSeconds = Math.ceil((Date.parse(subscription.currentPeriodEnd) - clock.now().getTime()) / 1000);
-    const scope = { kind: 'sandbox' as const, merchantId: m.merchantId, offsetSeconds };
-    const runs = await Promise.all([1, 2, 3].map(() => runDueSubscriptions(t.database.db, clock, scope)));
-    expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await kit.invoices(m, subscription.id)).toHaveLength(2);
-    expect(await deliveredEvents(t.database.db, m.merchantId, 'subscription.renewed')).toHaveLength(1);
-    expect(await t.database.db.selectFrom('payments').select('id').where('merchant_id', '=', m.merchantId).execute()).toHaveLength(2);
   });
 });
 

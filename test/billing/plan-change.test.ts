@@ -2,23 +2,16 @@
 // rounded half-up to the minor unit; the upgrade charged at once, the downgrade credited to the
 // next invoice; refusals change nothing and send nothing.
 import { Decimal } from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { type BillingKit, billingKit, DAY } from '../support/billing.js';
+import { billingKit, DAY } from '../support/billing.js';
 import { deliveredEvents } from '../support/event-contract.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 // 31 January to 28 February: a 28-day period; 7 days in, 21 of 28 days (3/4) are left.
 const clock = new ManualClock('2026-01-31T10:00:00Z');
-let t: TestServer;
-let kit: BillingKit;
-beforeAll(async () => {
-  t = await startTestServer({ clock, rateLimitScale: 100 });
-  kit = billingKit(t, clock);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ clock, rateLimitScale: 100 });
+const kit = billingKit(t, clock);
 
 async function subscribedAt(amount: number, card?: string) {
   const m = await kit.merchant();

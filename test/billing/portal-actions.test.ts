@@ -1,18 +1,12 @@
 // The customer portal's subscription actions (issue #14, section 2): pause, resume, cancel and the
 // plan switch posted from the portal's forms, bound to the session's customer and mode, sending the
 // same subscription.* events as the API.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveredEvents } from '../support/event-contract.js';
 import { formTokenOf, getPage, newCustomer, newPlan, newPortal, newSubscription, postForm } from '../support/portal.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ rateLimitScale: 100 });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ rateLimitScale: 100 });
 
 describe('subscription actions', () => {
   /** A merchant of its own (its events alone), a customer with one paid subscription, and the customer's open portal. */
