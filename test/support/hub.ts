@@ -19,7 +19,10 @@ export interface InvoiceUpdated {
 function waitFor<T>(seen: () => T | undefined, subscribe: (wake: () => void) => () => void, what: string, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     let unsubscribe = () => {};
-    let timer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`Nothing arrived within ${ms} ms: ${what}`));
+    }, ms);
     const done = () => {
       clearTimeout(timer);
       unsubscribe();
@@ -30,10 +33,6 @@ function waitFor<T>(seen: () => T | undefined, subscribe: (wake: () => void) => 
       done();
       resolve(found);
     };
-    timer = setTimeout(() => {
-      done();
-      reject(new Error(`Nothing arrived within ${ms} ms: ${what}`));
-    }, ms);
     unsubscribe = subscribe(check);
     check();
   });
