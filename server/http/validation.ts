@@ -2,7 +2,8 @@
 // express-openapi-validator instance per operation. The pipeline has already matched the
 // operation (routes.ts), so the validator is handed a document with that operation alone: it
 // never scans every route with a regular expression on each request, as one instance per contract
-// would. Each instance is built on the operation's first request and kept.
+// would. Each instance is built on the operation's first request and kept for the process: every
+// app of a process (the tests start dozens) shares it, since they read the same contracts.
 import type { RequestHandler } from 'express';
 import { chain as validatorChain } from './chain.js';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -47,11 +48,20 @@ function operationDocument(routes: RouteTable, route: RouteOperation): OpenApiDo
   return { ...doc, paths: { [key]: item }, components: reachableComponents(doc, item) };
 }
 
+/**
+ * The validators built so far, by the contracts they were built from (the record `loadContracts`
+ * reads once per process) and then by operation and whether responses are checked. Building one
+ * (compiling its schemas) costs a hundred times a request, so no app builds one twice.
+ */
+const builtValidators = new WeakMap<object, Map<string, RequestHandler>>();
+
 /** Validates each request against its operation (matched earlier in the pipeline), and its response when `validateResponses`. */
 export function validateAgainstContract(routes: RouteTable, validateResponses: boolean): RequestHandler {
-  const validators = new Map<string, RequestHandler>();
+  let validators = builtValidators.get(routes.docs);
+  if (!validators) builtValidators.set(routes.docs, (validators = new Map<string, RequestHandler>()));
   const validatorOf = (route: RouteOperation): RequestHandler => {
-    let chain = validators.get(route.operationId);
+    const key = `${route.operationId} ${validateResponses ? 'responses' : 'requests'}`;
+    let chain = validators.get(key);
     if (!chain) {
       chain = validatorChain(
         OpenApiValidator.middleware({
@@ -70,7 +80,7 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
           ignoreUndocumented: true,
         }) as unknown as RequestHandler[],
       );
-      validators.set(route.operationId, chain);
+      validators.set(key, chain);
     }
     return chain;
   };
