@@ -1,20 +1,11 @@
 // The API references on the server: both bundled contracts as JSON, byte for byte, and `/docs`,
-// where Redoc (served from node_modules) renders them without loading anything from elsewhere.
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, describeInBrowser } from '../support/browser.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+// whose pages load Redoc (served from node_modules) and nothing from elsewhere. Redoc rendering them
+// in a browser: docs.browser.test.ts.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 const get = (p: string) => fetch(`${t.url}${p}`);
 /** Every URL a page names in a src or href attribute, or in its scripts' imports. */
@@ -58,38 +49,4 @@ describe('/docs', () => {
     expect(redoc.headers.get('content-type')).toMatch(/javascript/);
     expect(await redoc.text()).toContain('export{RedocStandalone,hydrate,init}');
   });
-});
-
-describeInBrowser('/docs in a browser', () => {
-  // Redoc's sidebar shows Redocly's logo from its CDN; the page's policy blocks it in the browser
-  // (Redoc then hides the image), so nothing leaves the machine.
-  it.each(['checkout', 'commerce'])(
-    'renders the %s reference; the policy blocks anything of another origin before it is sent',
-    async (name) => {
-      const userDataDir = await mkdtemp(path.join(tmpdir(), 'till-docs-chromium-'));
-      const browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-      try {
-        const page = await browser.newPage();
-        const requested: string[] = [];
-        const problems: string[] = [];
-        const blocked = new Set<string>();
-        page.on('request', (r) => requested.push(r.url()));
-        // Chromium names the reason `csp` (net::ERR_BLOCKED_BY_CSP in older releases).
-        page.on('requestfailed', (r) => /^csp$|BLOCKED_BY_CSP/.test(r.failure()?.errorText ?? '') && blocked.add(r.url()));
-        page.on('pageerror', (e) => problems.push(e.message));
-        await page.goto(`${t.url}/docs/${name}`);
-        const heading = name === 'checkout' ? 'Till Checkout & Billing API' : 'Till Commerce API';
-        await page.getByRole('heading', { name: heading, exact: false }).first().waitFor({ timeout: 30_000 });
-        await page.waitForTimeout(500);
-        const elsewhere = requested.filter((url) => !url.startsWith(t.url) && !url.startsWith('data:') && !url.startsWith('blob:'));
-        expect(elsewhere.filter((url) => !blocked.has(url))).toEqual([]);
-        expect(requested).toContain(`${t.url}/openapi/${name}.json`);
-        expect(problems).toEqual([]);
-      } finally {
-        await browser.close();
-        await rm(userDataDir, { recursive: true, force: true });
-      }
-    },
-    60_000,
-  );
 });

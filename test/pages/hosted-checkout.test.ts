@@ -1,16 +1,12 @@
 // The hosted checkout page over HTTP (no browser): what it holds, what it never holds, its
 // security headers, its assets, and the pages for sessions it must not show.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { systemClock } from '../../server/shared/clock.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t?.close());
+const t = useTestServer();
 
 async function session(body: Record<string, unknown> = {}, merchant: { keys: { test: { secret: string } } } = t.merchantA) {
   const res = await t.call('POST', '/v1/checkout-sessions', {

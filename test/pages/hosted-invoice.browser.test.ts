@@ -2,30 +2,18 @@
 // playwright-core. A payer opens a Commerce invoice's `paymentUrl`, reads its lines and totals,
 // pays by card through 3-D Secure or with the wallet QR code, and comes back to the invoice,
 // paid; the page follows the invoice's status live through the notification hub.
-import { type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, useChromium } from '../support/browser.js';
+import { CARD_YEAR, fillCard, usd } from '../support/pages.js';
+import { useTestServer } from '../support/server.js';
 
-const YEAR = String(new Date().getUTCFullYear() + 3);
-const EXPIRY = `12/${YEAR.slice(2)}`;
+const EXPIRY = `12/${CARD_YEAR.slice(2)}`;
 
-let t: TestServer;
-let browser: BrowserContext;
-
-beforeAll(async () => {
-  if (!browserAvailable) return;
-  t = await startTestServer({ publicUrlIsServer: true });
-  browser = await launchChromium('invoice');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const t = useTestServer({ publicUrlIsServer: true });
+const browser = useChromium('invoice');
 
 const sk = () => t.merchantA.keys.test.secret;
-const usd = (amount: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format(amount);
 
 /** A Commerce invoice: 4 × 150 at 10 % tax, 2 × 89.50 less 9 at 5 %, 20 off, 12.50 shipping. */
 async function newInvoice(): Promise<{
@@ -64,17 +52,9 @@ const payByApi = (invoiceId: number, body: Record<string, unknown> = {}) =>
 const invoiceStatus = async (id: number) => (await t.call('GET', `/v1/invoice/${id}`, { apiKey: sk() })).json.status as string;
 
 async function open(url: string): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   await page.goto(url);
   return page;
-}
-
-async function fillCard(page: Page, number: string) {
-  await page.fill('#cardNumber', number);
-  await page.fill('#expiryMonth', '12');
-  await page.fill('#expiryYear', YEAR);
-  await page.fill('#cvc', '123');
-  await page.click('#card-form button[type=submit]');
 }
 
 describeInBrowser('hosted invoice page', () => {

@@ -1,17 +1,13 @@
 // The hosted invoice page over HTTP (no browser; the browser test pays on it): which invoices it
 // shows and how, what it never shows, the pay buttons' redirect to the hosted checkout page, and
 // the states on the sandbox clock. The payment itself is in hosted-invoice.browser.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { usd } from '../support/pages.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ publicUrlIsServer: true });
-});
-afterAll(async () => t?.close());
+const t = useTestServer({ publicUrlIsServer: true });
 
 const sk = () => t.merchantA.keys.test.secret;
-const usd = (amount: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format(amount);
 
 async function commerceInvoice(body: Record<string, unknown> = {}, key = sk()) {
   const res = await t.call('POST', '/v1/invoice', {

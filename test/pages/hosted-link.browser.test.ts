@@ -2,43 +2,19 @@
 // driven by playwright-core. A payer opens a link (its paymentUrl, or its embed snippet on the
 // merchant's own site, another origin), fills the payer form (an amount, a password, an email code
 // where the link asks), lands on the invoice page and pays there; the link counts it all.
-import { createServer, type Server } from 'node:http';
-import { type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, useChromium } from '../support/browser.js';
+import { fillCard, usd, useShop } from '../support/pages.js';
+import { useTestServer } from '../support/server.js';
 
-const YEAR = String(new Date().getUTCFullYear() + 3);
-
-let t: TestServer;
-let browser: BrowserContext;
-let shop: Server;
-let shopUrl: string;
+const t = useTestServer({ publicUrlIsServer: true });
 /** The snippet the merchant pasted into its shop page. */
 let snippet = '';
-
-beforeAll(async () => {
-  if (!browserAvailable) return;
-  t = await startTestServer({ publicUrlIsServer: true });
-  shop = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Acme shop</title><h1>Acme shop</h1><p>Our beans:</p>${snippet}`);
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  const address = shop.address();
-  // Another origin than Till's: localhost rather than 127.0.0.1.
-  shopUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await launchChromium('link');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
-  await t?.close();
-});
+const shopUrl = useShop(() => `<!doctype html><title>Acme shop</title><h1>Acme shop</h1><p>Our beans:</p>${snippet}`);
+const browser = useChromium('link');
 
 const sk = () => t.merchantA.keys.test.secret;
-const usd = (amount: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format(amount);
 
 async function newLink(body: Record<string, unknown>) {
   const res = await t.call('POST', '/v1/PaymentLink', { apiKey: sk(), body });
@@ -56,11 +32,7 @@ async function fillPayer(page: Page, email = 'ana@example.com') {
 async function payByCard(page: Page) {
   await page.click('[data-pay=card]');
   await page.waitForURL(/\/pay\/cs_test_/);
-  await page.fill('#cardNumber', '4242424242424242');
-  await page.fill('#expiryMonth', '12');
-  await page.fill('#expiryYear', YEAR);
-  await page.fill('#cvc', '123');
-  await page.click('#card-form button[type=submit]');
+  await fillCard(page, '4242424242424242');
 }
 
 describeInBrowser('hosted payment-link page', () => {
@@ -75,11 +47,11 @@ describeInBrowser('hosted payment-link page', () => {
       buttonColor: '#6F4E37',
     });
     snippet = link.embedCode;
-    const shopPage = await browser.newPage();
-    await shopPage.goto(shopUrl);
+    const shopPage = await browser().newPage();
+    await shopPage.goto(shopUrl());
     const button = shopPage.locator('a', { hasText: 'Buy beans' });
     expect(await button.evaluate((a) => getComputedStyle(a).backgroundColor)).toBe('rgb(111, 78, 55)');
-    const [page] = await Promise.all([browser.waitForEvent('page'), button.click()]);
+    const [page] = await Promise.all([browser().waitForEvent('page'), button.click()]);
     await page!.waitForURL(link.paymentUrl);
     expect(await page!.textContent('h1')).toBe('Single-origin beans');
     expect(await page!.textContent('[data-field=total]')).toBe(usd(26.52));
@@ -105,7 +77,7 @@ describeInBrowser('hosted payment-link page', () => {
       maxAmount: '100',
       suggestedAmount: '25',
     });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(link.paymentUrl);
     expect(await page.inputValue('#amount')).toBe('25');
     await fillPayer(page);
@@ -132,7 +104,7 @@ describeInBrowser('hosted payment-link page', () => {
       password: 'members-2026',
       isEmailVerificationRequired: true,
     });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(link.paymentUrl);
     expect(await page.$('#payer-form')).toBeNull();
     await page.fill('#email', 'member@example.com');
@@ -172,7 +144,7 @@ describeInBrowser('hosted payment-link page', () => {
       body: { productId: product.json.id, name: 'Pro', amount: 19.99, currency: 'USD', interval: 'month' },
     });
     const link = await newLink({ name: 'Cloud plans', currencyCode: 'USD', isSubscriptionBased: true, subscriptionProductId: Number(product.json.id) });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(link.paymentUrl);
     expect(await page.$$eval('[data-plan]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual([
       String(basic.json.data.id),
@@ -194,7 +166,7 @@ describeInBrowser('hosted payment-link page', () => {
   it('an inactive link says so and offers no form; an unknown one is a 404 page', async () => {
     const link = await newLink({ name: 'Paused', currencyCode: 'USD', unitPrice: '3' });
     await t.call('POST', `/v1/PaymentLink/${link.id}/Deactivate`, { apiKey: sk() });
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(link.paymentUrl);
     expect(await page.textContent('[data-notice=inactive]')).toContain('not taking payments');
     expect(await page.$('form')).toBeNull();

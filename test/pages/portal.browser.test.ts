@@ -1,29 +1,18 @@
 // The customer portal in a real browser (Debian's Chromium driven by playwright-core): the customer
 // opens the URL of a portal session, replaces the card (the 3-D Secure card through the sandbox
 // issuer's page), switches plan after seeing the proration, and cancels.
-import { type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
+import { type Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, useChromium } from '../support/browser.js';
 import { CARD_YEAR, newCustomer, newPlan, newPortal, newSubscription } from '../support/portal.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let browser: BrowserContext;
-
-beforeAll(async () => {
-  if (!browserAvailable) return;
-  t = await startTestServer({ publicUrlIsServer: true, rateLimitScale: 100 });
-  browser = await launchChromium('portal', { viewport: { width: 375, height: 740 } });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const t = useTestServer({ publicUrlIsServer: true, rateLimitScale: 100 });
+const browser = useChromium('portal', { viewport: { width: 375, height: 740 } });
 
 /** A page that records Content-Security-Policy violations. */
 async function openPage(): Promise<{ page: Page; cspErrors: string[] }> {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   const cspErrors: string[] = [];
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());

@@ -1,39 +1,23 @@
 // The sandbox 3-D Secure page in a real browser: Debian's Chromium driven by playwright-core
 // (never a downloaded browser). The payer opens nextAction.url, clicks a button, and lands on
 // the merchant's return URL (a loopback server this test runs).
-import { createServer, type Server } from 'node:http';
-import { type BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserAvailable, describeInBrowser, launchChromium } from '../support/browser.js';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { expect, it } from 'vitest';
+import { describeInBrowser, useChromium } from '../support/browser.js';
+import { useShop } from '../support/pages.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 
-let t: TestServer;
-/** Chromium with a fresh profile (a persistent context is how a user-data dir is given). */
-let browser: BrowserContext;
-let shop: Server;
-let shopUrl: string;
+const t = useTestServer();
 /** Requests the merchant's return page received. */
 const returns: string[] = [];
-
-beforeAll(async () => {
-  if (!browserAvailable) return;
-  t = await startTestServer();
-  shop = createServer((req, res) => {
+const shopUrl = useShop(
+  (req) => {
     returns.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Shop</title><h1>Back at the shop</h1>');
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  const address = shop.address();
-  shopUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await launchChromium('3ds');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
-  await t?.close();
-});
+    return '<!doctype html><title>Shop</title><h1>Back at the shop</h1>';
+  },
+  { hostname: '127.0.0.1' },
+);
+/** Chromium with a fresh profile (a persistent context is how a user-data dir is given). */
+const browser = useChromium('3ds');
 
 const card = { cardNumber: '4000000000003220', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
@@ -42,7 +26,7 @@ async function inChallenge(amount: number) {
   const pk = t.merchantA.keys.test.publishable;
   const s = await createTestSession(t, t.merchantA, false, { amount, currency: 'USD' });
   const pm = await t.call('POST', `/v1/checkout-sessions/${s.id}/tokenize`, { key: pk, clientSecret: s.clientSecret, body: card });
-  const returnUrl = `${shopUrl}/checkout/return?session=${s.id}`;
+  const returnUrl = `${shopUrl()}/checkout/return?session=${s.id}`;
   const res = await t.call('POST', `/v1/checkout-sessions/${s.id}/confirm`, {
     key: pk,
     clientSecret: s.clientSecret,
@@ -56,7 +40,7 @@ async function inChallenge(amount: number) {
 describeInBrowser('the 3-D Secure page in Chromium', () => {
   it('Complete authentication: the page shows the amount and last4, the browser lands on the return URL, and the session is completed with one payment', async () => {
     const { s, pageUrl, returnUrl } = await inChallenge(49.99);
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const cspErrors: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
@@ -82,7 +66,7 @@ describeInBrowser('the 3-D Secure page in Chromium', () => {
 
   it('Fail authentication: the browser lands on the return URL, the payment failed and the session is payable again', async () => {
     const { s, pageUrl, returnUrl } = await inChallenge(12.5);
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(pageUrl);
     await expect(page.locator('[data-field="amount"]').textContent()).resolves.toBe('12.50 USD');
     await Promise.all([page.waitForURL(returnUrl), page.getByRole('button', { name: 'Fail authentication' }).click()]);

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** What Chromium needs in this sandbox: no setuid sandbox, no GPU, and no calls home (the network is closed). */
@@ -44,4 +44,23 @@ export async function launchChromium(label: string, options: { viewport?: { widt
     await rm(userDataDir, { recursive: true, force: true });
   };
   return context;
+}
+
+/**
+ * The file's Chromium (`launchChromium`): launched before its first test, closed after its last.
+ * Call it at the top of the file and read it inside tests: `browser().newPage()`.
+ */
+export function useChromium(label: string, options: { viewport?: { width: number; height: number } } = {}): () => BrowserContext {
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    context = await launchChromium(label, options);
+  });
+  afterAll(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  return () => {
+    if (!context) throw new Error('useChromium(): Chromium starts before the first test of the file; read it inside a test');
+    return context;
+  };
 }
