@@ -4,8 +4,9 @@
 //     node_modules/.cache/till-tests), loaded into a fresh in-memory database;
 //   - PostgreSQL (DATABASE_URL): the template is a database `<name>_tpl_<key>` on the same server,
 //     and each copy is `CREATE DATABASE … TEMPLATE` it, dropped when the test is done.
-// The template's key is a hash of the migrations and the PGlite release, so a changed migration
-// makes a new template and a stale one is never used.
+// The template is what a started Till leaves: the migrations, and the job queue's own schema
+// (pg-boss installs it at its first start). Its key is a hash of the migrations and of the PGlite
+// and pg-boss releases, so a changed migration makes a new template and a stale one is never used.
 import { createHash } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { randomToken } from '../../server/shared/crypto.js';
@@ -22,14 +24,20 @@ export const usingPostgres = Boolean(process.env.DATABASE_URL);
 const root = path.resolve(import.meta.dirname, '../..');
 const cacheDir = path.join(root, 'node_modules/.cache/till-tests');
 
-/** A hash of what the template is made of: every migration's source and the PGlite release. */
+/** A hash of what the template is made of: every migration's source and the PGlite and pg-boss releases. */
 async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
   const migrations = path.join(root, 'server/db/migrations');
   for (const file of (await readdir(migrations)).sort()) hash.update(file).update(await readFile(path.join(migrations, file)));
-  hash.update(JSON.parse(await readFile(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+  for (const dependency of ['@electric-sql/pglite', 'pg-boss']) {
+    const { version } = JSON.parse(await readFile(path.join(root, 'node_modules', dependency, 'package.json'), 'utf8')) as { version: string };
+    hash.update(`${dependency}@${version}`);
+  }
   return hash.digest('hex').slice(0, 12);
 }
+
+/** pg-boss's schema under the name Till gives it (server/jobs/index.ts), as its first start would install it. */
+const JOB_QUEUE_SCHEMA = PgBoss.getConstructionPlans('pgboss');
 
 /** The PGlite template's file, built (migrated and dumped) when it is not there yet. */
 export async function pgliteTemplateFile(): Promise<string> {
@@ -45,6 +53,7 @@ export async function pgliteTemplateFile(): Promise<string> {
   const db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
   try {
     await migrateToLatest(db);
+    await pglite.exec(JOB_QUEUE_SCHEMA);
     const dump = await pglite.dumpDataDir('none');
     await mkdir(cacheDir, { recursive: true });
     // Written aside and renamed, so a reader never sees half a file (two builders may race).
@@ -108,6 +117,7 @@ export async function postgresTemplate(): Promise<string> {
   const database = await openDatabase({ databaseUrl: urlOf(building), maxConnections: 1 });
   try {
     await migrateToLatest(database.db);
+    await database.sql.exec(JOB_QUEUE_SCHEMA);
   } finally {
     await database.close();
   }
