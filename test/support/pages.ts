@@ -47,8 +47,8 @@ export async function fillCard(page: Page, number: string, cvc = '123') {
 
 /**
  * How long a page may take to show what Till answered (`expect.poll` gives up after 1 s by
- * default): a card payment is a tokenization and a confirmation, and a fresh server builds an
- * operation's request and response validators on its first call (up to a second each on a loaded
- * 2-core machine), as the embedded form's file, alone with its server, showed.
+ * default): a card payment is a tokenization and a confirmation, and the first call of an
+ * operation in a process builds its request and response validators (up to a second each on a
+ * loaded 2-core machine), as the embedded form's file, run alone, showed.
  */
 export const TILL_ANSWERED = { timeout: 10_000 };
