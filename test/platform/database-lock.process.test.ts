@@ -1,95 +1,25 @@
 // One process at a time on the embedded database: the server and the merchant command take a lock
 // in the PGlite directory, a second opener is refused saying who holds it (and writes nothing),
 // and a dead holder's lock is taken over. Driven as `npm start` and `npm run merchant` drive them:
-// real processes on a temporary data directory.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+// real processes on a temporary data directory (a copy of the migrated template, where the test
+// is not about what a first start does).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { hostname, tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database.js';
 import { DatabaseLockedError, lockPgliteDirectory } from '../../server/db/pglite-lock.js';
-import { createLogger } from '../../server/log.js';
-import { startServer } from '../../server/main.js';
-import { call, emptyPostgres, usingPostgres } from '../support/server.js';
+import { deadPid, embeddedEnv, pgliteTemplate, useProcesses } from '../support/processes.js';
+import { call } from '../support/server.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const dirs: string[] = [];
-const children = new Set<ChildProcess>();
-const tempDir = async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'till-lock-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The environment of an embedded-database process on `dataDir` (never the suite's DATABASE_URL). */
-function embeddedEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, TILL_DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...extra };
-  delete env.DATABASE_URL;
-  return env;
-}
-
-interface Till {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts `server/main.ts` in its own process, as `npm start` does, and waits until it listens (or exits). */
-async function startTill(env: NodeJS.ProcessEnv): Promise<Till> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  for (let i = 0; i < 240 && !out.includes('Till is listening') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 250));
-  return { child, url: `http://127.0.0.1:${port}`, output: () => out, exited };
-}
-
-/** `npm run merchant -- <args>`: its exit code and output. */
-function merchant(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', ...args], { cwd: root, env }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const { tempDir, seededDataDir, startTill, merchant } = useProcesses();
 
 const lockFile = (dataDir: string) => path.join(dataDir, 'pglite', 'till.lock');
 
-/** A pid that no process has now: one that has just exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  await new Promise((resolve) => child.once('exit', resolve));
-  return child.pid!;
-}
-
-describe.runIf(!usingPostgres)('the merchant command beside a running server on the embedded database', () => {
+describe('the merchant command beside a running server on the embedded database', () => {
   it('is refused with who holds the database and what to do (exit 75, nothing written); once the server stops it works, and the next start serves the merchant', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await seededDataDir();
     const env = embeddedEnv(dataDir);
     const first = await startTill(env);
     expect(first.output()).toContain('Till is listening');
@@ -135,7 +65,7 @@ describe.runIf(!usingPostgres)('the merchant command beside a running server on 
   }, 120_000);
 
   it('a server killed outright leaves its lock behind, and the next opener takes it over', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await seededDataDir();
     const env = embeddedEnv(dataDir);
     const till = await startTill(env);
     expect(till.output()).toContain('Till is listening');
@@ -149,6 +79,7 @@ describe.runIf(!usingPostgres)('the merchant command beside a running server on 
     expect(existsSync(lockFile(dataDir))).toBe(false);
   }, 90_000);
 
+  // An empty directory: what is proven is that nothing gets initialized in it.
   it('a server does not start while another process holds the database, and says which', async () => {
     const dataDir = await tempDir();
     const lock = await lockPgliteDirectory(path.join(dataDir, 'pglite'), 'the merchant command');
@@ -166,10 +97,11 @@ describe.runIf(!usingPostgres)('the merchant command beside a running server on 
   }, 60_000);
 });
 
-describe.runIf(!usingPostgres)('the embedded database lock, in one process', () => {
+describe('the embedded database lock, in one process', () => {
   it('a second open of the same directory is refused while the first is open, and admitted after it closes', async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const first = await openDatabase({ dataDir: dir, owner: 'the first' });
+    // The first opener loads the migrated template into the directory (no initdb); the second finds it there.
+    const first = await openDatabase({ dataDir: dir, owner: 'the first', loadDataDir: await pgliteTemplate() });
     try {
       const second = await openDatabase({ dataDir: dir, owner: 'the second' }).catch((e) => e);
       expect(second).toBeInstanceOf(DatabaseLockedError);
@@ -186,7 +118,6 @@ describe.runIf(!usingPostgres)('the embedded database lock, in one process', () 
 
   it('takes over the lock of a dead process, of a reused pid, of its own pid from before, and an unreadable one', async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(dir, { recursive: true });
     const stale = [
       { role: 'the server', pid: await deadPid(), hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z' },
@@ -207,7 +138,6 @@ describe.runIf(!usingPostgres)('the embedded database lock, in one process', () 
 
   it("refuses another host's lock, which it cannot check, and says how to clear it", async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'till.lock'), JSON.stringify({ role: 'the server', pid: 1, hostname: 'elsewhere', startedAt: '2026-01-01T00:00:00.000Z' }));
     const refused = await lockPgliteDirectory(dir, 'the merchant command').catch((e) => e);
@@ -215,34 +145,4 @@ describe.runIf(!usingPostgres)('the embedded database lock, in one process', () 
     expect(refused.message).toContain('the server (pid 1 on host elsewhere, started 2026-01-01T00:00:00.000Z) holds the embedded database');
     expect(refused.message).toContain(`if no Till process runs there any more, delete ${path.join(dir, 'till.lock')}`);
   });
-});
-
-describe.runIf(usingPostgres)('on PostgreSQL (DATABASE_URL)', () => {
-  it('neither the server nor the merchant command touch the embedded database, even one that another process holds', async () => {
-    const dataDir = await tempDir();
-    const database = await emptyPostgres('no_pglite');
-    const env = { ...process.env, TILL_DATA_DIR: dataDir, DATABASE_URL: database!.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' };
-    try {
-      const server = await startServer({ env: { ...env, PORT: '0' }, announce: false, jobs: false, logger: createLogger('silent') });
-      try {
-        const created = await merchant(['create', '--name', 'On PostgreSQL', '--json'], env);
-        expect(created.code).toBe(0);
-        expect((await call(server.url, 'GET', '/v1/plans', { key: JSON.parse(created.stdout).keys.test.secret })).status).toBe(200);
-      } finally {
-        await server.close();
-      }
-      expect(await readdir(dataDir)).not.toContain('pglite');
-
-      // A PGlite lock held in the same data dir does not stand in a PostgreSQL start's way.
-      const lock = await lockPgliteDirectory(path.join(dataDir, 'pglite'), 'the server');
-      try {
-        expect((await merchant(['create', '--name', 'Beside a PGlite server', '--json'], env)).code).toBe(0);
-        expect(await readdir(path.join(dataDir, 'pglite'))).toEqual(['till.lock']);
-      } finally {
-        await lock.release();
-      }
-    } finally {
-      await database?.drop();
-    }
-  }, 60_000);
 });

@@ -1,33 +1,25 @@
-// Starting Till: the sandbox from the first start, the merchant command, migrations, jobs.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// Starting Till: the sandbox from the first start, the merchant command, migrations, jobs. Tests
+// of what a first start does start on an empty data directory; the others on a copy of the
+// migrated template, which skips initdb and the migrations.
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import { startServer } from '../../server/main.js';
 import { createLogger } from '../../server/log.js';
+import { openTestDatabase } from '../support/database.js';
 import { connectHub } from '../support/hub.js';
-import { call, emptyPostgres, usingPostgres } from '../support/server.js';
+import { embeddedEnv, useProcesses } from '../support/processes.js';
+import { call } from '../support/server.js';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
-const dirs: string[] = [];
-const tempDir = async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'till-test-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(async () => {
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
+const { tempDir, seededDataDir, merchant } = useProcesses();
 
-// These start the server on the embedded database; the PostgreSQL run covers the same code through the other suites.
-describe.runIf(!usingPostgres)('first start on an empty embedded database', () => {
+// These start the server on the embedded database (their environment has no DATABASE_URL); the PostgreSQL run covers the same code
+// through the other suites. A copy of the migrated template holds no merchant: a start on it is a first start as well (it creates
+// the demo merchant), only without initdb and the migrations.
+describe('first start on an empty embedded database', () => {
   it('creates "Demo Merchant", writes its four keys to demo-merchant.json, and serves both interfaces with them', async () => {
     const dataDir = await tempDir();
     const env = { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
@@ -89,11 +81,10 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
   });
 
   it('npm run merchant -- create prints the same JSON, and the keys work', async () => {
-    const dataDir = await tempDir();
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', 'Acme', '--plan', 'enterprise', '--json'], {
-      cwd: root,
-      env: { ...process.env, TILL_DATA_DIR: dataDir, DATABASE_URL: '' },
-    });
+    const dataDir = await seededDataDir();
+    const { code, stdout, stderr } = await merchant(['create', '--name', 'Acme', '--plan', 'enterprise', '--json'], embeddedEnv(dataDir));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
     const created = JSON.parse(stdout);
     expect(Object.keys(created)).toEqual(['merchantId', 'keys']);
     expect(created.keys.live.secret).toMatch(/^sk_live_/);
@@ -110,11 +101,11 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
     } finally {
       await server.close();
     }
-    // A child process that loads TypeScript, then a fresh embedded database: slow on a busy machine.
+    // A child process that loads TypeScript, then a server in this one: slow on a busy machine.
   }, 90_000);
 
   it('serves the notification hub, and a shutdown tells connected clients to reconnect without waiting for them', async () => {
-    const env = { TILL_DATA_DIR: await tempDir(), PORT: '0', NODE_ENV: 'test' };
+    const env = { TILL_DATA_DIR: await seededDataDir(), PORT: '0', NODE_ENV: 'test' };
     const server = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
     let closed: Promise<Error | undefined> | undefined;
     try {
@@ -134,7 +125,7 @@ describe.runIf(!usingPostgres)('first start on an empty embedded database', () =
   });
 
   it('the merchant command explains a bad call', async () => {
-    const result = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--plan', 'gold'], { cwd: root }).catch((e) => e);
+    const result = await merchant(['create', '--plan', 'gold']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--name is required');
   });
@@ -148,8 +139,9 @@ describe('migrations', () => {
     }
   });
 
-  it.runIf(!usingPostgres)('run up, down and up again cleanly', async () => {
-    const database = await openDatabase();
+  it('run up, down and up again cleanly', async () => {
+    // A copy of the run's template: a fresh database with every migration run up already.
+    const { database, close } = await openTestDatabase('migrations', 1);
     try {
       await migrateToLatest(database.db);
       const tables = async () =>
@@ -164,28 +156,7 @@ describe('migrations', () => {
       await migrateToLatest(database.db);
       expect(await tables()).toBe(1);
     } finally {
-      await database.close();
-    }
-  });
-});
-
-describe.runIf(usingPostgres)('first start on an empty PostgreSQL database beside an embedded one', () => {
-  it("never overwrites the embedded database's demo-merchant.json: the new keys go to demo-merchant-<database>.json", async () => {
-    const dataDir = await tempDir();
-    const embedded = `${JSON.stringify({ merchantId: 1, keys: { test: { secret: 'the embedded one' } } })}\n`;
-    await writeFile(path.join(dataDir, 'demo-merchant.json'), embedded);
-    const database = await emptyPostgres('demo_file');
-    const env = { TILL_DATA_DIR: dataDir, DATABASE_URL: database!.url, PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
-    const server = await startServer({ env, announce: false, jobs: false, logger: createLogger('silent') });
-    try {
-      expect(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')).toBe(embedded);
-      const name = new URL(database!.url).pathname.slice(1);
-      const file = JSON.parse(await readFile(path.join(dataDir, `demo-merchant-${name}.json`), 'utf8'));
-      expect(file).toEqual(server.demo);
-      expect((await call(server.url, 'GET', '/v1/plans', { key: file.keys.test.secret })).status).toBe(200);
-    } finally {
-      await server.close();
-      await database!.drop();
+      await close();
     }
   });
 });
