@@ -5,11 +5,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
-import { plainRead, SHARED_WRITE, THEN_COMMIT } from '../../server/db/pipelined-pool.js';
+import { SHARED_WRITE, THEN_COMMIT } from '../../server/db/pipelined-pool.js';
 import { randomToken } from '../../server/shared/crypto.js';
-import { usingPostgres } from '../support/server.js';
 
-describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
+describe('pipelined transactions (PostgreSQL)', () => {
   let database: TillDatabase;
   const parents = `pipelined_parents_${randomToken(8).toLowerCase()}`;
   const children = `pipelined_children_${randomToken(8).toLowerCase()}`;
@@ -118,7 +117,7 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
   });
 });
 
-describe.runIf(usingPostgres)('shared connections for single statements (PostgreSQL)', () => {
+describe('shared connections for single statements (PostgreSQL)', () => {
   let database: TillDatabase;
   const table = `pipelined_shared_${randomToken(8).toLowerCase()}`;
   const backendPid = async () => (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(database.db)).rows[0]!.pid;
@@ -191,24 +190,5 @@ describe.runIf(usingPostgres)('shared connections for single statements (Postgre
     // Statements sent while the loss is noticed may fail (a request answers 503); later ones run.
     await expect.poll(async () => backendPid().catch(() => lost), { timeout: 10_000, interval: 50 }).not.toBe(lost);
     expect(await backendPid()).not.toBe(lost);
-  });
-});
-
-describe('plainRead: what may share a connection', () => {
-  it.each([
-    ['select * from "plans" where "merchant_id" = $1 and "id" = $2', true],
-    ['with page as (select "id" from "invoices") select * from page', true],
-    ['SELECT "updated_at", "inserted_count" FROM "deleted_things"', true],
-    ['select * from "plans" where "id" = $1 for update', false],
-    ['select * from "accounts" for no key update', false],
-    ['with moved as (update "a" set "x" = 1 returning *) select * from moved', false],
-    ['select pg_advisory_lock(3853314791062309107)', false],
-    ["select set_config('lock_timeout', '1', false)", false],
-    ["select nextval('invoices_id_seq')", false],
-    ['insert into "customers" ("email") values ($1) returning *', false],
-    ['update "idempotency_keys" set "state" = $1', false],
-    ['begin', false],
-  ])('%s → %s', (text, expected) => {
-    expect(plainRead(text)).toBe(expected);
   });
 });
