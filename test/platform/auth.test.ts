@@ -1,14 +1,8 @@
 // Authentication and authorization, exactly as the contracts say per operation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSession, startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { createTestSession, useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 const expectError = (res: { status: number; json: any }, status: number, type: string, code: string) => {
   expect(res.status).toBe(status);

@@ -1,13 +1,9 @@
 // CORS per kind of operation: publishable-key and client-secret operations, the Commerce PUBLIC
 // operations, secret-key operations (general and envelope error shapes), and unknown paths.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, createTestSession, startTestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { createTestSession, useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t?.close());
+const t = useTestServer();
 
 const ORIGIN = 'https://shop.example.org';
 

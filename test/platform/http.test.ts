@@ -1,66 +1,59 @@
 // The HTTP contract every operation shares: paths, errors in the documented shapes, headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../server/shared/errors.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-let sk: string;
-beforeAll(async () => {
-  t = await startTestServer({
-    // Operations given deliberately failing handlers, to see what a caller gets from a crash.
-    commerceHandlers: {
-      // Every operation has a handler now: this one is taken away, to see the 501 of one without.
-      listPaymentLinks: undefined,
-      async getMerchant() {
-        throw new Error('SELECT key_hash FROM api_keys WHERE key = sk_test_leak -- at db.ts:42');
-      },
-      async listScopes() {
-        // 409 is not among listScopes' documented answers.
-        throw new AppError('invalid_state', { message: 'Scopes are locked.' });
-      },
+const t = useTestServer({
+  // Operations given deliberately failing handlers, to see what a caller gets from a crash.
+  commerceHandlers: {
+    // Every operation has a handler now: this one is taken away, to see the 501 of one without.
+    listPaymentLinks: undefined,
+    async getMerchant() {
+      throw new Error('SELECT key_hash FROM api_keys WHERE key = sk_test_leak -- at db.ts:42');
     },
-    checkoutHandlers: {
-      async voidInvoice() {
-        throw new AppError('invalid_state', { message: 'A paid invoice cannot be voided.' });
-      },
+    async listScopes() {
+      // 409 is not among listScopes' documented answers.
+      throw new AppError('invalid_state', { message: 'Scopes are locked.' });
     },
-  });
-  sk = t.merchantA.keys.test.secret;
+  },
+  checkoutHandlers: {
+    async voidInvoice() {
+      throw new AppError('invalid_state', { message: 'A paid invoice cannot be voided.' });
+    },
+  },
 });
-afterAll(async () => {
-  await t?.close();
-});
+const sk = () => t.merchantA.keys.test.secret;
 
 describe('paths', () => {
   it('/api/v1 answers exactly as /v1 on the Checkout interface', async () => {
-    const product = await t.call('POST', '/api/v1/products', { key: sk, body: { name: 'Alias' } });
+    const product = await t.call('POST', '/api/v1/products', { key: sk(), body: { name: 'Alias' } });
     expect(product.status).toBe(201);
-    const a = await t.call('GET', `/v1/products/${product.json.id}`, { key: sk });
-    const b = await t.call('GET', `/api/v1/products/${product.json.id}`, { key: sk });
+    const a = await t.call('GET', `/v1/products/${product.json.id}`, { key: sk() });
+    const b = await t.call('GET', `/api/v1/products/${product.json.id}`, { key: sk() });
     expect(b.status).toBe(200);
     expect(b.json).toEqual(a.json);
   });
 
   it('the /api prefix is not an alias on the Commerce interface', async () => {
-    expect((await t.call('GET', '/api/v1/SubscriptionPlan', { apiKey: sk })).status).toBe(404);
+    expect((await t.call('GET', '/api/v1/SubscriptionPlan', { apiKey: sk() })).status).toBe(404);
   });
 
   it('Commerce paths match case-insensitively', async () => {
     for (const path of ['/v1/SubscriptionPlan', '/v1/subscriptionPlan', '/V1/SUBSCRIPTIONPLAN', '/v1/subscriptionplan']) {
-      const res = await t.call('GET', path, { apiKey: sk });
+      const res = await t.call('GET', path, { apiKey: sk() });
       expect(res.status, path).toBe(200); // listSubscriptionPlans, whatever the case
       expect(Array.isArray(res.json.value), path).toBe(true);
     }
   });
 
   it('Checkout paths stay case-sensitive', async () => {
-    expect((await t.call('GET', '/v1/Products', { key: sk })).status).toBe(404);
+    expect((await t.call('GET', '/v1/Products', { key: sk() })).status).toBe(404);
   });
 
   it('OData key paths route with literal or percent-encoded quotes and parentheses', async () => {
     const code = `ROUTE-${Date.now()}`;
     const invoice = await t.call('POST', '/v1/invoice', {
-      apiKey: sk,
+      apiKey: sk(),
       body: { currencyCode: 'USD', referenceNumber: code, items: [{ name: 'Routing', unitCost: 1, quantity: 1 }] },
     });
     expect(invoice.status, invoice.text).toBe(201);
@@ -80,7 +73,7 @@ describe('paths', () => {
   });
 
   it('an unknown route answers 404 route_not_found in the general shape', async () => {
-    const res = await t.call('GET', '/v1/nothing-here', { key: sk });
+    const res = await t.call('GET', '/v1/nothing-here', { key: sk() });
     expect(res.status).toBe(404);
     expect(res.json.error).toMatchObject({ type: 'not_found', code: 'route_not_found' });
   });
@@ -92,13 +85,13 @@ describe('paths', () => {
   });
 
   it('a known path with another method answers 404 and names the methods it has', async () => {
-    const res = await t.call('PUT', '/v1/plans', { key: sk });
+    const res = await t.call('PUT', '/v1/plans', { key: sk() });
     expect(res.status).toBe(404);
     expect(res.json.error.message).toContain('GET, POST');
   });
 
   it('an operation without a handler answers 501 not_implemented', async () => {
-    const res = await t.call('GET', '/v1/PaymentLink', { apiKey: sk }); // listPaymentLinks, its handler taken away above
+    const res = await t.call('GET', '/v1/PaymentLink', { apiKey: sk() }); // listPaymentLinks, its handler taken away above
     expect(res.status).toBe(501);
     expect(res.json.error).toMatchObject({ type: 'not_implemented', code: 'not_implemented' });
   });
@@ -118,35 +111,35 @@ describe('paths', () => {
 
 describe('errors in the documented shape', () => {
   it('a wrong type answers 400 parameter_invalid naming the field', async () => {
-    const res = await t.call('POST', '/v1/products', { key: sk, body: { name: 42 } });
+    const res = await t.call('POST', '/v1/products', { key: sk(), body: { name: 42 } });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'parameter_invalid', param: 'name' });
   });
 
   it('a missing field answers 400 parameter_missing naming it', async () => {
-    const res = await t.call('POST', '/v1/products', { key: sk, body: { description: 'no name' } });
+    const res = await t.call('POST', '/v1/products', { key: sk(), body: { description: 'no name' } });
     expect(res.json.error).toMatchObject({ code: 'parameter_missing', param: 'name' });
   });
 
   it('an unknown field answers 400 parameter_unknown naming it', async () => {
-    const res = await t.call('POST', '/v1/products', { key: sk, body: { name: 'x', colour: 'red' } });
+    const res = await t.call('POST', '/v1/products', { key: sk(), body: { name: 'x', colour: 'red' } });
     expect(res.json.error).toMatchObject({ code: 'parameter_unknown', param: 'colour' });
   });
 
   it('a bad query parameter names it', async () => {
-    const res = await t.call('GET', '/v1/products?limit=500', { key: sk });
+    const res = await t.call('GET', '/v1/products?limit=500', { key: sk() });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
   });
 
   it('an unknown query parameter is refused', async () => {
-    const res = await t.call('GET', '/v1/products?colour=red', { key: sk });
+    const res = await t.call('GET', '/v1/products?colour=red', { key: sk() });
     expect(res.status).toBe(400);
     expect(res.json.error.param).toBe('colour');
   });
 
   it('a bad path parameter names it', async () => {
-    const res = await t.call('GET', '/v1/products/abc', { key: sk });
+    const res = await t.call('GET', '/v1/products/abc', { key: sk() });
     expect(res.json.error).toMatchObject({ code: 'parameter_invalid', param: 'id' });
   });
 
@@ -160,38 +153,38 @@ describe('errors in the documented shape', () => {
       ['POST', '/v1/plans', { productId: 1, name: 'x', amount: 1e18, currency: 'USD', interval: 'month' }, 'amount'],
     ];
     for (const [method, path, body, param] of cases) {
-      const res = await t.call(method, path, { key: sk, ...(body ? { body } : {}) });
+      const res = await t.call(method, path, { key: sk(), ...(body ? { body } : {}) });
       expect(res.status, path).toBe(400);
       expect(res.json.error?.param ?? res.json.data?.param, path).toBe(param);
     }
   });
 
   it('envelope endpoints give validator errors in the envelope with param', async () => {
-    const res = await t.call('POST', '/v1/customers', { key: sk, body: { email: 'not-an-email' } });
+    const res = await t.call('POST', '/v1/customers', { key: sk(), body: { email: 'not-an-email' } });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ success: false, errorCode: 'parameter_invalid', data: { type: 'invalid_request', param: 'email' } });
   });
 
   it('malformed JSON answers 400 invalid_json', async () => {
-    const res = await t.call('POST', '/v1/products', { key: sk, rawBody: '{"name": "x",' });
+    const res = await t.call('POST', '/v1/products', { key: sk(), rawBody: '{"name": "x",' });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'invalid_json' });
   });
 
   it('a domain error renders from the catalog', async () => {
-    const res = await t.call('POST', '/v1/invoices/7/void', { key: sk });
+    const res = await t.call('POST', '/v1/invoices/7/void', { key: sk() });
     expect(res.status).toBe(409);
     expect(res.json.error).toMatchObject({ type: 'conflict', code: 'invalid_state', message: 'A paid invoice cannot be voided.' });
   });
 
   it('an answer that breaks the contract is caught by response validation (500 in tests)', async () => {
-    const res = await t.call('GET', '/v1/scope', { apiKey: sk });
+    const res = await t.call('GET', '/v1/scope', { apiKey: sk() });
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe('internal_error');
   });
 
   it('a crash answers 500 internal_error with the request id and leaks no stack, SQL or key', async () => {
-    const res = await t.call('GET', '/v1/merchant', { apiKey: sk, headers: { 'x-request-id': 'req_test_crash_0001' } });
+    const res = await t.call('GET', '/v1/merchant', { apiKey: sk(), headers: { 'x-request-id': 'req_test_crash_0001' } });
     expect(res.status).toBe(500);
     expect(res.json.error).toMatchObject({ type: 'server_error', code: 'internal_error', requestId: 'req_test_crash_0001' });
     expect(res.text).not.toMatch(/SELECT|api_keys|sk_test_leak|db\.ts|at /);
@@ -202,10 +195,10 @@ describe('errors in the documented shape', () => {
 describe('headers', () => {
   it('every response carries the rate-limit headers and X-Request-Id, errors included', async () => {
     const responses = [
-      await t.call('GET', '/v1/products', { key: sk }),
+      await t.call('GET', '/v1/products', { key: sk() }),
       await t.call('GET', '/v1/products'),
       await t.call('GET', '/v1/nothing'),
-      await t.call('POST', '/v1/products', { key: sk, rawBody: '{' }),
+      await t.call('POST', '/v1/products', { key: sk(), rawBody: '{' }),
       await t.call('POST', '/v1/client-token'),
     ];
     for (const res of responses) {

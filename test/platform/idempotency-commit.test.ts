@@ -2,14 +2,13 @@
 // again, even when its answer could not be stored afterwards. The database is made to refuse the
 // storing of the answer (a trigger raising an error for keys named `lose-answer-…`), the way a
 // connection lost between the commit and the store would.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { type TestServer, createTestSession, startTestServer } from '../support/server.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 
-let t: TestServer;
 const clock = new ManualClock(new Date());
+const t = useTestServer({ clock });
 beforeAll(async () => {
-  t = await startTestServer({ clock });
   await t.database.sql.exec(`
     CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -18,7 +17,6 @@ beforeAll(async () => {
       END $$;
     CREATE TRIGGER refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_answer();`);
 });
-afterAll(async () => t?.close());
 
 const sk = () => t.merchantA.keys.test.secret;
 

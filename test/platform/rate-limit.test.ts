@@ -1,15 +1,9 @@
 // Per-key token buckets: Standard 100/s burst 200, shared by every process on the database.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RATE_PLANS } from '../../server/http/rate-limit.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 /**
  * rate-limiter-flexible measures its windows with Date.now(). The server here runs in this

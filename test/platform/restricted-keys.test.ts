@@ -2,17 +2,15 @@
 // each operation's error shape, no escalation through roles or keys, and revocation.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
+const t = useTestServer();
 let m: MerchantCredentials;
 beforeAll(async () => {
-  t = await startTestServer();
   m = await t.newMerchant('Restricted');
 });
-afterAll(async () => {
+afterAll(() => {
   vi.useRealTimers();
-  await t?.close();
 });
 
 async function role(key: string, name: string, scopes: string[]): Promise<number> {

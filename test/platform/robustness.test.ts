@@ -2,18 +2,15 @@
 // values, a badly percent-encoded id on an envelope operation, settling a fully refunded payment,
 // and another merchant's customer on a one-time session with saved cards. The last block holds
 // what the contract fuzz suite (test/fuzz/) found, each with its seed and case.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ContractValidator, loadBundledContracts } from '../../conformance/validator.js';
 import { closeConnections, send } from '../support/fuzz/send.js';
-import { type TestServer, createTestSession, startTestServer } from '../support/server.js';
+import { createTestSession, useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
+const t = useTestServer();
+// The fuzz sender's kept-alive connections end with the file (before its server closes: after-hooks run last-registered first).
+afterAll(() => {
   closeConnections();
-  await t?.close();
 });
 
 const sk = () => t.merchantA.keys.test.secret;

@@ -2,18 +2,12 @@
 // test keys only, owned by the caller, alive an hour of real time, so an automated test (the
 // conformance suite's clock scenarios) never moves the caller's own sandbox clock.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_MERCHANT_LIMIT } from '../../server/domain/merchants/merchant.service.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 const make = (key: string, body?: unknown, headers?: Record<string, string>) => t.call('POST', '/v1/test-helpers/merchants', { key, body, headers });
 
