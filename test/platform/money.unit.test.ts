@@ -72,12 +72,14 @@ describe('stored decimals on the wire', () => {
   });
 
   it('round-trip every cent of a range exactly', () => {
+    // Every cent that does not come back as it went, listed; one expect for the range (an expect per cent costs more than the arithmetic).
+    const astray: string[] = [];
     for (let cents = 0; cents <= 100_000; cents += 7) {
       const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
       const stored = amountToDecimal(Number(text), 'USD');
-      expect(stored).toBe(text);
-      expect(decimalToString(stored, 'USD')).toBe(text);
-      expect(decimalToAmount(stored, 'USD')).toBe(Number(text));
+      const back = [decimalToString(stored, 'USD'), decimalToAmount(stored, 'USD')] as const;
+      if (stored !== text || back[0] !== text || back[1] !== Number(text)) astray.push(`${text}: stored ${stored}, string ${back[0]}, amount ${back[1]}`);
     }
+    expect(astray).toEqual([]);
   });
 });

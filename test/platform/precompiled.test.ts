@@ -2,10 +2,12 @@
 // run answers with its own values, as the builder's query would.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import type { TillDatabase } from '../../server/db/database.js';
 import { precompiled } from '../../server/db/precompiled.js';
+import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('precompiled queries', () => {
+  let copy: TestDatabase;
   let database: TillDatabase;
   let builds = 0;
   const table = 'precompiled_things';
@@ -23,13 +25,13 @@ describe('precompiled queries', () => {
   );
 
   beforeAll(async () => {
-    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
-    await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(database.db);
+    // A copy of the run's template: no initdb, and a database of this file's own.
+    copy = await openTestDatabase('precompiled');
+    database = copy.database;
     await sql`CREATE TABLE ${sql.table(table)} (id int PRIMARY KEY, label text NOT NULL)`.execute(database.db);
   });
   afterAll(async () => {
-    await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(database.db);
-    await database?.close();
+    await copy?.close();
   });
 
   it('runs each call with its own values, building each shape once', async () => {
