@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // The test projects. A file's project is in its name, so test/<area>/ can hold all kinds:
-//   unit       *.unit.test.ts      rules called directly: no server (a database only as a template copy)
+//   unit       *.unit.test.ts      rules and code called directly: no server, no database
+//   domain     *.domain.test.ts    domain rules called through the services on a database of their own, no HTTP
 //   api        *.test.ts           the app over HTTP on a database of its own (PGlite; PostgreSQL with DATABASE_URL)
 //   browser    *.browser.test.ts   pages in Debian's Chromium
 //   processes  *.process.test.ts   spawned servers, workers, CLIs, restarts
@@ -10,7 +11,14 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 //   fuzz       test/fuzz/          every operation of both contracts, fuzzed
 //   sdk        sdk/test/           the published client
 // `npm test` runs every project but postgres; `npm run test:<project>` runs one.
-const KINDS = ['test/**/*.unit.test.ts', 'test/**/*.browser.test.ts', 'test/**/*.process.test.ts', 'test/**/*.pg.test.ts', 'test/fuzz/**'];
+const KINDS = [
+  'test/**/*.unit.test.ts',
+  'test/**/*.domain.test.ts',
+  'test/**/*.browser.test.ts',
+  'test/**/*.process.test.ts',
+  'test/**/*.pg.test.ts',
+  'test/fuzz/**',
+];
 
 /** A project over the root settings below. */
 const project = (name: string, include: string[], settings: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration => ({
@@ -38,6 +46,7 @@ export default defineConfig({
       // Time limits per project fit what its tests do: a rule called directly takes milliseconds, a
       // spawned server seconds. A test with more to do says so itself.
       project('unit', ['test/**/*.unit.test.ts', 'conformance/test/**/*.test.ts'], { ...shared, testTimeout: 10_000 }),
+      project('domain', ['test/**/*.domain.test.ts'], shared),
       project('api', ['test/**/*.test.ts'], { ...shared, exclude: KINDS }),
       project('browser', ['test/**/*.browser.test.ts'], { ...shared, testTimeout: 60_000 }),
       project('processes', ['test/**/*.process.test.ts'], { testTimeout: 90_000 }),

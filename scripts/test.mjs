@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { slowestFiles } from './test-report.mjs';
 
 const { values } = parseArgs({
-  options: { projects: { type: 'string', default: 'unit,api,browser,processes,fuzz,sdk' }, 'no-static': { type: 'boolean', default: false } },
+  options: { projects: { type: 'string', default: 'unit,domain,api,browser,processes,fuzz,sdk' }, 'no-static': { type: 'boolean', default: false } },
 });
 
 const LANES = [

@@ -1,7 +1,7 @@
 // The billing lifecycle (issue 14, section 1), end to end over HTTP on the sandbox clock: renewals
 // on the card on file, dunning, trials, pause and resume, cancel. Plan changes are in
 // plan-change.test.ts, renewals racing (PostgreSQL) in lifecycle.pg.test.ts, and the rules these
-// follow, called directly, in the *.unit.test.ts files. Every event a test reads is validated against the contract.
+// follow, called directly, in the *.domain.test.ts files. Every event a test reads is validated against the contract.
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';

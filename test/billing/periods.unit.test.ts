@@ -4,10 +4,7 @@
 // period ended.
 import { describe, expect, it } from 'vitest';
 import { periodEndAfter } from '../../server/domain/billing/period-billing.js';
-import { runDueSubscriptions } from '../../server/domain/billing/renewal.js';
-import { ManualClock } from '../../server/shared/clock.js';
 import { addDays, addInterval } from '../../server/shared/time.js';
-import { useBilling } from '../support/subscriptions.js';
 
 const at = (iso: string) => new Date(iso);
 const iso = (d: Date) => d.toISOString();
@@ -86,26 +83,5 @@ describe("periodEndAfter: a subscription's billing period, counted from its bill
     expect(end(fortnightly, '2026-03-20T00:00:00.000Z')).toBe('2026-03-29T08:00:00.000Z');
     const every45Days = { billing_anchor: at('2026-03-01T08:00:00.000Z'), interval: 'day' as const, interval_count: 45 };
     expect(end(every45Days, '2026-03-01T08:00:00.000Z')).toBe('2026-04-15T08:00:00.000Z');
-  });
-});
-
-describe('renewals on a stored subscription (runDueSubscriptions)', () => {
-  const clock = new ManualClock('2026-01-31T10:00:00Z');
-  const billing = useBilling(clock);
-
-  it("each period starts where the last one ended and ends on the anchor's day, or the month's last day: monthly renewals from 31 January", async () => {
-    const s = await billing.subscribe(await billing.plan({ amount: '29.99' }));
-    for (let i = 0; i < 3; i++) {
-      clock.set((await billing.row(s.id)).current_period_end);
-      await runDueSubscriptions(billing.db, clock);
-    }
-    const periods = (await billing.invoices(s.id)).map((i) => [i.period_start, i.period_end].map((d) => iso(d!).slice(0, 10)));
-    expect(periods).toEqual([
-      ['2026-01-31', '2026-02-28'],
-      ['2026-02-28', '2026-03-31'],
-      ['2026-03-31', '2026-04-30'],
-      ['2026-04-30', '2026-05-31'],
-    ]);
-    expect(await billing.row(s.id)).toMatchObject({ status: 'active', current_period_start: at('2026-04-30T10:00:00.000Z') });
   });
 });

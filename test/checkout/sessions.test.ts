@@ -1,6 +1,6 @@
 // Checkout sessions: the creation rules. Each test is named after the rule of checkout-billing-api.md
 // it proves. Retrieval, status, cancel and expiry: sessions-lifecycle.test.ts; the same rules
-// called on the service: session-create.unit.test.ts.
+// called on the service: session-create.domain.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { inMinutes, sessionCreator } from '../support/checkout.js';
