@@ -2,16 +2,16 @@
 // server on loopback (the smtp-server package). A queued message is sent at once after its
 // commit, with its attachments (an invoice carries its PDF); a refusing SMTP server is retried with backoff and then marked failed, while the request
 // that wrote the message succeeded; without TILL_SMTP_URL, and for text messages, nothing is sent.
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { type RunningServer, startServer } from '../../server/main.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { openTestDatabase, pgliteTemplateFile } from '../support/database.js';
+import { openTestDatabase } from '../support/database.js';
+import { seedPglite } from '../support/processes.js';
 import { call, usingPostgres } from '../support/server.js';
 
 interface Mail {
@@ -55,8 +55,7 @@ let seededPglite: Promise<string> | undefined;
 function seededPgliteDir(): Promise<string> {
   seededPglite ??= (async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'till-mail-seed-')), 'pglite');
-    const pglite = await PGlite.create({ dataDir: dir, loadDataDir: new Blob([await readFile(await pgliteTemplateFile())]) });
-    await pglite.close();
+    await seedPglite(dir);
     return dir;
   })();
   return seededPglite;

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database.js';
 import { DatabaseLockedError, lockPgliteDirectory } from '../../server/db/pglite-lock.js';
-import { deadPid, embeddedEnv, pgliteTemplate, useProcesses } from '../support/processes.js';
+import { pgliteTemplate } from '../support/database.js';
+import { deadPid, embeddedEnv, useProcesses } from '../support/processes.js';
 import { call } from '../support/server.js';
 
 const { tempDir, seededDataDir, startTill, merchant } = useProcesses();

@@ -1,6 +1,5 @@
 // The engine against a real database: random filters run on PGlite must select exactly the rows
 // an in-memory evaluation of the same filter selects, and no filter reaches another tenant.
-import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { Kysely, sql } from 'kysely';
@@ -8,7 +7,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ofTenant } from '../../server/db/scope.js';
 import { compileQuery, defineResource, page } from '../../server/odata/index.js';
-import { pgliteTemplateFile } from '../support/database.js';
+import { pgliteTemplate } from '../support/database.js';
 
 interface Row {
   id: number;
@@ -51,8 +50,7 @@ let rows: Row[] = [];
 
 beforeAll(async () => {
   // The run's migrated template (test/support/database.ts) loads faster than a new PGlite runs initdb.
-  const template = new Blob([await readFile(await pgliteTemplateFile())]);
-  db = new Kysely<any>({ dialect: new PGliteDialect(await PGlite.create({ loadDataDir: template })) });
+  db = new Kysely<any>({ dialect: new PGliteDialect(await PGlite.create({ loadDataDir: await pgliteTemplate() })) });
   await sql`create table orders (id int primary key, merchant_id int not null, livemode boolean not null, name text collate "C",
     amount numeric(12,2) not null, active boolean, status text not null, created_at timestamptz not null)`.execute(db);
   const seeds = fc.sample(rowArb, { numRuns: 60, seed: 15 });

@@ -66,11 +66,11 @@ export async function pgliteTemplateFile(): Promise<string> {
   return file;
 }
 
-let pgliteTemplate: Promise<Blob> | undefined;
-/** The template's dump, read once per test worker. */
-function loadPgliteTemplate(): Promise<Blob> {
-  pgliteTemplate ??= pgliteTemplateFile().then(async (file) => new Blob([await readFile(file)]));
-  return pgliteTemplate;
+let pgliteDump: Promise<Blob> | undefined;
+/** The PGlite template's dump (for `loadDataDir`), read once per test worker. */
+export function pgliteTemplate(): Promise<Blob> {
+  pgliteDump ??= pgliteTemplateFile().then(async (file) => new Blob([await readFile(file)]));
+  return pgliteDump;
 }
 
 /** Runs one statement on the server of DATABASE_URL, through its `postgres` database. */
@@ -145,7 +145,7 @@ export interface TestDatabase {
 /** A database of its own, migrated to the latest schema: a copy of the run's template. */
 export async function openTestDatabase(label = 'test', maxConnections = 20): Promise<TestDatabase> {
   if (!usingPostgres) {
-    const database = await openDatabase({ loadDataDir: await loadPgliteTemplate() });
+    const database = await openDatabase({ loadDataDir: await pgliteTemplate() });
     return { database, url: undefined, close: () => database.close() };
   }
   postgresTemplateName ??= postgresTemplate();

@@ -2,13 +2,14 @@
 // merchant commands, their output, temporary data directories (empty, or seeded with the run's
 // migrated template so a start skips initdb and the migrations), free ports and dead pids.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll } from 'vitest';
-import { pgliteTemplateFile } from './database.js';
+import { openDatabase, type TillDatabase } from '../../server/db/database.js';
+import { openTestDatabase, pgliteTemplate, usingPostgres } from './database.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -53,11 +54,58 @@ export interface Processes {
 /** How long a spawned server may take to say it listens: it loads TypeScript through tsx first, slow on a busy machine. */
 const START_TIMEOUT = 60_000;
 
-let template: Promise<Blob> | undefined;
-/** The run's migrated PGlite template (test/support/database.ts), read once per test file. */
-export function pgliteTemplate(): Promise<Blob> {
-  template ??= pgliteTemplateFile().then(async (file) => new Blob([await readFile(file)]));
-  return template;
+/** Makes `dir` an embedded database (PGlite's data directory) holding a copy of the run's migrated template. */
+export async function seedPglite(dir: string): Promise<void> {
+  const pglite = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteTemplate() });
+  await pglite.close();
+}
+
+/** `server/main.ts` in a process of its own, as `npm start` runs it (nothing waited for, nobody kills it: see useProcesses). */
+export function spawnTill(env: NodeJS.ProcessEnv): Running {
+  return watch(spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+const LISTENING = /Till is listening on (http:\/\/\S+?:\d+)/;
+
+/** Waits until a spawned Till says where it listens; its url is empty when it exited first. */
+export async function listening(till: Running): Promise<Till> {
+  await till.waitFor(LISTENING);
+  return { ...till, url: LISTENING.exec(till.output())?.[1] ?? '' };
+}
+
+/** As `listening`, but a Till that exited at start fails the test with its output. */
+export async function mustListen(till: Running): Promise<Till> {
+  const started = await listening(till);
+  if (!started.url) throw new Error(`Till exited at start:\n${till.output().slice(-2000)}`);
+  return started;
+}
+
+/**
+ * A database for Till in processes of its own, already migrated (a copy of the run's template, so
+ * a start runs no migration): on PostgreSQL a database of its own (DATABASE_URL), on PGlite a data
+ * directory (TILL_DATA_DIR). This process holds it open until `release` (PGlite admits one process).
+ */
+export async function processDatabase(label: string) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `till-${label}-`));
+  const pgliteDir = path.join(dataDir, 'pglite');
+  const copy = usingPostgres ? await openTestDatabase(label) : undefined;
+  let handle: TillDatabase | undefined = copy?.database ?? (await openDatabase({ dataDir: pgliteDir, loadDataDir: await pgliteTemplate() }));
+  const release = async () => {
+    if (copy || !handle) return;
+    await handle.close();
+    handle = undefined;
+  };
+  return {
+    env: { NODE_ENV: 'test', TILL_DATA_DIR: dataDir, ...(copy ? { DATABASE_URL: copy.url } : {}) } as NodeJS.ProcessEnv,
+    /** This process's handle on it (opened again after a release). */
+    open: async (): Promise<TillDatabase> => (handle ??= await openDatabase({ dataDir: pgliteDir })),
+    release,
+    async drop() {
+      await release();
+      await copy?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The environment of an embedded-database process on `dataDir` (never the suite's DATABASE_URL). */
@@ -128,8 +176,6 @@ export function watch(child: ChildProcess): Running {
   };
 }
 
-const LISTENING = /Till is listening on (http:\/\/\S+?:\d+)/;
-
 /**
  * The file's processes and temporary directories: every child still running is killed, and
  * every directory removed, after the file's last test. Call it once, at the top of a test file.
@@ -148,27 +194,22 @@ export function useProcesses(): Processes {
     return dir;
   };
 
-  const spawnTill = (env: NodeJS.ProcessEnv) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    return watch(child);
+  const spawnTracked = (env: NodeJS.ProcessEnv) => {
+    const till = spawnTill(env);
+    children.add(till.child);
+    return till;
   };
 
   return {
     tempDir,
     async seededDataDir() {
       const dataDir = await tempDir();
-      const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), loadDataDir: await pgliteTemplate() });
-      await pglite.close();
+      await seedPglite(path.join(dataDir, 'pglite'));
       return dataDir;
     },
-    spawnTill,
-    async startTill(env) {
-      // Port 0: the system picks a free one, and the process says which.
-      const till = spawnTill({ ...env, PORT: '0' });
-      await till.waitFor(LISTENING);
-      return { ...till, url: LISTENING.exec(till.output())?.[1] ?? '' };
-    },
+    spawnTill: spawnTracked,
+    // Port 0: the system picks a free one, and the process says which.
+    startTill: (env) => listening(spawnTracked({ ...env, PORT: '0' })),
     merchant(args, env = process.env) {
       return new Promise((resolve) => {
         const child = execFile(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', ...args], { cwd: root, env }, (err, stdout, stderr) => {

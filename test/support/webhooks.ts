@@ -1,20 +1,18 @@
 // Webhook tests' common ground: the file's server with its test clock, receivers and the calls every
 // file makes (configure an endpoint, read its delivery log, pay a session); the outbox as the
 // delivery job sees it; and Till in processes of its own delivering a backlog (the restart tests).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { deliverySettings } from '../../server/api/kit.js';
-import { type Db, openDatabase, type TillDatabase } from '../../server/db/database.js';
+import type { Db } from '../../server/db/database.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { createConfiguration } from '../../server/domain/webhooks/configuration.service.js';
 import { deliverDueWebhooks } from '../../server/domain/webhooks/delivery.js';
 import { type Clock, ManualClock, systemClock } from '../../server/shared/clock.js';
-import { openTestDatabase, pgliteTemplateFile, usingPostgres } from './database.js';
+import { usingPostgres } from './database.js';
+import { mustListen, processDatabase, type Running, spawnTill, type Till } from './processes.js';
 import { createTestSession, useTestServer } from './server.js';
 import { type Receiver, receiverPool, startReceiver } from './webhook-receiver.js';
 
@@ -76,36 +74,6 @@ export const deliveriesOf = (db: Db, configurationId: number) =>
 export const attemptsOf = (db: Db, deliveryId: string) =>
   db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id').execute();
 
-/**
- * A database for Till in processes of its own, already migrated (a copy of the run's template, so
- * a start runs no migration): on PostgreSQL a database of its own (DATABASE_URL), on PGlite a data
- * directory (TILL_DATA_DIR). This process holds it open until `release` (PGlite admits one process).
- */
-export async function processDatabase(label: string) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), `till-${label}-`));
-  const pgliteDir = path.join(dataDir, 'pglite');
-  const copy = usingPostgres ? await openTestDatabase(label) : undefined;
-  let handle: TillDatabase | undefined =
-    copy?.database ?? (await openDatabase({ dataDir: pgliteDir, loadDataDir: new Blob([await readFile(await pgliteTemplateFile())]) }));
-  const release = async () => {
-    if (copy || !handle) return;
-    await handle.close();
-    handle = undefined;
-  };
-  return {
-    env: { NODE_ENV: 'test', TILL_DATA_DIR: dataDir, ...(copy ? { DATABASE_URL: copy.url } : {}) } as NodeJS.ProcessEnv,
-    /** This process's handle on it (opened again after a release). */
-    open: async (): Promise<TillDatabase> => (handle ??= await openDatabase({ dataDir: pgliteDir })),
-    /** On PGlite, closes this process's handle so that a Till process may open the directory. */
-    release,
-    async drop() {
-      await release();
-      await copy?.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** How long an attempt may take in the restart tests; a process killed while sending holds its deliveries this long, plus 15 s. */
 export const RESTART_TIMEOUT_MS = 5000;
 /**
@@ -113,11 +81,6 @@ export const RESTART_TIMEOUT_MS = 5000;
  * the timeout): a process stopped at the first arrival has attempts under way and none answered.
  */
 const ANSWER_MS = 1000;
-
-export interface Till {
-  child: ChildProcess;
-  exited: Promise<void>;
-}
 
 /**
  * Till (`server/main.ts`, pg-boss and all) in child processes on one database of the file's, each
@@ -128,7 +91,7 @@ export function useDeliveringTills() {
   let database: Awaited<ReturnType<typeof processDatabase>>;
   let env: NodeJS.ProcessEnv;
   let receiver: Receiver;
-  const running = new Set<Till>();
+  const running = new Map<ChildProcess, Running>();
   beforeAll(async () => {
     database = await processDatabase('restart');
     env = { ...process.env, ...database.env, LOG_LEVEL: 'error', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', TILL_WEBHOOK_TIMEOUT_MS: String(RESTART_TIMEOUT_MS) };
@@ -142,7 +105,7 @@ export function useDeliveringTills() {
     });
   });
   afterAll(async () => {
-    for (const till of running) {
+    for (const till of running.values()) {
       till.child.kill('SIGKILL');
       await till.exited;
     }
@@ -176,37 +139,14 @@ export function useDeliveringTills() {
     },
     /** Starts Till on the database; resolves once it listens. */
     async start(): Promise<Till> {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        cwd: path.resolve(import.meta.dirname, '../..'),
-        env: { ...env, PORT: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      const till = { child, exited };
-      running.add(till);
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        // Loading the TypeScript through tsx is slow on a busy machine.
-        const timer = setTimeout(() => reject(new Error(`Till did not start within 60 s: ${output.slice(-2000)}`)), 60_000);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString();
-          if (!output.includes('Till is listening')) return;
-          clearTimeout(timer);
-          resolve();
-        };
-        child.stdout.on('data', read);
-        child.stderr.on('data', read);
-        void exited.then(() => {
-          clearTimeout(timer);
-          reject(new Error(`Till exited at start: ${output.slice(-2000)}`));
-        });
-      });
-      return till;
+      const till = spawnTill({ ...env, PORT: '0' });
+      running.set(till.child, till);
+      return mustListen(till);
     },
-    async stop(till: Till, signal: NodeJS.Signals) {
+    async stop(till: Running, signal: NodeJS.Signals) {
       till.child.kill(signal);
       await till.exited;
-      running.delete(till);
+      running.delete(till.child);
     },
     /** Resolves once no delivery is held by a worker (a killed process's holds have passed). PostgreSQL only: it reads the database while Till may run. */
     async holdsPassed() {

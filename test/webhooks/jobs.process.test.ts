@@ -2,8 +2,8 @@
 // and the delivery pipeline deliver to a real receiver, with no test code driving the work.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/main.js';
+import { processDatabase } from '../support/processes.js';
 import { call } from '../support/server.js';
-import { processDatabase } from '../support/webhooks.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 let running: RunningServer;
