@@ -20,14 +20,16 @@ const KINDS = [
   'test/fuzz/**',
 ];
 
-// Projects run one after another, in this order: vitest gives each project running at the same
-// time workers of its own, so seven projects at once would be fourteen workers on two cores.
-const ORDER = ['unit', 'domain', 'api', 'browser', 'processes', 'postgres', 'fuzz', 'sdk'];
+// Vitest runs each group of projects after the one before, and each pool of a group with workers
+// of its own: seven projects at once would be fourteen workers on two cores. The projects on
+// threads (below) share one pool, which takes their files project by project, the next one's
+// first files beside the last one's last; then the processes, then the PostgreSQL races.
+const GROUPS: Record<string, number> = { processes: 1, postgres: 2 };
 
 /** A project over the root settings below. */
 const project = (name: string, include: string[], settings: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration => ({
   extends: true,
-  test: { name, include, sequence: { groupOrder: ORDER.indexOf(name) }, ...settings },
+  test: { name, include, sequence: { groupOrder: GROUPS[name] ?? 0 }, ...settings },
 });
 
 // Files of a project share one worker's modules: each file still starts its own server on its own

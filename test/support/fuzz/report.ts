@@ -1,6 +1,6 @@
 // Tallies the fuzz run: requests, answers per status, per operation and per case kind, the 501s
 // of operations this server does not implement (counted apart), and every failing case with
-// what is needed to send it again. Written to out/fuzz/report.json and summed up on the console.
+// what is needed to send it again. Written to out/fuzz/report-<interface>.json and summed up on the console.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FuzzCase } from './cases.js';
 import type { FuzzOperation } from './contract.js';
@@ -58,7 +58,7 @@ export class FuzzReport {
     this.failures.push(failure);
   }
 
-  write(file = 'out/fuzz/report.json'): Record<string, unknown> {
+  write(file: string): Record<string, unknown> {
     const summary = {
       seed: this.seed,
       runsPerOperation: this.runsPerOperation,
