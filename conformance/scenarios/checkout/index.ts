@@ -8,15 +8,19 @@ import { disputes } from './disputes.js';
 import { holds } from './holds.js';
 import { invoicesAndPortal } from './invoices-and-portal.js';
 import { lists } from './lists.js';
+import { planChanges } from './plan-changes.js';
 import { plans } from './plans.js';
 import { products } from './products.js';
 import { refunds } from './refunds.js';
+import { renewals } from './renewal.js';
 import { savedCardsAndSrc } from './saved-cards.js';
 import { sessionCreation } from './session-creation.js';
 import { invoicePayment } from './session-invoice.js';
 import { sessionRetrieval } from './session-retrieval.js';
 import { sessionStates } from './session-states.js';
+import { subscriptionBillingStates } from './subscription-billing-states.js';
 import { subscriptionSessions } from './subscription-sessions.js';
+import { subscriptionStates } from './subscription-states.js';
 import { subscriptions } from './subscriptions.js';
 import { withdrawQr } from './withdraw-qr.js';
 
@@ -36,5 +40,9 @@ export const checkoutScenarios: Scenario[] = [
   ...refunds,
   ...disputes,
   ...subscriptions,
+  ...subscriptionStates,
+  ...subscriptionBillingStates,
+  ...renewals,
+  ...planChanges,
   ...invoicesAndPortal,
 ];
