@@ -2,7 +2,7 @@
 // draws the layers; these rules are that picture, checked on every import, type-only ones too.
 //
 //   edge       server/api, http, jobs, pages, hub, openapi  (app.ts and main.ts above them)
-//   L3 flows   domain/checkout, billing, links, webhooks, sandbox, disputes, transfers, funding-sources
+//   L3 flows   domain/checkout, invoice-payments, billing, links, webhooks, disputes, transfers, funding-sources
 //   L2 money   domain/payments, invoices, payouts, accounts (independent of each other)
 //   L1 records domain/merchants, customers, catalog, ledger, events, messages, clocks (likewise)
 //   L0 shared  server/shared (imports nothing of Till), server/db, server/rails, server/odata
@@ -12,7 +12,7 @@
 
 const L1 = 'merchants|customers|catalog|ledger|events|messages|clocks';
 const L2 = 'payments|invoices|payouts|accounts';
-const L3 = 'checkout|billing|links|webhooks|sandbox|disputes|transfers|funding-sources';
+const L3 = 'checkout|invoice-payments|billing|links|webhooks|disputes|transfers|funding-sources';
 const L0_PATHS = '^server/(shared|db|rails|odata)/';
 
 /** A rule: files of `from` may import, inside server/, only what `allowed` matches. */

@@ -3,7 +3,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps, StreamWriter } from './api/types.js';
 import { withBeforeCommit } from './db/commit-hook.js';
-import { SANDBOX_CLOCK_CHANNEL, SandboxOffsets, tenantClock } from './domain/clocks/clock.service.js';
+import { SANDBOX_CLOCK_CHANNEL, SandboxOffsets, tenantClock } from './domain/clocks/tenant-clock.js';
 import { authenticate } from './http/auth.js';
 import { chain } from './http/chain.js';
 import { corsHeaders, preflight } from './http/cors.js';
@@ -20,7 +20,7 @@ import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-l
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
 import type { OpenApiDocument } from './openapi/document.js';
 import { HUB_PATH, hubRoutes } from './hub/index.js';
-import { dueWork } from './jobs/due-work.js';
+import { dueWork } from './jobs/due-work-registry.js';
 import { checkoutPages } from './pages/checkout/routes.js';
 import { invoicePages } from './pages/invoice/routes.js';
 import { linkPages } from './pages/link/routes.js';
@@ -28,8 +28,8 @@ import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
 import { qrImage } from './pages/qr-image.js';
-import { threeDSecurePages } from './pages/three-d-secure.js';
-import { CHALLENGE_PATH } from './rails/three-d-secure.js';
+import { threeDSecurePages } from './pages/challenge-page.js';
+import { CHALLENGE_PATH } from './rails/issuer-challenge.js';
 import { reactToEvents } from './domain/events/event.service.js';
 import { linkPaymentReactor } from './domain/links/link-payments.js';
 import { AppError } from './shared/errors.js';

@@ -8,7 +8,7 @@ import { refundHandlers } from './checkout/refunds.js';
 import { savedCardHandlers } from './checkout/saved-cards.js';
 import { srcHandlers } from './checkout/src.js';
 import { testHelperHandlers } from './checkout/test-helpers.js';
-import { walletHandlers } from './checkout/wallet.js';
+import { walletHandlers } from './checkout/checkout-session-qr.js';
 import { customerHandlers } from './checkout/customers.js';
 import { planHandlers } from './checkout/plans.js';
 import { portalSessionHandlers } from './checkout/portal-sessions.js';

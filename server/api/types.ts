@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.js';
 import type { AuthContext } from '../http/context.js';
 import type { SandboxOffsets } from '../domain/clocks/offset-cache.js';
 import type { Tenant } from '../shared/tenant.js';
-import type { DueWork } from '../domain/clocks/due-work.js';
+import type { DueWork } from '../domain/clocks/due-work-kind.js';
 
 /** What the server is started with. */
 export interface ServerDeps {

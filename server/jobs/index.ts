@@ -2,12 +2,12 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
-import { dueScopes } from '../domain/clocks/clock.service.js';
+import { dueScopes } from '../domain/clocks/tenant-clock.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { deleteExpiredRateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../shared/clock.js';
 import { deliverySettings } from '../api/kit.js';
-import { dueWork, type ScheduledWork } from './due-work.js';
+import { dueWork, type ScheduledWork } from './due-work-registry.js';
 import { startMessageDelivery } from './messages.js';
 import { startWebhookJobs } from './webhooks.js';
 

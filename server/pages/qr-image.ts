@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { liveQrData } from '../domain/payments/wallet.js';
-import { qrPng } from '../rails/wallet.js';
+import { liveQrData } from '../domain/payments/wallet-payment.js';
+import { qrPng } from '../rails/wallet-qr.js';
 import type { Clock } from '../shared/clock.js';
 
 const FILE = /^(qr_[A-Za-z0-9]{8,64})\.png$/;

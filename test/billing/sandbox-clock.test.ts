@@ -5,9 +5,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { holdClock, moveClock, releaseClock } from '../../server/domain/clocks/clock.service.js';
+import { holdClock, moveClock, releaseClock } from '../../server/domain/clocks/tenant-clock.js';
 import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/settlement.js';
-import { MAX_OFFSET_SECONDS } from '../../server/domain/sandbox/clock.service.js';
+import { MAX_OFFSET_SECONDS } from '../../server/domain/clocks/clock-advance.js';
 import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
 import { call, createTestSession, useTestServer } from '../support/server.js';
 import { receiverPool } from '../support/webhook-receiver.js';

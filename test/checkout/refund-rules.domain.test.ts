@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmSession, tokenizeCard } from '../../server/domain/checkout/confirm.js';
 import { refund, settlePayment } from '../../server/domain/checkout/payment-operations.js';
 import { createSession } from '../../server/domain/checkout/session-create.js';
-import { payQr } from '../../server/domain/checkout/wallet.js';
+import { payQr } from '../../server/domain/checkout/session-qr.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { getPayment } from '../../server/domain/payments/payment.service.js';
 import { refundability } from '../../server/domain/payments/refunds.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { completeDueWalletRefunds } from '../../server/domain/checkout/payment-operations.js';
-import { WALLET_REFUND_DELAY_MINUTES } from '../../server/rails/wallet.js';
+import { WALLET_REFUND_DELAY_MINUTES } from '../../server/rails/wallet-qr.js';
 import { walletKit } from '../support/checkout.js';
 import { createTestSession, useTestServer } from '../support/server.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';

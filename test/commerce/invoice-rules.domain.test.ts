@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
 import type { InvoiceRow } from '../../server/db/tables/invoices.js';
-import { sendCommerceInvoice } from '../../server/domain/invoices/commerce-invoice-send.js';
-import { type CommerceInvoiceInput, createCommerceInvoice } from '../../server/domain/invoices/commerce-invoice.js';
+import { sendCommerceInvoice } from '../../server/domain/invoices/invoice-send.js';
+import { type CommerceInvoiceInput, createCommerceInvoice } from '../../server/domain/invoices/itemized-invoice.js';
 import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';
 import { expireDueInvoices } from '../../server/domain/invoices/invoice-expiry.js';
 import { assertPayable, getInvoice, lockPayableInvoice, payInvoice, voidInvoice } from '../../server/domain/invoices/invoice.service.js';

@@ -1,9 +1,9 @@
-// The rounding rule of Commerce invoices (commerce-lines.ts, the contract's InvoiceItem), property-
+// The rounding rule of Commerce invoices (invoices/item-totals.ts, the contract's InvoiceItem), property-
 // tested against an independent computation in integers of the minor unit: unitCost x quantity and
 // the tax are each rounded once, half away from zero; every total is an exact signed sum of lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeCommerceInvoice, type ItemType } from '../../server/domain/invoices/commerce-lines.js';
+import { computeCommerceInvoice, type ItemType } from '../../server/domain/invoices/item-totals.js';
 import { AppError } from '../../server/shared/errors.js';
 
 /** n / d rounded half away from zero, for n >= 0 and d > 0 (BigInt). */

@@ -1,4 +1,4 @@
-import { refundInvoice } from '../../domain/checkout/invoice-refund.js';
+import { refundInvoice } from '../../domain/invoice-payments/invoice-refund.js';
 import { invoicePdfFilename, renderInvoicePdf } from '../../domain/invoices/invoice-pdf.js';
 import { createInvoice, getInvoice, listInvoices, sendInvoice, voidInvoice } from '../../domain/invoices/invoice.service.js';
 import { created, listOf, ok, pageOf } from '../kit.js';

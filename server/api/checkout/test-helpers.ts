@@ -1,10 +1,10 @@
-import { receivePayment } from '../../domain/checkout/commerce-payment.js';
+import { receivePayment } from '../../domain/invoice-payments/payment-details.js';
 import { settlePayment } from '../../domain/checkout/payment-operations.js';
-import { payQr } from '../../domain/checkout/wallet.js';
+import { payQr } from '../../domain/checkout/session-qr.js';
 import { createSandboxMerchant } from '../../domain/merchants/merchant.service.js';
 import { listMessages } from '../../domain/messages/message.service.js';
 import { failNextPayout, failPayoutNow } from '../../domain/payouts/payouts.service.js';
-import { advanceSandboxClock } from '../../domain/sandbox/clock.service.js';
+import { advanceSandboxClock } from '../../domain/clocks/clock-advance.js';
 import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
 import { payoutView } from './views/payout.view.js';

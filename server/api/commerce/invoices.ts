@@ -4,13 +4,13 @@ import {
   getIssuedInvoice,
   invoicePaymentOptions,
   listCommerceInvoices,
-} from '../../domain/invoices/commerce-invoice.js';
-import { sendCommerceInvoice } from '../../domain/invoices/commerce-invoice-send.js';
+} from '../../domain/invoices/itemized-invoice.js';
+import { sendCommerceInvoice } from '../../domain/invoices/invoice-send.js';
 import { invoiceResource } from '../../domain/invoices/invoice.odata.js';
 import { getInvoiceByIdentifier, invoicePageUrl } from '../../domain/invoices/invoice.service.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { compileQuery } from '../../odata/index.js';
-import { qrPng } from '../../rails/wallet.js';
+import { qrPng } from '../../rails/wallet-qr.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
 import { odataList } from './odata-list.js';

@@ -2,7 +2,7 @@ import { createLinkInvoice } from '../../domain/links/link-invoice.js';
 import { createLinkSubscription } from '../../domain/links/link-subscription.js';
 import { linkByIdentifier, sendVerificationCode, viewLinkByIdentifier, viewLinkBySlug } from '../../domain/links/link-public.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
-import { qrPng } from '../../rails/wallet.js';
+import { qrPng } from '../../rails/wallet-qr.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
 import { commerceInvoiceView } from './views/invoice.view.js';

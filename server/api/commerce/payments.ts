@@ -1,6 +1,6 @@
-import { captureCommercePayment, getCommercePayment } from '../../domain/checkout/commerce-payment.js';
-import { createDirectPayment } from '../../domain/checkout/direct-payment.js';
-import { payInvoiceWithOption } from '../../domain/checkout/invoice-payment.js';
+import { captureCommercePayment, getCommercePayment } from '../../domain/invoice-payments/payment-details.js';
+import { createDirectPayment } from '../../domain/invoice-payments/direct-payment.js';
+import { payInvoiceWithOption } from '../../domain/invoice-payments/pay-invoice.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
 import { commercePaymentView, payerCardOf, paymentResponseView } from './views/payment.view.js';

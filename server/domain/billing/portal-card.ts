@@ -12,7 +12,7 @@ import type { Clock } from '../../shared/clock.js';
 import { hashSecret, sameHash } from '../../shared/crypto.js';
 import { tenantOf } from '../../shared/tenant.js';
 import type { CardInput } from '../../rails/cards.js';
-import type { ChallengeAnswer } from '../../rails/three-d-secure.js';
+import type { ChallengeAnswer } from '../../rails/issuer-challenge.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { closeCardSetup, findCardSetup, openCardSetup, tokenizeForFile } from '../payments/card-setup.js';

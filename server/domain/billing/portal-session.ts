@@ -7,7 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken, sameHash } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
-import { tenantClock } from '../clocks/clock.service.js';
+import { tenantClock } from '../clocks/tenant-clock.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { findPortalSessionByTokenHash, insertPortalSession } from './portal.repository.js';
 

@@ -15,8 +15,8 @@ import { assertSrcTokenUsable } from './click-to-pay.js';
 import { useVerifiedSavedCard } from './saved-cards.js';
 import { getSession, lockPayableSession } from './session.service.js';
 import { authorizeSession, chargeSession, declineSession } from './session-payment.js';
-import { replaceOpenChallenge, startChallenge } from './three-d-secure.js';
-import { confirmWithWallet, refuseWhileQrLive } from './wallet.js';
+import { replaceOpenChallenge, startChallenge } from './session-challenge.js';
+import { confirmWithWallet, refuseWhileQrLive } from './session-qr.js';
 
 /** Tokenizes a card for one session. The number and the CVC go no further than this call. */
 export async function tokenizeCard(

@@ -8,7 +8,7 @@ import type { Merchant } from '../../db/tables/merchants.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { findOwnPlan } from '../catalog/catalog.service.js';
-import { tenantClock } from '../clocks/clock.service.js';
+import { tenantClock } from '../clocks/tenant-clock.js';
 import { getMerchant, hostedPageKey } from '../merchants/merchant.service.js';
 import { findSessionById, OPEN_STATUSES } from './session.repository.js';
 import { type SessionPaymentOption, allowedPaymentMethods } from './session.service.js';

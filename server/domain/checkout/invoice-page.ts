@@ -9,7 +9,7 @@ import type { InvoiceRow } from '../../db/tables/invoices.js';
 import type { Merchant } from '../../db/tables/merchants.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
-import { tenantClock } from '../clocks/clock.service.js';
+import { tenantClock } from '../clocks/tenant-clock.js';
 import { findInvoiceByIdentifier } from '../invoices/invoice.repository.js';
 import { PAYABLE_STATUSES } from '../invoices/invoice.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';

@@ -25,7 +25,7 @@ import type { DuePayment } from '../payments/payment.repository.js';
 import { getPayment, paymentEvent } from '../payments/payment.service.js';
 import { type RefundOutcome, refundPayment } from '../payments/refunds.js';
 import { findDueSettlements, type Settlement, settleIfUnsettled, settleNow } from '../payments/settlement.js';
-import { completeWalletRefund, findDueWalletRefunds } from '../payments/wallet.js';
+import { completeWalletRefund, findDueWalletRefunds } from '../payments/wallet-payment.js';
 import { updateSession } from './session.repository.js';
 import { findSession } from './session.service.js';
 

@@ -14,8 +14,8 @@ import type { EventType } from '../../shared/vocabulary.generated.js';
 import { sessionSnapshot, writeEvent } from '../events/event.service.js';
 import { cancelInvoicesRaisedBy } from '../invoices/invoice.service.js';
 import { findPaymentRecord } from '../payments/payment.service.js';
-import { challengeFailedEvent, closeOpenChallenge } from '../payments/three-d-secure.js';
-import { endLiveQr } from '../payments/wallet.js';
+import { challengeFailedEvent, closeOpenChallenge } from '../payments/challenge.service.js';
+import { endLiveQr } from '../payments/wallet-payment.js';
 import { findExpiredOpenSessions, findSessionForSecret, findSessionRow, nextOpenSessionExpiry, OPEN_STATUSES, updateSession } from './session.repository.js';
 
 export { OPEN_STATUSES };

@@ -8,7 +8,7 @@ import type { Merchant } from '../../db/tables/merchants.js';
 import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
-import { tenantClock } from '../clocks/clock.service.js';
+import { tenantClock } from '../clocks/tenant-clock.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { assertAccepting, normalEmail } from './link-access.js';
 import { type SentCode, sendLinkCode } from './link-verification.js';

@@ -10,7 +10,7 @@ import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { startPendingSubscription } from '../billing/pending-subscription.js';
 import type { CommerceSubscriptionRow } from '../billing/subscription.repository.js';
-import { tenantClock } from '../clocks/clock.service.js';
+import { tenantClock } from '../clocks/tenant-clock.js';
 import { createCustomer } from '../customers/customer.service.js';
 import { assertAccepting, assertPassword, assertPayerHasUses, normalEmail } from './link-access.js';
 import type { LinkPayer } from './link-invoice.js';

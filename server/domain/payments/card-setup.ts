@@ -10,7 +10,7 @@ import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { type CardInput, tokenize } from '../../rails/cards.js';
-import { newChallengeId, newFormToken } from '../../rails/three-d-secure.js';
+import { newChallengeId, newFormToken } from '../../rails/issuer-challenge.js';
 import { findCardSetupOf, insertCardSetup, updateCardSetup } from './card-setup.repository.js';
 import { insertPaymentMethod } from './payment-method.repository.js';
 

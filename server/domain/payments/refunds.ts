@@ -2,7 +2,7 @@
 // in part, repeatedly, up to what was paid; a repeat once nothing is left answers `alreadyRefunded`
 // without reaching the processor; a settled payment is refunded from the available balance and
 // refused when it is short (the fee is not returned). Wallet payments refund in full only and
-// finish later (`pending_reversal`, see wallet.ts).
+// finish later (`pending_reversal`, see wallet-payment.ts).
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
 import type { PaymentRow } from '../../db/tables/payments.js';
@@ -12,7 +12,7 @@ import { amountToDecimal } from '../../shared/money.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { ensureAvailable, InsufficientBalanceError, post } from '../ledger/ledger.service.js';
 import { insertRefund, updatePayment } from './payment.repository.js';
-import { acceptWalletRefund } from './wallet.js';
+import { acceptWalletRefund } from './wallet-payment.js';
 
 /** A refund `reason` that makes the sandbox processor fail the refund (502, retry is safe). */
 export const SANDBOX_REFUND_FAILURE_REASON = 'sandbox_refund_failed';

@@ -9,7 +9,7 @@ import type { EventRow } from '../../db/tables/events.js';
 import type { WebhookConfigurationRow, WebhookDeliveriesTable } from '../../db/tables/webhooks.js';
 import { baseClock, type Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
-import { sandboxOffsets } from '../clocks/clock.service.js';
+import { sandboxOffsets } from '../clocks/tenant-clock.js';
 import { decodeSubject } from '../events/event.service.js';
 import { findEnabledConfigurations } from './configuration.repository.js';
 import { claimUndispatchedEvents, insertDeliveries, linkTargets, markDispatched, sessionsOfPayments, sessionTargets } from './delivery.repository.js';

@@ -5,9 +5,9 @@ import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import { addPortalCard, answerCardSetup, viewCardSetup } from '../../domain/billing/portal-card.js';
 import { AppError } from '../../shared/errors.js';
-import { CHALLENGE_ID } from '../../rails/three-d-secure.js';
+import { CHALLENGE_ID } from '../../rails/issuer-challenge.js';
 import { formFields } from '../kit/route.js';
-import { issuerChallengePage, sendIssuerPage } from '../three-d-secure.js';
+import { issuerChallengePage, sendIssuerPage } from '../challenge-page.js';
 import { backToOverview, inPortal, type PortalRequestContext, sendPortalError } from './context.js';
 
 const digits = (value: unknown, param: string): string => {

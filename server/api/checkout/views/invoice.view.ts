@@ -3,7 +3,7 @@ import type { components } from '../../../../generated/checkout.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { COMMERCE_STATUS } from '../../../domain/invoices/invoice.odata.js';
-import type { InvoiceRefundOutcome } from '../../../domain/checkout/invoice-refund.js';
+import type { InvoiceRefundOutcome } from '../../../domain/invoice-payments/invoice-refund.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { refundResultView } from './payment.view.js';
 

@@ -7,7 +7,7 @@ import type { SrcAuthenticated } from '../../../domain/checkout/click-to-pay.js'
 import type { StartedVerification } from '../../../domain/checkout/saved-cards.js';
 import type { SessionPayment } from '../../../domain/checkout/session-payment.js';
 import type { SandboxMerchant } from '../../../domain/merchants/merchant.service.js';
-import type { AdvancedClock } from '../../../domain/sandbox/clock.service.js';
+import type { AdvancedClock } from '../../../domain/clocks/clock-advance.js';
 import type { SrcDirectoryCard } from '../../../rails/src.js';
 import { cardView } from './payment.view.js';
 

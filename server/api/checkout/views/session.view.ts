@@ -6,11 +6,11 @@ import type { Confirmed, NextAction } from '../../../domain/checkout/confirm.js'
 import { allowedPaymentMethods } from '../../../domain/checkout/session.service.js';
 import { payPageUrl } from '../../../domain/checkout/hosted-page.js';
 import type { CreatedSession } from '../../../domain/checkout/session-create.js';
-import type { QrWithdrawal } from '../../../domain/checkout/wallet.js';
+import type { QrWithdrawal } from '../../../domain/checkout/session-qr.js';
 import type { SessionSnapshot } from '../../../domain/events/event.service.js';
 import { refundability } from '../../../domain/payments/refunds.js';
 import { decimalToAmount } from '../../../shared/money.js';
-import { challengeUrl } from '../../../rails/three-d-secure.js';
+import { challengeUrl } from '../../../rails/issuer-challenge.js';
 
 type Schemas = components['schemas'];
 

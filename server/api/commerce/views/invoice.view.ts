@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { components } from '../../../../generated/commerce.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import type { Merchant, PaymentOption } from '../../../db/tables/merchants.js';
-import type { CommerceInvoiceInput } from '../../../domain/invoices/commerce-invoice.js';
+import type { CommerceInvoiceInput } from '../../../domain/invoices/itemized-invoice.js';
 import { COMMERCE_STATUS } from '../../../domain/invoices/invoice.odata.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';

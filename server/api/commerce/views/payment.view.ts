@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
 import type { PaymentRow } from '../../../db/tables/payments.js';
-import type { CommercePaymentView } from '../../../domain/checkout/commerce-payment.js';
-import type { CommercePaymentResult, PayerAction, PayerCard } from '../../../domain/checkout/invoice-payment.js';
+import type { CommercePaymentView } from '../../../domain/invoice-payments/payment-details.js';
+import type { CommercePaymentResult, PayerAction, PayerCard } from '../../../domain/invoice-payments/pay-invoice.js';
 import { amountDue } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
-import { challengeUrl } from '../../../rails/three-d-secure.js';
+import { challengeUrl } from '../../../rails/issuer-challenge.js';
 
 type Schemas = components['schemas'];
 type PaymentStatus = Schemas['PaymentStatus'];

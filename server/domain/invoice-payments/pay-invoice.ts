@@ -1,6 +1,6 @@
 // Paying through the Commerce interface: an invoice (all or part of what is due), or a direct
 // payment that raises its own one-item invoice. Each payment runs through a checkout session of
-// its own (invoice-payment-session.ts), so a card, 3-D Secure, a wallet QR code, a decline, the
+// its own (backing-session.ts), so a card, 3-D Secure, a wallet QR code, a decline, the
 // ledger, the invoice and the `payment.*` / `invoice.*` webhooks follow exactly the checkout paths.
 // How the payer pays is one small function per payment source (PAYERS below); an account balance
 // pays through the ledger (accounts/account-payment.ts) in the same transaction.
@@ -25,17 +25,11 @@ import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { declineCard, paymentBase, storeCard } from '../payments/payment.service.js';
 import { debitAccount } from '../accounts/account-payment.js';
-import {
-  awaitBankTransfer,
-  BANK_TRANSFER_DAYS,
-  bankTransferInstructions,
-  type BankTransferInstructions,
-  openCommerceSession,
-  PAYER_WAIT_MINUTES,
-} from './invoice-payment-session.js';
-import { authorizeSession, chargeSession } from './session-payment.js';
-import { startChallenge } from './three-d-secure.js';
-import { confirmWithWallet } from './wallet.js';
+import { openCommerceSession, PAYER_WAIT_MINUTES } from './backing-session.js';
+import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions } from './bank-transfer.js';
+import { authorizeSession, chargeSession } from '../checkout/session-payment.js';
+import { startChallenge } from '../checkout/session-challenge.js';
+import { confirmWithWallet } from '../checkout/session-qr.js';
 
 /** A card as the payer sends it: validated and reduced to what may be kept before anything is stored. */
 export type PayerCard = CardInput & { name?: string | undefined };

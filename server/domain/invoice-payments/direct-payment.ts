@@ -11,8 +11,8 @@ import { amountToDecimal, currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { getInvoice, raiseSessionInvoice } from '../invoices/invoice.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
-import { attachRaisedInvoice, openCommerceSession } from './invoice-payment-session.js';
-import { type CommercePaymentResult, enabledOption, type PayWith, payerFor } from './invoice-payment.js';
+import { attachRaisedInvoice, openCommerceSession } from './backing-session.js';
+import { type CommercePaymentResult, enabledOption, type PayWith, payerFor } from './pay-invoice.js';
 
 export interface DirectPaymentInput extends Partial<PayWith> {
   amount: number;

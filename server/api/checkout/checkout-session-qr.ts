@@ -1,4 +1,4 @@
-import { withdrawQr } from '../../domain/checkout/wallet.js';
+import { withdrawQr } from '../../domain/checkout/session-qr.js';
 import { ok } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
 import { qrWithdrawalView } from './views/session.view.js';

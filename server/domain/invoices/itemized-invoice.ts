@@ -15,7 +15,7 @@ import { newReference } from '../../shared/ids.js';
 import { currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { getMerchant } from '../merchants/merchant.service.js';
-import { type CommerceItemInput, computeCommerceInvoice } from './commerce-lines.js';
+import { type CommerceItemInput, computeCommerceInvoice } from './item-totals.js';
 import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
 import { getInvoice } from './invoice.service.js';
 
@@ -58,7 +58,7 @@ async function referenceFor(db: Db, wanted: string | undefined): Promise<string>
   return wanted;
 }
 
-/** Creates a Commerce invoice, `pending` (payable) or `draft`, with exact totals (commerce-lines.ts). */
+/** Creates a Commerce invoice, `pending` (payable) or `draft`, with exact totals (item-totals.ts). */
 export async function createCommerceInvoice(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: CommerceInvoiceInput): Promise<InvoiceRow> {
   checkDates(input);
   const currency = currencyCode(input.currency, 'currencyCode');

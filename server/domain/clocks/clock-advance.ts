@@ -4,8 +4,8 @@ import type { Database } from '../../db/schema.js';
 import { baseClock, type Clock, SandboxClock } from '../../shared/clock.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import { AppError } from '../../shared/errors.js';
-import { holdClock, moveClock, releaseClock } from '../clocks/clock.service.js';
-import type { DueWork } from '../clocks/due-work.js';
+import { holdClock, moveClock, releaseClock } from './tenant-clock.js';
+import type { DueWork } from './due-work-kind.js';
 
 /** How long one advance holds the merchant's clock; renewed at every step, it lapses if the process dies. */
 const HOLD_MS = 15 * 60_000;

@@ -16,7 +16,7 @@ import type { Tenant } from '../../shared/tenant.js';
 import { getInvoice } from '../invoices/invoice.service.js';
 import { lockInvoicePayments } from '../payments/payment.repository.js';
 import { isPaid, recordFailedRefundAttempt, type RefundOutcome, refundableAmount, refundPayment } from '../payments/refunds.js';
-import { afterRefund } from './payment-operations.js';
+import { afterRefund } from '../checkout/payment-operations.js';
 
 /** What an invoice refund came to. */
 export interface InvoiceRefundOutcome {

@@ -1,25 +1,17 @@
 // The checkout session a Commerce payment runs through (origin `commerce`): opened by the flow
 // itself for one payment of an invoice, never shown to the payer, and without `checkout.session.*`
-// events. Also the bank transfer, the one way of paying that only the Commerce interface offers:
-// a payment waiting for the payer's transfer, like a wallet QR code waits for a scan.
-import { Decimal } from 'decimal.js';
+// events. The bank transfer, a payment waiting in such a session, is in bank-transfer.ts.
 import type { Trx } from '../../db/database.js';
 import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
 import type { InvoiceRow } from '../../db/tables/invoices.js';
 import type { Merchant } from '../../db/tables/merchants.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { insertPayment } from '../payments/payment.repository.js';
-import { paymentBase } from '../payments/payment.service.js';
-import { insertSession, updateSession } from './session.repository.js';
-import { awaitPayer } from './session-payment.js';
+import { insertSession, updateSession } from '../checkout/session.repository.js';
 
 /** How long a card or wallet payment may wait for the payer (3-D Secure, a QR scan). */
 export const PAYER_WAIT_MINUTES = 30;
-/** How long a bank transfer may take to arrive. */
-export const BANK_TRANSFER_DAYS = 7;
 
 /** What a Commerce payment's session charges: an amount of the tenant's currency, and how. */
 export interface CommerceSessionTerms {
@@ -97,45 +89,4 @@ export async function attachRaisedInvoice(trx: Trx, session: CheckoutSessionRow,
     invoice_id: invoice.id,
     invoice_reference: invoice.reference,
   }))!;
-}
-
-/** Where and how the payer transfers the money (the sandbox bank's account of the merchant). */
-export interface BankTransferInstructions {
-  bankName: string;
-  accountName: string;
-  iban: string;
-  bic: string;
-  reference: string;
-  amount: string;
-  currency: string;
-  expiresAt: Date;
-}
-
-/** A valid IBAN of the sandbox bank for the merchant (ISO 13616 check digits). */
-function sandboxIban(merchantId: number): string {
-  const bban = `TILL${merchantId.toString().padStart(14, '0')}`;
-  const digits = `${bban}GB00`.replace(/[A-Z]/g, (c) => (c.charCodeAt(0) - 55).toString());
-  const check = new Decimal(98).minus(new Decimal(digits).mod(97)).toNumber();
-  return `GB${check.toString().padStart(2, '0')}${bban}`;
-}
-
-/** The instructions of a bank-transfer payment waiting for the payer. */
-export function bankTransferInstructions(merchant: Merchant, payment: PaymentRow, expiresAt: Date): BankTransferInstructions {
-  return {
-    bankName: 'Till Sandbox Bank',
-    accountName: `${merchant.name} via Till`.slice(0, 100),
-    iban: sandboxIban(merchant.id),
-    bic: 'TILLGB2L',
-    reference: payment.reference_number,
-    amount: payment.amount,
-    currency: payment.currency,
-    expiresAt,
-  };
-}
-
-/** A bank transfer waiting for the payer (`pending`, like a live QR code): nothing moves until it arrives. */
-export async function awaitBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<PaymentRow> {
-  const payment = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), status: 'pending', method_type: 'bank_transfer' });
-  await awaitPayer(trx, session, payment, 'pending');
-  return payment;
 }

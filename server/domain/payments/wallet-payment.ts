@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import { decimalToString } from '../../shared/money.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
-import { issueQr, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet.js';
+import { issueQr, WALLET_REFUND_DELAY_MINUTES } from '../../rails/wallet-qr.js';
 import { post } from '../ledger/ledger.service.js';
 import {
   completePendingRefunds,

@@ -15,11 +15,11 @@ import { getMerchant } from '../merchants/merchant.service.js';
 import { lockOpenChallengeOf } from '../payments/challenge.repository.js';
 import { lapseIfDue } from '../payments/holds.js';
 import { cardOf, getPayment } from '../payments/payment.service.js';
-import { bankTransferInstructions } from './invoice-payment-session.js';
-import type { CommercePaymentResult, PayerAction } from './invoice-payment.js';
-import { captureHold } from './payment-operations.js';
-import { getSession } from './session.service.js';
-import { payQr } from './wallet.js';
+import { bankTransferInstructions } from './bank-transfer.js';
+import type { CommercePaymentResult, PayerAction } from './pay-invoice.js';
+import { captureHold } from '../checkout/payment-operations.js';
+import { getSession } from '../checkout/session.service.js';
+import { payQr } from '../checkout/session-qr.js';
 
 /** A payment as the Commerce interface shows it; `invoice` and `option` are null when there are none (a Checkout payment that failed before its invoice was raised). */
 export interface CommercePaymentView extends Omit<CommercePaymentResult, 'invoice' | 'option'> {

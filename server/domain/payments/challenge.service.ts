@@ -7,7 +7,7 @@ import type { PaymentRow } from '../../db/tables/payments.js';
 import type { ThreeDsChallengeRow } from '../../db/tables/three-d-secure.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { CHALLENGE_FAILURES, newChallengeId, newFormToken } from '../../rails/three-d-secure.js';
+import { CHALLENGE_FAILURES, newChallengeId, newFormToken } from '../../rails/issuer-challenge.js';
 import { findChallengeById, insertChallenge, lockChallengeRow, lockOpenChallengeOf, updateChallenge } from './challenge.repository.js';
 import { updatePayment } from './payment.repository.js';
 import { cardOf, paymentEvent } from './payment.service.js';

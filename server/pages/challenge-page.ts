@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../api/types.js';
-import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/checkout/three-d-secure.js';
+import { type ChallengeGone, type ChallengeView, answerChallenge, viewChallenge } from '../domain/checkout/session-challenge.js';
 import { minorUnits } from '../shared/money.js';
-import { CHALLENGE_ID } from '../rails/three-d-secure.js';
+import { CHALLENGE_ID } from '../rails/issuer-challenge.js';
 import { escapeHtml } from './kit/html.js';
 import { formFields } from './kit/route.js';
 

@@ -1,19 +1,19 @@
 // The one registry of work that falls due with time. Each kind is declared once: what it does, when
 // its next item falls due, and how often the job queue looks for it. pg-boss runs every kind on its
 // schedule in real time (jobs/index.ts), and a merchant's sandbox clock runs them all, in this
-// order, at each instant it stops at (domain/sandbox): expiry, lapse, settlement and wallet refunds
+// order, at each instant it stops at (domain/clocks/clock-advance.ts): expiry, lapse, settlement and wallet refunds
 // first, then subscription billing (renewals, trial ends, dunning, scheduled cancellations) and
 // invoices falling past due, then payouts (arrivals, then the day's payouts of what is available), then webhook attempts, so the events the others wrote are delivered in the same step.
 import { expireDueSessions, nextSessionExpiry } from '../domain/checkout/session.service.js';
 import { completeDueWalletRefunds, lapseDueHolds, settleDuePayments } from '../domain/checkout/payment-operations.js';
 import { nextSubscriptionWork, runDueSubscriptions } from '../domain/billing/renewal.js';
-import type { DueWork } from '../domain/clocks/due-work.js';
+import type { DueWork } from '../domain/clocks/due-work-kind.js';
 import { markOverdueInvoices, nextInvoiceDue } from '../domain/invoices/invoice-billing.js';
 import { expireDueInvoices, nextExpiringInvoice } from '../domain/invoices/invoice-expiry.js';
 import { expireDueLinks, nextExpiringLink } from '../domain/links/link-expiry.js';
 import { nextHoldLapse } from '../domain/payments/holds.js';
 import { nextSettlement } from '../domain/payments/settlement.js';
-import { nextWalletRefund } from '../domain/payments/wallet.js';
+import { nextWalletRefund } from '../domain/payments/wallet-payment.js';
 import { completeDueArrivals, makeDuePayouts, nextPayoutWork } from '../domain/payouts/payouts.service.js';
 import { deliverDueWebhooks, nextDeliveryAttempt } from '../domain/webhooks/delivery.js';
 import type { DueScope } from '../shared/due-scope.js';
