@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { call, envelopeData, expectError, expectStatus } from '../fixtures/http.js';
 import { secretKey, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 import { trialSubscription } from '../fixtures/subscriptions.js';
 
 const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
@@ -67,15 +67,6 @@ const retrievePlan = async (ctx: ConformanceContext, id: number) =>
     200,
     'retrieve the plan on Checkout',
   );
-
-const scenario = (id: string, title: string, src: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({
-  id,
-  title,
-  source: src,
-  requires,
-  serverOnly: true,
-  run,
-});
 
 const products: Scenario[] = [
   scenario(

@@ -6,7 +6,7 @@ import type { ConformanceContext, HttpResult, RequestSpec, Scenario } from '../.
 import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { secretKey } from '../fixtures/keys.js';
 import { MESSAGES, PAY_CARD } from '../fixtures/operations.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 import { newSession, payByCard } from '../fixtures/sessions.js';
 import { newInvoice, optionOf, payInvoice } from './payments.js';
 
@@ -84,14 +84,6 @@ const TRANSFER_FIELDS = [
   'feePayer',
   'createdDateTime',
 ];
-const scenario = (id: string, title: string, src: string, requires: string[], run: Scenario['run']): Scenario => ({
-  id,
-  title,
-  source: src,
-  requires,
-  serverOnly: true,
-  run,
-});
 
 export const fundsScenarios: Scenario[] = [
   scenario(

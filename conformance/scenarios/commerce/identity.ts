@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, RequestSpec, Scenario } from '../../types.js';
 import { call, expectStatus } from '../fixtures/http.js';
 import { secretKey, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 
 const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
 const AUTH = source(COMMERCE_DOC, 'Authentication');
@@ -16,14 +16,6 @@ const commerce = (
   apiKey = ctx.options.apiKey ?? secretKey(ctx),
 ): Promise<HttpResult> => call(ctx, 'commerce', operationId, { ...spec, apiKey });
 const unique = (ctx: ConformanceContext, label: string) => `${label} ${tag(ctx)} ${Math.random().toString(36).slice(2, 8)}`.slice(0, 100);
-const scenario = (id: string, title: string, src: string, requires: string[], run: Scenario['run']): Scenario => ({
-  id,
-  title,
-  source: src,
-  requires,
-  serverOnly: true,
-  run,
-});
 
 async function newRole(ctx: ConformanceContext, scopes: string[]): Promise<number> {
   const res = await commerce(ctx, 'createRole', { method: 'POST', path: '/v1/role', body: { name: unique(ctx, 'Conf role'), scopes } });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
 const LIST = 'listCommerceInvoices';
@@ -60,15 +60,6 @@ async function threeInvoices(ctx: ConformanceContext, label: string): Promise<{ 
   return { prefix, ids };
 }
 const ofRun = (prefix: string) => `startswith(referenceNumber, '${prefix}')`;
-
-const scenario = (id: string, title: string, src: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({
-  id,
-  title,
-  source: src,
-  requires,
-  serverOnly: true,
-  run,
-});
 
 export const commerceInvoiceScenarios: Scenario[] = [
   scenario(

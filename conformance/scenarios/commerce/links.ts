@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 import { apiKey, card, optionOf, payInvoice, VISA } from './payments.js';
 
 const LINK = 'createPaymentLink';
@@ -63,15 +63,6 @@ const refused = (res: HttpResult, what: string) => {
   assert.equal(res.status, 409, `${what}: ${describe(res)}`);
   assert.equal(res.json?.error?.code, 'invalid_state', `${what}: ${describe(res)}`);
 };
-
-const scenario = (id: string, title: string, src: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({
-  id,
-  title,
-  source: src,
-  requires,
-  serverOnly: true,
-  run,
-});
 
 export const linkScenarios: Scenario[] = [
   scenario(

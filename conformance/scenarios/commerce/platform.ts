@@ -7,7 +7,7 @@ import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/si
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { call, expectError, expectStatus, sleep } from '../fixtures/http.js';
 import { emailFor } from '../fixtures/keys.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
+import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
 const LINK = 'createPaymentLink';
@@ -19,14 +19,6 @@ const EVENTS = source(COMMERCE_DOC, 'Events');
 const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
 
 const apiKey = (ctx: ConformanceContext) => ctx.options.apiKey ?? ctx.options.secretKey;
-const scenario = (id: string, title: string, src: string, requires: string[], run: (ctx: ConformanceContext) => Promise<void>): Scenario => ({
-  id,
-  title,
-  source: src,
-  requires,
-  serverOnly: true,
-  run,
-});
 
 const plans = (ctx: ConformanceContext, path: string, keys: { apiKey?: string | null; key?: string | null }) =>
   call(ctx, 'commerce', 'listSubscriptionPlans', { method: 'GET', path, apiKey: keys.apiKey ?? null, key: keys.key ?? null, query: { $top: 1 } });
