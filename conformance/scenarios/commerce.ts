@@ -3,7 +3,8 @@
 // the subscription catalog and subscriptions, merchants and identity, and the interface's
 // platform rules (authentication, paths, versioning, the notification hub).
 import type { Scenario } from '../types.js';
-import { catalogScenarios } from './commerce/catalog.js';
+import { catalogInventory, catalogProducts, catalogSubscriptions } from './commerce/catalog.js';
+import { catalogPlans } from './commerce/catalog-plans.js';
 import { fundsScenarios } from './commerce/funds.js';
 import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
@@ -20,7 +21,10 @@ export const commerceScenarios: Scenario[] = [
   ...commercePayments,
   ...payoutScenarios,
   ...linkScenarios,
-  ...catalogScenarios,
+  ...catalogProducts,
+  ...catalogPlans,
+  ...catalogInventory,
+  ...catalogSubscriptions,
   ...commercePlatformScenarios,
   ...commerceDirectPayments,
   ...identityScenarios,

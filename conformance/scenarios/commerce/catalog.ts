@@ -1,74 +1,16 @@
-// The Commerce subscription catalog (commerce-api.md › Endpoints › Subscription catalog, ›
-// Resources and their fields › Subscription catalog, › States and transitions) and the Commerce
-// subscriptions (› Other listed operations): the same products, plans and subscriptions as the
-// Checkout interface's, each in its own spelling. Lists are filtered to this run's objects (the
-// merchant under test is shared by every run).
+// The Commerce subscription catalog's products and inventory items, and the Commerce subscriptions
+// (commerce-api.md › Endpoints › Subscription catalog, › Other listed operations): the same products and
+// subscriptions as the Checkout interface's, in its own spelling. Plans are in catalog-plans.ts. Lists are
+// filtered to this run's objects (the merchant under test is shared by every run).
 import assert from 'node:assert/strict';
-import type { ConformanceContext, Scenario } from '../../types.js';
-import { call, envelopeData, expectError, expectStatus } from '../fixtures/http.js';
+import type { Scenario } from '../../types.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { secretKey, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
+import { scenario } from '../fixtures/scenario.js';
 import { trialSubscription } from '../fixtures/subscriptions.js';
+import { CATALOG, CATALOG_FIELDS, commerce, ITEM, list, newItem, newProduct, OTHER_OPS, OTHER_STATES, PRODUCT } from '../fixtures/commerce-catalog.js';
 
-const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
-const CATALOG_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Subscription catalog');
-const OTHER_STATES = source(COMMERCE_DOC, 'States and transitions', 'Other status values');
-const CATALOG = source(COMMERCE_DOC, 'Endpoints', 'Subscription catalog');
-const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
-
-const PRODUCT = 'createSubscriptionProduct';
-const PLAN = 'createSubscriptionPlan';
-const ITEM = 'createSubscriptionInventoryItem';
-const apiKey = (ctx: ConformanceContext) => ctx.options.apiKey ?? ctx.options.secretKey;
-const commerce = (
-  ctx: ConformanceContext,
-  operationId: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  query?: Record<string, string | number | boolean>,
-) => call(ctx, 'commerce', operationId, { method, path, apiKey: apiKey(ctx), ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) });
-
-async function newProduct(ctx: ConformanceContext, label: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await commerce(ctx, PRODUCT, 'POST', '/v1/SubscriptionProduct', { name: `Conformance ${tag(ctx)} ${label}`, ...extra });
-  expectStatus(res, 201, 'create a subscription product');
-  return res.json;
-}
-async function newPlan(ctx: ConformanceContext, productId: number, extra: Record<string, unknown> = {}, path = '/v1/SubscriptionPlan'): Promise<any> {
-  const res = await commerce(ctx, PLAN, 'POST', path, {
-    productId,
-    name: `Conformance ${tag(ctx)}`,
-    amount: '10.00',
-    currency: 'USD',
-    timeUnit: 'Month',
-    ...extra,
-  });
-  expectStatus(res, 201, 'create a subscription plan');
-  ctx.onCleanup(() => commerce(ctx, 'deleteSubscriptionPlan', 'DELETE', `/v1/SubscriptionPlan/${res.json.id}`));
-  return res.json;
-}
-async function newItem(ctx: ConformanceContext, productId: number, label: string, status?: string): Promise<any> {
-  const res = await commerce(ctx, ITEM, 'POST', '/v1/SubscriptionInventoryItem', {
-    productId,
-    serialNumber: `CF-${tag(ctx)}-${label}`,
-    ...(status ? { status } : {}),
-  });
-  expectStatus(res, 201, 'create an inventory item');
-  return res.json;
-}
-const list = async (ctx: ConformanceContext, operationId: string, path: string, query: Record<string, string | number | boolean>) => {
-  const res = await commerce(ctx, operationId, 'GET', path, undefined, query);
-  expectStatus(res, 200, `list ${path}`);
-  return res.json;
-};
-const retrievePlan = async (ctx: ConformanceContext, id: number) =>
-  envelopeData(
-    await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${id}`, key: secretKey(ctx) }),
-    200,
-    'retrieve the plan on Checkout',
-  );
-
-const products: Scenario[] = [
+export const catalogProducts: Scenario[] = [
   scenario(
     'commerce.catalog.products-crud',
     'Subscription products can be created (name required, description, subscriptionProductType), listed, changed with PATCH and deleted',
@@ -147,193 +89,7 @@ const products: Scenario[] = [
   ),
 ];
 
-const plans: Scenario[] = [
-  scenario(
-    'commerce.catalog.plans-crud',
-    'Subscription plans can be created, listed, changed with PATCH and deleted',
-    CATALOG,
-    [PRODUCT, PLAN, 'listSubscriptionPlans', 'updateSubscriptionPlan', 'deleteSubscriptionPlan'],
-    async (ctx) => {
-      const plan = await newPlan(ctx, (await newProduct(ctx, 'plans')).id, { description: 'Kept' });
-      const renamed = await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', `/v1/SubscriptionPlan/${plan.id}`, { name: 'Renamed' });
-      expectStatus(renamed, 200, 'PATCH the name');
-      assert.deepEqual([renamed.json.name, renamed.json.description, renamed.json.amount], ['Renamed', 'Kept', '10.00']);
-      const deleted = await commerce(ctx, 'deleteSubscriptionPlan', 'DELETE', `/v1/SubscriptionPlan/${plan.id}`);
-      expectStatus(deleted, 200, 'delete (archive) the plan');
-      assert.equal(deleted.json.status, 'Archived');
-      assert.deepEqual(
-        (await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', { $filter: `id eq ${plan.id}` })).value.map((p: any) => p.status),
-        ['Archived'],
-      );
-    },
-  ),
-  scenario('commerce.catalog.plan-amount-string', "A catalog plan's `amount` is a decimal string", CONVENTIONS, [PRODUCT, PLAN], async (ctx) => {
-    const plan = await newPlan(ctx, (await newProduct(ctx, 'amount')).id, { amount: '1234.5' });
-    assert.equal(plan.amount, '1234.50');
-  }),
-  scenario(
-    'commerce.catalog.plan-fields',
-    'A catalog plan carries id, merchantId, productId, productName, name, description, details, status, amount, currency, timeUnit (Day, Week, Month, Year), timeInterval, subscriptionBillingType (Recurring, OneTime, Usage), validFrom and validTo',
-    CATALOG_FIELDS,
-    [PRODUCT, PLAN],
-    async (ctx) => {
-      const product = await newProduct(ctx, 'fields');
-      for (const [timeUnit, subscriptionBillingType] of [
-        ['Day', 'Recurring'],
-        ['Week', 'OneTime'],
-        ['Month', 'Usage'],
-        ['Year', 'Recurring'],
-      ]) {
-        const plan = await newPlan(ctx, product.id, { timeUnit, subscriptionBillingType, details: 'Details' });
-        for (const f of [
-          'id',
-          'merchantId',
-          'productId',
-          'productName',
-          'name',
-          'description',
-          'details',
-          'status',
-          'amount',
-          'currency',
-          'timeUnit',
-          'timeInterval',
-          'subscriptionBillingType',
-          'validFrom',
-          'validTo',
-        ])
-          assert.ok(f in plan, `${f} in ${JSON.stringify(plan)}`);
-        assert.deepEqual([plan.productName, plan.timeUnit, plan.subscriptionBillingType], [product.name, timeUnit, subscriptionBillingType]);
-      }
-    },
-  ),
-  scenario(
-    'commerce.catalog.plan-periods',
-    '`timeInterval` counts `timeUnit`s: Month 1 is monthly, Month 3 quarterly, Day 7 weekly',
-    CATALOG_FIELDS,
-    [PRODUCT, PLAN, 'retrievePlan'],
-    async (ctx) => {
-      const product = await newProduct(ctx, 'periods');
-      for (const [timeUnit, timeInterval] of [
-        ['Month', 1],
-        ['Month', 3],
-        ['Day', 7],
-      ] as const) {
-        const plan = await newPlan(ctx, product.id, { timeUnit, timeInterval });
-        const checkout = await retrievePlan(ctx, plan.id);
-        assert.deepEqual([checkout.interval, checkout.intervalCount], [timeUnit.toLowerCase(), timeInterval]);
-      }
-    },
-  ),
-  scenario(
-    'commerce.catalog.plans-filter',
-    'The plan list filters with `$filter` by productId and status, and takes $expand, $top, $skip and $count',
-    CATALOG,
-    [PRODUCT, PLAN, 'listSubscriptionPlans'],
-    async (ctx) => {
-      const product = await newProduct(ctx, 'filter');
-      const [a, , c] = [await newPlan(ctx, product.id), await newPlan(ctx, product.id, { status: 'Inactive' }), await newPlan(ctx, product.id)];
-      const query = { $filter: `productId eq ${product.id} and status eq 'Active'`, $count: true, $expand: 'Product' };
-      const page = await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', { ...query, $top: 1, $skip: 1 });
-      assert.equal(page['@odata.count'], 2);
-      assert.deepEqual(
-        page.value.map((p: any) => p.id),
-        [a.id],
-        'newest first, second item',
-      );
-      assert.equal(page.value[0].product?.id, product.id, '$expand=Product');
-      assert.deepEqual(
-        (await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', { ...query, $top: 1 })).value.map((p: any) => p.id),
-        [c.id],
-      );
-    },
-  ),
-  scenario(
-    'commerce.catalog.plan-status-values',
-    'Plan status values are `Active`, `Inactive` and `Archived`, set through create and update',
-    OTHER_STATES,
-    [PRODUCT, PLAN, 'updateSubscriptionPlan', 'listSubscriptionPlans'],
-    async (ctx) => {
-      const product = await newProduct(ctx, 'status');
-      for (const status of ['Active', 'Inactive', 'Archived']) assert.equal((await newPlan(ctx, product.id, { status })).status, status);
-      const plan = await newPlan(ctx, product.id);
-      const path = `/v1/SubscriptionPlan/${plan.id}`;
-      for (const status of ['Inactive', 'Active', 'Archived'])
-        assert.equal((await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', path, { status })).json.status, status);
-      expectError(await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', path, { status: 'Active' }), 409, 'conflict', 'invalid_state');
-      const counts = await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', {
-        $filter: `productId eq ${product.id} and status eq 'Archived'`,
-        $count: true,
-      });
-      assert.equal(counts['@odata.count'], 2);
-    },
-  ),
-  scenario(
-    'commerce.catalog.plan-shared-with-checkout',
-    'A plan created through `/v1/SubscriptionPlan` is the same plan `/v1/plans` shows (amount as a number, timeUnit as interval, timeInterval as intervalCount)',
-    CATALOG,
-    [PRODUCT, PLAN, 'retrievePlan', 'listPlans'],
-    async (ctx) => {
-      const plan = await newPlan(ctx, (await newProduct(ctx, 'to-checkout')).id, { amount: '29.90', timeUnit: 'Week', timeInterval: 2 });
-      const checkout = await retrievePlan(ctx, plan.id);
-      assert.deepEqual([checkout.amount, checkout.interval, checkout.intervalCount, checkout.status, checkout.active], [29.9, 'week', 2, 'available', true]);
-      const listed = envelopeData(
-        await call(ctx, 'checkout', 'listPlans', { method: 'GET', path: '/v1/plans', key: secretKey(ctx), query: { limit: 100 } }),
-        200,
-        'list plans',
-      );
-      assert.ok(
-        listed.data.some((p: any) => p.id === plan.id),
-        'the Checkout plan list shows it',
-      );
-    },
-  ),
-  scenario(
-    'commerce.catalog.checkout-plan-in-catalog',
-    'A plan created through `/v1/plans` shows in `/v1/SubscriptionPlan`, and archiving it there shows `Archived`',
-    CATALOG,
-    ['createProduct', 'createPlan', 'archivePlan', 'listSubscriptionPlans'],
-    async (ctx) => {
-      const product = await call(ctx, 'checkout', 'createProduct', {
-        method: 'POST',
-        path: '/v1/products',
-        key: secretKey(ctx),
-        body: { name: `Conformance ${tag(ctx)} from checkout` },
-      });
-      expectStatus(product, 201, 'create a product on Checkout');
-      const plan = envelopeData(
-        await call(ctx, 'checkout', 'createPlan', {
-          method: 'POST',
-          path: '/v1/plans',
-          key: secretKey(ctx),
-          body: { productId: product.json.id, name: 'From Checkout', amount: 12.5, currency: 'USD', interval: 'month', intervalCount: 3 },
-        }),
-        201,
-        'create a plan on Checkout',
-      );
-      const [row] = (await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', { $filter: `id eq ${plan.id}` })).value;
-      assert.deepEqual([row.amount, row.timeUnit, row.timeInterval, row.status], ['12.50', 'Month', 3, 'Active']);
-      envelopeData(
-        await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
-        200,
-        'archive on Checkout',
-      );
-      assert.equal((await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', { $filter: `id eq ${plan.id}` })).value[0].status, 'Archived');
-    },
-  ),
-  scenario(
-    'commerce.other.subscription-plan-lowercase',
-    '`POST /v1/subscriptionPlan` (as listed, lower-case) creates a plan',
-    OTHER_OPS,
-    [PRODUCT, PLAN],
-    async (ctx) => {
-      const plan = await newPlan(ctx, (await newProduct(ctx, 'lower')).id, {}, '/v1/subscriptionPlan');
-      assert.equal(plan.amount, '10.00');
-    },
-  ),
-];
-
-const inventory: Scenario[] = [
+export const catalogInventory: Scenario[] = [
   scenario(
     'commerce.catalog.inventory-crud',
     'Inventory items (productId, serialNumber, status) can be created, listed, changed with PATCH and deleted',
@@ -403,7 +159,7 @@ const inventory: Scenario[] = [
   ),
 ];
 
-const subscriptions: Scenario[] = [
+export const catalogSubscriptions: Scenario[] = [
   scenario(
     'commerce.other.subscriptions',
     '`GET /v1/subscription` lists subscriptions and `POST /v1/subscription/{id}/cancel` cancels one',
@@ -430,5 +186,3 @@ const subscriptions: Scenario[] = [
     },
   ),
 ];
-
-export const catalogScenarios: Scenario[] = [...products, ...plans, ...inventory, ...subscriptions];
