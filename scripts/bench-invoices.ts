@@ -22,7 +22,7 @@ import os from 'node:os';
 import { type CompiledQuery as KyselyCompiled, sql } from 'kysely';
 import { type TillDatabase, openDatabase } from '../server/db/database.js';
 import { tenantInvoices } from '../server/domain/invoices/invoice.repository.js';
-import { invoiceResource } from '../server/domain/invoices/invoice.odata.js';
+import { invoiceResource } from '../server/api/commerce/odata/invoices.js';
 import { compileQuery, countStatement } from '../server/odata/index.js';
 import type { Goal } from './bench-goals.js';
 import {

@@ -1,7 +1,7 @@
 // The hub's one event: `InvoiceUpdated({invoiceId, status})`, in the Commerce interface's words,
 // from the notification the database sends when an invoice's status changes (migration 0015).
 import type { components } from '../../generated/commerce.js';
-import { COMMERCE_STATUS } from '../domain/invoices/invoice.odata.js';
+import { INVOICE_STATUS } from '../api/commerce/wire-values.js';
 import type { InvoiceOwner } from './audience.js';
 
 /** The hub method clients register a handler for: `connection.on('InvoiceUpdated', …)`. */
@@ -16,7 +16,7 @@ export interface InvoiceUpdated {
 }
 
 /** Stored status (snake_case) → the Commerce interface's `InvoiceStatus`. */
-const WIRE_STATUS: Readonly<Record<string, InvoiceStatus>> = COMMERCE_STATUS;
+const WIRE_STATUS: Readonly<Record<string, InvoiceStatus>> = INVOICE_STATUS;
 
 /** The invoice's status on the wire; undefined for a status the Commerce interface has no word for. */
 export const wireStatus = (stored: string): InvoiceStatus | undefined => WIRE_STATUS[stored];

@@ -1,6 +1,9 @@
 // compileQuery: the raw query of an OData list → what to apply to a Kysely query that the caller
-// has already scoped to its tenant (`ofTenant`), and page(): the list, its count and its next link.
+// has already scoped to its tenant (`ofTenant`). A repository sees only its column-level half
+// (ListQuery) and answers a ListPage; the edge turns that into the wire's page (odataPage) with its
+// count and next link.
 import { type RawBuilder, type SelectQueryBuilder, sql, type SqlBool } from 'kysely';
+import type { Page } from '../shared/pagination.js';
 import { compileFilter } from './filter-compile.js';
 import { parseFilter } from './filter-parse.js';
 import { optionValues, parseCount, parseExpand, parseOrderBy, parseSelect, parseSkip, parseTop, type SortKey } from './options.js';
@@ -25,6 +28,17 @@ export interface CompiledQuery {
   where<O>(qb: AnyQuery<O>): AnyQuery<O>;
   /** `where`, then order, offset and limit (one extra row, to know whether more follow). */
   apply<O>(qb: AnyQuery<O>): AnyQuery<O>;
+}
+
+/**
+ * What a repository needs of a compiled list: the condition and the order in columns, the page's
+ * size, whether to count. No wire name reaches it; the resource that named the columns is the edge's.
+ */
+export type ListQuery = Pick<CompiledQuery, 'where' | 'apply' | 'count' | 'top'>;
+
+/** One page of rows (`hasMore`: rows follow it), and the count of every matching row when it was asked for. */
+export interface ListPage<T> extends Page<T> {
+  total: number | undefined;
 }
 
 /** Compiles the OData options of a list request; any invalid option is a 400 `parameter_invalid`. */
@@ -74,7 +88,7 @@ export interface ODataPage<T> {
  * The statement that counts every row matching the tenant and the filter: `count(*)` alone, with no
  * columns, order, offset or limit, so PostgreSQL can answer it from the narrowest index.
  */
-export function countStatement<O>(query: CompiledQuery, scoped: AnyQuery<O>): AnyQuery<{ count: string | number }> {
+export function countStatement<O>(query: ListQuery, scoped: AnyQuery<O>): AnyQuery<{ count: string | number }> {
   return query
     .where(scoped)
     .clearSelect()
@@ -87,15 +101,25 @@ export function countStatement<O>(query: CompiledQuery, scoped: AnyQuery<O>): An
  * columns) and, when asked, the count of every matching row (ignoring $top and $skip). The two
  * statements run at once (on two pool connections), so a counted page waits for the slower one only.
  */
-export async function page<O>(query: CompiledQuery, scoped: AnyQuery<O>, basePath: string): Promise<ODataPage<O>> {
+export async function listPage<O>(query: ListQuery, scoped: AnyQuery<O>): Promise<ListPage<O>> {
   const [rows, counted] = await Promise.all([
     query.apply(scoped).execute() as Promise<O[]>,
     query.count ? countStatement(query, scoped).executeTakeFirst() : undefined,
   ]);
-  const result: ODataPage<O> = { value: rows.slice(0, query.top) };
-  if (query.count) result['@odata.count'] = Number(counted?.count ?? 0);
-  if (rows.length > query.top && query.top > 0) result['@odata.nextLink'] = nextLink(basePath, query);
+  return { data: rows.slice(0, query.top), hasMore: rows.length > query.top, total: query.count ? Number(counted?.count ?? 0) : undefined };
+}
+
+/** A list page as the wire's: `value`, `@odata.count` when it was asked for, `@odata.nextLink` while more follow. */
+export function odataPage<T>(query: CompiledQuery, page: ListPage<T>, basePath: string): ODataPage<T> {
+  const result: ODataPage<T> = { value: page.data };
+  if (page.total !== undefined) result['@odata.count'] = page.total;
+  if (page.hasMore && query.top > 0) result['@odata.nextLink'] = nextLink(basePath, query);
   return result;
+}
+
+/** One page of `scoped` as the wire's (listPage, then odataPage). */
+export async function page<O>(query: CompiledQuery, scoped: AnyQuery<O>, basePath: string): Promise<ODataPage<O>> {
+  return odataPage(query, await listPage(query, scoped), basePath);
 }
 
 /** Keeps only the `$select`ed wire fields of an item (all of them when nothing was selected). */

@@ -1,13 +1,13 @@
 // The Commerce interface's subscription catalog: products and plans, the same rows as the
 // Checkout interface's /v1/products and /v1/plans.
 import { getCatalogPlan, listCatalogPlans, listCatalogProducts } from '../../domain/catalog/catalog-lists.js';
-import { planResource, productResource } from '../../domain/catalog/catalog.odata.js';
 import { archivePlan, createPlan, createProduct, updatePlan } from '../../domain/catalog/catalog.service.js';
 import { deleteProduct, updateProduct } from '../../domain/catalog/product-changes.js';
 import { compileQuery } from '../../odata/index.js';
 import { created, noContent, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { odataList, odataPage } from './odata-list.js';
+import { planResource, productResource } from './odata/catalog.js';
+import { odataBody, odataList } from './odata-list.js';
 import {
   catalogPlanView,
   catalogProductView,
@@ -27,8 +27,8 @@ export const catalogHandlers: CommerceHandlers = {
     const media = compiled.expand.includes('Media');
     // A `$select` always keeps `id`, and `$expand=Media` adds the `media` field to it.
     const shown = { ...compiled, select: compiled.select && ['id', ...compiled.select, ...(media ? ['media'] : [])] };
-    const page = await listCatalogProducts(db, tenant, compiled, '/v1/SubscriptionProduct');
-    return ok(odataList(page, shown, (p) => catalogProductView(p, { media })));
+    const page = await listCatalogProducts(db, tenant, compiled);
+    return ok(odataList(page, shown, '/v1/SubscriptionProduct', (p) => catalogProductView(p, { media })));
   },
   async updateSubscriptionProduct({ db, tenant, path, body }) {
     return ok(catalogProductView(await updateProduct(db, tenant, path.id, productInput(body)), { media: true }));
@@ -43,7 +43,8 @@ export const catalogHandlers: CommerceHandlers = {
   },
   async listSubscriptionPlans({ db, tenant, query }) {
     const compiled = compileQuery(planResource, query);
-    return ok(odataPage(await listCatalogPlans(db, tenant, compiled, '/v1/SubscriptionPlan'), expandedPlanView));
+    const page = await listCatalogPlans(db, tenant, compiled, { withProducts: compiled.expand.includes('Product') });
+    return ok(odataBody(page, compiled, '/v1/SubscriptionPlan', expandedPlanView));
   },
   async updateSubscriptionPlan({ db, deps, tenant, path, body }) {
     await updatePlan(db, deps.clock, tenant, path.id, planUpdateInput(body), PLAN_FIELD_SPELLING);

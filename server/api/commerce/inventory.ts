@@ -1,10 +1,10 @@
 // Serial-numbered inventory items of the Commerce subscription catalog.
-import { inventoryItemResource } from '../../domain/catalog/catalog.odata.js';
 import { createInventoryItem, deleteInventoryItem, listInventoryItems, updateInventoryItem } from '../../domain/catalog/inventory.service.js';
 import { compileQuery } from '../../odata/index.js';
 import { created, noContent, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { odataPage } from './odata-list.js';
+import { inventoryItemResource } from './odata/catalog.js';
+import { odataBody } from './odata-list.js';
 import { inventoryItemView, inventoryStatus } from './views/catalog.view.js';
 
 export const inventoryHandlers: CommerceHandlers = {
@@ -18,7 +18,7 @@ export const inventoryHandlers: CommerceHandlers = {
   },
   async listSubscriptionInventoryItems({ db, tenant, query }) {
     const compiled = compileQuery(inventoryItemResource, query);
-    return ok(odataPage(await listInventoryItems(db, tenant, compiled, '/v1/SubscriptionInventoryItem'), inventoryItemView));
+    return ok(odataBody(await listInventoryItems(db, tenant, compiled), compiled, '/v1/SubscriptionInventoryItem', inventoryItemView));
   },
   async updateSubscriptionInventoryItem({ db, deps, tenant, path, body }) {
     return ok(

@@ -6,13 +6,13 @@ import {
   listCommerceInvoices,
 } from '../../domain/invoices/itemized-invoice.js';
 import { sendCommerceInvoice } from '../../domain/invoices/invoice-send.js';
-import { invoiceResource } from '../../domain/invoices/invoice.odata.js';
 import { getInvoiceByIdentifier, invoicePageUrl } from '../../domain/invoices/invoice.service.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { compileQuery } from '../../odata/index.js';
 import { qrPng } from '../../rails/wallet-qr.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
+import { invoiceResource } from './odata/invoices.js';
 import { odataList } from './odata-list.js';
 import { commerceInvoiceInput, commerceInvoiceView, paymentOptionView } from './views/invoice.view.js';
 
@@ -36,8 +36,8 @@ export const commerceInvoiceHandlers: CommerceHandlers = {
   },
   async listCommerceInvoices({ db, deps, tenant, query }) {
     const compiled = compileQuery(invoiceResource, query);
-    const { page, merchant } = await listCommerceInvoices(db, tenant, compiled, '/v1/invoice');
-    return ok(odataList(page, compiled, (invoice) => commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl)));
+    const { page, merchant } = await listCommerceInvoices(db, tenant, compiled);
+    return ok(odataList(page, compiled, '/v1/invoice', (invoice) => commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl)));
   },
   async listInvoicePaymentMethods({ db, tenant, path }) {
     const { invoice, options } = await invoicePaymentOptions(db, tenant, path.id);

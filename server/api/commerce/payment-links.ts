@@ -1,9 +1,9 @@
 import { activateLink, createLink, deactivateLink, getLink, listLinks, removeLink, updateLinkFields } from '../../domain/links/link.service.js';
-import { linkResource } from '../../domain/links/link.odata.js';
 import { compileQuery } from '../../odata/index.js';
 import { created, noContent, ok } from '../kit.js';
 import type { AppDeps, CommerceHandlers } from '../types.js';
-import { odataPage } from './odata-list.js';
+import { linkResource } from './odata/payment-links.js';
+import { odataBody } from './odata-list.js';
 import { embedCode, linkInput, linkPageUrl, paymentLinkView } from './views/payment-link.view.js';
 
 const context = (deps: AppDeps) => ({ allowLoopbackWebhooks: deps.config.allowLoopbackWebhooks });
@@ -12,8 +12,8 @@ const context = (deps: AppDeps) => ({ allowLoopbackWebhooks: deps.config.allowLo
 export const paymentLinkHandlers: CommerceHandlers = {
   async listPaymentLinks({ db, deps, tenant, query }) {
     const compiled = compileQuery(linkResource, query);
-    const page = await listLinks(db, tenant, compiled, '/v1/PaymentLink');
-    return ok(odataPage(page, (link) => paymentLinkView(link, deps.config.publicBaseUrl)));
+    const page = await listLinks(db, tenant, compiled);
+    return ok(odataBody(page, compiled, '/v1/PaymentLink', (link) => paymentLinkView(link, deps.config.publicBaseUrl)));
   },
   async createPaymentLink({ db, deps, tenant, body }) {
     const { link, generatedSecret } = await createLink(

@@ -1,17 +1,17 @@
 // Subscriptions as the Commerce interface lists and cancels them: the Checkout interface's
 // subscriptions, with its cancel rules and events.
-import { commerceSubscriptionResource } from '../../domain/billing/subscription.odata.js';
 import { cancelCommerceSubscription, listCommerceSubscriptions } from '../../domain/billing/subscription.service.js';
 import { compileQuery } from '../../odata/index.js';
 import { ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
+import { subscriptionResource } from './odata/subscriptions.js';
 import { odataList } from './odata-list.js';
 import { commerceSubscriptionView } from './views/subscription.view.js';
 
 export const commerceSubscriptionHandlers: CommerceHandlers = {
   async listCommerceSubscriptions({ db, tenant, query }) {
-    const compiled = compileQuery(commerceSubscriptionResource, query);
-    return ok(odataList(await listCommerceSubscriptions(db, tenant, compiled, '/v1/subscription'), compiled, commerceSubscriptionView));
+    const compiled = compileQuery(subscriptionResource, query);
+    return ok(odataList(await listCommerceSubscriptions(db, tenant, compiled), compiled, '/v1/subscription', commerceSubscriptionView));
   },
   async cancelCommerceSubscription({ db, deps, tenant, path, body }) {
     const input = { cancelAtPeriodEnd: body?.cancelAtPeriodEnd, reason: body?.reason };

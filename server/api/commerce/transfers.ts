@@ -1,11 +1,11 @@
 import { compileQuery } from '../../odata/index.js';
-import { transactionResource, transferResource } from '../../domain/transfers/transfer.resource.js';
 import { listTransactions, listTransfers } from '../../domain/transfers/transfer-lists.js';
 import { createTransfer } from '../../domain/transfers/transfer.service.js';
 import { amountToDecimal } from '../../shared/money.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { odataPage } from './odata-list.js';
+import { transactionResource, transferResource } from './odata/transfers.js';
+import { odataBody } from './odata-list.js';
 import { transactionView, transferView } from './views/transfer.view.js';
 
 export const transferHandlers: CommerceHandlers = {
@@ -23,9 +23,11 @@ export const transferHandlers: CommerceHandlers = {
     return created(transferView(transfer));
   },
   async listGatewayTransfers({ db, tenant, query }) {
-    return ok(odataPage(await listTransfers(db, tenant, compileQuery(transferResource, query), '/v1/GatewayTransferDto'), transferView));
+    const compiled = compileQuery(transferResource, query);
+    return ok(odataBody(await listTransfers(db, tenant, compiled), compiled, '/v1/GatewayTransferDto', transferView));
   },
   async listTransactions({ db, deps, tenant, query }) {
-    return ok(odataPage(await listTransactions(db, deps.clock, tenant, compileQuery(transactionResource, query), '/v1/transaction'), transactionView));
+    const compiled = compileQuery(transactionResource, query);
+    return ok(odataBody(await listTransactions(db, deps.clock, tenant, compiled), compiled, '/v1/transaction', transactionView));
   },
 };

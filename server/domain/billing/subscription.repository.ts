@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { SubscriptionDetails, SubscriptionItemsTable, SubscriptionRow, SubscriptionStatus, SubscriptionsTable } from '../../db/tables/subscriptions.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -68,14 +68,9 @@ export async function findCommerceSubscription(db: Db, tenant: Tenant, id: numbe
   return commerceSubscriptions(db, tenant).where('subscriptions.id', '=', id).executeTakeFirst();
 }
 
-/** One OData page of the tenant's subscriptions (the tenant ANDed outside the caller's filter). */
-export async function findCommerceSubscriptionPage(
-  db: Db,
-  tenant: Tenant,
-  query: CompiledQuery,
-  basePath: string,
-): Promise<ODataPage<CommerceSubscriptionRow>> {
-  return page(query, db.selectFrom(commerceSubscriptions(db, tenant).as('s')).selectAll(), basePath);
+/** One page of the tenant's subscriptions (the tenant ANDed outside the caller's filter). */
+export async function findCommerceSubscriptionPage(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<CommerceSubscriptionRow>> {
+  return listPage(query, db.selectFrom(commerceSubscriptions(db, tenant).as('s')).selectAll());
 }
 
 /** A newest-first page of the tenant's subscriptions (one extra row tells whether more follow). */

@@ -7,7 +7,7 @@ import type { Tenant } from '../../shared/tenant.js';
 import { listInvoices } from '../invoices/invoice.service.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { cancelSubscription } from './subscription-changes.js';
 import {
@@ -41,9 +41,9 @@ export async function listSubscriptionInvoices(db: Db, tenant: Tenant, id: numbe
   return listInvoices(db, tenant, { ...page, subscriptionId: id });
 }
 
-/** One OData page of the tenant's subscriptions, as the Commerce interface lists them. */
-export const listCommerceSubscriptions = (db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<CommerceSubscriptionRow>> =>
-  findCommerceSubscriptionPage(db, tenant, query, basePath);
+/** One page of the tenant's subscriptions, as the Commerce interface lists them. */
+export const listCommerceSubscriptions = (db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<CommerceSubscriptionRow>> =>
+  findCommerceSubscriptionPage(db, tenant, query);
 
 /** Cancels as the Checkout interface's cancel does (same rules, same events), answering the subscription as the Commerce interface shows it. */
 export async function cancelCommerceSubscription(

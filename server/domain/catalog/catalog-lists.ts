@@ -2,7 +2,7 @@
 // (with its product's name, and its product when expanded).
 import type { Db } from '../../db/database.js';
 import type { Product } from '../../db/tables/catalog.js';
-import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { ListPage, ListQuery } from '../../odata/index.js';
 import { AppError } from '../../shared/errors.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 import { type CatalogPlan, findCatalogPlan, findCatalogPlanPage, findProductPage, findProductsByIds } from './catalog.repository.js';
@@ -22,20 +22,19 @@ export async function getCatalogPlan(db: Db, owner: MerchantRef, id: number): Pr
   return plan;
 }
 
-/** One OData page of the merchant's products. */
-export const listCatalogProducts = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<Product>> =>
-  findProductPage(db, owner, query, basePath);
+/** One page of the merchant's products. */
+export const listCatalogProducts = (db: Db, owner: MerchantRef, query: ListQuery): Promise<ListPage<Product>> => findProductPage(db, owner, query);
 
-/** One OData page of the merchant's plans, each with its product when `Product` is expanded. */
-export async function listCatalogPlans(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<ExpandedPlan>> {
-  const page = await findCatalogPlanPage(db, owner, query, basePath);
-  const products = query.expand.includes('Product')
+/** One page of the merchant's plans, each with its product when asked for. */
+export async function listCatalogPlans(db: Db, owner: MerchantRef, query: ListQuery, options: { withProducts: boolean }): Promise<ListPage<ExpandedPlan>> {
+  const page = await findCatalogPlanPage(db, owner, query);
+  const products = options.withProducts
     ? await findProductsByIds(
         db,
         owner,
-        page.value.map((p) => p.product_id),
+        page.data.map((p) => p.product_id),
       )
     : undefined;
   const byId = new Map((products ?? []).map((p) => [p.id, p]));
-  return { ...page, value: page.value.map((plan) => ({ plan, ...(products ? { product: byId.get(plan.product_id) } : {}) })) };
+  return { ...page, data: page.data.map((plan) => ({ plan, ...(products ? { product: byId.get(plan.product_id) } : {}) })) };
 }

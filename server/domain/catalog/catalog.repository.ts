@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Plan, PlansTable, Product, ProductsTable } from '../../db/tables/catalog.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 
@@ -123,12 +123,12 @@ export async function findCatalogPlan(db: Db, owner: MerchantRef, id: number): P
   return catalogPlans(db, owner).where('plans.id', '=', id).executeTakeFirst();
 }
 
-/** One OData page of the merchant's plans (the merchant ANDed outside the caller's filter). */
-export async function findCatalogPlanPage(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<CatalogPlan>> {
-  return page(query, db.selectFrom(catalogPlans(db, owner).as('p')).selectAll(), basePath);
+/** One page of the merchant's plans (the merchant ANDed outside the caller's filter). */
+export async function findCatalogPlanPage(db: Db, owner: MerchantRef, query: ListQuery): Promise<ListPage<CatalogPlan>> {
+  return listPage(query, db.selectFrom(catalogPlans(db, owner).as('p')).selectAll());
 }
 
-/** One OData page of the merchant's products. */
-export async function findProductPage(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<Product>> {
-  return page(query, db.selectFrom('products').selectAll().where(ofMerchant(owner, 'products')), basePath);
+/** One page of the merchant's products. */
+export async function findProductPage(db: Db, owner: MerchantRef, query: ListQuery): Promise<ListPage<Product>> {
+  return listPage(query, db.selectFrom('products').selectAll().where(ofMerchant(owner, 'products')));
 }

@@ -4,7 +4,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import type { InventoryItem, SubscriptionInventoryItemsTable } from '../../db/tables/catalog.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 
 /** An inventory item with its product's name. */
@@ -28,9 +28,9 @@ export async function findInventoryItemDetails(db: Db, owner: MerchantRef, id: n
   return itemsWithProduct(db, owner).where('i.id', '=', id).executeTakeFirst();
 }
 
-/** One OData page of the merchant's items (the merchant ANDed outside the caller's filter). */
-export async function findInventoryItemPage(db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<InventoryItemDetails>> {
-  return page(query, db.selectFrom(itemsWithProduct(db, owner).as('items')).selectAll(), basePath);
+/** One page of the merchant's items (the merchant ANDed outside the caller's filter). */
+export async function findInventoryItemPage(db: Db, owner: MerchantRef, query: ListQuery): Promise<ListPage<InventoryItemDetails>> {
+  return listPage(query, db.selectFrom(itemsWithProduct(db, owner).as('items')).selectAll());
 }
 
 /** Another item of the product with this serial number (case-insensitively), other than `exceptId`. */

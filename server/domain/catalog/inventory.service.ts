@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { InventoryItemStatus } from '../../db/tables/catalog.js';
-import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { MerchantRef } from '../../shared/tenant.js';
@@ -95,6 +95,6 @@ export async function deleteInventoryItem(db: Kysely<Database>, owner: MerchantR
   });
 }
 
-/** One OData page of the merchant's items. */
-export const listInventoryItems = (db: Db, owner: MerchantRef, query: CompiledQuery, basePath: string): Promise<ODataPage<InventoryItemDetails>> =>
-  findInventoryItemPage(db, owner, query, basePath);
+/** One page of the merchant's items. */
+export const listInventoryItems = (db: Db, owner: MerchantRef, query: ListQuery): Promise<ListPage<InventoryItemDetails>> =>
+  findInventoryItemPage(db, owner, query);

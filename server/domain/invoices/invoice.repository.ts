@@ -2,7 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { InvoiceRow, InvoicesTable } from '../../db/tables/invoices.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -190,7 +190,7 @@ export function tenantInvoices(db: Db, tenant: Tenant) {
   return db.selectFrom('invoices').selectAll().where(ofTenant(tenant, 'invoices'));
 }
 
-/** One OData page of the tenant's invoices: the tenant ANDed outside the caller's filter. */
-export async function findInvoicePage(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<InvoiceRow>> {
-  return page(query, tenantInvoices(db, tenant), basePath);
+/** One page of the tenant's invoices: the tenant ANDed outside the caller's filter. */
+export async function findInvoicePage(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<InvoiceRow>> {
+  return listPage(query, tenantInvoices(db, tenant));
 }

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { InvoiceRow, PayerAddress } from '../../db/tables/invoices.js';
 import type { Merchant, PaymentOption } from '../../db/tables/merchants.js';
-import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
@@ -127,14 +127,9 @@ export async function getInvoiceByReference(db: Db, code: string): Promise<Issue
   return { invoice, merchant: await getMerchant(db, invoice.merchant_id) };
 }
 
-/** One OData page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
-export async function listCommerceInvoices(
-  db: Db,
-  tenant: Tenant,
-  query: CompiledQuery,
-  basePath: string,
-): Promise<{ page: ODataPage<InvoiceRow>; merchant: Merchant }> {
-  const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query, basePath), getMerchant(db, tenant.merchantId)]);
+/** One page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
+export async function listCommerceInvoices(db: Db, tenant: Tenant, query: ListQuery): Promise<{ page: ListPage<InvoiceRow>; merchant: Merchant }> {
+  const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query), getMerchant(db, tenant.merchantId)]);
   return { page: rows, merchant };
 }
 

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { Plan } from '../../db/tables/catalog.js';
 import type { NewPaymentLink, PaymentLinkInvoiceRow, PaymentLinkRow, PaymentLinkUpdate } from '../../db/tables/payment-links.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
 
@@ -48,8 +48,8 @@ export async function deleteLink(db: Db, tenant: Tenant, id: number): Promise<vo
   await db.deleteFrom('payment_links').where(ofTenant(tenant)).where('id', '=', id).execute();
 }
 
-export async function findLinkPage(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<PaymentLinkRow>> {
-  return page(query, db.selectFrom('payment_links').selectAll().where(ofTenant(tenant, 'payment_links')), basePath);
+export async function findLinkPage(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<PaymentLinkRow>> {
+  return listPage(query, db.selectFrom('payment_links').selectAll().where(ofTenant(tenant, 'payment_links')));
 }
 
 /** One more view of the link's page. */
@@ -198,4 +198,27 @@ export async function findOfferedPlans(db: Db, merchantId: number, productId: nu
     .limit(100)
     .execute();
   return rows.map(({ product_name, ...plan }) => ({ plan, productName: product_name }));
+}
+
+/** The payment link each of `invoiceIds` was made through, where that link has a notification URL (per-link webhooks). */
+export async function linkTargets(
+  db: Db,
+  invoiceIds: number[],
+): Promise<Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>> {
+  const targets = new Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>();
+  if (invoiceIds.length === 0) return targets;
+  const rows = await db
+    .selectFrom('payment_link_invoices as li')
+    .innerJoin('payment_links as l', 'l.id', 'li.link_id')
+    .select(['li.invoice_id', 'l.id', 'l.merchant_id', 'l.livemode', 'l.notification_url'])
+    .where('li.invoice_id', 'in', invoiceIds)
+    .where('l.notification_url', 'is not', null)
+    .execute();
+  for (const r of rows) targets.set(r.invoice_id, { linkId: r.id, merchant_id: r.merchant_id, livemode: r.livemode, notification_url: r.notification_url! });
+  return targets;
+}
+
+/** For a join in another statement (a webhook delivery's claim): each link's notification URL and secret, with its merchant. */
+export function linkNotifications(db: Db) {
+  return db.selectFrom('payment_links').select(['id', 'merchant_id', 'notification_url', 'notification_secret']);
 }

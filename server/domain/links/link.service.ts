@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { PaymentLinkRow, PaymentLinkUpdate } from '../../db/tables/payment-links.js';
-import type { CompiledQuery, ODataPage } from '../../odata/index.js';
+import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashPassword, randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
@@ -37,8 +37,7 @@ export async function getLink(db: Db, tenant: Tenant, id: number, options: { loc
   return link;
 }
 
-export const listLinks = (db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<PaymentLinkRow>> =>
-  findLinkPage(db, tenant, query, basePath);
+export const listLinks = (db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<PaymentLinkRow>> => findLinkPage(db, tenant, query);
 
 /** The checks that need the database or the network: the product offered, the notification URL. */
 async function checkReferences(db: Db, tenant: Tenant, s: LinkSettings, input: LinkInput, context: LinkSettingsContext): Promise<void> {

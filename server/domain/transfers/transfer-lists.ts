@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { TransferRow } from '../../db/tables/funds.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { type CompiledQuery, type ODataPage, page } from '../../odata/index.js';
+import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import { listAccounts } from '../accounts/account.service.js';
 import { tenantBookings, type TransactionRow } from '../ledger/ledger-reads.repository.js';
 import { tenantTransfers } from './transfer.repository.js';
@@ -12,12 +12,12 @@ import { tenantTransfers } from './transfer.repository.js';
 export type { TransactionRow };
 
 /** A page of the tenant's transfers. */
-export async function listTransfers(db: Db, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<TransferRow>> {
-  return page(query, tenantTransfers(db, tenant), basePath);
+export async function listTransfers(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<TransferRow>> {
+  return listPage(query, tenantTransfers(db, tenant));
 }
 
 /** A page of the tenant's transactions (its accounts are opened first, so every booking has one). */
-export async function listTransactions(db: Db, clock: Clock, tenant: Tenant, query: CompiledQuery, basePath: string): Promise<ODataPage<TransactionRow>> {
+export async function listTransactions(db: Db, clock: Clock, tenant: Tenant, query: ListQuery): Promise<ListPage<TransactionRow>> {
   await listAccounts(db, clock, tenant);
-  return page(query, tenantBookings(db, tenant), basePath) as Promise<ODataPage<TransactionRow>>;
+  return listPage(query, tenantBookings(db, tenant)) as Promise<ListPage<TransactionRow>>;
 }

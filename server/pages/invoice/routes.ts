@@ -2,9 +2,9 @@
 // the `hostedUrl` of a Checkout one. `POST /invoice/{identifier}/pay` (a button of the page) opens
 // the hosted checkout page that pays what is due, and the payer comes back here. HTML outside `/v1`.
 import express, { type Response, Router } from 'express';
+import { INVOICE_STATUS } from '../../api/commerce/wire-values.js';
 import type { AppDeps } from '../../api/types.js';
 import { type HostedInvoice, type InvoicePageMethod, checkoutForInvoice, hostedInvoice } from '../../domain/checkout/invoice-page.js';
-import { COMMERCE_STATUS } from '../../domain/invoices/invoice.odata.js';
 import { AppError } from '../../shared/errors.js';
 import { html } from '../kit/html.js';
 import { sendPage } from '../kit/layout.js';
@@ -31,7 +31,7 @@ function sendInvoice(res: Response, page: HostedInvoice, alert?: { status: numbe
     body: invoiceBody(page, alert?.message),
     script: '/assets/invoice.js',
     // What the script follows: the identifier (public: it is in the address) and the status shown.
-    data: { identifier: invoice.identifier, status: COMMERCE_STATUS[invoice.status as keyof typeof COMMERCE_STATUS] ?? invoice.status },
+    data: { identifier: invoice.identifier, status: INVOICE_STATUS[invoice.status as keyof typeof INVOICE_STATUS] ?? invoice.status },
   });
 }
 

@@ -2,14 +2,14 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/checkout.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
-import { COMMERCE_STATUS } from '../../../domain/invoices/invoice.odata.js';
 import type { InvoiceRefundOutcome } from '../../../domain/invoice-payments/invoice-refund.js';
 import { decimalToAmount } from '../../../shared/money.js';
+import { INVOICE_STATUS } from '../../commerce/wire-values.js';
 import { refundResultView } from './payment.view.js';
 
 type Schemas = components['schemas'];
 
-const PASCAL: Readonly<Record<string, Schemas['InvoiceEventObject']['status']>> = COMMERCE_STATUS;
+const PASCAL: Readonly<Record<string, Schemas['InvoiceEventObject']['status']>> = INVOICE_STATUS;
 
 /** A stored line as the wire line. Lines of sessions raised before lines had ids are numbered by position. */
 function lineView(

@@ -1,13 +1,13 @@
 import type { components } from '../../../../generated/checkout.js';
 import type { SubscriptionDetails, SubscriptionStatus } from '../../../db/tables/subscriptions.js';
 import type { Proration } from '../../../domain/billing/plan-change.js';
-import { COMMERCE_SUBSCRIPTION_STATUS } from '../../../domain/billing/subscription.odata.js';
 import { decimalToAmount } from '../../../shared/money.js';
+import { SUBSCRIPTION_STATUS } from '../../commerce/wire-values.js';
 
 type Schemas = components['schemas'];
 
-/** The events' status words: the domain's one map (the type check holds them to the contract's). */
-const PASCAL: Record<SubscriptionStatus, Schemas['SubscriptionEventObject']['status']> = COMMERCE_SUBSCRIPTION_STATUS;
+/** The events' status words: the Commerce interface's one map (the type check holds them to the contract's). */
+const PASCAL: Record<SubscriptionStatus, Schemas['SubscriptionEventObject']['status']> = SUBSCRIPTION_STATUS;
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 

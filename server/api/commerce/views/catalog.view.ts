@@ -6,8 +6,8 @@ import type { InventoryItemStatus, Plan, Product } from '../../../db/tables/cata
 import type { CatalogPlan, ExpandedPlan } from '../../../domain/catalog/catalog-lists.js';
 import type { InventoryItemDetails } from '../../../domain/catalog/inventory.service.js';
 import type { CreatePlanInput, UpdatePlanInput } from '../../../domain/catalog/catalog.service.js';
-import { BILLING_TYPES } from '../../../domain/catalog/catalog.odata.js';
 import { decimalToString } from '../../../shared/money.js';
+import { BILLING_TYPES } from '../wire-values.js';
 
 type Schemas = components['schemas'];
 

@@ -5,9 +5,9 @@ import type { components } from '../../../../generated/commerce.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import type { Merchant, PaymentOption } from '../../../db/tables/merchants.js';
 import type { CommerceInvoiceInput } from '../../../domain/invoices/itemized-invoice.js';
-import { COMMERCE_STATUS } from '../../../domain/invoices/invoice.odata.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
+import { INVOICE_STATUS } from '../wire-values.js';
 
 type Schemas = components['schemas'];
 
@@ -81,7 +81,7 @@ export function commerceInvoiceView(invoice: InvoiceRow, merchant: Merchant, pub
     notes: invoice.notes,
     merchant: { id: merchant.id, name: merchant.name, email: merchant.email, media: merchant.logo_url ? [{ mediaUrl: merchant.logo_url }] : [] },
     merchantLocation: null,
-    status: COMMERCE_STATUS[invoice.status as keyof typeof COMMERCE_STATUS] ?? 'Pending',
+    status: INVOICE_STATUS[invoice.status as keyof typeof INVOICE_STATUS] ?? 'Pending',
     totalDue: money(amountDue(invoice).toFixed()),
     totalPaid: money(invoice.amount_paid),
     subTotal: money(invoice.subtotal),

@@ -8,9 +8,9 @@ import type { Merchant } from '../../../db/tables/merchants.js';
 import type { PaymentLinkRow } from '../../../db/tables/payment-links.js';
 import type { LinkInput } from '../../../domain/links/link-fields.js';
 import { fixedPriceTax } from '../../../domain/links/link-fields.js';
-import { LINK_STATUS, LINK_STYLE, LINK_TYPE, LINK_USAGE_MODE, storedOf } from '../../../domain/links/link.odata.js';
 import { minorUnits } from '../../../shared/money.js';
 import { escapeHtml } from '../../../pages/kit/html.js';
+import { LINK_STATUS, LINK_STYLE, LINK_TYPE, LINK_USAGE_MODE, storedOf } from '../wire-values.js';
 import { catalogPlanView } from './catalog.view.js';
 
 type Schemas = components['schemas'];

@@ -1,9 +1,9 @@
 // A subscription as the Commerce interface shows it: the same subscription as the Checkout
 // interface's, with PascalCase statuses and the plan's `timeUnit`/`timeInterval` spelling.
 import type { components } from '../../../../generated/commerce.js';
-import { COMMERCE_SUBSCRIPTION_STATUS } from '../../../domain/billing/subscription.odata.js';
 import type { CommerceSubscriptionRow } from '../../../domain/billing/subscription.service.js';
 import { decimalToAmount } from '../../../shared/money.js';
+import { SUBSCRIPTION_STATUS } from '../wire-values.js';
 
 type Schemas = components['schemas'];
 
@@ -17,7 +17,7 @@ export const commerceSubscriptionView = (s: CommerceSubscriptionRow): Schemas['C
   planId: s.plan_id,
   planName: s.plan_name,
   productId: s.product_id,
-  status: COMMERCE_SUBSCRIPTION_STATUS[s.status] as Schemas['CommerceSubscriptionStatus'],
+  status: SUBSCRIPTION_STATUS[s.status] as Schemas['CommerceSubscriptionStatus'],
   amount: decimalToAmount(s.amount, s.currency),
   currency: s.currency,
   timeUnit: (s.interval.charAt(0).toUpperCase() + s.interval.slice(1)) as Schemas['CommerceSubscription']['timeUnit'],

@@ -1,6 +1,6 @@
 // The OData lists of transfers (`GatewayTransferDto`) and transactions, declared once: wire name,
 // column, type, and what a caller may do with each field.
-import { defineResource } from '../../odata/index.js';
+import { defineResource } from '../../../odata/index.js';
 
 export const TRANSFER_ACTIONS = [
   'RequestQrCode',

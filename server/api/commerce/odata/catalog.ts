@@ -1,13 +1,11 @@
 // The Commerce catalog's lists as OData resources, declared once: each wire field, its column,
 // its type and what a caller may do with it. Stored values are lower case (`service`, `month`,
 // `available`); the wire's PascalCase values map to them for `$filter`.
-import { defineResource, type EnumType } from '../../odata/index.js';
+import { defineResource, type EnumType } from '../../../odata/index.js';
+import { BILLING_TYPES } from '../wire-values.js';
 
 /** A PascalCase enum stored in lower case (`Month` → `month`). */
 const lowerCased = (values: readonly string[]): EnumType => ({ enum: values, toDb: (wire) => wire.toLowerCase() });
-
-/** Commerce billing type → stored billing type. */
-export const BILLING_TYPES = { Recurring: 'recurring', OneTime: 'one_time', Usage: 'usage' } as const;
 
 export const productResource = defineResource({
   table: 'products',

@@ -1,25 +1,8 @@
 // The Commerce invoice list as an OData resource, declared once: each wire field, its column, its
 // type and what a caller may do with it. Fields without a column of their own (the expanded
 // navigations, the links) can only be selected.
-import { defineResource, type FieldSpec } from '../../odata/index.js';
-
-/** Stored status → the Commerce wire status (and back, for `$filter`). */
-export const COMMERCE_STATUS = {
-  draft: 'Draft',
-  pending: 'Pending',
-  sent: 'Sent',
-  partially_paid: 'PartiallyPaid',
-  paid: 'Paid',
-  overdue: 'Overdue',
-  cancelled: 'Cancelled',
-  expired: 'Expired',
-} as const;
-export type CommerceStatus = (typeof COMMERCE_STATUS)[keyof typeof COMMERCE_STATUS];
-
-const STORED_STATUS = Object.fromEntries(Object.entries(COMMERCE_STATUS).map(([stored, wire]) => [wire, stored])) as Record<CommerceStatus, string>;
-
-/** The stored status of a wire status. */
-export const storedStatus = (wire: CommerceStatus): string => STORED_STATUS[wire];
+import { defineResource, type FieldSpec } from '../../../odata/index.js';
+import { INVOICE_STATUS, storedOf } from '../wire-values.js';
 
 const money = (column: string): FieldSpec => ({ column, type: 'decimal' });
 const selectOnly = (column: string): FieldSpec => ({ column, type: 'string', filter: false, sort: false });
@@ -37,7 +20,7 @@ export const invoiceResource = defineResource({
     invoiceNumber: { column: 'invoice_number', type: 'string' },
     description: { column: 'description', type: 'string', nullable: true },
     notes: { column: 'notes', type: 'string', nullable: true, sort: false },
-    status: { column: 'status', type: { enum: Object.values(COMMERCE_STATUS), toDb: (wire) => storedStatus(wire as CommerceStatus) } },
+    status: { column: 'status', type: { enum: Object.values(INVOICE_STATUS), toDb: (wire) => storedOf(INVOICE_STATUS, wire) } },
     totalDue: money('total_due'),
     totalPaid: money('amount_paid'),
     subTotal: money('subtotal'),

@@ -1,20 +1,7 @@
-// The payment-link list as an OData resource, declared once, and the wire names of the links'
-// stored values (the Commerce vocabulary; `$filter` compares wire values).
-import type { PaymentLinkStatus, PaymentLinkStyle, PaymentLinkType, PaymentLinkUsageMode } from '../../db/tables/payment-links.js';
-import { defineResource, type FieldSpec } from '../../odata/index.js';
-import type { EnumType } from '../../odata/resource.js';
-
-export const LINK_STATUS: Record<PaymentLinkStatus, string> = { draft: 'Draft', active: 'Active', inactive: 'Inactive', expired: 'Expired' };
-export const LINK_USAGE_MODE: Record<PaymentLinkUsageMode, string> = { single_use: 'SingleUse', multi_use: 'MultiUse' };
-export const LINK_TYPE: Record<PaymentLinkType, string> = { standard: 'Standard', donation: 'Donation', subscription: 'Subscription' };
-export const LINK_STYLE: Record<PaymentLinkStyle, string> = { button: 'Button', link: 'Link', qr_code: 'QrCode' };
-
-/** The stored value of a wire value of `map`. */
-export function storedOf<S extends string>(map: Record<S, string>, wire: string): S {
-  const entry = Object.entries(map).find(([, w]) => w === wire);
-  if (!entry) throw new Error(`Unknown value ${wire}`);
-  return entry[0] as S;
-}
+// The payment-link list as an OData resource, declared once; `$filter` compares the wire's words
+// (wire-values.ts), stored in the links' own spelling.
+import { defineResource, type EnumType, type FieldSpec } from '../../../odata/index.js';
+import { LINK_STATUS, LINK_STYLE, LINK_TYPE, LINK_USAGE_MODE, storedOf } from '../wire-values.js';
 
 const enumOf = (map: Record<string, string>): EnumType => ({ enum: Object.values(map), toDb: (wire) => storedOf(map, wire) });
 const money = (column: string): FieldSpec => ({ column, type: 'decimal', nullable: true });

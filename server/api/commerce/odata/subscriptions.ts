@@ -1,24 +1,12 @@
 // The Commerce subscription list as an OData resource, declared once: the same subscriptions as
 // the Checkout interface's `/v1/subscriptions`, with PascalCase statuses and the plan's
 // `timeUnit`/`timeInterval` spelling.
-import type { SubscriptionStatus } from '../../db/tables/subscriptions.js';
-import { defineResource } from '../../odata/index.js';
-
-/** Stored status → the PascalCase status of the Commerce wire and of Checkout's subscription events (and back, for `$filter`). */
-export const COMMERCE_SUBSCRIPTION_STATUS = {
-  active: 'Active',
-  trialing: 'Trialing',
-  past_due: 'PastDue',
-  unpaid: 'Unpaid',
-  paused: 'Paused',
-  canceled: 'Canceled',
-  pending: 'Pending',
-} as const satisfies Record<SubscriptionStatus, string>;
-const STORED = Object.fromEntries(Object.entries(COMMERCE_SUBSCRIPTION_STATUS).map(([stored, wire]) => [wire, stored]));
+import { defineResource } from '../../../odata/index.js';
+import { storedOf, SUBSCRIPTION_STATUS } from '../wire-values.js';
 
 const at = (column: string, nullable = false) => ({ column, type: 'datetime' as const, nullable });
 
-export const commerceSubscriptionResource = defineResource({
+export const subscriptionResource = defineResource({
   table: 's',
   key: 'id',
   fields: {
@@ -29,7 +17,7 @@ export const commerceSubscriptionResource = defineResource({
     planId: { column: 'plan_id', type: 'int' },
     planName: { column: 'plan_name', type: 'string' },
     productId: { column: 'product_id', type: 'int' },
-    status: { column: 'status', type: { enum: Object.values(COMMERCE_SUBSCRIPTION_STATUS), toDb: (wire) => STORED[wire]! } },
+    status: { column: 'status', type: { enum: Object.values(SUBSCRIPTION_STATUS), toDb: (wire) => storedOf(SUBSCRIPTION_STATUS, wire) } },
     amount: { column: 'amount', type: 'decimal' },
     currency: { column: 'currency', type: 'string' },
     timeUnit: { column: 'interval', type: { enum: ['Day', 'Week', 'Month', 'Year'], toDb: (wire) => wire.toLowerCase() } },
