@@ -29,13 +29,6 @@ const NOT_YET = [
   'server/domain/links/link.repository.ts reads merchants',
   'server/domain/links/link.repository.ts reads plans',
   'server/domain/links/link.repository.ts reads products',
-  'server/domain/webhooks/delivery.repository.ts reads events',
-  'server/domain/webhooks/delivery.repository.ts writes events',
-  'server/domain/webhooks/delivery.repository.ts reads payments',
-  'server/domain/webhooks/delivery.repository.ts reads checkout_sessions',
-  'server/domain/webhooks/delivery.repository.ts reads payment_link_invoices',
-  'server/domain/webhooks/delivery.repository.ts reads payment_links',
-  'server/domain/webhooks/delivery.repository.ts reads sandbox_clocks',
 ];
 
 const uses = (text: string) => tableUses('x.ts', text, new Set(['payments', 'refunds', 'invoices'])).map((u) => `${u.line} ${u.access} ${u.table}`);

@@ -123,3 +123,24 @@ export async function findSessionForSecret(db: Db, sessionId: string) {
 export async function findSessionById(db: Db, id: string): Promise<CheckoutSessionRow | undefined> {
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** The notification URL of each of `sessionIds` (per-session webhooks), with the session's tenant. */
+export async function sessionTargets(
+  db: Db,
+  sessionIds: string[],
+): Promise<Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>> {
+  const targets = new Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>();
+  if (sessionIds.length === 0) return targets;
+  for (const s of await db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'merchant_id', 'livemode', 'notification_url'])
+    .where('id', 'in', sessionIds)
+    .execute())
+    targets.set(s.id, s);
+  return targets;
+}
+
+/** For a join in another statement (a webhook delivery's claim): each session's notification URL and secret, with its merchant. */
+export function sessionNotifications(db: Db) {
+  return db.selectFrom('checkout_sessions').select(['id', 'merchant_id', 'notification_url', 'notification_secret']);
+}

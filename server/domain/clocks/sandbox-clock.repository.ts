@@ -1,3 +1,4 @@
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
 // One row per merchant that ever advanced its test-mode clock: how far ahead it runs, and the hold
@@ -63,4 +64,9 @@ export async function moveClock(db: Db, merchantId: number, offsetSeconds: numbe
 /** Lets go of the hold on the merchant's clock. */
 export async function releaseClock(db: Db, merchantId: number): Promise<void> {
   await db.updateTable('sandbox_clocks').set({ advancing_until: null }).where('merchant_id', '=', merchantId).execute();
+}
+
+/** In another statement: the seconds the merchant `merchantId` (a column) advanced its test-mode clock, null when never. */
+export function clockOffsetOf(merchantId: Expression<number>): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT sc.offset_seconds FROM sandbox_clocks sc WHERE sc.merchant_id = ${merchantId})`;
 }

@@ -146,3 +146,12 @@ export async function nextDuePayment(
 export async function lockInvoicePayments(db: Db, tenant: Tenant, invoiceId: number): Promise<PaymentRow[]> {
   return db.selectFrom('payments').selectAll().where('invoice_id', '=', invoiceId).where(ofTenant(tenant)).orderBy('id').forUpdate().execute();
 }
+
+/** The checkout sessions the payments of `paymentIds` were made through (for `payment.*` events without a session of their own). */
+export async function sessionsOfPayments(db: Db, paymentIds: number[]): Promise<Map<number, string>> {
+  const sessions = new Map<number, string>();
+  if (paymentIds.length === 0) return sessions;
+  for (const p of await db.selectFrom('payments').select(['id', 'session_id']).where('id', 'in', paymentIds).execute())
+    if (p.session_id) sessions.set(p.id, p.session_id);
+  return sessions;
+}

@@ -11,7 +11,8 @@ import { type Page, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { type EventRecord, toEventRecord, writeEvent } from '../events/event.service.js';
 import { getConfiguration, type WebhookOwner } from './configuration.service.js';
-import { deliveryStatus, findAttempts, findDeliveries, findDelivery, findEventRow, insertDeliveries } from './delivery.repository.js';
+import { findEventRow } from '../events/outbox.repository.js';
+import { deliveryStatus, findAttempts, findDeliveries, findDelivery, insertDeliveries } from './delivery.repository.js';
 import { attemptDelivery, type DeliverySettings } from './delivery.js';
 import { newDeliveryId } from './fan-out.js';
 

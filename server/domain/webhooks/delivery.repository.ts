@@ -1,5 +1,6 @@
-// The outbox (events not yet fanned out), deliveries and their attempt log. Deliveries are claimed
-// and recorded in batches, one statement each, whether a batch holds one delivery or a hundred.
+// Deliveries and their attempt log. Deliveries are claimed and recorded in batches, one statement
+// each, whether a batch holds one delivery or a hundred; a claim reads the delivery's event, session
+// and link through what their modules export for a join (the outbox itself is the events module's).
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
@@ -7,69 +8,10 @@ import type { EventRow } from '../../db/tables/events.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/tables/webhooks.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
-
-/**
- * Claims up to `limit` events not yet fanned out (`FOR UPDATE SKIP LOCKED`, so several workers never
- * take the same one), oldest first; with `testModeOf`, only that merchant's test-mode events.
- */
-export async function claimUndispatchedEvents(db: Db, limit: number, testModeOf?: number): Promise<EventRow[]> {
-  const ofMerchant = testModeOf === undefined ? sql`` : sql`AND merchant_id = ${testModeOf} AND NOT livemode`;
-  const { rows } =
-    await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(db);
-  return rows;
-}
-
-export async function markDispatched(db: Db, eventIds: string[], at: Date): Promise<void> {
-  await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', eventIds).execute();
-}
-
-/** Whether the outbox holds an event not fanned out yet: one cheap look (a partial index), for polling. */
-export async function hasUndispatchedEvents(db: Db): Promise<boolean> {
-  return (await db.selectFrom('events').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
-}
-
-/** The checkout sessions the payments of `paymentIds` were made through (for `payment.*` events without a session of their own). */
-export async function sessionsOfPayments(db: Db, paymentIds: number[]): Promise<Map<number, string>> {
-  const sessions = new Map<number, string>();
-  if (paymentIds.length === 0) return sessions;
-  for (const p of await db.selectFrom('payments').select(['id', 'session_id']).where('id', 'in', paymentIds).execute())
-    if (p.session_id) sessions.set(p.id, p.session_id);
-  return sessions;
-}
-
-/** The notification URL of each of `sessionIds` (per-session webhooks), with the session's tenant. */
-export async function sessionTargets(
-  db: Db,
-  sessionIds: string[],
-): Promise<Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>> {
-  const targets = new Map<string, { merchant_id: number; livemode: boolean; notification_url: string | null }>();
-  if (sessionIds.length === 0) return targets;
-  for (const s of await db
-    .selectFrom('checkout_sessions')
-    .select(['id', 'merchant_id', 'livemode', 'notification_url'])
-    .where('id', 'in', sessionIds)
-    .execute())
-    targets.set(s.id, s);
-  return targets;
-}
-
-/** The payment link each of `invoiceIds` was made through, where that link has a notification URL (per-link webhooks). */
-export async function linkTargets(
-  db: Db,
-  invoiceIds: number[],
-): Promise<Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>> {
-  const targets = new Map<number, { linkId: number; merchant_id: number; livemode: boolean; notification_url: string }>();
-  if (invoiceIds.length === 0) return targets;
-  const rows = await db
-    .selectFrom('payment_link_invoices as li')
-    .innerJoin('payment_links as l', 'l.id', 'li.link_id')
-    .select(['li.invoice_id', 'l.id', 'l.merchant_id', 'l.livemode', 'l.notification_url'])
-    .where('li.invoice_id', 'in', invoiceIds)
-    .where('l.notification_url', 'is not', null)
-    .execute();
-  for (const r of rows) targets.set(r.invoice_id, { linkId: r.id, merchant_id: r.merchant_id, livemode: r.livemode, notification_url: r.notification_url! });
-  return targets;
-}
+import { sessionNotifications } from '../checkout/session.repository.js';
+import { clockOffsetOf } from '../clocks/sandbox-clock.repository.js';
+import { outboxEvents } from '../events/outbox.repository.js';
+import { linkNotifications } from '../links/link.repository.js';
 
 export async function insertDeliveries(db: Db, deliveries: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
   for (let i = 0; i < deliveries.length; i += 500)
@@ -83,7 +25,7 @@ export async function insertDeliveries(db: Db, deliveries: Insertable<WebhookDel
  * In a statement on `webhook_deliveries`: the seconds the delivery's merchant advanced its
  * test-mode clock (0 for live deliveries and for merchants that never advanced it).
  */
-const sandboxOffsetOfDelivery = sql<string>`CASE WHEN webhook_deliveries.livemode THEN 0 ELSE COALESCE((SELECT sc.offset_seconds FROM sandbox_clocks sc WHERE sc.merchant_id = webhook_deliveries.merchant_id), 0) END`;
+const sandboxOffsetOfDelivery = sql<string>`CASE WHEN webhook_deliveries.livemode THEN 0 ELSE COALESCE(${clockOffsetOf(sql.ref('webhook_deliveries.merchant_id'))}, 0) END`;
 
 export type AttemptKind = 'automatic' | 'resend';
 
@@ -134,10 +76,10 @@ export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind
         .returning(sandboxOffsetOfDelivery.as('sandbox_offset')),
     )
     .selectFrom('claimed as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .innerJoin(outboxEvents(db).as('e'), 'e.id', 'd.event_id')
     .leftJoin('webhook_configurations as c', 'c.id', 'd.configuration_id')
-    .leftJoin('checkout_sessions as s', (join) => join.onRef('s.id', '=', 'd.session_id').onRef('s.merchant_id', '=', 'd.merchant_id'))
-    .leftJoin('payment_links as pl', (join) => join.onRef('pl.id', '=', 'd.payment_link_id').onRef('pl.merchant_id', '=', 'd.merchant_id'))
+    .leftJoin(sessionNotifications(db).as('s'), (join) => join.onRef('s.id', '=', 'd.session_id').onRef('s.merchant_id', '=', 'd.merchant_id'))
+    .leftJoin(linkNotifications(db).as('pl'), (join) => join.onRef('pl.id', '=', 'd.payment_link_id').onRef('pl.merchant_id', '=', 'd.merchant_id'))
     .selectAll('d')
     .select([
       'e.merchant_id as e_merchant_id',
@@ -278,9 +220,4 @@ export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookD
   return (
     await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(100).execute()
   ).reverse();
-}
-
-/** The event a delivery carries. */
-export async function findEventRow(db: Db, id: string): Promise<EventRow> {
-  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }

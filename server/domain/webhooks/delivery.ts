@@ -9,15 +9,8 @@ import type { WebhookDeliveryRow } from '../../db/tables/webhooks.js';
 import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { type EventRecord, toEventRecord } from '../events/event.service.js';
-import {
-  type AttemptKind,
-  claimDeliveryRows,
-  type ClaimedRow,
-  findDueDeliveryIds,
-  hasUndispatchedEvents,
-  nextDueDelivery,
-  recordAttemptRows,
-} from './delivery.repository.js';
+import { hasUndispatchedEvents } from '../events/outbox.repository.js';
+import { type AttemptKind, claimDeliveryRows, type ClaimedRow, findDueDeliveryIds, nextDueDelivery, recordAttemptRows } from './delivery.repository.js';
 import { dispatchPendingEvents } from './fan-out.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 

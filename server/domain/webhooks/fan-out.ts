@@ -11,8 +11,12 @@ import { baseClock, type Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { sandboxOffsets } from '../clocks/tenant-clock.js';
 import { decodeSubject } from '../events/event.service.js';
+import { claimUndispatchedEvents, markDispatched } from '../events/outbox.repository.js';
+import { linkTargets } from '../links/link.repository.js';
+import { sessionsOfPayments } from '../payments/payment.repository.js';
+import { sessionTargets } from '../checkout/session.repository.js';
 import { findEnabledConfigurations } from './configuration.repository.js';
-import { claimUndispatchedEvents, insertDeliveries, linkTargets, markDispatched, sessionsOfPayments, sessionTargets } from './delivery.repository.js';
+import { insertDeliveries } from './delivery.repository.js';
 import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
 
 export const newDeliveryId = () => `whd_${randomToken(24)}`;

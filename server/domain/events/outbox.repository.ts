@@ -1,0 +1,36 @@
+// The events table as the webhooks' outbox: events not yet fanned out are claimed and marked, and a
+// claimed delivery reads its event in the same statement through `outboxEvents`. The events
+// module owns the table; the webhooks module calls these.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { EventRow } from '../../db/tables/events.js';
+
+/**
+ * Claims up to `limit` events not yet fanned out (`FOR UPDATE SKIP LOCKED`, so several workers never
+ * take the same one), oldest first; with `testModeOf`, only that merchant's test-mode events.
+ */
+export async function claimUndispatchedEvents(db: Db, limit: number, testModeOf?: number): Promise<EventRow[]> {
+  const ofMerchant = testModeOf === undefined ? sql`` : sql`AND merchant_id = ${testModeOf} AND NOT livemode`;
+  const { rows } =
+    await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(db);
+  return rows;
+}
+
+export async function markDispatched(db: Db, eventIds: string[], at: Date): Promise<void> {
+  await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', eventIds).execute();
+}
+
+/** Whether the outbox holds an event not fanned out yet: one cheap look (a partial index), for polling. */
+export async function hasUndispatchedEvents(db: Db): Promise<boolean> {
+  return (await db.selectFrom('events').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The event a delivery carries. */
+export async function findEventRow(db: Db, id: string): Promise<EventRow> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** For a join in another statement (a delivery's claim): the columns of events a delivery sends. */
+export function outboxEvents(db: Db) {
+  return db.selectFrom('events').select(['id', 'merchant_id', 'livemode', 'type', 'api_version', 'data', 'created_at']);
+}
