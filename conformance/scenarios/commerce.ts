@@ -10,7 +10,8 @@ import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { commerceInvoiceScenarios } from './commerce/invoices.js';
 import { linkScenarios } from './commerce/links.js';
-import { commerceDirectPayments, commercePayments } from './commerce/payments.js';
+import { commerceDirectPayments } from './commerce/direct-payments.js';
+import { commercePayments } from './commerce/payments.js';
 import { payoutScenarios } from './commerce/payouts.js';
 import { commercePlatformScenarios } from './commerce/platform.js';
 

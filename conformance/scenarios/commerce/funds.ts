@@ -8,7 +8,7 @@ import { secretKey } from '../fixtures/keys.js';
 import { MESSAGES, PAY_CARD } from '../fixtures/operations.js';
 import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 import { newSession, payByCard } from '../fixtures/sessions.js';
-import { newInvoice, optionOf, payInvoice } from './payments.js';
+import { newInvoice, optionOf, payInvoice } from '../fixtures/commerce-payments.js';
 
 const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
 const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');

@@ -7,7 +7,8 @@ import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
 import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { advanceClock } from '../fixtures/clock.js';
 import { clocked, COMMERCE_DOC, source } from '../fixtures/scenario.js';
-import { apiKey, card, newInvoice, optionOf, payInvoice, VISA } from './payments.js';
+import { card, newInvoice, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
+import { apiKey } from '../fixtures/keys.js';
 
 const INVOICE_STATES = source(COMMERCE_DOC, 'States and transitions', 'Invoice status');
 const PAY = ['createCommerceInvoice', 'listInvoicePaymentMethods', 'payInvoice'];

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
-import { emailFor, tag } from '../fixtures/keys.js';
+import { apiKey, emailFor, tag } from '../fixtures/keys.js';
 import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
@@ -13,7 +13,6 @@ const INVOICE_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Invoi
 const PAYMENT_OPTION = source(COMMERCE_DOC, 'Resources and their fields', 'Payment option (payment method of an invoice)');
 const INVOICES = source(COMMERCE_DOC, 'Endpoints', 'Invoices');
 
-const apiKey = (ctx: ConformanceContext) => ctx.options.apiKey ?? ctx.options.secretKey;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The contract's example invoice: 4 x 150 at 10 %, 2 x 89.50 - 9 at 5 %, discount 20, shipping 12.50 → 831. */

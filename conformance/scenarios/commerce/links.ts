@@ -6,7 +6,8 @@ import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, tag } from '../fixtures/keys.js';
 import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
-import { apiKey, card, optionOf, payInvoice, VISA } from './payments.js';
+import { card, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
+import { apiKey } from '../fixtures/keys.js';
 
 const LINK = 'createPaymentLink';
 const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');

@@ -1,98 +1,27 @@
-// Paying invoices through the Commerce interface (`POST /api/payment/payinvoice`) and payments by
-// id (`/v1/payment`): the approval actions, the `isSuccess` rule, the sandbox cards, paying by
-// identifier, declines as answers, and a card hold with its capture.
+// Paying invoices through the Commerce interface (`POST /api/payment/payinvoice`): the approval actions,
+// the `isSuccess` rule, the sandbox cards, paying by identifier, and declines as answers.
 import assert from 'node:assert/strict';
-import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
+import type { Scenario } from '../../types.js';
 import { call, expectError, expectStatus } from '../fixtures/http.js';
-import { COMMERCE_DOC, source } from '../fixtures/scenario.js';
-
-const INVOICE = 'createCommerceInvoice';
-const PAY = [INVOICE, 'listInvoicePaymentMethods', 'payInvoice'];
-
-const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');
-const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
-const PAYMENT_RULES = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources', 'Rules');
-const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
-const ERRORS = source(COMMERCE_DOC, 'Errors');
-
-export const VISA = '4242424242424242';
-const MASTERCARD = '5555555555554444';
-const THREE_DS = '4000000000003220';
-const INSUFFICIENT = '4000000000009995';
-
-export const apiKey = (ctx: ConformanceContext): string => ctx.options.apiKey ?? ctx.options.secretKey;
-const expiry = () => `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-export const card = (cardNumber: string) => ({ name: 'Conformance Payer', cardNumber, expiryDate: expiry(), cvv: '123' });
-
-/** A new Commerce invoice of one item, 2 × 42.50 USD = 85.00. */
-export async function newInvoice(ctx: ConformanceContext, extra: Record<string, unknown> = {}): Promise<{ id: number; identifier: string }> {
-  const res = await call(ctx, 'commerce', INVOICE, {
-    method: 'POST',
-    path: '/v1/invoice',
-    apiKey: apiKey(ctx),
-    body: {
-      currencyCode: 'USD',
-      description: 'Conformance invoice',
-      items: [{ name: 'Workshop seat', unitCost: 42.5, quantity: 2 }],
-      sourceInfo: { firstName: 'Ana', lastName: 'Lopez', email: 'ana.lopez@example.com' },
-      ...extra,
-    },
-  });
-  expectStatus(res, 201, 'create a Commerce invoice');
-  return { id: res.json.id, identifier: res.json.identifier };
-}
-
-/** The invoice's enabled payment option of this method (and card brand, for cards). */
-export async function optionOf(ctx: ConformanceContext, invoiceId: number, method: string, name?: string): Promise<number> {
-  const res = await call(ctx, 'commerce', 'listInvoicePaymentMethods', { method: 'GET', path: `/v1/invoice/${invoiceId}/PaymentMethods`, apiKey: apiKey(ctx) });
-  expectStatus(res, 200, "list the invoice's payment methods");
-  const options: { id: number; name: string; paymentMethodId: string; isEnabled: boolean }[] = res.json.value;
-  const option = options.find((o) => o.isEnabled && o.paymentMethodId === method && (name === undefined || o.name.toLowerCase() === name.toLowerCase()));
-  assert.ok(option, `the invoice offers an enabled ${name ?? method} option: ${JSON.stringify(options)}`);
-  return option.id;
-}
-
-export const payInvoice = (ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> =>
-  call(ctx, 'commerce', 'payInvoice', { method: 'POST', path: '/api/payment/payinvoice', apiKey: apiKey(ctx), body });
-
-/** Pays a new invoice by card; answers the payment response. */
-async function payByCard(
-  ctx: ConformanceContext,
-  cardNumber: string,
-  brand = 'Visa',
-): Promise<{ invoice: { id: number; identifier: string }; res: HttpResult }> {
-  const invoice = await newInvoice(ctx);
-  const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', brand), card: card(cardNumber) });
-  expectStatus(res, 200, 'pay the invoice by card');
-  return { invoice, res };
-}
-
-/** The contract's rule: `isSuccess` exactly when the status is Success or CustomerAuthRequired. */
-function assertIsSuccessRule(body: { isSuccess: boolean; paymentStatusId: string }): void {
-  assert.equal(
-    body.isSuccess,
-    ['Success', 'CustomerAuthRequired'].includes(body.paymentStatusId),
-    `isSuccess ${body.isSuccess} with paymentStatusId ${body.paymentStatusId}`,
-  );
-}
-
-const RESPONSE_FIELDS = [
-  'referenceNumber',
-  'invoiceIdentifier',
-  'amountPaid',
-  'amountDue',
-  'feePaid',
-  'currency',
-  'paymentStatusId',
-  'paymentDateTime',
-  'paymentMethod',
-  'isSuccess',
-  'approvalAction',
-  'approvalDataOrUrl',
-  'is3DSecureAuth',
-  'authorizationCode',
-  'hostMessage',
-];
+import { apiKey } from '../fixtures/keys.js';
+import {
+  assertIsSuccessRule,
+  card,
+  ERRORS,
+  INSUFFICIENT,
+  MASTERCARD,
+  newInvoice,
+  optionOf,
+  PAY,
+  PAYMENT_RESPONSE,
+  PAYMENT_RULES,
+  PAYMENTS,
+  payByCard,
+  payInvoice,
+  RESPONSE_FIELDS,
+  THREE_DS,
+  VISA,
+} from '../fixtures/commerce-payments.js';
 
 export const commercePayments: Scenario[] = [
   {
@@ -280,78 +209,6 @@ export const commercePayments: Scenario[] = [
       assert.equal(res.json.error, undefined, 'a decline is no error body');
       assert.equal(res.json.isSuccess, false);
       assert.ok(res.json.hostMessage, 'hostMessage carries the reason');
-    },
-  },
-];
-
-/** A card payment of `amount` USD made with `POST /v1/payment`. */
-async function createPayment(ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> {
-  const res = await call(ctx, 'commerce', 'createCommercePayment', {
-    method: 'POST',
-    path: '/v1/payment',
-    apiKey: apiKey(ctx),
-    body: { currency: 'USD', ...body },
-  });
-  expectStatus(res, 201, 'create a payment');
-  return res;
-}
-
-export const commerceDirectPayments: Scenario[] = [
-  {
-    id: 'commerce.other.create-payment',
-    title: '`POST /v1/payment` accepts the create-payment example (amount, currency, paymentMethod, description)',
-    source: OTHER_OPS,
-    requires: ['createCommercePayment'],
-    serverOnly: true,
-    async run(ctx) {
-      const res = await createPayment(ctx, { amount: 25, paymentMethod: 'CreditCard', description: 'Conformance order', paymentOptionId: 1, card: card(VISA) });
-      assert.equal(res.json.amount, 25);
-      assert.equal(res.json.currency, 'USD');
-      assert.equal(res.json.description, 'Conformance order');
-      assert.equal(res.json.status, 'Success');
-    },
-  },
-  {
-    id: 'commerce.other.get-payment',
-    title: '`GET /v1/payment/{id}` answers a payment',
-    source: OTHER_OPS,
-    requires: ['createCommercePayment', 'getCommercePayment'],
-    serverOnly: true,
-    async run(ctx) {
-      const made = await createPayment(ctx, { amount: 31.5, paymentOptionId: 1, card: card(VISA), clientReferenceNumber: 'CONF-1' });
-      const res = await call(ctx, 'commerce', 'getCommercePayment', { method: 'GET', path: `/v1/payment/${made.json.id}`, apiKey: apiKey(ctx) });
-      expectStatus(res, 200, 'read the payment');
-      assert.equal(res.json.id, made.json.id);
-      assert.equal(res.json.amount, 31.5);
-      assert.equal(res.json.clientReferenceNumber, 'CONF-1');
-      assert.equal(res.json.invoiceId, made.json.invoiceId);
-    },
-  },
-  {
-    id: 'commerce.other.capture-payment',
-    title: '`POST /v1/payment/{id}/capture` captures a held payment',
-    source: OTHER_OPS,
-    requires: ['createCommercePayment', 'captureCommercePayment'],
-    serverOnly: true,
-    async run(ctx) {
-      const hold = await createPayment(ctx, { amount: 50, paymentOptionId: 1, card: card(VISA), captureMethod: 'Manual' });
-      assert.equal(hold.json.holdStatus, 'Authorized');
-      const res = await call(ctx, 'commerce', 'captureCommercePayment', {
-        method: 'POST',
-        path: `/v1/payment/${hold.json.id}/capture`,
-        apiKey: apiKey(ctx),
-        body: { amount: 40 },
-      });
-      expectStatus(res, 200, 'capture the hold');
-      assert.equal(res.json.holdStatus, 'Captured');
-      assert.equal(res.json.capturedAmount, 40);
-      const twice = await call(ctx, 'commerce', 'captureCommercePayment', {
-        method: 'POST',
-        path: `/v1/payment/${hold.json.id}/capture`,
-        apiKey: apiKey(ctx),
-        body: {},
-      });
-      expectError(twice, 409, 'conflict', 'hold_not_capturable');
     },
   },
 ];

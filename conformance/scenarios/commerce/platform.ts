@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { call, expectError, expectStatus, sleep } from '../fixtures/http.js';
-import { emailFor } from '../fixtures/keys.js';
+import { apiKey, emailFor } from '../fixtures/keys.js';
 import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
 
 const INVOICE = 'createCommerceInvoice';
@@ -17,8 +17,6 @@ const CATALOG = source(COMMERCE_DOC, 'Endpoints', 'Subscription catalog');
 const VERSIONING = source(COMMERCE_DOC, 'Versioning');
 const EVENTS = source(COMMERCE_DOC, 'Events');
 const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
-
-const apiKey = (ctx: ConformanceContext) => ctx.options.apiKey ?? ctx.options.secretKey;
 
 const plans = (ctx: ConformanceContext, path: string, keys: { apiKey?: string | null; key?: string | null }) =>
   call(ctx, 'commerce', 'listSubscriptionPlans', { method: 'GET', path, apiKey: keys.apiKey ?? null, key: keys.key ?? null, query: { $top: 1 } });

@@ -1,0 +1,78 @@
+// Payments by id through the Commerce interface (`/v1/payment`): a card payment, and a card hold with its capture.
+import assert from 'node:assert/strict';
+import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
+import { apiKey } from '../fixtures/keys.js';
+import { card, OTHER_OPS, VISA } from '../fixtures/commerce-payments.js';
+
+/** A card payment of `amount` USD made with `POST /v1/payment`. */
+async function createPayment(ctx: ConformanceContext, body: Record<string, unknown>): Promise<HttpResult> {
+  const res = await call(ctx, 'commerce', 'createCommercePayment', {
+    method: 'POST',
+    path: '/v1/payment',
+    apiKey: apiKey(ctx),
+    body: { currency: 'USD', ...body },
+  });
+  expectStatus(res, 201, 'create a payment');
+  return res;
+}
+
+export const commerceDirectPayments: Scenario[] = [
+  {
+    id: 'commerce.other.create-payment',
+    title: '`POST /v1/payment` accepts the create-payment example (amount, currency, paymentMethod, description)',
+    source: OTHER_OPS,
+    requires: ['createCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const res = await createPayment(ctx, { amount: 25, paymentMethod: 'CreditCard', description: 'Conformance order', paymentOptionId: 1, card: card(VISA) });
+      assert.equal(res.json.amount, 25);
+      assert.equal(res.json.currency, 'USD');
+      assert.equal(res.json.description, 'Conformance order');
+      assert.equal(res.json.status, 'Success');
+    },
+  },
+  {
+    id: 'commerce.other.get-payment',
+    title: '`GET /v1/payment/{id}` answers a payment',
+    source: OTHER_OPS,
+    requires: ['createCommercePayment', 'getCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const made = await createPayment(ctx, { amount: 31.5, paymentOptionId: 1, card: card(VISA), clientReferenceNumber: 'CONF-1' });
+      const res = await call(ctx, 'commerce', 'getCommercePayment', { method: 'GET', path: `/v1/payment/${made.json.id}`, apiKey: apiKey(ctx) });
+      expectStatus(res, 200, 'read the payment');
+      assert.equal(res.json.id, made.json.id);
+      assert.equal(res.json.amount, 31.5);
+      assert.equal(res.json.clientReferenceNumber, 'CONF-1');
+      assert.equal(res.json.invoiceId, made.json.invoiceId);
+    },
+  },
+  {
+    id: 'commerce.other.capture-payment',
+    title: '`POST /v1/payment/{id}/capture` captures a held payment',
+    source: OTHER_OPS,
+    requires: ['createCommercePayment', 'captureCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const hold = await createPayment(ctx, { amount: 50, paymentOptionId: 1, card: card(VISA), captureMethod: 'Manual' });
+      assert.equal(hold.json.holdStatus, 'Authorized');
+      const res = await call(ctx, 'commerce', 'captureCommercePayment', {
+        method: 'POST',
+        path: `/v1/payment/${hold.json.id}/capture`,
+        apiKey: apiKey(ctx),
+        body: { amount: 40 },
+      });
+      expectStatus(res, 200, 'capture the hold');
+      assert.equal(res.json.holdStatus, 'Captured');
+      assert.equal(res.json.capturedAmount, 40);
+      const twice = await call(ctx, 'commerce', 'captureCommercePayment', {
+        method: 'POST',
+        path: `/v1/payment/${hold.json.id}/capture`,
+        apiKey: apiKey(ctx),
+        body: {},
+      });
+      expectError(twice, 409, 'conflict', 'hold_not_capturable');
+    },
+  },
+];
