@@ -9,7 +9,8 @@ import { fundsScenarios } from './commerce/funds.js';
 import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { commerceInvoiceScenarios } from './commerce/invoices.js';
-import { linkScenarios } from './commerce/links.js';
+import { publicLinkScenarios } from './commerce/link-public.js';
+import { linkOperations } from './commerce/links.js';
 import { commerceDirectPayments } from './commerce/direct-payments.js';
 import { commercePayments } from './commerce/payments.js';
 import { payoutScenarios } from './commerce/payouts.js';
@@ -21,7 +22,8 @@ export const commerceScenarios: Scenario[] = [
   ...invoiceStateScenarios,
   ...commercePayments,
   ...payoutScenarios,
-  ...linkScenarios,
+  ...linkOperations,
+  ...publicLinkScenarios,
   ...catalogProducts,
   ...catalogPlans,
   ...catalogInventory,

@@ -1,71 +1,30 @@
-// Payment links (commerce-api.md › Endpoints › Payment links, › Resources and their fields ›
-// Payment link, › States and transitions): the merchant's operations, the public ones of the
-// hosted page, and an invoice made through a link and paid.
+// Payment links, the merchant's operations (commerce-api.md › Endpoints › Payment links, › Resources and
+// their fields › Payment link, › States and transitions): fields, list, update, delete, and the states.
 import assert from 'node:assert/strict';
-import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
-import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
-import { emailFor, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
-import { card, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
+import type { Scenario } from '../../types.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
+import { tag } from '../fixtures/keys.js';
+import { scenario } from '../fixtures/scenario.js';
 import { apiKey } from '../fixtures/keys.js';
+import {
+  activate,
+  byIdentifier,
+  CONVENTIONS,
+  deactivate,
+  DECIMAL,
+  invoiceFrom,
+  keyed,
+  LINK,
+  LINK_FIELDS,
+  LINKS,
+  listed,
+  newLink,
+  OTHER_STATES,
+  refused,
+  UUID,
+} from '../fixtures/payment-links.js';
 
-const LINK = 'createPaymentLink';
-const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
-const LINK_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Payment link');
-const OTHER_STATES = source(COMMERCE_DOC, 'States and transitions', 'Other status values');
-const LINKS = source(COMMERCE_DOC, 'Endpoints', 'Payment links');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
-
-/** A fixed-price link of this run: 24.50 USD at 8.25 % tax (26.52 a payment). */
-async function newLink(ctx: ConformanceContext, label: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const body = {
-    name: `Conformance ${label} ${tag(ctx).slice(-8)}`,
-    currencyCode: 'USD',
-    unitPrice: '24.50',
-    taxRate: '8.25',
-    productName: 'Beans 1 kg',
-    ...extra,
-  };
-  const res = await call(ctx, 'commerce', LINK, { method: 'POST', path: '/v1/PaymentLink', apiKey: apiKey(ctx), body });
-  expectStatus(res, 201, 'create a payment link');
-  return res.json;
-}
-
-const pub = (ctx: ConformanceContext, operationId: string, method: string, path: string, body?: unknown): Promise<HttpResult> =>
-  call(ctx, 'commerce', operationId, { method, path, apiKey: null, key: null, ...(body === undefined ? {} : { body }) });
-const byIdentifier = (ctx: ConformanceContext, identifier: string) =>
-  pub(ctx, 'getPaymentLinkByIdentifier', 'GET', `/v1/PaymentLink/GetByIdentifier(identifier='${identifier}')`);
-const invoiceFrom = (ctx: ConformanceContext, identifier: string, label: string, extra: Record<string, unknown> = {}) =>
-  pub(ctx, 'createPaymentLinkInvoice', 'POST', `/v1/PaymentLink/CreateInvoice(identifier='${identifier}')`, {
-    email: emailFor(ctx, label),
-    firstName: 'Conformance',
-    lastName: label,
-    ...extra,
-  });
-const keyed = (ctx: ConformanceContext, operationId: string, method: string, path: string, body?: unknown) =>
-  call(ctx, 'commerce', operationId, { method, path, apiKey: apiKey(ctx), ...(body === undefined ? {} : { body }) });
-const activate = (ctx: ConformanceContext, id: number) => keyed(ctx, 'activatePaymentLink', 'POST', `/v1/PaymentLink/${id}/Activate`);
-const deactivate = (ctx: ConformanceContext, id: number) => keyed(ctx, 'deactivatePaymentLink', 'POST', `/v1/PaymentLink/${id}/Deactivate`);
-const listed = async (ctx: ConformanceContext, id: number) => {
-  const res = await call(ctx, 'commerce', 'listPaymentLinks', {
-    method: 'GET',
-    path: '/v1/PaymentLink',
-    apiKey: apiKey(ctx),
-    query: { $filter: `id eq ${id}` },
-  });
-  expectStatus(res, 200, 'list the link');
-  assert.equal(res.json.value.length, 1, `the link ${id} in the list`);
-  return res.json.value[0];
-};
-/** 409 `invalid_state`: the link takes no payments now. */
-const refused = (res: HttpResult, what: string) => {
-  assert.equal(res.status, 409, `${what}: ${describe(res)}`);
-  assert.equal(res.json?.error?.code, 'invalid_state', `${what}: ${describe(res)}`);
-};
-
-export const linkScenarios: Scenario[] = [
+export const linkOperations: Scenario[] = [
   scenario(
     'commerce.links.create',
     'Creating a payment link answers it with `code`, `identifier` (UUID), `paymentUrl`, `qrCodeUrl`, `embedCode` and `status`',
@@ -275,146 +234,6 @@ export const linkScenarios: Scenario[] = [
       const link = await newLink(ctx, 'draft', { status: 'Draft' });
       assert.equal(link.status, 'Draft');
       refused(await invoiceFrom(ctx, link.identifier, 'draft'), 'a draft link');
-    },
-  ),
-  scenario(
-    'commerce.links.qr-public',
-    '`GET /v1/PaymentLink/qr/{identifier}` answers the QR image without any key',
-    LINKS,
-    [LINK, 'getPaymentLinkQrCode'],
-    async (ctx) => {
-      const link = await newLink(ctx, 'qr');
-      const res = await pub(ctx, 'getPaymentLinkQrCode', 'GET', link.qrCodeUrl);
-      expectStatus(res, 200, 'the QR code without a key');
-      assert.equal(res.headers.get('content-type'), 'image/png');
-      assert.ok(res.text.slice(0, 8).includes('PNG'), 'PNG bytes');
-    },
-  ),
-  scenario(
-    'commerce.links.get-by-identifier-public',
-    "`GetByIdentifier(identifier='...')` answers the link without any key",
-    LINKS,
-    [LINK, 'getPaymentLinkByIdentifier'],
-    async (ctx) => {
-      const link = await newLink(ctx, 'public');
-      const res = await byIdentifier(ctx, link.identifier);
-      expectStatus(res, 200, 'the link without a key');
-      assert.deepEqual([res.json.id, res.json.code, res.json.unitPrice], [link.id, link.code, '24.50']);
-      expectError(await byIdentifier(ctx, '00000000-0000-4000-8000-000000000000'), 404, 'not_found');
-    },
-  ),
-  scenario(
-    'commerce.links.get-by-merchant-slug-public',
-    "`GetByMerchantSlug(merchantSlug='...',code='...')` answers the link without any key (vanity URLs)",
-    LINKS,
-    [LINK, 'getMerchant', 'getPaymentLinkByMerchantSlug'],
-    async (ctx) => {
-      const link = await newLink(ctx, 'slug');
-      const merchant = await keyed(ctx, 'getMerchant', 'GET', '/v1/merchant');
-      expectStatus(merchant, 200, 'the merchant (its slug)');
-      const res = await pub(
-        ctx,
-        'getPaymentLinkByMerchantSlug',
-        'GET',
-        `/v1/PaymentLink/GetByMerchantSlug(merchantSlug='${merchant.json.slug}',code='${link.code}')`,
-      );
-      expectStatus(res, 200, 'the link by slug and code without a key');
-      assert.equal(res.json.identifier, link.identifier);
-    },
-  ),
-  scenario(
-    'commerce.links.create-invoice',
-    "`CreateInvoice(identifier='...')` with email, firstName and lastName creates, without any key, an invoice payable through the payment endpoint",
-    LINKS,
-    [LINK, 'createPaymentLinkInvoice', 'listInvoicePaymentMethods', 'payInvoice', 'listPaymentLinks'],
-    async (ctx) => {
-      const link = await newLink(ctx, 'invoice');
-      const res = await invoiceFrom(ctx, link.identifier, 'invoice');
-      expectStatus(res, 201, 'an invoice through the link');
-      assert.equal(res.json.status, 'Pending');
-      assert.equal(res.json.totalCost, 26.52);
-      assert.equal(res.json.sourceInfo.email, emailFor(ctx, 'invoice'));
-      const paid = await payInvoice(ctx, { invoiceId: res.json.id, paymentOptionId: await optionOf(ctx, res.json.id, 'CreditCard', 'Visa'), card: card(VISA) });
-      expectStatus(paid, 200, 'pay the invoice');
-      assert.equal(paid.json.isSuccess, true, describe(paid));
-      const after = await listed(ctx, link.id);
-      assert.deepEqual([after.completedPaymentCount, after.totalAmountCollected], [1, '26.52']);
-    },
-  ),
-  scenario(
-    'commerce.links.send-verification-code',
-    "`SendVerificationCode(identifier='...')` with email answers tokenId, message, expiresAt and email for a link that requires email verification",
-    LINKS,
-    [LINK, 'sendPaymentLinkVerificationCode', 'createPaymentLinkInvoice'],
-    async (ctx) => {
-      const link = await newLink(ctx, 'verify', { isEmailVerificationRequired: true });
-      const email = emailFor(ctx, 'verify');
-      const res = await pub(ctx, 'sendPaymentLinkVerificationCode', 'POST', `/v1/PaymentLink/SendVerificationCode(identifier='${link.identifier}')`, { email });
-      expectStatus(res, 200, 'send a code');
-      assert.equal(typeof res.json.tokenId, 'string');
-      assert.equal(typeof res.json.message, 'string');
-      assert.equal(res.json.email, email);
-      assert.ok(Date.parse(res.json.expiresAt) > Date.now(), 'expiresAt is ahead');
-      expectError(await invoiceFrom(ctx, link.identifier, 'verify'), 400, 'invalid_request', 'parameter_missing');
-      // The code is random: this one is wrong but once in a million runs.
-      expectError(
-        await invoiceFrom(ctx, link.identifier, 'verify', { verificationTokenId: res.json.tokenId, verificationCode: '999999' }),
-        400,
-        'invalid_request',
-        'verification_code_invalid',
-      );
-    },
-  ),
-  scenario(
-    'commerce.links.create-subscription',
-    "`CreateSubscription(identifier='...')` with email, firstName, lastName and planId creates a subscription with billing details for a subscription-type link",
-    LINKS,
-    ['createSubscriptionProduct', 'createSubscriptionPlan', LINK, 'createPaymentLinkSubscription'],
-    async (ctx) => {
-      const product = await keyed(ctx, 'createSubscriptionProduct', 'POST', '/v1/SubscriptionProduct', { name: `Conformance cloud ${tag(ctx).slice(-8)}` });
-      expectStatus(product, 201, 'create a subscription product');
-      const plan = await keyed(ctx, 'createSubscriptionPlan', 'POST', '/v1/SubscriptionPlan', {
-        productId: product.json.id,
-        name: 'Pro monthly',
-        amount: '19.99',
-        currency: 'USD',
-        timeUnit: 'Month',
-        timeInterval: 1,
-      });
-      expectStatus(plan, 201, 'create a plan of the product');
-      const link = await newLink(ctx, 'subscription', {
-        unitPrice: undefined,
-        taxRate: undefined,
-        isSubscriptionBased: true,
-        subscriptionProductId: product.json.id,
-      });
-      assert.deepEqual([link.linkType, link.isSubscriptionBased], ['Subscription', true]);
-      const res = await pub(ctx, 'createPaymentLinkSubscription', 'POST', `/v1/PaymentLink/CreateSubscription(identifier='${link.identifier}')`, {
-        email: emailFor(ctx, 'subscription'),
-        firstName: 'Conformance',
-        lastName: 'Subscriber',
-        planId: plan.json.id,
-      });
-      expectStatus(res, 201, 'start a subscription through the link');
-      assert.equal(res.json.subscription.status, 'Pending', 'pending its first payment');
-      assert.equal(res.json.subscription.planId, plan.json.id);
-      assert.equal(res.json.invoice?.status, 'Pending', 'its first invoice, to pay');
-      assert.deepEqual(
-        [res.json.billing.planId, res.json.billing.amount, res.json.billing.amountDueNow, res.json.billing.currency],
-        [plan.json.id, '19.99', '19.99', 'USD'],
-      );
-      const plain = await newLink(ctx, 'not-subscription');
-      expectError(
-        await pub(ctx, 'createPaymentLinkSubscription', 'POST', `/v1/PaymentLink/CreateSubscription(identifier='${plain.identifier}')`, {
-          email: emailFor(ctx, 'subscription'),
-          firstName: 'C',
-          lastName: 'S',
-          planId: plan.json.id,
-        }),
-        400,
-        'invalid_request',
-        'validation_error',
-      );
     },
   ),
 ];
