@@ -83,7 +83,7 @@ describe('the balance rules of a transfer', () => {
   let merchants = 0;
   /** A merchant's test mode and its account in `currency`, with `settled` available and `pending` not settled yet. */
   async function account(settled: string, { currency = 'USD', pending = '0' } = {}): Promise<{ tenant: Tenant; account: WalletAccountRow }> {
-    const { merchant } = await createMerchant(database.db, clock, { name: `Transfers ${++merchants} ${Date.now()}` });
+    const { merchant } = await createMerchant(database.db, clock, { name: `Transfers ${++merchants}` });
     const tenant = { merchantId: merchant.id, livemode: false };
     const at = clock.now();
     await database.db.transaction().execute(async (trx) => {
