@@ -9,6 +9,7 @@ import { holds } from './holds.js';
 import { invoicesAndPortal } from './invoices-and-portal.js';
 import { lists } from './lists.js';
 import { planChanges } from './plan-changes.js';
+import { planListsAndStates } from './plan-lists-and-states.js';
 import { plans } from './plans.js';
 import { products } from './products.js';
 import { refunds } from './refunds.js';
@@ -17,6 +18,7 @@ import { savedCardsAndSrc } from './saved-cards.js';
 import { sessionCreation } from './session-creation.js';
 import { invoicePayment } from './session-invoice.js';
 import { sessionRetrieval } from './session-retrieval.js';
+import { sessionRules } from './session-rules.js';
 import { sessionStates } from './session-states.js';
 import { subscriptionBillingStates } from './subscription-billing-states.js';
 import { subscriptionSessions } from './subscription-sessions.js';
@@ -27,9 +29,11 @@ import { withdrawQr } from './withdraw-qr.js';
 export const checkoutScenarios: Scenario[] = [
   ...products,
   ...plans,
+  ...planListsAndStates,
   ...customers,
   ...lists,
   ...sessionCreation,
+  ...sessionRules,
   ...invoicePayment,
   ...subscriptionSessions,
   ...sessionRetrieval,

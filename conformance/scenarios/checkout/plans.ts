@@ -1,19 +1,11 @@
-// Plans (checkout-billing-api.md › Plans, and the plan states): fields, intervals, the product a
-// plan belongs to, drafts, update and archive, the list, and which plans a subscription can start on.
+// Plans (checkout-billing-api.md › Plans): fields, intervals, the product a plan belongs to, drafts,
+// retrieval, update and archive. The list and the plan states are in plan-lists-and-states.ts.
 import assert from 'node:assert/strict';
-import type { ConformanceContext, Scenario } from '../../types.js';
-import { idsOf, listPlansPage, newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
-import { call, envelopeData, expectEnvelopeError, expectError } from '../fixtures/http.js';
-import { emailFor, otherSecretKey, secretKey, tag } from '../fixtures/keys.js';
-import { SESSION, SUBSCRIBE } from '../fixtures/operations.js';
-import { clocked, pending } from '../fixtures/scenario.js';
+import type { Scenario } from '../../types.js';
+import { newPlan, newProduct, retrievePlan } from '../fixtures/catalog.js';
+import { call, envelopeData, expectEnvelopeError } from '../fixtures/http.js';
+import { otherSecretKey, secretKey, tag } from '../fixtures/keys.js';
 import { PLAN_ENDPOINTS, PLAN_FIELDS, PLAN_STATES, PRODUCT_ENDPOINTS } from '../fixtures/sections.js';
-import { postSubscriptionSession } from '../fixtures/subscriptions.js';
-
-/** A plan of the merchant (the envelope's `data`). */
-async function retrievePlan(ctx: ConformanceContext, id: number): Promise<any> {
-  return envelopeData(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path: `/v1/plans/${id}`, key: secretKey(ctx) }), 200, `retrieve plan ${id}`);
-}
 
 export const plans: Scenario[] = [
   {
@@ -215,138 +207,4 @@ export const plans: Scenario[] = [
       assert.equal((await retrievePlan(ctx, plan.id)).status, 'discontinued', 'the archived plan stays readable');
     },
   },
-  {
-    id: 'checkout.plans.list-excludes-archived',
-    title: 'The plan list leaves discontinued plans out; `includeArchived=true` lists them too',
-    source: PLAN_ENDPOINTS,
-    requires: ['createProduct', 'createPlan', 'archivePlan', 'listPlans'],
-    serverOnly: true,
-    async run(ctx) {
-      const product = await newProduct(ctx, 'list archived');
-      const archivedPlan = await newPlan(ctx, product.id, 'archived one');
-      const sentinel = await newPlan(ctx, product.id, 'sentinel');
-      envelopeData(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${archivedPlan.id}`, key: secretKey(ctx) }), 200, 'archive');
-      // Items after the sentinel are the older ones: the archived plan is among the first of them.
-      const without = await listPlansPage(ctx, { startingAfter: sentinel.id, limit: 100 });
-      assert.ok(!idsOf(without).includes(archivedPlan.id), 'a discontinued plan must be left out by default');
-      const withArchived = await listPlansPage(ctx, { startingAfter: sentinel.id, limit: 100, includeArchived: true });
-      const found = (withArchived.data as any[]).find((p) => p.id === archivedPlan.id);
-      assert.ok(found, 'includeArchived=true must list the discontinued plan');
-      assert.equal(found.status, 'discontinued');
-    },
-  },
-  {
-    id: 'checkout.plans.list-includes-drafts',
-    title: 'Draft plans (`active` false) are listed',
-    source: PLAN_STATES,
-    requires: ['createProduct', 'createPlan', 'listPlans'],
-    serverOnly: true,
-    async run(ctx) {
-      const product = await newProduct(ctx, 'list drafts');
-      const draft = await newPlan(ctx, product.id, 'listed draft', { active: false });
-      const sentinel = await newPlan(ctx, product.id, 'draft sentinel');
-      const page = await listPlansPage(ctx, { startingAfter: sentinel.id, limit: 100 });
-      assert.ok(idsOf(page).includes(draft.id), 'a draft plan must be listed');
-    },
-  },
-  {
-    id: 'checkout.plans.status-values',
-    title: 'Plan status is `available` (active or draft) or `discontinued` (archived)',
-    source: PLAN_STATES,
-    requires: ['createProduct', 'createPlan', 'updatePlan', 'archivePlan'],
-    serverOnly: true,
-    async run(ctx) {
-      const product = await newProduct(ctx, 'status values');
-      const plan = await newPlan(ctx, product.id, 'status values');
-      assert.equal(plan.status, 'available');
-      const draft = envelopeData(
-        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path: `/v1/plans/${plan.id}`, key: secretKey(ctx), body: { active: false } }),
-        200,
-        'draft',
-      );
-      assert.equal(draft.status, 'available', 'a draft is still available');
-      const archived = envelopeData(
-        await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
-        200,
-        'archive',
-      );
-      assert.equal(archived.status, 'discontinued');
-    },
-  },
-  {
-    id: 'checkout.plans.other-merchant-404',
-    title: "Another merchant's plan answers 404 to retrieve, update and archive",
-    source: PLAN_ENDPOINTS,
-    requires: ['createProduct', 'createPlan', 'retrievePlan', 'updatePlan', 'archivePlan'],
-    serverOnly: true,
-    async run(ctx) {
-      const other = otherSecretKey(ctx);
-      const product = await newProduct(ctx, 'their plan', other);
-      const plan = await newPlan(ctx, product.id, 'theirs', {}, other);
-      const path = `/v1/plans/${plan.id}`;
-      expectEnvelopeError(await call(ctx, 'checkout', 'retrievePlan', { method: 'GET', path, key: secretKey(ctx) }), 404, 'not_found');
-      expectEnvelopeError(
-        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path, key: secretKey(ctx), body: { name: 'Mine now' } }),
-        404,
-        'not_found',
-      );
-      expectEnvelopeError(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path, key: secretKey(ctx) }), 404, 'not_found');
-    },
-  },
-  pending('checkout.plans.shared-by-modes', 'Plans are shared by test and live keys (needs a live key)', PLAN_ENDPOINTS, [
-    'createProduct',
-    'createPlan',
-    'retrievePlan',
-    'listPlans',
-  ]),
-  {
-    id: 'checkout.plan-states.draft-no-new-subscriptions',
-    title: 'No subscription can start on a draft plan (a subscription session on it is refused)',
-    source: PLAN_STATES,
-    requires: ['createProduct', 'createPlan', 'createCustomer', SESSION],
-    serverOnly: true,
-    async run(ctx) {
-      const product = await newProduct(ctx, 'draft plan session');
-      const draft = await newPlan(ctx, product.id, 'draft for a session', { active: false });
-      const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'draft-plan') }), 201, 'create a customer');
-      // The customer is valid, so a refusal naming the plan is about the plan being a draft.
-      expectError(
-        await postSubscriptionSession(ctx, { subscriptionPlanId: draft.id, clientId: customer.id }),
-        400,
-        'invalid_request',
-        undefined,
-        'subscriptionPlanId',
-      );
-    },
-  },
-  {
-    id: 'checkout.plan-states.archived-no-new-subscriptions',
-    title: 'No new subscription can start on an archived plan (a subscription session on it is refused)',
-    source: PLAN_STATES,
-    requires: ['createProduct', 'createPlan', 'archivePlan', 'createCustomer', SESSION],
-    serverOnly: true,
-    async run(ctx) {
-      const product = await newProduct(ctx, 'archived plan session');
-      const plan = await newPlan(ctx, product.id, 'archived for a session');
-      const archived = envelopeData(
-        await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
-        200,
-        'archive',
-      );
-      assert.equal(archived.status, 'discontinued');
-      const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'archived-plan') }), 201, 'create a customer');
-      expectError(
-        await postSubscriptionSession(ctx, { subscriptionPlanId: plan.id, clientId: customer.id }),
-        400,
-        'invalid_request',
-        undefined,
-        'subscriptionPlanId',
-      );
-    },
-  },
-  clocked('checkout.plan-states.archived-keeps-billing', 'Existing subscriptions on an archived plan keep billing (renewal after archive)', PLAN_STATES, [
-    ...SUBSCRIBE,
-    'archivePlan',
-    'listSubscriptionInvoices',
-  ]),
 ];
