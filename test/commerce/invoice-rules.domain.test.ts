@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
 import type { InvoiceRow } from '../../server/db/tables/invoices.js';
-import { sendCommerceInvoice } from '../../server/domain/invoices/invoice-send.js';
-import { type CommerceInvoiceInput, createCommerceInvoice } from '../../server/domain/invoices/itemized-invoice.js';
+import { sendInvoiceTo } from '../../server/domain/invoices/invoice-send.js';
+import { type NewItemizedInvoice, createItemizedInvoice } from '../../server/domain/invoices/itemized-invoice.js';
 import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';
 import { expireDueInvoices } from '../../server/domain/invoices/invoice-expiry.js';
 import { assertPayable, getInvoice, lockPayableInvoice, payInvoice, voidInvoice } from '../../server/domain/invoices/invoice.service.js';
@@ -33,8 +33,8 @@ beforeAll(async () => {
 afterAll(() => copy?.close());
 
 /** An invoice of one item of 100.00 USD, with `input` over it. */
-const newInvoice = (input: Partial<CommerceInvoiceInput> = {}) =>
-  createCommerceInvoice(database.db, clock, tenant, {
+const newInvoice = (input: Partial<NewItemizedInvoice> = {}) =>
+  createItemizedInvoice(database.db, clock, tenant, {
     currency: 'USD',
     items: [{ name: 'Work', unitCost: 100, quantity: 1 }],
     payer: { email: 'ana@example.com', address: {} },
@@ -84,9 +84,9 @@ describe('invoice status: whether the invoice can be paid', () => {
 
   it('Sent (sent to the customer): can be paid; a draft or pending invoice sent becomes Sent, and sending again keeps it', async () => {
     for (const invoice of [await newInvoice(), await newInvoice({ draft: true })]) {
-      expect((await sendCommerceInvoice(database.db, clock, links, tenant, invoice.id)).status).toBe('sent');
+      expect((await sendInvoiceTo(database.db, clock, links, tenant, invoice.id)).status).toBe('sent');
       expect(await canPay(invoice)).toBe(true);
-      expect((await sendCommerceInvoice(database.db, clock, links, tenant, invoice.id)).status).toBe('sent');
+      expect((await sendInvoiceTo(database.db, clock, links, tenant, invoice.id)).status).toBe('sent');
       expect(await eventTypes(invoice)).toEqual(['invoice.sent', 'invoice.sent']);
     }
   });
@@ -120,7 +120,7 @@ describe('invoice status: whether the invoice can be paid', () => {
     const invoice = await newInvoice();
     expect((await voidInvoice(database.db, clock, tenant, invoice.id)).status).toBe('cancelled');
     expect(await canPay(invoice)).toBe('invoice_not_payable');
-    expect((await refusal(() => sendCommerceInvoice(database.db, clock, links, tenant, invoice.id))).code).toBe('invoice_not_payable');
+    expect((await refusal(() => sendInvoiceTo(database.db, clock, links, tenant, invoice.id))).code).toBe('invoice_not_payable');
   });
 
   it('Expired (past validity period): cannot be paid; an open invoice expires once its validTo comes, with invoice.expired, and stays Expired', async () => {
@@ -147,7 +147,7 @@ describe('invoice status: whether the invoice can be paid', () => {
 
 describe('the fields of an invoice', () => {
   it('validFrom, validTo, paymentDueDate: validTo follows validFrom, and paymentDueDate is not after validTo', async () => {
-    const cases: [Partial<CommerceInvoiceInput>, string][] = [
+    const cases: [Partial<NewItemizedInvoice>, string][] = [
       [{ validFrom: inHours(2), validTo: inHours(1) }, 'validTo'],
       [{ validFrom: inHours(1), validTo: inHours(1) }, 'validTo'],
       [{ validTo: inHours(1), dueDate: inHours(2) }, 'paymentDueDate'],
@@ -168,7 +168,7 @@ describe('the fields of an invoice', () => {
     await newInvoice({ reference });
     const { merchant: other } = await createMerchant(database.db, clock, { name: `Invoice rules other ${Date.now()}` });
     const taken = await refusal(() =>
-      createCommerceInvoice(
+      createItemizedInvoice(
         database.db,
         clock,
         { merchantId: other.id, livemode: false },

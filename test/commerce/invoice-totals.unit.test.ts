@@ -3,7 +3,7 @@
 // the tax are each rounded once, half away from zero; every total is an exact signed sum of lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeCommerceInvoice, type ItemType } from '../../server/domain/invoices/item-totals.js';
+import { computeItemTotals, type ItemType } from '../../server/domain/invoices/item-totals.js';
 import { AppError } from '../../server/shared/errors.js';
 
 /** n / d rounded half away from zero, for n >= 0 and d > 0 (BigInt). */
@@ -73,7 +73,7 @@ describe('Commerce invoice totals', () => {
           type: i.type,
         }));
         const run = () =>
-          computeCommerceInvoice(
+          computeItemTotals(
             currency,
             input,
             input.map((_, n) => n + 1),
@@ -94,7 +94,7 @@ describe('Commerce invoice totals', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100_000 }), (cents, share, shipping) => {
         const discount = Math.floor((cents * share) / 100);
-        const got = computeCommerceInvoice('USD', [{ name: 'x', unitCost: cents / 100, quantity: 1 }], [1], {
+        const got = computeItemTotals('USD', [{ name: 'x', unitCost: cents / 100, quantity: 1 }], [1], {
           discount: discount / 100,
           shippingCost: shipping / 100,
         });

@@ -1,11 +1,11 @@
 import {
-  createCommerceInvoice,
+  createItemizedInvoice,
   getInvoiceByReference,
   getIssuedInvoice,
   invoicePaymentOptions,
-  listCommerceInvoices,
+  listIssuedInvoices,
 } from '../../domain/invoices/itemized-invoice.js';
-import { sendCommerceInvoice } from '../../domain/invoices/invoice-send.js';
+import { sendInvoiceTo } from '../../domain/invoices/invoice-send.js';
 import { getInvoiceByIdentifier, invoicePageUrl } from '../../domain/invoices/invoice.service.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { compileQuery } from '../../odata/index.js';
@@ -21,7 +21,7 @@ const checkExpand = (expand: string | undefined) => compileQuery(invoiceResource
 
 export const commerceInvoiceHandlers: CommerceHandlers = {
   async createCommerceInvoice({ db, deps, tenant, body }) {
-    const invoice = await createCommerceInvoice(db, deps.clock, tenant, commerceInvoiceInput(body));
+    const invoice = await createItemizedInvoice(db, deps.clock, tenant, commerceInvoiceInput(body));
     return created(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
   },
   async getCommerceInvoice({ db, deps, tenant, path, query }) {
@@ -36,7 +36,7 @@ export const commerceInvoiceHandlers: CommerceHandlers = {
   },
   async listCommerceInvoices({ db, deps, tenant, query }) {
     const compiled = compileQuery(invoiceResource, query);
-    const { page, merchant } = await listCommerceInvoices(db, tenant, compiled);
+    const { page, merchant } = await listIssuedInvoices(db, tenant, compiled);
     return ok(odataList(page, compiled, '/v1/invoice', (invoice) => commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl)));
   },
   async listInvoicePaymentMethods({ db, tenant, path }) {
@@ -49,7 +49,7 @@ export const commerceInvoiceHandlers: CommerceHandlers = {
     return { status: 200, body: png, headers: { 'content-type': 'image/png', 'cache-control': 'public, max-age=300' } };
   },
   async sendCommerceInvoice({ db, deps, tenant, path, body }) {
-    const invoice = await sendCommerceInvoice(db, deps.clock, deps.config, tenant, path.id, body ?? {});
+    const invoice = await sendInvoiceTo(db, deps.clock, deps.config, tenant, path.id, body ?? {});
     return ok(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
   },
 };

@@ -1,4 +1,4 @@
-import { captureCommercePayment, getCommercePayment } from '../../domain/invoice-payments/payment-details.js';
+import { captureHeldPayment, getPaymentDetails } from '../../domain/invoice-payments/payment-details.js';
 import { createDirectPayment } from '../../domain/invoice-payments/direct-payment.js';
 import { payInvoiceWithOption } from '../../domain/invoice-payments/pay-invoice.js';
 import { created, ok } from '../kit.js';
@@ -23,9 +23,9 @@ export const paymentHandlers: CommerceHandlers = {
     return created(commercePaymentView(await createDirectPayment(db, deps.clock, tenant, input), deps.config.publicBaseUrl));
   },
   async getCommercePayment({ db, deps, tenant, path }) {
-    return ok(commercePaymentView(await getCommercePayment(db, deps.clock, tenant, path.id), deps.config.publicBaseUrl));
+    return ok(commercePaymentView(await getPaymentDetails(db, deps.clock, tenant, path.id), deps.config.publicBaseUrl));
   },
   async captureCommercePayment({ db, deps, tenant, path, body }) {
-    return ok(commercePaymentView(await captureCommercePayment(db, deps.clock, tenant, path.id, body?.amount), deps.config.publicBaseUrl));
+    return ok(commercePaymentView(await captureHeldPayment(db, deps.clock, tenant, path.id, body?.amount), deps.config.publicBaseUrl));
   },
 };

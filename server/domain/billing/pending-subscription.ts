@@ -18,9 +18,9 @@ import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { findPayment } from '../payments/payment.repository.js';
 import { subscriptionEvent } from './subscription-events.js';
 import {
-  type CommerceSubscriptionRow,
+  type DescribedSubscription,
   dueAtOf,
-  findCommerceSubscription,
+  findDescribedSubscription,
   insertItem,
   insertSubscription,
   lockSubscription,
@@ -41,7 +41,7 @@ export async function startPendingSubscription(
   tenant: Tenant,
   plan: Plan,
   customer: Subscriber,
-): Promise<{ subscription: CommerceSubscriptionRow; invoice: InvoiceRow }> {
+): Promise<{ subscription: DescribedSubscription; invoice: InvoiceRow }> {
   const now = clock.now();
   const periodEnd = addInterval(now, plan.interval, plan.interval_count);
   const status = 'pending';
@@ -92,7 +92,7 @@ export async function startPendingSubscription(
   });
   const details = await updateSubscription(trx, (await lockSubscription(trx, tenant, row.id))!, { open_invoice_id: invoice.id }, now);
   await subscriptionEvent(trx, clock, 'subscription.created', details, { reason: 'payment_link' });
-  return { subscription: (await findCommerceSubscription(trx, tenant, row.id))!, invoice };
+  return { subscription: (await findDescribedSubscription(trx, tenant, row.id))!, invoice };
 }
 
 /**

@@ -49,11 +49,11 @@ export async function findSubscription(db: Db, tenant: Tenant, id: number): Prom
   return row ? (await withItems(db, tenant, [row]))[0] : undefined;
 }
 
-/** A subscription as the Commerce interface lists it: with its customer's email, its plan's name and product. */
-export type CommerceSubscriptionRow = SubscriptionRow & { client_email: string | null; plan_name: string; product_id: number };
+/** A subscription described for a list: with its customer's email, its plan's name and product. */
+export type DescribedSubscription = SubscriptionRow & { client_email: string | null; plan_name: string; product_id: number };
 
 /** The tenant's subscriptions with their customers' emails and their plans' names and products (a derived table the OData engine can filter on). */
-function commerceSubscriptions(db: Db, tenant: Tenant) {
+function describedSubscriptions(db: Db, tenant: Tenant) {
   return db
     .selectFrom('subscriptions')
     .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
@@ -63,14 +63,14 @@ function commerceSubscriptions(db: Db, tenant: Tenant) {
     .where(ofTenant(tenant, 'subscriptions'));
 }
 
-/** The tenant's subscription as the Commerce interface shows it, or undefined. */
-export async function findCommerceSubscription(db: Db, tenant: Tenant, id: number): Promise<CommerceSubscriptionRow | undefined> {
-  return commerceSubscriptions(db, tenant).where('subscriptions.id', '=', id).executeTakeFirst();
+/** The tenant's subscription, described (customer's email, plan's name and product), or undefined. */
+export async function findDescribedSubscription(db: Db, tenant: Tenant, id: number): Promise<DescribedSubscription | undefined> {
+  return describedSubscriptions(db, tenant).where('subscriptions.id', '=', id).executeTakeFirst();
 }
 
 /** One page of the tenant's subscriptions (the tenant ANDed outside the caller's filter). */
-export async function findCommerceSubscriptionPage(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<CommerceSubscriptionRow>> {
-  return listPage(query, db.selectFrom(commerceSubscriptions(db, tenant).as('s')).selectAll());
+export async function findDescribedSubscriptionPage(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<DescribedSubscription>> {
+  return listPage(query, db.selectFrom(describedSubscriptions(db, tenant).as('s')).selectAll());
 }
 
 /** A newest-first page of the tenant's subscriptions (one extra row tells whether more follow). */

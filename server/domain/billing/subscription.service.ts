@@ -11,15 +11,15 @@ import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { cancelSubscription } from './subscription-changes.js';
 import {
-  type CommerceSubscriptionRow,
-  findCommerceSubscription,
-  findCommerceSubscriptionPage,
+  type DescribedSubscription,
+  findDescribedSubscription,
+  findDescribedSubscriptionPage,
   findSubscription,
   findSubscriptions,
   type SubscriptionFilter,
 } from './subscription.repository.js';
 
-export type { CommerceSubscriptionRow, SubscriptionFilter };
+export type { DescribedSubscription, SubscriptionFilter };
 
 // Subscriptions belong to one merchant and one mode: every read filters on both, and anyone
 // else's subscription answers 404 exactly like a missing one.
@@ -41,18 +41,18 @@ export async function listSubscriptionInvoices(db: Db, tenant: Tenant, id: numbe
   return listInvoices(db, tenant, { ...page, subscriptionId: id });
 }
 
-/** One page of the tenant's subscriptions, as the Commerce interface lists them. */
-export const listCommerceSubscriptions = (db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<CommerceSubscriptionRow>> =>
-  findCommerceSubscriptionPage(db, tenant, query);
+/** One page of the tenant's subscriptions, described (customer's email, plan's name and product). */
+export const listDescribedSubscriptions = (db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<DescribedSubscription>> =>
+  findDescribedSubscriptionPage(db, tenant, query);
 
-/** Cancels as the Checkout interface's cancel does (same rules, same events), answering the subscription as the Commerce interface shows it. */
-export async function cancelCommerceSubscription(
+/** Cancels (the one cancel: same rules, same events) and answers the subscription described. */
+export async function cancelDescribedSubscription(
   db: Kysely<Database>,
   clock: Clock,
   tenant: Tenant,
   id: number,
   input: { cancelAtPeriodEnd?: boolean | undefined; reason?: string | undefined },
-): Promise<CommerceSubscriptionRow> {
+): Promise<DescribedSubscription> {
   await cancelSubscription(db, clock, tenant, id, input);
-  return (await findCommerceSubscription(db, tenant, id))!;
+  return (await findDescribedSubscription(db, tenant, id))!;
 }

@@ -99,8 +99,8 @@ export async function findProductsByIds(db: Db, owner: MerchantRef, ids: number[
     .execute();
 }
 
-/** A plan with what the Commerce catalog shows of its product, and its status in that interface's terms. */
-export type CatalogPlan = Plan & { product_name: string; commerce_status: 'Active' | 'Inactive' | 'Archived'; effective_valid_from: Date };
+/** A plan with its product's name and one status for listing (archived, else active or inactive), so a list filters and sorts on it. */
+export type CatalogPlan = Plan & { product_name: string; listing_status: 'active' | 'inactive' | 'archived'; effective_valid_from: Date };
 
 /** The merchant's plans with their products' names (a derived table the OData engine can filter on). */
 function catalogPlans(db: Db, owner: MerchantRef) {
@@ -110,8 +110,8 @@ function catalogPlans(db: Db, owner: MerchantRef) {
     .selectAll('plans')
     .select([
       'products.name as product_name',
-      sql<CatalogPlan['commerce_status']>`CASE WHEN plans.status = 'discontinued' THEN 'Archived' WHEN plans.active THEN 'Active' ELSE 'Inactive' END`.as(
-        'commerce_status',
+      sql<CatalogPlan['listing_status']>`CASE WHEN plans.status = 'discontinued' THEN 'archived' WHEN plans.active THEN 'active' ELSE 'inactive' END`.as(
+        'listing_status',
       ),
       sql<Date>`coalesce(plans.valid_from, plans.created_at)`.as('effective_valid_from'),
     ])

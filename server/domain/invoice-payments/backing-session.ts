@@ -13,8 +13,8 @@ import { insertSession, updateSession } from '../checkout/session.repository.js'
 /** How long a card or wallet payment may wait for the payer (3-D Secure, a QR scan). */
 export const PAYER_WAIT_MINUTES = 30;
 
-/** What a Commerce payment's session charges: an amount of the tenant's currency, and how. */
-export interface CommerceSessionTerms {
+/** What an invoice payment's backing session charges: an amount of the tenant's currency, and how. */
+export interface BackingSessionTerms {
   amount: string;
   currency: string;
   captureMethod: 'automatic' | 'manual';
@@ -26,14 +26,8 @@ export interface CommerceSessionTerms {
   waitMs: number;
 }
 
-/** Opens the session one Commerce payment runs through. */
-export async function openCommerceSession(
-  trx: Trx,
-  clock: Clock,
-  tenant: Tenant,
-  merchant: Merchant,
-  terms: CommerceSessionTerms,
-): Promise<CheckoutSessionRow> {
+/** Opens the backing session one invoice payment runs through. */
+export async function openBackingSession(trx: Trx, clock: Clock, tenant: Tenant, merchant: Merchant, terms: BackingSessionTerms): Promise<CheckoutSessionRow> {
   const now = clock.now();
   const id = `cs_${tenant.livemode ? 'live' : 'test'}_${randomToken(24)}`;
   return insertSession(trx, {

@@ -11,8 +11,8 @@ import { amountToDecimal, currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { getInvoice, raiseSessionInvoice } from '../invoices/invoice.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
-import { attachRaisedInvoice, openCommerceSession } from './backing-session.js';
-import { type CommercePaymentResult, enabledOption, type PayWith, payerFor } from './pay-invoice.js';
+import { attachRaisedInvoice, openBackingSession } from './backing-session.js';
+import { type InvoicePaymentResult, enabledOption, type PayWith, payerFor } from './pay-invoice.js';
 
 export interface DirectPaymentInput extends Partial<PayWith> {
   amount: number;
@@ -41,7 +41,7 @@ function checkOption(option: PaymentOption, input: DirectPaymentInput): void {
  * Without `paymentOptionId` the payment would wait on a hosted payment page, which is not served
  * yet: 400 naming `paymentOptionId`.
  */
-export async function createDirectPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: DirectPaymentInput): Promise<CommercePaymentResult> {
+export async function createDirectPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: DirectPaymentInput): Promise<InvoicePaymentResult> {
   const currency = currencyCode(input.currency);
   const amount = amountToDecimal(input.amount, currency, 'amount');
   if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
@@ -58,7 +58,7 @@ export async function createDirectPayment(db: Kysely<Database>, clock: Clock, te
     checkOption(option, input);
     const payer = payerFor(option, payWith);
     payer.check?.(merchant, option, payWith, clock.now());
-    const opened = await openCommerceSession(trx, clock, tenant, merchant, {
+    const opened = await openBackingSession(trx, clock, tenant, merchant, {
       amount,
       currency,
       captureMethod: input.captureMethod ?? 'automatic',

@@ -25,7 +25,7 @@ import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { declineCard, paymentBase, storeCard } from '../payments/payment.service.js';
 import { debitAccount } from '../accounts/account-payment.js';
-import { openCommerceSession, PAYER_WAIT_MINUTES } from './backing-session.js';
+import { openBackingSession, PAYER_WAIT_MINUTES } from './backing-session.js';
 import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions } from './bank-transfer.js';
 import { authorizeSession, chargeSession } from '../checkout/session-payment.js';
 import { startChallenge } from '../checkout/session-challenge.js';
@@ -56,8 +56,8 @@ export type PayerAction =
   | { type: 'display_qr'; data: string }
   | { type: 'bank_transfer'; instructions: BankTransferInstructions };
 
-/** A payment made through the Commerce interface, the invoice it pays (as it is now) and the option used. */
-export interface CommercePaymentResult {
+/** A payment of an invoice with one of the merchant's payment options: the payment, the invoice (as it is now), the option, what the payer must do. */
+export interface InvoicePaymentResult {
   payment: PaymentRow;
   invoice: InvoiceRow;
   option: PaymentOption;
@@ -65,7 +65,7 @@ export interface CommercePaymentResult {
   threeDSecure: boolean;
 }
 
-export type Paid = Pick<CommercePaymentResult, 'payment' | 'action' | 'threeDSecure'>;
+export type Paid = Pick<InvoicePaymentResult, 'payment' | 'action' | 'threeDSecure'>;
 
 /** One payment source: how long its payer may take, a check before anything is written, and the payment. */
 export interface Payer {
@@ -254,7 +254,7 @@ function amountToPay(invoice: InvoiceRow, requested: number | undefined): string
  * once, declined (a failed payment, answered, not thrown), or waiting for the payer (3-D Secure,
  * a wallet QR code, a bank transfer). Part payments leave it `partially_paid`.
  */
-export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: PayInvoiceInput): Promise<CommercePaymentResult> {
+export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: PayInvoiceInput): Promise<InvoicePaymentResult> {
   return db.transaction().execute(async (trx) => {
     const invoice = await lockInvoiceToPay(trx, tenant, input);
     const merchant = await getMerchant(trx, tenant.merchantId);
@@ -262,7 +262,7 @@ export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, t
     const payer = payerFor(option, input);
     payer.check?.(merchant, option, input, clock.now());
     const amount = amountToPay(invoice, input.amount);
-    const session = await openCommerceSession(trx, clock, tenant, merchant, {
+    const session = await openBackingSession(trx, clock, tenant, merchant, {
       amount,
       currency: invoice.currency,
       captureMethod: 'automatic',

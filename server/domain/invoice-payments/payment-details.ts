@@ -16,13 +16,13 @@ import { lockOpenChallengeOf } from '../payments/challenge.repository.js';
 import { lapseIfDue } from '../payments/holds.js';
 import { cardOf, getPayment } from '../payments/payment.service.js';
 import { bankTransferInstructions } from './bank-transfer.js';
-import type { CommercePaymentResult, PayerAction } from './pay-invoice.js';
+import type { InvoicePaymentResult, PayerAction } from './pay-invoice.js';
 import { captureHold } from '../checkout/payment-operations.js';
 import { getSession } from '../checkout/session.service.js';
 import { payQr } from '../checkout/session-qr.js';
 
-/** A payment as the Commerce interface shows it; `invoice` and `option` are null when there are none (a Checkout payment that failed before its invoice was raised). */
-export interface CommercePaymentView extends Omit<CommercePaymentResult, 'invoice' | 'option'> {
+/** A payment with its invoice, the option it used and what the payer must still do; `invoice` and `option` are null when there are none (a Checkout payment that failed before its invoice was raised). */
+export interface PaymentDetails extends Omit<InvoicePaymentResult, 'invoice' | 'option'> {
   invoice: InvoiceRow | null;
   option: PaymentOption | null;
 }
@@ -60,8 +60,8 @@ async function lapseHoldIfDue(db: Kysely<Database>, clock: Clock, tenant: Tenant
   });
 }
 
-/** The tenant's payment as the Commerce interface shows it; 404 for anyone else's. A waiting payment or a hold whose time ran out expires first. */
-export async function getCommercePayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<CommercePaymentView> {
+/** The tenant's payment with its details; 404 for anyone else's. A waiting payment or a hold whose time ran out expires first. */
+export async function getPaymentDetails(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<PaymentDetails> {
   let payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   const session = payment.session_id ? await getSession(db, clock, tenant, payment.session_id) : undefined;
   if (session?.status === 'expired') payment = await getPayment(db, tenant, id);
@@ -80,13 +80,7 @@ export async function getCommercePayment(db: Kysely<Database>, clock: Clock, ten
  * Captures a card hold made through the Commerce interface (or any checkout session), once: the
  * hold rules of the Checkout interface, but a second capture answers 409 `hold_not_capturable`.
  */
-export async function captureCommercePayment(
-  db: Kysely<Database>,
-  clock: Clock,
-  tenant: Tenant,
-  id: number,
-  amount: number | undefined,
-): Promise<CommercePaymentView> {
+export async function captureHeldPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<PaymentDetails> {
   const payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   if (payment.session_id === null) throw new AppError('hold_not_capturable', { message: 'This payment is not a card hold.' });
   const outcome = await captureHold(db, clock, tenant, id, { amount });
@@ -94,7 +88,7 @@ export async function captureCommercePayment(
     throw new AppError('hold_not_capturable', {
       message: `Payment ${id} was captured already (${outcome.payment.captured_amount} ${outcome.payment.currency}); a hold is captured once.`,
     });
-  return getCommercePayment(db, clock, tenant, id);
+  return getPaymentDetails(db, clock, tenant, id);
 }
 
 /**

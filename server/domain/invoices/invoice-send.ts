@@ -25,14 +25,7 @@ export interface SendTo {
  * Sends the invoice: 409 `invoice_not_payable` when it is paid, cancelled or expired; 400
  * `parameter_missing` (`email`) when neither `to.email` nor the payer's email is known.
  */
-export async function sendCommerceInvoice(
-  db: Kysely<Database>,
-  clock: Clock,
-  links: InvoiceLinks,
-  tenant: Tenant,
-  id: number,
-  to: SendTo = {},
-): Promise<InvoiceRow> {
+export async function sendInvoiceTo(db: Kysely<Database>, clock: Clock, links: InvoiceLinks, tenant: Tenant, id: number, to: SendTo = {}): Promise<InvoiceRow> {
   return db.transaction().execute(async (trx) => {
     let invoice = await getInvoice(trx, tenant, id, { lock: true });
     if (!SENDABLE.includes(invoice.status)) throw new AppError('invoice_not_payable', { message: `Invoice ${id} is ${invoice.status} and cannot be sent.` });

@@ -15,7 +15,7 @@ import type { InvoiceLine } from './invoice.lines.js';
 export const ITEM_TYPES = ['Product', 'Service', 'Subscription', 'Fee', 'Discount', 'Tax'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
-export interface CommerceItemInput {
+export interface NewInvoiceItem {
   name: string;
   description?: string | undefined;
   unitCost: number | string;
@@ -27,7 +27,7 @@ export interface CommerceItemInput {
   type?: ItemType | undefined;
 }
 
-export interface CommerceTotals {
+export interface ItemTotals {
   lines: InvoiceLine[];
   subTotal: string;
   taxAmount: string;
@@ -40,7 +40,7 @@ const invalid = (param: string, message: string) => new AppError('validation_err
 const roundHalfAway = (value: Decimal, digits: number) => value.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
 
 /** One item: its rounded amounts, in the currency's digits. */
-function lineOf(currency: string, item: CommerceItemInput, i: number, id: number, defaultRate: number | undefined): InvoiceLine {
+function lineOf(currency: string, item: NewInvoiceItem, i: number, id: number, defaultRate: number | undefined): InvoiceLine {
   const digits = minorUnits(currency);
   const at = `items[${i}]`;
   const unit = amountToDecimal(item.unitCost, currency, `${at}.unitCost`);
@@ -75,16 +75,16 @@ function lineOf(currency: string, item: CommerceItemInput, i: number, id: number
 export const signOf = (line: Pick<InvoiceLine, 'type'>): number => (line.type === 'Discount' ? -1 : 1);
 
 /**
- * The lines and totals of a Commerce invoice. `ids` numbers the lines in order. Refuses (400
+ * The lines and totals of an itemized invoice. `ids` numbers the lines in order. Refuses (400
  * `validation_error`) a line discount over its unit cost x quantity, Discount items larger than
  * the rest, and an invoice discount over the items' total.
  */
-export function computeCommerceInvoice(
+export function computeItemTotals(
   currency: string,
-  items: CommerceItemInput[],
+  items: NewInvoiceItem[],
   ids: number[],
   options: { taxRate?: number | undefined; discount?: number | string | undefined; shippingCost?: number | string | undefined } = {},
-): CommerceTotals {
+): ItemTotals {
   const digits = minorUnits(currency);
   const lines = items.map((item, i) => lineOf(currency, item, i, ids[i]!, options.taxRate));
   const sum = (pick: (l: InvoiceLine) => string) => lines.reduce((acc, l) => acc.plus(new Decimal(pick(l)).times(signOf(l))), new Decimal(0));

@@ -15,14 +15,14 @@ import { newReference } from '../../shared/ids.js';
 import { currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { getMerchant } from '../merchants/merchant.service.js';
-import { type CommerceItemInput, computeCommerceInvoice } from './item-totals.js';
+import { type NewInvoiceItem, computeItemTotals } from './item-totals.js';
 import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
 import { getInvoice } from './invoice.service.js';
 
-/** A new Commerce invoice (amounts as JSON numbers or exact decimal text). */
-export interface CommerceInvoiceInput {
+/** A new itemized invoice (amounts as JSON numbers or exact decimal text). */
+export interface NewItemizedInvoice {
   currency: string;
-  items: CommerceItemInput[];
+  items: NewInvoiceItem[];
   description?: string | undefined;
   notes?: string | undefined;
   taxRate?: number | undefined;
@@ -43,7 +43,7 @@ export interface CommerceInvoiceInput {
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
 const at = (text: string | undefined) => (text === undefined ? null : new Date(text));
 
-function checkDates(input: CommerceInvoiceInput): void {
+function checkDates(input: NewItemizedInvoice): void {
   const [from, to, due] = [at(input.validFrom), at(input.validTo), at(input.dueDate)];
   if (from && to && to.getTime() <= from.getTime()) throw invalid('validTo', 'validTo must follow validFrom.');
   if (due && to && due.getTime() > to.getTime()) throw invalid('paymentDueDate', 'paymentDueDate must not be after validTo.');
@@ -58,11 +58,11 @@ async function referenceFor(db: Db, wanted: string | undefined): Promise<string>
   return wanted;
 }
 
-/** Creates a Commerce invoice, `pending` (payable) or `draft`, with exact totals (item-totals.ts). */
-export async function createCommerceInvoice(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: CommerceInvoiceInput): Promise<InvoiceRow> {
+/** Creates an itemized invoice, `pending` (payable) or `draft`, with exact totals (item-totals.ts). */
+export async function createItemizedInvoice(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: NewItemizedInvoice): Promise<InvoiceRow> {
   checkDates(input);
   const currency = currencyCode(input.currency, 'currencyCode');
-  const totals = computeCommerceInvoice(currency, input.items, await nextLineIds(db, input.items.length), input);
+  const totals = computeItemTotals(currency, input.items, await nextLineIds(db, input.items.length), input);
   const reference = await referenceFor(db, input.reference);
   const payer = input.payer;
   const hasAddress = payer !== undefined && Object.keys(payer.address).length > 0;
@@ -128,7 +128,7 @@ export async function getInvoiceByReference(db: Db, code: string): Promise<Issue
 }
 
 /** One page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
-export async function listCommerceInvoices(db: Db, tenant: Tenant, query: ListQuery): Promise<{ page: ListPage<InvoiceRow>; merchant: Merchant }> {
+export async function listIssuedInvoices(db: Db, tenant: Tenant, query: ListQuery): Promise<{ page: ListPage<InvoiceRow>; merchant: Merchant }> {
   const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query), getMerchant(db, tenant.merchantId)]);
   return { page: rows, merchant };
 }

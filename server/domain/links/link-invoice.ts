@@ -11,7 +11,7 @@ import { AppError } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { tenantClock } from '../clocks/tenant-clock.js';
-import { createCommerceInvoice } from '../invoices/itemized-invoice.js';
+import { createItemizedInvoice } from '../invoices/itemized-invoice.js';
 import { assertAccepting, assertPassword, assertPayerHasUses, normalEmail } from './link-access.js';
 import { countWrongTry, spendLinkCode } from './link-verification.js';
 import { recordLinkInvoice } from './link.repository.js';
@@ -75,7 +75,7 @@ export async function createLinkInvoice(db: Kysely<Database>, clock: Clock, iden
       await assertPassword(link, input.password);
       await assertPayerHasUses(trx, link, email);
       await spendLinkCode(trx, linkClock, link, email, { tokenId: input.verificationTokenId, code: input.verificationCode });
-      const invoice = await createCommerceInvoice(trx, linkClock, tenantOf(link), {
+      const invoice = await createItemizedInvoice(trx, linkClock, tenantOf(link), {
         currency: link.currency,
         items: [item],
         description: link.name,

@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { startPendingSubscription } from '../billing/pending-subscription.js';
-import type { CommerceSubscriptionRow } from '../billing/subscription.repository.js';
+import type { DescribedSubscription } from '../billing/subscription.repository.js';
 import { tenantClock } from '../clocks/tenant-clock.js';
 import { createCustomer } from '../customers/customer.service.js';
 import { assertAccepting, assertPassword, assertPayerHasUses, normalEmail } from './link-access.js';
@@ -20,7 +20,7 @@ import { linkByIdentifier } from './link-public.js';
 
 /** The subscription started, its first invoice, and its plan. */
 export interface LinkSubscription {
-  subscription: CommerceSubscriptionRow;
+  subscription: DescribedSubscription;
   invoice: InvoiceRow;
   plan: Plan;
   productName: string;

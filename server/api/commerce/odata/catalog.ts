@@ -33,7 +33,7 @@ export const planResource = defineResource({
     name: { column: 'name', type: 'string' },
     description: { column: 'description', type: 'string', nullable: true },
     details: { column: 'details', type: 'string', nullable: true, sort: false },
-    status: { column: 'commerce_status', type: { enum: ['Active', 'Inactive', 'Archived'] } },
+    status: { column: 'listing_status', type: lowerCased(['Active', 'Inactive', 'Archived']) },
     amount: { column: 'amount', type: 'decimal' },
     currency: { column: 'currency', type: 'string' },
     timeUnit: { column: 'interval', type: lowerCased(['Day', 'Week', 'Month', 'Year']) },

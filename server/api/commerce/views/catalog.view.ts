@@ -40,7 +40,7 @@ export function catalogPlanView(p: CatalogPlan, product?: Product): Schemas['Sub
     name: p.name,
     description: p.description,
     details: p.details,
-    status: p.commerce_status,
+    status: pascal(p.listing_status),
     amount: decimalToString(p.amount, p.currency),
     currency: p.currency,
     timeUnit: pascal(p.interval),

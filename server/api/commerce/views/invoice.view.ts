@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { components } from '../../../../generated/commerce.js';
 import type { InvoiceRow } from '../../../db/tables/invoices.js';
 import type { Merchant, PaymentOption } from '../../../db/tables/merchants.js';
-import type { CommerceInvoiceInput } from '../../../domain/invoices/itemized-invoice.js';
+import type { NewItemizedInvoice } from '../../../domain/invoices/itemized-invoice.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { INVOICE_STATUS } from '../wire-values.js';
@@ -119,7 +119,7 @@ export const paymentOptionView = (option: PaymentOption, currency: string): Sche
 });
 
 /** The create request as the service's input. */
-export function commerceInvoiceInput(body: Schemas['InvoiceCreateRequest']): CommerceInvoiceInput {
+export function commerceInvoiceInput(body: Schemas['InvoiceCreateRequest']): NewItemizedInvoice {
   const { firstName, lastName, email, phone, ...address } = body.sourceInfo ?? {};
   return {
     currency: body.currencyCode,

@@ -94,7 +94,7 @@ export function paymentLinkView(link: PaymentLinkRow, baseUrl: string, generated
 
 /** A plan a subscription link offers (an active one), as the Commerce catalog shows it. */
 export const offeredPlanView = (plan: Plan, productName: string): Schemas['SubscriptionPlan'] =>
-  catalogPlanView({ ...plan, product_name: productName, commerce_status: 'Active', effective_valid_from: plan.valid_from ?? plan.created_at });
+  catalogPlanView({ ...plan, product_name: productName, listing_status: 'active', effective_valid_from: plan.valid_from ?? plan.created_at });
 
 /** The public view, for the hosted page: no analytics, no notification URL; the merchant and the plans on offer. */
 export function publicLinkView(

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
 import type { PaymentRow } from '../../../db/tables/payments.js';
-import type { CommercePaymentView } from '../../../domain/invoice-payments/payment-details.js';
-import type { CommercePaymentResult, PayerAction, PayerCard } from '../../../domain/invoice-payments/pay-invoice.js';
+import type { PaymentDetails } from '../../../domain/invoice-payments/payment-details.js';
+import type { InvoicePaymentResult, PayerAction, PayerCard } from '../../../domain/invoice-payments/pay-invoice.js';
 import { amountDue } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { challengeUrl } from '../../../rails/issuer-challenge.js';
@@ -71,7 +71,7 @@ const taken = (p: PaymentRow): string =>
   ['succeeded', 'captured', 'partially_refunded', 'refunded', 'pending_reversal'].includes(p.status) ? (p.captured_amount ?? p.amount) : '0';
 
 /** The answer of `POST /api/payment/payinvoice`. */
-export function paymentResponseView(r: CommercePaymentResult, publicBaseUrl: string): Schemas['PaymentResponse'] {
+export function paymentResponseView(r: InvoicePaymentResult, publicBaseUrl: string): Schemas['PaymentResponse'] {
   const p = r.payment;
   const status = paymentStatusOf(p);
   const money = (value: string) => decimalToAmount(value, p.currency);
@@ -111,7 +111,7 @@ const HOLD_STATUS: Record<string, Schemas['CommercePaymentHoldStatus']> = {
 };
 
 /** The payment object of `/v1/payment`. */
-export function commercePaymentView(v: CommercePaymentView, publicBaseUrl: string): Schemas['CommercePayment'] {
+export function commercePaymentView(v: PaymentDetails, publicBaseUrl: string): Schemas['CommercePayment'] {
   const p = v.payment;
   const money = (value: string | null) => decimalToAmount(value ?? '0', p.currency);
   const status = paymentStatusOf(p);

@@ -1,7 +1,7 @@
 // A subscription as the Commerce interface shows it: the same subscription as the Checkout
 // interface's, with PascalCase statuses and the plan's `timeUnit`/`timeInterval` spelling.
 import type { components } from '../../../../generated/commerce.js';
-import type { CommerceSubscriptionRow } from '../../../domain/billing/subscription.service.js';
+import type { DescribedSubscription } from '../../../domain/billing/subscription.service.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { SUBSCRIPTION_STATUS } from '../wire-values.js';
 
@@ -9,7 +9,7 @@ type Schemas = components['schemas'];
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-export const commerceSubscriptionView = (s: CommerceSubscriptionRow): Schemas['CommerceSubscription'] => ({
+export const commerceSubscriptionView = (s: DescribedSubscription): Schemas['CommerceSubscription'] => ({
   id: s.id,
   merchantId: s.merchant_id,
   clientId: s.customer_id,
