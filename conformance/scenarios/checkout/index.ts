@@ -17,6 +17,7 @@ import { renewals } from './renewal.js';
 import { savedCardsAndSrc } from './saved-cards.js';
 import { sessionCreation } from './session-creation.js';
 import { invoicePayment } from './session-invoice.js';
+import { invoicePayable } from './session-invoice-payable.js';
 import { sessionRetrieval } from './session-retrieval.js';
 import { sessionRules } from './session-rules.js';
 import { sessionStates } from './session-states.js';
@@ -35,6 +36,7 @@ export const checkoutScenarios: Scenario[] = [
   ...sessionCreation,
   ...sessionRules,
   ...invoicePayment,
+  ...invoicePayable,
   ...subscriptionSessions,
   ...sessionRetrieval,
   ...savedCardsAndSrc,
