@@ -52,3 +52,8 @@ export async function findDestination(db: Db, livemode: boolean, accountNumber: 
     .where('account_number', '=', accountNumber.toUpperCase())
     .executeTakeFirst();
 }
+
+/** For a join in another statement (the transactions list): the tenant's accounts, each with its currency. */
+export function accountsOf(db: Db, tenant: Tenant) {
+  return db.selectFrom('wallet_accounts').select(['id', 'merchant_id', 'livemode', 'currency']).where(ofTenant(tenant));
+}

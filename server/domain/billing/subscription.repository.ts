@@ -6,6 +6,8 @@ import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { planNames } from '../catalog/catalog.repository.js';
+import { customerEmails } from '../customers/customer.repository.js';
 
 export interface SubscriptionFilter extends PageRequest {
   clientId?: number | undefined;
@@ -17,8 +19,8 @@ export interface SubscriptionFilter extends PageRequest {
 function subscriptions(db: Db, tenant: Tenant) {
   return db
     .selectFrom('subscriptions')
-    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
-    .leftJoin('customers', 'customers.id', 'subscriptions.customer_id')
+    .innerJoin(planNames(db, tenant).as('plans'), 'plans.id', 'subscriptions.plan_id')
+    .leftJoin(customerEmails(db, tenant).as('customers'), 'customers.id', 'subscriptions.customer_id')
     .selectAll('subscriptions')
     .select(['customers.email as client_email', 'plans.name as plan_name'])
     .where(ofTenant(tenant, 'subscriptions'));
@@ -29,7 +31,7 @@ async function withItems(db: Db, tenant: Tenant, rows: Omit<SubscriptionDetails,
   if (rows.length === 0) return [];
   const items = await db
     .selectFrom('subscription_items')
-    .innerJoin('plans', 'plans.id', 'subscription_items.plan_id')
+    .innerJoin(planNames(db, tenant).as('plans'), 'plans.id', 'subscription_items.plan_id')
     .selectAll('subscription_items')
     .select('plans.name as plan_name')
     .where(ofTenant(tenant, 'subscription_items'))
@@ -56,8 +58,8 @@ export type DescribedSubscription = SubscriptionRow & { client_email: string | n
 function describedSubscriptions(db: Db, tenant: Tenant) {
   return db
     .selectFrom('subscriptions')
-    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
-    .leftJoin('customers', 'customers.id', 'subscriptions.customer_id')
+    .innerJoin(planNames(db, tenant).as('plans'), 'plans.id', 'subscriptions.plan_id')
+    .leftJoin(customerEmails(db, tenant).as('customers'), 'customers.id', 'subscriptions.customer_id')
     .selectAll('subscriptions')
     .select(['customers.email as client_email', 'plans.name as plan_name', 'plans.product_id as product_id'])
     .where(ofTenant(tenant, 'subscriptions'));

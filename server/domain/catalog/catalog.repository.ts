@@ -132,3 +132,31 @@ export async function findCatalogPlanPage(db: Db, owner: MerchantRef, query: Lis
 export async function findProductPage(db: Db, owner: MerchantRef, query: ListQuery): Promise<ListPage<Product>> {
   return listPage(query, db.selectFrom('products').selectAll().where(ofMerchant(owner, 'products')));
 }
+
+/** For a join in another statement (a subscription or its items with their plans' names): the merchant's plans' names and products. */
+export function planNames(db: Db, owner: MerchantRef) {
+  return db.selectFrom('plans').select(['id', 'name', 'product_id']).where(ofMerchant(owner));
+}
+
+/**
+ * The plans a subscription link offers: its product's active Recurring and OneTime plans valid at
+ * `now` (no subscription starts on a Usage plan), with the product's name.
+ */
+export async function findOfferedPlans(db: Db, merchantId: number, productId: number, now: Date): Promise<{ plan: Plan; productName: string }[]> {
+  const rows = await db
+    .selectFrom('plans as p')
+    .innerJoin('products as pr', 'pr.id', 'p.product_id')
+    .selectAll('p')
+    .select('pr.name as product_name')
+    .where('p.merchant_id', '=', merchantId)
+    .where('p.product_id', '=', productId)
+    .where('p.active', '=', true)
+    .where('p.status', '=', 'available')
+    .where('p.billing_type', '!=', 'usage')
+    .where((eb) => eb.or([eb('p.valid_from', 'is', null), eb('p.valid_from', '<=', now)]))
+    .where((eb) => eb.or([eb('p.valid_to', 'is', null), eb('p.valid_to', '>', now)]))
+    .orderBy('p.id')
+    .limit(100)
+    .execute();
+  return rows.map(({ product_name, ...plan }) => ({ plan, productName: product_name }));
+}

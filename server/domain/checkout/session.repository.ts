@@ -5,6 +5,7 @@ import { inScope, ofTenant } from '../../db/scope.js';
 import type { CheckoutSessionRow, CheckoutSessionsTable } from '../../db/tables/checkout-sessions.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { merchantRatePlans, merchantSessionDefault } from '../merchants/merchant.repository.js';
 
 /** Unpaid sessions, which expiry and cancel act on. */
 export const OPEN_STATUSES = ['created', 'payment_pending', 'processing'] as const;
@@ -38,7 +39,7 @@ const MERCHANT_SETTING: Partial<Record<keyof NewSession, 'message_checkout_custo
 /** The insert for the columns named in `shape` (value(0) is the merchant; each column's value follows). */
 const insertSessionQuery = precompiled((db, value, shape) => {
   const row: Record<string, unknown> = Object.fromEntries(shape.split(',').map((column, i) => [column, value(i + 1)]));
-  for (const [column, setting] of Object.entries(MERCHANT_SETTING)) row[column] ??= db.selectFrom('merchants').select(setting).where('id', '=', value(0));
+  for (const [column, setting] of Object.entries(MERCHANT_SETTING)) row[column] ??= merchantSessionDefault(db, value(0), setting);
   return db
     .insertInto('checkout_sessions')
     .values(row as Insertable<CheckoutSessionsTable>)
@@ -107,7 +108,7 @@ export async function nextOpenSessionExpiry(db: Db, scope: DueScope, after: Date
 export async function findSessionForSecret(db: Db, sessionId: string) {
   return db
     .selectFrom('checkout_sessions')
-    .innerJoin('merchants', 'merchants.id', 'checkout_sessions.merchant_id')
+    .innerJoin(merchantRatePlans(db).as('merchants'), 'merchants.id', 'checkout_sessions.merchant_id')
     .select([
       'checkout_sessions.id',
       'checkout_sessions.merchant_id as merchantId',

@@ -108,3 +108,8 @@ export async function findCustomers(db: Db, owner: MerchantRef, filter: Customer
 export async function setHasPaymentMethod(db: Db, owner: MerchantRef, id: number): Promise<void> {
   await db.updateTable('customers').set({ has_payment_method: true }).where('id', '=', id).where(ofMerchant(owner)).execute();
 }
+
+/** For a join in another statement (a subscription with its customer's email): the merchant's customers' emails. */
+export function customerEmails(db: Db, owner: MerchantRef) {
+  return db.selectFrom('customers').select(['id', 'email']).where(ofMerchant(owner));
+}

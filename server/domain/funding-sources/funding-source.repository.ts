@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
 import type { FundingSourceRow, FundingSourcesTable } from '../../db/tables/funds.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { methodCards } from '../payments/payment-method.repository.js';
 
 /** A funding source with what is kept of its card. */
 export type FundingSourceWithCard = FundingSourceRow & { last4: string; expiry_month: number; expiry_year: number; brand: string };
@@ -24,7 +25,7 @@ export async function lockFundingSource(db: Db, tenant: Tenant, id: number): Pro
 function withCard(db: Db, tenant: Tenant) {
   return db
     .selectFrom('funding_sources as f')
-    .innerJoin('payment_methods as pm', 'pm.id', 'f.payment_method_id')
+    .innerJoin(methodCards(db, tenant).as('pm'), 'pm.id', 'f.payment_method_id')
     .selectAll('f')
     .select(['pm.last4', 'pm.expiry_month', 'pm.expiry_year', 'pm.brand'])
     .where(ofTenant(tenant, 'f'));

@@ -12,7 +12,8 @@ import { tenantClock } from '../clocks/tenant-clock.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { assertAccepting, normalEmail } from './link-access.js';
 import { type SentCode, sendLinkCode } from './link-verification.js';
-import { countClick, findLinkByIdentifier, findLinkBySlug, findOfferedPlans } from './link.repository.js';
+import { findOfferedPlans } from '../catalog/catalog.repository.js';
+import { countClick, findLinkByIdentifier, findLinkBySlug } from './link.repository.js';
 import { linkNotFound } from './link.service.js';
 
 /** A link as its page shows it: the link, its merchant, the plans on offer, and the link's own clock. */

@@ -15,7 +15,8 @@ import { createCustomer } from '../customers/customer.service.js';
 import { assertAccepting, assertPassword, assertPayerHasUses, normalEmail } from './link-access.js';
 import type { LinkPayer } from './link-invoice.js';
 import { countWrongTry, spendLinkCode } from './link-verification.js';
-import { findOfferedPlans, recordLinkInvoice } from './link.repository.js';
+import { findOfferedPlans } from '../catalog/catalog.repository.js';
+import { recordLinkInvoice } from './link.repository.js';
 import { linkByIdentifier } from './link-public.js';
 
 /** The subscription started, its first invoice, and its plan. */

@@ -4,11 +4,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { Plan } from '../../db/tables/catalog.js';
 import type { NewPaymentLink, PaymentLinkInvoiceRow, PaymentLinkRow, PaymentLinkUpdate } from '../../db/tables/payment-links.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { merchantSlugs } from '../merchants/merchant.repository.js';
 
 export const insertLink = (db: Db, values: NewPaymentLink): Promise<PaymentLinkRow> =>
   db.insertInto('payment_links').values(values).returningAll().executeTakeFirstOrThrow();
@@ -29,7 +29,7 @@ export async function findLinkByIdentifier(db: Db, identifier: string, options: 
 export async function findLinkBySlug(db: Db, slug: string, code: string): Promise<PaymentLinkRow | undefined> {
   return db
     .selectFrom('payment_links as l')
-    .innerJoin('merchants as m', 'm.id', 'l.merchant_id')
+    .innerJoin(merchantSlugs(db).as('m'), 'm.id', 'l.merchant_id')
     .selectAll('l')
     .where('m.slug', '=', slug)
     .where('l.code', '=', code)
@@ -175,29 +175,6 @@ export async function markLinkExpired(db: Db, tenant: Tenant, id: number, at: Da
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
-}
-
-/**
- * The plans a subscription link offers: its product's active Recurring and OneTime plans valid at
- * `now` (no subscription starts on a Usage plan), with the product's name.
- */
-export async function findOfferedPlans(db: Db, merchantId: number, productId: number, now: Date): Promise<{ plan: Plan; productName: string }[]> {
-  const rows = await db
-    .selectFrom('plans as p')
-    .innerJoin('products as pr', 'pr.id', 'p.product_id')
-    .selectAll('p')
-    .select('pr.name as product_name')
-    .where('p.merchant_id', '=', merchantId)
-    .where('p.product_id', '=', productId)
-    .where('p.active', '=', true)
-    .where('p.status', '=', 'available')
-    .where('p.billing_type', '!=', 'usage')
-    .where((eb) => eb.or([eb('p.valid_from', 'is', null), eb('p.valid_from', '<=', now)]))
-    .where((eb) => eb.or([eb('p.valid_to', 'is', null), eb('p.valid_to', '>', now)]))
-    .orderBy('p.id')
-    .limit(100)
-    .execute();
-  return rows.map(({ product_name, ...plan }) => ({ plan, productName: product_name }));
 }
 
 /** The payment link each of `invoiceIds` was made through, where that link has a notification URL (per-link webhooks). */

@@ -109,3 +109,20 @@ export async function insertPageKey(db: Db, values: Insertable<ApiKeysTable> & {
     .onConflict((oc) => oc.columns(['merchant_id', 'livemode']).where('page_key', 'is not', null).where('revoked_at', 'is', null).doNothing())
     .execute();
 }
+
+// For other modules' statements: the merchant columns they join or read, in the same statement.
+
+/** For a join: each merchant's rate plan (a session's client secret is authenticated with it). */
+export function merchantRatePlans(db: Db) {
+  return db.selectFrom('merchants').select(['id', 'rate_plan']);
+}
+
+/** For a join: each merchant's slug (a link's vanity URL names it). */
+export function merchantSlugs(db: Db) {
+  return db.selectFrom('merchants').select(['id', 'slug']);
+}
+
+/** A subquery: the merchant's setting that a new checkout session takes as its default. */
+export function merchantSessionDefault(db: Db, merchantId: number, setting: 'message_checkout_customers' | 'send_checkout_receipts') {
+  return db.selectFrom('merchants').select(setting).where('id', '=', merchantId);
+}

@@ -47,3 +47,8 @@ export async function unfileReplacedCards(db: Db, tenant: Tenant, customerId: nu
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** For a join in another statement (a funding source with its card): the tenant's payment methods' card details. */
+export function methodCards(db: Db, tenant: Tenant) {
+  return db.selectFrom('payment_methods').select(['id', 'last4', 'expiry_month', 'expiry_year', 'brand']).where(ofTenant(tenant));
+}

@@ -155,3 +155,8 @@ export async function sessionsOfPayments(db: Db, paymentIds: number[]): Promise<
     if (p.session_id) sessions.set(p.id, p.session_id);
   return sessions;
 }
+
+/** For a join in another statement (the transactions list): the tenant's payments' reference numbers. */
+export function paymentReferences(db: Db, tenant: Tenant) {
+  return db.selectFrom('payments').select(['id', 'reference_number']).where(ofTenant(tenant));
+}

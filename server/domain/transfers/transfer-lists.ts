@@ -6,7 +6,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import { listAccounts } from '../accounts/account.service.js';
-import { tenantBookings, type TransactionRow } from '../ledger/ledger-reads.repository.js';
+import { tenantTransactions, type TransactionRow } from './transaction.repository.js';
 import { tenantTransfers } from './transfer.repository.js';
 
 export type { TransactionRow };
@@ -19,5 +19,5 @@ export async function listTransfers(db: Db, tenant: Tenant, query: ListQuery): P
 /** A page of the tenant's transactions (its accounts are opened first, so every booking has one). */
 export async function listTransactions(db: Db, clock: Clock, tenant: Tenant, query: ListQuery): Promise<ListPage<TransactionRow>> {
   await listAccounts(db, clock, tenant);
-  return listPage(query, tenantBookings(db, tenant)) as Promise<ListPage<TransactionRow>>;
+  return listPage(query, tenantTransactions(db, tenant)) as Promise<ListPage<TransactionRow>>;
 }
