@@ -3,6 +3,7 @@
 // last: it empties the key's burst.
 import type { Scenario } from '../../types.js';
 import { auth } from './auth.js';
+import { authScopes } from './auth-scopes.js';
 import { clientToken } from './client-token.js';
 import { conventions } from './conventions.js';
 import { errors } from './errors.js';
@@ -10,4 +11,14 @@ import { idempotency } from './idempotency.js';
 import { limits, rateLimit429 } from './limits.js';
 import { versioning } from './versioning.js';
 
-export const platformScenarios: Scenario[] = [...auth, ...errors, ...idempotency, ...versioning, ...conventions, ...clientToken, ...limits, rateLimit429];
+export const platformScenarios: Scenario[] = [
+  ...auth,
+  ...authScopes,
+  ...errors,
+  ...idempotency,
+  ...versioning,
+  ...conventions,
+  ...clientToken,
+  ...limits,
+  rateLimit429,
+];
