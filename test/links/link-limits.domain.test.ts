@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
 import type { InvoiceRow } from '../../server/db/tables/invoices.js';
 import { expireDueLinks } from '../../server/domain/links/link-expiry.js';
-import type { LinkInput } from '../../server/domain/links/link-fields.js';
+import type { LinkChanges } from '../../server/domain/links/link-fields.js';
 import { createLinkInvoice, type LinkInvoiceInput } from '../../server/domain/links/link-invoice.js';
 import { countLinkPayment } from '../../server/domain/links/link-payments.js';
 import { activateLink, createLink, deactivateLink, getLink, updateLinkFields } from '../../server/domain/links/link.service.js';
@@ -35,8 +35,8 @@ beforeAll(async () => {
 afterAll(() => copy?.close());
 
 /** A fixed-price link (10.00 USD) of the tenant, with `input` over it. */
-const newLink = async (input: Partial<LinkInput> = {}) =>
-  (await createLink(database.db, clock, tenant, { name: 'Beans', currency: 'USD', unitPrice: '10.00', ...input }, context)).link;
+const newLink = async (input: Partial<LinkChanges> = {}) =>
+  (await createLink(database.db, clock, tenant, { name: 'Beans', currency: 'USD', unit_price: '10.00', ...input }, context)).link;
 const payer = (email = 'ana@example.com', more: Partial<LinkInvoiceInput> = {}): LinkInvoiceInput => ({ email, firstName: 'Ana', lastName: 'Lopez', ...more });
 const invoiceOf = (identifier: string, input: LinkInvoiceInput = payer()) => createLinkInvoice(database.db, clock, identifier, input);
 /** Counts a paid invoice on its link, in a transaction, as the app does when the invoice is paid. */
@@ -67,7 +67,7 @@ describe('uses', () => {
   });
 
   it('maxUses: the link takes that many completed payments; the last one expires it, and an invoice made before cannot be counted', async () => {
-    const link = await newLink({ maxUses: 2 });
+    const link = await newLink({ max_uses: 2 });
     const [first, second, third] = [await invoiceOf(link.identifier), await invoiceOf(link.identifier), await invoiceOf(link.identifier)];
     await paid(first);
     expect(await linkNow(link.id)).toMatchObject({ status: 'active', completed_payment_count: 1 });
@@ -79,13 +79,13 @@ describe('uses', () => {
     expect(await refused(() => invoiceOf(link.identifier))).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('expired') });
     // Spent: it cannot be activated until maxUses leaves room; raising it makes the link Inactive, then Activate opens it.
     expect((await refusal(() => activateLink(database.db, clock, tenant, link.id))).code).toBe('invalid_state');
-    expect((await updateLinkFields(database.db, clock, tenant, link.id, { maxUses: 3 }, context)).link.status).toBe('inactive');
+    expect((await updateLinkFields(database.db, clock, tenant, link.id, { max_uses: 3 }, context)).link.status).toBe('inactive');
     expect((await activateLink(database.db, clock, tenant, link.id)).status).toBe('active');
     await invoiceOf(link.identifier);
   });
 
   it('usageMode SingleUse: maxUses is 1, whatever was sent', async () => {
-    const link = await newLink({ usageMode: 'single_use', maxUses: 5 });
+    const link = await newLink({ usage_mode: 'single_use', max_uses: 5 });
     expect(link.max_uses).toBe(1);
     await paid(await invoiceOf(link.identifier));
     expect((await linkNow(link.id)).status).toBe('expired');
@@ -96,7 +96,7 @@ describe('uses', () => {
     for (let i = 0; i < 3; i++) await paid(await invoiceOf(open.identifier));
     await invoiceOf(open.identifier);
 
-    const link = await newLink({ maxUsesPerCustomer: 1 });
+    const link = await newLink({ max_uses_per_customer: 1 });
     const first = await invoiceOf(link.identifier, payer('Ana@Example.com'));
     const before = await invoiceOf(link.identifier, payer(' ana@example.COM '));
     await paid(first);
@@ -113,7 +113,7 @@ describe('uses', () => {
 describe('the validity window', () => {
   it('validFrom: before it the link takes no payments, saying when it opens', async () => {
     const opens = new Date(clock.now().getTime() + 2 * HOUR);
-    const link = await newLink({ validFrom: opens.toISOString() });
+    const link = await newLink({ valid_from: opens });
     expect(await refused(() => invoiceOf(link.identifier))).toMatchObject({
       code: 'invalid_state',
       message: expect.stringContaining(`it opens on ${opens.toISOString()}`),
@@ -123,7 +123,7 @@ describe('the validity window', () => {
   });
 
   it('validTo: from it on the link takes no payments, and the due work marks it Expired, once', async () => {
-    const link = await newLink({ validTo: new Date(clock.now().getTime() + HOUR).toISOString() });
+    const link = await newLink({ valid_to: new Date(clock.now().getTime() + HOUR) });
     await invoiceOf(link.identifier);
     clock.advance(3600);
     // Past validTo it refuses at once, before any due work has run.
@@ -133,21 +133,21 @@ describe('the validity window', () => {
     expect((await linkNow(link.id)).status).toBe('expired');
     expect(await expireDueLinks(database.db, clock)).toBe(0);
     // A later validTo makes it valid again: Inactive, until the merchant activates it.
-    const reopened = await updateLinkFields(database.db, clock, tenant, link.id, { validTo: null }, context);
+    const reopened = await updateLinkFields(database.db, clock, tenant, link.id, { valid_to: null }, context);
     expect(reopened.link.status).toBe('inactive');
   });
 
   it('validTo must follow validFrom', async () => {
-    const from = clock.now().toISOString();
-    expect(await refused(() => newLink({ validFrom: from, validTo: from }))).toMatchObject({ code: 'validation_error', param: 'validTo' });
+    const from = clock.now();
+    expect(await refused(() => newLink({ valid_from: from, valid_to: from }))).toMatchObject({ code: 'validation_error', param: 'validTo' });
     const link = await newLink();
-    expect(await refused(() => updateLinkFields(database.db, clock, tenant, link.id, { validTo: from }, context))).toMatchObject({ param: 'validTo' });
+    expect(await refused(() => updateLinkFields(database.db, clock, tenant, link.id, { valid_to: from }, context))).toMatchObject({ param: 'validTo' });
   });
 });
 
 describe('the amount a payer chooses', () => {
   it('isVariableAmount: the payer sends the amount, within minAmount..maxAmount (both included) and in the currency digits', async () => {
-    const gift = await newLink({ unitPrice: null, isVariableAmount: true, minAmount: '5', maxAmount: '500' });
+    const gift = await newLink({ unit_price: null, is_variable_amount: true, min_amount: '5', max_amount: '500' });
     expect(await refused(() => invoiceOf(gift.identifier))).toMatchObject({ code: 'parameter_missing', param: 'amount' });
     for (const amount of ['4.99', '500.01', '0']) {
       expect(await refused(() => invoiceOf(gift.identifier, payer(undefined, { amount }))), amount).toMatchObject({
@@ -158,30 +158,30 @@ describe('the amount a payer chooses', () => {
     expect(await refused(() => invoiceOf(gift.identifier, payer(undefined, { amount: '5.001' })))).toMatchObject({ param: 'amount' });
     expect((await invoiceOf(gift.identifier, payer(undefined, { amount: '5' }))).total).toBe('5.0000');
     expect((await invoiceOf(gift.identifier, payer(undefined, { amount: '500' }))).total).toBe('500.0000');
-    const any = await newLink({ unitPrice: null, isVariableAmount: true });
+    const any = await newLink({ unit_price: null, is_variable_amount: true });
     expect((await invoiceOf(any.identifier, payer(undefined, { amount: '0.01' }))).total).toBe('0.0100');
   });
 
   it('a fixed-price link takes no amount from the payer: its unitPrice x quantity', async () => {
-    const link = await newLink({ unitPrice: '12.50', quantity: '2' });
+    const link = await newLink({ unit_price: '12.50', quantity: '2' });
     expect(await refused(() => invoiceOf(link.identifier, payer(undefined, { amount: '1' })))).toMatchObject({ code: 'parameter_unknown', param: 'amount' });
     expect((await invoiceOf(link.identifier)).total).toBe('25.0000');
   });
 
   it('minAmount, maxAmount and suggestedAmount: more than zero, minAmount <= suggestedAmount <= maxAmount', async () => {
-    const variable = { unitPrice: null, isVariableAmount: true };
-    const cases: [Partial<LinkInput>, string][] = [
-      [{ minAmount: '10', maxAmount: '9.99' }, 'minAmount'],
-      [{ minAmount: '10', suggestedAmount: '9' }, 'suggestedAmount'],
-      [{ maxAmount: '10', suggestedAmount: '11' }, 'suggestedAmount'],
-      [{ minAmount: '0' }, 'minAmount'],
-      [{ maxAmount: '-1' }, 'maxAmount'],
-      [{ minAmount: '1.005' }, 'minAmount'],
+    const variable = { unit_price: null, is_variable_amount: true };
+    const cases: [Partial<LinkChanges>, string][] = [
+      [{ min_amount: '10', max_amount: '9.99' }, 'minAmount'],
+      [{ min_amount: '10', suggested_amount: '9' }, 'suggestedAmount'],
+      [{ max_amount: '10', suggested_amount: '11' }, 'suggestedAmount'],
+      [{ min_amount: '0' }, 'minAmount'],
+      [{ max_amount: '-1' }, 'maxAmount'],
+      [{ min_amount: '1.005' }, 'minAmount'],
     ];
     for (const [input, param] of cases) {
       expect(await refused(() => newLink({ ...variable, ...input })), JSON.stringify(input)).toMatchObject({ code: 'validation_error', param });
     }
-    const ok = await newLink({ ...variable, minAmount: '10', suggestedAmount: '10', maxAmount: '10' });
+    const ok = await newLink({ ...variable, min_amount: '10', suggested_amount: '10', max_amount: '10' });
     expect([ok.min_amount, ok.suggested_amount, ok.max_amount].map(Number)).toEqual([10, 10, 10]);
   });
 });
@@ -217,7 +217,7 @@ describe('status', () => {
       code: 'invalid_state',
       message: expect.stringContaining('draft'),
     });
-    const spent = await newLink({ maxUses: 1 });
+    const spent = await newLink({ max_uses: 1 });
     await paid(await invoiceOf(spent.identifier));
     expect((await refusal(() => deactivateLink(database.db, clock, tenant, spent.id))).code).toBe('invalid_state');
   });

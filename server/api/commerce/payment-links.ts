@@ -4,7 +4,7 @@ import { created, noContent, ok } from '../kit.js';
 import type { AppDeps, CommerceHandlers } from '../types.js';
 import { linkResource } from './odata/payment-links.js';
 import { odataBody } from './odata-list.js';
-import { embedCode, linkInput, linkPageUrl, paymentLinkView } from './views/payment-link.view.js';
+import { embedCode, linkChanges, linkPageUrl, paymentLinkView } from './views/payment-link.view.js';
 
 const context = (deps: AppDeps) => ({ allowLoopbackWebhooks: deps.config.allowLoopbackWebhooks });
 
@@ -20,13 +20,13 @@ export const paymentLinkHandlers: CommerceHandlers = {
       db,
       deps.clock,
       tenant,
-      { ...linkInput(body), name: body.name, currency: body.currencyCode },
+      { ...linkChanges(body), name: body.name, currency: body.currencyCode },
       context(deps),
     );
     return created(paymentLinkView(link, deps.config.publicBaseUrl, generatedSecret));
   },
   async updatePaymentLink({ db, deps, tenant, path, body }) {
-    const { link, generatedSecret } = await updateLinkFields(db, deps.clock, tenant, path.id, linkInput(body), context(deps));
+    const { link, generatedSecret } = await updateLinkFields(db, deps.clock, tenant, path.id, linkChanges(body), context(deps));
     return ok(paymentLinkView(link, deps.config.publicBaseUrl, generatedSecret));
   },
   async deletePaymentLink({ db, tenant, path }) {

@@ -1,48 +1,10 @@
-// A payment link's fields as a merchant sends them (create, or the subset of an update), merged
+// A payment link's settings as a merchant changes them (create, or the subset of an update), merged
 // onto the stored link and checked as a whole: the cross-field rules of the contract
 // (`PaymentLinkCreateRequest`) hold for the link that results, whichever fields were sent.
 import { Decimal } from 'decimal.js';
-import type { PaymentLinkRow, PaymentLinkStyle, PaymentLinkType, PaymentLinkUsageMode } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow, PaymentLinkType } from '../../db/tables/payment-links.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, currencyCode, minorUnits } from '../../shared/money.js';
-
-/** What a merchant may set on a link (create: all optional but name and currency; update: what was sent, null clears). */
-export interface LinkInput {
-  name?: string;
-  description?: string | null;
-  productCode?: string | null;
-  productName?: string | null;
-  productDescription?: string | null;
-  unitPrice?: string | null;
-  quantity?: string;
-  currency?: string;
-  callToActionText?: string;
-  isVariableAmount?: boolean;
-  minAmount?: string | null;
-  maxAmount?: string | null;
-  suggestedAmount?: string | null;
-  taxRate?: string;
-  status?: 'draft' | 'active';
-  validFrom?: string;
-  validTo?: string | null;
-  usageMode?: PaymentLinkUsageMode;
-  maxUses?: number | null;
-  maxUsesPerCustomer?: number | null;
-  linkType?: PaymentLinkType;
-  linkStyle?: PaymentLinkStyle;
-  buttonColor?: string;
-  buttonTextColor?: string;
-  mediaUrl?: string | null;
-  successUrl?: string | null;
-  cancelUrl?: string | null;
-  notificationUrl?: string | null;
-  notificationSecret?: string;
-  isPasswordProtected?: boolean;
-  password?: string;
-  isEmailVerificationRequired?: boolean;
-  isSubscriptionBased?: boolean;
-  subscriptionProductId?: number | null;
-}
 
 /** The columns a merchant's input decides (the rest are the server's: ids, counters, times). */
 export type LinkSettings = Omit<
@@ -65,12 +27,25 @@ export type LinkSettings = Omit<
   | 'is_subscription_based'
 >;
 
+/**
+ * What a merchant sets on a link (create: name and currency at least; update: only what was sent):
+ * the settings it changes (null clears, absent keeps), its status, and the protections kept apart
+ * from the settings (the password is hashed, the subscription flag follows the link type).
+ */
+export interface LinkChanges extends Partial<LinkSettings> {
+  status?: 'draft' | 'active' | undefined;
+  is_password_protected?: boolean | undefined;
+  password?: string | undefined;
+  is_subscription_based?: boolean | undefined;
+  notification_secret?: string | undefined;
+}
+
 const CALL_TO_ACTION: Record<PaymentLinkType, string> = { standard: 'Pay now', donation: 'Donate', subscription: 'Subscribe' };
 
-/** A new link's settings before its input: Till's defaults. */
-export function defaultSettings(input: LinkInput, now: Date): LinkSettings {
-  const subscription = input.isSubscriptionBased === true || input.linkType === 'subscription';
-  const linkType: PaymentLinkType = input.linkType ?? (subscription ? 'subscription' : 'standard');
+/** A new link's settings before its changes: Till's defaults. */
+export function defaultSettings(changes: LinkChanges, now: Date): LinkSettings {
+  const subscription = changes.is_subscription_based === true || changes.link_type === 'subscription';
+  const linkType: PaymentLinkType = changes.link_type ?? (subscription ? 'subscription' : 'standard');
   return {
     name: '',
     description: null,
@@ -106,52 +81,26 @@ export function defaultSettings(input: LinkInput, now: Date): LinkSettings {
 
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
 const missing = (param: string, message: string) => new AppError('parameter_missing', { param, message });
-const set = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value);
 
-/** The input laid over `base`: the fields sent change, the others keep their value. */
-export function mergeSettings(base: LinkSettings, input: LinkInput): LinkSettings {
-  const merged: LinkSettings = {
-    name: set(input.name, base.name),
-    description: set(input.description, base.description),
-    call_to_action_text: set(input.callToActionText, base.call_to_action_text),
-    product_code: set(input.productCode, base.product_code),
-    product_name: set(input.productName, base.product_name),
-    product_description: set(input.productDescription, base.product_description),
-    unit_price: set(input.unitPrice, base.unit_price),
-    quantity: set(input.quantity, base.quantity),
-    currency: input.currency === undefined ? base.currency : currencyCode(input.currency, 'currencyCode'),
-    is_variable_amount: set(input.isVariableAmount, base.is_variable_amount),
-    min_amount: set(input.minAmount, base.min_amount),
-    max_amount: set(input.maxAmount, base.max_amount),
-    suggested_amount: set(input.suggestedAmount, base.suggested_amount),
-    tax_rate: set(input.taxRate, base.tax_rate),
-    valid_from: input.validFrom === undefined ? base.valid_from : new Date(input.validFrom),
-    valid_to: input.validTo === undefined ? base.valid_to : input.validTo === null ? null : new Date(input.validTo),
-    usage_mode: set(input.usageMode, base.usage_mode),
-    max_uses: set(input.maxUses, base.max_uses),
-    max_uses_per_customer: set(input.maxUsesPerCustomer, base.max_uses_per_customer),
-    link_type: set(input.linkType, base.link_type),
-    link_style: set(input.linkStyle, base.link_style),
-    button_color: set(input.buttonColor, base.button_color),
-    button_text_color: set(input.buttonTextColor, base.button_text_color),
-    media_url: set(input.mediaUrl, base.media_url),
-    success_url: set(input.successUrl, base.success_url),
-    cancel_url: set(input.cancelUrl, base.cancel_url),
-    notification_url: set(input.notificationUrl, base.notification_url),
-    is_email_verification_required: set(input.isEmailVerificationRequired, base.is_email_verification_required),
-    subscription_product_id: set(input.subscriptionProductId, base.subscription_product_id),
-  };
-  return withType(merged, input);
+/** The changes laid over `base`: the settings sent change, the others keep their value. */
+export function mergeSettings(base: LinkSettings, changes: LinkChanges): LinkSettings {
+  const merged: LinkSettings = { ...base };
+  for (const key of Object.keys(base) as (keyof LinkSettings)[]) {
+    if (changes[key] !== undefined) Object.assign(merged, { [key]: changes[key] });
+  }
+  if (changes.currency !== undefined) merged.currency = currencyCode(changes.currency, 'currencyCode');
+  return withType(merged, changes);
 }
 
 /** `linkType` Subscription and `isSubscriptionBased` go together: send either, the other follows. */
-function withType(s: LinkSettings, input: LinkInput): LinkSettings {
-  if (input.isSubscriptionBased === true && input.linkType !== undefined && input.linkType !== 'subscription')
+function withType(s: LinkSettings, changes: LinkChanges): LinkSettings {
+  const subscriptionBased = changes.is_subscription_based;
+  if (subscriptionBased === true && changes.link_type !== undefined && changes.link_type !== 'subscription')
     throw invalid('linkType', 'A subscription-based link has linkType Subscription.');
-  if (input.isSubscriptionBased === false && input.linkType === 'subscription')
+  if (subscriptionBased === false && changes.link_type === 'subscription')
     throw invalid('isSubscriptionBased', 'A link of linkType Subscription is subscription-based.');
-  if (input.isSubscriptionBased === true) return { ...s, link_type: 'subscription' };
-  if (input.isSubscriptionBased === false && s.link_type === 'subscription') return { ...s, link_type: 'standard' };
+  if (subscriptionBased === true) return { ...s, link_type: 'subscription' };
+  if (subscriptionBased === false && s.link_type === 'subscription') return { ...s, link_type: 'standard' };
   return s;
 }
 

@@ -14,7 +14,7 @@ import { AppError } from '../../shared/errors.js';
 import { publicHttpsProblem } from '../../shared/public-url.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { findProduct } from '../catalog/catalog.repository.js';
-import { checkSettings, defaultSettings, type LinkInput, type LinkSettings, mergeSettings } from './link-fields.js';
+import { checkSettings, defaultSettings, type LinkChanges, type LinkSettings, mergeSettings } from './link-fields.js';
 import { codeTaken, deleteLink, findLink, findLinkPage, insertLink, updateLink } from './link.repository.js';
 
 /** A link, and the notification secret Till generated for it in this call (answered once). */
@@ -40,9 +40,9 @@ export async function getLink(db: Db, tenant: Tenant, id: number, options: { loc
 export const listLinks = (db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<PaymentLinkRow>> => findLinkPage(db, tenant, query);
 
 /** The checks that need the database or the network: the product offered, the notification URL. */
-async function checkReferences(db: Db, tenant: Tenant, s: LinkSettings, input: LinkInput, context: LinkSettingsContext): Promise<void> {
+async function checkReferences(db: Db, tenant: Tenant, s: LinkSettings, changes: LinkChanges, context: LinkSettingsContext): Promise<void> {
   if (
-    input.subscriptionProductId !== undefined &&
+    changes.subscription_product_id !== undefined &&
     s.subscription_product_id !== null &&
     !(await findProduct(db, { merchantId: tenant.merchantId }, s.subscription_product_id))
   ) {
@@ -51,23 +51,23 @@ async function checkReferences(db: Db, tenant: Tenant, s: LinkSettings, input: L
       message: `subscriptionProductId ${s.subscription_product_id} is not one of your subscription products.`,
     });
   }
-  if (input.notificationUrl) {
-    const problem = await publicHttpsProblem(input.notificationUrl, { allowLoopback: context.allowLoopbackWebhooks && !tenant.livemode });
+  if (changes.notification_url) {
+    const problem = await publicHttpsProblem(changes.notification_url, { allowLoopback: context.allowLoopbackWebhooks && !tenant.livemode });
     if (problem) throw new AppError('parameter_invalid', { param: 'notificationUrl', message: `notificationUrl ${problem}.` });
   }
 }
 
-/** The password and notification-secret columns an input sets; `current` is the stored link (update). */
-async function secrets(input: LinkInput, current?: PaymentLinkRow): Promise<{ values: PaymentLinkUpdate; generatedSecret?: string }> {
+/** The password and notification-secret columns the changes set; `current` is the stored link (update). */
+async function secrets(changes: LinkChanges, current?: PaymentLinkRow): Promise<{ values: PaymentLinkUpdate; generatedSecret?: string }> {
   const values: PaymentLinkUpdate = {};
-  const protectedNow = input.isPasswordProtected ?? (current ? current.password_hash !== null : false);
+  const protectedNow = changes.is_password_protected ?? (current ? current.password_hash !== null : false);
   if (!protectedNow) values.password_hash = null;
-  else if (input.password !== undefined) values.password_hash = await hashPassword(input.password);
+  else if (changes.password !== undefined) values.password_hash = await hashPassword(changes.password);
   else if (!current?.password_hash) throw new AppError('parameter_missing', { param: 'password', message: 'A password-protected link needs password.' });
-  if (input.password !== undefined && !protectedNow)
+  if (changes.password !== undefined && !protectedNow)
     throw new AppError('validation_error', { param: 'password', message: 'password is only used with isPasswordProtected true.' });
-  if (input.notificationSecret !== undefined) values.notification_secret = input.notificationSecret;
-  else if (input.notificationUrl && !current?.notification_secret) {
+  if (changes.notification_secret !== undefined) values.notification_secret = changes.notification_secret;
+  else if (changes.notification_url && !current?.notification_secret) {
     const generated = `whsec_${randomToken(32)}`;
     return { values: { ...values, notification_secret: generated }, generatedSecret: generated };
   }
@@ -81,13 +81,13 @@ export async function createLink(
   db: Kysely<Database>,
   clock: Clock,
   tenant: Tenant,
-  input: LinkInput & { name: string; currency: string },
+  changes: LinkChanges & { name: string; currency: string },
   context: LinkSettingsContext,
 ): Promise<LinkWithSecret> {
   const now = clock.now();
-  const settings = checkSettings(mergeSettings(defaultSettings(input, now), input));
-  await checkReferences(db, tenant, settings, input, context);
-  const { values, generatedSecret } = await secrets(input);
+  const settings = checkSettings(mergeSettings(defaultSettings(changes, now), changes));
+  await checkReferences(db, tenant, settings, changes, context);
+  const { values, generatedSecret } = await secrets(changes);
   for (let attempt = 0; ; attempt++) {
     let code = newCode();
     while (await codeTaken(db, tenant.merchantId, code)) code = newCode();
@@ -98,7 +98,7 @@ export async function createLink(
         livemode: tenant.livemode,
         code,
         identifier: randomUUID(),
-        status: input.status ?? 'active',
+        status: changes.status ?? 'active',
         password_hash: values.password_hash ?? null,
         notification_secret: values.notification_secret ?? null,
         created_at: now,
@@ -149,18 +149,18 @@ export async function updateLinkFields(
   clock: Clock,
   tenant: Tenant,
   id: number,
-  input: LinkInput,
+  changes: LinkChanges,
   context: LinkSettingsContext,
 ): Promise<LinkWithSecret> {
   return db.transaction().execute(async (trx) => {
     const current = await getLink(trx, tenant, id, { lock: true });
     const now = clock.now();
-    if (input.currency !== undefined && input.currency.toUpperCase() !== current.currency && current.invoice_count > 0) {
+    if (changes.currency !== undefined && changes.currency.toUpperCase() !== current.currency && current.invoice_count > 0) {
       throw new AppError('invalid_state', { param: 'currencyCode', message: 'currencyCode cannot change once the link has invoices.' });
     }
-    const settings = checkSettings(mergeSettings(settingsOf(current), input));
-    await checkReferences(trx, tenant, settings, input, context);
-    const { values, generatedSecret } = await secrets(input, current);
+    const settings = checkSettings(mergeSettings(settingsOf(current), changes));
+    await checkReferences(trx, tenant, settings, changes, context);
+    const { values, generatedSecret } = await secrets(changes, current);
     const spent = linkSpent({ ...settings, completed_payment_count: current.completed_payment_count }, now);
     const status = current.status === 'expired' ? (spent ? 'expired' : 'inactive') : spent ? 'expired' : current.status;
     const link = await updateLink(trx, tenant, id, { ...settings, ...values, status, updated_at: now });

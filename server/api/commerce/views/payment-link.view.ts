@@ -6,8 +6,7 @@ import type { components } from '../../../../generated/commerce.js';
 import type { Plan } from '../../../db/tables/catalog.js';
 import type { Merchant } from '../../../db/tables/merchants.js';
 import type { PaymentLinkRow } from '../../../db/tables/payment-links.js';
-import type { LinkInput } from '../../../domain/links/link-fields.js';
-import { fixedPriceTax } from '../../../domain/links/link-fields.js';
+import { fixedPriceTax, type LinkChanges } from '../../../domain/links/link-fields.js';
 import { minorUnits } from '../../../shared/money.js';
 import { escapeHtml } from '../../../pages/kit/html.js';
 import { LINK_STATUS, LINK_STYLE, LINK_TYPE, LINK_USAGE_MODE, storedOf } from '../wire-values.js';
@@ -113,14 +112,45 @@ export function publicLinkView(
 type CreateBody = Schemas['PaymentLinkCreateRequest'];
 type UpdateBody = Schemas['PaymentLinkUpdateRequest'];
 
-/** A create or update body as the domain's input: stored values for the enums, the rest as sent. */
-export function linkInput(body: CreateBody | UpdateBody): LinkInput {
-  const { currencyCode, status, usageMode, linkType, linkStyle, ...rest } = body as CreateBody & UpdateBody;
-  const input: LinkInput = { ...(rest as LinkInput) };
-  if (currencyCode !== undefined) input.currency = currencyCode;
-  if (status !== undefined) input.status = status === 'Draft' ? 'draft' : 'active';
-  if (usageMode !== undefined) input.usageMode = storedOf(LINK_USAGE_MODE, usageMode);
-  if (linkType !== undefined) input.linkType = storedOf(LINK_TYPE, linkType);
-  if (linkStyle !== undefined) input.linkStyle = storedOf(LINK_STYLE, linkStyle);
-  return input;
+const stored = <S extends string>(map: Record<S, string>, wire: string | undefined): S | undefined => (wire === undefined ? undefined : storedOf(map, wire));
+
+/** A create or update body as the domain's changes: the link's columns, stored values for the enums, dates as Date. */
+export function linkChanges(body: CreateBody | UpdateBody): LinkChanges {
+  const b = body as CreateBody & UpdateBody;
+  return {
+    name: b.name,
+    description: b.description,
+    product_code: b.productCode,
+    product_name: b.productName,
+    product_description: b.productDescription,
+    unit_price: b.unitPrice,
+    quantity: b.quantity,
+    currency: b.currencyCode,
+    call_to_action_text: b.callToActionText,
+    is_variable_amount: b.isVariableAmount,
+    min_amount: b.minAmount,
+    max_amount: b.maxAmount,
+    suggested_amount: b.suggestedAmount,
+    tax_rate: b.taxRate,
+    status: b.status === undefined ? undefined : b.status === 'Draft' ? 'draft' : 'active',
+    valid_from: b.validFrom === undefined ? undefined : new Date(b.validFrom),
+    valid_to: b.validTo === undefined || b.validTo === null ? b.validTo : new Date(b.validTo),
+    usage_mode: stored(LINK_USAGE_MODE, b.usageMode),
+    max_uses: b.maxUses,
+    max_uses_per_customer: b.maxUsesPerCustomer,
+    link_type: stored(LINK_TYPE, b.linkType),
+    link_style: stored(LINK_STYLE, b.linkStyle),
+    button_color: b.buttonColor,
+    button_text_color: b.buttonTextColor,
+    media_url: b.mediaUrl,
+    success_url: b.successUrl,
+    cancel_url: b.cancelUrl,
+    notification_url: b.notificationUrl,
+    notification_secret: b.notificationSecret,
+    is_password_protected: b.isPasswordProtected,
+    password: b.password,
+    is_email_verification_required: b.isEmailVerificationRequired,
+    is_subscription_based: b.isSubscriptionBased,
+    subscription_product_id: b.subscriptionProductId,
+  };
 }
