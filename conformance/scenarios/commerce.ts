@@ -5,10 +5,12 @@
 import type { Scenario } from '../types.js';
 import { catalogInventory, catalogProducts, catalogSubscriptions } from './commerce/catalog.js';
 import { catalogPlans } from './commerce/catalog-plans.js';
+import { fundingSourceScenarios } from './commerce/funding-sources.js';
 import { fundsScenarios } from './commerce/funds.js';
 import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
-import { commerceInvoiceScenarios } from './commerce/invoices.js';
+import { invoiceConventions } from './commerce/invoice-conventions.js';
+import { commerceInvoiceScenarios, invoicePaymentPage } from './commerce/invoices.js';
 import { publicLinkScenarios } from './commerce/link-public.js';
 import { linkOperations } from './commerce/links.js';
 import { commerceDirectPayments } from './commerce/direct-payments.js';
@@ -18,6 +20,9 @@ import { commercePlatformScenarios } from './commerce/platform.js';
 
 export const commerceScenarios: Scenario[] = [
   ...commerceInvoiceScenarios,
+  ...invoiceConventions,
+  ...invoicePaymentPage,
+  ...fundingSourceScenarios,
   ...fundsScenarios,
   ...invoiceStateScenarios,
   ...commercePayments,

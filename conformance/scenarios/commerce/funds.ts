@@ -1,193 +1,29 @@
-// Funds of the Commerce interface: funding sources (RegisterCard, verify, list, paying with one),
-// wallet accounts and balances (paying an invoice from one), transfers and their list, the
-// transactions, and the transfers dashboard.
+// Commerce wallet accounts and balances (paying an invoice from one), transfers and their list, the
+// transactions, and the transfers dashboard. Funding sources are in funding-sources.ts.
 import assert from 'node:assert/strict';
-import type { ConformanceContext, HttpResult, RequestSpec, Scenario } from '../../types.js';
-import { call, expectError, expectStatus } from '../fixtures/http.js';
-import { secretKey } from '../fixtures/keys.js';
-import { MESSAGES, PAY_CARD } from '../fixtures/operations.js';
-import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
+import type { Scenario } from '../../types.js';
+import { expectError, expectStatus } from '../fixtures/http.js';
+import { scenario } from '../fixtures/scenario.js';
 import { newSession, payByCard } from '../fixtures/sessions.js';
 import { newInvoice, optionOf, payInvoice } from '../fixtures/commerce-payments.js';
-
-const PAYMENTS = source(COMMERCE_DOC, 'Endpoints', 'Payments and funding sources');
-const PAYMENT_RESPONSE = source(COMMERCE_DOC, 'Resources and their fields', 'Payment response');
-const FUNDING = source(COMMERCE_DOC, 'Resources and their fields', 'Funding source');
-const ACCOUNT = source(COMMERCE_DOC, 'Resources and their fields', 'Account and balance');
-const TRANSFER = source(COMMERCE_DOC, 'Resources and their fields', 'Transfer');
-const DASHBOARDS = source(COMMERCE_DOC, 'Resources and their fields', 'Dashboards');
-const ACCOUNTS = source(COMMERCE_DOC, 'Endpoints', 'Accounts');
-const TRANSFERS = source(COMMERCE_DOC, 'Endpoints', 'Transfers and dashboards');
-const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
-
-const BANK = 'DE89370400440532013000';
-const FUND = [...PAY_CARD, 'settleTestPayment', 'listAccounts'];
-const PAY = ['createCommerceInvoice', 'listInvoicePaymentMethods', 'payInvoice'];
-const YY = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
-
-const commerce = (ctx: ConformanceContext, operationId: string, spec: Omit<RequestSpec, 'apiKey'>): Promise<HttpResult> =>
-  call(ctx, 'commerce', operationId, { ...spec, apiKey: ctx.options.apiKey ?? secretKey(ctx) });
-const registerCard = (ctx: ConformanceContext, cardNumber: string) =>
-  commerce(ctx, 'registerCard', {
-    method: 'POST',
-    path: '/v1/payment/RegisterCard',
-    body: { card: { cardNumber, expiryDate: `12/${YY}`, cvv: '123' }, name: `conf ${ctx.runId}`.slice(0, 100) },
-  });
-const fundingSources = async (ctx: ConformanceContext): Promise<any[]> =>
-  (await commerce(ctx, 'listFundingSources', { method: 'GET', path: '/v1/FundingSource' })).json.value;
-
-/** The merchant's USD wallet account. */
-async function usdAccount(ctx: ConformanceContext): Promise<any> {
-  const res = await commerce(ctx, 'listAccounts', { method: 'GET', path: '/v1/account' });
-  expectStatus(res, 200, 'list the accounts');
-  const account = res.json.value.find((a: any) => a.currencyCode === 'USD');
-  assert.ok(account, `a USD account: ${res.text.slice(0, 300)}`);
-  return account;
-}
-
-/** Settled money on the merchant's USD account: a card payment of `amount`, settled; answers the account. */
-async function fundedAccount(ctx: ConformanceContext, amount = 50): Promise<any> {
-  const paid = await payByCard(ctx, await newSession(ctx, { amount, currency: 'USD' }));
-  const settled = await call(ctx, 'checkout', 'settleTestPayment', {
-    method: 'POST',
-    path: `/v1/test-helpers/payments/${paid.paymentResult.id}/settle`,
-    key: secretKey(ctx),
-  });
-  expectStatus(settled, 200, 'settle the payment');
-  return usdAccount(ctx);
-}
-
-const sendToBank = (ctx: ConformanceContext, accountId: number, amount: number, transferAction = 'BankTransfer') =>
-  commerce(ctx, 'createTransfer', {
-    method: 'POST',
-    path: '/v1/transfer',
-    body: {
-      sourceAccountId: accountId,
-      destinationAccountNumber: BANK,
-      amount,
-      currencyCode: 'USD',
-      transferAction,
-      description: `conf ${ctx.runId}`.slice(0, 255),
-    },
-  });
-
-const TRANSFER_FIELDS = [
-  'id',
-  'referenceNumber',
-  'transferAction',
-  'sourceAccountId',
-  'destinationAccountNumber',
-  'amount',
-  'fee',
-  'currencyCode',
-  'status',
-  'feePayer',
-  'createdDateTime',
-];
+import {
+  ACCOUNT,
+  ACCOUNTS,
+  commerce,
+  DASHBOARDS,
+  FUND,
+  fundedAccount,
+  OTHER_OPS,
+  PAY,
+  PAYMENTS,
+  sendToBank,
+  TRANSFER,
+  TRANSFER_FIELDS,
+  TRANSFERS,
+  usdAccount,
+} from '../fixtures/commerce-funds.js';
 
 export const fundsScenarios: Scenario[] = [
-  scenario(
-    'commerce.funding.register-card',
-    '`POST /v1/payment/RegisterCard` answers message, status, fundingSourceId and paymentResponse {isSuccess, paymentStatusId}',
-    PAYMENTS,
-    ['registerCard'],
-    async (ctx) => {
-      const res = await registerCard(ctx, '4242424242424242');
-      expectStatus(res, 200, 'register a card');
-      assert.equal(typeof res.json.message, 'string');
-      assert.equal(res.json.status, 'Registered');
-      assert.ok(Number.isInteger(res.json.fundingSourceId), `fundingSourceId: ${res.text}`);
-      assert.deepEqual(res.json.paymentResponse, { isSuccess: true, paymentStatusId: 'Success' });
-    },
-  ),
-  scenario(
-    'commerce.funding.register-card-is-success-rule',
-    "RegisterCard's `paymentResponse.isSuccess` follows the rule: true exactly for `Success` or `CustomerAuthRequired`",
-    PAYMENT_RESPONSE,
-    ['registerCard'],
-    async (ctx) => {
-      const seen = new Set<string>();
-      for (const card of ['4242424242424242', '4000000000003220', '4000000000009995']) {
-        const { paymentResponse } = (await registerCard(ctx, card)).json;
-        seen.add(paymentResponse.paymentStatusId);
-        assert.equal(
-          paymentResponse.isSuccess,
-          paymentResponse.paymentStatusId === 'Success' || paymentResponse.paymentStatusId === 'CustomerAuthRequired',
-          JSON.stringify(paymentResponse),
-        );
-      }
-      assert.deepEqual([...seen].sort(), ['CustomerAuthRequired', 'Failed', 'Success']);
-    },
-  ),
-  scenario(
-    'commerce.funding.list',
-    "`GET /v1/FundingSource` answers `{value: [...]}` of the user's funding sources: id, name, description, paymentOptionId, statusId, isVerified, isCardNotPresentAllowed, maskedAccountNumber, expiryDate",
-    FUNDING,
-    ['registerCard', 'listFundingSources'],
-    async (ctx) => {
-      const id = (await registerCard(ctx, '5555555555554444')).json.fundingSourceId;
-      const item = (await fundingSources(ctx)).find((s) => s.id === id);
-      assert.ok(item, `the new source ${id} is listed`);
-      for (const field of [
-        'id',
-        'name',
-        'description',
-        'paymentOptionId',
-        'statusId',
-        'isVerified',
-        'isCardNotPresentAllowed',
-        'maskedAccountNumber',
-        'expiryDate',
-      ])
-        assert.ok(field in item, `${field} in ${JSON.stringify(item)}`);
-      assert.equal(item.maskedAccountNumber, '************4444');
-      assert.equal(item.expiryDate, `12/${YY}`);
-    },
-  ),
-  scenario(
-    'commerce.funding.verify',
-    '`POST /v1/fundingSource/{id}/verify` with `VerificationCode` verifies a funding source (isVerified becomes true)',
-    PAYMENTS,
-    ['registerCard', 'verifyFundingSource', 'listFundingSources', MESSAGES],
-    async (ctx) => {
-      const registered = (await registerCard(ctx, '4000000000003220')).json;
-      assert.equal(registered.status, 'VerificationRequired');
-      const id = registered.fundingSourceId;
-      assert.equal((await fundingSources(ctx)).find((s) => s.id === id)?.isVerified, false);
-      const outbox = await call(ctx, 'checkout', MESSAGES, { method: 'GET', path: '/v1/test-helpers/messages', query: { kind: 'otp' }, key: secretKey(ctx) });
-      const body: string = outbox.json.data.find((m: any) => String(m.body).includes(`funding source ${id} `))?.body ?? '';
-      const code = /is (\d{6})\./.exec(body)?.[1];
-      assert.ok(code, `a code for funding source ${id} in the outbox`);
-      const verified = await commerce(ctx, 'verifyFundingSource', { method: 'POST', path: `/v1/fundingSource/${id}/verify`, body: { VerificationCode: code } });
-      expectStatus(verified, 200, 'verify with the code');
-      assert.deepEqual([verified.json.isVerified, verified.json.statusId], [true, 'Active']);
-      assert.equal((await fundingSources(ctx)).find((s) => s.id === id)?.isVerified, true);
-    },
-  ),
-  scenario(
-    'commerce.funding.pay-with-source',
-    'A registered funding source pays an invoice by `fundingSourceId`',
-    PAYMENTS,
-    ['registerCard', 'getCommerceInvoice', ...PAY],
-    async (ctx) => {
-      const registered = (await registerCard(ctx, '4242424242424242')).json;
-      assert.equal(registered.status, 'Registered', `a Visa card that needs no verification: ${JSON.stringify(registered)}`);
-      const invoice = await newInvoice(ctx); // 85.00
-      const res = await payInvoice(ctx, {
-        invoiceId: invoice.id,
-        paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', 'Visa'),
-        fundingSourceId: registered.fundingSourceId,
-      });
-      expectStatus(res, 200, 'pay with the funding source');
-      assert.deepEqual(
-        [res.json.paymentStatusId, res.json.isSuccess, res.json.approvalAction, res.json.amountPaid, res.json.amountDue],
-        ['Success', true, 'None', 85, 0],
-        JSON.stringify(res.json),
-      );
-      const after = await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` });
-      assert.equal(after.json.status, 'Paid');
-    },
-  ),
   scenario(
     'commerce.accounts.pay-from-balance',
     'An invoice can be paid from a wallet account (`sourceAccountId`)',

@@ -1,64 +1,12 @@
-// Commerce invoices (commerce-api.md › Endpoints › Invoices, › Resources and their fields, and the
-// OData conventions of the invoice list), and the invoice's hosted payment page.
+// Commerce invoices (commerce-api.md › Endpoints › Invoices, › Resources and their fields): totals, fields,
+// reading by id and by reference, payment methods, the QR code, and the invoice's hosted payment page.
+// The list's OData conventions are in invoice-conventions.ts.
 import assert from 'node:assert/strict';
-import type { ConformanceContext, Scenario } from '../../types.js';
+import type { Scenario } from '../../types.js';
 import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
 import { apiKey, emailFor, tag } from '../fixtures/keys.js';
-import { COMMERCE_DOC, scenario, source } from '../fixtures/scenario.js';
-
-const INVOICE = 'createCommerceInvoice';
-const LIST = 'listCommerceInvoices';
-const CONVENTIONS = source(COMMERCE_DOC, 'Resources and their fields', 'Conventions');
-const INVOICE_FIELDS = source(COMMERCE_DOC, 'Resources and their fields', 'Invoice');
-const PAYMENT_OPTION = source(COMMERCE_DOC, 'Resources and their fields', 'Payment option (payment method of an invoice)');
-const INVOICES = source(COMMERCE_DOC, 'Endpoints', 'Invoices');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The contract's example invoice: 4 x 150 at 10 %, 2 x 89.50 - 9 at 5 %, discount 20, shipping 12.50 → 831. */
-const example = (ctx: ConformanceContext, label: string, extra: Record<string, unknown> = {}) => ({
-  currencyCode: 'USD',
-  taxRate: 10,
-  discount: 20,
-  shippingCost: 12.5,
-  sourceInfo: { firstName: 'Conformance', lastName: label, email: emailFor(ctx, label), addressLine1: '500 Congress Ave', city: 'Austin', country: 'US' },
-  items: [
-    { name: 'Consulting hours', unitCost: 150, quantity: 4, invoiceItemTypeId: 'Service' },
-    { name: 'USB-C dock', unitCost: 89.5, quantity: 2, discount: 9, taxRate: 5, invoiceItemTypeId: 'Product' },
-  ],
-  ...extra,
-});
-
-async function newInvoice(ctx: ConformanceContext, label: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await call(ctx, 'commerce', INVOICE, { method: 'POST', path: '/v1/invoice', apiKey: apiKey(ctx), body: example(ctx, label, extra) });
-  expectStatus(res, 201, 'create an invoice');
-  return res.json;
-}
-
-const getById = (ctx: ConformanceContext, id: number) =>
-  call(ctx, 'commerce', 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${id}`, apiKey: apiKey(ctx) });
-const byReference = (ctx: ConformanceContext, code: string, query?: Record<string, string>) =>
-  call(ctx, 'commerce', 'getInvoiceByReference', {
-    method: 'GET',
-    path: `/v1/invoice/getByReference(code='${code}')`,
-    apiKey: null,
-    key: null,
-    ...(query ? { query } : {}),
-  });
-const list = (ctx: ConformanceContext, query: Record<string, string>) =>
-  call(ctx, 'commerce', LIST, { method: 'GET', path: '/v1/invoice', apiKey: apiKey(ctx), query });
-
-/** Three invoices of this run (totals 831, 1671.45, 2511.90), found again by their reference prefix. */
-async function threeInvoices(ctx: ConformanceContext, label: string): Promise<{ prefix: string; ids: number[] }> {
-  const prefix = `CF${tag(ctx).slice(-16)}${label}`;
-  const ids: number[] = [];
-  for (const n of [1, 2, 3]) {
-    const items = example(ctx, label).items.map((i) => ({ ...i, quantity: i.quantity * n }));
-    ids.push((await newInvoice(ctx, label, { referenceNumber: `${prefix}${n}`, items, discount: 20 * n, shippingCost: 12.5 * n })).id);
-  }
-  return { prefix, ids };
-}
-const ofRun = (prefix: string) => `startswith(referenceNumber, '${prefix}')`;
+import { scenario } from '../fixtures/scenario.js';
+import { byReference, getById, INVOICE, INVOICE_FIELDS, INVOICES, newInvoice, PAYMENT_OPTION, UUID } from '../fixtures/commerce-invoices.js';
 
 export const commerceInvoiceScenarios: Scenario[] = [
   scenario(
@@ -225,79 +173,9 @@ export const commerceInvoiceScenarios: Scenario[] = [
       assert.equal(res.text.slice(1, 4), 'PNG', 'the PNG signature');
     },
   ),
-  scenario('commerce.invoices.list-value', '`GET /v1/invoice` answers `{value: [...]}`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
-    const inv = await newInvoice(ctx, 'list');
-    const res = await list(ctx, { $filter: `referenceNumber eq '${inv.referenceNumber}'` });
-    expectStatus(res, 200, 'the list');
-    assert.deepEqual(res.json.value, [inv]);
-  }),
-  scenario('commerce.invoices.list-count', '`$count=true` adds `@odata.count`; without it there is none', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
-    const { prefix } = await threeInvoices(ctx, 'cnt');
-    const counted = await list(ctx, { $filter: ofRun(prefix), $count: 'true', $top: '1' });
-    assert.equal(counted.json['@odata.count'], 3, describe(counted));
-    assert.equal(counted.json.value.length, 1);
-    assert.ok(!('@odata.count' in (await list(ctx, { $filter: ofRun(prefix) })).json), 'no count unless asked');
-  }),
-  scenario('commerce.invoices.list-top-skip', '`$top` sets the page size and `$skip` the offset', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
-    const { prefix, ids } = await threeInvoices(ctx, 'page');
-    const first = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $top: '2' });
-    assert.deepEqual(
-      first.json.value.map((i: any) => i.id),
-      ids.slice(0, 2),
-    );
-    assert.ok(first.json['@odata.nextLink'], 'a next link while more follow');
-    const second = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $top: '2', $skip: '2' });
-    assert.deepEqual(
-      second.json.value.map((i: any) => i.id),
-      ids.slice(2),
-    );
-    assert.ok(!('@odata.nextLink' in second.json), 'no next link on the last page');
-  }),
-  scenario('commerce.invoices.list-filter', '`$filter` selects with `field eq value`, combined with `and`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
-    const { prefix, ids } = await threeInvoices(ctx, 'flt');
-    const res = await list(ctx, { $filter: `${ofRun(prefix)} and status eq 'Pending' and totalCost gt 1000`, $orderby: 'id asc' });
-    assert.deepEqual(
-      res.json.value.map((i: any) => i.id),
-      ids.slice(1),
-    );
-    expectError(await list(ctx, { $filter: 'nosuchfield eq 1' }), 400, 'invalid_request', 'parameter_invalid', '$filter');
-  }),
-  scenario('commerce.invoices.list-orderby', '`$orderby` sorts, for example `id desc`', CONVENTIONS, [INVOICE, LIST], async (ctx) => {
-    const { prefix, ids } = await threeInvoices(ctx, 'ord');
-    assert.deepEqual(
-      (await list(ctx, { $filter: ofRun(prefix), $orderby: 'id desc' })).json.value.map((i: any) => i.id),
-      [...ids].reverse(),
-    );
-    assert.deepEqual(
-      (await list(ctx, { $filter: ofRun(prefix), $orderby: 'totalCost asc' })).json.value.map((i: any) => i.totalCost),
-      [831, 1671.45, 2511.9],
-    );
-  }),
-  scenario(
-    'commerce.invoices.list-select-expand',
-    '`$select` limits the fields returned and `$expand` names related objects',
-    CONVENTIONS,
-    [INVOICE, LIST],
-    async (ctx) => {
-      const { prefix, ids } = await threeInvoices(ctx, 'sel');
-      const selected = await list(ctx, { $filter: ofRun(prefix), $orderby: 'id asc', $select: 'id,totalCost' });
-      assert.deepEqual(selected.json.value, [
-        { id: ids[0], totalCost: 831 },
-        { id: ids[1], totalCost: 1671.45 },
-        { id: ids[2], totalCost: 2511.9 },
-      ]);
-      const expanded = await list(ctx, { $filter: ofRun(prefix), $select: 'id', $expand: 'items', $top: '1' });
-      assert.deepEqual(Object.keys(expanded.json.value[0]).sort(), ['id', 'items']);
-      expectError(await list(ctx, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
-    },
-  ),
-  scenario('commerce.invoices.money-numbers', 'Invoice money fields are JSON numbers', CONVENTIONS, [INVOICE], async (ctx) => {
-    const inv = await newInvoice(ctx, 'numbers');
-    for (const field of ['totalDue', 'totalPaid', 'subTotal', 'taxAmount', 'discount', 'shippingCost', 'totalCost'])
-      assert.equal(typeof inv[field], 'number', field);
-    for (const field of ['unitCost', 'discount', 'taxAmount', 'subTotal', 'totalCost', 'shippingCost'])
-      assert.equal(typeof inv.items[0][field], 'number', `items[0].${field}`);
-  }),
+];
+
+export const invoicePaymentPage: Scenario[] = [
   scenario('commerce.invoices.payment-page', 'The public payment page of an invoice is at `/invoice/{identifier}`', INVOICES, [INVOICE], async (ctx) => {
     const inv = await newInvoice(ctx, 'page');
     const path = `/invoice/${inv.identifier}`;
