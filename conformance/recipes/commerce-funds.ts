@@ -1,5 +1,6 @@
 // The recipes of the Commerce funds: funding sources, accounts, transfers, transactions and the transfers dashboard.
-import { created, fixturePaid, type Recipe } from './fixtures.js';
+import { created, type Recipe } from './fixtures.js';
+import { fixturePaid } from './payment-fixtures.js';
 import type { ConformanceContext } from '../types.js';
 import { commerceJson, onOwnAndForeign } from './commerce-request.js';
 

@@ -1,7 +1,7 @@
 // Cards on file and click to pay: allowSavedCards and enableClickToPay at creation, the saved-card
 // list, the OTP check before a saved card is used, and SRC lookup and authenticate.
 import assert from 'node:assert/strict';
-import { latestOtp, SANDBOX_SRC } from '../../recipes/fixtures.js';
+import { latestOtp, SANDBOX_SRC } from '../../recipes/payment-fixtures.js';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { postCustomer } from '../fixtures/catalog.js';
 import { call, envelopeData, expectError, expectStatus } from '../fixtures/http.js';
