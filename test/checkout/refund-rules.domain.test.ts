@@ -40,10 +40,10 @@ async function newTenant(name: string): Promise<Tenant> {
 async function paidByCard(amount: number, options: { of?: Tenant; captureMethod?: 'manual' } = {}) {
   const of = options.of ?? tenant;
   const { session } = await createSession(db(), clock, settings, of, {
-    amount,
+    amount: String(amount),
     currency: 'USD',
     mode: 'embedded',
-    paymentType: 'oneTime',
+    paymentType: 'one_time',
     captureMethod: options.captureMethod,
   });
   const method = await tokenizeCard(db(), clock, of, session.id, cardDetails(CARDS.visa));
@@ -93,7 +93,7 @@ describe('refund rules', () => {
   });
 
   it('rule 3: wallet QR payments refund in full only: a smaller amount is refused with 400 partial_refund_not_supported', async () => {
-    const { session } = await createSession(db(), clock, settings, tenant, { amount: 40, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' });
+    const { session } = await createSession(db(), clock, settings, tenant, { amount: '40', currency: 'USD', mode: 'embedded', paymentType: 'one_time' });
     await confirmSession(db(), clock, tenant, session.id, { paymentMethodId: 'wallet:qr' });
     const { payment } = await payQr(db(), clock, tenant, session.id);
     expect(await refusal(refund(db(), clock, tenant, { sessionId: session.id }, { amount: 10 }))).toMatchObject({
@@ -170,7 +170,7 @@ describe('refund rules', () => {
 
 describe('what is refundable (the refund object)', () => {
   it('no payment: nothing_to_refund (409); the reason reads no_payment', async () => {
-    const { session } = await createSession(db(), clock, settings, tenant, { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' });
+    const { session } = await createSession(db(), clock, settings, tenant, { amount: '25', currency: 'USD', mode: 'embedded', paymentType: 'one_time' });
     expect(await refusal(refund(db(), clock, tenant, { sessionId: session.id }, {}))).toMatchObject({
       code: 'nothing_to_refund',
       status: 409,
@@ -199,7 +199,7 @@ describe('what is refundable (the refund object)', () => {
   });
 
   it('a wallet refund under way: refund_pending, and another refund is payment_not_refundable (409)', async () => {
-    const { session } = await createSession(db(), clock, settings, tenant, { amount: 15, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' });
+    const { session } = await createSession(db(), clock, settings, tenant, { amount: '15', currency: 'USD', mode: 'embedded', paymentType: 'one_time' });
     await confirmSession(db(), clock, tenant, session.id, { paymentMethodId: 'wallet:qr' });
     const { payment } = await payQr(db(), clock, tenant, session.id);
     await refund(db(), clock, tenant, { paymentId: payment.id }, {});

@@ -2,7 +2,7 @@
 // accepted at creation" and "Creation rules"), called on the service itself (createSession) on a
 // database of its own, so a failure names the rule. The HTTP tests of the same rules: sessions.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, type CreateSessionInput } from '../../server/domain/checkout/session-create.js';
+import { createSession, type SessionToCreate } from '../../server/domain/checkout/session-create.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
@@ -26,11 +26,11 @@ afterAll(async () => {
 });
 
 /** An embedded one-time session of 49.99 USD, `input` over that. */
-const create = (input: Partial<CreateSessionInput> = {}) =>
-  createSession(test.database.db, clock, settings, tenant, { amount: 49.99, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...input });
+const create = (input: Partial<SessionToCreate> = {}) =>
+  createSession(test.database.db, clock, settings, tenant, { amount: '49.99', currency: 'USD', mode: 'embedded', paymentType: 'one_time', ...input });
 
 /** The error the service refuses `input` with. */
-async function refusal(input: Partial<CreateSessionInput>) {
+async function refusal(input: Partial<SessionToCreate>) {
   const error: unknown = await create(input).then(
     () => undefined,
     (err: unknown) => err,
@@ -43,27 +43,27 @@ async function refusal(input: Partial<CreateSessionInput>) {
 describe('amount', () => {
   it('minimum 1.00 in the currency: below it fails with amount_too_small, param amount', async () => {
     for (const [amount, currency] of [
-      [0.99, 'USD'],
-      [0.5, 'EUR'],
-      [0, 'USD'],
+      ['0.99', 'USD'],
+      ['0.5', 'EUR'],
+      ['0', 'USD'],
     ] as const) {
       expect(await refusal({ amount, currency }), `${amount} ${currency}`).toMatchObject({ code: 'amount_too_small', param: 'amount', status: 400 });
     }
-    expect((await refusal({ amount: 0.99, currency: 'EUR' })).message).toBe('amount must be at least 1.00 EUR.');
-    expect(Number((await create({ amount: 1 })).session.amount)).toBe(1);
-    expect(Number((await create({ amount: 1, currency: 'JPY' })).session.amount)).toBe(1);
+    expect((await refusal({ amount: '0.99', currency: 'EUR' })).message).toBe('amount must be at least 1.00 EUR.');
+    expect(Number((await create({ amount: '1' })).session.amount)).toBe(1);
+    expect(Number((await create({ amount: '1', currency: 'JPY' })).session.amount)).toBe(1);
   });
 
   it("is an amount in the currency's units: no more decimal places than it has (JPY 0, USD 2, KWD 3), else validation_error naming amount", async () => {
     for (const [amount, currency] of [
-      [500.5, 'JPY'],
-      [49.999, 'USD'],
-      [1.2345, 'KWD'],
+      ['500.5', 'JPY'],
+      ['49.999', 'USD'],
+      ['1.2345', 'KWD'],
     ] as const) {
       expect(await refusal({ amount, currency }), `${amount} ${currency}`).toMatchObject({ code: 'validation_error', param: 'amount' });
     }
-    expect(Number((await create({ amount: 500, currency: 'JPY' })).session.amount)).toBe(500);
-    expect(Number((await create({ amount: 1.234, currency: 'KWD' })).session.amount)).toBe(1.234);
+    expect(Number((await create({ amount: '500', currency: 'JPY' })).session.amount)).toBe(500);
+    expect(Number((await create({ amount: '1.234', currency: 'KWD' })).session.amount)).toBe(1.234);
   });
 
   it('a oneTime session needs amount and currency: parameter_missing naming the one left out', async () => {
@@ -72,11 +72,11 @@ describe('amount', () => {
   });
 
   it('line items must add up to the amount (validation_error naming lineItems)', async () => {
-    expect(await refusal({ amount: 30, lineItems: [{ name: 'Beans', quantity: 2, unitAmount: 12.5 }] })).toMatchObject({
+    expect(await refusal({ amount: '30', lineItems: [{ name: 'Beans', quantity: 2, unitAmount: 12.5 }] })).toMatchObject({
       code: 'validation_error',
       param: 'lineItems',
     });
-    const { session } = await create({ amount: 25, lineItems: [{ name: 'Beans', quantity: 2, unitAmount: 12.5 }] });
+    const { session } = await create({ amount: '25', lineItems: [{ name: 'Beans', quantity: 2, unitAmount: 12.5 }] });
     expect(session.line_items).toEqual([{ name: 'Beans', quantity: 2, unitAmount: 12.5 }]);
   });
 });
@@ -87,7 +87,7 @@ describe('currency', () => {
       expect(await refusal({ currency }), currency).toMatchObject({ code: 'parameter_invalid', param: 'currency' });
     }
     expect((await create({ currency: 'eur' })).session.currency).toBe('EUR');
-    expect((await create({ currency: 'Jpy', amount: 500 })).session.currency).toBe('JPY');
+    expect((await create({ currency: 'Jpy', amount: '500' })).session.currency).toBe('JPY');
   });
 });
 
@@ -133,10 +133,10 @@ describe('mode and paymentType', () => {
       .execute();
     const noHolds = { merchantId: credentials.merchantId, livemode: false };
     const refused = await createSession(test.database.db, clock, settings, noHolds, {
-      amount: 10,
+      amount: '10',
       currency: 'USD',
       mode: 'embedded',
-      paymentType: 'oneTime',
+      paymentType: 'one_time',
       captureMethod: 'manual',
     }).catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'validation_error', param: 'captureMethod' });
@@ -152,10 +152,10 @@ describe('expiry', () => {
 
   it('expiresAt is between 10 minutes and 24 hours from now, both included; otherwise validation_error naming expiresAt', async () => {
     for (const expiresAt of [fromNow(10 * MINUTE - 1), fromNow(24 * 60 * MINUTE + 1), fromNow(-5 * MINUTE), 'next tuesday']) {
-      expect(await refusal({ expiresAt }), expiresAt).toMatchObject({ code: 'validation_error', param: 'expiresAt' });
+      expect(await refusal({ expiresAt: new Date(expiresAt) }), expiresAt).toMatchObject({ code: 'validation_error', param: 'expiresAt' });
     }
     for (const ahead of [10 * MINUTE, 24 * 60 * MINUTE]) {
-      expect((await create({ expiresAt: fromNow(ahead) })).session.expires_at.toISOString()).toBe(fromNow(ahead));
+      expect((await create({ expiresAt: new Date(fromNow(ahead)) })).session.expires_at.toISOString()).toBe(fromNow(ahead));
     }
   });
 });

@@ -5,11 +5,11 @@ import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { created, noContent, ok, sessionSettings } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
 import { paymentMethodView } from './views/payment.view.js';
-import { confirmResultView, sessionCreatedView, sessionStatusView, sessionView } from './views/session.view.js';
+import { confirmResultView, sessionCreatedView, sessionStatusView, sessionToCreate, sessionView } from './views/session.view.js';
 
 export const checkoutSessionHandlers: CheckoutHandlers = {
   async createCheckoutSession({ db, deps, tenant, body }) {
-    const result = await createSession(db, deps.clock, sessionSettings(deps), tenant, body);
+    const result = await createSession(db, deps.clock, sessionSettings(deps), tenant, sessionToCreate(body));
     return { status: result.reused ? 200 : 201, body: sessionCreatedView(result) };
   },
   async retrieveCheckoutSession({ db, deps, tenant, path }) {

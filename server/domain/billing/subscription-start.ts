@@ -25,7 +25,8 @@ export interface SubscriptionRequest {
   clientId?: number | undefined;
   captureMethod?: 'automatic' | 'manual' | undefined;
   currency?: string | undefined;
-  amount?: number | string | undefined;
+  /** In the currency's units, exact decimal text. */
+  amount?: string | undefined;
   trialDays?: number | undefined;
 }
 

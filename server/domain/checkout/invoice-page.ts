@@ -90,7 +90,7 @@ export async function checkoutForInvoice(
   const back = invoicePageUrl(settings.publicBaseUrl, page.invoice.identifier);
   const { session, clientSecret } = await createSession(db, clock, settings, tenantOf(page.invoice), {
     mode: 'hosted',
-    paymentType: 'oneTime',
+    paymentType: 'one_time',
     invoiceId: page.invoice.id,
     successUrl: webAddress(page.invoice.success_url) ?? back,
     cancelUrl: back,

@@ -5,7 +5,7 @@ import type { PaymentRow } from '../../../db/tables/payments.js';
 import type { Confirmed, NextAction } from '../../../domain/checkout/confirm.js';
 import { allowedPaymentMethods } from '../../../domain/checkout/session.service.js';
 import { payPageUrl } from '../../../domain/checkout/hosted-page.js';
-import type { CreatedSession } from '../../../domain/checkout/session-create.js';
+import type { CreatedSession, SessionToCreate } from '../../../domain/checkout/session-create.js';
 import type { QrWithdrawal } from '../../../domain/checkout/session-qr.js';
 import type { SessionSnapshot } from '../../../domain/events/event.service.js';
 import { refundability } from '../../../domain/payments/refunds.js';
@@ -225,3 +225,14 @@ export const qrWithdrawalView = (w: QrWithdrawal): Schemas['CheckoutSessionQrWit
   status: w.status as Schemas['CheckoutSessionStatus'],
   message: WITHDRAW_MESSAGES[w.why],
 });
+
+/** A create request as the domain's session: the amount as exact decimal text, the expiry as a Date, the payment type stored-spelled. */
+export function sessionToCreate(body: Schemas['CheckoutSessionCreateRequest']): SessionToCreate {
+  const { amount, paymentType, expiresAt, ...rest } = body;
+  return {
+    ...rest,
+    amount: amount === undefined ? undefined : String(amount),
+    paymentType: paymentType === 'oneTime' ? 'one_time' : 'subscription',
+    expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
+  };
+}
