@@ -1,67 +1,8 @@
-import type { ProductsTable, PlansTable, SubscriptionInventoryItemsTable } from './tables/catalog.js';
-import type { CustomersTable } from './tables/customers.js';
-import type { ApiKeysTable, MerchantsTable } from './tables/merchants.js';
-import type { MerchantLocationsTable, RolesTable, UsersTable } from './tables/identity.js';
-import type { EventsTable } from './tables/events.js';
-import type { WebhookConfigurationsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js';
-import type { CheckoutSessionsTable } from './tables/checkout-sessions.js';
-import type { ThreeDsChallengesTable } from './tables/three-d-secure.js';
-import type { SubscriptionItemsTable, SubscriptionsTable } from './tables/subscriptions.js';
-import type { SandboxClocksTable } from './tables/sandbox-clocks.js';
-import type { MessageAttachmentsTable, MessagesTable } from './tables/messages.js';
-import type { CardVerificationsTable, SavedCardOtpStateTable, SrcTokensTable } from './tables/saved-cards.js';
-import type { PaymentMethodsTable, PaymentsTable, RefundsTable } from './tables/payments.js';
-import type { InvoicesTable } from './tables/invoices.js';
-import type { LedgerEntriesTable } from './tables/ledger.js';
-import type { FundingSourcesTable, TransfersTable, WalletAccountsTable } from './tables/funds.js';
-import type { DisputesTable } from './tables/disputes.js';
-import type { IdempotencyKeysTable, RateLimitsTable } from './tables/platform.js';
-import type { CardSetupsTable, PortalSessionsTable } from './tables/portal.js';
-import type { PaymentLinkInvoicesTable, PaymentLinksTable, PaymentLinkVerificationsTable } from './tables/payment-links.js';
-import type { PayoutBatchesTable, PayoutEntriesTable, PayoutTestFailuresTable } from './tables/payouts.js';
+// The database Kysely is typed with. Each table's type lives with the module that owns it
+// (server/db/table-owners.ts): that module's `*.tables.ts` adds its tables to this interface by
+// declaration merging (`declare module '…/db/schema.js'`). So db/, on the lowest layer, imports
+// none of the modules above it, and every statement still sees every table.
 
-/** Every table, for Kysely. */
-export interface Database {
-  merchants: MerchantsTable;
-  api_keys: ApiKeysTable;
-  merchant_locations: MerchantLocationsTable;
-  users: UsersTable;
-  roles: RolesTable;
-  idempotency_keys: IdempotencyKeysTable;
-  rate_limits: RateLimitsTable;
-  products: ProductsTable;
-  plans: PlansTable;
-  subscription_inventory_items: SubscriptionInventoryItemsTable;
-  customers: CustomersTable;
-  checkout_sessions: CheckoutSessionsTable;
-  events: EventsTable;
-  payment_methods: PaymentMethodsTable;
-  payments: PaymentsTable;
-  invoices: InvoicesTable;
-  ledger_entries: LedgerEntriesTable;
-  refunds: RefundsTable;
-  three_ds_challenges: ThreeDsChallengesTable;
-  subscriptions: SubscriptionsTable;
-  subscription_items: SubscriptionItemsTable;
-  webhook_configurations: WebhookConfigurationsTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
-  messages: MessagesTable;
-  message_attachments: MessageAttachmentsTable;
-  card_verifications: CardVerificationsTable;
-  saved_card_otp_state: SavedCardOtpStateTable;
-  src_tokens: SrcTokensTable;
-  sandbox_clocks: SandboxClocksTable;
-  disputes: DisputesTable;
-  portal_sessions: PortalSessionsTable;
-  card_setups: CardSetupsTable;
-  payout_batches: PayoutBatchesTable;
-  payout_entries: PayoutEntriesTable;
-  payout_test_failures: PayoutTestFailuresTable;
-  wallet_accounts: WalletAccountsTable;
-  transfers: TransfersTable;
-  funding_sources: FundingSourcesTable;
-  payment_links: PaymentLinksTable;
-  payment_link_invoices: PaymentLinkInvoicesTable;
-  payment_link_verifications: PaymentLinkVerificationsTable;
-}
+/** Every table, for Kysely: filled by the modules' `*.tables.ts`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the modules declare its members
+export interface Database {}

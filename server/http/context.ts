@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { BeforeCommit } from '../db/commit-hook.js';
-import type { RatePlan } from '../db/tables/merchants.js';
+import type { RatePlan } from '../domain/merchants/merchant.tables.js';
 import type { RouteOperation } from './routes.js';
 import type { Grants } from '../domain/merchants/identity.service.js';
 

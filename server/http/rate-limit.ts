@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { BurstyRateLimiter, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TillDatabase } from '../db/database.js';
-import type { RatePlan } from '../db/tables/merchants.js';
+import type { RatePlan } from '../domain/merchants/merchant.tables.js';
 import { AppError } from '../shared/errors.js';
 
 /** Requests per second and burst, per plan (checkout-billing-api.md, Limits). */

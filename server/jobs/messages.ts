@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import { MESSAGE_QUEUED_CHANNEL, type Unlisten } from '../db/notifications.js';
-import type { MessageRow } from '../db/tables/messages.js';
+import type { MessageRow } from '../domain/messages/message.tables.js';
 import { attachmentsOf, type DeliveryOutcome, claimDeliveries, recordDelivery } from '../domain/messages/message.service.js';
 import type { Clock } from '../shared/clock.js';
 

@@ -5,7 +5,7 @@
 // The HTTP tests are in invoices-*.test.ts and pay-invoice-*.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
-import type { InvoiceRow } from '../../server/db/tables/invoices.js';
+import type { InvoiceRow } from '../../server/domain/invoices/invoice.tables.js';
 import { sendInvoiceTo } from '../../server/domain/invoices/invoice-send.js';
 import { type NewItemizedInvoice, createItemizedInvoice } from '../../server/domain/invoices/itemized-invoice.js';
 import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';

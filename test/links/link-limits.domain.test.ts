@@ -7,7 +7,7 @@
 // rules are in payer.test.ts and merchant.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
-import type { InvoiceRow } from '../../server/db/tables/invoices.js';
+import type { InvoiceRow } from '../../server/domain/invoices/invoice.tables.js';
 import { expireDueLinks } from '../../server/domain/links/link-expiry.js';
 import type { LinkChanges } from '../../server/domain/links/link-fields.js';
 import { createLinkInvoice, type LinkInvoiceInput } from '../../server/domain/links/link-invoice.js';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TABLE_OWNERS } from '../../server/db/table-owners.js';
-import { declaredTables, describeFinding, ownershipFindings, tableUses } from '../support/table-ownership.js';
+import { declaredTables, describeFinding, ownershipFindings, ownsFile, tableUses } from '../support/table-ownership.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -27,6 +27,12 @@ describe('table ownership', () => {
   it('every table of the schema has an owner, and every owner is a folder of server/', () => {
     expect([...declaredTables(root).keys()].sort()).toEqual(Object.keys(TABLE_OWNERS).sort());
     for (const owner of new Set(Object.values(TABLE_OWNERS))) expect(existsSync(path.join(root, 'server', owner)), owner).toBe(true);
+  });
+
+  it("declares each table's type in its owner's folder (server/db/schema.ts only gathers them)", () => {
+    const owners: Readonly<Record<string, string>> = TABLE_OWNERS;
+    const misplaced = [...declaredTables(root)].filter(([table, file]) => !ownsFile(owners[table] ?? '(none)', file));
+    expect(misplaced.map(([table, file]) => `${table} in ${file}`)).toEqual([]);
   });
 
   it('fails on a module that writes another one’s table, one that reads it in raw SQL, and an edge that touches tables', () => {

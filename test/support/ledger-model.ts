@@ -4,7 +4,7 @@
 // both held to it.
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
-import type { LedgerAccount } from '../../server/db/tables/ledger.js';
+import type { LedgerAccount } from '../../server/domain/ledger/ledger.tables.js';
 import { availableDebit, entriesFor, type Movement } from '../../server/domain/ledger/postings.js';
 
 export const ACCOUNTS: LedgerAccount[] = ['pending', 'available', 'authorized', 'payer', 'fees'];

@@ -10,7 +10,7 @@ import { loadConfig } from '../../server/config.js';
 import type { TillDatabase } from '../../server/db/database.js';
 import { randomToken } from '../../server/shared/crypto.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import type { RatePlan } from '../../server/db/tables/merchants.js';
+import type { RatePlan } from '../../server/domain/merchants/merchant.tables.js';
 import { createLogger } from '../../server/log.js';
 import { attachHub, type Hub, type HubOptions } from '../../server/hub/index.js';
 import { listenApp } from '../../server/http/listen.js';

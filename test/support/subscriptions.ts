@@ -3,8 +3,8 @@
 // checkout starts them (a subscription session created, a test card tokenized on it, the session
 // confirmed), all on the test's clock. The rules are then called directly on what is stored.
 import { afterAll, beforeAll } from 'vitest';
-import type { Plan, PlanInterval } from '../../server/db/tables/catalog.js';
-import type { SubscriptionDetails } from '../../server/db/tables/subscriptions.js';
+import type { Plan, PlanInterval } from '../../server/domain/catalog/catalog.tables.js';
+import type { SubscriptionDetails } from '../../server/domain/billing/subscription.tables.js';
 import { getSubscription } from '../../server/domain/billing/subscription.service.js';
 import { createPlan, createProduct } from '../../server/domain/catalog/catalog.service.js';
 import { confirmSession, tokenizeCard } from '../../server/domain/checkout/confirm.js';

@@ -1,9 +1,9 @@
 // The Commerce interface's spelling of stored values: PascalCase words for the lower-case, snake_case
 // values the domain keeps (`partially_paid` → `PartiallyPaid`). Views write them, the OData
 // resources read them back for `$filter`, and the Checkout events and the hub reuse the status words.
-import type { Plan } from '../../db/tables/catalog.js';
-import type { PaymentLinkStatus, PaymentLinkStyle, PaymentLinkType, PaymentLinkUsageMode } from '../../db/tables/payment-links.js';
-import type { SubscriptionStatus } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../../domain/catalog/catalog.tables.js';
+import type { PaymentLinkStatus, PaymentLinkStyle, PaymentLinkType, PaymentLinkUsageMode } from '../../domain/links/link.tables.js';
+import type { SubscriptionStatus } from '../../domain/billing/subscription.tables.js';
 
 /** Stored invoice status → the Commerce wire status. */
 export const INVOICE_STATUS = {

@@ -2,7 +2,7 @@
 // balance through the ledger, refused when the balance is short.
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
-import type { WalletAccountRow } from '../../db/tables/funds.js';
+import type { WalletAccountRow } from './account.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { minorUnits } from '../../shared/money.js';

@@ -3,7 +3,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { WalletAccountRow } from '../../db/tables/funds.js';
+import type { WalletAccountRow } from './account.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 /** `TL` and 11 random digits (10^11 numbers: a clash is left to the unique index). */

@@ -2,7 +2,7 @@
 // ledger holds it. An account is opened on the first read, in USD and every booked currency.
 import { Decimal } from 'decimal.js';
 import type { Db } from '../../db/database.js';
-import type { WalletAccountRow } from '../../db/tables/funds.js';
+import type { WalletAccountRow } from './account.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';

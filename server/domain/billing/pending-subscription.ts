@@ -4,9 +4,9 @@
 // A `OneTime` plan's subscription covers that one period (its end scheduled from the start, as at
 // checkout); no subscription starts on a `Usage` plan (the caller offers none).
 import type { Trx } from '../../db/database.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { SubscriptionDetails, SubscriptionRow } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { SubscriptionDetails, SubscriptionRow } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { addInterval } from '../../shared/time.js';

@@ -3,9 +3,9 @@
 // payment. Renewals, trial ends, resumes and dunning retries all charge through here.
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
-import type { SubscriptionDetails, SubscriptionRow } from '../../db/tables/subscriptions.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
+import type { SubscriptionDetails, SubscriptionRow } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { minorUnits } from '../../shared/money.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';

@@ -3,8 +3,8 @@
 // missing one); then the very functions the API calls run, so the same events follow.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { SubscriptionDetails } from './subscription.tables.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { changeSubscriptionPlan, previewPlanChange, type Proration } from './plan-change.js';

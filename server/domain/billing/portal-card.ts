@@ -6,8 +6,9 @@
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { PaymentMethodRow } from '../../db/tables/payments.js';
-import type { CardSetupRow, CardSetupStatus, PortalSessionRow } from '../../db/tables/portal.js';
+import type { PaymentMethodRow } from '../payments/payment.tables.js';
+import type { CardSetupRow, CardSetupStatus } from '../payments/card-setup.tables.js';
+import type { PortalSessionRow } from './portal.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, sameHash } from '../../shared/crypto.js';
 import { tenantOf } from '../../shared/tenant.js';

@@ -2,7 +2,7 @@
 // clock. The URL's token is the credential: shown once (in the create answer's URL), kept only as
 // its SHA-256 hash, looked up by that hash.
 import type { Db } from '../../db/database.js';
-import type { PortalSessionRow } from '../../db/tables/portal.js';
+import type { PortalSessionRow } from './portal.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken, sameHash } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

@@ -1,13 +1,13 @@
 // What the customer portal shows: the customer's subscriptions, invoices and card on file, of the
 // portal session's mode only, and the plans a subscription may switch to.
 import type { Db } from '../../db/database.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { Customer } from '../../db/tables/customers.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { Merchant } from '../../db/tables/merchants.js';
-import type { PaymentMethodRow } from '../../db/tables/payments.js';
-import type { PortalSessionRow } from '../../db/tables/portal.js';
-import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { Customer } from '../customers/customer.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
+import type { PaymentMethodRow } from '../payments/payment.tables.js';
+import type { PortalSessionRow } from './portal.tables.js';
+import type { SubscriptionDetails } from './subscription.tables.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { listPlans } from '../catalog/catalog.service.js';

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { PortalSessionRow, PortalSessionsTable } from '../../db/tables/portal.js';
+import type { PortalSessionRow, PortalSessionsTable } from './portal.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // Portal sessions, and the one write the portal makes to subscriptions itself (the card they are

@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { SubscriptionDetails, SubscriptionRow, SubscriptionStatus } from '../../db/tables/subscriptions.js';
+import type { SubscriptionDetails, SubscriptionRow, SubscriptionStatus } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { tenantOf } from '../../shared/tenant.js';

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { SubscriptionDetails, SubscriptionRow } from '../../db/tables/subscriptions.js';
+import type { SubscriptionDetails, SubscriptionRow } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';

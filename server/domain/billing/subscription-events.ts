@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { SubscriptionDetails, SubscriptionStatus } from '../../db/tables/subscriptions.js';
+import type { SubscriptionDetails, SubscriptionStatus } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';

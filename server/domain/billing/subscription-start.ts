@@ -3,10 +3,10 @@
 // functions answer the subscription, and the flow links its session to it.
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
-import type { SubscriptionDetails, SubscriptionStatus } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { CheckoutSessionRow } from '../checkout/session.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
+import type { SubscriptionDetails, SubscriptionStatus } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';

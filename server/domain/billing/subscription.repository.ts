@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { SubscriptionDetails, SubscriptionItemsTable, SubscriptionRow, SubscriptionStatus, SubscriptionsTable } from '../../db/tables/subscriptions.js';
+import type { SubscriptionDetails, SubscriptionItemsTable, SubscriptionRow, SubscriptionStatus, SubscriptionsTable } from './subscription.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';

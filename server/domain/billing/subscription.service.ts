@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { SubscriptionDetails } from './subscription.tables.js';
 import { AppError } from '../../shared/errors.js';
 import { type Page, type PageRequest, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';

@@ -1,7 +1,7 @@
 // The Commerce catalog's OData lists of products and plans, and a plan as that catalog shows it
 // (with its product's name, and its product when expanded).
 import type { Db } from '../../db/database.js';
-import type { Product } from '../../db/tables/catalog.js';
+import type { Product } from './catalog.tables.js';
 import type { ListPage, ListQuery } from '../../odata/index.js';
 import { AppError } from '../../shared/errors.js';
 import type { MerchantRef } from '../../shared/tenant.js';

@@ -2,7 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { Plan, PlansTable, Product, ProductsTable } from '../../db/tables/catalog.js';
+import type { Plan, PlansTable, Product, ProductsTable } from './catalog.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';

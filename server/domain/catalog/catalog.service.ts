@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { Plan, PlanInterval, Product } from '../../db/tables/catalog.js';
+import type { Plan, PlanInterval, Product } from './catalog.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, currencyCode } from '../../shared/money.js';

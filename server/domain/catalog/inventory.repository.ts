@@ -3,7 +3,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
-import type { InventoryItem, SubscriptionInventoryItemsTable } from '../../db/tables/catalog.js';
+import type { InventoryItem, SubscriptionInventoryItemsTable } from './catalog.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import type { InventoryItemStatus } from '../../db/tables/catalog.js';
+import type { InventoryItemStatus } from './catalog.tables.js';
 import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { sqlState } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import type { Product } from '../../db/tables/catalog.js';
+import type { Product } from './catalog.tables.js';
 import { AppError } from '../../shared/errors.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 import { deleteProductRow, findProduct, productUsage, updateProductRow } from './catalog.repository.js';

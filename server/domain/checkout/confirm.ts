@@ -4,8 +4,8 @@
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
+import type { CheckoutSessionRow } from './session.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';

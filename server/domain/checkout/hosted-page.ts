@@ -2,9 +2,9 @@
 // URL), so it holds nothing that pays: paying needs the client secret, which the page's address
 // carries in its fragment and never sends to the server.
 import type { Db } from '../../db/database.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { Merchant } from '../../db/tables/merchants.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { CheckoutSessionRow } from './session.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { findOwnPlan } from '../catalog/catalog.service.js';

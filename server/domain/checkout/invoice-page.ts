@@ -5,8 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { Merchant } from '../../db/tables/merchants.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { tenantClock } from '../clocks/tenant-clock.js';

@@ -6,7 +6,7 @@ import { captureReceipt, refundReceipt } from './receipts.js';
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { AppError } from '../../shared/errors.js';

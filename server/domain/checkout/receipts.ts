@@ -5,8 +5,8 @@
 // - the session's invoice (`notifyCustomer`), by email and by text, when the session is created.
 import { Decimal } from 'decimal.js';
 import type { Db } from '../../db/database.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
+import type { CheckoutSessionRow } from './session.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { minorUnits } from '../../shared/money.js';
 import { tenantOf } from '../../shared/tenant.js';

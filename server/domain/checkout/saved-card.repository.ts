@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { CardVerificationRow, CardVerificationsTable, SavedCardOtpStateTable } from '../../db/tables/saved-cards.js';
+import type { CardVerificationRow, CardVerificationsTable, SavedCardOtpStateTable } from './saved-card.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // One-time codes for saved cards: the verifications sent on a session, and each card's wrong-code

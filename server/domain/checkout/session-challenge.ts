@@ -4,9 +4,9 @@
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
-import type { ThreeDsChallengeRow } from '../../db/tables/three-d-secure.js';
+import type { CheckoutSessionRow } from './session.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
+import type { ThreeDsChallengeRow } from '../payments/challenge.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, sameHash } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

@@ -3,9 +3,9 @@
 // page and the wallet all end here, so a session completes the same way whichever way it is paid.
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
+import type { CheckoutSessionRow } from './session.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';

@@ -5,8 +5,8 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { SessionLineItem } from '../../db/tables/checkout-sessions.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { SessionLineItem } from './session.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

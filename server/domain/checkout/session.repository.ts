@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { CheckoutSessionRow, CheckoutSessionsTable } from '../../db/tables/checkout-sessions.js';
+import type { CheckoutSessionRow, CheckoutSessionsTable } from './session.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { merchantRatePlans, merchantSessionDefault } from '../merchants/merchant.repository.js';

@@ -3,20 +3,21 @@
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { Merchant } from '../../db/tables/merchants.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { CheckoutSessionRow } from './session.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
+import type { PaymentRow } from '../payments/payment.tables.js';
 import { type Clock } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
-import { sessionSnapshot, writeEvent } from '../events/event.service.js';
+import { writeEvent } from '../events/event.service.js';
 import { cancelInvoicesRaisedBy } from '../invoices/invoice.service.js';
 import { findPaymentRecord } from '../payments/payment.service.js';
 import { challengeFailedEvent, closeOpenChallenge } from '../payments/challenge.service.js';
 import { endLiveQr } from '../payments/wallet-payment.js';
 import { findExpiredOpenSessions, findSessionForSecret, findSessionRow, nextOpenSessionExpiry, OPEN_STATUSES, updateSession } from './session.repository.js';
+import { sessionSnapshot } from './session-snapshot.js';
 
 export { OPEN_STATUSES };
 

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { SrcTokensTable } from '../../db/tables/saved-cards.js';
+import type { SrcTokensTable } from './saved-card.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 export async function insertSrcToken(db: Db, values: Insertable<SrcTokensTable>): Promise<void> {

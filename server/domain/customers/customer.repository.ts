@@ -3,7 +3,7 @@ import { SHARED_WRITE } from '../../db/pipelined-pool.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
-import type { Customer } from '../../db/tables/customers.js';
+import type { Customer } from './customer.tables.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 
 // Customers belong to a merchant and are shared by both modes: every statement is scoped to the

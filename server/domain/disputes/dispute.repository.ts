@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { DisputeRow, DisputesTable, DisputeStatus } from '../../db/tables/disputes.js';
+import type { DisputeRow, DisputesTable, DisputeStatus } from './dispute.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // Disputes, always of one tenant.

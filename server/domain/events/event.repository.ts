@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { EventRow } from '../../db/tables/events.js';
+import type { EventRow } from './event.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { EventRecord, EventSubject, StoredPayload } from './subjects.js';
 

@@ -6,8 +6,7 @@ import type { EventType } from '../../shared/vocabulary.generated.js';
 import { insertEvent } from './event.repository.js';
 import type { EventSubject } from './subjects.js';
 
-export type { CardSummary, EventRecord, EventSubject, SessionSnapshot, StoredPayload } from './subjects.js';
-export { sessionSnapshot } from './subjects.js';
+export type { CardSummary, EventRecord, EventSubject, StoredPayload } from './subjects.js';
 export { decodeSubject, toEventRecord } from './event.repository.js';
 
 /** The `apiVersion` every event carries (a date, `YYYY-MM-DD`). */

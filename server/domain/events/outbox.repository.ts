@@ -3,7 +3,7 @@
 // module owns the table; the webhooks module calls these.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { EventRow } from '../../db/tables/events.js';
+import type { EventRow } from './event.tables.js';
 
 /**
  * Claims up to `limit` events not yet fanned out (`FOR UPDATE SKIP LOCKED`, so several workers never

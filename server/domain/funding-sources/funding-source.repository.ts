@@ -2,7 +2,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { FundingSourceRow, FundingSourcesTable } from '../../db/tables/funds.js';
+import type { FundingSourceRow, FundingSourcesTable } from './funding-source.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { methodCards } from '../payments/payment-method.repository.js';
 

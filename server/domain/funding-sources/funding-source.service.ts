@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { FundingSourceRow } from '../../db/tables/funds.js';
+import type { FundingSourceRow } from './funding-source.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { sameHash } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

@@ -5,7 +5,7 @@ import { createHash, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { PaymentMethodRow } from '../../db/tables/payments.js';
+import type { PaymentMethodRow } from '../payments/payment.tables.js';
 import { type CardInput, tokenize, type TokenizedCard } from '../../rails/cards.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';

@@ -2,9 +2,9 @@
 // itself for one payment of an invoice, never shown to the payer, and without `checkout.session.*`
 // events. The bank transfer, a payment waiting in such a session, is in bank-transfer.ts.
 import type { Trx } from '../../db/database.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { Merchant } from '../../db/tables/merchants.js';
+import type { CheckoutSessionRow } from '../checkout/session.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import type { Tenant } from '../../shared/tenant.js';

@@ -3,9 +3,9 @@
 // waits for a scan.
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { Merchant } from '../../db/tables/merchants.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { CheckoutSessionRow } from '../checkout/session.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
+import type { PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { paymentBase } from '../payments/payment.service.js';

@@ -4,7 +4,7 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { PaymentOption } from '../../db/tables/merchants.js';
+import type { PaymentOption } from '../merchants/merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, currencyCode } from '../../shared/money.js';

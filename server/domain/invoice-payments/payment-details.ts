@@ -3,10 +3,10 @@
 // sandbox's arrival of a bank transfer or wallet payment that waits for the payer.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { Merchant, PaymentOption } from '../../db/tables/merchants.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { CheckoutSessionRow } from '../checkout/session.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { Merchant, PaymentOption } from '../merchants/merchant.tables.js';
+import type { PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';

@@ -1,7 +1,7 @@
 // Emailing an invoice to its payer: a link to pay it on its page and its PDF attached, through
 // the outbox (recorded in test mode, delivered over SMTP in live mode), then `invoice.sent`.
 import type { Db } from '../../db/database.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { InvoiceRow } from './invoice.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { writeEvent } from '../events/event.service.js';

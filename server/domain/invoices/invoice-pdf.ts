@@ -5,7 +5,7 @@
 import { Decimal } from 'decimal.js';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/database.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { InvoiceRow } from './invoice.tables.js';
 import { decimalToString } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { AppError } from '../../shared/errors.js';

@@ -3,7 +3,7 @@
 // is reminded and keeps its status.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { InvoiceRow } from './invoice.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';

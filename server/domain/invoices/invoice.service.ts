@@ -6,8 +6,7 @@ import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { InvoiceRow } from './invoice.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
@@ -237,8 +236,27 @@ export async function lockPayableInvoice(trx: Trx, tenant: Tenant, id: number): 
   return invoice;
 }
 
+/**
+ * The session an invoice is raised for: its tenant, amount, lines and payer. A checkout session's
+ * row is one; invoices, below checkout, names the columns it reads rather than the row's type.
+ */
+export interface InvoicedSession {
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  amount: string;
+  currency: string;
+  description: string | null;
+  line_items: { name: string; quantity: number; unitAmount: number; description?: string }[];
+  customer_email: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  customer_phone: string | null;
+  client_id: number | null;
+}
+
 /** Raises the invoice a one-time session pays for its payer (`pending`): the session's lines, or one line for its amount. */
-export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<InvoiceRow> {
+export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: InvoicedSession): Promise<InvoiceRow> {
   const lines: LineInput[] =
     session.line_items.length > 0
       ? session.line_items.map((item) => ({
@@ -317,7 +335,7 @@ export const cancelInvoicesRaisedBy = (trx: Trx, tenant: Tenant, sessionId: stri
 export async function recordInvoicePaymentFailure(
   db: Db,
   clock: Clock,
-  session: Pick<CheckoutSessionRow, 'pays_invoice' | 'invoice_id' | 'merchant_id' | 'livemode'>,
+  session: { pays_invoice: boolean; invoice_id: number | null; merchant_id: number; livemode: boolean },
 ): Promise<void> {
   if (!session.pays_invoice || session.invoice_id === null) return;
   const invoice = await getInvoice(db, tenantOf(session), session.invoice_id);

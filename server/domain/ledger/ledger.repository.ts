@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { DueScope } from '../../shared/due-scope.js';
-import type { LedgerAccount } from '../../db/tables/ledger.js';
+import type { LedgerAccount } from './ledger.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { Entry } from './postings.js';
 

@@ -1,7 +1,7 @@
 // What each money movement posts, as pure rules: every posting's entries sum to zero, so a
 // balance is a sum and the books can be audited. No database here; `ledger.service.ts` writes.
 import { Decimal } from 'decimal.js';
-import type { LedgerAccount, LedgerEntryType } from '../../db/tables/ledger.js';
+import type { LedgerAccount, LedgerEntryType } from './ledger.tables.js';
 
 /** One money movement, in the currency of its payment. Amounts are exact decimal strings, positive. */
 export type Movement =

@@ -2,7 +2,7 @@
 // payments now (Active, within its validity, uses left, uses left for this payer), the password of
 // a protected link, and a valid email verification code where the link asks for one.
 import type { Db } from '../../db/database.js';
-import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow } from './link.tables.js';
 import { verifyPassword } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import { paidCountOf } from './link.repository.js';

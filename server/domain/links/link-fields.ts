@@ -2,7 +2,7 @@
 // onto the stored link and checked as a whole: the cross-field rules of the contract
 // (`PaymentLinkCreateRequest`) hold for the link that results, whichever fields were sent.
 import { Decimal } from 'decimal.js';
-import type { PaymentLinkRow, PaymentLinkType } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow, PaymentLinkType } from './link.tables.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, currencyCode, minorUnits } from '../../shared/money.js';
 

@@ -4,8 +4,8 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
-import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
+import type { PaymentLinkRow } from './link.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';

@@ -3,9 +3,9 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { Merchant } from '../../db/tables/merchants.js';
-import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { Merchant } from '../merchants/merchant.tables.js';
+import type { PaymentLinkRow } from './link.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { tenantClock } from '../clocks/tenant-clock.js';

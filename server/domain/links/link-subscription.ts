@@ -3,8 +3,8 @@
 // like any invoice made through it. The same protections and limits as `CreateInvoice`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { Plan } from '../catalog/catalog.tables.js';
+import type { InvoiceRow } from '../invoices/invoice.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { tenantOf } from '../../shared/tenant.js';

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { PaymentLinkRow, PaymentLinkVerificationRow } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow, PaymentLinkVerificationRow } from './link.tables.js';
 import { tenantOf } from '../../shared/tenant.js';
 
 type Link = Pick<PaymentLinkRow, 'id' | 'merchant_id' | 'livemode'>;

@@ -3,7 +3,7 @@
 // one code per email and link per 60 seconds. `CreateInvoice` and `CreateSubscription` spend it.
 import { randomInt } from 'node:crypto';
 import type { Db, Trx } from '../../db/database.js';
-import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow } from './link.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

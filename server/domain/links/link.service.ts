@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import type { PaymentLinkRow, PaymentLinkUpdate } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow, PaymentLinkUpdate } from './link.tables.js';
 import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashPassword, randomToken } from '../../shared/crypto.js';

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { MerchantLocation, MerchantLocationsTable, Role, RolesTable, User, UsersTable } from '../../db/tables/identity.js';
-import type { ApiKey, ApiKeysTable } from '../../db/tables/merchants.js';
+import type { MerchantLocation, MerchantLocationsTable, Role, RolesTable, User, UsersTable } from './identity.tables.js';
+import type { ApiKey, ApiKeysTable } from './merchant.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // Users, roles, restricted keys and locations of a merchant. Roles, users and locations are the

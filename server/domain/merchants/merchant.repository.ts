@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { type Insertable, sql } from 'kysely';
-import type { ApiKeysTable, Merchant, MerchantsTable } from '../../db/tables/merchants.js';
+import type { ApiKeysTable, Merchant, MerchantsTable } from './merchant.tables.js';
 
 // Merchants own everything else; their rows are looked up by id (the tenant's merchant) or, for
 // authentication, by the hash of a presented key.

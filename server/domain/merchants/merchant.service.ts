@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, randomToken } from '../../shared/crypto.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
-import type { Merchant, PaymentOption, RatePlan } from '../../db/tables/merchants.js';
+import type { Merchant, PaymentOption, RatePlan } from './merchant.tables.js';
 import { AppError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import {

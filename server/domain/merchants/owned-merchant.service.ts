@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { MerchantLocation } from '../../db/tables/identity.js';
-import type { Merchant } from '../../db/tables/merchants.js';
+import type { MerchantLocation } from './identity.tables.js';
+import type { Merchant } from './merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';

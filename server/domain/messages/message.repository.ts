@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { MessageAttachmentRow, MessageAttachmentsTable, MessageKind, MessageRow, MessagesTable } from '../../db/tables/messages.js';
+import type { MessageAttachmentRow, MessageAttachmentsTable, MessageKind, MessageRow, MessagesTable } from './message.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 export async function insertMessage(db: Db, values: Insertable<MessagesTable>): Promise<MessageRow> {

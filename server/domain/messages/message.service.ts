@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { MessageChannel, MessageKind, MessageRow } from '../../db/tables/messages.js';
+import type { MessageChannel, MessageKind, MessageRow } from './message.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

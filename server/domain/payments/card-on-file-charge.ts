@@ -2,7 +2,7 @@
 // no customer is present, so no 3-D Secure is asked. The sandbox processor answers by the card's
 // test number, as at checkout, except that the "declines later" cards decline here.
 import type { Trx } from '../../db/database.js';
-import type { PaymentMethodRow, PaymentRow } from '../../db/tables/payments.js';
+import type { PaymentMethodRow, PaymentRow } from './payment.tables.js';
 import { DECLINES_LATER } from '../../shared/card-outcome.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { CardSetupRow, CardSetupsTable } from '../../db/tables/portal.js';
+import type { CardSetupRow, CardSetupsTable } from './card-setup.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // Cards added on file that wait for 3-D Secure. Every read is scoped to a tenant and to the portal

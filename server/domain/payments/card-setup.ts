@@ -3,8 +3,8 @@
 // number, never the CVC), and a card that asks for 3-D Secure waits for the customer's answer on
 // the sandbox issuer's page before anything keeps it. What keeping it means is the caller's.
 import type { Db, Trx } from '../../db/database.js';
-import type { PaymentMethodRow } from '../../db/tables/payments.js';
-import type { CardSetupRow } from '../../db/tables/portal.js';
+import type { PaymentMethodRow } from './payment.tables.js';
+import type { CardSetupRow } from './card-setup.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

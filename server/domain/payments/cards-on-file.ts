@@ -1,7 +1,7 @@
 // Cards on file: a card a customer paid with, kept (by reference: brand, last 4, expiry, fingerprint)
 // for their saved cards and their subscriptions' renewals. Cards are per mode; customers are shared.
 import type { Db, Trx } from '../../db/database.js';
-import type { PaymentMethodRow } from '../../db/tables/payments.js';
+import type { PaymentMethodRow } from './payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { markHasPaymentMethod } from '../customers/customer.service.js';

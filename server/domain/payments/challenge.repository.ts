@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { ThreeDsChallengeRow, ThreeDsChallengesTable } from '../../db/tables/three-d-secure.js';
+import type { ThreeDsChallengeRow, ThreeDsChallengesTable } from './challenge.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // 3-D Secure challenges of the sandbox issuer. A challenge page is reached by its id alone (a

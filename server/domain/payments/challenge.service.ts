@@ -3,8 +3,8 @@
 // confirm, or `expired` with its session. What the answer does to the session is the checkout
 // flow's business.
 import type { Db, Trx } from '../../db/database.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
-import type { ThreeDsChallengeRow } from '../../db/tables/three-d-secure.js';
+import type { PaymentRow } from './payment.tables.js';
+import type { ThreeDsChallengeRow } from './challenge.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { CHALLENGE_FAILURES, newChallengeId, newFormToken } from '../../rails/issuer-challenge.js';

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { PaymentMethodRow, PaymentMethodsTable } from '../../db/tables/payments.js';
+import type { PaymentMethodRow, PaymentMethodsTable } from './payment.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // What is kept of cards: brand, last 4, expiry and a fingerprint, per tenant. Never a number, never a CVC.

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { PaymentRow, PaymentsTable, PaymentStatus, RefundsTable } from '../../db/tables/payments.js';
+import type { PaymentRow, PaymentsTable, PaymentStatus, RefundsTable } from './payment.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
 

@@ -4,8 +4,7 @@
 import { Decimal } from 'decimal.js';
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
-import type { PaymentMethodRow, PaymentRow, PaymentsTable } from '../../db/tables/payments.js';
+import type { PaymentMethodRow, PaymentRow, PaymentsTable } from './payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
@@ -22,10 +21,20 @@ import { findPayment, insertPayment, updatePayment } from './payment.repository.
 /** Hold duration unless the payment option sets its own. */
 export const DEFAULT_HOLD_DAYS = 7;
 
-/** What a payment is taken for: a checkout session's amount, currency, capture method and metadata (no session: a charge of a card on file). */
-export type PaymentSource = Pick<CheckoutSessionRow, 'merchant_id' | 'livemode' | 'capture_method' | 'amount' | 'currency' | 'metadata'> & {
+/**
+ * What a payment is taken for: a checkout session's amount, currency, capture method and metadata
+ * (no session: a charge of a card on file). A session's row is one; payments, below checkout,
+ * names the columns it reads rather than the row's type.
+ */
+export interface PaymentSource {
   id: string | null;
-};
+  merchant_id: number;
+  livemode: boolean;
+  capture_method: 'automatic' | 'manual';
+  amount: string;
+  currency: string;
+  metadata: Record<string, string>;
+}
 
 /** The sandbox acquirer's fee: 2.9% plus 30 minor units, rounded half-up to the currency's digits. */
 export function sandboxFee(amount: string, currency: string): string {
@@ -64,7 +73,7 @@ export function paymentBase(source: PaymentSource, methodId: string | null, now:
 /** Stores what may be kept of a card (brand, last 4, expiry, fingerprint) as a payment method of one session. */
 export async function storeCard(
   db: Db,
-  session: Pick<CheckoutSessionRow, 'id' | 'merchant_id' | 'livemode'>,
+  session: { id: string; merchant_id: number; livemode: boolean },
   card: TokenizedCard,
   now: Date,
   extra: { customerId?: number | null; billingName?: string | undefined; billingEmail?: string | undefined } = {},

@@ -5,7 +5,7 @@
 // finish later (`pending_reversal`, see wallet-payment.ts).
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { PaymentRow } from './payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, type ErrorData, type RefundReason } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';

@@ -2,7 +2,7 @@
 // settled) moves from the pending to the available balance, 48 hours after capture in the sandbox.
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
+import type { PaymentRow } from './payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import { AppError } from '../../shared/errors.js';

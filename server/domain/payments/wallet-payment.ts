@@ -3,8 +3,8 @@
 // (`pending_reversal`) and finish after the sandbox delay.
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
-import type { PaymentRow } from '../../db/tables/payments.js';
-import type { PaymentOption } from '../../db/tables/merchants.js';
+import type { PaymentRow } from './payment.tables.js';
+import type { PaymentOption } from '../merchants/merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import { decimalToString } from '../../shared/money.js';

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { PayoutBatchRow, PayoutEntryRow } from '../../db/tables/payouts.js';
+import type { PayoutBatchRow, PayoutEntryRow } from './payout.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
 

@@ -3,7 +3,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { PayoutBatchStatus, PayoutBatchType } from '../../db/tables/payouts.js';
+import type { PayoutBatchStatus, PayoutBatchType } from './payout.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 export type TimeUnit = 'day' | 'week' | 'month';

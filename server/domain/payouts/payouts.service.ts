@@ -7,7 +7,7 @@
 // paid out, or back to available when the payout fails.
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
-import type { PayoutEntryRow } from '../../db/tables/payouts.js';
+import type { PayoutEntryRow } from './payout.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';

@@ -1,7 +1,7 @@
 // The transfer fee rule, pure: 1% of the amount, rounded half up to the currency's minor unit,
 // split between sender and receiver by `feePayer` (`Both`: the sender's half rounded half up).
 import { Decimal } from 'decimal.js';
-import type { FeePayer } from '../../db/tables/funds.js';
+import type { FeePayer } from './transfer.tables.js';
 import { minorUnits } from '../../shared/money.js';
 
 /** The fee rate of every transfer. */

@@ -1,7 +1,7 @@
 // The OData lists of the funds area: transfers (`GatewayTransferDto`) and transactions (the
 // ledger as a list). The tenant is in the query before the caller's filter is ANDed onto it.
 import type { Db } from '../../db/database.js';
-import type { TransferRow } from '../../db/tables/funds.js';
+import type { TransferRow } from './transfer.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';

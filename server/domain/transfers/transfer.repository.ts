@@ -3,7 +3,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import type { TransferRow, TransfersTable } from '../../db/tables/funds.js';
+import type { TransferRow, TransfersTable } from './transfer.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 export async function insertTransfer(db: Db, values: Insertable<TransfersTable>): Promise<TransferRow> {

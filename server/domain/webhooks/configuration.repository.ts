@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofMerchant } from '../../db/scope.js';
-import type { WebhookConfigurationRow, WebhookConfigurationsTable } from '../../db/tables/webhooks.js';
+import type { WebhookConfigurationRow, WebhookConfigurationsTable } from './webhook.tables.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 
 // Webhook configurations belong to a merchant and are shared by its test and live keys: every

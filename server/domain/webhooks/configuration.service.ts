@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { WebhookConfigurationRow } from '../../db/tables/webhooks.js';
+import type { WebhookConfigurationRow } from './webhook.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/tables/webhooks.js';
+import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
 import { baseClock, type Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';

@@ -4,8 +4,8 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { EventRow } from '../../db/tables/events.js';
-import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/tables/webhooks.js';
+import type { EventRow } from '../events/event.tables.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { sessionNotifications } from '../checkout/session.repository.js';

@@ -5,7 +5,7 @@
 // batch of one.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { WebhookDeliveryRow } from '../../db/tables/webhooks.js';
+import type { WebhookDeliveryRow } from './webhook.tables.js';
 import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { type EventRecord, toEventRecord } from '../events/event.service.js';

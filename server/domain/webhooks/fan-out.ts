@@ -5,8 +5,8 @@
 // made through a link.
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { EventRow } from '../../db/tables/events.js';
-import type { WebhookConfigurationRow, WebhookDeliveriesTable } from '../../db/tables/webhooks.js';
+import type { EventRow } from '../events/event.tables.js';
+import type { WebhookConfigurationRow, WebhookDeliveriesTable } from './webhook.tables.js';
 import { baseClock, type Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { sandboxOffsets } from '../clocks/tenant-clock.js';

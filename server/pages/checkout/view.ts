@@ -2,8 +2,8 @@
 // document requires), the payment methods the session allows, and the ends that show no form.
 // The browser script (`web/checkout.ts`) drives the forms; every element it needs has an id.
 import { Decimal } from 'decimal.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { CheckoutSessionRow } from '../../db/tables/checkout-sessions.js';
+import type { Plan } from '../../domain/catalog/catalog.tables.js';
+import type { CheckoutSessionRow } from '../../domain/checkout/session.tables.js';
 import type { HostedCheckout } from '../../domain/checkout/hosted-page.js';
 import type { SessionPaymentOption } from '../../domain/checkout/session.service.js';
 import { formatMoney } from '../kit/format.js';

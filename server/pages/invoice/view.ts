@@ -3,7 +3,7 @@
 // which only follows the invoice's status live through the notification hub). An end (paid,
 // cancelled, expired) shows that instead of the buttons.
 import { Decimal } from 'decimal.js';
-import type { InvoiceRow } from '../../db/tables/invoices.js';
+import type { InvoiceRow } from '../../domain/invoices/invoice.tables.js';
 import { type HostedInvoice, type InvoicePageMethod, webAddress } from '../../domain/checkout/invoice-page.js';
 import type { InvoiceLine } from '../../domain/invoices/invoice.lines.js';
 import { amountDue } from '../../domain/invoices/invoice.lines.js';

@@ -4,7 +4,7 @@
 // code (a form of its own), then shows the code field. A subscription link offers its plans in the
 // same form, which starts the subscription and sends the payer to its first invoice. No script.
 import { Decimal } from 'decimal.js';
-import type { PaymentLinkRow } from '../../db/tables/payment-links.js';
+import type { PaymentLinkRow } from '../../domain/links/link.tables.js';
 import { fixedPriceTax } from '../../domain/links/link-fields.js';
 import type { LinkPageState } from '../../domain/links/link-access.js';
 import type { PublicLink } from '../../domain/links/link-public.js';

@@ -1,8 +1,8 @@
 // The plan switch in the portal: the plans offered, then the proration's preview (credit, charge,
 // net) before the customer confirms. Every step is a POST form with the portal's form token.
 import { Decimal } from 'decimal.js';
-import type { Plan } from '../../db/tables/catalog.js';
-import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../../domain/catalog/catalog.tables.js';
+import type { SubscriptionDetails } from '../../domain/billing/subscription.tables.js';
 import type { Proration } from '../../domain/billing/plan-change.js';
 import { formatMoney } from '../kit/format.js';
 import { type SafeHtml, html } from '../kit/html.js';

@@ -1,10 +1,10 @@
 // The customer portal's markup: the customer's subscriptions (with their actions), invoices (with
 // PDF links) and card on file, the plan-switch preview, and the error pages. No script: every
 // action is a POST form carrying the session's form token.
-import type { Plan } from '../../db/tables/catalog.js';
-import type { PaymentMethodRow } from '../../db/tables/payments.js';
-import type { PortalSessionRow } from '../../db/tables/portal.js';
-import type { SubscriptionDetails } from '../../db/tables/subscriptions.js';
+import type { Plan } from '../../domain/catalog/catalog.tables.js';
+import type { PaymentMethodRow } from '../../domain/payments/payment.tables.js';
+import type { PortalSessionRow } from '../../domain/billing/portal.tables.js';
+import type { SubscriptionDetails } from '../../domain/billing/subscription.tables.js';
 import type { PortalOverview } from '../../domain/billing/portal-view.js';
 import { formatDay, formatMoney } from '../kit/format.js';
 import { type SafeHtml, html } from '../kit/html.js';

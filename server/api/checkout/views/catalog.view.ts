@@ -1,6 +1,6 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { Customer } from '../../../db/tables/customers.js';
-import type { Plan, Product } from '../../../db/tables/catalog.js';
+import type { Customer } from '../../../domain/customers/customer.tables.js';
+import type { Plan, Product } from '../../../domain/catalog/catalog.tables.js';
 import { decimalToAmount } from '../../../shared/money.js';
 
 type Schemas = components['schemas'];

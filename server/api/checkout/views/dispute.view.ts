@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { DisputeRow, DisputeStatus } from '../../../db/tables/disputes.js';
+import type { DisputeRow, DisputeStatus } from '../../../domain/disputes/dispute.tables.js';
 import { decimalToAmount } from '../../../shared/money.js';
 
 type Dispute = components['schemas']['DisputeEventObject'];

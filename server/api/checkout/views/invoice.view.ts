@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/checkout.js';
-import type { InvoiceRow } from '../../../db/tables/invoices.js';
+import type { InvoiceRow } from '../../../domain/invoices/invoice.tables.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import type { InvoiceRefundOutcome } from '../../../domain/invoice-payments/invoice-refund.js';
 import { decimalToAmount } from '../../../shared/money.js';

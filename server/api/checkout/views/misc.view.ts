@@ -1,8 +1,8 @@
 // The small answers: saved cards and click to pay, the messages outbox, the sandbox clock and wallet.
 import type { components } from '../../../../generated/checkout.js';
-import type { InvoiceRow } from '../../../db/tables/invoices.js';
-import type { MessageRow } from '../../../db/tables/messages.js';
-import type { PaymentMethodRow, PaymentRow } from '../../../db/tables/payments.js';
+import type { InvoiceRow } from '../../../domain/invoices/invoice.tables.js';
+import type { MessageRow } from '../../../domain/messages/message.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../../../domain/payments/payment.tables.js';
 import type { SrcAuthenticated } from '../../../domain/checkout/click-to-pay.js';
 import type { StartedVerification } from '../../../domain/checkout/saved-cards.js';
 import type { SessionPayment } from '../../../domain/checkout/session-payment.js';

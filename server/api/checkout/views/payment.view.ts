@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { PaymentMethodRow, PaymentRow } from '../../../db/tables/payments.js';
+import type { PaymentMethodRow, PaymentRow } from '../../../domain/payments/payment.tables.js';
 import type { CardSummary } from '../../../domain/events/event.service.js';
 import type { HoldOutcome } from '../../../domain/payments/holds.js';
 import type { RefundOutcome } from '../../../domain/payments/refunds.js';

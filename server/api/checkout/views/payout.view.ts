@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { PayoutEntryRow } from '../../../db/tables/payouts.js';
+import type { PayoutEntryRow } from '../../../domain/payouts/payout.tables.js';
 import { decimalToAmount } from '../../../shared/money.js';
 
 type Payout = components['schemas']['PayoutEventObject'];

@@ -1,13 +1,13 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { CheckoutSessionRow } from '../../../db/tables/checkout-sessions.js';
-import type { Merchant } from '../../../db/tables/merchants.js';
-import type { PaymentRow } from '../../../db/tables/payments.js';
+import type { CheckoutSessionRow } from '../../../domain/checkout/session.tables.js';
+import type { Merchant } from '../../../domain/merchants/merchant.tables.js';
+import type { PaymentRow } from '../../../domain/payments/payment.tables.js';
 import type { Confirmed, NextAction } from '../../../domain/checkout/confirm.js';
 import { allowedPaymentMethods } from '../../../domain/checkout/session.service.js';
 import { payPageUrl } from '../../../domain/checkout/hosted-page.js';
 import type { CreatedSession, SessionToCreate } from '../../../domain/checkout/session-create.js';
 import type { QrWithdrawal } from '../../../domain/checkout/session-qr.js';
-import type { SessionSnapshot } from '../../../domain/events/event.service.js';
+import type { SessionSnapshot } from '../../../domain/checkout/session-snapshot.js';
 import { refundability } from '../../../domain/payments/refunds.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { challengeUrl } from '../../../rails/issuer-challenge.js';

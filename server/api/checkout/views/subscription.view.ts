@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { SubscriptionDetails, SubscriptionStatus } from '../../../db/tables/subscriptions.js';
+import type { SubscriptionDetails, SubscriptionStatus } from '../../../domain/billing/subscription.tables.js';
 import type { Proration } from '../../../domain/billing/plan-change.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { SUBSCRIPTION_STATUS } from '../../commerce/wire-values.js';

@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/checkout.js';
-import type { WebhookConfigurationRow } from '../../../db/tables/webhooks.js';
+import type { WebhookConfigurationRow } from '../../../domain/webhooks/webhook.tables.js';
 import type { DeliveryEntry } from '../../../domain/webhooks/delivery-log.js';
 import { eventEnvelope } from './event.view.js';
 

@@ -1,6 +1,6 @@
 // Wallet accounts and their balances, as the Commerce interface writes them (money as numbers).
 import type { components } from '../../../../generated/commerce.js';
-import type { WalletAccountRow } from '../../../db/tables/funds.js';
+import type { WalletAccountRow } from '../../../domain/accounts/account.tables.js';
 import type { AccountBalance } from '../../../domain/accounts/account.service.js';
 import { decimalToAmount } from '../../../shared/money.js';
 

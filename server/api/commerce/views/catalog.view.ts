@@ -2,7 +2,7 @@
 // exact strings, `timeUnit`/`timeInterval`. The Checkout interface shows the same rows through
 // its own views (server/api/checkout/views/catalog.view.ts).
 import type { components } from '../../../../generated/commerce.js';
-import type { InventoryItemStatus, Plan, Product } from '../../../db/tables/catalog.js';
+import type { InventoryItemStatus, Plan, Product } from '../../../domain/catalog/catalog.tables.js';
 import type { CatalogPlan, ExpandedPlan } from '../../../domain/catalog/catalog-lists.js';
 import type { InventoryItemDetails } from '../../../domain/catalog/inventory.service.js';
 import type { CreatePlanInput, UpdatePlanInput } from '../../../domain/catalog/catalog.service.js';

@@ -1,6 +1,6 @@
 // The user behind a key, roles, restricted keys and scopes, as the Commerce interface writes them.
 import type { components } from '../../../../generated/commerce.js';
-import type { Role } from '../../../db/tables/identity.js';
+import type { Role } from '../../../domain/merchants/identity.tables.js';
 import type { CurrentUser, NewRestrictedKey } from '../../../domain/merchants/identity.service.js';
 import type { ScopeInfo } from '../../../domain/merchants/scopes.js';
 

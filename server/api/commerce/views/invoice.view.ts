@@ -2,8 +2,8 @@
 // statuses, the default expansion (merchant, location, items, payer, payee) always present.
 import { createHash } from 'node:crypto';
 import type { components } from '../../../../generated/commerce.js';
-import type { InvoiceRow } from '../../../db/tables/invoices.js';
-import type { Merchant, PaymentOption } from '../../../db/tables/merchants.js';
+import type { InvoiceRow } from '../../../domain/invoices/invoice.tables.js';
+import type { Merchant, PaymentOption } from '../../../domain/merchants/merchant.tables.js';
 import type { NewItemizedInvoice } from '../../../domain/invoices/itemized-invoice.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';

@@ -2,7 +2,7 @@
 // the subscription (the Commerce subscriptions' view), its first invoice and the billing details.
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
-import type { Merchant } from '../../../db/tables/merchants.js';
+import type { Merchant } from '../../../domain/merchants/merchant.tables.js';
 import type { LinkSubscription } from '../../../domain/links/link-subscription.js';
 import { minorUnits } from '../../../shared/money.js';
 import { commerceInvoiceView } from './invoice.view.js';

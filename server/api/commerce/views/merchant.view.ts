@@ -1,7 +1,7 @@
 // The merchant and its locations, as the Commerce interface writes them.
 import type { components } from '../../../../generated/commerce.js';
-import type { MerchantLocation } from '../../../db/tables/identity.js';
-import type { Merchant } from '../../../db/tables/merchants.js';
+import type { MerchantLocation } from '../../../domain/merchants/identity.tables.js';
+import type { Merchant } from '../../../domain/merchants/merchant.tables.js';
 import type { MerchantKeys } from '../../../domain/merchants/merchant.service.js';
 
 type Schemas = components['schemas'];

@@ -3,9 +3,9 @@
 // the public view with the merchant and the plans on offer.
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
-import type { Plan } from '../../../db/tables/catalog.js';
-import type { Merchant } from '../../../db/tables/merchants.js';
-import type { PaymentLinkRow } from '../../../db/tables/payment-links.js';
+import type { Plan } from '../../../domain/catalog/catalog.tables.js';
+import type { Merchant } from '../../../domain/merchants/merchant.tables.js';
+import type { PaymentLinkRow } from '../../../domain/links/link.tables.js';
 import { fixedPriceTax, type LinkChanges } from '../../../domain/links/link-fields.js';
 import { minorUnits } from '../../../shared/money.js';
 import { escapeHtml } from '../../../pages/kit/html.js';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
-import type { PaymentRow } from '../../../db/tables/payments.js';
+import type { PaymentRow } from '../../../domain/payments/payment.tables.js';
 import type { PaymentDetails } from '../../../domain/invoice-payments/payment-details.js';
 import type { InvoicePaymentResult, PayerAction, PayerCard } from '../../../domain/invoice-payments/pay-invoice.js';
 import { amountDue } from '../../../domain/invoices/invoice.lines.js';

@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/commerce.js';
-import type { PayoutBatchStatus, PayoutBatchType } from '../../../db/tables/payouts.js';
+import type { PayoutBatchStatus, PayoutBatchType } from '../../../domain/payouts/payout.tables.js';
 import type { PayoutsDashboard } from '../../../domain/payouts/payouts-dashboard.js';
 import { decimalToAmount } from '../../../shared/money.js';
 

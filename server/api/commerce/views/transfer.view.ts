@@ -1,6 +1,6 @@
 // Transfers and transactions, as the Commerce interface writes them (money as numbers).
 import type { components } from '../../../../generated/commerce.js';
-import type { TransferRow } from '../../../db/tables/funds.js';
+import type { TransferRow } from '../../../domain/transfers/transfer.tables.js';
 import type { TransactionRow } from '../../../domain/transfers/transfer-lists.js';
 import { decimalToAmount } from '../../../shared/money.js';
 

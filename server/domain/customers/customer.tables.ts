@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Json, Timestamp } from '../columns.js';
+import type { Json, Timestamp } from '../../db/columns.js';
 
 /** Customers (clients) of a merchant. Shared by test and live mode. */
 export interface CustomersTable {
@@ -14,3 +14,10 @@ export interface CustomersTable {
   created_at: Timestamp;
 }
 export type Customer = Selectable<CustomersTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    customers: CustomersTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, Timestamp } from '../columns.js';
+import type { Json, Timestamp } from '../../db/columns.js';
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
@@ -72,3 +72,12 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
 }
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    webhook_configurations: WebhookConfigurationsTable;
+    webhook_deliveries: WebhookDeliveriesTable;
+    webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../columns.js';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
 
 /**
  * Products and plans back both interfaces: `/v1/products` and `/v1/plans` (Checkout & Billing)
@@ -62,3 +62,12 @@ export interface SubscriptionInventoryItemsTable {
   updated_at: Timestamp;
 }
 export type InventoryItem = Selectable<SubscriptionInventoryItemsTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    products: ProductsTable;
+    plans: PlansTable;
+    subscription_inventory_items: SubscriptionInventoryItemsTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { Json, Timestamp } from '../columns.js';
+import type { Json, Timestamp } from '../../db/columns.js';
 
 /** A way a merchant accepts payment, offered on its checkout pages. */
 export interface PaymentOption {
@@ -70,3 +70,11 @@ export interface ApiKeysTable {
   description: Generated<string | null>;
 }
 export type ApiKey = Selectable<ApiKeysTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    merchants: MerchantsTable;
+    api_keys: ApiKeysTable;
+  }
+}

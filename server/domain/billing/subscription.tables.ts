@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Numeric, Timestamp } from '../columns.js';
-import type { PlanInterval } from './catalog.js';
+import type { Numeric, Timestamp } from '../../db/columns.js';
+import type { PlanInterval } from '../catalog/catalog.tables.js';
 
 /** Status in the REST spelling (webhooks show PascalCase). */
 export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'unpaid' | 'paused' | 'canceled' | 'pending';
@@ -69,4 +69,22 @@ export interface SubscriptionDetails extends SubscriptionRow {
   client_email: string | null;
   plan_name: string;
   items: (SubscriptionItemRow & { plan_name: string })[];
+}
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    subscriptions: SubscriptionsTable;
+    subscription_items: SubscriptionItemsTable;
+  }
+}
+
+// What this module's events keep (the events module's list of subjects, by declaration merging).
+declare module '../events/subjects.js' {
+  interface EventSubjects {
+    subscription: {
+      subscription: SubscriptionDetails;
+      change: { reason: string | null; previousStatus?: SubscriptionStatus; previousPlanId?: number; proratedAmount?: string };
+    };
+  }
 }

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Numeric, Timestamp } from '../columns.js';
+import type { Numeric, Timestamp } from '../../db/columns.js';
 
 type NullableTimestamp = Timestamp | null;
 
@@ -58,4 +58,20 @@ export interface PayoutTestFailuresTable {
   merchant_id: number;
   failure_reason: string;
   created_at: Timestamp;
+}
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    payout_batches: PayoutBatchesTable;
+    payout_entries: PayoutEntriesTable;
+    payout_test_failures: PayoutTestFailuresTable;
+  }
+}
+
+// What this module's events keep (the events module's list of subjects, by declaration merging).
+declare module '../events/subjects.js' {
+  interface EventSubjects {
+    payout: { payout: PayoutEntryRow };
+  }
 }

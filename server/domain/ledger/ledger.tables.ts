@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Numeric, Timestamp } from '../columns.js';
+import type { Numeric, Timestamp } from '../../db/columns.js';
 
 /**
  * The accounts of the ledger, per merchant, mode and currency. A merchant's money is `pending`
@@ -50,3 +50,10 @@ export interface LedgerEntriesTable {
   created_at: Timestamp;
 }
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    ledger_entries: LedgerEntriesTable;
+  }
+}

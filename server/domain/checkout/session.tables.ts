@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../columns.js';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
 
 /** Lifecycle of a session (the create answer says `open`, the confirm answer `complete`). */
 export type SessionStatus = 'created' | 'payment_pending' | 'processing' | 'completed' | 'expired' | 'cancelled';
@@ -64,3 +64,10 @@ export interface CheckoutSessionsTable {
   origin: Generated<'checkout' | 'commerce'>;
 }
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    checkout_sessions: CheckoutSessionsTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Timestamp } from '../columns.js';
+import type { Timestamp } from '../../db/columns.js';
 
 /**
  * `open` until the payer answers it: `succeeded` (authenticated, the payment went through),
@@ -27,3 +27,10 @@ export interface ThreeDsChallengesTable {
   created_at: Timestamp;
 }
 export type ThreeDsChallengeRow = Selectable<ThreeDsChallengesTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    three_ds_challenges: ThreeDsChallengesTable;
+  }
+}

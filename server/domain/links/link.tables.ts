@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { Numeric, Timestamp } from '../columns.js';
+import type { Numeric, Timestamp } from '../../db/columns.js';
 
 export type PaymentLinkStatus = 'draft' | 'active' | 'inactive' | 'expired';
 export type PaymentLinkUsageMode = 'single_use' | 'multi_use';
@@ -96,3 +96,12 @@ export interface PaymentLinkVerificationsTable {
   created_at: Timestamp;
 }
 export type PaymentLinkVerificationRow = Selectable<PaymentLinkVerificationsTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    payment_links: PaymentLinksTable;
+    payment_link_invoices: PaymentLinkInvoicesTable;
+    payment_link_verifications: PaymentLinkVerificationsTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Timestamp } from '../columns.js';
+import type { Timestamp } from '../../db/columns.js';
 
 export type MessageChannel = 'email' | 'sms';
 /**
@@ -47,3 +47,11 @@ export interface MessageAttachmentsTable {
   content: ColumnType<Uint8Array, Uint8Array, never>;
 }
 export type MessageAttachmentRow = Selectable<MessageAttachmentsTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    messages: MessagesTable;
+    message_attachments: MessageAttachmentsTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Timestamp } from '../columns.js';
+import type { Timestamp } from '../../db/columns.js';
 
 /** A place of business of a merchant; shared by both modes. At most one is primary. */
 export interface MerchantLocationsTable {
@@ -40,3 +40,12 @@ export interface RolesTable {
   created_at: Timestamp;
 }
 export type Role = Selectable<RolesTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    merchant_locations: MerchantLocationsTable;
+    users: UsersTable;
+    roles: RolesTable;
+  }
+}

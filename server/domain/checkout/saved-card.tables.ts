@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Timestamp } from '../columns.js';
+import type { Timestamp } from '../../db/columns.js';
 
 /**
  * One OTP sent for a saved card on one session. Only a hash of the code is kept. `otp_sent` until
@@ -40,4 +40,13 @@ export interface SrcTokensTable {
   src_card_id: string;
   expires_at: Timestamp;
   created_at: Timestamp;
+}
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    card_verifications: CardVerificationsTable;
+    saved_card_otp_state: SavedCardOtpStateTable;
+    src_tokens: SrcTokensTable;
+  }
 }

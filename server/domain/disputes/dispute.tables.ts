@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { Numeric, Timestamp } from '../columns.js';
+import type { Numeric, Timestamp } from '../../db/columns.js';
 
 /** Where a dispute stands: `open` and `under_review` can change; `won`, `lost` and `accepted` are final. */
 export type DisputeStatus = 'open' | 'under_review' | 'won' | 'lost' | 'accepted';
@@ -31,3 +31,17 @@ export interface DisputesTable {
   updated_at: Timestamp;
 }
 export type DisputeRow = Selectable<DisputesTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    disputes: DisputesTable;
+  }
+}
+
+// What this module's events keep (the events module's list of subjects, by declaration merging).
+declare module '../events/subjects.js' {
+  interface EventSubjects {
+    dispute: { dispute: DisputeRow };
+  }
+}

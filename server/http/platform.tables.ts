@@ -1,4 +1,4 @@
-import type { Json, Timestamp } from '../columns.js';
+import type { Json, Timestamp } from '../db/columns.js';
 
 /** A stored response for an Idempotency-Key. */
 export interface IdempotencyKeysTable {
@@ -20,4 +20,12 @@ export interface RateLimitsTable {
   key: string;
   points: number;
   expire: string | null;
+}
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../db/schema.js' {
+  interface Database {
+    idempotency_keys: IdempotencyKeysTable;
+    rate_limits: RateLimitsTable;
+  }
 }

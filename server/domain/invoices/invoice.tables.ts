@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../columns.js';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
 
 /** An invoice: raised by a one-time session for its payer, or created by the merchant. Lines are kept as JSON (`InvoiceLine`). */
 export interface InvoicesTable {
@@ -63,3 +63,17 @@ export interface PayerAddress {
   country?: string | undefined;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    invoices: InvoicesTable;
+  }
+}
+
+// What this module's events keep (the events module's list of subjects, by declaration merging).
+declare module '../events/subjects.js' {
+  interface EventSubjects {
+    invoice: { invoice: InvoiceRow };
+  }
+}

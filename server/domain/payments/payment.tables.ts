@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, Numeric, Timestamp } from '../columns.js';
+import type { Json, Numeric, Timestamp } from '../../db/columns.js';
 import type { SandboxOutcome } from '../../shared/card-outcome.js';
+import type { CardSummary } from '../events/subjects.js';
 
 /** A card tokenized on a session: what is kept of it. Never the number, never the CVC. */
 export interface PaymentMethodsTable {
@@ -107,4 +108,20 @@ export interface RefundsTable {
   from_balance: boolean;
   reason: string | null;
   created_at: Timestamp;
+}
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    payment_methods: PaymentMethodsTable;
+    payments: PaymentsTable;
+    refunds: RefundsTable;
+  }
+}
+
+// What this module's events keep (the events module's list of subjects, by declaration merging).
+declare module '../events/subjects.js' {
+  interface EventSubjects {
+    payment: { payment: PaymentRow; card: CardSummary | null; refund?: { amount: string } };
+  }
 }

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, Timestamp } from '../columns.js';
+import type { Json, Timestamp } from '../../db/columns.js';
 
 /** An event, written in the same transaction as the change it reports. */
 export interface EventsTable {
@@ -21,3 +21,10 @@ export interface EventsTable {
   seq: Generated<string>;
 }
 export type EventRow = Selectable<EventsTable>;
+
+// The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).
+declare module '../../db/schema.js' {
+  interface Database {
+    events: EventsTable;
+  }
+}
