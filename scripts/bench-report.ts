@@ -7,7 +7,9 @@ import { type Goal, goalCells, goalLines } from './bench-goals.js';
 import { CONNECTIONS, consoleTable, DURATION_S, fmt, markdownTable, outDir, root, ROUNDS, WARMUP_S } from './bench-lib.js';
 import { paymentCells, type PaymentRow } from './bench-payments.js';
 import { type InvoiceBenchResult, invoiceCells, invoiceMarkdown, invoiceNotes } from './bench-invoices.js';
-import { WEBHOOK_DRAIN_S, WEBHOOK_GOALS, WEBHOOK_RATE, webhookCells } from './bench-webhooks.js';
+import { WEBHOOK_RATE } from './bench-webhook-writes.js';
+import { WEBHOOK_DRAIN_S, WEBHOOK_GOALS } from './bench-webhook-case.js';
+import { webhookCells } from './bench-webhooks.js';
 import { BASELINE_OF, OPERATIONS, type OperationName, type Row, type TargetName } from './bench-load.js';
 import { type Baseline, describeEnvironment, type WebhookResult } from './bench-parts.js';
 
