@@ -9,20 +9,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  checkInterrupted,
-  createBenchDatabase,
-  type DemoMerchant,
-  fmt,
-  onCleanup,
-  positiveInt,
-  root,
-  sleep,
-  spawnTracked,
-  stopChild,
-  tillCommand,
-  tillEnv,
-} from './bench-lib.js';
+import { checkInterrupted, createBenchDatabase, onCleanup, positiveInt, root, sleep, spawnTracked, stopChild } from './bench-lib.js';
+import { type DemoMerchant, tillCommand, tillEnv } from './bench-till.js';
+import { fmt } from './bench-format.js';
 import { freePort } from './mock.mjs';
 
 /** Runs per database (`BENCH_COLD_START_RUNS`, default 3). */

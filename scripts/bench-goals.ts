@@ -5,7 +5,7 @@
  * failure of the run. Some lines report a figure that has no goal (marked `·`).
  */
 import type { ColdStartRow } from './bench-cold-start.js';
-import { fmt, type LatencySummary } from './bench-lib.js';
+import { fmt, type LatencySummary } from './bench-format.js';
 import type { PaymentRow } from './bench-payments.js';
 
 /** The part of a req/s row of bench.ts that the goals read. */

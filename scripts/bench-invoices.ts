@@ -25,18 +25,9 @@ import { tenantInvoices } from '../server/domain/invoices/invoice.repository.js'
 import { invoiceResource } from '../server/api/commerce/odata/invoices.js';
 import { compileQuery, countStatement } from '../server/odata/index.js';
 import type { Goal } from './bench-goals.js';
-import {
-  createBenchDatabase,
-  fmt,
-  type LatencySummary,
-  latencySummary,
-  markdownTable,
-  message,
-  PgUnreachable,
-  positiveInt,
-  spawnTill,
-  type TillProcess,
-} from './bench-lib.js';
+import { createBenchDatabase, message, PgUnreachable, positiveInt } from './bench-lib.js';
+import { spawnTill, type TillProcess } from './bench-till.js';
+import { fmt, type LatencySummary, latencySummary, markdownTable } from './bench-format.js';
 
 /** Invoices seeded (BENCH_INVOICES, default 1,000,000). */
 export const INVOICE_ROWS = positiveInt('BENCH_INVOICES', 1_000_000);

@@ -1,17 +1,12 @@
 /**
  * What every part of `npm run bench` (scripts/bench.ts) shares: its settings, the cleanup of
- * everything it starts (also on Ctrl+C), child processes, HTTP calls, Till in a child process,
- * fresh PostgreSQL databases, latency percentiles and tables.
+ * everything it starts (also on Ctrl+C), child processes, HTTP calls and fresh PostgreSQL databases.
+ * Till in a child process is in bench-till.ts; numbers, percentiles and tables in bench-format.ts.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './mock.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const outDir = path.join(root, 'out', 'bench');
@@ -216,123 +211,6 @@ export function idOf(json: unknown): string {
   return String(id);
 }
 
-/** Latency percentiles and mean, in ms. */
-export interface LatencySummary {
-  p50: number;
-  p90: number;
-  p99: number;
-  average: number;
-  max: number;
-}
-
-/** Latency percentiles (nearest rank) of response times in ms. */
-export function latencySummary(times: number[]): LatencySummary {
-  const sorted = Float64Array.from(times).sort();
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-  const round = (ms: number) => Math.round(ms * 100) / 100;
-  const sum = sorted.reduce((a, b) => a + b, 0);
-  return { p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), average: round(sum / Math.max(1, sorted.length)), max: round(at(100)) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Till in a child process
-// ---------------------------------------------------------------------------------------------
-
-/** A Till child process and its demo merchant's test keys. */
-export interface TillProcess {
-  url: string;
-  merchantId: number;
-  secretKey: string;
-  publishableKey: string;
-  /** The child's process id (for its CPU time); with TILL_WORKERS, the primary's. */
-  pid: number | undefined;
-  stop: () => Promise<void>;
-}
-
-const builds = new Map<string, Promise<string[]>>();
-
-/**
- * How to run Till in a checkout: `node dist/server/main.js` after `node scripts/build.mjs` (run
- * once per checkout and bench run), or `node --import tsx server/main.ts` in a revision older than
- * the build (a BENCH_BASELINE worktree).
- */
-export function tillCommand(cwd: string): Promise<string[]> {
-  let pending = builds.get(cwd);
-  if (!pending) {
-    pending = (async () => {
-      if (!existsSync(path.join(cwd, 'scripts', 'build.mjs'))) return ['--import', 'tsx', 'server/main.ts'];
-      await promisify(execFile)(process.execPath, ['scripts/build.mjs'], { cwd });
-      return ['dist/server/main.js'];
-    })();
-    builds.set(cwd, pending);
-  }
-  return pending;
-}
-
-/** The environment Till runs with in the bench: production, quiet logs, rate limits scaled ×1000. */
-export function tillEnv(port: number, dataDir: string, databaseUrl: string | undefined, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    TILL_DATA_DIR: dataDir,
-    NODE_ENV: 'production', // no response validation
-    LOG_LEVEL: 'warn',
-    TILL_RATE_LIMIT_SCALE: '1000', // the 100 req/s plan limit would answer 429s
-    ...env,
-  };
-  delete childEnv.DATABASE_URL;
-  delete childEnv.TILL_WORKERS;
-  if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
-  if (env.TILL_WORKERS) childEnv.TILL_WORKERS = env.TILL_WORKERS;
-  return childEnv;
-}
-
-/** Resolves once `workers` lines "Till is listening on … (worker K)" were printed. */
-async function waitForWorkers(workers: number, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (new Set(output().match(/\(worker \d+\)/g) ?? []).size < workers) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`Till exited (${child.exitCode ?? child.signalCode}) before its workers listened:\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`Till's ${workers} workers did not all listen within ${timeoutMs / 1000} s:\n${output()}`);
-    await sleep(100);
-  }
-}
-
-/**
- * Starts Till in a child process (see tillCommand) with a fresh data dir, waits for /healthz (and
- * for every worker with `TILL_WORKERS` in `env`) and reads the demo merchant's test keys. `env` is
- * laid over tillEnv's. `cwd` is the checkout whose Till runs (this one, or the BENCH_BASELINE
- * worktree).
- */
-export async function spawnTill(databaseUrl: string | undefined, env: NodeJS.ProcessEnv = {}, cwd = root): Promise<TillProcess> {
-  const command = await tillCommand(cwd);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-'));
-  const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
-  const port = (await freePort()) as number;
-  const { child, output, exited } = spawnTracked(process.execPath, command, tillEnv(port, dataDir, databaseUrl, env), cwd);
-  const stopServer = onCleanup(`stop Till (pid ${child.pid})`, () => stopChild(child, exited));
-  const stop = async () => {
-    await stopServer();
-    await removeDataDir();
-  };
-  try {
-    const url = `http://127.0.0.1:${port}`;
-    if (Number(env.TILL_WORKERS ?? 1) > 1) await waitForWorkers(Number(env.TILL_WORKERS), child, output);
-    await waitForHttp(`${url}/healthz`, child, output);
-    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;
-    return { url, merchantId: demo.merchantId, secretKey: demo.keys.test.secret, publishableKey: demo.keys.test.publishable, pid: child.pid, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-/** demo-merchant.json, as Till writes it in its data dir on first start. */
-export interface DemoMerchant {
-  merchantId: number;
-  keys: { test: { secret: string; publishable: string } };
-}
-
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL
 // ---------------------------------------------------------------------------------------------
@@ -369,32 +247,3 @@ export async function createBenchDatabase(): Promise<{ url: string; drop: () => 
 }
 
 export class PgUnreachable extends Error {}
-
-/** A number with thousands separators and `digits` decimals. */
-export function fmt(n: number, digits: number): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tables
-// ---------------------------------------------------------------------------------------------
-
-/** A plain-text table: text columns left-aligned, numbers right-aligned. */
-export function consoleTable(cells: string[][]): string {
-  const header = cells[0] ?? [];
-  const full = cells.filter((row) => row.length === header.length);
-  const widths = header.map((_, i) => Math.max(...(i < 2 ? cells : full).map((row) => (row[i] ?? '').length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => (row.length < header.length && i === row.length - 1 ? cell : i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
-}
-
-/** A GitHub Markdown table. */
-export function markdownTable(cells: string[][]): string {
-  const header = cells[0] ?? [];
-  const line = (row: string[]) => `| ${header.map((_, i) => (row[i] ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...cells.slice(1).map(line)].join('\n');
-}

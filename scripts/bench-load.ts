@@ -1,7 +1,8 @@
 // The req/s rows of `npm run bench`: autocannon (typed here, it ships no declarations), the three
 // operations, and measuring one operation against one running target.
 import { createRequire } from 'node:module';
-import { checkInterrupted, CONNECTIONS, DURATION_S, fmt, type LatencySummary, latencySummary, setCurrentLoad, WARMUP_S } from './bench-lib.js';
+import { checkInterrupted, CONNECTIONS, DURATION_S, setCurrentLoad, WARMUP_S } from './bench-lib.js';
+import { fmt, type LatencySummary, latencySummary } from './bench-format.js';
 import { SESSION_BODY } from './bench-payments.js';
 import { type RunningTarget, runTag } from './bench-targets.js';
 

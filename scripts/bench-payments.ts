@@ -6,23 +6,9 @@
  * the webhook case's API writes (each confirm writes two events).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  callJson,
-  checkInterrupted,
-  CONNECTIONS,
-  createBenchDatabase,
-  DURATION_S,
-  fmt,
-  idOf,
-  isInterrupted,
-  type LatencySummary,
-  latencySummary,
-  message,
-  sleep,
-  spawnTill,
-  type TillProcess,
-  WARMUP_S,
-} from './bench-lib.js';
+import { callJson, checkInterrupted, CONNECTIONS, createBenchDatabase, DURATION_S, idOf, isInterrupted, message, sleep, WARMUP_S } from './bench-lib.js';
+import { spawnTill, type TillProcess } from './bench-till.js';
+import { fmt, type LatencySummary, latencySummary } from './bench-format.js';
 
 /** The checkout session every payment (and the create-session operation) creates. */
 export const SESSION_BODY = { amount: 25, currency: 'USD', mode: 'embedded', paymentType: 'oneTime' } as const;

@@ -6,7 +6,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { callJson, createBenchDatabase, idOf, onCleanup, root, sleep, spawnTill, spawnTracked, stopChild } from './bench-lib.js';
+import { callJson, createBenchDatabase, idOf, onCleanup, root, sleep, spawnTracked, stopChild } from './bench-lib.js';
+import { spawnTill } from './bench-till.js';
 import { SESSION_BODY } from './bench-payments.js';
 import { startPrism } from './mock.mjs';
 

@@ -2,7 +2,9 @@
 // deliveries, and makes the row (rates, latency, losses, CPU, goals); with the webhook goals and row type.
 import type pg from 'pg';
 import { type CpuCores, cpuCores, type CpuSample, sampleCpu } from './bench-cpu.js';
-import { checkInterrupted, DURATION_S, fmt, type LatencySummary, latencySummary, positiveInt, sleep, type TillProcess, WARMUP_S } from './bench-lib.js';
+import { checkInterrupted, DURATION_S, positiveInt, sleep, WARMUP_S } from './bench-lib.js';
+import { type TillProcess } from './bench-till.js';
+import { fmt, type LatencySummary, latencySummary } from './bench-format.js';
 import type { WebhookReceiver } from './bench-webhook-receiver.js';
 import { storedEvents, type WriteTally } from './bench-webhook-writes.js';
 

@@ -2,7 +2,8 @@
 // a fixed rate; what they came to; and the events the database holds.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { isInterrupted, message, positiveInt, sleep, type TillProcess } from './bench-lib.js';
+import { isInterrupted, message, positiveInt, sleep } from './bench-lib.js';
+import { type TillProcess } from './bench-till.js';
 import { payInLoops } from './bench-payments.js';
 
 /** Events written per second by the outbox case. */

@@ -5,20 +5,9 @@
  * writes in bench-webhook-writes.ts.
  */
 import pg from 'pg';
-import {
-  callJson,
-  checkInterrupted,
-  createBenchDatabase,
-  fmt,
-  isInterrupted,
-  message,
-  onCleanup,
-  PG_ADMIN_URL,
-  PgUnreachable,
-  root,
-  spawnTill,
-  type TillProcess,
-} from './bench-lib.js';
+import { callJson, checkInterrupted, createBenchDatabase, isInterrupted, message, onCleanup, PG_ADMIN_URL, PgUnreachable, root } from './bench-lib.js';
+import { spawnTill, type TillProcess } from './bench-till.js';
+import { fmt } from './bench-format.js';
 import { measureWebhookCase, WEBHOOK_GOALS, type WebhookCase, type WebhookRow } from './bench-webhook-case.js';
 import { startWebhookReceiver, type WebhookReceiver } from './bench-webhook-receiver.js';
 import { OUTBOX_WRITERS, storedEvents, writeThroughApi, writeToOutbox } from './bench-webhook-writes.js';
