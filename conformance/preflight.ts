@@ -63,20 +63,24 @@ async function ask(url: string, init: { method?: string; headers?: Record<string
 
 const errorCode = (a: Answer) => (a.json?.error?.code ? ` ${a.json.error.code}` : '');
 
-/** Runs the preflight for `options`. Creates (and cancels) one checkout session when a second key needs checking. */
-export async function preflight(options: ConformanceOptions): Promise<PreflightResult> {
-  const lines: string[] = [];
-  let ok = true;
-  const fail = (line: string) => {
-    ok = false;
-    lines.push(`✗ ${line}`);
-  };
-  const pass = (line: string) => lines.push(`✓ ${line}`);
-  const skip = (line: string) => lines.push(`- ${line}`);
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const mock = options.target === 'mock';
+/** The preflight's lines so far, and whether every check has passed. */
+class Log {
+  ok = true;
+  readonly lines: string[] = [];
+  fail(line: string): void {
+    this.ok = false;
+    this.lines.push(`✗ ${line}`);
+  }
+  pass(line: string): void {
+    this.lines.push(`✓ ${line}`);
+  }
+  skip(line: string): void {
+    this.lines.push(`- ${line}`);
+  }
+}
 
-  // The keys' kinds, from their prefixes: nothing to send yet.
+/** The keys' kinds, from their prefixes: nothing to send yet. Answers the problems found. */
+function checkKeyKinds(options: ConformanceOptions, log: Log): string[] {
   const problems = [
     keyProblem('--secret-key', options.secretKey, 'sk_test'),
     options.publishableKey ? keyProblem('--publishable-key', options.publishableKey, 'pk_test') : undefined,
@@ -84,60 +88,85 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
   ].filter((p): p is string => p !== undefined);
   if (options.otherSecretKey && options.otherSecretKey === options.secretKey)
     problems.push("--other-secret-key is the same key as --secret-key: give a second merchant's test secret key");
-  for (const p of problems) fail(p);
-  if (problems.length === 0) pass('the keys are test keys of the right kinds');
+  for (const p of problems) log.fail(p);
+  if (problems.length === 0) log.pass('the keys are test keys of the right kinds');
+  return problems;
+}
 
-  // The base URL answers, as an HTTP JSON API.
-  const auth = { authorization: `Bearer ${options.secretKey}` };
+/** The base URL answers, as an HTTP JSON API (and the Commerce base URL answers): its answer to `GET /v1/products`, or undefined when it failed. */
+async function probeBase(options: ConformanceOptions, base: string, auth: Record<string, string>, log: Log): Promise<Answer | undefined> {
   let probe: Answer;
   try {
     probe = await ask(`${base}/v1/products?limit=1`, { headers: auth });
   } catch (err) {
-    fail(`cannot reach ${base}: ${networkReason(err)}`);
-    return { ok: false, lines };
+    log.fail(`cannot reach ${base}: ${networkReason(err)}`);
+    return undefined;
   }
   if (!probe.contentType.includes('json')) {
-    fail(
+    log.fail(
       `${base} answers, but not as Till: GET /v1/products → ${probe.status} ${probe.contentType || 'without a content type'} (is the base URL right, without /v1 at its end?)`,
     );
-    return { ok: false, lines };
+    return undefined;
   }
-  pass(`${base} answers (GET /v1/products → ${probe.status})`);
+  log.pass(`${base} answers (GET /v1/products → ${probe.status})`);
   if (options.commerceBaseUrl && options.commerceBaseUrl.replace(/\/+$/, '') !== base) {
     const commerce = options.commerceBaseUrl.replace(/\/+$/, '');
     try {
       const a = await ask(`${commerce}/`);
-      pass(`${commerce} answers (${a.status})`);
+      log.pass(`${commerce} answers (${a.status})`);
     } catch (err) {
-      fail(`cannot reach ${commerce} (--commerce-base-url): ${networkReason(err)}`);
+      log.fail(`cannot reach ${commerce} (--commerce-base-url): ${networkReason(err)}`);
     }
   }
+  return probe;
+}
 
-  if (mock) {
-    skip('keys, merchants and modes not checked: the mock accepts any key');
-    return { ok, lines };
-  }
-  // A key of the wrong kind is not sent further (a live key would act in live mode).
-  if (problems.length > 0) return { ok, lines };
+/** Whether the secret key is accepted, with every scope, in test mode (from the probe's answer); false when the run cannot go on. */
+function checkSecretKey(probe: Answer, base: string, log: Log): boolean {
   if (probe.status === 401) {
-    fail(`--secret-key is not accepted by ${base} (401${errorCode(probe)}): a key of another deployment, revoked, or mistyped`);
-    return { ok: false, lines };
+    log.fail(`--secret-key is not accepted by ${base} (401${errorCode(probe)}): a key of another deployment, revoked, or mistyped`);
+    return false;
   }
   if (probe.status === 403) {
-    fail(`--secret-key is refused by ${base} (403${errorCode(probe)}): the suite needs a test secret key with every scope`);
-    return { ok: false, lines };
+    log.fail(`--secret-key is refused by ${base} (403${errorCode(probe)}): the suite needs a test secret key with every scope`);
+    return false;
   }
   if (probe.status !== 200) {
-    fail(`GET /v1/products with --secret-key answered ${probe.status}${errorCode(probe)}, not 200`);
-    return { ok: false, lines };
+    log.fail(`GET /v1/products with --secret-key answered ${probe.status}${errorCode(probe)}, not 200`);
+    return false;
   }
   if (probe.json?.livemode === true || probe.json?.data?.some?.((p: { livemode?: boolean }) => p.livemode === true))
-    fail('--secret-key acts in live mode: give a test secret key');
-  else pass('--secret-key is a valid test secret key');
-  if (!options.publishableKey && !options.otherSecretKey) return { ok, lines };
+    log.fail('--secret-key acts in live mode: give a test secret key');
+  else log.pass('--secret-key is a valid test secret key');
+  return true;
+}
 
-  // One session of the merchant, read with the publishable key (same merchant and mode: 200) and
-  // with the other merchant's key (another merchant: 404), then cancelled.
+/** Reads the session `id` with the publishable key (same merchant and mode: 200) and with the other merchant's key (404). */
+async function checkSecondKeys(options: ConformanceOptions, base: string, session: Answer, log: Log): Promise<void> {
+  const id = encodeURIComponent(session.json.id);
+  if (options.publishableKey) {
+    const seen = await ask(`${base}/v1/checkout-sessions/${id}/status`, {
+      headers: { authorization: `Bearer ${options.publishableKey}`, 'x-client-secret': session.json.clientSecret },
+    });
+    if (seen.status === 200) log.pass('--publishable-key belongs to the same merchant and mode');
+    else if (seen.status === 401 && seen.json?.error?.code === 'invalid_api_key')
+      log.fail(`--publishable-key is not accepted by ${base} (401 invalid_api_key)`);
+    else log.fail(`--publishable-key does not belong to the merchant of --secret-key (reading its session answered ${seen.status}${errorCode(seen)})`);
+  }
+  if (options.otherSecretKey) {
+    const other = await ask(`${base}/v1/checkout-sessions/${id}`, { headers: { authorization: `Bearer ${options.otherSecretKey}` } });
+    if (other.status === 404) log.pass('--other-secret-key is another merchant');
+    else if (other.status === 200) log.fail("--other-secret-key belongs to the same merchant as --secret-key: give a second merchant's test secret key");
+    else if (other.status === 401) log.fail(`--other-secret-key is not accepted by ${base} (401${errorCode(other)})`);
+    else log.fail(`--other-secret-key: reading the merchant's session answered ${other.status}${errorCode(other)}, not 404`);
+  }
+}
+
+/**
+ * One session of the merchant, read with the publishable key and with the other merchant's key,
+ * then cancelled. False when the base URL could not be reached for it.
+ */
+async function checkWithSession(options: ConformanceOptions, base: string, auth: Record<string, string>, log: Log): Promise<boolean> {
   const tag = `preflight${randomBytes(4).toString('hex')}`;
   let session: Answer;
   try {
@@ -147,32 +176,37 @@ export async function preflight(options: ConformanceOptions): Promise<PreflightR
       body: { amount: 1, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', metadata: { conformanceRun: tag } },
     });
   } catch (err) {
-    fail(`cannot reach ${base} for a checkout session: ${networkReason(err)}`);
-    return { ok: false, lines };
+    log.fail(`cannot reach ${base} for a checkout session: ${networkReason(err)}`);
+    return false;
   }
   if (session.status !== 201 || typeof session.json?.id !== 'string') {
-    skip(`--publishable-key and --other-secret-key not checked: a checkout session could not be made (${session.status}${errorCode(session)})`);
-    return { ok, lines };
+    log.skip(`--publishable-key and --other-secret-key not checked: a checkout session could not be made (${session.status}${errorCode(session)})`);
+    return true;
   }
-  const id = encodeURIComponent(session.json.id);
   try {
-    if (options.publishableKey) {
-      const seen = await ask(`${base}/v1/checkout-sessions/${id}/status`, {
-        headers: { authorization: `Bearer ${options.publishableKey}`, 'x-client-secret': session.json.clientSecret },
-      });
-      if (seen.status === 200) pass('--publishable-key belongs to the same merchant and mode');
-      else if (seen.status === 401 && seen.json?.error?.code === 'invalid_api_key') fail(`--publishable-key is not accepted by ${base} (401 invalid_api_key)`);
-      else fail(`--publishable-key does not belong to the merchant of --secret-key (reading its session answered ${seen.status}${errorCode(seen)})`);
-    }
-    if (options.otherSecretKey) {
-      const other = await ask(`${base}/v1/checkout-sessions/${id}`, { headers: { authorization: `Bearer ${options.otherSecretKey}` } });
-      if (other.status === 404) pass('--other-secret-key is another merchant');
-      else if (other.status === 200) fail("--other-secret-key belongs to the same merchant as --secret-key: give a second merchant's test secret key");
-      else if (other.status === 401) fail(`--other-secret-key is not accepted by ${base} (401${errorCode(other)})`);
-      else fail(`--other-secret-key: reading the merchant's session answered ${other.status}${errorCode(other)}, not 404`);
-    }
+    await checkSecondKeys(options, base, session, log);
   } finally {
-    await ask(`${base}/v1/checkout-sessions/${id}/cancel`, { method: 'POST', headers: auth }).catch(() => undefined);
+    await ask(`${base}/v1/checkout-sessions/${encodeURIComponent(session.json.id)}/cancel`, { method: 'POST', headers: auth }).catch(() => undefined);
   }
-  return { ok, lines };
+  return true;
+}
+
+/** Runs the preflight for `options`. Creates (and cancels) one checkout session when a second key needs checking. */
+export async function preflight(options: ConformanceOptions): Promise<PreflightResult> {
+  const log = new Log();
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const problems = checkKeyKinds(options, log);
+  const auth = { authorization: `Bearer ${options.secretKey}` };
+  const probe = await probeBase(options, base, auth, log);
+  if (!probe) return { ok: false, lines: log.lines };
+  if (options.target === 'mock') {
+    log.skip('keys, merchants and modes not checked: the mock accepts any key');
+    return { ok: log.ok, lines: log.lines };
+  }
+  // A key of the wrong kind is not sent further (a live key would act in live mode).
+  if (problems.length > 0) return { ok: log.ok, lines: log.lines };
+  if (!checkSecretKey(probe, base, log)) return { ok: false, lines: log.lines };
+  if (!options.publishableKey && !options.otherSecretKey) return { ok: log.ok, lines: log.lines };
+  if (!(await checkWithSession(options, base, auth, log))) return { ok: false, lines: log.lines };
+  return { ok: log.ok, lines: log.lines };
 }
