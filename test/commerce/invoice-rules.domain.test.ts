@@ -36,7 +36,7 @@ afterAll(() => copy?.close());
 const newInvoice = (input: Partial<NewItemizedInvoice> = {}) =>
   createItemizedInvoice(database.db, clock, tenant, {
     currency: 'USD',
-    items: [{ name: 'Work', unitCost: 100, quantity: 1 }],
+    items: [{ name: 'Work', unitCost: '100', quantity: 1 }],
     payer: { email: 'ana@example.com', address: {} },
     ...input,
   });
@@ -44,7 +44,7 @@ const reread = (invoice: InvoiceRow) => getInvoice(database.db, tenant, invoice.
 /** Pays `amount` of the invoice, as a payment of it does: locked, checked payable, then recorded. */
 const pay = (invoice: InvoiceRow, amount: string) =>
   database.db.transaction().execute(async (trx) => payInvoice(trx, clock, await lockPayableInvoice(trx, tenant, invoice.id), amount));
-const inHours = (n: number) => new Date(clock.now().getTime() + n * HOUR).toISOString();
+const inHours = (n: number) => new Date(clock.now().getTime() + n * HOUR);
 const eventTypes = async (invoice: InvoiceRow) =>
   (await database.db.selectFrom('events').select(['type', 'data']).where('merchant_id', '=', tenant.merchantId).orderBy('seq').execute())
     .filter((e) => JSON.stringify(e.data).includes(`"id":${invoice.id},`))
@@ -172,7 +172,7 @@ describe('the fields of an invoice', () => {
         database.db,
         clock,
         { merchantId: other.id, livemode: false },
-        { currency: 'USD', items: [{ name: 'x', unitCost: 1, quantity: 1 }], reference },
+        { currency: 'USD', items: [{ name: 'x', unitCost: '1', quantity: 1 }], reference },
       ),
     );
     expect([taken.code, taken.param]).toEqual(['parameter_invalid', 'referenceNumber']);

@@ -65,11 +65,11 @@ describe('Commerce invoice totals', () => {
         const want = expected(items);
         const input = items.map((i, n) => ({
           name: `item ${n}`,
-          unitCost: i.unit / scale,
+          unitCost: String(i.unit / scale),
           quantity: i.qty / 1000,
           taxRate: i.rate / 100,
-          discount: i.discount / scale,
-          shippingCost: i.shipping / scale,
+          discount: String(i.discount / scale),
+          shippingCost: String(i.shipping / scale),
           type: i.type,
         }));
         const run = () =>
@@ -94,9 +94,9 @@ describe('Commerce invoice totals', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100_000 }), (cents, share, shipping) => {
         const discount = Math.floor((cents * share) / 100);
-        const got = computeItemTotals('USD', [{ name: 'x', unitCost: cents / 100, quantity: 1 }], [1], {
-          discount: discount / 100,
-          shippingCost: shipping / 100,
+        const got = computeItemTotals('USD', [{ name: 'x', unitCost: String(cents / 100), quantity: 1 }], [1], {
+          discount: String(discount / 100),
+          shippingCost: String(shipping / 100),
         });
         expect(minor(got.totalCost, 2)).toBe(BigInt(cents - discount + shipping));
         expect(minor(got.discount, 2)).toBe(BigInt(discount));

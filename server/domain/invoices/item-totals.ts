@@ -15,15 +15,16 @@ import type { InvoiceLine } from './invoice.lines.js';
 export const ITEM_TYPES = ['Product', 'Service', 'Subscription', 'Fee', 'Discount', 'Tax'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
+/** An item of a new invoice; amounts in the currency's units as exact decimal text. */
 export interface NewInvoiceItem {
   name: string;
   description?: string | undefined;
-  unitCost: number | string;
+  unitCost: string;
   quantity: number;
-  discount?: number | string | undefined;
+  discount?: string | undefined;
   /** Percent; the invoice's when absent. */
   taxRate?: number | undefined;
-  shippingCost?: number | string | undefined;
+  shippingCost?: string | undefined;
   type?: ItemType | undefined;
 }
 
@@ -44,8 +45,8 @@ function lineOf(currency: string, item: NewInvoiceItem, i: number, id: number, d
   const digits = minorUnits(currency);
   const at = `items[${i}]`;
   const unit = amountToDecimal(item.unitCost, currency, `${at}.unitCost`);
-  const discount = new Decimal(amountToDecimal(item.discount ?? 0, currency, `${at}.discount`));
-  const shipping = new Decimal(amountToDecimal(item.shippingCost ?? 0, currency, `${at}.shippingCost`));
+  const discount = new Decimal(amountToDecimal(item.discount ?? '0', currency, `${at}.discount`));
+  const shipping = new Decimal(amountToDecimal(item.shippingCost ?? '0', currency, `${at}.shippingCost`));
   const gross = roundHalfAway(new Decimal(item.quantity.toString()).times(unit), digits);
   if (discount.greaterThan(gross))
     throw invalid(`${at}.discount`, `${at}.discount (${discount.toFixed(digits)}) is more than unitCost x quantity (${gross.toFixed(digits)}).`);
@@ -83,7 +84,7 @@ export function computeItemTotals(
   currency: string,
   items: NewInvoiceItem[],
   ids: number[],
-  options: { taxRate?: number | undefined; discount?: number | string | undefined; shippingCost?: number | string | undefined } = {},
+  options: { taxRate?: number | undefined; discount?: string | undefined; shippingCost?: string | undefined } = {},
 ): ItemTotals {
   const digits = minorUnits(currency);
   const lines = items.map((item, i) => lineOf(currency, item, i, ids[i]!, options.taxRate));
@@ -94,8 +95,8 @@ export function computeItemTotals(
   if (subTotal.isNegative() || taxAmount.isNegative() || itemsTotal.isNegative()) {
     throw invalid('items', 'The Discount items take off more than the other items add up to.');
   }
-  const discount = new Decimal(amountToDecimal(options.discount ?? 0, currency, 'discount'));
-  const shipping = new Decimal(amountToDecimal(options.shippingCost ?? 0, currency, 'shippingCost'));
+  const discount = new Decimal(amountToDecimal(options.discount ?? '0', currency, 'discount'));
+  const shipping = new Decimal(amountToDecimal(options.shippingCost ?? '0', currency, 'shippingCost'));
   if (discount.greaterThan(itemsTotal))
     throw invalid('discount', `discount (${discount.toFixed(digits)}) is more than the items' total (${itemsTotal.toFixed(digits)}).`);
   const totalCost = itemsTotal.minus(discount).plus(shipping);

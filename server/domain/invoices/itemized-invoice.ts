@@ -19,18 +19,18 @@ import { type NewInvoiceItem, computeItemTotals } from './item-totals.js';
 import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
 import { getInvoice } from './invoice.service.js';
 
-/** A new itemized invoice (amounts as JSON numbers or exact decimal text). */
+/** A new itemized invoice: amounts in the currency's units as exact decimal text, dates as Dates. */
 export interface NewItemizedInvoice {
   currency: string;
   items: NewInvoiceItem[];
   description?: string | undefined;
   notes?: string | undefined;
   taxRate?: number | undefined;
-  discount?: number | string | undefined;
-  shippingCost?: number | string | undefined;
-  dueDate?: string | undefined;
-  validFrom?: string | undefined;
-  validTo?: string | undefined;
+  discount?: string | undefined;
+  shippingCost?: string | undefined;
+  dueDate?: Date | undefined;
+  validFrom?: Date | undefined;
+  validTo?: Date | undefined;
   reference?: string | undefined;
   successUrl?: string | undefined;
   cancelUrl?: string | undefined;
@@ -41,7 +41,7 @@ export interface NewItemizedInvoice {
 }
 
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
-const at = (text: string | undefined) => (text === undefined ? null : new Date(text));
+const at = (date: Date | undefined) => date ?? null;
 
 function checkDates(input: NewItemizedInvoice): void {
   const [from, to, due] = [at(input.validFrom), at(input.validTo), at(input.dueDate)];

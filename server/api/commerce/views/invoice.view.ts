@@ -5,6 +5,7 @@ import type { components } from '../../../../generated/commerce.js';
 import type { InvoiceRow } from '../../../domain/invoices/invoice.tables.js';
 import type { Merchant, PaymentOption } from '../../../domain/merchants/merchant.tables.js';
 import type { NewItemizedInvoice } from '../../../domain/invoices/itemized-invoice.js';
+import type { NewInvoiceItem } from '../../../domain/invoices/item-totals.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { INVOICE_STATUS } from '../wire-values.js';
@@ -118,20 +119,35 @@ export const paymentOptionView = (option: PaymentOption, currency: string): Sche
   currencyCode: currency,
 });
 
-/** The create request as the service's input. */
+const decimal = (amount: number | undefined) => (amount === undefined ? undefined : String(amount));
+const date = (text: string | undefined) => (text === undefined ? undefined : new Date(text));
+
+/** One item of the create request as the domain's: amounts as exact decimal text. */
+const newItem = (item: Schemas['InvoiceCreateRequest']['items'][number]): NewInvoiceItem => ({
+  name: item.name,
+  description: item.description,
+  unitCost: String(item.unitCost),
+  quantity: item.quantity,
+  discount: decimal(item.discount),
+  taxRate: item.taxRate,
+  shippingCost: decimal(item.shippingCost),
+  type: item.invoiceItemTypeId,
+});
+
+/** The create request as the domain's new invoice: amounts as exact decimal text, dates as Dates. */
 export function commerceInvoiceInput(body: Schemas['InvoiceCreateRequest']): NewItemizedInvoice {
   const { firstName, lastName, email, phone, ...address } = body.sourceInfo ?? {};
   return {
     currency: body.currencyCode,
-    items: body.items.map((item) => ({ ...item, type: item.invoiceItemTypeId })),
+    items: body.items.map(newItem),
     description: body.description,
     notes: body.notes,
     taxRate: body.taxRate,
-    discount: body.discount,
-    shippingCost: body.shippingCost,
-    dueDate: body.paymentDueDate,
-    validFrom: body.validFrom,
-    validTo: body.validTo,
+    discount: decimal(body.discount),
+    shippingCost: decimal(body.shippingCost),
+    dueDate: date(body.paymentDueDate),
+    validFrom: date(body.validFrom),
+    validTo: date(body.validTo),
     reference: body.referenceNumber,
     successUrl: body.successUrl,
     cancelUrl: body.cancelUrl,
