@@ -1,10 +1,10 @@
+// The context conformance cases and scenarios run in: the run's id and clean-ups, requests checked against
+// the contract (request.ts), the SDK clients, which operations are implemented, and the sandbox merchant.
 import { randomBytes } from 'node:crypto';
 import { createCheckoutClient, createCommerceClient } from '../sdk/src/index.js';
 import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec, SandboxMerchant } from './types.js';
+import { REQUEST_TIMEOUT_MS, sendRequest } from './request.js';
 import type { ContractValidator } from './validator.js';
-
-/** How long one request may take (a clock advance runs every due item on the way). */
-const REQUEST_TIMEOUT_MS = 5 * 60_000;
 
 /** Thrown by a scenario to say it cannot run here (for example: no second merchant key). */
 export const PENDING_PREFIX = 'PENDING:';
@@ -59,50 +59,9 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const commerceBaseUrl = (options.commerceBaseUrl ?? options.baseUrl).replace(/\/+$/, '');
 
-  async function request(api: Api, operationId: string, spec: RequestSpec, problems?: string[]): Promise<HttpResult> {
-    const headers: Record<string, string> = { accept: 'application/json, */*', ...spec.headers };
-    if (spec.key) headers.authorization = `Bearer ${spec.key}`;
-    if (spec.apiKey) headers['x-api-key'] = spec.apiKey;
-    if (spec.clientSecret) headers['x-client-secret'] = spec.clientSecret;
-    let body: string | undefined;
-    if (spec.rawBody !== undefined) body = spec.rawBody;
-    else if (spec.body !== undefined) body = JSON.stringify(spec.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const query = spec.query ? `?${new URLSearchParams(Object.entries(spec.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
-    const url = `${api === 'commerce' ? commerceBaseUrl : baseUrl}${spec.path}${query}`;
-    // As the document tells clients: on 429 wait Retry-After, then retry with exponential backoff.
-    // The timeout is generous: an advance of the test clock runs everything due on the way (every
-    // renewal of the run's subscriptions); giving up early leaves the clock held (409 on the next).
-    let response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    for (let attempt = 0; response.status === 429 && attempt < 4; attempt++) {
-      const wait = Math.max(1, Number(response.headers.get('retry-after')) || 1) * 1000 * 2 ** attempt;
-      await response.arrayBuffer();
-      await new Promise((r) => setTimeout(r, Math.min(wait, 15_000)));
-      response = await fetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    }
-    const isText = /json|text|xml/.test(response.headers.get('content-type') ?? '') || !response.headers.get('content-type');
-    const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-    const text = isStream ? await firstMessage(response) : isText ? await response.text() : Buffer.from(await response.arrayBuffer()).toString('latin1');
-    let json: unknown;
-    try {
-      json = text && isText ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    // A 501 means "not implemented", except for an operation whose only documented answer is 501.
-    // A 501 for part of an operation (say, one kind of session) names no operation: only a 501
-    // that names the operation itself means the operation is not implemented.
-    const onlyAnswers501 = Object.keys(validator.operation(operationId).operation.responses ?? {}).join() === '501';
-    const namesOperation = response.status === 501 && text.includes(`(${operationId})`);
-    if (response.status === 501 && !onlyAnswers501 && (namesOperation || !text.includes('not implemented'))) seen501.add(operationId);
-    const found = validator.validateResponse(operationId, response.status, response.headers, text);
-    if (found.length > 0) {
-      const described = found.map((p) => `${spec.method} ${spec.path} → ${response.status}: ${p}`);
-      if (problems) problems.push(...described);
-      else throw new Error(`The answer breaks the contract:\n  ${described.join('\n  ')}`);
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  }
+  const target = { baseUrl, commerceBaseUrl, validator, seen501 };
+  const request = (api: Api, operationId: string, spec: RequestSpec, problems?: string[]): Promise<HttpResult> =>
+    sendRequest(target, api, operationId, spec, problems);
 
   async function isImplemented(operationId: string): Promise<boolean> {
     if (options.target === 'mock') return true;
@@ -131,18 +90,4 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     },
   };
   return context;
-}
-
-/** An event stream never ends by itself: its start, up to its first blank line, then it is closed. */
-async function firstMessage(response: Response): Promise<string> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!text.includes('\n\n')) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  await reader.cancel().catch(() => {});
-  return text;
 }
