@@ -30,10 +30,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function main() {
-  let values: Record<string, string | boolean | string[] | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** The command line's options, or a bad call (exit status 2). */
+function parseValues(): Values {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: process.argv.slice(2),
       options: {
         'base-url': { type: 'string' },
@@ -54,14 +56,41 @@ async function main() {
         help: { type: 'boolean', default: false },
       },
       strict: true,
-    }));
+    }).values;
   } catch (err) {
     fail((err as Error).message);
   }
-  if (values.help) {
-    console.log(usage);
-    return;
+}
+
+/** The JUnit file to write, if any: `--junit`, or `junit.xml` in the report directory with `--reporter junit`. */
+function junitFileOf(values: Values, str: (name: string, envName: string) => string | undefined, reportDir: string | undefined): string | undefined {
+  const env = process.env;
+  const reporters = new Set(
+    ((values.reporter as string[] | undefined) ?? (env.TILL_CONFORMANCE_REPORTER ? env.TILL_CONFORMANCE_REPORTER.split(',') : [])).map((r) => r.trim()),
+  );
+  for (const r of reporters)
+    if (r !== 'junit' && r !== 'markdown' && r !== 'json')
+      fail(`--reporter ${r}: known reporters are junit (besides the markdown and json report files --report always writes).`);
+  let junitFile = str('junit', 'TILL_CONFORMANCE_JUNIT');
+  if (reporters.has('junit') && !junitFile) {
+    if (!reportDir) fail('--reporter junit needs --report DIR (writes DIR/junit.xml) or --junit FILE.');
+    junitFile = path.join(reportDir, 'junit.xml');
   }
+  return junitFile;
+}
+
+/** The operations the `--implemented` file lists, if one is given. */
+function implementedIn(file: string | undefined): Set<string> | undefined {
+  if (!file) return undefined;
+  try {
+    return new Set<string>(JSON.parse(readFileSync(file, 'utf8')).implemented);
+  } catch (err) {
+    fail(`cannot read --implemented ${file}: ${(err as Error).message} (expected the output of npm run -s operations -- --json)`);
+  }
+}
+
+/** The run's options from the command line and the environment; a bad call exits with status 2. */
+function readOptions(values: Values): { options: ConformanceOptions; junitFile: string | undefined } {
   const env = process.env;
   const str = (name: string, envName: string) => (values[name] as string | undefined) ?? (env[envName] || undefined);
   const baseUrl = str('base-url', 'TILL_BASE_URL');
@@ -70,27 +99,9 @@ async function main() {
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) fail('--base-url (or TILL_BASE_URL) must be an http(s) URL.');
   if (!secretKey) fail('--secret-key (or TILL_SECRET_KEY) is required: a test-mode secret key (sk_test_...).');
   if (target !== 'server' && target !== 'mock') fail('--target must be server or mock.');
-  const reporters = new Set(
-    ((values.reporter as string[] | undefined) ?? (env.TILL_CONFORMANCE_REPORTER ? env.TILL_CONFORMANCE_REPORTER.split(',') : [])).map((r) => r.trim()),
-  );
-  for (const r of reporters)
-    if (r !== 'junit' && r !== 'markdown' && r !== 'json')
-      fail(`--reporter ${r}: known reporters are junit (besides the markdown and json report files --report always writes).`);
   const reportDir = str('report', 'TILL_CONFORMANCE_REPORT');
-  let junitFile = str('junit', 'TILL_CONFORMANCE_JUNIT');
-  if (reporters.has('junit') && !junitFile) {
-    if (!reportDir) fail('--reporter junit needs --report DIR (writes DIR/junit.xml) or --junit FILE.');
-    junitFile = path.join(reportDir, 'junit.xml');
-  }
-  const implementedFile = str('implemented', 'TILL_CONFORMANCE_IMPLEMENTED');
-  let implemented: Set<string> | undefined;
-  if (implementedFile) {
-    try {
-      implemented = new Set<string>(JSON.parse(readFileSync(implementedFile, 'utf8')).implemented);
-    } catch (err) {
-      fail(`cannot read --implemented ${implementedFile}: ${(err as Error).message} (expected the output of npm run -s operations -- --json)`);
-    }
-  }
+  const junitFile = junitFileOf(values, str, reportDir);
+  const implemented = implementedIn(str('implemented', 'TILL_CONFORMANCE_IMPLEMENTED'));
   const options: ConformanceOptions = {
     baseUrl,
     commerceBaseUrl: str('commerce-base-url', 'TILL_COMMERCE_BASE_URL'),
@@ -105,9 +116,19 @@ async function main() {
     verbose: Boolean(values.verbose),
     only: values.only as string[] | undefined,
   };
+  return { options, junitFile };
+}
+
+async function main() {
+  const values = parseValues();
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const { options, junitFile } = readOptions(values);
   const quiet = Boolean(values.quiet);
 
-  console.log(`conformance: checking ${options.baseUrl} as a ${target}${options.contractOnly ? ' (contract only)' : ''}`);
+  console.log(`conformance: checking ${options.baseUrl} as a ${options.target}${options.contractOnly ? ' (contract only)' : ''}`);
   const checked = await preflight(options);
   if (!quiet || !checked.ok) for (const line of checked.lines) console.error(`preflight: ${line}`);
   if (!checked.ok) {
