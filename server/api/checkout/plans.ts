@@ -5,7 +5,7 @@ import { planView } from './views/catalog.view.js';
 
 export const planHandlers: CheckoutHandlers = {
   async createPlan({ db, deps, tenant, body }) {
-    return created(envelope(planView(await createPlan(db, deps.clock, tenant, body))));
+    return created(envelope(planView(await createPlan(db, deps.clock, tenant, { ...body, amount: String(body.amount) }))));
   },
   async listPlans({ db, tenant, query }) {
     return ok(envelope(listOf(await listPlans(db, tenant, { ...pageOf(query, 25), includeArchived: query.includeArchived === true }), planView)));

@@ -8,14 +8,19 @@ import { commercePaymentView, payerCardOf, paymentResponseView } from './views/p
 /** Paying invoices, and payments by id (Commerce interface). */
 export const paymentHandlers: CommerceHandlers = {
   async payInvoice({ db, deps, tenant, body }) {
-    const { card, billingAddress: _billing, sessionToken: _page, originalPaymentReference: _refund, ...rest } = body;
-    const paid = await payInvoiceWithOption(db, deps.clock, tenant, { ...rest, card: payerCardOf(card) });
+    const { card, amount, billingAddress: _billing, sessionToken: _page, originalPaymentReference: _refund, ...rest } = body;
+    const paid = await payInvoiceWithOption(db, deps.clock, tenant, {
+      ...rest,
+      amount: amount === undefined ? undefined : String(amount),
+      card: payerCardOf(card),
+    });
     return ok(paymentResponseView(paid, deps.config.publicBaseUrl));
   },
   async createCommercePayment({ db, deps, tenant, body }) {
-    const { card, captureMethod, sourceInfo, successUrl: _success, cancelUrl: _cancel, ...rest } = body;
+    const { card, amount, captureMethod, sourceInfo, successUrl: _success, cancelUrl: _cancel, ...rest } = body;
     const input = {
       ...rest,
+      amount: String(amount),
       card: payerCardOf(card),
       captureMethod: captureMethod === 'Manual' ? ('manual' as const) : ('automatic' as const),
       payer: sourceInfo,

@@ -41,13 +41,14 @@ export async function listProducts(db: Db, owner: MerchantRef, page: PageRequest
   return toPage(await findProducts(db, owner, page), page.limit);
 }
 
-export interface CreatePlanInput {
+/** A new plan: its price in the currency's units as exact decimal text, its period, its validity as Dates. */
+export interface NewPlan {
   productId: number;
   name: string;
   description?: string | null | undefined;
   details?: string | null | undefined;
-  /** In the currency's units: an exact decimal text, or a JSON number read through its shortest text. */
-  amount: number | string;
+  /** In the currency's units, exact decimal text. */
+  amount: string;
   currency: string;
   interval: PlanInterval;
   intervalCount?: number | undefined;
@@ -60,7 +61,7 @@ export interface CreatePlanInput {
 }
 
 /** The price of a plan: more than zero, exact to the currency's minor units. */
-function planPrice(input: Pick<CreatePlanInput, 'amount' | 'currency'>): { amount: string; currency: string } {
+function planPrice(input: Pick<NewPlan, 'amount' | 'currency'>): { amount: string; currency: string } {
   const currency = currencyCode(input.currency);
   const amount = amountToDecimal(input.amount, currency);
   if (new Decimal(amount).lessThanOrEqualTo(0)) throw new AppError('parameter_invalid', { param: 'amount', message: 'amount must be more than zero.' });
@@ -75,7 +76,7 @@ function checkValidity(validFrom: Date, validTo: Date | null): void {
 }
 
 /** Creates a plan of one of the merchant's products; `active: false` makes a draft, `archived` a discontinued plan. */
-export async function createPlan(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: CreatePlanInput): Promise<Plan> {
+export async function createPlan(db: Kysely<Database>, clock: Clock, owner: MerchantRef, input: NewPlan): Promise<Plan> {
   const { amount, currency } = planPrice(input);
   checkValidity(input.validFrom ?? clock.now(), input.validTo ?? null);
   return db.transaction().execute(async (trx) => {

@@ -51,15 +51,14 @@ async function disputeEvent(trx: Trx, clock: Clock, type: EventType, dispute: Di
 }
 
 /** An evidence deadline: after now (400 `parameter_invalid` otherwise). */
-function deadline(value: string | Date, now: Date): Date {
-  const at = new Date(value);
+function deadline(at: Date, now: Date): Date {
   if (!(at.getTime() > now.getTime()))
     throw new AppError('parameter_invalid', { param: 'evidenceDueBy', message: `evidenceDueBy must be after the test clock's now (${now.toISOString()}).` });
   return at;
 }
 
 /** What a new dispute of a payment may be for: more than 0, at most what was captured and not refunded. */
-function disputedAmount(payment: PaymentRow, asked: number | string | undefined): string {
+function disputedAmount(payment: PaymentRow, asked: string | undefined): string {
   const left = refundableAmount(payment);
   if (asked === undefined) return left.toFixed();
   const amount = new Decimal(amountToDecimal(asked, payment.currency));
@@ -74,14 +73,15 @@ function disputedAmount(payment: PaymentRow, asked: number | string | undefined)
   return amount.toFixed();
 }
 
-export interface OpenDisputeInput {
-  amount?: number | string | undefined;
+/** A new dispute (a test helper's): the amount as exact decimal text (all that can be disputed when left out), the evidence deadline as a Date. */
+export interface NewDispute {
+  amount?: string | undefined;
   reason?: string | undefined;
-  evidenceDueAt?: string | Date | undefined;
+  evidenceDueAt?: Date | undefined;
 }
 
 /** Opens a dispute on a paid card payment of the tenant (locked, so a second open waits and is refused): `dispute.opened`, no money moves. */
-export async function openDispute(db: Kysely<Database>, clock: Clock, tenant: Tenant, paymentId: number, input: OpenDisputeInput): Promise<DisputeRow> {
+export async function openDispute(db: Kysely<Database>, clock: Clock, tenant: Tenant, paymentId: number, input: NewDispute): Promise<DisputeRow> {
   return db.transaction().execute(async (trx) => {
     const payment = await getPayment(trx, tenant, paymentId, { lock: true });
     if (payment.method_type !== 'card' || !isPaid(payment)) {
@@ -129,7 +129,7 @@ export async function moveDispute(
   clock: Clock,
   tenant: Tenant,
   id: string,
-  input: { status?: 'open' | 'under_review' | undefined; evidenceDueAt?: string | Date | undefined },
+  input: { status?: 'open' | 'under_review' | undefined; evidenceDueAt?: Date | undefined },
 ): Promise<DisputeRow> {
   return db.transaction().execute(async (trx) => {
     const dispute = await lockOpenDispute(trx, tenant, id);

@@ -14,8 +14,9 @@ import { getMerchant } from '../merchants/merchant.service.js';
 import { attachRaisedInvoice, openBackingSession } from './backing-session.js';
 import { type InvoicePaymentResult, enabledOption, type PayWith, payerFor } from './pay-invoice.js';
 
-export interface DirectPaymentInput extends Partial<PayWith> {
-  amount: number;
+/** A payment without an invoice of the merchant's own: the amount in the currency's units as exact decimal text. */
+export interface NewDirectPayment extends Partial<PayWith> {
+  amount: string;
   currency: string;
   /** `CreditCard`, `GatewayWallet`, ...: when given, the option must be of this method. */
   paymentMethod?: string | undefined;
@@ -28,7 +29,7 @@ export interface DirectPaymentInput extends Partial<PayWith> {
 const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
 
 /** The option must fit what else was asked: its method, and a hold only on a card option that can hold. */
-function checkOption(option: PaymentOption, input: DirectPaymentInput): void {
+function checkOption(option: PaymentOption, input: NewDirectPayment): void {
   if (input.paymentMethod !== undefined && input.paymentMethod !== option.method)
     throw invalid('paymentMethod', `paymentMethod ${input.paymentMethod} is not the method of payment option ${option.id} (${option.method}).`);
   if (input.captureMethod === 'manual' && !option.canHold)
@@ -41,7 +42,7 @@ function checkOption(option: PaymentOption, input: DirectPaymentInput): void {
  * Without `paymentOptionId` the payment would wait on a hosted payment page, which is not served
  * yet: 400 naming `paymentOptionId`.
  */
-export async function createDirectPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: DirectPaymentInput): Promise<InvoicePaymentResult> {
+export async function createDirectPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: NewDirectPayment): Promise<InvoicePaymentResult> {
   const currency = currencyCode(input.currency);
   const amount = amountToDecimal(input.amount, currency, 'amount');
   if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });

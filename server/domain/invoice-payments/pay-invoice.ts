@@ -42,11 +42,12 @@ export interface PayWith {
   sourceAccountId?: number | undefined;
 }
 
-export interface PayInvoiceInput extends PayWith {
+/** A payment of an invoice as the payer asks for it: the invoice (by id or identifier), how much, and how it is paid. */
+export interface InvoicePayment extends PayWith {
   invoiceId?: number | undefined;
   invoiceIdentifier?: string | undefined;
-  /** Part of what is due; all of it when left out. */
-  amount?: number | undefined;
+  /** Part of what is due (exact decimal text); all of it when left out. */
+  amount?: string | undefined;
 }
 
 /** What the payer must do next, if anything. */
@@ -211,7 +212,7 @@ function unlessNotFound(error: unknown): undefined {
 }
 
 /** The tenant's invoice named by id or identifier (both: the same one), locked and payable. */
-async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: PayInvoiceInput): Promise<InvoiceRow> {
+async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: InvoicePayment): Promise<InvoiceRow> {
   if (input.invoiceId === undefined && input.invoiceIdentifier === undefined)
     throw new AppError('parameter_missing', { param: 'invoiceId', message: 'Send invoiceId or invoiceIdentifier: the invoice to pay.' });
   const param = input.invoiceId !== undefined ? 'invoiceId' : 'invoiceIdentifier';
@@ -235,7 +236,7 @@ async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: PayInvoiceInput
 }
 
 /** How much to pay now: all that is due by default; never more, and at least 1.00 unless it is all that is due. */
-function amountToPay(invoice: InvoiceRow, requested: number | undefined): string {
+function amountToPay(invoice: InvoiceRow, requested: string | undefined): string {
   const due = amountDue(invoice);
   if (requested === undefined) return due.toFixed(minorUnits(invoice.currency));
   const amount = new Decimal(amountToDecimal(requested, invoice.currency, 'amount'));
@@ -254,7 +255,7 @@ function amountToPay(invoice: InvoiceRow, requested: number | undefined): string
  * once, declined (a failed payment, answered, not thrown), or waiting for the payer (3-D Secure,
  * a wallet QR code, a bank transfer). Part payments leave it `partially_paid`.
  */
-export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: PayInvoiceInput): Promise<InvoicePaymentResult> {
+export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: InvoicePayment): Promise<InvoicePaymentResult> {
   return db.transaction().execute(async (trx) => {
     const invoice = await lockInvoiceToPay(trx, tenant, input);
     const merchant = await getMerchant(trx, tenant.merchantId);

@@ -5,7 +5,7 @@ import type { components } from '../../../../generated/commerce.js';
 import type { InventoryItemStatus, Plan, Product } from '../../../domain/catalog/catalog.tables.js';
 import type { CatalogPlan, ExpandedPlan } from '../../../domain/catalog/catalog-lists.js';
 import type { InventoryItemDetails } from '../../../domain/catalog/inventory.service.js';
-import type { CreatePlanInput, UpdatePlanInput } from '../../../domain/catalog/catalog.service.js';
+import type { NewPlan, UpdatePlanInput } from '../../../domain/catalog/catalog.service.js';
 import { decimalToString } from '../../../shared/money.js';
 import { BILLING_TYPES } from '../wire-values.js';
 
@@ -77,7 +77,7 @@ export const productInput = (b: Schemas['SubscriptionProductUpdateRequest']) => 
 });
 
 /** A plan create request → the domain's input (the Commerce status spelled as `active`/`archived`). */
-export const planCreateInput = (b: Schemas['SubscriptionPlanCreateRequest']): CreatePlanInput => ({
+export const planCreateInput = (b: Schemas['SubscriptionPlanCreateRequest']): NewPlan => ({
   productId: b.productId,
   name: b.name,
   description: b.description,
