@@ -46,12 +46,10 @@ function lockedMessage(error: DatabaseLockedError): string {
 
 const usage = `Usage: npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email EMAIL] [--logo-url HTTPS_URL] [--brand-color #RRGGBB] [--json]`;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command !== 'create') {
-    console.error(command ? `Unknown command "${command}".\n${usage}` : usage);
-    return 2;
-  }
+/** The options of `create`, or the exit status of a bad call (its message printed). */
+function createOptions(
+  rest: string[],
+): { name: string; plan: 'standard' | 'enterprise'; email?: string; 'logo-url'?: string; 'brand-color'?: string; json?: boolean } | number {
   let values;
   try {
     ({ values } = parseArgs({
@@ -78,6 +76,17 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--plan must be standard or enterprise; got "${values.plan}".`);
     return 2;
   }
+  return { ...values, name: values.name, plan: values.plan };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'create') {
+    console.error(command ? `Unknown command "${command}".\n${usage}` : usage);
+    return 2;
+  }
+  const values = createOptions(rest);
+  if (typeof values === 'number') return values;
   const config = loadConfig();
   let database;
   try {
