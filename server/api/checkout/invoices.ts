@@ -1,13 +1,14 @@
 import { refundInvoice } from '../../domain/invoice-payments/invoice-refund.js';
 import { invoicePdfFilename, renderInvoicePdf } from '../../domain/invoices/invoice-pdf.js';
-import { createInvoice, getInvoice, listInvoices, sendInvoice, voidInvoice } from '../../domain/invoices/invoice.service.js';
+import { getInvoice, listInvoices, sendInvoice, voidInvoice } from '../../domain/invoices/invoice.service.js';
+import { createInvoice } from '../../domain/invoices/invoice-create.js';
 import { created, listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
-import { invoiceRefundView, invoiceView } from './views/invoice.view.js';
+import { invoiceRefundView, invoiceView, newInvoiceOf } from './views/invoice.view.js';
 
 export const invoiceHandlers: CheckoutHandlers = {
   async createInvoice({ db, deps, tenant, body }) {
-    return created(invoiceView(await createInvoice(db, deps.clock, deps.config, tenant, body), deps.config.publicBaseUrl));
+    return created(invoiceView(await createInvoice(db, deps.clock, deps.config, tenant, newInvoiceOf(body)), deps.config.publicBaseUrl));
   },
   async retrieveInvoice({ db, deps, tenant, path }) {
     return ok(invoiceView(await getInvoice(db, tenant, path.id), deps.config.publicBaseUrl));

@@ -14,7 +14,7 @@ import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { addDays, addInterval } from '../../shared/time.js';
 import { findOwnPlan } from '../catalog/catalog.service.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
-import { linkToSubscription } from '../invoices/invoice.service.js';
+import { linkToSubscription } from '../invoices/invoice-paying.js';
 import { hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
 import { subscriptionEvent } from './subscription-events.js';
 import { dueAtOf, findSubscription, insertItem, insertSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';

@@ -11,7 +11,7 @@ import type { Clock } from '../../shared/clock.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { tenantClock } from '../clocks/tenant-clock.js';
 import { findInvoiceByIdentifier } from '../invoices/invoice.repository.js';
-import { PAYABLE_STATUSES } from '../invoices/invoice.service.js';
+import { PAYABLE_STATUSES } from '../invoices/invoice-paying.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { payPageUrl } from './hosted-page.js';
 import { type SessionSettings, createSession } from './session-create.js';

@@ -11,7 +11,7 @@ import type { Clock } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
-import { cancelSessionRaisedInvoice, payInvoiceOnCapture, recordInvoiceRefund } from '../invoices/invoice.service.js';
+import { cancelSessionRaisedInvoice, payInvoiceOnCapture, recordInvoiceRefund } from '../invoices/invoice-paying.js';
 import {
   captureAuthorized,
   captureEvents,

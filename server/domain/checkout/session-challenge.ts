@@ -13,7 +13,7 @@ import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { CHALLENGE_FAILURES, type ChallengeAnswer } from '../../rails/issuer-challenge.js';
 import { tenantClock } from '../clocks/tenant-clock.js';
-import { recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
+import { recordInvoicePaymentFailure } from '../invoices/invoice-paying.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { cardOf, getPayment, paymentBase } from '../payments/payment.service.js';

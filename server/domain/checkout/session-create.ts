@@ -15,7 +15,7 @@ import type { Tenant } from '../../shared/tenant.js';
 import { startTrialSubscription, subscriptionSessionTerms } from '../billing/subscription-start.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { amountDue } from '../invoices/invoice.lines.js';
-import { findInvoiceToPay } from '../invoices/invoice.service.js';
+import { findInvoiceToPay } from '../invoices/invoice-paying.js';
 import { payPageUrl } from './hosted-page.js';
 import { notifyPayer } from './receipts.js';
 import { type Charge, fail, newSessionRow, type SessionSecrets, type SessionSettings, type SessionToCreate } from './session-row.js';

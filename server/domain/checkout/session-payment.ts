@@ -12,7 +12,7 @@ import { tenantOf } from '../../shared/tenant.js';
 import { subscriptionInvoicePaid } from '../billing/renewal.js';
 import { startPaidSubscription } from '../billing/subscription-start.js';
 import { amountDue } from '../invoices/invoice.lines.js';
-import { lockPayableInvoice, payInvoice, raiseSessionInvoice, recordInvoicePaymentFailure } from '../invoices/invoice.service.js';
+import { lockPayableInvoice, payInvoice, raiseSessionInvoice, recordInvoicePaymentFailure } from '../invoices/invoice-paying.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { authorizeHold, chargeInFull, declineCard, holdDaysFor, paymentEvent } from '../payments/payment.service.js';
 import { paymentReceipt } from './receipts.js';

@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
 import { writeEvent } from '../events/event.service.js';
-import { cancelInvoicesRaisedBy } from '../invoices/invoice.service.js';
+import { cancelInvoicesRaisedBy } from '../invoices/invoice-paying.js';
 import { findPaymentRecord } from '../payments/payment.service.js';
 import { challengeFailedEvent, closeOpenChallenge } from '../payments/challenge.service.js';
 import { endLiveQr } from '../payments/wallet-payment.js';

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/checkout.js';
+import type { NewInvoice } from '../../../domain/invoices/invoice-create.js';
 import type { InvoiceRow } from '../../../domain/invoices/invoice.tables.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import type { InvoiceRefundOutcome } from '../../../domain/invoice-payments/invoice-refund.js';
@@ -119,3 +120,14 @@ export const invoiceRefundView = (outcome: InvoiceRefundOutcome): Schemas['Invoi
   amountRefundable: decimalToAmount(outcome.refundable, outcome.invoice.currency),
   refunds: outcome.refunds.map(refundResultView),
 });
+
+/** A create request as the domain's new invoice: amounts as exact decimal text (the text amountToDecimal read the numbers through), the due date as a Date. */
+export function newInvoiceOf(body: Schemas['InvoiceCreateRequest']): NewInvoice {
+  const { lineItems, discount, dueDate, ...rest } = body;
+  return {
+    ...rest,
+    lineItems: lineItems.map((line) => ({ ...line, unitAmount: String(line.unitAmount) })),
+    discount: discount === undefined ? undefined : String(discount),
+    dueDate: dueDate === undefined ? undefined : new Date(dueDate),
+  };
+}
