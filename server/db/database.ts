@@ -75,48 +75,55 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
 /** Opens the database: PGlite (embedded PostgreSQL) by default, a PostgreSQL server with `databaseUrl`. */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<TillDatabase> {
-  if (options.databaseUrl) {
-    // Pipeline mode: a transaction's `begin` and `commit` travel with its statements, and a quarter
-    // of the pool carries every request's plain reads, many in one write (pipelined-pool.ts).
-    const maxConnections = options.maxConnections ?? 10;
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: maxConnections, pipeline: true });
-    pool.on('error', () => {
-      // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
-    });
-    pool.on('connect', (client) => {
-      // A client in use (checked out for a transaction) that loses its connection emits 'error'
-      // besides failing its queries; pg-pool listens only while the client is idle, and an
-      // 'error' without a listener would end the process. The request sees the failed query.
-      client.on('error', () => {});
-    });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool, Math.floor(maxConnections / 4)) }) });
-    const listeners = listenerSet((channel, handlers) => listenPostgres(options.databaseUrl!, channel, handlers));
-    return {
-      db,
-      kind: 'postgres',
-      pool,
-      listen: listeners.listen,
-      sql: {
-        async query(text, values) {
-          const r = await pool.query(text, values as any[]);
-          return { rows: r.rows, rowCount: r.rowCount ?? r.rows.length };
-        },
-        async exec(text) {
-          await pool.query(text);
-        },
-        async execRows(text) {
-          // A text of several statements answers with a result for each (pg's types know only one).
-          const r = (await pool.query(text)) as pg.QueryResult | pg.QueryResult[];
-          const last = Array.isArray(r) ? r[r.length - 1] : r;
-          return { rows: last?.rows ?? [] };
-        },
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options);
+}
+
+/** A PostgreSQL server through a pipelined `pg` pool. */
+function openPostgres(databaseUrl: string, options: DatabaseOptions): TillDatabase {
+  // Pipeline mode: a transaction's `begin` and `commit` travel with its statements, and a quarter
+  // of the pool carries every request's plain reads, many in one write (pipelined-pool.ts).
+  const maxConnections = options.maxConnections ?? 10;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: maxConnections, pipeline: true });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries in flight still fail loudly.
+  });
+  pool.on('connect', (client) => {
+    // A client in use (checked out for a transaction) that loses its connection emits 'error'
+    // besides failing its queries; pg-pool listens only while the client is idle, and an
+    // 'error' without a listener would end the process. The request sees the failed query.
+    client.on('error', () => {});
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool, Math.floor(maxConnections / 4)) }) });
+  const listeners = listenerSet((channel, handlers) => listenPostgres(databaseUrl, channel, handlers));
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    listen: listeners.listen,
+    sql: {
+      async query(text, values) {
+        const r = await pool.query(text, values as any[]);
+        return { rows: r.rows, rowCount: r.rowCount ?? r.rows.length };
       },
-      async close() {
-        await listeners.closeAll();
-        await db.destroy();
+      async exec(text) {
+        await pool.query(text);
       },
-    };
-  }
+      async execRows(text) {
+        // A text of several statements answers with a result for each (pg's types know only one).
+        const r = (await pool.query(text)) as pg.QueryResult | pg.QueryResult[];
+        const last = Array.isArray(r) ? r[r.length - 1] : r;
+        return { rows: last?.rows ?? [] };
+      },
+    },
+    async close() {
+      await listeners.closeAll();
+      await db.destroy();
+    },
+  };
+}
+
+/** PGlite in this process: in memory, or in a directory only one process opens at a time. */
+async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
   const dir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   if (dir) await mkdir(dir, { recursive: true });
   // One process at a time on a directory (see pglite-lock.ts); throws DatabaseLockedError before anything is read.

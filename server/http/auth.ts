@@ -95,54 +95,21 @@ interface Presented {
   clientSecret: string | undefined;
 }
 
+/** Whether one of the route's security alternatives holds all of `schemes`. */
+const accepts = (route: RouteOperation, ...schemes: string[]) => route.security.some((alt) => schemes.every((s) => alt.includes(s)));
+
 export async function authFor(db: Kysely<Database>, route: RouteOperation, params: Record<string, string>, presented: Presented): Promise<AuthContext> {
   const allowed = route.security;
   if (allowed.length === 0 || allowed.some((alt) => alt.length === 0)) {
     return { kind: 'public', merchantId: null, livemode: false, keyId: null, ratePlan: 'standard', sessionId: null, grants: null };
   }
-  const accepts = (...schemes: string[]) => allowed.some((alt) => schemes.every((s) => alt.includes(s)));
-
-  if (route.api === 'commerce') {
-    if (!presented.apiKey) throw new AppError('authentication_required', { message: 'No API key was sent. Send your secret key in the `x-api-key` header.' });
-    const kind = parseKeyPrefix(presented.apiKey)?.kind;
-    const key = kind === 'secret' || kind === 'restricted' ? await lookupKey(db, presented.apiKey) : undefined;
-    if (!key || !isServerKey(key)) {
-      throw new AppError('invalid_api_key', {
-        message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key (or a restricted rk_ key).',
-      });
-    }
-    const grants = grantsFor(route, key);
-    return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
-  }
+  if (route.api === 'commerce') return commerceKeyAuth(db, route, presented.apiKey);
 
   const bearer = bearerToken(presented.authorization);
   if (presented.authorization !== undefined && bearer === undefined) {
     throw new AppError('invalid_api_key', { message: 'The Authorization header must be `Bearer <key>`.' });
   }
-  if (bearer !== undefined) {
-    const parsed = parseKeyPrefix(bearer);
-    const key = parsed ? await lookupKey(db, bearer) : undefined;
-    if (!key) throw new AppError('invalid_api_key');
-    if (isServerKey(key)) {
-      if (!accepts('secretKey')) {
-        throw new AppError('permission_denied', {
-          message: `A ${key.kind} key cannot call this operation; it needs the publishable-key scope \`${scopeOf(route)}\` with the session's X-Client-Secret.`,
-        });
-      }
-      const grants = grantsFor(route, key);
-      return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
-    }
-    // A publishable key is never valid without the client secret of the session it targets.
-    if (!presented.clientSecret)
-      throw new AppError('invalid_client_secret', { message: 'A publishable key needs the X-Client-Secret header of the checkout session it acts on.' });
-    if (!accepts('publishableKey', 'clientSecret')) {
-      throw new AppError('permission_denied', {
-        message: `A publishable key does not have the scope \`${scopeOf(route)}\`; call this operation from your server with a secret key.`,
-      });
-    }
-    const sessionId = await verifyClientSecret(db, presented.clientSecret, params.id, { merchantId: key.merchantId, livemode: key.livemode });
-    return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId, grants: null };
-  }
+  if (bearer !== undefined) return bearerKeyAuth(db, route, params, presented, bearer);
 
   if (presented.clientSecret && allowed.some((alt) => alt.length === 1 && alt[0] === 'clientSecret')) {
     const session = await sessionForSecret(db, presented.clientSecret, params.id);
@@ -157,10 +124,56 @@ export async function authFor(db: Kysely<Database>, route: RouteOperation, param
     };
   }
   throw new AppError('authentication_required', {
-    message: accepts('secretKey')
+    message: accepts(route, 'secretKey')
       ? 'No API key was sent. Send `Authorization: Bearer sk_test_...`.'
       : "No key was sent. Send `Authorization: Bearer pk_test_...` with the session's `X-Client-Secret`.",
   });
+}
+
+/** The Commerce interface: a secret or restricted key in `x-api-key`. */
+async function commerceKeyAuth(db: Kysely<Database>, route: RouteOperation, apiKey: string | undefined): Promise<AuthContext> {
+  if (!apiKey) throw new AppError('authentication_required', { message: 'No API key was sent. Send your secret key in the `x-api-key` header.' });
+  const kind = parseKeyPrefix(apiKey)?.kind;
+  const key = kind === 'secret' || kind === 'restricted' ? await lookupKey(db, apiKey) : undefined;
+  if (!key || !isServerKey(key)) {
+    throw new AppError('invalid_api_key', {
+      message: 'The x-api-key is not a valid secret key. Use your sk_test_... or sk_live_... key (or a restricted rk_ key).',
+    });
+  }
+  const grants = grantsFor(route, key);
+  return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
+}
+
+/** The Checkout interface's bearer key: a secret or restricted key, or a publishable key with the session's client secret. */
+async function bearerKeyAuth(
+  db: Kysely<Database>,
+  route: RouteOperation,
+  params: Record<string, string>,
+  presented: Presented,
+  bearer: string,
+): Promise<AuthContext> {
+  const parsed = parseKeyPrefix(bearer);
+  const key = parsed ? await lookupKey(db, bearer) : undefined;
+  if (!key) throw new AppError('invalid_api_key');
+  if (isServerKey(key)) {
+    if (!accepts(route, 'secretKey')) {
+      throw new AppError('permission_denied', {
+        message: `A ${key.kind} key cannot call this operation; it needs the publishable-key scope \`${scopeOf(route)}\` with the session's X-Client-Secret.`,
+      });
+    }
+    const grants = grantsFor(route, key);
+    return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
+  }
+  // A publishable key is never valid without the client secret of the session it targets.
+  if (!presented.clientSecret)
+    throw new AppError('invalid_client_secret', { message: 'A publishable key needs the X-Client-Secret header of the checkout session it acts on.' });
+  if (!accepts(route, 'publishableKey', 'clientSecret')) {
+    throw new AppError('permission_denied', {
+      message: `A publishable key does not have the scope \`${scopeOf(route)}\`; call this operation from your server with a secret key.`,
+    });
+  }
+  const sessionId = await verifyClientSecret(db, presented.clientSecret, params.id, { merchantId: key.merchantId, livemode: key.livemode });
+  return { kind: 'publishable', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId, grants: null };
 }
 
 /** Checks that a client secret belongs to the session in the path; returns the session id. */

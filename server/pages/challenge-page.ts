@@ -139,61 +139,60 @@ function gone(res: Response, reason: ChallengeGone): void {
 export function threeDSecurePages(deps: AppDeps): Router {
   const router = Router();
   router.use(express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }));
-
-  router.get('/:challengeId', async (req: Request<{ challengeId: string }>, res, next) => {
-    try {
-      if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
-      const found = await viewChallenge(deps.database.db, deps.clock, req.params.challengeId);
-      if (found.kind === 'not_found') return notFound(res);
-      if (found.kind === 'gone') return gone(res, found.reason);
-      send(res, 200, 'Confirm your payment', challengePage(found.view), found.view.challenge.return_url);
-    } catch (err) {
-      next(err);
-    }
-  });
-
-  router.post('/:challengeId', async (req: Request<{ challengeId: string }>, res, next) => {
-    try {
-      if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
-      const { answer, token } = formFields(req);
-      if ((answer !== 'complete' && answer !== 'fail') || typeof token !== 'string') {
-        return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">Answer with one of the page\'s buttons.</p>');
-      }
-      const result = await answerChallenge(deps.database.db, deps.clock, req.params.challengeId, token, answer);
-      if (result.kind === 'not_found') return notFound(res);
-      if (result.kind === 'gone') return gone(res, result.reason);
-      if (result.kind === 'bad_token')
-        return send(
-          res,
-          400,
-          'Bad request',
-          '<h1>Bad request</h1><p class="sub">This form did not come from the authentication page. Open the page again.</p>',
-        );
-      const done = result.outcome === 'succeeded' ? 'Authentication complete.' : 'Authentication failed.';
-      if (result.returnUrl) {
-        secure(res, result.returnUrl);
-        return res.redirect(303, result.returnUrl);
-      }
-      send(res, 200, done, `<h1>${escapeHtml(done)}</h1><p class="sub">You can close this window and return to the shop.</p>`);
-    } catch (err) {
-      next(err);
-    }
-  });
-
+  router.get('/:challengeId', (req: Request<{ challengeId: string }>, res, next) => showChallenge(deps, req, res, next));
+  router.post('/:challengeId', (req: Request<{ challengeId: string }>, res, next) => answerChallengePage(deps, req, res, next));
   router.use((_req, res) => notFound(res));
-
-  // Anything that goes wrong here is a plain page, never a stack or a JSON body.
-  router.use((err: unknown, req: Request, res: Response, _next: express.NextFunction) => {
-    // Body parser errors carry their 4xx status (too large, bad encoding); anything else is ours.
-    const reported = (err as { status?: unknown })?.status;
-    const status = typeof reported === 'number' && reported >= 400 && reported < 500 ? reported : 500;
-    if (status === 500) req.till?.log?.error({ err }, '3-D Secure page failed');
-    send(
-      res,
-      status,
-      'Something went wrong',
-      '<h1>Something went wrong</h1><p class="sub">The authentication could not be processed. Try again in a moment.</p>',
-    );
-  });
+  router.use(failurePage);
   return router;
+}
+
+/** GET: the page that plays the issuer, or why it is not there. */
+async function showChallenge(deps: AppDeps, req: Request<{ challengeId: string }>, res: Response, next: express.NextFunction): Promise<void> {
+  try {
+    if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
+    const found = await viewChallenge(deps.database.db, deps.clock, req.params.challengeId);
+    if (found.kind === 'not_found') return notFound(res);
+    if (found.kind === 'gone') return gone(res, found.reason);
+    send(res, 200, 'Confirm your payment', challengePage(found.view), found.view.challenge.return_url);
+  } catch (err) {
+    next(err);
+  }
+}
+
+/** POST: the payer's answer (one of the page's buttons), then back to the shop or a closing page. */
+async function answerChallengePage(deps: AppDeps, req: Request<{ challengeId: string }>, res: Response, next: express.NextFunction): Promise<void> {
+  try {
+    if (!CHALLENGE_ID.test(req.params.challengeId)) return notFound(res);
+    const { answer, token } = formFields(req);
+    if ((answer !== 'complete' && answer !== 'fail') || typeof token !== 'string') {
+      return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">Answer with one of the page\'s buttons.</p>');
+    }
+    const result = await answerChallenge(deps.database.db, deps.clock, req.params.challengeId, token, answer);
+    if (result.kind === 'not_found') return notFound(res);
+    if (result.kind === 'gone') return gone(res, result.reason);
+    if (result.kind === 'bad_token')
+      return send(res, 400, 'Bad request', '<h1>Bad request</h1><p class="sub">This form did not come from the authentication page. Open the page again.</p>');
+    const done = result.outcome === 'succeeded' ? 'Authentication complete.' : 'Authentication failed.';
+    if (result.returnUrl) {
+      secure(res, result.returnUrl);
+      return res.redirect(303, result.returnUrl);
+    }
+    send(res, 200, done, `<h1>${escapeHtml(done)}</h1><p class="sub">You can close this window and return to the shop.</p>`);
+  } catch (err) {
+    next(err);
+  }
+}
+
+/** Anything that goes wrong here is a plain page, never a stack or a JSON body. */
+function failurePage(err: unknown, req: Request, res: Response, _next: express.NextFunction): void {
+  // Body parser errors carry their 4xx status (too large, bad encoding); anything else is ours.
+  const reported = (err as { status?: unknown })?.status;
+  const status = typeof reported === 'number' && reported >= 400 && reported < 500 ? reported : 500;
+  if (status === 500) req.till?.log?.error({ err }, '3-D Secure page failed');
+  send(
+    res,
+    status,
+    'Something went wrong',
+    '<h1>Something went wrong</h1><p class="sub">The authentication could not be processed. Try again in a moment.</p>',
+  );
 }

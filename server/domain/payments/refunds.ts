@@ -66,18 +66,8 @@ function refundError(
   return new AppError(code, { status, message, data });
 }
 
-/**
- * Refunds a locked payment. A refusal the payer's merchant must see while the attempt is recorded
- * (the sandbox failure, a short balance) is answered as an AppError value, not thrown, so the
- * caller commits the recorded attempt before it answers; rule breaks are thrown.
- */
-export async function refundPayment(
-  trx: Trx,
-  clock: Clock,
-  payment: PaymentRow,
-  input: { amount?: number | string | undefined; reason?: string | undefined },
-): Promise<RefundOutcome | AppError> {
-  if (payment.status === 'refunded') return { payment, alreadyRefunded: true, amount: '0', completed: true };
+/** Why a payment that is not yet fully refunded cannot be refunded now (a refund under way, not paid, disputed), or undefined. */
+function refusalOf(payment: PaymentRow): AppError | undefined {
   if (payment.status === 'pending_reversal') {
     return refundError('payment_not_refundable', 409, 'A refund of this payment is under way; it completes on its own.', {
       refundable: false,
@@ -100,6 +90,23 @@ export async function refundPayment(
       { refundable: false, reason: 'disputed', manualRefundRequired: false },
     );
   }
+  return undefined;
+}
+
+/**
+ * Refunds a locked payment. A refusal the payer's merchant must see while the attempt is recorded
+ * (the sandbox failure, a short balance) is answered as an AppError value, not thrown, so the
+ * caller commits the recorded attempt before it answers; rule breaks are thrown.
+ */
+export async function refundPayment(
+  trx: Trx,
+  clock: Clock,
+  payment: PaymentRow,
+  input: { amount?: number | string | undefined; reason?: string | undefined },
+): Promise<RefundOutcome | AppError> {
+  if (payment.status === 'refunded') return { payment, alreadyRefunded: true, amount: '0', completed: true };
+  const refused = refusalOf(payment);
+  if (refused) return refused;
   const amount = refundAmount(payment, input.amount);
   if (amount instanceof AppError) return amount;
   const now = clock.now();
