@@ -33,7 +33,8 @@ const BRANDS: Record<string, string> = {
   maestro: 'maestro',
 };
 
-export interface CardInput {
+/** A card as the payer types it (number, expiry, security code): what the processor tokenizes; never stored or logged. */
+export interface CardDetails {
   cardNumber: string;
   expiryMonth: number;
   expiryYear: number;
@@ -50,7 +51,7 @@ export interface TokenizedCard {
 }
 
 /** Validates a card (Luhn and brand by card-validator, expiry against `now`, CVC length) and keeps only what may be kept. */
-export function tokenize(card: CardInput, merchantId: number, now: Date): TokenizedCard {
+export function tokenize(card: CardDetails, merchantId: number, now: Date): TokenizedCard {
   const number = cardValidator.number(card.cardNumber);
   if (!number.isValid) throw new AppError('invalid_card', { param: 'cardNumber', message: 'The card number is not valid. Check the digits.' });
   const year = now.getUTCFullYear();

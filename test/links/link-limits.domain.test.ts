@@ -10,7 +10,7 @@ import type { TillDatabase } from '../../server/db/database.js';
 import type { InvoiceRow } from '../../server/domain/invoices/invoice.tables.js';
 import { expireDueLinks } from '../../server/domain/links/link-expiry.js';
 import type { LinkChanges } from '../../server/domain/links/link-fields.js';
-import { createLinkInvoice, type LinkInvoiceInput } from '../../server/domain/links/link-invoice.js';
+import { createLinkInvoice, type LinkInvoiceOrder } from '../../server/domain/links/link-invoice.js';
 import { countLinkPayment } from '../../server/domain/links/link-payments.js';
 import { activateLink, createLink, deactivateLink, getLink, updateLinkFields } from '../../server/domain/links/link.service.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
@@ -37,8 +37,8 @@ afterAll(() => copy?.close());
 /** A fixed-price link (10.00 USD) of the tenant, with `input` over it. */
 const newLink = async (input: Partial<LinkChanges> = {}) =>
   (await createLink(database.db, clock, tenant, { name: 'Beans', currency: 'USD', unit_price: '10.00', ...input }, context)).link;
-const payer = (email = 'ana@example.com', more: Partial<LinkInvoiceInput> = {}): LinkInvoiceInput => ({ email, firstName: 'Ana', lastName: 'Lopez', ...more });
-const invoiceOf = (identifier: string, input: LinkInvoiceInput = payer()) => createLinkInvoice(database.db, clock, identifier, input);
+const payer = (email = 'ana@example.com', more: Partial<LinkInvoiceOrder> = {}): LinkInvoiceOrder => ({ email, firstName: 'Ana', lastName: 'Lopez', ...more });
+const invoiceOf = (identifier: string, input: LinkInvoiceOrder = payer()) => createLinkInvoice(database.db, clock, identifier, input);
 /** Counts a paid invoice on its link, in a transaction, as the app does when the invoice is paid. */
 const paid = (invoice: InvoiceRow) => database.db.transaction().execute((trx) => countLinkPayment(trx, clock, invoice));
 const linkNow = (id: number) => getLink(database.db, tenant, id);

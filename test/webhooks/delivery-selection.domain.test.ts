@@ -9,7 +9,7 @@ import { deliverySettings } from '../../server/api/kit.js';
 import type { TillDatabase } from '../../server/db/database.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
-import { createConfiguration, type CreateConfigurationInput } from '../../server/domain/webhooks/configuration.service.js';
+import { createConfiguration, type NewWebhookConfiguration } from '../../server/domain/webhooks/configuration.service.js';
 import { sendTestEvent } from '../../server/domain/webhooks/delivery-log.js';
 import { claimDeliveries } from '../../server/domain/webhooks/delivery.js';
 import { EVENT_TYPES, type EventType } from '../../server/domain/webhooks/event-types.js';
@@ -33,7 +33,7 @@ afterAll(() => copy?.close());
 /** A merchant of its own for each test (the outbox is the file's). */
 const newMerchant = async () => (await createMerchant(database.db, clock, { name: `Selection ${randomToken(6)}` })).merchant.id;
 /** A webhook configuration of the merchant (sandbox URLs may be loopback here, as with TILL_ALLOW_LOOPBACK_WEBHOOKS). */
-const endpoint = (merchantId: number, input: CreateConfigurationInput) =>
+const endpoint = (merchantId: number, input: NewWebhookConfiguration) =>
   createConfiguration(database.db, clock, { allowLoopback: true }, { merchantId }, input);
 /** An event of the merchant in a mode, in the outbox. */
 const event = (merchantId: number, type: EventType, livemode = false) =>

@@ -12,7 +12,7 @@ import type { PortalSessionRow } from './portal.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashSecret, sameHash } from '../../shared/crypto.js';
 import { tenantOf } from '../../shared/tenant.js';
-import type { CardInput } from '../../rails/cards.js';
+import type { CardDetails } from '../../rails/cards.js';
 import type { ChallengeAnswer } from '../../rails/issuer-challenge.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
@@ -43,7 +43,7 @@ export async function keepPortalCard(trx: Trx, clock: Clock, session: PortalSess
 }
 
 /** Adds (or replaces) the card on file from the portal: kept at once, or after 3-D Secure. A bad card is 400 `invalid_card`. */
-export async function addPortalCard(db: Kysely<Database>, portal: OpenPortal, input: CardInput & { name?: string | undefined }): Promise<PortalCardResult> {
+export async function addPortalCard(db: Kysely<Database>, portal: OpenPortal, input: CardDetails & { name?: string | undefined }): Promise<PortalCardResult> {
   const { session, clock } = portal;
   return db.transaction().execute(async (trx): Promise<PortalCardResult> => {
     const { method, requiresAuthentication } = await tokenizeForFile(trx, clock, tenantOf(session), input);

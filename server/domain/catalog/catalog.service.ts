@@ -9,7 +9,7 @@ import { amountToDecimal, currencyCode } from '../../shared/money.js';
 import { type Page, type PageRequest, toPage } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 import { findPlan, findPlans, findProduct, findProducts, insertPlan, insertProduct, updatePlanRow } from './catalog.repository.js';
-import { type MediaInput, productMedia } from './product-media.js';
+import { type NewProductMedia, productMedia } from './product-media.js';
 
 // Products and plans belong to a merchant and are shared by both modes, so these functions take
 // the merchant id and never a mode.
@@ -18,7 +18,7 @@ export async function createProduct(
   db: Db,
   clock: Clock,
   owner: MerchantRef,
-  input: { name: string; description?: string | null | undefined; type?: Product['type'] | undefined; media?: MediaInput[] | undefined },
+  input: { name: string; description?: string | null | undefined; type?: Product['type'] | undefined; media?: NewProductMedia[] | undefined },
 ): Promise<Product> {
   const media = JSON.stringify(productMedia(input.media ?? []));
   return insertProduct(db, {
@@ -127,7 +127,7 @@ export const IMMUTABLE_PLAN_FIELDS = ['amount', 'currency', 'interval', 'interva
 type ImmutablePlanField = (typeof IMMUTABLE_PLAN_FIELDS)[number];
 
 /** What a plan update may change, and the fixed fields a caller may have sent (always refused). */
-export type UpdatePlanInput = {
+export type PlanChanges = {
   name?: string | undefined;
   description?: string | null | undefined;
   details?: string | null | undefined;
@@ -139,7 +139,7 @@ export type UpdatePlanInput = {
 } & Partial<Record<ImmutablePlanField, unknown>>;
 
 /** The changes an update makes to a plan's row (only the fields sent). */
-function planChanges(plan: Plan, input: UpdatePlanInput) {
+function planChanges(plan: Plan, input: PlanChanges) {
   const validFrom = input.validFrom ?? plan.valid_from ?? plan.created_at;
   if (input.validFrom !== undefined || input.validTo !== undefined) checkValidity(validFrom, input.validTo !== undefined ? input.validTo : plan.valid_to);
   return {
@@ -165,7 +165,7 @@ export async function updatePlan(
   clock: Clock,
   owner: MerchantRef,
   id: number,
-  input: UpdatePlanInput,
+  input: PlanChanges,
   spelling: Partial<Record<ImmutablePlanField, string>> = {},
 ): Promise<Plan> {
   const immutable = IMMUTABLE_PLAN_FIELDS.find((f) => input[f] !== undefined);

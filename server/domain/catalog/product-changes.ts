@@ -7,20 +7,21 @@ import type { Product } from './catalog.tables.js';
 import { AppError } from '../../shared/errors.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 import { deleteProductRow, findProduct, productUsage, updateProductRow } from './catalog.repository.js';
-import { type MediaInput, productMedia } from './product-media.js';
+import { type NewProductMedia, productMedia } from './product-media.js';
 
 const notFound = (id: number) => new AppError('resource_not_found', { param: 'id', message: `No such product: ${id}.` });
 
-export interface UpdateProductInput {
+/** What a product update changes: the fields sent, in the stored spelling. */
+export interface ProductChanges {
   name?: string | undefined;
   description?: string | null | undefined;
   type?: Product['type'] | undefined;
   /** Replaces the whole list of images. */
-  media?: MediaInput[] | undefined;
+  media?: NewProductMedia[] | undefined;
 }
 
 /** Changes the fields sent; the others keep their value. */
-export async function updateProduct(db: Db, owner: MerchantRef, id: number, input: UpdateProductInput): Promise<Product> {
+export async function updateProduct(db: Db, owner: MerchantRef, id: number, input: ProductChanges): Promise<Product> {
   const changes = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),

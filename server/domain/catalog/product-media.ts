@@ -1,7 +1,8 @@
 // A product's images: at most one is primary; with none marked, the first one is.
 import { AppError } from '../../shared/errors.js';
 
-export interface MediaInput {
+/** An image of a product as given: `isPrimary` may be left out (then the first image is). */
+export interface NewProductMedia {
   mediaUrl: string;
   isPrimary?: boolean | undefined;
 }
@@ -11,7 +12,7 @@ export interface ProductMedia {
 }
 
 /** The images as stored: more than one primary is a 400 `validation_error` on `media`. */
-export function productMedia(input: MediaInput[]): ProductMedia[] {
+export function productMedia(input: NewProductMedia[]): ProductMedia[] {
   const primaries = input.filter((m) => m.isPrimary === true).length;
   if (primaries > 1)
     throw new AppError('validation_error', { param: 'media', message: `At most one image can be primary; ${primaries} are marked isPrimary.` });

@@ -9,7 +9,7 @@ import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { type CardInput, tokenize } from '../../rails/cards.js';
+import { type CardDetails, tokenize } from '../../rails/cards.js';
 import { findCard, storeCard } from '../payments/payment.service.js';
 import { assertSrcTokenUsable } from './click-to-pay.js';
 import { useVerifiedSavedCard } from './saved-cards.js';
@@ -24,7 +24,7 @@ export async function tokenizeCard(
   clock: Clock,
   tenant: Tenant,
   sessionId: string,
-  input: CardInput & { billingDetails?: { name?: string; email?: string } | undefined },
+  input: CardDetails & { billingDetails?: { name?: string; email?: string } | undefined },
 ): Promise<PaymentMethodRow> {
   const session = await getSession(db, clock, tenant, sessionId);
   if (session.status === 'cancelled' || session.status === 'expired') throw new AppError('session_not_payable');

@@ -18,7 +18,8 @@ import {
 
 export type { CustomerFilter };
 
-export interface CreateCustomerInput {
+/** A customer to find or create: its email, and what else is known of it. */
+export interface CustomerToCreate {
   email: string;
   name?: string | undefined;
   phone?: string | undefined;
@@ -37,7 +38,7 @@ export async function createCustomer(
   db: Kysely<Database>,
   clock: Clock,
   owner: MerchantRef,
-  input: CreateCustomerInput,
+  input: CustomerToCreate,
 ): Promise<{ customer: Customer; created: boolean }> {
   // A new customer takes one statement; an existing one (or a concurrent create's) is read after.
   const inserted = await insertCustomerUnlessFound(db, {

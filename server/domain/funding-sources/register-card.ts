@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { PaymentMethodRow } from '../payments/payment.tables.js';
-import { type CardInput, tokenize, type TokenizedCard } from '../../rails/cards.js';
+import { type CardDetails, tokenize, type TokenizedCard } from '../../rails/cards.js';
 import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
@@ -30,7 +30,7 @@ export interface CardRegistration {
 }
 
 export interface RegisterCardRequest {
-  card: CardInput & { holderName?: string | undefined };
+  card: CardDetails & { holderName?: string | undefined };
   name?: string | undefined;
   /** Replace this source's card instead of registering a new source. */
   fundingSourceId?: number | null | undefined;
@@ -43,7 +43,7 @@ export const codeHash = (fundingSourceId: number, code: string): string =>
 const WIRE_PARAM: Record<string, string> = { cardNumber: 'card.cardNumber', expiryYear: 'card.expiryDate', expiryMonth: 'card.expiryDate', cvc: 'card.cvv' };
 
 /** The processor's checks, with the Commerce field names in the error. */
-function tokenized(card: CardInput, tenant: Tenant, now: Date): TokenizedCard {
+function tokenized(card: CardDetails, tenant: Tenant, now: Date): TokenizedCard {
   try {
     return tokenize(card, tenant.merchantId, now);
   } catch (e) {

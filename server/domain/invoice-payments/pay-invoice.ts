@@ -16,7 +16,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, minorUnits } from '../../shared/money.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
-import { type CardInput, tokenize } from '../../rails/cards.js';
+import { type CardDetails, tokenize } from '../../rails/cards.js';
 import { amountDue } from '../invoices/invoice.lines.js';
 import { getInvoice, getInvoiceByIdentifier } from '../invoices/invoice.service.js';
 import { assertPayable, recordInvoicePaymentFailure } from '../invoices/invoice-paying.js';
@@ -33,7 +33,7 @@ import { startChallenge } from '../checkout/session-challenge.js';
 import { confirmWithWallet } from '../checkout/session-qr.js';
 
 /** A card as the payer sends it: validated and reduced to what may be kept before anything is stored. */
-export type PayerCard = CardInput & { name?: string | undefined };
+export type PayerCard = CardDetails & { name?: string | undefined };
 
 /** How the payer pays: the option, and the instrument the option needs. */
 export interface PayWith {

@@ -10,7 +10,7 @@ import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope
 import { newReference } from '../../shared/ids.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { writeEvent } from '../events/event.service.js';
-import { computeInvoice, type LineInput } from './invoice.lines.js';
+import { computeInvoice, type NewInvoiceLine } from './invoice.lines.js';
 import { findDueUnpaidInvoices, insertInvoice, markOverdueIfUnpaid, nextLineIds, nextUnpaidInvoiceDue, updateInvoice } from './invoice.repository.js';
 
 /** An invoice a subscription raises: its lines, a credit taken off, the period it covers and its payer. */
@@ -19,7 +19,7 @@ export interface BillingInvoice {
   subscriptionId: number;
   customer: { id: number; email: string | null; name: string | null };
   currency: string;
-  lines: LineInput[];
+  lines: NewInvoiceLine[];
   /** Credit taken off the lines (exact decimal text); at most their total. */
   credit: string;
   periodStart: Date;

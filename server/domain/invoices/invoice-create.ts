@@ -15,7 +15,7 @@ import type { Tenant } from '../../shared/tenant.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { emailInvoice, type InvoiceLinks } from './invoice-email.js';
 import { insertInvoice, nextLineIds } from './invoice.repository.js';
-import { computeInvoice, type LineInput } from './invoice.lines.js';
+import { computeInvoice, type NewInvoiceLine } from './invoice.lines.js';
 
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
 
@@ -52,7 +52,7 @@ async function payerOf(db: Db, tenant: Tenant, input: NewInvoice) {
 
 /** Lines and totals of a new invoice, exactly; a discount may not exceed subtotal plus tax. */
 async function totalsOf(db: Db, currency: string, input: NewInvoice) {
-  const lines: LineInput[] = input.lineItems.map((line, i) => ({
+  const lines: NewInvoiceLine[] = input.lineItems.map((line, i) => ({
     name: line.name,
     description: line.description,
     quantity: line.quantity,

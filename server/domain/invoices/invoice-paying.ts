@@ -12,7 +12,7 @@ import { newReference } from '../../shared/ids.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import { getInvoice, invoiceEvent } from './invoice.service.js';
 import { addRefunded, cancelUnpaid, findInvoice, insertInvoice, nextLineIds, updateInvoice } from './invoice.repository.js';
-import { amountDue, computeInvoice, type LineInput } from './invoice.lines.js';
+import { amountDue, computeInvoice, type NewInvoiceLine } from './invoice.lines.js';
 
 /** Statuses in which an invoice can be paid (with something still due). */
 export const PAYABLE_STATUSES = ['pending', 'sent', 'partially_paid', 'overdue'] as const;
@@ -73,7 +73,7 @@ export interface InvoicedSession {
 
 /** Raises the invoice a one-time session pays for its payer (`pending`): the session's lines, or one line for its amount. */
 export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: InvoicedSession): Promise<InvoiceRow> {
-  const lines: LineInput[] =
+  const lines: NewInvoiceLine[] =
     session.line_items.length > 0
       ? session.line_items.map((item) => ({
           name: item.name,

@@ -20,7 +20,8 @@ export interface InvoiceLine {
   shippingCost?: string;
 }
 
-export interface LineInput {
+/** A line to price: its quantity and exact unit amount, its own tax rate when it has one. */
+export interface NewInvoiceLine {
   name: string;
   description?: string | undefined;
   quantity: number;
@@ -47,7 +48,7 @@ const round = (value: Decimal, currency: string) => value.toDecimalPlaces(minorU
  */
 export function computeInvoice(
   currency: string,
-  inputs: LineInput[],
+  inputs: NewInvoiceLine[],
   ids: number[],
   options: { taxRate?: number | undefined; discount?: string | undefined } = {},
 ): InvoiceTotals {

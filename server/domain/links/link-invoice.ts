@@ -27,7 +27,8 @@ export interface LinkPayer {
   verificationCode?: string | undefined;
 }
 
-export interface LinkInvoiceInput extends LinkPayer {
+/** What a payer orders at a link: a variable amount or a quantity, as exact decimal text. */
+export interface LinkInvoiceOrder extends LinkPayer {
   amount?: string | undefined;
   quantity?: string | undefined;
 }
@@ -35,7 +36,7 @@ export interface LinkInvoiceInput extends LinkPayer {
 const invalid = (param: string, message: string) => new AppError('validation_error', { param, message });
 
 /** The one item of a link's invoice: the link's price x quantity, or the payer's amount. */
-function itemOf(link: PaymentLinkRow, input: LinkInvoiceInput) {
+function itemOf(link: PaymentLinkRow, input: LinkInvoiceOrder) {
   const name = link.product_name ?? link.name;
   const description = link.product_description ?? undefined;
   const taxRate = Number(link.tax_rate);
@@ -63,7 +64,7 @@ function itemOf(link: PaymentLinkRow, input: LinkInvoiceInput) {
  * Makes the payer's invoice (`Pending`), counted in the link's `invoiceCount`. The link row is
  * locked for the transaction; a wrong verification code counts a try after it rolls back.
  */
-export async function createLinkInvoice(db: Kysely<Database>, clock: Clock, identifier: string, input: LinkInvoiceInput): Promise<InvoiceRow> {
+export async function createLinkInvoice(db: Kysely<Database>, clock: Clock, identifier: string, input: LinkInvoiceOrder): Promise<InvoiceRow> {
   const email = normalEmail(input.email);
   try {
     return await db.transaction().execute(async (trx) => {

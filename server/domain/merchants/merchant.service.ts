@@ -58,7 +58,8 @@ function slugify(name: string, max = 40): string {
 
 const slugInUse = (slug: string) => new AppError('parameter_invalid', { param: 'slug', message: `The slug '${slug}' is already in use.` });
 
-export interface CreateMerchantInput {
+/** A merchant to create: its name, branding and defaults, and what to do in the same transaction. */
+export interface MerchantToCreate {
   name: string;
   ratePlan?: RatePlan;
   email?: string | null;
@@ -78,7 +79,7 @@ export interface CreateMerchantInput {
   also?: (trx: Db, merchant: Merchant) => Promise<void>;
 }
 
-function checkProfile(input: CreateMerchantInput): void {
+function checkProfile(input: MerchantToCreate): void {
   const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
   if (input.logoUrl != null && !(/^https:\/\/[^\s]+$/.test(input.logoUrl) && input.logoUrl.length <= 2048))
     throw invalid('logoUrl', 'A logo URL must be an https URL of at most 2048 characters.');
@@ -101,7 +102,7 @@ async function slugFor(db: Db, name: string, wanted: string | undefined): Promis
 export async function createMerchant(
   db: Kysely<Database>,
   clock: Clock,
-  input: CreateMerchantInput,
+  input: MerchantToCreate,
 ): Promise<{ merchant: Merchant; credentials: MerchantCredentials }> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 200)

@@ -8,7 +8,7 @@ import type { Tenant } from '../../shared/tenant.js';
 import { insertLocation, insertOwner } from './identity.repository.js';
 import { ownerOf } from './identity.service.js';
 import { findMerchant } from './merchant.repository.js';
-import { type CreateMerchantInput, type MerchantKeys, createMerchant } from './merchant.service.js';
+import { type MerchantToCreate, type MerchantKeys, createMerchant } from './merchant.service.js';
 
 /** The new merchant's first place of business. */
 export interface NewLocation {
@@ -39,7 +39,7 @@ export async function createOwnedMerchant(
   db: Kysely<Database>,
   clock: Clock,
   caller: Tenant,
-  input: Omit<CreateMerchantInput, 'also' | 'ratePlan' | 'brandColor'> & { location?: NewLocation | undefined },
+  input: Omit<MerchantToCreate, 'also' | 'ratePlan' | 'brandColor'> & { location?: NewLocation | undefined },
 ): Promise<OwnedMerchant> {
   const parent = await findMerchant(db, caller.merchantId);
   if (parent.parent_merchant_id !== null)

@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { type CardInput, tokenize } from '../../rails/cards.js';
+import { type CardDetails, tokenize } from '../../rails/cards.js';
 import { newChallengeId, newFormToken } from '../../rails/issuer-challenge.js';
 import { findCardSetupOf, insertCardSetup, updateCardSetup } from './card-setup.repository.js';
 import { insertPaymentMethod } from './payment-method.repository.js';
@@ -25,7 +25,7 @@ export interface TokenizedForFile {
  * would charge it: the declined test card answers 400 `card_declined`, the processing-error card
  * 502 `processing_error`; the cards that decline later are accepted (their charges decline).
  */
-export async function tokenizeForFile(db: Db, clock: Clock, tenant: Tenant, input: CardInput & { name?: string | undefined }): Promise<TokenizedForFile> {
+export async function tokenizeForFile(db: Db, clock: Clock, tenant: Tenant, input: CardDetails & { name?: string | undefined }): Promise<TokenizedForFile> {
   const card = tokenize(input, tenant.merchantId, clock.now());
   if (card.outcome === 'insufficient_funds') throw new AppError('card_declined', { message: 'The card was declined (insufficient funds). Use another card.' });
   if (card.outcome === 'processing_error')

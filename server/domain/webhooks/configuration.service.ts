@@ -12,7 +12,7 @@ import { deleteConfigurationRow, findConfiguration, findConfigurations, insertCo
 import { subscriptionProblem } from './event-types.js';
 
 /** A new configuration: at least one URL; secrets left out are generated. */
-export interface CreateConfigurationInput {
+export interface NewWebhookConfiguration {
   sandboxUrl?: string | undefined;
   liveUrl?: string | undefined;
   sandboxSecret?: string | undefined;
@@ -23,7 +23,7 @@ export interface CreateConfigurationInput {
 }
 
 /** Changes to a configuration: any subset; a URL set to null is removed; a rotate generates a secret. */
-export interface UpdateConfigurationInput {
+export interface WebhookConfigurationChanges {
   sandboxUrl?: string | null | undefined;
   liveUrl?: string | null | undefined;
   sandboxSecret?: string | undefined;
@@ -70,7 +70,7 @@ export async function getConfiguration(db: Db, owner: WebhookOwner, id: number):
 }
 
 /** Creates a configuration; a secret left out is generated. Both secrets are returned, once. */
-export async function createConfiguration(db: Db, clock: Clock, policy: UrlPolicy, owner: WebhookOwner, input: CreateConfigurationInput) {
+export async function createConfiguration(db: Db, clock: Clock, policy: UrlPolicy, owner: WebhookOwner, input: NewWebhookConfiguration) {
   if (input.sandboxUrl === undefined && input.liveUrl === undefined) {
     throw new AppError('parameter_missing', {
       param: 'sandboxUrl',
@@ -115,7 +115,7 @@ export async function updateConfiguration(
   policy: UrlPolicy,
   owner: WebhookOwner,
   id: number,
-  input: UpdateConfigurationInput,
+  input: WebhookConfigurationChanges,
 ) {
   await getConfiguration(db, owner, id);
   if (input.sandboxSecret !== undefined && input.rotateSandboxSecret)

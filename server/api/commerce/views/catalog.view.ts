@@ -5,7 +5,7 @@ import type { components } from '../../../../generated/commerce.js';
 import type { InventoryItemStatus, Plan, Product } from '../../../domain/catalog/catalog.tables.js';
 import type { CatalogPlan, ExpandedPlan } from '../../../domain/catalog/catalog-lists.js';
 import type { InventoryItemDetails } from '../../../domain/catalog/inventory.service.js';
-import type { NewPlan, UpdatePlanInput } from '../../../domain/catalog/catalog.service.js';
+import type { NewPlan, PlanChanges } from '../../../domain/catalog/catalog.service.js';
 import { decimalToString } from '../../../shared/money.js';
 import { BILLING_TYPES } from '../wire-values.js';
 
@@ -94,7 +94,7 @@ export const planCreateInput = (b: Schemas['SubscriptionPlanCreateRequest']): Ne
 });
 
 /** A plan update request → the domain's input; the fixed fields pass through so the domain refuses them. */
-export const planUpdateInput = (b: Schemas['SubscriptionPlanUpdateRequest']): UpdatePlanInput => ({
+export const planUpdateInput = (b: Schemas['SubscriptionPlanUpdateRequest']): PlanChanges => ({
   name: b.name,
   description: b.description,
   details: b.details,
