@@ -4,7 +4,6 @@
 import { Decimal } from 'decimal.js';
 import type { Db, Trx } from '../../db/database.js';
 import type { Plan } from '../catalog/catalog.tables.js';
-import type { CheckoutSessionRow } from '../checkout/session.tables.js';
 import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
 import type { SubscriptionDetails, SubscriptionStatus } from './subscription.tables.js';
 import type { Clock } from '../../shared/clock.js';
@@ -94,8 +93,22 @@ export async function subscriptionSessionTerms(db: Db, now: Date, tenant: Tenant
   return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: trialDays > 0 ? '0' : plan.amount, trialDays };
 }
 
+/**
+ * The checkout session a subscription starts from: the columns billing reads of its row. Checkout
+ * sits above billing (it starts subscriptions), so billing names them rather than importing its type.
+ */
+export interface SubscribingSession {
+  id: string;
+  merchant_id: number;
+  livemode: boolean;
+  payment_type: 'one_time' | 'subscription';
+  subscription_plan_id: number | null;
+  client_id: number | null;
+  subscription_id: number | null;
+}
+
 interface NewSubscription {
-  session: CheckoutSessionRow;
+  session: SubscribingSession;
   /** When it starts: its start date and the start of its first period. */
   start: Date;
   status: SubscriptionStatus;
@@ -158,7 +171,7 @@ async function createSubscription(trx: Trx, s: NewSubscription): Promise<Subscri
  * one in the portal before the trial ends), and `subscription.created` is written. Call it in the
  * transaction that creates the completed session.
  */
-export async function startTrialSubscription(trx: Trx, clock: Clock, session: CheckoutSessionRow, trialDays: number): Promise<SubscriptionDetails> {
+export async function startTrialSubscription(trx: Trx, clock: Clock, session: SubscribingSession, trialDays: number): Promise<SubscriptionDetails> {
   const now = clock.now();
   const trialEnd = addDays(now, trialDays);
   const subscription = await createSubscription(trx, { session, start: now, status: 'trialing', periodEnd: trialEnd, trialEnd, paymentMethodId: null });
@@ -177,7 +190,7 @@ export async function startTrialSubscription(trx: Trx, clock: Clock, session: Ch
 export async function startPaidSubscription(
   trx: Trx,
   clock: Clock,
-  session: CheckoutSessionRow,
+  session: SubscribingSession,
   payment: PaymentRow,
   method: PaymentMethodRow | null,
 ): Promise<SubscriptionDetails | undefined> {
