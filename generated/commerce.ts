@@ -3029,7 +3029,7 @@ export interface components {
              * @example 41
              */
             completedPaymentCount: number;
-            /** @description Sum of the completed payments, in `currencyCode`, as a decimal string. */
+            /** @description Sum of the completed payments, net of refunds: a refund of a payment made through the link, in part or in full and by any refund operation, comes off it. In `currencyCode`, as a decimal string. */
             totalAmountCollected: components["schemas"]["DecimalString"];
         };
         /** @description A page of payment links. */

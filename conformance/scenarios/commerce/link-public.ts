@@ -2,11 +2,11 @@
 // or merchant slug, an invoice made through a link and paid, the verification code, and a subscription.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
-import { describe, expectError, expectStatus } from '../fixtures/http.js';
-import { emailFor, tag } from '../fixtures/keys.js';
+import { call, describe, expectError, expectStatus } from '../fixtures/http.js';
+import { emailFor, secretKey, tag } from '../fixtures/keys.js';
 import { scenario } from '../fixtures/scenario.js';
 import { card, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
-import { byIdentifier, invoiceFrom, keyed, LINK, LINKS, listed, newLink, pub } from '../fixtures/payment-links.js';
+import { byIdentifier, invoiceFrom, keyed, LINK, LINK_FIELDS, LINKS, listed, newLink, pub } from '../fixtures/payment-links.js';
 
 export const publicLinkScenarios: Scenario[] = [
   scenario(
@@ -71,6 +71,31 @@ export const publicLinkScenarios: Scenario[] = [
       assert.equal(paid.json.isSuccess, true, describe(paid));
       const after = await listed(ctx, link.id);
       assert.deepEqual([after.completedPaymentCount, after.totalAmountCollected], [1, '26.52']);
+    },
+  ),
+  scenario(
+    'commerce.links.total-net-of-refunds',
+    "A link's `totalAmountCollected` is net of refunds: refunding part, then the rest, of a payment made through the link lowers it",
+    LINK_FIELDS,
+    [LINK, 'createPaymentLinkInvoice', 'listInvoicePaymentMethods', 'payInvoice', 'refundInvoice', 'listPaymentLinks'],
+    async (ctx) => {
+      const link = await newLink(ctx, 'refunds');
+      const invoice = await invoiceFrom(ctx, link.identifier, 'refunds');
+      expectStatus(invoice, 201, 'an invoice through the link');
+      const id = invoice.json.id;
+      const paid = await payInvoice(ctx, { invoiceId: id, paymentOptionId: await optionOf(ctx, id, 'CreditCard', 'Visa'), card: card(VISA) });
+      assert.equal(paid.json.isSuccess, true, describe(paid));
+      const refund = (body: Record<string, unknown>) =>
+        call(ctx, 'checkout', 'refundInvoice', { method: 'POST', path: `/v1/invoices/${id}/refund`, key: secretKey(ctx), body });
+      const collected = async () => {
+        const now = await listed(ctx, link.id);
+        return [now.completedPaymentCount, now.totalAmountCollected];
+      };
+      assert.deepEqual(await collected(), [1, '26.52']);
+      expectStatus(await refund({ amount: 10 }), 200, 'refund 10.00 of the invoice');
+      assert.deepEqual(await collected(), [1, '16.52'], 'less the part refunded');
+      expectStatus(await refund({}), 200, 'refund the rest');
+      assert.deepEqual(await collected(), [1, '0.00'], 'nothing collected once all is refunded');
     },
   ),
   scenario(

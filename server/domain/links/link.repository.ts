@@ -124,6 +124,15 @@ export async function takeUse(db: Db, linkId: number, amount: string, at: Date):
     .executeTakeFirst();
 }
 
+/** A refund of a payment made through the link comes off what it collected (`totalAmountCollected` is net of refunds). */
+export async function takeBackCollected(db: Db, linkId: number, amount: string, at: Date): Promise<void> {
+  await db
+    .updateTable('payment_links')
+    .set({ total_amount_collected: sql`total_amount_collected - ${amount}::numeric`, updated_at: at })
+    .where('id', '=', linkId)
+    .execute();
+}
+
 /** Completed payments of one payer (by lower-case email) through the link. */
 export async function paidCountOf(db: Db, linkId: number, email: string): Promise<number> {
   const row = await db
