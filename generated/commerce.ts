@@ -1359,9 +1359,12 @@ export interface paths {
          * @description Changes the fields sent (`name`, `description`, `details`, `status`, `validFrom`,
          *     `validTo`); the others keep their value. `status` moves between `Active` and `Inactive`
          *     (draft) freely; `Archived` discontinues the plan (existing subscriptions keep billing, new ones
-         *     cannot start). As on the Checkout interface, an archived plan cannot be changed any more: any
-         *     change answers 409 `invalid_state` (sending only `status` `Archived` to it changes nothing and
-         *     answers 200). `validTo` must stay later than `validFrom` (400 `validation_error`).
+         *     cannot start). An archived plan is made `Active` or `Inactive` again by sending that `status`
+         *     (with any other fields to change in the same call), as commerce-api.md sets plan statuses
+         *     through create and update; any other change to an archived plan answers 409 `invalid_state`
+         *     (sending only `status` `Archived` to it changes nothing and answers 200). The Checkout
+         *     interface shows no way back from `discontinued`: there an archived plan stays unchangeable.
+         *     `validTo` must stay later than `validFrom` (400 `validation_error`).
          *
          *     As on the Checkout interface, `amount`, `currency`, `timeUnit` and `timeInterval` cannot be
          *     changed: sending any of them answers 400 `field_immutable` with `param` naming it. Create a new
@@ -3255,7 +3258,7 @@ export interface components {
             logoUrl: string | null;
         };
         /**
-         * @description `Active`: new subscriptions can start on the plan. `Inactive`: a draft; no new subscription can start on it. `Archived`: discontinued; existing subscriptions keep billing, new ones cannot start. The Checkout interface shows the same plan at `/v1/plans` as `Active` = `status: available, active: true`, `Inactive` = `status: available, active: false`, `Archived` = `status: discontinued`.
+         * @description `Active`: new subscriptions can start on the plan. `Inactive`: a draft; no new subscription can start on it. `Archived`: discontinued; existing subscriptions keep billing, new ones cannot start, until an update makes it `Active` or `Inactive` again. The Checkout interface shows the same plan at `/v1/plans` as `Active` = `status: available, active: true`, `Inactive` = `status: available, active: false`, `Archived` = `status: discontinued`.
          * @enum {string}
          */
         SubscriptionPlanStatus: "Active" | "Inactive" | "Archived";
@@ -3646,7 +3649,7 @@ export interface components {
             description?: string | null;
             /** @description New details; null clears them. */
             details?: string | null;
-            /** @description New status. `Active` and `Inactive` switch freely; `Archived` discontinues the plan (as DELETE does). An archived plan cannot be changed any more (409 `invalid_state`), as on the Checkout interface. */
+            /** @description New status. `Active` and `Inactive` switch freely; `Archived` discontinues the plan (as DELETE does). An archived plan is made `Active` or `Inactive` again by sending that status; any other change to it answers 409 `invalid_state`. */
             status?: components["schemas"]["SubscriptionPlanStatus"];
             /** @description New start of validity. */
             validFrom?: components["schemas"]["Timestamp"];
@@ -5997,7 +6000,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The plan is archived; it cannot be changed. */
+            /** @description The plan is archived and the request does not make it `Active` or `Inactive` again. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -150,14 +150,14 @@ describe('plans on both interfaces', () => {
     expect(await kit.subscription(m, subscription.id)).toMatchObject({ amount: 29, interval: 'month' });
   });
 
-  it('DELETE archives (subscriptions keep billing, no new one starts); an archived plan cannot be changed', async () => {
+  it('DELETE archives (subscriptions keep billing, no new one starts); an archived plan cannot be changed but by its status', async () => {
     const p = await plan({ timeUnit: 'Day', amount: '5.00' });
     const { subscription, customer } = await kit.subscribe(m, p.id);
     const archived = await commerce('DELETE', `/v1/SubscriptionPlan/${p.id}`);
     expect(archived.json).toEqual({ ...p, status: 'Archived' });
     expect((await commerce('DELETE', `/v1/SubscriptionPlan/${p.id}`)).json).toEqual(archived.json);
     expect((await commerce('PATCH', `/v1/SubscriptionPlan/${p.id}`, { status: 'Archived' })).json).toEqual(archived.json);
-    for (const body of [{ status: 'Active' }, { name: 'Back again' }]) {
+    for (const body of [{ name: 'Back again' }, { validTo: null }]) {
       const res = await commerce('PATCH', `/v1/SubscriptionPlan/${p.id}`, body);
       expect(res.status).toBe(409);
       expect(res.json.error).toMatchObject({ code: 'invalid_state' });
@@ -166,6 +166,27 @@ describe('plans on both interfaces', () => {
     await kit.advance(m, DAY + 60);
     expect(await kit.invoices(m, subscription.id)).toHaveLength(2); // renewed on the archived plan
     expect((await kit.subscription(m, subscription.id)).status).toBe('active');
+  });
+
+  it('an archived plan is made Inactive or Active again by PATCH of status (other fields with it); new subscriptions start again', async () => {
+    const p = await plan();
+    const path = `/v1/SubscriptionPlan/${p.id}`;
+    expect((await commerce('DELETE', path)).json.status).toBe('Archived');
+    const inactive = await commerce('PATCH', path, { status: 'Inactive', name: 'Back as a draft' });
+    expect(inactive.status, inactive.text).toBe(200);
+    expect(inactive.json).toEqual({ ...p, status: 'Inactive', name: 'Back as a draft' });
+    expect(await checkoutPlan(p.id)).toMatchObject({ status: 'available', active: false });
+    expect((await commerce('PATCH', path, { status: 'Archived' })).json.status).toBe('Archived');
+    const active = await commerce('PATCH', path, { status: 'Active' });
+    expect(active.status, active.text).toBe(200);
+    expect(active.json.status).toBe('Active');
+    expect(await checkoutPlan(p.id)).toMatchObject({ status: 'available', active: true });
+    expect((await kit.subscribe(m, p.id)).subscription.status).toBe('active');
+    // The Checkout interface shows no way back: there an archived plan stays unchangeable.
+    expect((await commerce('DELETE', path)).json.status).toBe('Archived');
+    const checkout = await t.call('PATCH', `/v1/plans/${p.id}`, { key: sk(), body: { active: true } });
+    expect(checkout.status).toBe(409);
+    expect((await odata({ $filter: `id eq ${p.id}` })).json.value[0].status).toBe('Archived');
   });
 
   it('list as OData: $filter by productId and status, $orderby amount, $count, $expand=Product with its media', async () => {

@@ -134,12 +134,31 @@ export const catalogPlans: Scenario[] = [
       const path = `/v1/SubscriptionPlan/${plan.id}`;
       for (const status of ['Inactive', 'Active', 'Archived'])
         assert.equal((await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', path, { status })).json.status, status);
-      expectError(await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', path, { status: 'Active' }), 409, 'conflict', 'invalid_state');
       const counts = await list(ctx, 'listSubscriptionPlans', '/v1/SubscriptionPlan', {
         $filter: `productId eq ${product.id} and status eq 'Archived'`,
         $count: true,
       });
       assert.equal(counts['@odata.count'], 2);
+    },
+  ),
+  scenario(
+    'commerce.catalog.plan-unarchive',
+    'An archived plan can be made `Active` or `Inactive` again through update; any other change to it answers 409 `invalid_state`',
+    OTHER_STATES,
+    [PRODUCT, PLAN, 'deleteSubscriptionPlan', 'updateSubscriptionPlan', 'retrievePlan'],
+    async (ctx) => {
+      const plan = await newPlan(ctx, (await newProduct(ctx, 'unarchive')).id);
+      const path = `/v1/SubscriptionPlan/${plan.id}`;
+      for (const status of ['Inactive', 'Active']) {
+        expectStatus(await commerce(ctx, 'deleteSubscriptionPlan', 'DELETE', path), 200, 'archive the plan');
+        expectError(await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', path, { name: 'Renamed' }), 409, 'conflict', 'invalid_state');
+        const back = await commerce(ctx, 'updateSubscriptionPlan', 'PATCH', path, { status });
+        expectStatus(back, 200, `make the archived plan ${status}`);
+        assert.equal(back.json.status, status);
+        const checkout = await retrievePlan(ctx, plan.id);
+        assert.deepEqual([checkout.status, checkout.active], ['available', status === 'Active'], 'the Checkout interface shows it available again');
+      }
+      expectStatus(await commerce(ctx, 'deleteSubscriptionPlan', 'DELETE', path), 200, 'archive it at the end');
     },
   ),
   scenario(

@@ -134,6 +134,11 @@ export type PlanChanges = {
   active?: boolean | undefined;
   /** Discontinues the plan, as archivePlan does. */
   archive?: boolean | undefined;
+  /**
+   * Brings an archived plan back: `available` again, `active` as sent (the Commerce catalog's
+   * `status` `Active` or `Inactive`; the Checkout interface has no way back).
+   */
+  restore?: boolean | undefined;
   validFrom?: Date | undefined;
   validTo?: Date | null | undefined;
 } & Partial<Record<ImmutablePlanField, unknown>>;
@@ -149,6 +154,7 @@ function planChanges(plan: Plan, input: PlanChanges) {
     ...(input.active !== undefined ? { active: input.active } : {}),
     ...(input.validFrom !== undefined ? { valid_from: input.validFrom } : {}),
     ...(input.validTo !== undefined ? { valid_to: input.validTo } : {}),
+    ...(input.restore && plan.status === 'discontinued' ? { status: 'available' as const } : {}),
     ...(input.archive ? { status: 'discontinued' as const, active: false } : {}),
   };
 }
@@ -157,8 +163,9 @@ function planChanges(plan: Plan, input: PlanChanges) {
  * Changes the fields sent. A plan's price and period (`amount`, `currency`, `interval`,
  * `intervalCount`) never change, whether or not subscriptions use it: sending any of them answers
  * 400 `field_immutable`, its `param` in the caller's spelling (`spelling` renames, for the Commerce
- * catalog's `timeUnit` and `timeInterval`). An archived plan cannot be changed (409), but being
- * archived again changes nothing.
+ * catalog's `timeUnit` and `timeInterval`). An archived plan is changed only by bringing it back
+ * (`restore`, with any other fields sent); any other change to it is 409, and being archived
+ * again changes nothing.
  */
 export async function updatePlan(
   db: Kysely<Database>,
@@ -178,7 +185,8 @@ export async function updatePlan(
     if (!plan) throw new AppError('resource_not_found', { param: 'id', message: `No such plan: ${id}.` });
     const onlyArchive = input.archive === true && Object.entries(input).every(([k, v]) => k === 'archive' || v === undefined);
     if (plan.status === 'discontinued' && onlyArchive) return plan;
-    if (plan.status === 'discontinued') throw new AppError('invalid_state', { message: 'This plan is archived (discontinued) and can no longer be changed.' });
+    if (plan.status === 'discontinued' && !(input.restore === true && input.archive !== true))
+      throw new AppError('invalid_state', { message: 'This plan is archived (discontinued); it cannot be changed while it is archived.' });
     const changes = planChanges(plan, input);
     if (Object.keys(changes).length === 0) return plan;
     return updatePlanRow(trx, owner, id, { ...changes, updated_at: clock.now() });

@@ -100,6 +100,7 @@ export const planUpdateInput = (b: Schemas['SubscriptionPlanUpdateRequest']): Pl
   details: b.details,
   active: b.status === 'Active' ? true : b.status === 'Inactive' ? false : undefined,
   archive: b.status === 'Archived' ? true : undefined,
+  restore: b.status === 'Active' || b.status === 'Inactive' ? true : undefined,
   validFrom: date(b.validFrom),
   validTo: b.validTo === undefined ? undefined : b.validTo === null ? null : new Date(b.validTo),
   amount: b.amount,
