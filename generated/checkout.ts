@@ -4444,7 +4444,7 @@ export interface components {
             externalId: string | null;
             /** @description Your key/value map; `{}` when none was given. */
             metadata: components["schemas"]["Metadata"];
-            /** @description True when a card is on file (kept when the first invoice of a subscription was paid by card, or added in the customer portal). */
+            /** @description True when a card is on file in the mode of the key that asks (kept when the first invoice of a subscription was paid by card, when a session with `allowSavedCards` was paid, or added in the customer portal). Customers are shared by both modes, cards are not: a card kept in test mode answers true to test keys only, never to a live key (and the converse). */
             hasPaymentMethod: boolean;
             /** @description When the customer was created. */
             createdAt: components["schemas"]["Timestamp"];

@@ -20,6 +20,21 @@ describe('how a card gets on file', () => {
     expect(got.json.data.hasPaymentMethod).toBe(true);
   });
 
+  it('hasPaymentMethod is per mode: a test card makes it true for test keys only, a live card for live keys only', async () => {
+    const keys = t.merchantA.keys;
+    const read = async (id: number, key: string) => (await t.call('GET', `/v1/customers/${id}`, { key })).json.data.hasPaymentMethod;
+    const listed = async (id: number, key: string) =>
+      (await t.call('GET', '/v1/customers?limit=100', { key })).json.data.data.find((c: { id: number }) => c.id === id).hasPaymentMethod;
+    const testCard = await customer();
+    await cardOnFile(testCard.id);
+    expect([await read(testCard.id, keys.test.secret), await listed(testCard.id, keys.test.secret)]).toEqual([true, true]);
+    expect([await read(testCard.id, keys.live.secret), await listed(testCard.id, keys.live.secret)]).toEqual([false, false]);
+    const liveCard = await customer();
+    await cardOnFile(liveCard.id, '4242424242424242', t.merchantA, true);
+    expect([await read(liveCard.id, keys.live.secret), await listed(liveCard.id, keys.live.secret)]).toEqual([true, true]);
+    expect([await read(liveCard.id, keys.test.secret), await listed(liveCard.id, keys.test.secret)]).toEqual([false, false]);
+  });
+
   it('a session without allowSavedCards, or without a customer, keeps no card', async () => {
     const c = await customer();
     const noAllow = await session({ clientId: c.id });

@@ -5,7 +5,7 @@ import type { Scenario } from '../../types.js';
 import { idsOf, listCustomers, postCustomer } from '../fixtures/catalog.js';
 import { call, envelopeData, expectEnvelopeError } from '../fixtures/http.js';
 import { emailFor, otherSecretKey, secretKey, tag } from '../fixtures/keys.js';
-import { SUBSCRIBE } from '../fixtures/operations.js';
+import { PAY_CARD, SUBSCRIBE } from '../fixtures/operations.js';
 import { pending } from '../fixtures/scenario.js';
 import { CUSTOMER_ENDPOINTS, CUSTOMER_FIELDS, LIST_WRAPPER } from '../fixtures/sections.js';
 
@@ -137,6 +137,12 @@ export const customers: Scenario[] = [
     'Customers have no test/live mode: a live key sees the customers a test key created (needs a live key)',
     CUSTOMER_ENDPOINTS,
     ['createCustomer', 'retrieveCustomer', 'listCustomers'],
+  ),
+  pending(
+    'checkout.customers.payment-method-per-mode',
+    '`hasPaymentMethod` is per mode: a card kept in test mode never makes it true for a live key, and a live card never for a test key (needs a live key)',
+    CUSTOMER_FIELDS,
+    ['createCustomer', 'retrieveCustomer', 'listCustomers', ...PAY_CARD],
   ),
   pending('checkout.customers.separate-subscriptions-and-portal', 'Customers sharing an email keep their own subscriptions and portal', CUSTOMER_ENDPOINTS, [
     ...SUBSCRIBE,

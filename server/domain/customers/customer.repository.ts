@@ -7,7 +7,8 @@ import type { Customer } from './customer.tables.js';
 import type { MerchantRef } from '../../shared/tenant.js';
 
 // Customers belong to a merchant and are shared by both modes: every statement is scoped to the
-// merchant, never to a mode.
+// merchant, never to a mode. Cards on file are per mode (payments' cards-on-file), and so is
+// whether a customer `hasPaymentMethod`.
 
 const customers = (db: Db, owner: MerchantRef) => db.selectFrom('customers').selectAll().where(ofMerchant(owner));
 
@@ -103,10 +104,6 @@ export async function findCustomers(db: Db, owner: MerchantRef, filter: Customer
     .orderBy('id', 'desc')
     .limit(filter.limit + 1)
     .execute();
-}
-
-export async function setHasPaymentMethod(db: Db, owner: MerchantRef, id: number): Promise<void> {
-  await db.updateTable('customers').set({ has_payment_method: true }).where('id', '=', id).where(ofMerchant(owner)).execute();
 }
 
 /** For a join in another statement (a subscription with its customer's email): the merchant's customers' emails. */

@@ -6,15 +6,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import type { MerchantRef } from '../../shared/tenant.js';
-import {
-  type CustomerFilter,
-  findByEmail,
-  findByExternalId,
-  findCustomer,
-  findCustomers,
-  insertCustomerUnlessFound,
-  setHasPaymentMethod,
-} from './customer.repository.js';
+import { type CustomerFilter, findByEmail, findByExternalId, findCustomer, findCustomers, insertCustomerUnlessFound } from './customer.repository.js';
 
 export type { CustomerFilter };
 
@@ -70,6 +62,3 @@ export const findOwnCustomer = (db: Db, owner: MerchantRef, id: number, options:
 export async function listCustomers(db: Db, owner: MerchantRef, filter: CustomerFilter): Promise<Page<Customer>> {
   return toPage(await findCustomers(db, owner, filter), filter.limit);
 }
-
-/** The customer now has a card on file (`hasPaymentMethod`). */
-export const markHasPaymentMethod = (db: Db, owner: MerchantRef, id: number): Promise<void> => setHasPaymentMethod(db, owner, id);

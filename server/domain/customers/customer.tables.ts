@@ -1,7 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 import type { Json, Timestamp } from '../../db/columns.js';
 
-/** Customers (clients) of a merchant. Shared by test and live mode. */
+/** Customers (clients) of a merchant. Shared by test and live mode; their cards on file are per mode (payment_methods). */
 export interface CustomersTable {
   id: Generated<number>;
   merchant_id: number;
@@ -10,7 +10,6 @@ export interface CustomersTable {
   phone: string | null;
   external_id: string | null;
   metadata: Json<Record<string, string>>;
-  has_payment_method: Generated<boolean>;
   created_at: Timestamp;
 }
 export type Customer = Selectable<CustomersTable>;

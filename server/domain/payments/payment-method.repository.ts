@@ -23,6 +23,20 @@ export function savedCardsOf(db: Db, tenant: Tenant, customerId: number) {
   return db.selectFrom('payment_methods').where(ofTenant(tenant)).where('customer_id', '=', customerId).where('saved_at', 'is not', null);
 }
 
+/** Which of these customers have a card on file in the tenant's mode. */
+export async function findCustomersWithSavedCards(db: Db, tenant: Tenant, customerIds: readonly number[]): Promise<number[]> {
+  if (customerIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('payment_methods')
+    .select('customer_id')
+    .distinct()
+    .where(ofTenant(tenant))
+    .where('customer_id', 'in', customerIds)
+    .where('saved_at', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => (r.customer_id === null ? [] : [r.customer_id]));
+}
+
 /** A customer's cards on file, default first, then newest. */
 export async function findSavedCards(db: Db, tenant: Tenant, customerId: number, limit: number): Promise<PaymentMethodRow[]> {
   return savedCardsOf(db, tenant, customerId).selectAll().orderBy('is_default', 'desc').orderBy('saved_at', 'desc').orderBy('id').limit(limit).execute();

@@ -31,8 +31,8 @@ export const planView = (p: Plan): Schemas['Plan'] => ({
   createdAt: p.created_at.toISOString(),
 });
 
-/** A customer as the Checkout interface shows it. */
-export const customerView = (c: Customer): Schemas['Customer'] => ({
+/** A customer as the Checkout interface shows it; `hasPaymentMethod` in the caller's mode (customersWithCardOnFile). */
+export const customerView = (c: Customer, hasPaymentMethod: boolean): Schemas['Customer'] => ({
   id: c.id,
   object: 'customer',
   email: c.email ?? '',
@@ -40,6 +40,6 @@ export const customerView = (c: Customer): Schemas['Customer'] => ({
   phone: c.phone,
   externalId: c.external_id,
   metadata: c.metadata,
-  hasPaymentMethod: c.has_payment_method,
+  hasPaymentMethod,
   createdAt: c.created_at.toISOString(),
 });
