@@ -8,7 +8,20 @@ import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { secretKey, tag } from '../fixtures/keys.js';
 import { scenario } from '../fixtures/scenario.js';
 import { trialSubscription } from '../fixtures/subscriptions.js';
-import { CATALOG, CATALOG_FIELDS, commerce, ITEM, list, newItem, newProduct, OTHER_OPS, OTHER_STATES, PRODUCT } from '../fixtures/commerce-catalog.js';
+import {
+  CATALOG,
+  CATALOG_FIELDS,
+  commerce,
+  ITEM,
+  list,
+  newItem,
+  newPlan,
+  newProduct,
+  OTHER_OPS,
+  OTHER_STATES,
+  PLAN,
+  PRODUCT,
+} from '../fixtures/commerce-catalog.js';
 
 export const catalogProducts: Scenario[] = [
   scenario(
@@ -33,6 +46,27 @@ export const catalogProducts: Scenario[] = [
         [],
         'a deleted product is gone',
       );
+    },
+  ),
+  scenario(
+    'commerce.catalog.product-delete-in-use',
+    'Deleting a product with plans (archived too) answers 409 `invalid_state` and keeps it; one with inventory items is kept until they are deleted',
+    CATALOG,
+    [PRODUCT, PLAN, ITEM, 'deleteSubscriptionPlan', 'deleteSubscriptionInventoryItem', 'deleteSubscriptionProduct', 'listSubscriptionProducts'],
+    async (ctx) => {
+      const del = (id: number) => commerce(ctx, 'deleteSubscriptionProduct', 'DELETE', `/v1/SubscriptionProduct/${id}`);
+      const kept = async (id: number) => (await list(ctx, 'listSubscriptionProducts', '/v1/SubscriptionProduct', { $filter: `id eq ${id}` })).value.length;
+      const withPlan = await newProduct(ctx, 'delete with plan');
+      const plan = await newPlan(ctx, withPlan.id);
+      expectStatus(await commerce(ctx, 'deleteSubscriptionPlan', 'DELETE', `/v1/SubscriptionPlan/${plan.id}`), 200, 'archive its plan');
+      expectError(await del(withPlan.id), 409, 'conflict', 'invalid_state');
+      assert.equal(await kept(withPlan.id), 1, 'a product with plans is kept');
+      const withItem = await newProduct(ctx, 'delete with item');
+      const item = await newItem(ctx, withItem.id, 'delete');
+      expectError(await del(withItem.id), 409, 'conflict', 'invalid_state');
+      expectStatus(await commerce(ctx, 'deleteSubscriptionInventoryItem', 'DELETE', `/v1/SubscriptionInventoryItem/${item.id}`), 204, 'delete its item');
+      expectStatus(await del(withItem.id), 204, 'delete the product once its items are gone');
+      assert.equal(await kept(withItem.id), 0);
     },
   ),
   scenario('commerce.catalog.product-types', '`subscriptionProductType` is `Service`, `Digital` or `Physical`', CATALOG_FIELDS, [PRODUCT], async (ctx) => {
