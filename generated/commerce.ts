@@ -390,14 +390,15 @@ export interface paths {
          * @description Captures an open card hold: `amount` (default the whole authorized amount) is charged and
          *     the rest is released; the payment becomes `Success` with `holdStatus` `Captured`, and its
          *     invoice is paid for the captured amount (`payment.captured`, `payment.succeeded` and
-         *     `invoice.paid` webhooks). A second capture answers 409 `hold_not_capturable`, unless it
-         *     repeats the first request's `Idempotency-Key`, which answers the first capture again. Till's
-         *     design (the source document lists the operation without its shapes), following the
-         *     Checkout interface's holds: a hold can be captured once, within 7 days of authorization (or
-         *     the payment option's own period). A payment that is not a card hold, a hold that is not
-         *     open (captured, released or lapsed), more than was authorized, or a refusal by the processor
-         *     answers 409 `hold_not_capturable`; a processor failure answers 502 `hold_operation_failed`,
-         *     and retrying is safe.
+         *     `invoice.paid` webhooks). Till's design (the source document lists the operation without
+         *     its shapes), following the Checkout interface's holds: a hold can be captured once, within
+         *     7 days of authorization (or the payment option's own period), and the answer carries
+         *     `alreadyDone`. Capturing a payment that was captured already answers 200 with the payment
+         *     as it stands and `alreadyDone` true, whatever `amount` it sends: nothing is charged, posted
+         *     or sent again (a retry with the first request's `Idempotency-Key` answers the first capture
+         *     again). A payment that is not a card hold, a hold that is released or lapsed, more
+         *     than was authorized, or a refusal by the processor answers 409 `hold_not_capturable`; a
+         *     processor failure answers 502 `hold_operation_failed`, and retrying is safe.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1234,18 +1235,13 @@ export interface paths {
          * Delete a subscription product
          * @description Deletes the product permanently.
          *
-         *     Till's design (the source shows no response): 204 with no body. The deletion rule, checked in
-         *     this order; a product that is in use answers 409 `invalid_state` and stays as it is:
+         *     Till's design (the source shows no response): 204 with no body. A product that is in use
+         *     answers 409 `invalid_state` and stays as it is:
          *     - a product with any plan (archived ones too) is kept for good: plans are never deleted
          *       (`DELETE /v1/SubscriptionPlan/{id}` archives), because subscriptions and their invoices
          *       refer to them. Keep such a product; rename it or archive its plans instead;
-         *     - a product with inventory items is kept until they go: delete them
-         *       (`DELETE /v1/SubscriptionInventoryItem/{id}`; a `Rented` item cannot be deleted), then the
-         *       product;
-         *     - a product a payment link offers (`subscriptionProductId`) is kept until no link refers to
-         *       it: delete the link, or point it at another product, then the product.
-         *
-         *     Products are shared by both modes: a plan, item or link of either mode keeps it.
+         *     - a product with inventory items or payment links (`subscriptionProductId`) can be deleted
+         *       once they are removed.
          *
          *     Scope: `subscriptionproduct.delete`.
          */
@@ -2513,6 +2509,11 @@ export interface components {
             /** @description Amount to capture, at most the authorized amount; the rest is released. */
             amount?: number;
         };
+        /** @description Till's design, like the Checkout interface's capture (`HoldResult`): the payment after the capture, and whether this call repeated a capture that had already gone through. */
+        CommercePaymentCaptureResult: {
+            /** @description True when the hold had been captured already: the payment is answered as it stands and nothing changed (no second charge, ledger posting or webhook). False for the capture itself. */
+            alreadyDone: boolean;
+        } & components["schemas"]["CommercePayment"];
         /** @description A card to register as a funding source of the user. With `fundingSourceId` the card of that funding source is replaced; with null or without it a new funding source is made. */
         RegisterCardRequest: {
             card: components["schemas"]["PaymentCardInput"];
@@ -4575,7 +4576,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payment after the capture. */
+            /** @description The payment after the capture, or as it stands when it was captured already (`alreadyDone`). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4585,7 +4586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CommercePayment"];
+                    "application/json": components["schemas"]["CommercePaymentCaptureResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5784,7 +5785,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description `invalid_state`: the product is in use and stays as it is. It has plans (kept for good: plans are never deleted), inventory items (delete them first), or a payment link offers it (remove the link first); the message says which. */
+            /** @description The product is still in use. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -107,7 +107,7 @@ describe('creating a payment', () => {
 });
 
 describe('holds and capture', () => {
-  it('Manual holds the card (Pending, Authorized, 7 days); capturing part charges it, releases the rest and pays the invoice; a second capture answers 409', async () => {
+  it('Manual holds the card (Pending, Authorized, 7 days); capturing part charges it, releases the rest and pays the invoice; a second capture answers 200 alreadyDone, nothing posted or sent again', async () => {
     const res = await create({ amount: 120, paymentOptionId: 1, card: card(), captureMethod: 'Manual', description: 'Deposit' });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
@@ -141,9 +141,14 @@ describe('holds and capture', () => {
     );
     expect((await ledgerOf(res.json.id)).filter((e) => MERCHANT_BALANCES.includes(e.account as 'pending'))).toHaveLength(2);
     expect(await eventTypes(res.json.id)).toEqual(['payment.authorized', 'payment.captured', 'payment.succeeded']);
-    const twice = await capture(res.json.id);
-    expect(twice.status).toBe(409);
-    expect(twice.json.error.code).toBe('hold_not_capturable');
+    expect(captured.json.alreadyDone).toBe(false);
+    const ledgerAfterCapture = await ledgerOf(res.json.id);
+    const twice = await capture(res.json.id, { amount: 100 });
+    expect(twice.status, twice.text).toBe(200);
+    expect(twice.json).toMatchObject({ id: res.json.id, status: 'Success', holdStatus: 'Captured', capturedAmount: 80, feePaid: 2.62, alreadyDone: true });
+    expect(await ledgerOf(res.json.id)).toEqual(ledgerAfterCapture);
+    expect(await eventTypes(res.json.id)).toEqual(['payment.authorized', 'payment.captured', 'payment.succeeded']);
+    expect(await checkoutInvoice(res.json.invoiceId)).toMatchObject({ status: 'paid', total: 80, amountPaid: 80 });
     expect((await read(res.json.id)).json).toMatchObject({ status: 'Success', capturedAmount: 80 });
   });
 

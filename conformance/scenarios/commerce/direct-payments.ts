@@ -1,7 +1,7 @@
 // Payments by id through the Commerce interface (`/v1/payment`): a card payment, and a card hold with its capture.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
-import { call, expectError, expectStatus } from '../fixtures/http.js';
+import { call, expectStatus } from '../fixtures/http.js';
 import { apiKey } from '../fixtures/keys.js';
 import { card, OTHER_OPS, VISA } from '../fixtures/commerce-payments.js';
 
@@ -66,13 +66,27 @@ export const commerceDirectPayments: Scenario[] = [
       expectStatus(res, 200, 'capture the hold');
       assert.equal(res.json.holdStatus, 'Captured');
       assert.equal(res.json.capturedAmount, 40);
-      const twice = await call(ctx, 'commerce', 'captureCommercePayment', {
-        method: 'POST',
-        path: `/v1/payment/${hold.json.id}/capture`,
-        apiKey: apiKey(ctx),
-        body: {},
-      });
-      expectError(twice, 409, 'conflict', 'hold_not_capturable');
+    },
+  },
+  {
+    id: 'commerce.other.capture-repeat-already-done',
+    title: 'Capturing a payment captured already answers 200 with `alreadyDone` true and the payment as captured, like the Checkout interface',
+    source: OTHER_OPS,
+    requires: ['createCommercePayment', 'captureCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const hold = await createPayment(ctx, { amount: 50, paymentOptionId: 1, card: card(VISA), captureMethod: 'Manual' });
+      const capture = (body: Record<string, unknown>) =>
+        call(ctx, 'commerce', 'captureCommercePayment', { method: 'POST', path: `/v1/payment/${hold.json.id}/capture`, apiKey: apiKey(ctx), body });
+      const first = await capture({ amount: 40 });
+      expectStatus(first, 200, 'capture the hold');
+      assert.equal(first.json.alreadyDone, false, 'the capture itself answers alreadyDone false');
+      const twice = await capture({});
+      expectStatus(twice, 200, 'capture it again');
+      assert.equal(twice.json.alreadyDone, true, 'a repeated capture answers alreadyDone true');
+      assert.equal(twice.json.holdStatus, 'Captured');
+      assert.equal(twice.json.capturedAmount, 40, 'nothing more is captured');
+      assert.equal(twice.json.feePaid, first.json.feePaid, 'no second fee');
     },
   },
 ];

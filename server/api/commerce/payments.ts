@@ -3,7 +3,7 @@ import { createDirectPayment } from '../../domain/invoice-payments/direct-paymen
 import { payInvoiceWithOption } from '../../domain/invoice-payments/pay-invoice.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { commercePaymentView, payerCardOf, paymentResponseView } from './views/payment.view.js';
+import { commerceCaptureView, commercePaymentView, payerCardOf, paymentResponseView } from './views/payment.view.js';
 
 /** Paying invoices, and payments by id (Commerce interface). */
 export const paymentHandlers: CommerceHandlers = {
@@ -31,6 +31,6 @@ export const paymentHandlers: CommerceHandlers = {
     return ok(commercePaymentView(await getPaymentDetails(db, deps.clock, tenant, path.id), deps.config.publicBaseUrl));
   },
   async captureCommercePayment({ db, deps, tenant, path, body }) {
-    return ok(commercePaymentView(await captureHeldPayment(db, deps.clock, tenant, path.id, body?.amount), deps.config.publicBaseUrl));
+    return ok(commerceCaptureView(await captureHeldPayment(db, deps.clock, tenant, path.id, body?.amount), deps.config.publicBaseUrl));
   },
 };

@@ -77,19 +77,21 @@ export async function getPaymentDetails(db: Kysely<Database>, clock: Clock, tena
   };
 }
 
+/** A captured payment with its details, and whether the capture had gone through before this call. */
+export interface CapturedPayment extends PaymentDetails {
+  alreadyDone: boolean;
+}
+
 /**
  * Captures a card hold made through the Commerce interface (or any checkout session), once: the
- * hold rules of the Checkout interface, but a second capture answers 409 `hold_not_capturable`.
+ * hold rules of the Checkout interface. A payment captured already is answered as it stands with
+ * `alreadyDone` (nothing charged, posted or sent again).
  */
-export async function captureHeldPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<PaymentDetails> {
+export async function captureHeldPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<CapturedPayment> {
   const payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   if (payment.session_id === null) throw new AppError('hold_not_capturable', { message: 'This payment is not a card hold.' });
-  const outcome = await captureHold(db, clock, tenant, id, { amount });
-  if (outcome.alreadyDone)
-    throw new AppError('hold_not_capturable', {
-      message: `Payment ${id} was captured already (${outcome.payment.captured_amount} ${outcome.payment.currency}); a hold is captured once.`,
-    });
-  return getPaymentDetails(db, clock, tenant, id);
+  const { alreadyDone } = await captureHold(db, clock, tenant, id, { amount });
+  return { ...(await getPaymentDetails(db, clock, tenant, id)), alreadyDone };
 }
 
 /**

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
 import type { PaymentRow } from '../../../domain/payments/payment.tables.js';
-import type { PaymentDetails } from '../../../domain/invoice-payments/payment-details.js';
+import type { CapturedPayment, PaymentDetails } from '../../../domain/invoice-payments/payment-details.js';
 import type { InvoicePaymentResult, PayerAction, PayerCard } from '../../../domain/invoice-payments/pay-invoice.js';
 import { amountDue } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
@@ -142,6 +142,11 @@ export function commercePaymentView(v: PaymentDetails, publicBaseUrl: string): S
     paymentDateTime: p.captured_at?.toISOString() ?? (p.status === 'authorized' ? p.created_at.toISOString() : null),
     createdDateTime: p.created_at.toISOString(),
   };
+}
+
+/** A capture's answer: the payment, and whether it had been captured already. */
+export function commerceCaptureView(v: CapturedPayment, publicBaseUrl: string): Schemas['CommercePaymentCaptureResult'] {
+  return { ...commercePaymentView(v, publicBaseUrl), alreadyDone: v.alreadyDone };
 }
 
 /** The card of a Commerce request (`MM/YY`, `cvv`) as the processor reads it. Never logged, never stored. */
