@@ -1235,13 +1235,18 @@ export interface paths {
          * Delete a subscription product
          * @description Deletes the product permanently.
          *
-         *     Till's design (the source shows no response): 204 with no body. A product that is in use
-         *     answers 409 `invalid_state` and stays as it is:
+         *     Till's design (the source shows no response): 204 with no body. The deletion rule, checked in
+         *     this order; a product that is in use answers 409 `invalid_state` and stays as it is:
          *     - a product with any plan (archived ones too) is kept for good: plans are never deleted
          *       (`DELETE /v1/SubscriptionPlan/{id}` archives), because subscriptions and their invoices
          *       refer to them. Keep such a product; rename it or archive its plans instead;
-         *     - a product with inventory items or payment links (`subscriptionProductId`) can be deleted
-         *       once they are removed.
+         *     - a product with inventory items is kept until they go: delete them
+         *       (`DELETE /v1/SubscriptionInventoryItem/{id}`; a `Rented` item cannot be deleted), then the
+         *       product;
+         *     - a product a payment link offers (`subscriptionProductId`) is kept until no link refers to
+         *       it: delete the link, or point it at another product, then the product.
+         *
+         *     Products are shared by both modes: a plan, item or link of either mode keeps it.
          *
          *     Scope: `subscriptionproduct.delete`.
          */
@@ -5785,7 +5790,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The product is still in use. */
+            /** @description `invalid_state`: the product is in use and stays as it is. It has plans (kept for good: plans are never deleted), inventory items (delete them first), or a payment link offers it (remove the link first); the message says which. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
