@@ -865,9 +865,10 @@ export interface paths {
         };
         /**
          * List a subscription's invoices
-         * @description Lists the invoices a subscription raised, one per billing period, newest first, up to 100
-         *     per page (`limit`, default 25 like every list). Each can be fetched in full with
-         *     `GET /v1/invoices/{id}`.
+         * @description Lists the invoices a subscription raised, one per billing period, newest first. The list
+         *     returns up to 100 invoices: without `limit` a page holds up to 100 (unlike the other lists'
+         *     25); `limit` (1-100) and `startingAfter` page it like every list. Each can be fetched in full
+         *     with `GET /v1/invoices/{id}`.
          *
          *     Scope: `subscription.read`.
          */
@@ -8189,7 +8190,7 @@ export interface operations {
     listSubscriptionInvoices: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100, default 25 like every list; a page holds at most 100 invoices. */
+                /** @description Page size, 1-100, default 100 (the list returns up to 100 invoices). */
                 limit?: number;
                 /** @description Cursor: the id of the last item already held. The page holds the items that come after it (older items, as lists are newest first). Repeat the request with the last item's id to get the next page while `hasMore` is true. */
                 startingAfter?: components["parameters"]["StartingAfter"];

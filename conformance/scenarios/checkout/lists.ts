@@ -6,8 +6,9 @@ import { idsOf, listCustomers, listPlansPage, newPlan, newProduct, postCustomer 
 import { call, envelopeData, expectStatus } from '../fixtures/http.js';
 import { emailFor, secretKey, tag } from '../fixtures/keys.js';
 import { SUBSCRIBE } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
+import { clocked, pending } from '../fixtures/scenario.js';
 import { LIST_WRAPPER } from '../fixtures/sections.js';
+import { advancePast, dailySubscription, subscriptionOf } from '../fixtures/subscriptions.js';
 
 /** Walks a list one item at a time from a cursor until `until` is seen; answers the ids in order. */
 async function walk(
@@ -143,10 +144,35 @@ export const lists: Scenario[] = [
       assert.equal(planPage.hasMore, true, 'plans: more follow');
     },
   },
-  pending('checkout.lists.subscription-invoices-up-to-100', "A subscription's invoice list returns up to 100 items", LIST_WRAPPER, [
-    ...SUBSCRIBE,
-    'listSubscriptionInvoices',
-  ]),
+  clocked(
+    'checkout.lists.subscription-invoices-up-to-100',
+    "A subscription's invoice list returns up to 100 items: without `limit` it answers more than the other lists' 25",
+    LIST_WRAPPER,
+    [...SUBSCRIBE, 'listSubscriptionInvoices'],
+    {
+      async run(ctx) {
+        const { subscriptionId } = await dailySubscription(ctx, 'invoice list up to 100');
+        await advancePast(ctx, (await subscriptionOf(ctx, subscriptionId)).currentPeriodEnd, 25 * 86_400);
+        const list = async (query: Record<string, number>) =>
+          envelopeData(
+            await call(ctx, 'checkout', 'listSubscriptionInvoices', {
+              method: 'GET',
+              path: `/v1/subscriptions/${subscriptionId}/invoices`,
+              key: secretKey(ctx),
+              query,
+            }),
+            200,
+            "list the subscription's invoices",
+          );
+        const all = await list({});
+        assert.equal(all.data.length, 27, `27 daily invoices (the first and 26 renewals) come in one page without limit, got ${all.data.length}`);
+        assert.equal(all.hasMore, false, 'nothing follows');
+        const page = await list({ limit: 25 });
+        assert.equal(page.data.length, 25, 'limit still sets the page size');
+        assert.equal(page.hasMore, true, 'more follow a page of 25');
+      },
+    },
+  ),
   pending(
     'checkout.lists.invoices-by-reference',
     'Invoices by reference take `limit` and `startingAfter` like every list, and answer at most one invoice for a reference',

@@ -35,6 +35,6 @@ export const subscriptionHandlers: CheckoutHandlers = {
     return ok(envelope({ object: 'plan_change' as const, subscription: subscriptionView(subscription), proration: prorationView(proration) }));
   },
   async listSubscriptionInvoices({ db, tenant, path, query }) {
-    return ok(envelope(listOf(await listSubscriptionInvoices(db, tenant, path.id, pageOf(query, 25)), subscriptionInvoiceView)));
+    return ok(envelope(listOf(await listSubscriptionInvoices(db, tenant, path.id, pageOf(query, 100)), subscriptionInvoiceView)));
   },
 };
