@@ -3,7 +3,7 @@
 // database of its own, so a failure names the rule. Payments are made by the checkout services:
 // a session, a sandbox card tokenized and confirmed (or a wallet QR code paid). The HTTP tests of
 // the same rules: refunds.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { confirmSession, tokenizeCard } from '../../server/domain/checkout/confirm.js';
 import { refund, settlePayment } from '../../server/domain/checkout/payment-operations.js';
 import { createSession } from '../../server/domain/checkout/session-create.js';
@@ -15,20 +15,16 @@ import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
 import type { Tenant } from '../../server/shared/tenant.js';
 import { CARDS, cardDetails } from '../support/checkout.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const clock = new ManualClock(new Date());
 const settings = { publicBaseUrl: 'https://pay.till.example', allowLoopbackWebhooks: false };
 
-let test: TestDatabase;
+const database = useTestDatabase('refund-rules');
 let tenant: Tenant;
-const db = () => test.database.db;
+const db = () => database.db;
 beforeAll(async () => {
-  test = await openTestDatabase('refund-rules');
   tenant = await newTenant('Refund rules');
-});
-afterAll(async () => {
-  await test?.close();
 });
 
 async function newTenant(name: string): Promise<Tenant> {

@@ -1,33 +1,29 @@
 // The creation rules of a checkout session (checkout-billing-api.md, "Checkout session: fields
 // accepted at creation" and "Creation rules"), called on the service itself (createSession) on a
 // database of its own, so a failure names the rule. The HTTP tests of the same rules: sessions.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSession, type SessionToCreate } from '../../server/domain/checkout/session-create.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
 import type { Tenant } from '../../server/shared/tenant.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const clock = new ManualClock(new Date('2030-03-01T12:00:00.000Z'));
 const settings = { publicBaseUrl: 'https://pay.till.example', allowLoopbackWebhooks: false };
 const MINUTE = 60_000;
 const fromNow = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
 
-let test: TestDatabase;
+const database = useTestDatabase('session-rules');
 let tenant: Tenant;
 beforeAll(async () => {
-  test = await openTestDatabase('session-rules');
-  const { credentials } = await createMerchant(test.database.db, clock, { name: 'Session rules' });
+  const { credentials } = await createMerchant(database.db, clock, { name: 'Session rules' });
   tenant = { merchantId: credentials.merchantId, livemode: false };
-});
-afterAll(async () => {
-  await test?.close();
 });
 
 /** An embedded one-time session of 49.99 USD, `input` over that. */
 const create = (input: Partial<SessionToCreate> = {}) =>
-  createSession(test.database.db, clock, settings, tenant, { amount: '49.99', currency: 'USD', mode: 'embedded', paymentType: 'one_time', ...input });
+  createSession(database.db, clock, settings, tenant, { amount: '49.99', currency: 'USD', mode: 'embedded', paymentType: 'one_time', ...input });
 
 /** The error the service refuses `input` with. */
 async function refusal(input: Partial<SessionToCreate>) {
@@ -121,8 +117,8 @@ describe('mode and paymentType', () => {
 
   it('a hold session (captureMethod manual) needs a card option that can hold a card (validation_error naming captureMethod)', async () => {
     expect((await create({ captureMethod: 'manual' })).session.capture_method).toBe('manual');
-    const { credentials } = await createMerchant(test.database.db, clock, { name: 'No holds' });
-    await test.database.db
+    const { credentials } = await createMerchant(database.db, clock, { name: 'No holds' });
+    await database.db
       .updateTable('merchants')
       .set({
         payment_options: JSON.stringify([
@@ -132,7 +128,7 @@ describe('mode and paymentType', () => {
       .where('id', '=', credentials.merchantId)
       .execute();
     const noHolds = { merchantId: credentials.merchantId, livemode: false };
-    const refused = await createSession(test.database.db, clock, settings, noHolds, {
+    const refused = await createSession(database.db, clock, settings, noHolds, {
       amount: '10',
       currency: 'USD',
       mode: 'embedded',

@@ -3,8 +3,7 @@
 // database of its own: which statuses can be paid, how an invoice reaches each of them (create,
 // send, pay, due date and validity on the clock, void), and the rules of its dates and identifiers.
 // The HTTP tests are in invoices-*.test.ts and pay-invoice-*.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TillDatabase } from '../../server/db/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceRow } from '../../server/domain/invoices/invoice.tables.js';
 import { sendInvoiceTo } from '../../server/domain/invoices/invoice-send.js';
 import { type NewItemizedInvoice, createItemizedInvoice } from '../../server/domain/invoices/itemized-invoice.js';
@@ -16,22 +15,18 @@ import { createMerchant } from '../../server/domain/merchants/merchant.service.j
 import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
 import type { Tenant } from '../../server/shared/tenant.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const clock = new ManualClock('2026-06-01T09:00:00Z');
 const HOUR = 3_600_000;
 const links = { publicBaseUrl: 'https://pay.example.com' };
-let copy: TestDatabase;
-let database: TillDatabase;
+const database = useTestDatabase();
 let tenant: Tenant;
 
 beforeAll(async () => {
-  copy = await openTestDatabase();
-  database = copy.database;
   const { merchant } = await createMerchant(database.db, clock, { name: `Invoice rules ${Date.now()}` });
   tenant = { merchantId: merchant.id, livemode: false };
 });
-afterAll(() => copy?.close());
 
 /** An invoice of one item of 100.00 USD, with `input` over it. */
 const newInvoice = (input: Partial<NewItemizedInvoice> = {}) =>

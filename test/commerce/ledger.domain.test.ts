@@ -3,27 +3,22 @@
 // refund beyond the available balance is refused with nothing written.
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TillDatabase } from '../../server/db/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { balances, InsufficientBalanceError, post } from '../../server/domain/ledger/ledger.service.js';
 import type { Movement } from '../../server/domain/ledger/postings.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { systemClock } from '../../server/shared/clock.js';
 import type { Tenant } from '../../server/shared/tenant.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 import { apply, emptyBooks, plan, step } from '../support/ledger-model.js';
 
 describe('the ledger service on a database', () => {
-  let copy: TestDatabase;
-  let database: TillDatabase;
+  const database = useTestDatabase();
   let merchantId: number;
 
   beforeAll(async () => {
-    copy = await openTestDatabase();
-    database = copy.database;
     merchantId = (await createMerchant(database.db, systemClock, { name: `Ledger property ${Date.now()}` })).merchant.id;
   });
-  afterAll(() => copy?.close());
 
   /** Balances as exact decimals at the column's scale (numeric(20, 4)), to compare values rather than spellings. */
   const exact = (b: Awaited<ReturnType<typeof balances>>) => ({

@@ -5,8 +5,7 @@
 // gets its share, every posting balances). The HTTP tests of the same rules are in transfers.test.ts.
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TillDatabase } from '../../server/db/database.js';
+import { describe, expect, it } from 'vitest';
 import type { FeePayer, TransferAction } from '../../server/domain/transfers/transfer.tables.js';
 import type { WalletAccountRow } from '../../server/domain/accounts/account.tables.js';
 import { accountBalance, listAccounts } from '../../server/domain/accounts/account.service.js';
@@ -17,7 +16,7 @@ import { createTransfer, type TransferRequest } from '../../server/domain/transf
 import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
 import type { Tenant } from '../../server/shared/tenant.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const PAYERS: FeePayer[] = ['Sender', 'Receiver', 'Both'];
 const BANK = 'DE89370400440532013000';
@@ -72,14 +71,7 @@ describe('the transfer fee rule', () => {
 
 describe('the balance rules of a transfer', () => {
   const clock = new ManualClock('2026-03-02T10:00:00Z');
-  let copy: TestDatabase;
-  let database: TillDatabase;
-
-  beforeAll(async () => {
-    copy = await openTestDatabase();
-    database = copy.database;
-  });
-  afterAll(() => copy?.close());
+  const database = useTestDatabase();
 
   let merchants = 0;
   /** A merchant's test mode and its account in `currency`, with `settled` available and `pending` not settled yet. */

@@ -5,8 +5,7 @@
 // inactive; Activate and Deactivate). A payment is counted as the app counts it when an invoice of
 // the link is paid (countLinkPayment, the reactor to invoice.paid). The HTTP tests of the same
 // rules are in payer.test.ts and merchant.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TillDatabase } from '../../server/db/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceRow } from '../../server/domain/invoices/invoice.tables.js';
 import { expireDueLinks } from '../../server/domain/links/link-expiry.js';
 import type { LinkChanges } from '../../server/domain/links/link-fields.js';
@@ -17,22 +16,18 @@ import { createMerchant } from '../../server/domain/merchants/merchant.service.j
 import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
 import type { Tenant } from '../../server/shared/tenant.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const clock = new ManualClock('2026-05-04T09:00:00Z');
 const HOUR = 3_600_000;
 const context = { allowLoopbackWebhooks: false };
-let copy: TestDatabase;
-let database: TillDatabase;
+const database = useTestDatabase();
 let tenant: Tenant;
 
 beforeAll(async () => {
-  copy = await openTestDatabase();
-  database = copy.database;
   const { merchant } = await createMerchant(database.db, clock, { name: `Link limits ${Date.now()}` });
   tenant = { merchantId: merchant.id, livemode: false };
 });
-afterAll(() => copy?.close());
 
 /** A fixed-price link (10.00 USD) of the tenant, with `input` over it. */
 const newLink = async (input: Partial<LinkChanges> = {}) =>

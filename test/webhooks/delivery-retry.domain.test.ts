@@ -5,9 +5,8 @@
 // current secret. Every attempt fails at once and no request leaves this machine: the endpoint is on
 // loopback, which these settings refuse before connecting. The schedule as a pure rule is in
 // rules.unit.test.ts; over HTTP with real receivers, in retries.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverySettings } from '../../server/api/kit.js';
-import type { TillDatabase } from '../../server/db/database.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { createConfiguration, updateConfiguration } from '../../server/domain/webhooks/configuration.service.js';
@@ -16,20 +15,13 @@ import { attemptDelivery, claimDeliveries, dueDeliveries, RETRY_DELAYS_SECONDS }
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { randomToken } from '../../server/shared/crypto.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const clock = new ManualClock('2026-05-04T09:00:00Z');
 /** Loopback targets refused: each attempt fails at once (`address_not_allowed`), before any connection. */
 const settings = deliverySettings({ config: { allowLoopbackWebhooks: false, webhookTimeoutMs: 1000 } });
 const policy = { allowLoopback: true };
-let copy: TestDatabase;
-let database: TillDatabase;
-
-beforeAll(async () => {
-  copy = await openTestDatabase();
-  database = copy.database;
-});
-afterAll(() => copy?.close());
+const database = useTestDatabase();
 
 /** A new merchant's endpoint on loopback and one test-mode event for it, fanned out: the delivery's id, due now. */
 async function failingDelivery() {

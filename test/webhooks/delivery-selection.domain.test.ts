@@ -4,9 +4,8 @@
 // merchant only, so the events here carry a test subject. No request leaves this machine: the
 // fan-out sends nothing, and the test sends go to loopback URLs these settings refuse before
 // connecting. The HTTP tests of the same rules: delivery.test.ts and test-events.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverySettings } from '../../server/api/kit.js';
-import type { TillDatabase } from '../../server/db/database.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { createConfiguration, type NewWebhookConfiguration } from '../../server/domain/webhooks/configuration.service.js';
@@ -16,19 +15,12 @@ import { EVENT_TYPES, type EventType } from '../../server/domain/webhooks/event-
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { randomToken } from '../../server/shared/crypto.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/domain.js';
 
 const clock = new ManualClock('2026-05-04T09:00:00Z');
 /** Loopback targets refused: a test send fails at once, before any connection. */
 const settings = deliverySettings({ config: { allowLoopbackWebhooks: false, webhookTimeoutMs: 1000 } });
-let copy: TestDatabase;
-let database: TillDatabase;
-
-beforeAll(async () => {
-  copy = await openTestDatabase();
-  database = copy.database;
-});
-afterAll(() => copy?.close());
+const database = useTestDatabase();
 
 /** A merchant of its own for each test (the outbox is the file's). */
 const newMerchant = async () => (await createMerchant(database.db, clock, { name: `Selection ${randomToken(6)}` })).merchant.id;
