@@ -5,6 +5,26 @@ import { created, fixtureSession, publishable } from './fixtures.js';
 
 export const TEST_CARD = { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 
+/** Tokenizes the test card on `session` and confirms the session with it (publishable key and client secret); a confirm that is not 200 fails the setup. */
+async function payWithTestCard(ctx: ConformanceContext, key: string, session: { id: string; clientSecret: string }) {
+  const pm = await ctx.request('checkout', 'tokenizeCard', {
+    method: 'POST',
+    path: `/v1/checkout-sessions/${session.id}/tokenize`,
+    key,
+    clientSecret: session.clientSecret,
+    body: TEST_CARD,
+  });
+  const confirmed = await ctx.request('checkout', 'confirmCheckoutSession', {
+    method: 'POST',
+    path: `/v1/checkout-sessions/${session.id}/confirm`,
+    key,
+    clientSecret: session.clientSecret,
+    body: { paymentMethodId: pm.json?.id },
+  });
+  if (confirmed.status !== 200) throw new Error(`setup: confirm answered ${confirmed.status}: ${confirmed.text.slice(0, 200)}`);
+  return { pm, confirmed };
+}
+
 /** A confirmed session (a paid card payment, or a hold with captureMethod manual); needs the publishable key. */
 export async function fixturePaid(ctx: ConformanceContext, captureMethod: 'automatic' | 'manual'): Promise<{ sessionId: string; paymentId: number }> {
   const key = publishable(ctx);
@@ -15,21 +35,7 @@ export async function fixturePaid(ctx: ConformanceContext, captureMethod: 'autom
     { amount: 30, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', captureMethod, metadata: { conformanceRun: ctx.runId } },
     ctx.options.secretKey,
   );
-  const pm = await ctx.request('checkout', 'tokenizeCard', {
-    method: 'POST',
-    path: `/v1/checkout-sessions/${s.id}/tokenize`,
-    key,
-    clientSecret: s.clientSecret,
-    body: TEST_CARD,
-  });
-  const confirmed = await ctx.request('checkout', 'confirmCheckoutSession', {
-    method: 'POST',
-    path: `/v1/checkout-sessions/${s.id}/confirm`,
-    key,
-    clientSecret: s.clientSecret,
-    body: { paymentMethodId: pm.json?.id },
-  });
-  if (confirmed.status !== 200) throw new Error(`setup: confirm answered ${confirmed.status}: ${confirmed.text.slice(0, 200)}`);
+  const { confirmed } = await payWithTestCard(ctx, key, s);
   return { sessionId: s.id, paymentId: confirmed.json.paymentResult.id };
 }
 export const fixtureHold = async (ctx: ConformanceContext) => (await fixturePaid(ctx, 'manual')).paymentId;
@@ -140,21 +146,7 @@ export async function fixtureSavedCard(
     metadata: { conformanceRun: ctx.runId },
   };
   const first = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', body, ctx.options.secretKey);
-  const pm = await ctx.request('checkout', 'tokenizeCard', {
-    method: 'POST',
-    path: `/v1/checkout-sessions/${first.id}/tokenize`,
-    key,
-    clientSecret: first.clientSecret,
-    body: TEST_CARD,
-  });
-  const paid = await ctx.request('checkout', 'confirmCheckoutSession', {
-    method: 'POST',
-    path: `/v1/checkout-sessions/${first.id}/confirm`,
-    key,
-    clientSecret: first.clientSecret,
-    body: { paymentMethodId: pm.json?.id },
-  });
-  if (paid.status !== 200) throw new Error(`setup: confirm answered ${paid.status}: ${paid.text.slice(0, 200)}`);
+  const { pm } = await payWithTestCard(ctx, key, first);
   const session = await created<{ id: string; clientSecret: string }>(ctx, 'createCheckoutSession', '/v1/checkout-sessions', body, ctx.options.secretKey);
   return { session, paymentMethodId: pm.json.id, phone };
 }
