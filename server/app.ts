@@ -125,7 +125,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
 /**
  * What is served outside the API: the health check, the 3-D Secure challenge page, the image of a
  * wallet QR code, the hosted checkout and invoice pages and their assets, the customer portal (no key; their own errors), the
- * API references (`/docs`, `/openapi/*.json`), and the notification hub's negotiate (its WebSocket is `attachHub`'s, on the listening server).
+ * API references (`/docs`, `/openapi/*.json`), and the notification hub's negotiate and HTTP transports (served by the hub `attachHub` attached to the listening server, as is its WebSocket).
  */
 function pages(deps: AppDeps): Router {
   const app = Router();

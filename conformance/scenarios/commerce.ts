@@ -7,6 +7,7 @@ import { catalogInventory, catalogProducts, catalogSubscriptions } from './comme
 import { catalogPlans } from './commerce/catalog-plans.js';
 import { fundingSourceScenarios } from './commerce/funding-sources.js';
 import { fundsScenarios } from './commerce/funds.js';
+import { hubScenarios } from './commerce/hub.js';
 import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { invoiceConventions } from './commerce/invoice-conventions.js';
@@ -34,6 +35,7 @@ export const commerceScenarios: Scenario[] = [
   ...catalogInventory,
   ...catalogSubscriptions,
   ...commercePlatformScenarios,
+  ...hubScenarios,
   ...commerceDirectPayments,
   ...identityScenarios,
 ];

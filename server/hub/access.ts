@@ -3,29 +3,44 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { parseKeyPrefix } from '../domain/merchants/keys.js';
-import { findActiveKey } from '../domain/merchants/merchant.service.js';
+import { findActiveKeyWithHash } from '../domain/merchants/merchant.service.js';
+import { hashSecret } from '../shared/crypto.js';
 import { AppError } from '../shared/errors.js';
 import type { Tenant } from '../shared/tenant.js';
 
-/** A merchant connection hears every invoice of its merchant and mode; a public one only the invoices it subscribes to. */
-export type HubAccess = { kind: 'merchant'; tenant: Tenant } | { kind: 'public' };
+/**
+ * A merchant connection hears every invoice of its merchant and mode; a public one only the
+ * invoices it subscribes to. A merchant connection keeps its key's hash, to check the key again.
+ */
+export type HubAccess = { kind: 'merchant'; tenant: Tenant; keyHash: string } | { kind: 'public' };
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? undefined : text.trim();
+}
+
+/** The key in `Authorization: Bearer <key>` or in the Commerce interface's `x-api-key` (the same key twice is fine; two keys are refused). */
+function headerToken(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headerValue(headers.authorization);
+  const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  if (authorization !== undefined && !bearer) throw new AppError('invalid_api_key', { message: 'The Authorization header must be `Bearer <secret key>`.' });
+  const apiKey = headerValue(headers['x-api-key']);
+  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) {
+    throw new AppError('invalid_api_key', { message: 'Two different keys were sent (Authorization and x-api-key). Send one.' });
+  }
+  return bearer ?? apiKey;
+}
+
 /**
- * The access token a client sent: `Authorization: Bearer <key>` (negotiate, and Node clients on
- * the WebSocket) or the `access_token` query parameter (browsers cannot set WebSocket headers).
- * Undefined when there is none; an Authorization header that is not a bearer token is refused.
+ * The access token a client sent: `Authorization: Bearer <key>` or `x-api-key: <key>` (negotiate,
+ * the HTTP transports' requests, and Node clients on the WebSocket), else the `access_token` query
+ * parameter (browsers cannot set headers on a WebSocket or an EventSource). Undefined when there
+ * is none; an Authorization header that is not a bearer token is refused.
  */
 export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined {
-  const authorization = headers.authorization;
-  let token: string | undefined;
-  if (authorization !== undefined && authorization !== '') {
-    token = BEARER.exec(authorization)?.[1];
-    if (!token) throw new AppError('invalid_api_key', { message: 'The Authorization header must be `Bearer <secret key>`.' });
-  } else {
-    token = query.get('access_token') || undefined;
-  }
+  const token = headerToken(headers) ?? (query.get('access_token') || undefined);
   // A browser sends an Origin; a secret or restricted key must never be in one (as everywhere in the API).
   if ((token?.startsWith('sk_') || token?.startsWith('rk_')) && headers.origin !== undefined) {
     throw new AppError('secret_key_in_browser', {
@@ -38,6 +53,20 @@ export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchPar
 
 /** The scope a restricted key's role needs for a merchant connection (it hears every invoice of the merchant and mode). */
 export const HUB_SCOPE = 'invoice.read';
+
+type FoundKey = Awaited<ReturnType<typeof findActiveKeyWithHash>>;
+
+/** A found key as a merchant connection's access: a secret key, or a restricted key whose role holds `invoice.read`. */
+function grantOf(key: FoundKey, keyHash: string): HubAccess {
+  if (!key || (key.kind !== 'secret' && key.kind !== 'restricted'))
+    throw new AppError('invalid_api_key', { message: 'The access token is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
+  if (key.kind === 'restricted' && !(key.roleScopes ?? []).includes(HUB_SCOPE)) {
+    throw new AppError('permission_denied', {
+      message: `This restricted key (role \`${key.roleName ?? ''}\`) does not have the scope \`${HUB_SCOPE}\` that a merchant connection to the hub needs.`,
+    });
+  }
+  return { kind: 'merchant', tenant: { merchantId: key.merchantId, livemode: key.livemode }, keyHash };
+}
 
 /**
  * What a token grants: a secret key, or a restricted key whose role holds `invoice.read`, is a
@@ -53,13 +82,18 @@ export async function accessFor(db: Kysely<Database>, token: string | undefined)
         'A publishable key cannot open a merchant connection. Send a secret key (sk_test_... or sk_live_...), or no token for a public connection that follows invoices by identifier.',
     });
   }
-  const key = parsed ? await findActiveKey(db, token) : undefined;
-  if (!key || (key.kind !== 'secret' && key.kind !== 'restricted'))
-    throw new AppError('invalid_api_key', { message: 'The access token is not a valid secret key. Use your sk_test_... or sk_live_... key.' });
-  if (key.kind === 'restricted' && !(key.roleScopes ?? []).includes(HUB_SCOPE)) {
-    throw new AppError('permission_denied', {
-      message: `This restricted key (role \`${key.roleName ?? ''}\`) does not have the scope \`${HUB_SCOPE}\` that a merchant connection to the hub needs.`,
-    });
+  const keyHash = hashSecret(token);
+  return grantOf(parsed ? await findActiveKeyWithHash(db, keyHash) : undefined, keyHash);
+}
+
+/** Whether a merchant connection's key still grants it (not revoked, its merchant not expired); a public connection always is. */
+export async function stillGranted(db: Kysely<Database>, access: HubAccess): Promise<boolean> {
+  if (access.kind === 'public') return true;
+  try {
+    grantOf(await findActiveKeyWithHash(db, access.keyHash), access.keyHash);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
   }
-  return { kind: 'merchant', tenant: { merchantId: key.merchantId, livemode: key.livemode } };
 }

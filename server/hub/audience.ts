@@ -82,6 +82,11 @@ export class Audience {
     return new Set([...(this.byTenant.get(tenantKey(owner.tenant)) ?? []), ...(this.byIdentifier.get(owner.identifier) ?? [])]);
   }
 
+  /** Every live connection. */
+  all(): Member[] {
+    return [...this.members.values()];
+  }
+
   /** Closes every connection (they leave as their sockets close). */
   closeAll(error?: string, allowReconnect?: boolean): void {
     for (const member of [...this.members.values()]) member.close(error, allowReconnect);

@@ -1,7 +1,7 @@
-// One client on its WebSocket: the handshake, then invocations answered in order, pings while it
-// is quiet, and a close message whenever the server ends it.
+// One client, whatever its transport: the handshake, then invocations answered in order, pings
+// while it is quiet, and a close message whenever the server ends it. The transport is a `Wire`
+// (a WebSocket, or a Server-Sent Events stream or long polls with HTTP POSTs to send).
 import type { Logger } from 'pino';
-import type { RawData, WebSocket } from 'ws';
 import type { HubAccess } from './access.js';
 import type { Member } from './audience.js';
 import { answerHandshake, type Invocation, MessageType, messages, parseClientMessage, ProtocolError, splitRecords } from './protocol.js';
@@ -30,10 +30,19 @@ export interface ConnectionHooks {
   gone(member: Member): void;
 }
 
+/** How a connection reaches its client: what the transport does with the text of the server's messages. */
+export interface Wire {
+  /** Delivers one or more records to the client. */
+  send(text: string): void;
+  /** Ends the transport once what was sent has gone; the connection then ends (`ended`). */
+  end(): void;
+}
+
 export class HubConnection implements Member {
   private buffered = '';
   private handshaken = false;
   private closing = false;
+  private gone = false;
   private lastReceived = Date.now();
   /** Invocations run one at a time, in the order they came (ASP.NET's default too). */
   private queue: Promise<void> = Promise.resolve();
@@ -42,12 +51,9 @@ export class HubConnection implements Member {
   constructor(
     readonly id: string,
     readonly access: HubAccess,
-    private readonly socket: WebSocket,
+    private readonly wire: Wire,
     private readonly hooks: ConnectionHooks,
   ) {
-    socket.on('message', (data: RawData) => this.received(data));
-    socket.on('close', () => this.closed());
-    socket.on('error', (err) => hooks.log.debug({ err, connectionId: id }, 'hub socket error'));
     const { keepAliveMs, handshakeTimeoutMs } = hooks.timing;
     this.timers.push(setTimeout(() => this.handshaken || this.close('The handshake did not arrive in time.'), handshakeTimeoutMs));
     this.timers.push(setInterval(() => this.keepAlive(), keepAliveMs));
@@ -62,11 +68,16 @@ export class HubConnection implements Member {
     if (this.closing) return;
     this.closing = true;
     if (this.handshaken) this.send(messages.close(error, allowReconnect));
-    this.socket.close(1000);
+    this.wire.end();
+  }
+
+  /** Whether the server has ended it (its transport may still be delivering the close message). */
+  get isClosing(): boolean {
+    return this.closing;
   }
 
   private send(text: string): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+    this.wire.send(text);
   }
 
   private keepAlive(): void {
@@ -77,10 +88,11 @@ export class HubConnection implements Member {
     if (this.handshaken) this.send(messages.ping());
   }
 
-  private received(data: RawData): void {
+  /** Text from the client (a WebSocket frame, an HTTP POST's body). */
+  received(text: string): void {
     if (this.closing) return;
     this.lastReceived = Date.now();
-    const { records, rest } = splitRecords(this.buffered + rawText(data));
+    const { records, rest } = splitRecords(this.buffered + text);
     this.buffered = rest;
     if (rest.length > MAX_BUFFERED) return this.close('A message is too large.');
     for (const text of records) {
@@ -121,14 +133,12 @@ export class HubConnection implements Member {
       .catch((err) => this.hooks.log.error({ err, connectionId: this.id }, 'hub invocation failed'));
   }
 
-  private closed(): void {
+  /** The transport has ended (the socket closed, the client went away or said DELETE). */
+  ended(): void {
+    if (this.gone) return;
+    this.gone = true;
     this.closing = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.hooks.gone(this);
   }
-}
-
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data as ArrayBuffer).toString('utf8');
 }

@@ -1,19 +1,22 @@
 // The real-time notification hub, wire-compatible with ASP.NET Core SignalR so that the official
-// `@microsoft/signalr` client connects unchanged. `createApp` mounts its HTTP routes (negotiate);
-// `attachHub` takes the WebSocket upgrades of the listening server and LISTENs for invoice
-// changes, which reach this process from whichever process (or trigger) made them.
+// `@microsoft/signalr` client connects unchanged, over WebSockets, Server-Sent Events or long
+// polling. `createApp` mounts its HTTP routes (negotiate, the HTTP transports' requests);
+// `attachHub` takes the WebSocket upgrades of the listening server, serves the HTTP transports
+// there, LISTENs for invoice changes (which reach this process from whichever process or trigger
+// made them), and checks merchant connections' keys again on a timer.
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { TillDatabase } from '../db/database.js';
 import { INVOICE_UPDATED_CHANNEL } from '../db/notifications.js';
-import type { HubAccess } from './access.js';
+import { stillGranted } from './access.js';
 import { Audience, type Member } from './audience.js';
-import { DEFAULT_TIMING, HubConnection, type HubTiming } from './connection.js';
+import { type ConnectionHooks, DEFAULT_TIMING, type HubTiming } from './connection.js';
+import { HttpTransports, registerHttpTransports, unregisterHttpTransports } from './http-transports.js';
 import { INVOICE_UPDATED, readInvoiceChange } from './invoice-updated.js';
 import { HubMethodError, hubMethods } from './methods.js';
 import type { Invocation } from './protocol.js';
-import { upgradeListener } from './upgrade.js';
+import { openWebSocket, upgradeListener } from './upgrade.js';
 
 export { HUB_PATH, hubRoutes } from './negotiate.js';
 
@@ -25,7 +28,14 @@ export interface HubDeps {
 export interface HubOptions extends Partial<HubTiming> {
   /** How many invoices one connection may follow by identifier (50). */
   maxFollowed?: number;
+  /** A long poll with nothing to collect answers 200 empty after this (90 s, ASP.NET's default). */
+  pollTimeoutMs?: number;
+  /** Merchant connections' keys are checked again this often: a revoked key's connections close within it (30 s). */
+  keyCheckMs?: number;
 }
+
+/** The revocation bound: a merchant connection whose key was revoked closes within this (the API's cached keys stop within 30 s too). */
+export const KEY_CHECK_MS = 30_000;
 
 export interface Hub {
   /** Live connections in this process. */
@@ -37,6 +47,7 @@ export interface Hub {
 /** A client's message when the database connection that feeds the hub was lost: what changed meanwhile was not heard. */
 const INTERRUPTED = 'Invoice notifications were interrupted. Reconnect, and read again the invoices you follow.';
 const SHUTTING_DOWN = 'The server is shutting down. Reconnect.';
+const KEY_REVOKED = 'The key of this connection was revoked (or its merchant expired). Connect with a valid key.';
 const MAX_MESSAGE_BYTES = 32 * 1024;
 
 /** Runs a client's invocation; a failure the client is not meant to read says only that it failed. */
@@ -63,6 +74,28 @@ function announcer(audience: Audience, log: Logger) {
   };
 }
 
+/** Closes, without reconnecting, every merchant connection whose key no longer grants it. */
+function keyChecker(deps: HubDeps, audience: Audience, log: Logger) {
+  let running = false;
+  return async () => {
+    if (running) return;
+    running = true;
+    try {
+      const verdicts = new Map<string, Promise<boolean>>();
+      for (const member of audience.all()) {
+        if (member.access.kind !== 'merchant') continue;
+        const { keyHash } = member.access;
+        if (!verdicts.has(keyHash)) verdicts.set(keyHash, stillGranted(deps.database.db, member.access));
+        if (!(await verdicts.get(keyHash))) member.close(KEY_REVOKED, false);
+      }
+    } catch (err) {
+      log.warn({ err }, "hub could not check its connections' keys; trying again at the next check");
+    } finally {
+      running = false;
+    }
+  };
+}
+
 /** Waits up to `ms` for the sockets to finish their closing handshake, then cuts the rest. */
 async function drain(wss: WebSocketServer, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -84,10 +117,24 @@ export async function attachHub(server: Server, deps: HubDeps, options: HubOptio
     error: (err) => log.warn({ err }, 'hub listener lost its database connection; reconnecting'),
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const hooks = { timing, log, invoke: invoker(deps, audience, log, options.maxFollowed ?? 50), gone: (member: Member) => audience.leave(member) };
-  const open = (socket: WebSocket, id: string, access: HubAccess) => audience.join(new HubConnection(id, access, socket, hooks));
-  const onUpgrade = upgradeListener({ db: deps.database.db, wss, audience, log, open });
+  const hooks: ConnectionHooks = {
+    timing,
+    log,
+    invoke: invoker(deps, audience, log, options.maxFollowed ?? 50),
+    gone: (member: Member) => audience.leave(member),
+  };
+  const onUpgrade = upgradeListener({
+    db: deps.database.db,
+    wss,
+    audience,
+    log,
+    open: (socket, id, access) => openWebSocket(socket, id, access, hooks, audience),
+  });
   server.on('upgrade', onUpgrade);
+  const pollTimeoutMs = options.pollTimeoutMs ?? 90_000;
+  registerHttpTransports(server, new HttpTransports({ db: deps.database.db, audience, hooks, pollTimeoutMs, maxMessageBytes: MAX_MESSAGE_BYTES }));
+  const keyCheck = setInterval(keyChecker(deps, audience, log), options.keyCheckMs ?? KEY_CHECK_MS);
+  keyCheck.unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -97,6 +144,8 @@ export async function attachHub(server: Server, deps: HubDeps, options: HubOptio
     close: () =>
       (closing ??= (async () => {
         server.off('upgrade', onUpgrade);
+        unregisterHttpTransports(server);
+        clearInterval(keyCheck);
         audience.closeAll(SHUTTING_DOWN, true);
         await Promise.all([unlisten(), drain(wss, 2_000)]);
         await new Promise<void>((resolve) => wss.close(() => resolve()));

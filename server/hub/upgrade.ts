@@ -4,11 +4,12 @@ import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
 import { accessFor, type HubAccess, presentedToken } from './access.js';
 import type { Audience } from './audience.js';
+import { type ConnectionHooks, HubConnection } from './connection.js';
 import { CONNECTION_TOKEN, HUB_PATH, newConnectionToken } from './negotiate.js';
 
 export interface UpgradeContext {
@@ -69,4 +70,28 @@ export function upgradeListener(ctx: UpgradeContext) {
       )
       .finally(() => pending.delete(id));
   };
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
+/** A connection over an accepted WebSocket: text frames in and out; the socket's close ends it. */
+export function openWebSocket(socket: WebSocket, id: string, access: HubAccess, hooks: ConnectionHooks, audience: Audience): void {
+  const connection = new HubConnection(
+    id,
+    access,
+    {
+      send: (text) => {
+        if (socket.readyState === socket.OPEN) socket.send(text);
+      },
+      end: () => socket.close(1000),
+    },
+    hooks,
+  );
+  socket.on('message', (data: RawData) => connection.received(rawText(data)));
+  socket.on('close', () => connection.ended());
+  socket.on('error', (err) => hooks.log.debug({ err, connectionId: id }, 'hub socket error'));
+  audience.join(connection);
 }

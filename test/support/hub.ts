@@ -52,17 +52,22 @@ export interface ConnectOptions {
   skipNegotiation?: boolean;
   /** Reconnect automatically (retry delays in ms). */
   reconnect?: number[];
+  /** The transport the client is forced onto (WebSockets unless told). */
+  transport?: HttpTransportType;
+  /** Headers the client sends on every request (e.g. `x-api-key`). */
+  headers?: Record<string, string>;
 }
 
 const clients = new Set<HubConnection>();
 
-/** Opens a hub connection with the official client, over WebSockets, and records what it hears. */
+/** Opens a hub connection with the official client, over WebSockets (or the transport given), and records what it hears. */
 export async function connectHub(baseUrl: string, options: ConnectOptions = {}): Promise<HubClient> {
   const { key } = options;
   let builder = new HubConnectionBuilder()
     .withUrl(`${baseUrl}/hubs/notifications`, {
-      transport: HttpTransportType.WebSockets,
+      transport: options.transport ?? HttpTransportType.WebSockets,
       skipNegotiation: options.skipNegotiation ?? false,
+      ...(options.headers ? { headers: options.headers } : {}),
       ...(key ? { accessTokenFactory: () => key } : {}),
     })
     .configureLogging(LogLevel.None);

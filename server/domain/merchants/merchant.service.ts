@@ -206,6 +206,9 @@ export async function createSandboxMerchant(db: Kysely<Database>, parentId: numb
 /** The merchant and key behind a presented key, or undefined when it is unknown or revoked. */
 export const findActiveKey = (db: Kysely<Database>, presented: string) => findActiveKeyByHash(db, hashSecret(presented));
 
+/** The same, by the key's hash: for a holder that kept only the hash and checks the key again (the notification hub). */
+export const findActiveKeyWithHash = (db: Kysely<Database>, keyHash: string) => findActiveKeyByHash(db, keyHash);
+
 export const countMerchants = (db: Kysely<Database>): Promise<number> => countMerchantRows(db);
 
 /** The merchant a tenant acts for: its name, logo, settings and payment options. */
