@@ -1655,7 +1655,10 @@ export interface paths {
          *     The new merchant has **test keys only** (a secret and a publishable key, answered once here and
          *     never stored in clear; a live key is never made, so it can never take real money), the caller's
          *     rate plan and the default payment options, no customers, products, plans or webhook
-         *     configurations, and its own sandbox clock at the present time. It belongs to the caller's
+         *     configurations, and its own sandbox clock at the present time. It takes the caller's country
+         *     and default currency (the currency its accounts and dashboards use when a request names none),
+         *     or the `defaultCurrency` sent, and has a primary location named after it, in that country,
+         *     without street or city (as every merchant made without an address). It belongs to the caller's
          *     merchant and lives one hour of real time (`expiresAt`, not moved by any sandbox clock): after
          *     that its keys answer 401 `invalid_api_key`. Its objects are never shown to the caller, nor the
          *     caller's to it.
@@ -6329,8 +6332,9 @@ export interface components {
              */
             paymentId: number;
         };
-        /** @description What to call the sandbox merchant (optional). */
+        /** @description What to call the sandbox merchant, and its default currency (both optional). */
         TestMerchantCreateRequest: {
+            defaultCurrency?: components["schemas"]["Currency"];
             /**
              * @description A label, shown in its name after the caller's (`Acme sandbox: conformance run 42`).
              * @example conformance run 42

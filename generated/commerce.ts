@@ -528,8 +528,9 @@ export interface paths {
          * @description Lists the wallet accounts of the authenticated user, as `{value: [...]}`. Their `id` is the
          *     `sourceAccountId` of payments and transfers. Till's design: every status included, oldest
          *     first. A merchant has one wallet account per mode (test or live) and currency. It is opened
-         *     on the first read of this list, in USD and in every currency the merchant has booked money
-         *     in (a payment, a transfer received), so the list is never empty. Its `accountNumber` is `TL`
+         *     on the first read of this list, in the merchant's default currency (`defaultCurrency` of
+         *     `GET /v1/merchant`) and in every currency the merchant has booked money in (a payment, a
+         *     transfer received), so the list is never empty. Its `accountNumber` is `TL`
          *     followed by 11 digits, unique across Till: another merchant sends money to it with
          *     `POST /v1/transfer` (`ExecuteTransfer`) in the same mode and currency.
          *
@@ -714,7 +715,7 @@ export interface paths {
          *     sums the fees; `averageAmount` is the mean amount rounded half up to the currency's minor
          *     unit; `completionRate` is the percentage of `Completed` transfers, rounded to 2 decimals.
          *     A `Both` transfer's fee counts once in `feePayerBreakdown` under `Both`. The merchant's
-         *     default currency is USD (merchants have no other setting yet). Till routes no transfer
+         *     default currency is its `defaultCurrency` (`GET /v1/merchant`). Till routes no transfer
          *     through a financial institution of the merchant yet, so with `institutionId` nothing
          *     counts (every figure is 0).
          *
@@ -747,7 +748,7 @@ export interface paths {
          *     of the transfers dashboard (`endDate` defaults to today, `startDate` to 30 days before it,
          *     at most 366 days both included, `startDate` not after `endDate`, otherwise 400
          *     `validation_error` naming `startDate`; `timeUnit` defaults to `Day`). `currencyCode` defaults
-         *     to USD while merchants have no default currency; an unknown code is 400 `parameter_invalid`.
+         *     to the merchant's `defaultCurrency` (`GET /v1/merchant`); an unknown code is 400 `parameter_invalid`.
          *
          *     What counts (Till's design): the caller's batches (its mode only: a test key sees its
          *     sandbox payouts) in `currencyCode` created from `startDate` 00:00 UTC to the end of
@@ -1557,7 +1558,8 @@ export interface paths {
          *     name when omitted (with a random suffix when that one is taken), and a slug in use answers
          *     400 `parameter_invalid` (`param` `slug`). `defaultCurrency` is `USD` when omitted. The new
          *     merchant starts on the `standard` rate plan with default checkout settings unless
-         *     `settings` says otherwise, and with `location` as its primary location when one is sent.
+         *     `settings` says otherwise, and with `location` as its primary location (without it, a
+         *     primary location named after the merchant, in its country, without street or city).
          *     Its owner is the key's user (the same email and name).
          *
          *     Till has no dashboard: the answer carries the new merchant's secret and publishable keys
@@ -1588,9 +1590,11 @@ export interface paths {
          * List merchant locations
          * @description Till's design (the source document lists the operation without its shapes): lists the
          *     merchant's locations as `{value: [...]}`, primary first, then by id. The same for both
-         *     modes. A merchant's primary location is the `location` sent when it was created with
-         *     `POST /v1/merchant`; a merchant made otherwise has none yet (an empty list). An invoice
-         *     carries its issuing location as `merchantLocation`.
+         *     modes. Every merchant has exactly one primary location: the `location` sent when it was
+         *     created with `POST /v1/merchant`, else one Till made with it (named after the merchant, in
+         *     its country, `addressLine1` and `city` null: `npm run merchant -- create`, the test-merchant
+         *     operation, and merchants made before locations existed), until another is created with
+         *     `isPrimary: true`. An invoice carries its issuing location as `merchantLocation`.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1598,7 +1602,21 @@ export interface paths {
          */
         get: operations["listMerchantLocations"];
         put?: never;
-        post?: never;
+        /**
+         * Create a merchant location
+         * @description Till's design (the source document lists only the list operation of locations): adds a
+         *     place of business of the merchant, shared by both modes. `name` and `address` (street,
+         *     city and country) are required. With `isPrimary: true` it becomes the primary location,
+         *     which invoices carry unless they name another, and the former primary one stays as a
+         *     further location; invoices already issued keep their location. A merchant has at most 100
+         *     locations (the 101st answers 409 `invalid_state`). Invoices name a location with
+         *     `merchantLocationId` (`POST /v1/invoice`).
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `merchantlocation.create`.
+         */
+        post: operations["createMerchantLocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1825,12 +1843,12 @@ export interface components {
         };
         /** @description Postal address of a merchant location. */
         MerchantLocationAddress: {
-            /** @description Street and number. */
-            addressLine1: string;
+            /** @description Street and number; null, as `city`, on the primary location Till made for a merchant created without an address (only its country is known). */
+            addressLine1: string | null;
             /** @description Suite, floor or building; null when not set. */
             addressLine2: string | null;
-            /** @description City or town. */
-            city: string;
+            /** @description City or town; null on the primary location Till made for a merchant created without an address. */
+            city: string | null;
             /** @description State, province or region; null when not set. */
             region: string | null;
             /** @description Postal or ZIP code; null where the country has none. */
@@ -1990,7 +2008,7 @@ export interface components {
             /** @description Notes shown to the payer; null when not set. */
             notes?: string | null;
             merchant?: components["schemas"]["InvoiceMerchant"];
-            /** @description The issuing location, with its address; null when the merchant has no location. */
+            /** @description The issuing location, with its address: the one named by `merchantLocationId` at creation, else the merchant's primary location when the invoice was made (every invoice Till makes, by any operation). Null only when that location no longer exists. */
             merchantLocation?: components["schemas"]["MerchantLocation"] | null;
             status?: components["schemas"]["InvoiceStatus"];
             /** @description Amount still to pay. */
@@ -2234,7 +2252,7 @@ export interface components {
              * @description Till's design - the invoice expires (`Expired`) after this time. No expiry when omitted.
              */
             validTo?: string;
-            /** @description Till's design - the issuing location (an id from `GET /v1/merchantLocation`). Defaults to the primary location. */
+            /** @description Till's design - the issuing location (an id from `GET /v1/merchantLocation`), answered as `merchantLocation`. Defaults to the primary location. An id that is not one of the merchant's locations answers 400 `parameter_invalid` (`param` `merchantLocationId`). */
             merchantLocationId?: number;
             /**
              * @description Till's design - true creates a `Draft` that cannot be paid until it is sent.
@@ -3821,7 +3839,7 @@ export interface components {
             /** @description ISO 3166-1 alpha-2 country code. */
             country: string;
         };
-        /** @description Till's design - the new merchant's primary location (its place of business). Without it the merchant has no location until one is added. */
+        /** @description Till's design - the new merchant's primary location (its place of business). Without it the primary location is named after the merchant, in its country, without street or city. */
         MerchantLocationInput: {
             /** @description Name of the location; the merchant's name when omitted. */
             name?: string;
@@ -3871,6 +3889,19 @@ export interface components {
         MerchantLocationList: {
             /** @description The locations. */
             value: components["schemas"]["MerchantLocation"][];
+        };
+        /** @description Till's design - a further place of business of the merchant. `isPrimary: true` makes it the primary location (the one invoices carry unless they name another). */
+        MerchantLocationCreateRequest: {
+            /** @description Name of the location, shown on the invoices it issues. */
+            name: string;
+            address: components["schemas"]["MerchantLocationAddressInput"];
+            /** @description Phone number of the location. */
+            phone?: string;
+            /**
+             * @description True makes it the primary location; the former primary one stays, no longer primary.
+             * @default false
+             */
+            isPrimary?: boolean;
         };
         /**
          * @description A scope name, `resource.action` (for example `invoice.read`). `GET /v1/scope` lists the valid names.
@@ -6411,6 +6442,45 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMerchantLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantLocationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new location. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantLocation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

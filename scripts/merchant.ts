@@ -3,6 +3,10 @@
 //
 //   npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email ops@acme.example]
 //                              [--logo-url https://acme.example/logo.png] [--brand-color "#0a7d33"] [--json]
+//                              [--currency EUR] [--country DE]
+//
+// --currency is its default currency (USD when omitted), --country its country (US); its primary
+// location is named after it, in that country (GET /v1/merchantLocation).
 //
 // Uses the same database as the server: DATABASE_URL, or the embedded PGlite under TILL_DATA_DIR.
 // PGlite admits one process at a time: while a server holds it, this command refuses (exit 75)
@@ -44,12 +48,23 @@ function lockedMessage(error: DatabaseLockedError): string {
   return lines.join('\n');
 }
 
-const usage = `Usage: npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email EMAIL] [--logo-url HTTPS_URL] [--brand-color #RRGGBB] [--json]`;
+const usage = `Usage: npm run merchant -- create --name "Acme" [--plan standard|enterprise] [--email EMAIL] [--logo-url HTTPS_URL] [--brand-color #RRGGBB] [--currency ISO4217] [--country XX] [--json]`;
 
 /** The options of `create`, or the exit status of a bad call (its message printed). */
 function createOptions(
   rest: string[],
-): { name: string; plan: 'standard' | 'enterprise'; email?: string; 'logo-url'?: string; 'brand-color'?: string; json?: boolean } | number {
+):
+  | {
+      name: string;
+      plan: 'standard' | 'enterprise';
+      email?: string;
+      'logo-url'?: string;
+      'brand-color'?: string;
+      currency?: string;
+      country?: string;
+      json?: boolean;
+    }
+  | number {
   let values;
   try {
     ({ values } = parseArgs({
@@ -60,6 +75,8 @@ function createOptions(
         email: { type: 'string' },
         'logo-url': { type: 'string' },
         'brand-color': { type: 'string' },
+        currency: { type: 'string' },
+        country: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
       strict: true,
@@ -74,6 +91,10 @@ function createOptions(
   }
   if (values.plan !== 'standard' && values.plan !== 'enterprise') {
     console.error(`--plan must be standard or enterprise; got "${values.plan}".`);
+    return 2;
+  }
+  if (values.country !== undefined && !/^[A-Z]{2}$/.test(values.country)) {
+    console.error(`--country must be an ISO 3166-1 alpha-2 code such as US; got "${values.country}".`);
     return 2;
   }
   return { ...values, name: values.name, plan: values.plan };
@@ -104,6 +125,8 @@ async function main(argv: string[]): Promise<number> {
       email: values.email ?? null,
       logoUrl: values['logo-url'] ?? null,
       brandColor: values['brand-color'] ?? null,
+      ...(values.currency ? { defaultCurrency: values.currency } : {}),
+      ...(values.country ? { country: values.country } : {}),
     });
     if (values.json) {
       console.log(JSON.stringify(credentials));

@@ -36,6 +36,14 @@ export const identityRecipes: Record<string, Recipe> = {
     }),
   },
   listMerchantLocations: { success: async () => ({ path: '/v1/merchantLocation' }) },
+  // On the run's sandbox merchant when the target offers one: the merchant given keeps its locations.
+  createMerchantLocation: {
+    success: async (ctx) => {
+      const sandbox = await ctx.sandboxMerchant();
+      const body = { name: `Conformance ${ctx.runId}`.slice(0, 200), address: { addressLine1: '1 Test St', city: 'Austin', country: 'US' } };
+      return { path: '/v1/merchantLocation', body, ...('ctx' in sandbox ? { apiKey: sandbox.ctx.options.secretKey } : {}) };
+    },
+  },
   getCurrentUser: { success: async () => ({ path: '/v1/user' }) },
   listScopes: { success: async () => ({ path: '/v1/scope' }) },
   createRole: {

@@ -10,6 +10,7 @@ import { fundsScenarios } from './commerce/funds.js';
 import { hubScenarios } from './commerce/hub.js';
 import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
+import { locationScenarios } from './commerce/locations.js';
 import { invoiceConventions } from './commerce/invoice-conventions.js';
 import { commerceInvoiceScenarios, invoicePaymentPage } from './commerce/invoices.js';
 import { publicLinkScenarios } from './commerce/link-public.js';
@@ -38,4 +39,5 @@ export const commerceScenarios: Scenario[] = [
   ...hubScenarios,
   ...commerceDirectPayments,
   ...identityScenarios,
+  ...locationScenarios,
 ];

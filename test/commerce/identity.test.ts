@@ -96,8 +96,9 @@ describe('POST /v1/merchant', () => {
     const caller = (await t.call('GET', '/v1/user', { apiKey: t.merchantA.keys.test.secret })).json;
     const owner = (await t.call('GET', '/v1/user', { apiKey: own })).json;
     expect(owner).toMatchObject({ email: caller.email, merchantId: res.json.id, roles: ['Owner'] });
-    // The caller's own merchant is unchanged and has no location of the new one.
-    expect((await t.call('GET', '/v1/merchantLocation', { apiKey: t.merchantA.keys.test.secret })).json.value).toEqual([]);
+    // The caller's own merchant is unchanged and has no location of the new one (only its own primary one).
+    const callers = (await t.call('GET', '/v1/merchantLocation', { apiKey: t.merchantA.keys.test.secret })).json.value;
+    expect(callers.map((l: any) => [l.name === 'Pier 9', l.isPrimary])).toEqual([[false, true]]);
   });
 
   it('a live key is answered live keys; without a slug one is made from the name, suffixed when taken', async () => {

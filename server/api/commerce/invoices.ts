@@ -7,7 +7,8 @@ import {
 } from '../../domain/invoices/itemized-invoice.js';
 import { sendInvoiceTo } from '../../domain/invoices/invoice-send.js';
 import { getInvoiceByIdentifier, invoicePageUrl } from '../../domain/invoices/invoice.service.js';
-import { getMerchant } from '../../domain/merchants/merchant.service.js';
+import { issuedInvoice, locationOf } from '../../domain/invoices/invoice-issuer.js';
+import type { InvoiceRow } from '../../domain/invoices/invoice.tables.js';
 import { compileQuery } from '../../odata/index.js';
 import { qrPng } from '../../rails/wallet-qr.js';
 import { created, ok } from '../kit.js';
@@ -21,23 +22,24 @@ const checkExpand = (expand: string | undefined) => compileQuery(invoiceResource
 
 export const commerceInvoiceHandlers: CommerceHandlers = {
   async createCommerceInvoice({ db, deps, tenant, body }) {
-    const invoice = await createItemizedInvoice(db, deps.clock, tenant, commerceInvoiceInput(body));
-    return created(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
+    const { invoice, merchant, location } = await issuedInvoice(db, await createItemizedInvoice(db, deps.clock, tenant, commerceInvoiceInput(body)));
+    return created(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl, location));
   },
   async getCommerceInvoice({ db, deps, tenant, path, query }) {
     checkExpand(query.$expand);
-    const { invoice, merchant } = await getIssuedInvoice(db, tenant, path.id);
-    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl));
+    const { invoice, merchant, location } = await getIssuedInvoice(db, tenant, path.id);
+    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl, location));
   },
   async getInvoiceByReference({ db, deps, path, query }) {
     checkExpand(query.$expand);
-    const { invoice, merchant } = await getInvoiceByReference(db, path.code);
-    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl));
+    const { invoice, merchant, location } = await getInvoiceByReference(db, path.code);
+    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl, location));
   },
   async listCommerceInvoices({ db, deps, tenant, query }) {
     const compiled = compileQuery(invoiceResource, query);
-    const { page, merchant } = await listIssuedInvoices(db, tenant, compiled);
-    return ok(odataList(page, compiled, '/v1/invoice', (invoice) => commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl)));
+    const { page, merchant, locations } = await listIssuedInvoices(db, tenant, compiled);
+    const view = (invoice: InvoiceRow) => commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl, locationOf(invoice, locations));
+    return ok(odataList(page, compiled, '/v1/invoice', view));
   },
   async listInvoicePaymentMethods({ db, tenant, path }) {
     const { invoice, options } = await invoicePaymentOptions(db, tenant, path.id);
@@ -49,7 +51,7 @@ export const commerceInvoiceHandlers: CommerceHandlers = {
     return { status: 200, body: png, headers: { 'content-type': 'image/png', 'cache-control': 'public, max-age=300' } };
   },
   async sendCommerceInvoice({ db, deps, tenant, path, body }) {
-    const invoice = await sendInvoiceTo(db, deps.clock, deps.config, tenant, path.id, body ?? {});
-    return ok(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
+    const { invoice, merchant, location } = await issuedInvoice(db, await sendInvoiceTo(db, deps.clock, deps.config, tenant, path.id, body ?? {}));
+    return ok(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl, location));
   },
 };

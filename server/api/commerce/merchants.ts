@@ -1,4 +1,5 @@
 import { listLocations } from '../../domain/merchants/identity.service.js';
+import { createLocation } from '../../domain/merchants/location.service.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import { createOwnedMerchant } from '../../domain/merchants/owned-merchant.service.js';
 import { created, ok } from '../kit.js';
@@ -25,5 +26,9 @@ export const merchantHandlers: CommerceHandlers = {
   },
   async listMerchantLocations({ db, tenant }) {
     return ok({ value: (await listLocations(db, tenant.merchantId)).map(locationView) });
+  },
+  async createMerchantLocation({ db, deps, tenant, body }) {
+    const { address, ...rest } = body;
+    return created(locationView(await createLocation(db, deps.clock, tenant.merchantId, { ...rest, ...address })));
   },
 };

@@ -1,7 +1,7 @@
 import { createLinkInvoice } from '../../domain/links/link-invoice.js';
 import { createLinkSubscription } from '../../domain/links/link-subscription.js';
 import { linkByIdentifier, sendVerificationCode, viewLinkByIdentifier, viewLinkBySlug } from '../../domain/links/link-public.js';
-import { getMerchant } from '../../domain/merchants/merchant.service.js';
+import { issuedInvoice } from '../../domain/invoices/invoice-issuer.js';
 import { qrPng } from '../../rails/wallet-qr.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
@@ -25,12 +25,13 @@ export const paymentLinkPublicHandlers: CommerceHandlers = {
     return ok(publicLinkView(link, merchant, plans, deps.config.publicBaseUrl));
   },
   async createPaymentLinkInvoice({ db, deps, path, body }) {
-    const invoice = await createLinkInvoice(db, deps.clock, path.identifier, body);
-    return created(commerceInvoiceView(invoice, await getMerchant(db, invoice.merchant_id), deps.config.publicBaseUrl));
+    const { invoice, merchant, location } = await issuedInvoice(db, await createLinkInvoice(db, deps.clock, path.identifier, body));
+    return created(commerceInvoiceView(invoice, merchant, deps.config.publicBaseUrl, location));
   },
   async createPaymentLinkSubscription({ db, deps, path, body }) {
     const started = await createLinkSubscription(db, deps.clock, path.identifier, body);
-    return created(linkSubscriptionView(started, await getMerchant(db, started.subscription.merchant_id), deps.config.publicBaseUrl));
+    const { merchant, location } = await issuedInvoice(db, started.invoice);
+    return created(linkSubscriptionView(started, merchant, deps.config.publicBaseUrl, location));
   },
   async sendPaymentLinkVerificationCode({ db, deps, path, body }) {
     const sent = await sendVerificationCode(db, deps.clock, path.identifier, body.email);

@@ -1,5 +1,6 @@
 // Wallet accounts of the Commerce interface: the merchant's money in one mode and currency, as the
-// ledger holds it. An account is opened on the first read, in USD and every booked currency.
+// ledger holds it. An account is opened on the first read, in the merchant's default currency
+// and every booked currency.
 import { Decimal } from 'decimal.js';
 import type { Db } from '../../db/database.js';
 import type { WalletAccountRow } from './account.tables.js';
@@ -8,10 +9,8 @@ import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { balances } from '../ledger/ledger.service.js';
 import { bookedCurrencies } from '../ledger/ledger-reads.repository.js';
+import { defaultCurrencyOf } from '../merchants/default-currency.js';
 import { findAccount, findAccounts, openAccounts } from './account.repository.js';
-
-/** The currency every merchant has an account in (merchants have no default-currency setting yet). */
-export const DEFAULT_CURRENCY = 'USD';
 
 /** An account's money: `current` is every booked amount (pending or settled), `available` what can leave now (never above `current`). */
 export interface AccountBalance {
@@ -20,9 +19,9 @@ export interface AccountBalance {
   available: string;
 }
 
-/** The tenant's accounts, oldest first, opening those it lacks (USD, and every currency it has booked money in). */
+/** The tenant's accounts, oldest first, opening those it lacks (its default currency, and every currency it has booked money in). */
 export async function listAccounts(db: Db, clock: Clock, tenant: Tenant): Promise<WalletAccountRow[]> {
-  const wanted = new Set([DEFAULT_CURRENCY, ...(await bookedCurrencies(db, tenant))]);
+  const wanted = new Set([await defaultCurrencyOf(db, tenant.merchantId), ...(await bookedCurrencies(db, tenant))]);
   const existing = await findAccounts(db, tenant);
   const missing = [...wanted].filter((c) => !existing.some((a) => a.currency.trim() === c));
   if (missing.length === 0) return existing;

@@ -6,6 +6,7 @@ import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { primaryLocationIdQuery } from '../merchants/location.service.js';
 
 /** Ids for new invoice lines, from one sequence. */
 export async function nextLineIds(db: Db, count: number): Promise<number[]> {
@@ -14,8 +15,14 @@ export async function nextLineIds(db: Db, count: number): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
+/** Inserts an invoice; without `merchant_location_id` it is issued by the merchant's primary location. */
 export async function insertInvoice(db: Db, values: Insertable<InvoicesTable>): Promise<InvoiceRow> {
-  return db.insertInto('invoices').values(values).returningAll().executeTakeFirstOrThrow();
+  const location = values.merchant_location_id ?? primaryLocationIdQuery(db, values.merchant_id);
+  return db
+    .insertInto('invoices')
+    .values({ ...values, merchant_location_id: location })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findInvoice(

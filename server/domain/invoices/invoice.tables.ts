@@ -51,6 +51,8 @@ export interface InvoicesTable {
   /** `total` - `amount_paid`, at least 0 (a generated column). */
   total_due: ColumnType<string, never, never>;
   payer_address: ColumnType<PayerAddress | null, string | null | undefined, string | null>;
+  /** The merchant location that issued it (the primary one unless the merchant named another). */
+  merchant_location_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The payer's address on a Commerce invoice. */

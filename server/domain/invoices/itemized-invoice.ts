@@ -18,6 +18,9 @@ import { getMerchant } from '../merchants/merchant.service.js';
 import { type NewInvoiceItem, computeItemTotals } from './item-totals.js';
 import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
 import { getInvoice } from './invoice.service.js';
+import { type IssuedInvoice, issuedInvoice, issuingLocations } from './invoice-issuer.js';
+import type { MerchantLocation } from '../merchants/identity.tables.js';
+import { ownLocation } from '../merchants/location.service.js';
 
 /** A new itemized invoice: amounts in the currency's units as exact decimal text, dates as Dates. */
 export interface NewItemizedInvoice {
@@ -35,6 +38,8 @@ export interface NewItemizedInvoice {
   successUrl?: string | undefined;
   cancelUrl?: string | undefined;
   draft?: boolean | undefined;
+  /** One of the merchant's locations; its primary one when omitted. */
+  merchantLocationId?: number | undefined;
   payer?:
     | { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined; phone?: string | undefined; address: PayerAddress }
     | undefined;
@@ -64,6 +69,8 @@ export async function createItemizedInvoice(db: Kysely<Database>, clock: Clock, 
   const currency = currencyCode(input.currency, 'currencyCode');
   const totals = computeItemTotals(currency, input.items, await nextLineIds(db, input.items.length), input);
   const reference = await referenceFor(db, input.reference);
+  const location =
+    input.merchantLocationId === undefined ? undefined : await ownLocation(db, tenant.merchantId, input.merchantLocationId, 'merchantLocationId');
   const payer = input.payer;
   const hasAddress = payer !== undefined && Object.keys(payer.address).length > 0;
   const row = insertInvoice(db, {
@@ -98,6 +105,7 @@ export async function createItemizedInvoice(db: Kysely<Database>, clock: Clock, 
     session_id: null,
     paid_at: null,
     created_at: clock.now(),
+    merchant_location_id: location?.id,
   });
   // Two creates racing for one referenceNumber: the unique index refuses the second.
   return row.catch((error: unknown) => {
@@ -105,16 +113,11 @@ export async function createItemizedInvoice(db: Kysely<Database>, clock: Clock, 
   });
 }
 
-/** An invoice and the merchant that issued it (the Commerce view shows both). */
-export interface IssuedInvoice {
-  invoice: InvoiceRow;
-  merchant: Merchant;
-}
+export type { IssuedInvoice } from './invoice-issuer.js';
 
-/** The tenant's invoice with its merchant; 404 for anyone else's. */
+/** The tenant's invoice with its merchant and location; 404 for anyone else's. */
 export async function getIssuedInvoice(db: Db, tenant: Tenant, id: number): Promise<IssuedInvoice> {
-  const invoice = await getInvoice(db, tenant, id);
-  return { invoice, merchant: await getMerchant(db, invoice.merchant_id) };
+  return issuedInvoice(db, await getInvoice(db, tenant, id));
 }
 
 /**
@@ -124,13 +127,17 @@ export async function getIssuedInvoice(db: Db, tenant: Tenant, id: number): Prom
 export async function getInvoiceByReference(db: Db, code: string): Promise<IssuedInvoice> {
   const invoice = await findInvoiceByReferenceCode(db, code);
   if (!invoice) throw new AppError('invoice_not_found', { param: 'code', message: 'No such invoice.' });
-  return { invoice, merchant: await getMerchant(db, invoice.merchant_id) };
+  return issuedInvoice(db, invoice);
 }
 
-/** One page of the tenant's invoices (the tenant ANDed outside the caller's filter), and their merchant. */
-export async function listIssuedInvoices(db: Db, tenant: Tenant, query: ListQuery): Promise<{ page: ListPage<InvoiceRow>; merchant: Merchant }> {
+/** One page of the tenant's invoices (the tenant ANDed outside the caller's filter), their merchant and issuing locations (by id). */
+export async function listIssuedInvoices(
+  db: Db,
+  tenant: Tenant,
+  query: ListQuery,
+): Promise<{ page: ListPage<InvoiceRow>; merchant: Merchant; locations: Map<number, MerchantLocation> }> {
   const [rows, merchant] = await Promise.all([findInvoicePage(db, tenant, query), getMerchant(db, tenant.merchantId)]);
-  return { page: rows, merchant };
+  return { page: rows, merchant, locations: await issuingLocations(db, tenant.merchantId, rows.data) };
 }
 
 /**

@@ -6,9 +6,10 @@ export interface MerchantLocationsTable {
   id: Generated<number>;
   merchant_id: number;
   name: string;
-  address_line1: string;
+  /** Null, as `city`, on the primary location Till makes for a merchant created without an address. */
+  address_line1: string | null;
   address_line2: string | null;
-  city: string;
+  city: string | null;
   region: string | null;
   postal_code: string | null;
   country: string;

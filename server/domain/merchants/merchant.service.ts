@@ -21,6 +21,8 @@ import {
   slugTaken,
 } from './merchant.repository.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { currencyCode } from '../../shared/money.js';
+import { ensurePrimaryLocation } from './location.service.js';
 
 /** The four keys of a merchant, shown once when they are made. */
 export interface MerchantKeys {
@@ -122,7 +124,7 @@ export async function createMerchant(
       created_at: now,
       website: input.website ?? null,
       ...(input.country ? { country: input.country } : {}),
-      ...(input.defaultCurrency ? { default_currency: input.defaultCurrency.toUpperCase() } : {}),
+      ...(input.defaultCurrency ? { default_currency: currencyCode(input.defaultCurrency, 'defaultCurrency') } : {}),
       ...(input.settings?.messageCheckoutCustomers !== undefined ? { message_checkout_customers: input.settings.messageCheckoutCustomers } : {}),
       ...(input.settings?.sendCheckoutReceipts !== undefined ? { send_checkout_receipts: input.settings.sendCheckoutReceipts } : {}),
     }).catch((error: unknown) => {
@@ -130,6 +132,7 @@ export async function createMerchant(
       throw isUniqueViolation(error, 'merchants_slug_key') ? slugInUse(slug) : error;
     });
     await input.also?.(trx, merchant);
+    await ensurePrimaryLocation(trx, merchant);
     const keys: MerchantKeys = {
       test: { secret: newApiKey('secret', false), publishable: newApiKey('publishable', false) },
       live: { secret: newApiKey('secret', true), publishable: newApiKey('publishable', true) },
@@ -159,9 +162,11 @@ export interface SandboxMerchant {
  * Makes a throwaway sandbox merchant for `parentId` (`POST /v1/test-helpers/merchants`): test keys
  * only (it can never take real money), the parent's rate plan, the default payment options,
  * nothing else. It stops authenticating an hour later, in real time. A sandbox merchant cannot
- * make one (403), and a merchant has at most 20 alive (409).
+ * make one (403), and a merchant has at most 20 alive (409). It takes the parent's country and
+ * default currency (or `defaultCurrency`), and a primary location named after it.
  */
-export async function createSandboxMerchant(db: Kysely<Database>, parentId: number, label?: string): Promise<SandboxMerchant> {
+export async function createSandboxMerchant(db: Kysely<Database>, parentId: number, label?: string, defaultCurrency?: string): Promise<SandboxMerchant> {
+  const currency = defaultCurrency === undefined ? undefined : currencyCode(defaultCurrency, 'defaultCurrency');
   return db.transaction().execute(async (trx) => {
     await lockSandboxParent(trx, parentId);
     const parent = await findMerchant(trx, parentId);
@@ -184,9 +189,12 @@ export async function createSandboxMerchant(db: Kysely<Database>, parentId: numb
         rate_plan: parent.rate_plan,
         payment_options: JSON.stringify(defaultPaymentOptions),
         parent_merchant_id: parent.id,
+        country: parent.country,
+        default_currency: currency ?? parent.default_currency,
       },
       SANDBOX_MERCHANT_LIFETIME_SECONDS,
     );
+    await ensurePrimaryLocation(trx, merchant);
     const keys = { secret: newApiKey('secret', false), publishable: newApiKey('publishable', false) };
     await insertApiKeys(
       trx,

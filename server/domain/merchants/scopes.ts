@@ -46,6 +46,7 @@ const CATALOG: Array<[string, string, ScopeInterface[]]> = [
   ['merchant.create', 'Create merchants.', M],
   ['merchant.read', 'Read the merchant and its locations.', M],
   ['merchantclient.create', 'Create customers.', C],
+  ['merchantlocation.create', 'Create merchant locations.', M],
   ['merchantclient.read', 'Read customers.', C],
   ['payment.capture', 'Capture card holds.', M],
   ['payment.create', 'Pay invoices and create payments.', M],

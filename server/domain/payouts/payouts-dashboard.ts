@@ -6,11 +6,10 @@ import { AppError } from '../../shared/errors.js';
 import { currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
 import * as repo from './payouts-dashboard.repository.js';
+import { defaultCurrencyOf } from '../merchants/default-currency.js';
 
 export type { TimeUnit } from './payouts-dashboard.repository.js';
 
-/** The currency a dashboard counts when none is asked for (merchants carry no default currency yet). */
-export const DASHBOARD_DEFAULT_CURRENCY = 'USD';
 /** The longest period, in days (both ends included). */
 export const MAX_PERIOD_DAYS = 366;
 const DEFAULT_PERIOD_DAYS = 30;
@@ -23,15 +22,18 @@ export interface DashboardQuery {
   timeUnit: repo.TimeUnit;
 }
 
-/** The period of a query: `endDate` defaults to today (UTC, by the tenant's clock), `startDate` to 30 days before it. */
-export function resolvePeriod(clock: Clock, query: DashboardQuery): repo.DashboardPeriod & { firstDay: string; lastDay: string } {
+/**
+ * The period of a query: `endDate` defaults to today (UTC, by the tenant's clock), `startDate` to
+ * 30 days before it; the currency to `defaultCurrency` (the merchant's).
+ */
+export function resolvePeriod(clock: Clock, query: DashboardQuery, defaultCurrency: string): repo.DashboardPeriod & { firstDay: string; lastDay: string } {
   const end = query.endDate ? new Date(`${query.endDate}T00:00:00Z`) : new Date(Math.floor(clock.now().getTime() / DAY_MS) * DAY_MS);
   const start = query.startDate ? new Date(`${query.startDate}T00:00:00Z`) : new Date(end.getTime() - DEFAULT_PERIOD_DAYS * DAY_MS);
   if (start > end) throw new AppError('validation_error', { param: 'startDate', message: '`startDate` must not be after `endDate`.' });
   const days = (end.getTime() - start.getTime()) / DAY_MS + 1;
   if (days > MAX_PERIOD_DAYS)
     throw new AppError('validation_error', { param: 'startDate', message: `The period is at most ${MAX_PERIOD_DAYS} days; this one has ${days}.` });
-  const currency = query.currencyCode ? currencyCode(query.currencyCode, 'currencyCode') : DASHBOARD_DEFAULT_CURRENCY;
+  const currency = query.currencyCode ? currencyCode(query.currencyCode, 'currencyCode') : defaultCurrency;
   const day = (d: Date) => d.toISOString().slice(0, 10);
   return { currency, from: start, until: new Date(end.getTime() + DAY_MS), unit: query.timeUnit, firstDay: day(start), lastDay: day(end) };
 }
@@ -47,7 +49,7 @@ export interface PayoutsDashboard {
 }
 
 export async function payoutsDashboard(db: Db, clock: Clock, tenant: Tenant, query: DashboardQuery): Promise<PayoutsDashboard> {
-  const period = resolvePeriod(clock, query);
+  const period = resolvePeriod(clock, query, await defaultCurrencyOf(db, tenant.merchantId));
   const lastDay = new Date(period.until.getTime() - DAY_MS);
   return {
     currency: period.currency,

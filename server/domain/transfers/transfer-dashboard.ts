@@ -6,7 +6,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { minorUnits } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { DEFAULT_CURRENCY } from '../accounts/account.service.js';
+import { defaultCurrencyOf } from '../merchants/default-currency.js';
 import { dashboardGroups, dashboardSeries, dashboardSummary, type DashboardScope, type TimeUnit } from './transfer-dashboard.repository.js';
 
 export type { TimeUnit };
@@ -53,7 +53,7 @@ export function dashboardPeriod(clock: Clock, startDate: string | undefined, end
 /** The transfers dashboard of the tenant. With `institutionId` nothing counts: Till routes no transfer through one yet. */
 export async function transfersDashboard(db: Db, clock: Clock, tenant: Tenant, request: DashboardRequest): Promise<TransfersDashboard> {
   const period = dashboardPeriod(clock, request.startDate, request.endDate);
-  const currency = (request.currency ?? DEFAULT_CURRENCY).toUpperCase();
+  const currency = (request.currency ?? (await defaultCurrencyOf(db, tenant.merchantId))).toUpperCase();
   // An institution matches no transfer: an empty period in the same shape.
   const to = request.institutionId === undefined ? period.to : period.from;
   const scope: DashboardScope = { tenant, currency, from: period.from, to, units: minorUnits(currency) };

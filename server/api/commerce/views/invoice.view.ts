@@ -4,11 +4,13 @@ import { createHash } from 'node:crypto';
 import type { components } from '../../../../generated/commerce.js';
 import type { InvoiceRow } from '../../../domain/invoices/invoice.tables.js';
 import type { Merchant, PaymentOption } from '../../../domain/merchants/merchant.tables.js';
+import type { MerchantLocation } from '../../../domain/merchants/identity.tables.js';
 import type { NewItemizedInvoice } from '../../../domain/invoices/itemized-invoice.js';
 import type { NewInvoiceItem } from '../../../domain/invoices/item-totals.js';
 import { amountDue, type InvoiceLine } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { INVOICE_STATUS } from '../wire-values.js';
+import { locationView } from './merchant.view.js';
 
 type Schemas = components['schemas'];
 
@@ -70,8 +72,8 @@ function sourceInfo(invoice: InvoiceRow): Schemas['CounterPartyInfo'] | null {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The whole Commerce invoice. */
-export function commerceInvoiceView(invoice: InvoiceRow, merchant: Merchant, publicBaseUrl: string): Schemas['Invoice'] {
+/** The whole Commerce invoice; `location` is its issuing location (`merchantLocation`). */
+export function commerceInvoiceView(invoice: InvoiceRow, merchant: Merchant, publicBaseUrl: string, location: MerchantLocation | null): Schemas['Invoice'] {
   const money = (value: string) => decimalToAmount(value, invoice.currency);
   return {
     id: invoice.id,
@@ -81,7 +83,7 @@ export function commerceInvoiceView(invoice: InvoiceRow, merchant: Merchant, pub
     description: invoice.description,
     notes: invoice.notes,
     merchant: { id: merchant.id, name: merchant.name, email: merchant.email, media: merchant.logo_url ? [{ mediaUrl: merchant.logo_url }] : [] },
-    merchantLocation: null,
+    merchantLocation: location && locationView(location),
     status: INVOICE_STATUS[invoice.status as keyof typeof INVOICE_STATUS] ?? 'Pending',
     totalDue: money(amountDue(invoice).toFixed()),
     totalPaid: money(invoice.amount_paid),
@@ -152,6 +154,7 @@ export function commerceInvoiceInput(body: Schemas['InvoiceCreateRequest']): New
     successUrl: body.successUrl,
     cancelUrl: body.cancelUrl,
     draft: body.isDraft,
+    merchantLocationId: body.merchantLocationId,
     payer: body.sourceInfo ? { firstName, lastName, email, phone, address } : undefined,
   };
 }

@@ -3,6 +3,7 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/commerce.js';
 import type { Merchant } from '../../../domain/merchants/merchant.tables.js';
+import type { MerchantLocation } from '../../../domain/merchants/identity.tables.js';
 import type { LinkSubscription } from '../../../domain/links/link-subscription.js';
 import { minorUnits } from '../../../shared/money.js';
 import { commerceInvoiceView } from './invoice.view.js';
@@ -12,13 +13,18 @@ import { commerceSubscriptionView } from './subscription.view.js';
 type Schemas = components['schemas'];
 
 /** `{subscription, invoice, billing}` of `CreateSubscription`. */
-export function linkSubscriptionView(started: LinkSubscription, merchant: Merchant, baseUrl: string): Schemas['PaymentLinkSubscriptionCreated'] {
+export function linkSubscriptionView(
+  started: LinkSubscription,
+  merchant: Merchant,
+  baseUrl: string,
+  location: MerchantLocation | null,
+): Schemas['PaymentLinkSubscriptionCreated'] {
   const { subscription, invoice, plan } = started;
   const digits = minorUnits(plan.currency);
   const planView = offeredPlanView(plan, started.productName);
   return {
     subscription: commerceSubscriptionView(subscription),
-    invoice: commerceInvoiceView(invoice, merchant, baseUrl),
+    invoice: commerceInvoiceView(invoice, merchant, baseUrl, location),
     billing: {
       planId: plan.id,
       planName: plan.name,
