@@ -4594,7 +4594,7 @@ export interface components {
              */
             invoiceNumber: string;
             /**
-             * @description Reference code of the invoice's pay link: the value a checkout session accepts as `invoiceReference` and `GET /v1/invoices?reference=` looks up (the Commerce interface's `getByReference` code).
+             * @description The merchant's reference for the invoice (the Commerce interface's `referenceNumber`): unique among the merchant's invoices of one mode, the value a checkout session accepts as `invoiceReference` and `GET /v1/invoices?reference=` looks up, both for the key's own invoices only. It is not a public key: the Commerce interface's `getByReference` takes the invoice's Till-generated `code`, never this.
              * @example K7PQ2M9XRT
              */
             reference: string;

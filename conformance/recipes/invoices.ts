@@ -1,6 +1,14 @@
 // The recipes of invoices, on the Checkout interface and on the Commerce one (the same fixture invoice).
 import { type Recipe } from './fixtures.js';
+import { commerceJson } from './commerce-request.js';
+import type { ConformanceContext } from '../types.js';
 import { fixtureInvoice, fixturePaid } from './payment-fixtures.js';
+
+/** The fixture invoice's public code (the Commerce view shows it; the merchant's `reference` is no public key). */
+async function publicCode(ctx: ConformanceContext): Promise<string> {
+  const { id } = await fixtureInvoice(ctx);
+  return (await commerceJson(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${id}` })).code;
+}
 
 export const invoiceRecipes: Record<string, Recipe> = {
   createInvoice: {
@@ -64,7 +72,7 @@ export const commerceInvoiceRecipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx)).id}` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx, key)).id}` }),
   },
-  getInvoiceByReference: { success: async (ctx) => ({ path: `/v1/invoice/getByReference(code='${(await fixtureInvoice(ctx)).reference}')` }) },
+  getInvoiceByReference: { success: async (ctx) => ({ path: `/v1/invoice/getByReference(code='${await publicCode(ctx)}')` }) },
   listInvoicePaymentMethods: {
     success: async (ctx) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx)).id}/PaymentMethods` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoice/${(await fixtureInvoice(ctx, key)).id}/PaymentMethods` }),

@@ -148,10 +148,10 @@ describe('commerce client against the mock', () => {
   it("reaches a public OData-style path with parentheses and no key: getByReference(code='...')", async () => {
     const publicClient = createCommerceClient({ baseUrl: commerceUrl });
     const { data, error, response } = await publicClient.GET("/v1/invoice/getByReference(code='{code}')", {
-      params: { path: { code: 'NW-7Q2K9M' } },
+      params: { path: { code: 'b3Q8Zk1xR2pTa0w5cVd6Tg' } },
     });
     expect(error).toBeUndefined();
-    expect(new URL(response.url).pathname).toBe("/v1/invoice/getByReference(code='NW-7Q2K9M')");
+    expect(new URL(response.url).pathname).toBe("/v1/invoice/getByReference(code='b3Q8Zk1xR2pTa0w5cVd6Tg')");
     expect(data).toEqual(documentedExample(commerceDoc, 'GET', "/v1/invoice/getByReference(code='{code}')"));
   });
 

@@ -10,6 +10,17 @@ export const RATE_PLANS: Record<RatePlan, { perSecond: number; burst: number }> 
   enterprise: { perSecond: 500, burst: 1000 },
 };
 
+/**
+ * Public look-ups by a secret code (`x-public-lookup` in the contract, e.g. `getByReference`):
+ * besides the caller's bucket, each client address may make 20 at once, then 5 a second.
+ */
+export const PUBLIC_LOOKUP = { perSecond: 5, burst: 20 };
+
+/** What a bucket is limited by: a merchant's rate plan, or the public look-ups of a client address. */
+export type Bucket = RatePlan | 'public-lookup';
+
+const RATES: Record<Bucket, { perSecond: number; burst: number }> = { ...RATE_PLANS, 'public-lookup': PUBLIC_LOOKUP };
+
 /** A lease of tokens is this fraction of a plan's rate per second (1/20: 5 tokens for 100/s). */
 const LEASE_FRACTION = 20;
 /** Keys whose lease a process remembers at most. */
@@ -25,7 +36,7 @@ const BURST_REFILL_SECONDS = 10;
  * `burst` requests in one second and `perSecond` a second after that.
  */
 export class RateLimits {
-  private readonly limiters = new Map<string, BurstyRateLimiter>();
+  private readonly limiters = new Map<Bucket, BurstyRateLimiter>();
   /** Tokens this process took from the store and has not spent yet, per plan and key. */
   private readonly leases = new Map<string, { tokens: number; until: number; remaining: number }>();
   /** The lease being taken, per plan and key: concurrent requests wait for it rather than each taking one. */
@@ -43,11 +54,11 @@ export class RateLimits {
     return { storeClient: { query: (q: { text: string; values?: unknown[] }) => sql.query(q.text, q.values) }, storeType: 'client' as const };
   }
 
-  /** The limiter of a plan, built once. */
-  limiter(plan: RatePlan): BurstyRateLimiter {
+  /** The limiter of a plan (or of public look-ups), built once. */
+  limiter(plan: Bucket): BurstyRateLimiter {
     let limiter = this.limiters.get(plan);
     if (!limiter) {
-      const { perSecond, burst } = RATE_PLANS[plan];
+      const { perSecond, burst } = RATES[plan];
       const common = { ...this.storeClient(), tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false };
       limiter = new BurstyRateLimiter(
         new RateLimiterPostgres({ ...common, keyPrefix: `rl_${plan}`, points: perSecond * this.scale, duration: 1 }),
@@ -66,7 +77,7 @@ export class RateLimits {
    * is the unspent rest of their last lease: a key is never let through more than its limit, and
    * at most `leaseSize - 1` requests per process are refused early.
    */
-  async consume(plan: RatePlan, key: string): Promise<RateLimiterRes> {
+  async consume(plan: Bucket, key: string): Promise<RateLimiterRes> {
     const id = `${plan}:${key}`;
     for (;;) {
       const lease = this.leases.get(id);
@@ -107,13 +118,13 @@ export class RateLimits {
     if (this.leases.size > MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
   }
 
-  private leaseSize(plan: RatePlan): number {
-    return Math.max(1, Math.ceil((RATE_PLANS[plan].perSecond * this.scale) / LEASE_FRACTION));
+  private leaseSize(plan: Bucket): number {
+    return Math.max(1, Math.ceil((RATES[plan].perSecond * this.scale) / LEASE_FRACTION));
   }
 
   /** Numbers for the headers, from the limiter's answer. */
-  headers(plan: RatePlan, res: RateLimiterRes | undefined): { limit: number; remaining: number; reset: number } {
-    const { perSecond } = RATE_PLANS[plan];
+  headers(plan: Bucket, res: RateLimiterRes | undefined): { limit: number; remaining: number; reset: number } {
+    const { perSecond } = RATES[plan];
     return {
       limit: perSecond * this.scale,
       remaining: Math.max(0, res?.remainingPoints ?? perSecond * this.scale),
@@ -128,35 +139,45 @@ function setHeaders(res: Response, h: { limit: number; remaining: number; reset:
   res.setHeader('X-RateLimit-Reset', String(h.reset));
 }
 
-/**
- * Spends one point of the caller's bucket: the API key, or for public and client-secret calls
- * the session or the client address. Sets the three headers on every response; over the limit
- * it answers 429 `rate_limit_exceeded` with `Retry-After`.
- */
 /** Deletes the limiters' rows whose window has passed (the store's own timer is off: pg-boss runs this). */
 export async function deleteExpiredRateLimits(database: TillDatabase): Promise<void> {
   await database.sql.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]);
 }
 
+/**
+ * Spends one point of `key`'s bucket and sets the three headers from it; over the limit it also
+ * sets `Retry-After` and answers the 429 `rate_limit_exceeded` to pass on.
+ */
+async function spend(limits: RateLimits, res: Response, plan: Bucket, key: string): Promise<AppError | undefined> {
+  try {
+    setHeaders(res, limits.headers(plan, await limits.consume(plan, key)));
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const h = limits.headers(plan, err);
+    setHeaders(res, { ...h, remaining: 0 });
+    res.setHeader('Retry-After', String(Math.max(1, h.reset)));
+    return new AppError('rate_limit_exceeded', { message: `Too many requests. Retry after ${Math.max(1, h.reset)} second(s), then back off exponentially.` });
+  }
+}
+
+/**
+ * Spends one point of the caller's bucket: the API key, or for public and client-secret calls
+ * the session or the client address. Sets the three headers on every response; over the limit
+ * it answers 429 `rate_limit_exceeded` with `Retry-After`. A public look-up by a secret code
+ * (`x-public-lookup`) also spends one of the client address's look-ups (PUBLIC_LOOKUP), and its
+ * headers are then that bucket's.
+ */
 export function rateLimit(limits: RateLimits): RequestHandler {
   return async (req, res, next) => {
     const auth = req.till.auth!;
-    const plan = auth.ratePlan;
-    const key = auth.keyId !== null ? `key:${auth.keyId}` : auth.sessionId ? `session:${auth.sessionId}` : `ip:${req.ip ?? 'unknown'}`;
+    const address = `ip:${req.ip ?? 'unknown'}`;
+    const key = auth.keyId !== null ? `key:${auth.keyId}` : auth.sessionId ? `session:${auth.sessionId}` : address;
+    const lookup = req.till.route?.operation['x-public-lookup'] === true;
     try {
-      const result = await limits.consume(plan, key);
-      setHeaders(res, limits.headers(plan, result));
-      next();
+      const refused = (await spend(limits, res, auth.ratePlan, key)) ?? (lookup ? await spend(limits, res, 'public-lookup', address) : undefined);
+      next(refused);
     } catch (err) {
-      if (err instanceof RateLimiterRes) {
-        const h = limits.headers(plan, err);
-        setHeaders(res, { ...h, remaining: 0 });
-        res.setHeader('Retry-After', String(Math.max(1, h.reset)));
-        next(
-          new AppError('rate_limit_exceeded', { message: `Too many requests. Retry after ${Math.max(1, h.reset)} second(s), then back off exponentially.` }),
-        );
-        return;
-      }
       next(err);
     }
   };

@@ -20,6 +20,8 @@ export type OperationObject = {
   tags?: string[];
   security?: SecurityRequirement[];
   'x-scopes'?: string[];
+  /** A public look-up by a secret code: also limited per client address (server/http/rate-limit.ts). */
+  'x-public-lookup'?: boolean;
   parameters?: unknown[];
   requestBody?: unknown;
   responses?: Record<string, ResponseObject | Reference>;

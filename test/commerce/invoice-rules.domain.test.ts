@@ -3,10 +3,11 @@
 // database of its own: which statuses can be paid, how an invoice reaches each of them (create,
 // send, pay, due date and validity on the clock, void), and the rules of its dates and identifiers.
 // The HTTP tests are in invoices-*.test.ts and pay-invoice-*.test.ts.
+import type { KyselyPlugin } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceRow } from '../../server/domain/invoices/invoice.tables.js';
 import { sendInvoiceTo } from '../../server/domain/invoices/invoice-send.js';
-import { type NewItemizedInvoice, createItemizedInvoice } from '../../server/domain/invoices/itemized-invoice.js';
+import { type NewItemizedInvoice, createItemizedInvoice, getInvoiceByReference } from '../../server/domain/invoices/itemized-invoice.js';
 import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billing.js';
 import { expireDueInvoices } from '../../server/domain/invoices/invoice-expiry.js';
 import { getInvoice, voidInvoice } from '../../server/domain/invoices/invoice.service.js';
@@ -155,22 +156,44 @@ describe('the fields of an invoice', () => {
     expect(await newInvoice({ validFrom: inHours(1), validTo: inHours(3), dueDate: inHours(3) })).toMatchObject({ status: 'pending' });
   });
 
-  it('identifier: a UUID of its own for public links; referenceNumber: one invoice per reference, whoever the merchant', async () => {
+  it('identifier: a UUID of its own for public links; public code: 128 random bits; referenceNumber: one invoice per reference of a merchant and mode', async () => {
     const [a, b] = [await newInvoice(), await newInvoice()];
     for (const invoice of [a, b]) expect(invoice.identifier).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const invoice of [a, b]) expect(Buffer.from(invoice.public_code, 'base64url')).toHaveLength(16);
     expect(a.identifier).not.toBe(b.identifier);
+    expect(a.public_code).not.toBe(b.public_code);
     expect(a.reference).not.toBe(b.reference);
     const reference = `REF-RULES-${Date.now()}`;
     await newInvoice({ reference });
-    const { merchant: other } = await createMerchant(database.db, clock, { name: `Invoice rules other ${Date.now()}` });
-    const taken = await refusal(() =>
-      createItemizedInvoice(
-        database.db,
-        clock,
-        { merchantId: other.id, livemode: false },
-        { currency: 'USD', items: [{ name: 'x', unitCost: '1', quantity: 1 }], reference },
-      ),
-    );
+    const taken = await refusal(() => newInvoice({ reference }));
     expect([taken.code, taken.param]).toEqual(['parameter_invalid', 'referenceNumber']);
+    const { merchant: other } = await createMerchant(database.db, clock, { name: `Invoice rules other ${Date.now()}` });
+    const input = { currency: 'USD', items: [{ name: 'x', unitCost: '1', quantity: 1 }], reference };
+    for (const owner of [
+      { merchantId: other.id, livemode: false },
+      { ...tenant, livemode: true },
+    ])
+      expect(await createItemizedInvoice(database.db, clock, owner, input)).toMatchObject({ reference });
+  });
+
+  it('getByReference: a known and an unknown public code run the same statements, and only the public code finds an invoice', async () => {
+    const invoice = await newInvoice({ reference: `REF-CODE-${Date.now()}` });
+    const statements = async (code: string) => {
+      const seen: string[] = [];
+      const recorder: KyselyPlugin = {
+        transformQuery: (args) => (seen.push(database.db.getExecutor().compileQuery(args.node, args.queryId).sql), args.node),
+        transformResult: async (args) => args.result,
+      };
+      const found = await getInvoiceByReference(database.db.withPlugin(recorder), code).catch((e: unknown) => e);
+      return { seen, found };
+    };
+    const known = await statements(invoice.public_code);
+    expect(known.found).toMatchObject({ invoice: { id: invoice.id }, merchant: { id: tenant.merchantId } });
+    for (const code of [invoice.reference, invoice.identifier, 'A'.repeat(22)]) {
+      const unknown = await statements(code);
+      expect(unknown.found).toMatchObject({ code: 'invoice_not_found', status: 404 });
+      expect(unknown.seen.sort()).toEqual(known.seen.sort());
+    }
+    expect(known.seen).toHaveLength(3);
   });
 });

@@ -138,11 +138,16 @@ describe('creating an invoice', () => {
     }
   });
 
-  it("refuses a referenceNumber already in use (400 parameter_invalid), even another merchant's", async () => {
+  it("refuses a referenceNumber the merchant already used in the mode (400 parameter_invalid); another merchant's or the other mode's do not count", async () => {
     const code = `REF-${Date.now()}`;
     expect((await created({ ...consulting, referenceNumber: code })).referenceNumber).toBe(code);
-    const again = await create({ ...consulting, referenceNumber: code }, t.merchantB.keys.test.secret);
+    const again = await create({ ...consulting, referenceNumber: code });
     expect(again.status).toBe(400);
     expect(again.json.error).toMatchObject({ code: 'parameter_invalid', param: 'referenceNumber' });
+    for (const key of [t.merchantB.keys.test.secret, t.merchantA.keys.live.secret]) {
+      const other = await create({ ...consulting, referenceNumber: code }, key);
+      expect(other.status, other.text).toBe(201);
+      expect(other.json.referenceNumber).toBe(code);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // list. The invoice is the same row the Checkout interface's /v1/invoices shows.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
-import { commerceInvoices } from '../support/commerce.js';
+import { commerceInvoices, consulting } from '../support/commerce.js';
 import { useTestServer } from '../support/server.js';
 
 const t = useTestServer();
@@ -30,9 +30,9 @@ describe('reading an invoice', () => {
     });
   });
 
-  it('by reference without a key, with the default expansion; $expand names only the navigations', async () => {
+  it('by public code without a key, with the default expansion; $expand names only the navigations', async () => {
     const inv = await created();
-    const path = `/v1/invoice/getByReference(code='${inv.referenceNumber}')`;
+    const path = `/v1/invoice/getByReference(code='${inv.code}')`;
     const got = await t.call('GET', path, {});
     expect(got.status).toBe(200);
     expect(got.json).toEqual(inv);
@@ -42,6 +42,23 @@ describe('reading an invoice', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'parameter_invalid', param: '$expand' });
     expect((await t.call('GET', `/v1/invoice/getByReference(code='NO-SUCH-REF')`, {})).status).toBe(404);
+  });
+
+  it("getByReference takes Till's public code (128 random bits, URL-safe), never the merchant's referenceNumber", async () => {
+    const reference = `NW-${Date.now()}`;
+    const [a, b] = [await created({ ...consulting, referenceNumber: reference }), await created()];
+    for (const inv of [a, b]) expect(Buffer.from(inv.code, 'base64url').toString('base64url')).toBe(inv.code);
+    expect(Buffer.from(a.code, 'base64url')).toHaveLength(16);
+    expect(a.code).not.toBe(b.code);
+    expect(a.code).not.toBe(a.referenceNumber);
+    const byCode = await t.call('GET', `/v1/invoice/getByReference(code='${a.code}')`, {});
+    expect([byCode.status, byCode.json.id, byCode.json.sourceInfo.email]).toEqual([200, a.id, 'ana@example.com']);
+    for (const guess of [reference, a.invoiceNumber, a.identifier.replaceAll('-', '')]) {
+      const res = await t.call('GET', `/v1/invoice/getByReference(code='${guess}')`, {});
+      expect([res.status, res.json.error?.code], guess).toEqual([404, 'invoice_not_found']);
+    }
+    // The merchant finds its invoice by its own reference with the key.
+    expect((await odata({ $filter: `referenceNumber eq '${reference}'`, $select: 'id,code' })).json.value).toEqual([{ id: a.id, code: a.code }]);
   });
 });
 
@@ -106,5 +123,28 @@ describe('the OData list', () => {
       expect(res.json.error, JSON.stringify(query)).toMatchObject({ code: 'parameter_invalid', param });
     }
     expect((await odata({ $top: '101' }, m.keys.test.secret)).status).toBe(400);
+  });
+});
+
+// Last in the file: it spends this client address's look-ups.
+describe('public look-ups by code', () => {
+  it('are limited per client address: past 20 at once, 429 rate_limit_exceeded with Retry-After', async () => {
+    const inv = await created();
+    const path = `/v1/invoice/getByReference(code='${inv.code}')`;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => t.call('GET', i % 2 ? path : `/v1/invoice/getByReference(code='NO-SUCH-CODE')`, {})),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 429).length, statuses.join()).toBeGreaterThan(0);
+    expect(
+      statuses.every((s) => [200, 404, 429].includes(s)),
+      statuses.join(),
+    ).toBe(true);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.json.error).toMatchObject({ type: 'rate_limit', code: 'rate_limit_exceeded' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    // A key's own calls are not look-ups: the merchant still reads the invoice.
+    expect((await t.call('GET', `/v1/invoice/${inv.id}`, { apiKey: sk() })).status).toBe(200);
   });
 });

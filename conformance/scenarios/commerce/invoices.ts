@@ -107,10 +107,28 @@ export const commerceInvoiceScenarios: Scenario[] = [
     [INVOICE, 'getInvoiceByReference'],
     async (ctx) => {
       const inv = await newInvoice(ctx, 'ref');
-      const got = await byReference(ctx, inv.referenceNumber);
+      const got = await byReference(ctx, inv.code);
       expectStatus(got, 200, 'get by reference without a key');
       assert.equal(got.json.id, inv.id);
       expectStatus(await byReference(ctx, `NO${tag(ctx).slice(-10)}X`), 404, 'an unknown reference');
+    },
+  ),
+  scenario(
+    'commerce.invoices.public-code-unguessable',
+    "The public code `getByReference` takes is Till's (at least 128 random bits, URL-safe), not the merchant's `referenceNumber`; an unknown code answers 404 `invoice_not_found`",
+    INVOICES,
+    [INVOICE, 'getInvoiceByReference'],
+    async (ctx) => {
+      const reference = `CF${tag(ctx).slice(-12)}PUB`;
+      const [a, b] = [await newInvoice(ctx, 'code-a', { referenceNumber: reference }), await newInvoice(ctx, 'code-b')];
+      for (const inv of [a, b]) {
+        assert.match(inv.code ?? '', /^[A-Za-z0-9_-]{22,}$/, `a URL-safe public code of at least 22 characters, got ${JSON.stringify(inv.code)}`);
+        assert.ok(Buffer.from(inv.code, 'base64url').length >= 16, 'at least 128 bits');
+      }
+      assert.notEqual(a.code, b.code, 'each invoice has its own code');
+      assert.equal(a.referenceNumber, reference, 'the merchant keeps its referenceNumber');
+      assert.equal((await byReference(ctx, a.code)).json?.id, a.id, 'the public code finds the invoice');
+      for (const guess of [reference, a.invoiceNumber]) expectError(await byReference(ctx, guess), 404, 'not_found', 'invoice_not_found');
     },
   ),
   scenario(
@@ -120,13 +138,13 @@ export const commerceInvoiceScenarios: Scenario[] = [
     [INVOICE, 'getInvoiceByReference'],
     async (ctx) => {
       const inv = await newInvoice(ctx, 'expand');
-      const got = (await byReference(ctx, inv.referenceNumber)).json;
+      const got = (await byReference(ctx, inv.code)).json;
       assert.ok(Array.isArray(got.merchant?.media), 'merchant with media');
       assert.ok(got.sourceInfo && got.destinationInfo, 'source and destination info');
       assert.equal(got.items.length, 2, 'items');
       assert.ok('merchantLocation' in got, 'merchant location (null when the merchant has none)');
       if (got.merchantLocation !== null) assert.ok(got.merchantLocation.address, 'a location carries its address');
-      expectError(await byReference(ctx, inv.referenceNumber, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
+      expectError(await byReference(ctx, inv.code, { $expand: 'payments' }), 400, 'invalid_request', 'parameter_invalid', '$expand');
     },
   ),
   scenario(

@@ -21,7 +21,7 @@ const OTHER_OPS = source(COMMERCE_DOC, 'Endpoints', 'Other listed operations');
 const plans = (ctx: ConformanceContext, path: string, keys: { apiKey?: string | null; key?: string | null }) =>
   call(ctx, 'commerce', 'listSubscriptionPlans', { method: 'GET', path, apiKey: keys.apiKey ?? null, key: keys.key ?? null, query: { $top: 1 } });
 
-async function newInvoice(ctx: ConformanceContext, label: string): Promise<{ id: number; identifier: string; referenceNumber: string }> {
+async function newInvoice(ctx: ConformanceContext, label: string): Promise<{ id: number; identifier: string; code: string }> {
   const body = {
     currencyCode: 'USD',
     sourceInfo: { firstName: 'Conformance', lastName: label, email: emailFor(ctx, label) },
@@ -105,7 +105,7 @@ export const commercePlatformScenarios: Scenario[] = [
       const inv = await newInvoice(ctx, 'public');
       const byReference = await call(ctx, 'commerce', 'getInvoiceByReference', {
         method: 'GET',
-        path: `/v1/invoice/getByReference(code='${inv.referenceNumber}')`,
+        path: `/v1/invoice/getByReference(code='${inv.code}')`,
         apiKey: null,
         key: null,
       });

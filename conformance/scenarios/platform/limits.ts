@@ -6,7 +6,7 @@ import { postCustomer } from '../fixtures/catalog.js';
 import { call, describe, envelopeData, expectEnvelopeError, expectError, expectStatus, rawFetch, sleep } from '../fixtures/http.js';
 import { emailFor, secretKey, tag } from '../fixtures/keys.js';
 import { SESSION } from '../fixtures/operations.js';
-import { CHECKOUT_DOC, pending, pendingBecause, source } from '../fixtures/scenario.js';
+import { CHECKOUT_DOC, COMMERCE_DOC, pending, pendingBecause, source } from '../fixtures/scenario.js';
 import { LIMITS } from '../fixtures/sections.js';
 import { postSession } from '../fixtures/sessions.js';
 
@@ -185,6 +185,37 @@ export const limits: Scenario[] = [
 ];
 
 /** Last in the catalogue: it empties the key's burst. */
+/**
+ * Public look-ups by a secret code (`getByReference`) are limited per client address (Till's
+ * design: 20 at once, then 5 a second). Run near the end: it spends this address's look-ups, and
+ * waits for them to refill.
+ */
+export const publicLookup429: Scenario = {
+  id: 'platform.limits.public-lookup-429',
+  title: 'Public invoice look-ups (`getByReference`) are rate-limited per client address: past the limit 429 rate_limit_exceeded with an integer `Retry-After`',
+  source: source(COMMERCE_DOC, 'Endpoints', 'Invoices'),
+  requires: ['getInvoiceByReference'],
+  serverOnly: true,
+  async run(ctx) {
+    // Straight over fetch: the suite's own requests wait and retry on 429.
+    const base = (ctx.options.commerceBaseUrl ?? ctx.options.baseUrl).replace(/\/+$/, '');
+    const lookup = () => rawFetch(ctx, 'GET', `${base}/v1/invoice/getByReference(code='CF${tag(ctx).slice(-12)}NONE')`);
+    const probe = await lookup();
+    expectError(probe, 404, 'not_found', 'invoice_not_found');
+    const limit = Number(probe.headers.get('x-ratelimit-limit'));
+    if (!(limit > 0) || limit > 50) pendingBecause(`the look-up limit is ${limit}/s; provoking a 429 would take too many requests`);
+    const answers = await Promise.all(Array.from({ length: 10 * limit + 20 }, lookup));
+    for (const a of answers) assert.ok(a.status === 404 || a.status === 429, `a look-up answer must be 404 or 429, got ${describe(a)}`);
+    const limited = answers.find((a) => a.status === 429);
+    if (!limited) pendingBecause(`${answers.length} concurrent look-ups were not refused (sent slower than the limit from here?)`);
+    expectError(limited, 429, 'rate_limit', 'rate_limit_exceeded');
+    assert.match(limited.headers.get('retry-after') ?? '', /^[1-9]\d*$/, 'a 429 carries Retry-After in whole seconds, at least 1');
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), '0', 'a refused look-up has nothing remaining');
+    // Leave the address's look-ups refilled (the reserve refills over 10 seconds) for what runs next.
+    await sleep(11_000);
+  },
+};
+
 export const rateLimit429: Scenario = {
   id: 'platform.limits.429-retry-after',
   title: 'Over the rate limit (Standard 100/s, burst 200) the answer is 429 rate_limit with an integer `Retry-After`; after waiting, requests pass again',

@@ -15,7 +15,10 @@ export async function nextLineIds(db: Db, count: number): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-/** Inserts an invoice; without `merchant_location_id` it is issued by the merchant's primary location. */
+/**
+ * Inserts an invoice; without `merchant_location_id` it is issued by the merchant's primary location.
+ * The database gives it its public code (`public_code`: no caller chooses one).
+ */
 export async function insertInvoice(db: Db, values: Insertable<InvoicesTable>): Promise<InvoiceRow> {
   const location = values.merchant_location_id ?? primaryLocationIdQuery(db, values.merchant_id);
   return db
@@ -179,17 +182,17 @@ export async function markExpiredIfOpen(db: Db, tenant: Tenant, id: number): Pro
     .executeTakeFirst();
 }
 
-/** Whether a reference code is taken (by any merchant: it is a public code). */
-export async function referenceInUse(db: Db, reference: string): Promise<boolean> {
-  return (await db.selectFrom('invoices').select('id').where('reference', '=', reference).executeTakeFirst()) !== undefined;
+/** Whether the tenant has an invoice of this reference (references are the merchant's, unique per merchant and mode). */
+export async function referenceInUse(db: Db, tenant: Tenant, reference: string): Promise<boolean> {
+  return (await db.selectFrom('invoices').select('id').where(ofTenant(tenant)).where('reference', '=', reference).executeTakeFirst()) !== undefined;
 }
 
 /**
- * An invoice by its public reference code, whoever owns it. Like `findInvoiceByIdentifier`, this
- * read starts from a credential (the code of a pay link) rather than a tenant.
+ * An invoice by its public code, whoever owns it. Like `findInvoiceByIdentifier`, this read
+ * starts from a credential (the code) rather than a tenant.
  */
-export async function findInvoiceByReferenceCode(db: Db, code: string): Promise<InvoiceRow | undefined> {
-  return db.selectFrom('invoices').selectAll().where('reference', '=', code).executeTakeFirst();
+export async function findInvoiceByPublicCode(db: Db, code: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('public_code', '=', code).executeTakeFirst();
 }
 
 /** Every invoice of the tenant, all columns: what the OData list pages, filters and counts (the bench EXPLAINs it too). */

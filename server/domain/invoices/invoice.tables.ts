@@ -7,7 +7,10 @@ export interface InvoicesTable {
   merchant_id: number;
   livemode: boolean;
   identifier: string;
+  /** The merchant's reference: unique per merchant and mode, never a public key. */
   reference: string;
+  /** The public code `getByReference` takes: 128 random bits, URL-safe base64, the column's default (never chosen by a caller). */
+  public_code: ColumnType<string, never, never>;
   invoice_number: string;
   status: string;
   currency: string;

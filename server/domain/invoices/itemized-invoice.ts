@@ -1,5 +1,5 @@
 // The Commerce interface's invoices: created with typed items, shipping and a validity period,
-// read by id, by public reference code and as an OData list, sent by email (and text). They are
+// read by id, by public code and as an OData list, sent by email (and text). They are
 // the same rows the Checkout interface's `/v1/invoices` shows.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -14,13 +14,13 @@ import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
 import { currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { getMerchant } from '../merchants/merchant.service.js';
+import { findMerchantById, getMerchant } from '../merchants/merchant.service.js';
 import { type NewInvoiceItem, computeItemTotals } from './item-totals.js';
-import { findInvoiceByReferenceCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
+import { findInvoiceByPublicCode, findInvoicePage, insertInvoice, nextLineIds, referenceInUse } from './invoice.repository.js';
 import { getInvoice } from './invoice.service.js';
-import { type IssuedInvoice, issuedInvoice, issuingLocations } from './invoice-issuer.js';
+import { type IssuedInvoice, issuedInvoice, issuingLocations, locationOf } from './invoice-issuer.js';
 import type { MerchantLocation } from '../merchants/identity.tables.js';
-import { ownLocation } from '../merchants/location.service.js';
+import { locationsById, ownLocation } from '../merchants/location.service.js';
 
 /** A new itemized invoice: amounts in the currency's units as exact decimal text, dates as Dates. */
 export interface NewItemizedInvoice {
@@ -55,11 +55,15 @@ function checkDates(input: NewItemizedInvoice): void {
 }
 
 const referenceTaken = (wanted: string) =>
-  new AppError('parameter_invalid', { param: 'referenceNumber', message: `The referenceNumber ${wanted} is already in use; choose another or leave it out.` });
+  new AppError('parameter_invalid', {
+    param: 'referenceNumber',
+    message: `The referenceNumber ${wanted} is already used by another of your invoices; choose another or leave it out.`,
+  });
 
-async function referenceFor(db: Db, wanted: string | undefined): Promise<string> {
+/** The merchant's reference: unique among the tenant's invoices only (the public key is the invoice's public code). */
+async function referenceFor(db: Db, tenant: Tenant, wanted: string | undefined): Promise<string> {
   if (wanted === undefined) return newReference('INVREF');
-  if (await referenceInUse(db, wanted)) throw referenceTaken(wanted);
+  if (await referenceInUse(db, tenant, wanted)) throw referenceTaken(wanted);
   return wanted;
 }
 
@@ -68,7 +72,7 @@ export async function createItemizedInvoice(db: Kysely<Database>, clock: Clock, 
   checkDates(input);
   const currency = currencyCode(input.currency, 'currencyCode');
   const totals = computeItemTotals(currency, input.items, await nextLineIds(db, input.items.length), input);
-  const reference = await referenceFor(db, input.reference);
+  const reference = await referenceFor(db, tenant, input.reference);
   const location =
     input.merchantLocationId === undefined ? undefined : await ownLocation(db, tenant.merchantId, input.merchantLocationId, 'merchantLocationId');
   const payer = input.payer;
@@ -109,7 +113,7 @@ export async function createItemizedInvoice(db: Kysely<Database>, clock: Clock, 
   });
   // Two creates racing for one referenceNumber: the unique index refuses the second.
   return row.catch((error: unknown) => {
-    throw isUniqueViolation(error, 'invoices_reference_key') ? referenceTaken(reference) : error;
+    throw isUniqueViolation(error, 'invoices_tenant_reference_key') ? referenceTaken(reference) : error;
   });
 }
 
@@ -120,14 +124,25 @@ export async function getIssuedInvoice(db: Db, tenant: Tenant, id: number): Prom
   return issuedInvoice(db, await getInvoice(db, tenant, id));
 }
 
+/** No merchant and no location has this id: what the look-ups of an unknown code (or a known one without a location) ask for. */
+const NO_MERCHANT = 0;
+const NO_LOCATION = 0;
+
 /**
- * An invoice by its public reference code, whoever owns it (the code is the public part of a pay
- * link); 404 `invoice_not_found` tells nothing more.
+ * An invoice by its public code (Till's 128 random bits, never the merchant's reference), whoever
+ * owns it, with its merchant and location; 404 `invoice_not_found` tells nothing more. A known and
+ * an unknown code take the same work: the same three look-ups (the invoice, then its merchant and
+ * issuing location, or none), so the time of the answer does not tell whether a code exists.
  */
 export async function getInvoiceByReference(db: Db, code: string): Promise<IssuedInvoice> {
-  const invoice = await findInvoiceByReferenceCode(db, code);
-  if (!invoice) throw new AppError('invoice_not_found', { param: 'code', message: 'No such invoice.' });
-  return issuedInvoice(db, invoice);
+  const invoice = await findInvoiceByPublicCode(db, code);
+  const merchantId = invoice?.merchant_id ?? NO_MERCHANT;
+  const [merchant, locations] = await Promise.all([
+    findMerchantById(db, merchantId),
+    locationsById(db, merchantId, [invoice?.merchant_location_id ?? NO_LOCATION]),
+  ]);
+  if (!invoice || !merchant) throw new AppError('invoice_not_found', { param: 'code', message: 'No such invoice.' });
+  return { invoice, merchant, location: locationOf(invoice, locations) };
 }
 
 /** One page of the tenant's invoices (the tenant ANDed outside the caller's filter), their merchant and issuing locations (by id). */

@@ -35,6 +35,11 @@ export async function findMerchant(db: Db, merchantId: number): Promise<Merchant
   return db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirstOrThrow();
 }
 
+/** The merchant of an id, or undefined when there is none. */
+export async function findMerchantIfAny(db: Db, merchantId: number): Promise<Merchant | undefined> {
+  return db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirst();
+}
+
 /**
  * The merchant and key behind a key hash, or undefined when it is unknown or revoked. A
  * restricted key's role comes with it (its name and scopes), so authentication needs no second

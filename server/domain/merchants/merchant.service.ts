@@ -12,6 +12,7 @@ import {
   countMerchantRows,
   findActiveKeyByHash,
   findMerchant,
+  findMerchantIfAny,
   findPageKey,
   insertApiKeys,
   insertMerchant,
@@ -221,6 +222,9 @@ export const countMerchants = (db: Kysely<Database>): Promise<number> => countMe
 
 /** The merchant a tenant acts for: its name, logo, settings and payment options. */
 export const getMerchant = (db: Db, merchantId: number): Promise<Merchant> => findMerchant(db, merchantId);
+
+/** The merchant of an id, or undefined (a public look-up runs it whether or not it found an object, so both answers take the same work). */
+export const findMerchantById = (db: Db, merchantId: number): Promise<Merchant | undefined> => findMerchantIfAny(db, merchantId);
 
 /** Whether any enabled card option of the merchant can hold a card. */
 export const holdCapable = (merchant: Merchant): boolean => merchant.payment_options.some((o) => o.enabled && o.canHold && o.method === 'CreditCard');

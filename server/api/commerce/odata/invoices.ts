@@ -17,6 +17,7 @@ export const invoiceResource = defineResource({
     id: { column: 'id', type: 'int' },
     identifier: { column: 'identifier', type: 'guid' },
     referenceNumber: { column: 'reference', type: 'string' },
+    code: { column: 'public_code', type: 'string' },
     invoiceNumber: { column: 'invoice_number', type: 'string' },
     description: { column: 'description', type: 'string', nullable: true },
     notes: { column: 'notes', type: 'string', nullable: true, sort: false },

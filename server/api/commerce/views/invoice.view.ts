@@ -79,6 +79,7 @@ export function commerceInvoiceView(invoice: InvoiceRow, merchant: Merchant, pub
     id: invoice.id,
     identifier: invoice.identifier,
     referenceNumber: invoice.reference,
+    code: invoice.public_code,
     invoiceNumber: invoice.invoice_number,
     description: invoice.description,
     notes: invoice.notes,
