@@ -1672,14 +1672,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List roles
+         * @description Till's design (the source document lists no roles): lists the merchant's roles (the same
+         *     in both modes) as an OData page `{value, @odata.count, @odata.nextLink}`, like the
+         *     interface's other lists. `$filter` and `$orderby` take `id`, `name` and `createdDateTime`
+         *     (`description` can be filtered only); newest first by default; `$top` is at most 100 and
+         *     defaults to 25; `@odata.nextLink` is present while more items follow. `Owner`, the role of
+         *     a secret key, is not a stored role and is not listed.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `role.read`.
+         */
+        get: operations["listRoles"];
         put?: never;
         /**
          * Create a role
          * @description Till's design (the source document lists the operation without its shapes): creates a
          *     role of the merchant - a named set of scopes that restricted keys carry
-         *     (`POST /v1/role/{id}/keys`). Every scope must be one that `GET /v1/scope` lists
-         *     (otherwise 400 `parameter_invalid`, `param` `scopes`, naming the unknown scope); a role
+         *     (`POST /v1/role/{id}/keys`). Every scope must be one that `GET /v1/scope` lists and a role
+         *     can grant (otherwise 400 `parameter_invalid`, `param` `scopes`, naming the scope: `key.read`,
+         *     `key.delete` and `role.delete` belong to the full secret key only); a role
          *     name in use, compared without regard to case, answers 409 `invalid_state` (`Owner`, the
          *     role of a secret key, is always in use). A role belongs to the merchant, not to a mode:
          *     its test and live restricted keys share it. Roles cannot be changed once made (make a new
@@ -1721,7 +1735,25 @@ export interface paths {
         get: operations["getRole"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a role
+         * @description Till's design (the source document has no roles to delete): deletes a role of the
+         *     merchant for good. A role that an active (not revoked) restricted key carries, in either
+         *     mode, is not deleted: 409 `invalid_state` saying how many keys carry it; revoke them first
+         *     (`DELETE /v1/role/{id}/keys/{keyId}`), so deleting a role never silently cuts off a system
+         *     that holds one of its keys. The role's revoked keys are deleted with it (they no longer
+         *     appear in any list); its name is free again. Another merchant's role, or an unknown id,
+         *     answers 404.
+         *
+         *     Only the merchant's full secret key may call this (`x-secret-key-only`): a restricted key
+         *     answers 403 `permission_denied`, whatever its role holds, so a leaked restricted key can
+         *     never take away the roles other systems depend on.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `role.delete`.
+         */
+        delete: operations["deleteRole"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1737,7 +1769,25 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the restricted keys of a role
+         * @description Till's design (the source document has no restricted keys): lists the restricted keys that
+         *     carry the role, in the calling key's mode, active and revoked (`revokedDateTime` set), as
+         *     an OData page `{value, @odata.count, @odata.nextLink}`. A key's text is never shown again
+         *     after `POST /v1/role/{id}/keys`: only its `keyPrefix` (`rk_test_AbCd`), to tell keys apart.
+         *     `$filter` and `$orderby` take `id`, `keyPrefix`, `createdDateTime` and `revokedDateTime`
+         *     (`description` can be filtered only; `revokedDateTime eq null` lists the active keys);
+         *     newest first by default; `$top` is at most 100 and defaults to 25. An unknown role, or
+         *     another merchant's, answers 404.
+         *
+         *     Only the merchant's full secret key may call this (`x-secret-key-only`): a restricted key
+         *     answers 403 `permission_denied`, whatever its role holds.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `key.read`.
+         */
+        get: operations["listRestrictedKeys"];
         put?: never;
         /**
          * Create a restricted key
@@ -1777,7 +1827,20 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a restricted key
+         * @description Till's design: answers a restricted key of the role in the calling key's mode, active or
+         *     revoked, with its `keyPrefix` only (the key's text is shown once, when it is made, and Till
+         *     keeps only its hash). A key of another role, mode or merchant answers 404.
+         *
+         *     Only the merchant's full secret key may call this (`x-secret-key-only`): a restricted key
+         *     answers 403 `permission_denied`, whatever its role holds.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `key.read`.
+         */
+        get: operations["getRestrictedKey"];
         put?: never;
         post?: never;
         /**
@@ -1785,7 +1848,12 @@ export interface paths {
          * @description Till's design: revokes a restricted key of the role, in the calling key's mode, for good.
          *     The server that answers stops accepting it at once; every other server process within 30
          *     seconds (each remembers a key it has found for 30 seconds). A key already revoked, of
-         *     another role, mode or merchant, answers 404.
+         *     another role, mode or merchant, answers 404. The key stays listed, with its
+         *     `revokedDateTime`, until its role is deleted.
+         *
+         *     Only the merchant's full secret key may call this (`x-secret-key-only`): a restricted key
+         *     answers 403 `permission_denied`, whatever its role holds, so a leaked restricted key cannot
+         *     cut off the other systems' keys.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -1809,7 +1877,9 @@ export interface paths {
          * @description Till's design (the source document shows no scopes for this interface): lists every scope
          *     a role can grant, as `{value: [...]}` sorted by name: the scopes of this interface and of
          *     the Checkout & Billing interface (a restricted key works on both), each with the
-         *     interfaces whose operations name it in `x-scopes`. A secret key holds all of them.
+         *     interfaces whose operations name it in `x-scopes`. A secret key holds all of them. Three
+         *     belong to the full secret key only, as their descriptions say (`key.read`, `key.delete`,
+         *     `role.delete`: managing keys and deleting roles): a role cannot grant them.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -3944,15 +4014,6 @@ export interface components {
             scopes: components["schemas"]["ScopeName"][];
             createdDateTime: components["schemas"]["Timestamp"];
         };
-        /** @description Till's design - a named set of scopes that restricted keys of the merchant carry. */
-        RoleCreateRequest: {
-            /** @description Name of the role, unique within the merchant. */
-            name: string;
-            /** @description What the role is for. */
-            description?: string;
-            /** @description Scopes the role grants; each must be a name listed by `GET /v1/scope`. */
-            scopes: components["schemas"]["ScopeName"][];
-        };
         /** @description Till's design - a role of the merchant. */
         Role: {
             /** @description Role id. */
@@ -3964,6 +4025,52 @@ export interface components {
             /** @description Scopes the role grants. */
             scopes: components["schemas"]["ScopeName"][];
             createdDateTime: components["schemas"]["Timestamp"];
+        };
+        /** @description Till's design - a page of the merchant's roles. */
+        RoleList: {
+            /** @description The roles of the page. */
+            value: components["schemas"]["Role"][];
+            "@odata.count"?: components["schemas"]["ODataTotalCount"];
+            "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
+        };
+        /** @description Till's design - a named set of scopes that restricted keys of the merchant carry. */
+        RoleCreateRequest: {
+            /** @description Name of the role, unique within the merchant. */
+            name: string;
+            /** @description What the role is for. */
+            description?: string;
+            /** @description Scopes the role grants; each must be a name listed by `GET /v1/scope`. */
+            scopes: components["schemas"]["ScopeName"][];
+        };
+        /** @description Till's design - a restricted key as listed and retrieved: everything but its text, which is shown only once, when the key is made (`RestrictedKey`). `keyPrefix` tells keys apart. */
+        RestrictedKeyInfo: {
+            /** @description Key id (for `DELETE /v1/role/{id}/keys/{keyId}`). */
+            id: number;
+            /** @description The first characters of the key (`rk_test_AbCd`), to tell keys apart. */
+            keyPrefix: string;
+            /** @description The role the key carries. */
+            roleId: number;
+            /** @description Name of that role. */
+            roleName: string;
+            /** @description The scopes the key holds (its role's). */
+            scopes: components["schemas"]["ScopeName"][];
+            /** @description True for a live key (`rk_live_`), false for a test key. */
+            livemode: boolean;
+            /** @description What the key is for; null when not set. */
+            description: string | null;
+            createdDateTime: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the key was revoked (it no longer authenticates); null while it is active.
+             */
+            revokedDateTime: string | null;
+        };
+        /** @description Till's design - a page of a role's restricted keys in one mode, without their text. */
+        RestrictedKeyList: {
+            /** @description The keys of the page. */
+            value: components["schemas"]["RestrictedKeyInfo"][];
+            "@odata.count"?: components["schemas"]["ODataTotalCount"];
+            "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
         };
         /** @description Till's design - what to remember about a new restricted key. */
         RestrictedKeyCreateRequest: {
@@ -6533,6 +6640,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listRoles: {
+        parameters: {
+            query?: {
+                /** @description OData filter expression. Comparisons `eq`, `ne`, `gt`, `ge`, `lt`, `le` on a field and a literal (numbers bare, strings in single quotes, enum values as strings), joined by `and` / `or`, with parentheses. Example: `status eq 'Paid' and totalDue gt 10`. */
+                $filter?: components["parameters"]["ODataFilter"];
+                /** @description Comma-separated sort keys, each a field optionally followed by `asc` or `desc`, for example `id desc`. */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /** @description Page size. Till's design - at most 100; 25 when omitted. */
+                $top?: components["parameters"]["ODataTop"];
+                /** @description Number of items to skip (offset). */
+                $skip?: components["parameters"]["ODataSkip"];
+                /** @description When true the response carries `@odata.count`, the number of items matching `$filter` regardless of paging. */
+                $count?: components["parameters"]["ODataCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of roles. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createRole: {
         parameters: {
             query?: never;
@@ -6619,6 +6768,98 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description An active restricted key carries the role (`invalid_state`). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRestrictedKeys: {
+        parameters: {
+            query?: {
+                /** @description OData filter expression. Comparisons `eq`, `ne`, `gt`, `ge`, `lt`, `le` on a field and a literal (numbers bare, strings in single quotes, enum values as strings), joined by `and` / `or`, with parentheses. Example: `status eq 'Paid' and totalDue gt 10`. */
+                $filter?: components["parameters"]["ODataFilter"];
+                /** @description Comma-separated sort keys, each a field optionally followed by `asc` or `desc`, for example `id desc`. */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /** @description Page size. Till's design - at most 100; 25 when omitted. */
+                $top?: components["parameters"]["ODataTop"];
+                /** @description Number of items to skip (offset). */
+                $skip?: components["parameters"]["ODataSkip"];
+                /** @description When true the response carries `@odata.count`, the number of items matching `$filter` regardless of paging. */
+                $count?: components["parameters"]["ODataCount"];
+            };
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the role's keys in this mode. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createRestrictedKey: {
         parameters: {
             query?: never;
@@ -6646,6 +6887,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RestrictedKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRestrictedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id (`id` of `POST /v1/role`). */
+                id: number;
+                /** @description Id of the restricted key (`id` of `POST /v1/role/{id}/keys`). */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, without its text. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyInfo"];
                 };
             };
             400: components["responses"]["BadRequest"];

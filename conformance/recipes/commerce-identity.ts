@@ -8,7 +8,7 @@ export async function fixtureRole(ctx: ConformanceContext, key?: string): Promis
   const name = `Conformance ${ctx.runId} ${Math.random().toString(36).slice(2, 8)}`.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 100);
   return commerceJson(ctx, 'createRole', { method: 'POST', path: '/v1/role', body: { name, scopes: ['user.read', 'invoice.read'] } }, key);
 }
-/** A restricted key of a new role of the merchant behind `key`: the path that revokes it. */
+/** A restricted key of a new role of the merchant behind `key`: the path that reads and revokes it. */
 export async function fixtureRestrictedKeyPath(ctx: ConformanceContext, key?: string): Promise<string> {
   const role = await fixtureRole(ctx, key);
   const made = await commerceJson(
@@ -55,7 +55,12 @@ export const identityRecipes: Record<string, Recipe> = {
       },
     }),
   },
+  listRoles: { success: async () => ({ path: '/v1/role' }) },
   getRole: onOwnAndForeign(fixtureRole, (role) => `/v1/role/${role.id}`),
+  // A new role has no key: it can be deleted.
+  deleteRole: onOwnAndForeign(fixtureRole, (role) => `/v1/role/${role.id}`),
+  listRestrictedKeys: onOwnAndForeign(fixtureRole, (role) => `/v1/role/${role.id}/keys`),
+  getRestrictedKey: onOwnAndForeign(fixtureRestrictedKeyPath, (path) => path),
   createRestrictedKey: onOwnAndForeign(
     fixtureRole,
     (role) => `/v1/role/${role.id}/keys`,

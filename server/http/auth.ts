@@ -6,6 +6,7 @@ import { hashSecret, sameHash } from '../shared/crypto.js';
 import { TtlCache } from '../shared/ttl-cache.js';
 import { parseKeyPrefix } from '../domain/merchants/keys.js';
 import { findActiveKey } from '../domain/merchants/merchant.service.js';
+import { onKeyRevoked } from '../domain/merchants/key-revocation.js';
 import { sessionForClientSecret } from '../domain/checkout/session.service.js';
 import type { AuthContext } from './context.js';
 import type { Grants } from '../domain/merchants/identity.service.js';
@@ -34,6 +35,11 @@ type FoundKey = NonNullable<Awaited<ReturnType<typeof lookupKey>>>;
 
 /** Forgets a key this process remembers (it was revoked here): it stops working at once on this process, within 30 seconds on the others. */
 export const forgetKey = (keyHash: string): void => keyCache.delete(keyHash);
+// A key revoked anywhere in this process (the API, a service) is forgotten here at once.
+onKeyRevoked(({ keyHash }) => forgetKey(keyHash));
+
+/** Operations that manage keys (`x-secret-key-only` in the contract): a restricted key is refused them whatever its role. */
+const secretKeyOnly = (route: RouteOperation): boolean => (route.operation as { 'x-secret-key-only'?: boolean })['x-secret-key-only'] === true;
 
 /** A server key: secret (every scope) or restricted (its role's). */
 const isServerKey = (key: FoundKey) => key.kind === 'secret' || key.kind === 'restricted';
@@ -46,6 +52,11 @@ const isServerKey = (key: FoundKey) => key.kind === 'secret' || key.kind === 're
 function grantsFor(route: RouteOperation, key: FoundKey): Grants {
   if (key.kind !== 'restricted') return null;
   const grants = { roleName: key.roleName ?? '', scopes: key.roleScopes ?? [] };
+  if (secretKeyOnly(route)) {
+    throw new AppError('permission_denied', {
+      message: `A restricted key (role \`${grants.roleName}\`) cannot call ${route.operationId}: its scope \`${scopeOf(route)}\` belongs to the merchant's full secret key only. Call it with your sk_test_... or sk_live_... key.`,
+    });
+  }
   const missing = route.scopes.find((scope) => !grants.scopes.includes(scope));
   if (missing !== undefined) {
     throw new AppError('permission_denied', {

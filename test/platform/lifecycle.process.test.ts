@@ -129,6 +129,53 @@ describe('first start on an empty embedded database', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--name is required');
   });
+
+  it('npm run merchant -- keys list|revoke and roles delete manage the restricted keys made through the API', async () => {
+    const dataDir = await seededDataDir();
+    const env = { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test' };
+    const options = { env, announce: false, jobs: false, logger: createLogger('silent') } as const;
+    const first = await startServer(options);
+    const demo = first.demo!;
+    let made: { roleId: number; key: { id: number; key: string; keyPrefix: string } };
+    try {
+      const role = await call(first.url, 'POST', '/v1/role', { apiKey: demo.keys.test.secret, body: { name: 'Exporter', scopes: ['account.read'] } });
+      const key = await call(first.url, 'POST', `/v1/role/${role.json.id}/keys`, { apiKey: demo.keys.test.secret, body: { description: 'Nightly export' } });
+      expect(key.status, key.text).toBe(201);
+      made = { roleId: role.json.id, key: key.json };
+    } finally {
+      await first.close();
+    }
+    const id = String(demo.merchantId);
+    const listed = await merchant(['keys', 'list', '--merchant', id, '--json'], embeddedEnv(dataDir));
+    expect(listed.stderr).toBe('');
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: made.key.id, keyPrefix: made.key.keyPrefix, livemode: false, roleName: 'Exporter', revokedAt: null }),
+    ]);
+    expect(listed.stdout).not.toContain(made.key.key);
+    const revoked = await merchant(['keys', 'revoke', '--merchant', id, '--key', String(made.key.id)], embeddedEnv(dataDir));
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked restricted key ${made.key.id}`);
+    const deleted = await merchant(['roles', 'delete', '--merchant', id, '--role', String(made.roleId)], embeddedEnv(dataDir));
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const second = await startServer(options);
+    try {
+      expect((await call(second.url, 'GET', '/v1/account', { apiKey: made.key.key })).status).toBe(401);
+      expect((await call(second.url, 'GET', `/v1/role/${made.roleId}`, { apiKey: demo.keys.test.secret })).status).toBe(404);
+    } finally {
+      await second.close();
+    }
+    // Three child processes that load TypeScript, and two servers in this one: slow on a busy machine.
+  }, 180_000);
+
+  it('the merchant command explains a bad roles or keys call, and --help lists every command', async () => {
+    const bad = await merchant(['keys', 'revoke', '--merchant', '7']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--key is required');
+    expect(bad.stderr).toContain('keys revoke --merchant ID --key ID');
+    const help = await merchant(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['create --name', 'roles list', 'roles delete', 'keys list', 'keys revoke']) expect(help.stdout).toContain(command);
+  });
 });
 
 describe('migrations', () => {

@@ -139,7 +139,12 @@ export const MATRIX: Record<string, Target> = {
   cancelCommerceSubscription: on('subscription', { cancelAtPeriodEnd: false }),
   // Roles are the merchant's in both modes; a restricted key is its mode's.
   getRole: on('role'),
+  // Refused with 404 to another merchant; never reached across modes here (an active key carries it: 409).
+  deleteRole: on('role'),
+  // The role is shared, its keys are the mode's: the other mode's key lists that mode's keys only.
+  listRestrictedKeys: on('role'),
   createRestrictedKey: on('role', {}),
+  getRestrictedKey: { kind: 'restrictedKey', params: (w) => ({ id: w.role, keyId: w.restrictedKey }) },
   revokeRestrictedKey: { kind: 'restrictedKey', params: (w) => ({ id: w.role, keyId: w.restrictedKey }) },
   updatePaymentLink: on('paymentLink', { name: 'Taken over' }),
   deletePaymentLink: on('paymentLink'),

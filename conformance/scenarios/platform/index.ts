@@ -1,6 +1,7 @@
-// Behaviour scenarios for what every operation shares: authentication and scopes, error bodies,
-// idempotency, versioning, conventions, `POST /v1/client-token` and limits. The 429 scenarios come
-// last: they empty the client address's look-ups and the key's burst.
+// Behaviour scenarios for what every operation shares: authentication and scopes (with managing
+// roles and restricted keys), error bodies, idempotency, versioning, conventions,
+// `POST /v1/client-token` and limits. The 429 scenarios come last: they empty the client address's
+// look-ups and the key's burst.
 import type { Scenario } from '../../types.js';
 import { auth } from './auth.js';
 import { authScopes } from './auth-scopes.js';
@@ -8,12 +9,14 @@ import { clientToken } from './client-token.js';
 import { conventions } from './conventions.js';
 import { errors } from './errors.js';
 import { idempotency } from './idempotency.js';
+import { keysAndRoles } from './keys-and-roles.js';
 import { limits, publicLookup429, rateLimit429 } from './limits.js';
 import { versioning } from './versioning.js';
 
 export const platformScenarios: Scenario[] = [
   ...auth,
   ...authScopes,
+  ...keysAndRoles,
   ...errors,
   ...idempotency,
   ...versioning,

@@ -1,13 +1,20 @@
 import { createRestrictedKey, createRole, currentUser, getRole, revokeRestrictedKey } from '../../domain/merchants/identity.service.js';
+import { deleteRole, getRestrictedKey, listRestrictedKeys, listRoles } from '../../domain/merchants/key-admin.service.js';
 import { SCOPES } from '../../domain/merchants/scopes.js';
-import { forgetKey } from '../../http/auth.js';
+import { compileQuery } from '../../odata/index.js';
 import { created, noContent, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { restrictedKeyView, roleView, scopeView, userView } from './views/identity.view.js';
+import { odataBody } from './odata-list.js';
+import { restrictedKeyResource, roleResource } from './odata/identity.js';
+import { restrictedKeyInfoView, restrictedKeyView, roleView, scopeView, userView } from './views/identity.view.js';
 
 export const identityHandlers: CommerceHandlers = {
   async getCurrentUser({ db, deps, tenant, auth }) {
     return ok(userView(await currentUser(db, deps.clock, tenant.merchantId, auth.grants)));
+  },
+  async listRoles({ db, tenant, query }) {
+    const compiled = compileQuery(roleResource, query);
+    return ok(odataBody(await listRoles(db, tenant.merchantId, compiled), compiled, '/v1/role', roleView));
   },
   async createRole({ db, deps, tenant, auth, body }) {
     return created(roleView(await createRole(db, deps.clock, tenant.merchantId, body, auth.grants)));
@@ -15,14 +22,27 @@ export const identityHandlers: CommerceHandlers = {
   async getRole({ db, tenant, path }) {
     return ok(roleView(await getRole(db, tenant.merchantId, path.id)));
   },
+  // Only a full secret key reaches this (x-secret-key-only).
+  async deleteRole({ db, tenant, path }) {
+    await deleteRole(db, tenant.merchantId, path.id);
+    return noContent();
+  },
   async listScopes() {
     return ok({ value: SCOPES.map(scopeView) });
+  },
+  async listRestrictedKeys({ db, tenant, path, query }) {
+    const compiled = compileQuery(restrictedKeyResource, query);
+    return ok(odataBody(await listRestrictedKeys(db, tenant, path.id, compiled), compiled, `/v1/role/${path.id}/keys`, restrictedKeyInfoView));
   },
   async createRestrictedKey({ db, deps, tenant, auth, path, body }) {
     return created(restrictedKeyView(await createRestrictedKey(db, deps.clock, tenant, path.id, body?.description, auth.grants)));
   },
+  async getRestrictedKey({ db, tenant, path }) {
+    return ok(restrictedKeyInfoView(await getRestrictedKey(db, tenant, path.id, path.keyId)));
+  },
+  // The revocation is announced (onKeyRevoked): this process's key cache forgets the key at once.
   async revokeRestrictedKey({ db, deps, tenant, path }) {
-    forgetKey(await revokeRestrictedKey(db, deps.clock, tenant, path.id, path.keyId));
+    await revokeRestrictedKey(db, deps.clock, tenant, path.id, path.keyId);
     return noContent();
   },
 };

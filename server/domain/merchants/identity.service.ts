@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation, sqlState } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { MerchantLocation, Role, User } from './identity.tables.js';
 import type { ApiKey, Merchant } from './merchant.tables.js';
@@ -20,7 +20,8 @@ import {
 } from './identity.repository.js';
 import { keyDisplayPrefix, newApiKey } from './keys.js';
 import { findMerchant } from './merchant.repository.js';
-import { ALL_SCOPE_NAMES, isScope } from './scopes.js';
+import { announceKeyRevoked } from './key-revocation.js';
+import { ALL_SCOPE_NAMES, SECRET_KEY_ONLY_SCOPES, isScope } from './scopes.js';
 
 /** What the calling key holds: every scope (a secret key: null), or its role's (a restricted key). */
 export type Grants = { roleName: string; scopes: readonly string[] } | null;
@@ -85,6 +86,13 @@ export async function createRole(db: Kysely<Database>, clock: Clock, merchantId:
   if (name.length === 0) throw new AppError('parameter_invalid', { param: 'name', message: 'A role name must not be blank.' });
   const unknown = input.scopes.find((scope) => !isScope(scope));
   if (unknown) throw new AppError('parameter_invalid', { param: 'scopes', message: `'${unknown}' is not a scope. GET /v1/scope lists them.` });
+  const secretOnly = input.scopes.find((scope) => SECRET_KEY_ONLY_SCOPES.has(scope));
+  if (secretOnly) {
+    throw new AppError('parameter_invalid', {
+      param: 'scopes',
+      message: `'${secretOnly}' belongs to the merchant's full secret key only: a role cannot grant it.`,
+    });
+  }
   refuseEscalation(grants, input.scopes, 'make a role');
   if (name.toLowerCase() === OWNER_ROLE.toLowerCase() || (await roleNameTaken(db, merchantId, name))) throw nameTaken(name);
   const scopes = [...new Set(input.scopes)].sort();
@@ -132,6 +140,9 @@ export async function createRestrictedKey(
     key_prefix: keyDisplayPrefix(key),
     description: description?.trim() || null,
     created_at: clock.now(),
+  }).catch((error: unknown) => {
+    // The role was deleted meanwhile (DELETE /v1/role/{id} locks it, then deletes it).
+    throw sqlState(error) === '23503' ? noSuchRole(roleId) : error;
   });
   return { key, row, role };
 }
@@ -140,6 +151,7 @@ export async function createRestrictedKey(
 export async function revokeRestrictedKey(db: Kysely<Database>, clock: Clock, tenant: Tenant, roleId: number, keyId: number): Promise<string> {
   const hash = await revokeRestrictedKeyRow(db, tenant, roleId, keyId, clock.now());
   if (!hash) throw new AppError('resource_not_found', { message: `No active restricted key ${keyId} of role ${roleId} in this mode.` });
+  announceKeyRevoked({ merchantId: tenant.merchantId, livemode: tenant.livemode, keyId, keyHash: hash });
   return hash;
 }
 

@@ -42,7 +42,8 @@ const CATALOG: Array<[string, string, ScopeInterface[]]> = [
   ['invoice.refund', 'Refund invoices.', C],
   ['invoice.update', 'Send and void invoices.', BOTH],
   ['key.create', 'Create restricted keys.', M],
-  ['key.delete', 'Revoke restricted keys.', M],
+  ['key.delete', 'Revoke restricted keys (the full secret key only: a role cannot grant it).', M],
+  ['key.read', 'List and read restricted keys, without their text (the full secret key only: a role cannot grant it).', M],
   ['merchant.create', 'Create merchants.', M],
   ['merchant.read', 'Read the merchant and its locations.', M],
   ['merchantclient.create', 'Create customers.', C],
@@ -57,7 +58,8 @@ const CATALOG: Array<[string, string, ScopeInterface[]]> = [
   ['paymentlink.update', 'Update, activate and deactivate payment links.', M],
   ['portal.session.create', 'Create customer portal sessions.', C],
   ['role.create', 'Create roles.', M],
-  ['role.read', 'Read roles.', M],
+  ['role.delete', 'Delete roles (the full secret key only: a role cannot grant it).', M],
+  ['role.read', 'List and read roles.', M],
   ['scope.read', 'List scopes.', M],
   ['subscription.read', 'Read subscriptions and their invoices.', BOTH],
   ['subscription.update', 'Cancel, pause, resume and change subscriptions.', BOTH],
@@ -93,6 +95,13 @@ const NAMES: ReadonlySet<string> = new Set(SCOPES.map((s) => s.name));
 
 /** Whether a role can grant this scope. */
 export const isScope = (name: string): boolean => NAMES.has(name);
+
+/**
+ * The scopes of the operations only a full secret key may call (`x-secret-key-only` in the
+ * contract: managing keys, deleting roles). A role cannot grant them, so no restricted key ever
+ * holds them; test/platform/keys-and-roles.test.ts holds this list equal to the contract.
+ */
+export const SECRET_KEY_ONLY_SCOPES: ReadonlySet<string> = new Set(['key.delete', 'key.read', 'role.delete']);
 
 /** Every scope's name, sorted: what a full secret key holds. */
 export const ALL_SCOPE_NAMES: readonly string[] = SCOPES.map((s) => s.name);

@@ -2,6 +2,7 @@
 import type { components } from '../../../../generated/commerce.js';
 import type { Role } from '../../../domain/merchants/identity.tables.js';
 import type { CurrentUser, NewRestrictedKey } from '../../../domain/merchants/identity.service.js';
+import type { RestrictedKeyRecord } from '../../../domain/merchants/key-admin.service.js';
 import type { ScopeInfo } from '../../../domain/merchants/scopes.js';
 
 type Schemas = components['schemas'];
@@ -38,3 +39,16 @@ export const restrictedKeyView = ({ key, row, role }: NewRestrictedKey): Schemas
 });
 
 export const scopeView = (s: ScopeInfo): Schemas['Scope'] => ({ name: s.name, description: s.description, interfaces: s.interfaces });
+
+/** A restricted key as listed and read: never its text, only its prefix. */
+export const restrictedKeyInfoView = (k: RestrictedKeyRecord): Schemas['RestrictedKeyInfo'] => ({
+  id: k.id,
+  keyPrefix: k.key_prefix,
+  roleId: k.role_id,
+  roleName: k.role_name,
+  scopes: k.role_scopes,
+  livemode: k.livemode,
+  description: k.description,
+  createdDateTime: k.created_at.toISOString(),
+  revokedDateTime: k.revoked_at?.toISOString() ?? null,
+});
