@@ -231,12 +231,19 @@ export interface paths {
          *     must then name the same invoice). Rules:
          *
          *     1. When `approvalAction` is `None`, the payment is complete. When `Redirect`, redirect the
-         *        payer to `approvalDataOrUrl` (3-D Secure). When `QrCode`, show a QR code of
-         *        `approvalDataOrUrl` for the payer to scan. (`FormData`, Till's design: post the form in
-         *        `approvalDataOrUrl` from the payer's browser.)
+         *        payer to `approvalDataOrUrl` (3-D Secure; for a bank transfer, Till's page of payment
+         *        instructions). When `QrCode`, show a QR code of `approvalDataOrUrl` for the payer to
+         *        scan. (`FormData`, Till's design: post the form in `approvalDataOrUrl` from the payer's
+         *        browser.) These four are the only values.
          *     2. `isSuccess` is true exactly when `paymentStatusId` is `Success` or
          *        `CustomerAuthRequired`. When it is false, `hostMessage` carries the reason. A payment that
-         *        does not succeed (a decline) is not an error: it answers 200 with `isSuccess` false.
+         *        does not succeed is not an error: it answers 200 with `paymentStatusId` `Failed`,
+         *        `isSuccess` false and the reason in `hostMessage`, and the `Failed` payment is recorded
+         *        (`GET /v1/payment/{paymentId}`, `payment.failed` and `invoice.payment_failed` webhooks):
+         *        a decline, a card number that fails its check digit (Luhn), an expired card or a CVV of
+         *        the wrong length for the brand (`cardBrand` is still recorded), and a funding source
+         *        that is not verified or is blocked. Only a request that breaks this contract (a missing
+         *        or malformed field, an option or invoice that is not the caller's) answers 4xx.
          *     3. `paymentOptionId` is the `id` of an entry of the invoice's payment methods
          *        (`GET /v1/invoice/{id}/PaymentMethods`). Card payments use entries with
          *        `paymentMethodId` `CreditCard`.
@@ -246,10 +253,12 @@ export interface paths {
          *
          *     Till's design, where the source document is silent:
          *
-         *     - The card's brand must be the payment option's (`Visa` or `Mastercard`); another brand, or
-         *       `card` missing for a card option, answers 400 naming `card`. The option must be one of
-         *       the merchant's enabled payment options; another answers 400 `parameter_invalid` naming
-         *       `paymentOptionId`.
+         *     - Any card option (`CreditCard`, `DebitCard`, `CardGateway`) takes every brand the sandbox
+         *       knows (Visa, Mastercard, American Express, Discover, Diners Club, JCB, UnionPay, Maestro),
+         *       whatever the option's name; the payment records the option and the card's brand
+         *       (`cardBrand`). `card` missing for a card option answers 400 `parameter_missing` naming
+         *       `card`. The option must be one of the merchant's enabled payment options; another answers
+         *       400 `parameter_invalid` naming `paymentOptionId`.
          *     - `amount` pays part of what is due: the invoice becomes `PartiallyPaid`, and the payment
          *       that pays the rest makes it `Paid` (`invoice.paid` webhook, `InvoiceUpdated`).
          *     - 3-D Secure (`Redirect`): the payer answers the sandbox issuer's challenge page at
@@ -258,18 +267,21 @@ export interface paths {
          *     - Wallet (`QrCode`): `approvalDataOrUrl` is the EMV QR payload; the payer's wallet pays it
          *       (in the sandbox: `POST /v1/test-helpers/payments/{paymentId}/receive` on the Checkout
          *       interface).
-         *     - Bank transfer (`BankTransfer`, `CustomerAuthRequired`): `bankTransferInstructions` say
-         *       where to transfer exactly the payment's amount, quoting `approvalDataOrUrl` (the
-         *       reference), within 7 days; the invoice is paid when the
+         *     - Bank transfer (`CustomerAuthRequired`, `Redirect`): `approvalDataOrUrl` is Till's hosted
+         *       page of payment instructions (`/invoice/{invoiceIdentifier}/bank-transfer/{paymentId}`,
+         *       public like the invoice page); the answer also carries them as the extra field
+         *       `bankTransferInstructions`: where to transfer exactly the payment's amount, quoting
+         *       `reference` (the payment's `referenceNumber`), within 7 days; the invoice is paid when the
          *       transfer arrives (in the sandbox: the same test helper). Unpaid after 7 days, the payment
          *       is cancelled and the invoice stays payable.
          *     - Every payment runs through a checkout session of the invoice, so the Checkout
          *       interface's `payment.*` and `invoice.*` webhooks follow it exactly as for a checkout
          *       payment (`checkout.session.*` webhooks are not sent for it).
-         *     - `fundingSourceId` (with a card option of the source's brand): a verified, `Active`
-         *       funding source's card is charged at once, like a card on file (no 3-D Secure: verifying
-         *       the source stood in for it). An unknown source answers 404 naming it, one not verified or
-         *       not `Active` 409 `invalid_state`, one of another brand than the option 400.
+         *     - `fundingSourceId` (with any card option): a verified, `Active` funding source's card is
+         *       charged at once, like a card on file (no 3-D Secure: verifying the source stood in for
+         *       it). An unknown source answers 404 naming it; one not verified or not `Active` (blocked)
+         *       is a `Failed` payment (200, the reason in `hostMessage`); with an option that is not a
+         *       card option, 400 `parameter_invalid` naming `paymentOptionId`.
          *     - `sourceAccountId` (with the merchant's `AccountBalance` option): pays from one of the
          *       caller's wallet accounts (`GET /v1/account`) in the invoice's currency, at once
          *       (`Success`, `approvalAction` `None`). In one transaction the amount leaves the account's
@@ -287,8 +299,7 @@ export interface paths {
          *
          *     The invoice must be payable (`Pending`, `Sent`, `PartiallyPaid` or `Overdue`); otherwise
          *     409 `invoice_not_payable`. An invoice of another merchant or mode answers 404
-         *     `invoice_not_found`. A card number, expiry or CVV that is not valid answers 400
-         *     `invalid_card`. When the payment settles the invoice, the notification hub emits
+         *     `invoice_not_found`. When the payment settles the invoice, the notification hub emits
          *     `InvoiceUpdated` with `status` `Paid`. `originalPaymentReference` names the payment being
          *     refunded, for refunds.
          *
@@ -317,11 +328,12 @@ export interface paths {
          * @description Till's design (the source document lists the operation and an example sending `amount`,
          *     `currency`, `paymentMethod` and `description`): creates a payment without an invoice of
          *     your own; Till creates a one-item invoice behind it (`invoiceId`). With `paymentOptionId`
-         *     and an instrument (`card`, `fundingSourceId` or `sourceAccountId`) it is charged at once and
-         *     follows the rules of paying an invoice (a decline answers 201 with `status` `Failed` and the
-         *     reason in `hostMessage`). Otherwise it waits as `Pending` with `approvalAction` `Redirect` to
-         *     the invoice's hosted payment page (`approvalDataOrUrl`), limited to `paymentMethod` when
-         *     given. `captureMethod` `Manual` only holds the card, to be captured with
+         *     it is paid at once as an invoice is and follows the rules of paying an invoice (a payment
+         *     that does not succeed answers 201 with `status` `Failed` and the reason in `hostMessage`).
+         *     Without `paymentOptionId` it waits as `Pending` (`paymentMethod`, `paymentOptionId` and
+         *     `cardBrand` null) with `approvalAction` `Redirect` to the invoice's hosted payment page
+         *     (`approvalDataOrUrl`, `/invoice/{invoiceIdentifier}`), where the payer chooses how to pay.
+         *     `captureMethod` `Manual` only holds the card, to be captured with
          *     `POST /v1/payment/{id}/capture`. An amount below 1.00 answers 400 `amount_too_small`.
          *
          *     Till's design, where the source document is silent:
@@ -330,16 +342,25 @@ export interface paths {
          *       `amount`; `GET /v1/payment/{id}` and the Checkout interface's `/v1/invoices/{id}` show it.
          *     - `paymentOptionId` is one of the merchant's enabled payment options; `paymentMethod`, when
          *       sent too, must be that option's method (otherwise 400 `parameter_invalid` naming it).
-         *       Cards follow `payinvoice` (brand of the option, sandbox cards, 3-D Secure `Redirect`, a
-         *       decline is `Failed`); the wallet answers `QrCode`, a bank transfer `BankTransfer`.
+         *       Cards follow `payinvoice` (any card option takes every brand, sandbox cards, 3-D Secure
+         *       `Redirect`, a decline or a card that fails its check is `Failed`); the wallet answers
+         *       `QrCode`, a bank transfer `Redirect` to its page of instructions.
          *     - `captureMethod` `Manual` needs a card option that can hold (`canHold`), otherwise 400
          *       naming `captureMethod`. The hold answers `status` `Pending`, `holdStatus` `Authorized`,
          *       `authorizationExpiresAt`; its invoice is paid at capture (for the captured amount) and
          *       cancelled if the hold lapses.
          *     - `Idempotency-Key` makes a retry safe: the same key answers the first payment again.
          *     - `clientReferenceNumber` is kept on the payment (and in its webhooks' `metadata`).
-         *     - Until the hosted payment page for payments is served, a payment without
-         *       `paymentOptionId` answers 400 `parameter_missing` naming `paymentOptionId`.
+         *     - Without `paymentOptionId` (the hosted page): `card`, `fundingSourceId`, `sourceAccountId`
+         *       and `captureMethod` `Manual` need an option and answer 400 `parameter_missing` naming
+         *       `paymentOptionId`; `paymentMethod`, when sent, must be a way the page offers (`CreditCard`
+         *       or `GatewayWallet`) among the merchant's enabled options, otherwise 400
+         *       `parameter_invalid` naming it. The payment answers `Pending` as long as its invoice is
+         *       payable (it does not lapse by itself); once the payer has paid the invoice on the page,
+         *       `GET /v1/payment/{id}` answers the page's payment (its `status`, method, option, brand,
+         *       amounts and fee) under this payment's `id` and `referenceNumber`; when the invoice is
+         *       cancelled (`POST /v1/invoices/{id}/void`) or expires unpaid, `Cancelled`. The page's
+         *       payment is the one charged and refunded.
          *       `fundingSourceId` and `sourceAccountId` (with the `AccountBalance` option) pay as for an
          *       invoice, with the same errors.
          *
@@ -2453,11 +2474,16 @@ export interface components {
          */
         PaymentStatus: "Success" | "CustomerAuthRequired" | "Failed" | "Pending" | "Cancelled" | "Refunded";
         /**
-         * @description What the payer must do next. `None` - nothing, the payment is complete. `Redirect` - send the payer to `approvalDataOrUrl` (3-D Secure). `FormData` - post the HTML form in `approvalDataOrUrl` from the payer's browser (Till's design). `QrCode` - show a QR code of `approvalDataOrUrl` for the payer to scan. `BankTransfer` (Till's design) - show the payer `bankTransferInstructions`; `approvalDataOrUrl` is the reference the transfer must quote.
+         * @description Till's design: the brand of the card the payment was made with, as the processor read it from the number (also for a card that failed its check); `unknown` when no brand has its prefix; null when no card was used (wallet, bank transfer, account balance, not chosen yet).
+         * @enum {string|null}
+         */
+        PaymentCardBrand: "visa" | "mastercard" | "amex" | "discover" | "diners" | "jcb" | "unionpay" | "maestro" | "unknown" | null;
+        /**
+         * @description What the payer must do next, the source document's four values. `None` - nothing, the payment is complete. `Redirect` - send the payer to `approvalDataOrUrl`: the 3-D Secure challenge, the hosted invoice page (a payment created without a payment option) or, for a bank transfer, Till's page of payment instructions (Till's design). `FormData` - post the HTML form in `approvalDataOrUrl` from the payer's browser (Till's design). `QrCode` - show a QR code of `approvalDataOrUrl` for the payer to scan.
          * @enum {string}
          */
-        PaymentApprovalAction: "None" | "Redirect" | "FormData" | "QrCode" | "BankTransfer";
-        /** @description Till's design: where and how the payer transfers the money. The transfer must quote `reference` and be received by `expiresAt`; after that the payment is cancelled and the invoice stays payable. In the sandbox, `POST /v1/test-helpers/payments/{paymentId}/receive` (Checkout interface) makes the transfer arrive. */
+        PaymentApprovalAction: "None" | "Redirect" | "FormData" | "QrCode";
+        /** @description Till's design: where and how the payer transfers the money, also shown on the page of `approvalDataOrUrl` (`Redirect`). The transfer must quote `reference` and be received by `expiresAt`; after that the payment is cancelled and the invoice stays payable. In the sandbox, `POST /v1/test-helpers/payments/{paymentId}/receive` (Checkout interface) makes the transfer arrive. */
         BankTransferInstructions: {
             /** @description The receiving bank. */
             bankName: string;
@@ -2500,10 +2526,11 @@ export interface components {
             paymentStatusId: components["schemas"]["PaymentStatus"];
             paymentDateTime: components["schemas"]["Timestamp"];
             paymentMethod: components["schemas"]["PaymentMethod"];
+            cardBrand: components["schemas"]["PaymentCardBrand"];
             /** @description True exactly when `paymentStatusId` is `Success` or `CustomerAuthRequired`. */
             isSuccess: boolean;
             approvalAction: components["schemas"]["PaymentApprovalAction"];
-            /** @description The 3-D Secure URL (`Redirect`), the form (`FormData`), the QR payload (`QrCode`) or the reference to quote (`BankTransfer`); null with `None`. */
+            /** @description The page to send the payer to (`Redirect`, the 3-D Secure challenge or the bank transfer's instructions), the form (`FormData`) or the QR payload (`QrCode`); null with `None`. */
             approvalDataOrUrl: string | null;
             /** @description True when the payment goes, or went, through 3-D Secure. */
             is3DSecureAuth: boolean;
@@ -2511,6 +2538,7 @@ export interface components {
             authorizationCode: string | null;
             /** @description Message of the processor; the reason when `isSuccess` is false (for example `Insufficient funds`). */
             hostMessage: string | null;
+            /** @description Till's design, an extra field of bank transfers only (absent otherwise) - the instructions the page of `approvalDataOrUrl` shows. */
             bankTransferInstructions?: components["schemas"]["BankTransferInstructions"];
         };
         /**
@@ -2520,10 +2548,9 @@ export interface components {
         CommercePaymentCaptureMethod: "Automatic" | "Manual";
         /**
          * @description Till's design: a payment without an invoice of your own. Till creates a one-item invoice
-         *     behind it. With `paymentOptionId` and an instrument (`card`, `fundingSourceId` or
-         *     `sourceAccountId`) it is charged at once; otherwise it waits (`Pending`) with
-         *     `approvalAction` `Redirect` to the invoice's hosted payment page, limited to
-         *     `paymentMethod` when given.
+         *     behind it. With `paymentOptionId` it is paid as an invoice is (a card option needs `card` or
+         *     `fundingSourceId`); without it, it waits (`Pending`) with `approvalAction` `Redirect` to the
+         *     invoice's hosted payment page, where the payer chooses how to pay.
          */
         CommercePaymentCreateRequest: {
             /** @description Amount to charge, at least 1.00 (below it fails with `amount_too_small`), at most the currency's decimals. */
@@ -2545,12 +2572,12 @@ export interface components {
             sourceInfo?: components["schemas"]["CounterPartyInfoInput"];
             /**
              * Format: uri
-             * @description Where the hosted page sends the payer after paying.
+             * @description Where the hosted page sends the payer after paying. Not yet carried to the hosted invoice page of a payment created without `paymentOptionId` (Till's page then shows no return link).
              */
             successUrl?: string;
             /**
              * Format: uri
-             * @description Where the hosted page sends a payer who cancels.
+             * @description Where the hosted page sends a payer who cancels; not yet carried to the hosted invoice page, as `successUrl`.
              */
             cancelUrl?: string;
         };
@@ -2584,6 +2611,7 @@ export interface components {
             paymentMethod: components["schemas"]["PaymentMethod"] | null;
             /** @description The payment option used; null while not chosen. */
             paymentOptionId: number | null;
+            cardBrand: components["schemas"]["PaymentCardBrand"];
             captureMethod: components["schemas"]["CommercePaymentCaptureMethod"];
             /** @description State of the card hold; null for `Automatic` payments. While `Authorized`, `status` is `Pending`. */
             holdStatus: components["schemas"]["CommercePaymentHoldStatus"] | null;
@@ -2601,7 +2629,7 @@ export interface components {
              */
             authorizationExpiresAt: string | null;
             approvalAction: components["schemas"]["PaymentApprovalAction"];
-            /** @description The redirect URL (3-D Secure or the hosted page), form, QR payload or bank-transfer reference; null with `None`. */
+            /** @description The redirect URL (3-D Secure, the hosted invoice page or the bank transfer's instructions), form or QR payload; null with `None`. */
             approvalDataOrUrl: string | null;
             /** @description Message of the processor; the reason when the payment failed. */
             hostMessage: string | null;
@@ -4591,7 +4619,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is malformed, `paymentOptionId` is not an enabled payment option of the invoice, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), the card is not valid (`invalid_card`) or not of the option's brand, or the account of `sourceAccountId` holds another currency than the invoice (`validation_error`). */
+            /** @description The request is malformed (a field missing, of the wrong type or pattern), `paymentOptionId` is not an enabled payment option of the invoice, `card` is missing for a card option, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), or the account of `sourceAccountId` holds another currency than the invoice (`validation_error`). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -23,6 +23,7 @@ import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work-registry.js';
 import { checkoutPages } from './pages/checkout/routes.js';
 import { invoicePages } from './pages/invoice/routes.js';
+import { bankTransferPages } from './pages/bank-transfer/routes.js';
 import { linkPages } from './pages/link/routes.js';
 import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
@@ -141,6 +142,7 @@ function pages(deps: AppDeps): Router {
   app.use(pageAssets());
   app.use(checkoutPages(deps));
   app.use(invoicePages(deps));
+  app.use(bankTransferPages(deps));
   app.use(linkPages(deps));
   app.use(PORTAL_PATH, portalPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));

@@ -50,6 +50,11 @@ export interface TokenizedCard {
   outcome: SandboxOutcome;
 }
 
+/** The card's brand by its number's prefix (`visa`, `amex`, ...), even when the number fails its check; `unknown` when no brand has the prefix. */
+export function brandOf(cardNumber: string): string {
+  return BRANDS[cardValidator.number(cardNumber).card?.type ?? ''] ?? 'unknown';
+}
+
 /** Validates a card (Luhn and brand by card-validator, expiry against `now`, CVC length) and keeps only what may be kept. */
 export function tokenize(card: CardDetails, merchantId: number, now: Date): TokenizedCard {
   const number = cardValidator.number(card.cardNumber);

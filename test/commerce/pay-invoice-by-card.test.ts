@@ -47,15 +47,68 @@ describe('paying by card', () => {
     expect(await invoiceEventTypes(inv.id)).toEqual(['invoice.paid']);
   });
 
-  it('a Mastercard card pays with the Mastercard option; a card of another brand than the option answers 400 naming card', async () => {
+  it('any CreditCard option takes every brand the sandbox knows: a Mastercard through option 1, American Express, Discover and JCB; the payment records the brand and the option', async () => {
+    const cards: [number, string, string, string][] = [
+      [1, MASTERCARD, '123', 'mastercard'],
+      [2, VISA, '123', 'visa'],
+      [1, '378282246310005', '1234', 'amex'],
+      [2, '6011111111111117', '123', 'discover'],
+      [1, '3530111333300000', '123', 'jcb'],
+    ];
+    for (const [option, cardNumber, cvv, brand] of cards) {
+      const inv = await newInvoice();
+      const res = await payInvoice({ invoiceIdentifier: inv.identifier, paymentOptionId: option, card: { ...commerceCard(cardNumber), cvv } });
+      expect(res.status, `${brand} ${res.text}`).toBe(200);
+      expect(res.json, brand).toMatchObject({
+        paymentStatusId: 'Success',
+        isSuccess: true,
+        paymentMethod: 'CreditCard',
+        cardBrand: brand,
+        amountPaid: 300,
+        amountDue: 0,
+      });
+      expect(await readInvoice(inv.id)).toMatchObject({ status: 'paid' });
+      const shown = await t.call('GET', `/v1/payment/${res.json.paymentId}`, { apiKey: sk() });
+      expect(shown.json, brand).toMatchObject({ status: 'Success', paymentOptionId: option, paymentMethod: 'CreditCard', cardBrand: brand });
+      const row = await t.database.db
+        .selectFrom('payments')
+        .select(['card_brand', 'payment_option_id'])
+        .where('id', '=', res.json.paymentId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ card_brand: brand, payment_option_id: option });
+    }
+  });
+
+  it('a card number that fails its check, an expired card or a CVV of the wrong length is a Failed payment: 200, isSuccess false, the reason in hostMessage, the brand recorded, payment.failed', async () => {
     const inv = await newInvoice();
-    const wrong = await payInvoice({ invoiceId: inv.id, paymentOptionId: 1, card: commerceCard(MASTERCARD) });
-    expect(wrong.status).toBe(400);
-    expect(wrong.json.error).toMatchObject({ code: 'parameter_invalid', param: 'card' });
-    expect(wrong.json.error.message).toContain('Visa');
-    const res = await payInvoice({ invoiceIdentifier: inv.identifier, paymentOptionId: 2, card: commerceCard(MASTERCARD) });
-    expect(res.json).toMatchObject({ paymentStatusId: 'Success', isSuccess: true, amountPaid: 300, amountDue: 0 });
-    expect(await readInvoice(inv.id)).toMatchObject({ status: 'paid' });
+    const cases: [Record<string, unknown>, string][] = [
+      [commerceCard('4242424242424241'), 'The card number is not valid. Check the digits.'],
+      [{ ...commerceCard(VISA), expiryDate: '01/20' }, 'The card has expired.'],
+      [{ ...commerceCard(VISA), cvv: '1234' }, 'The CVC must have 3 digits for this card.'],
+    ];
+    for (const [card, message] of cases) {
+      const res = await payInvoice({ invoiceId: inv.id, paymentOptionId: 1, card });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toMatchObject({
+        paymentStatusId: 'Failed',
+        isSuccess: false,
+        hostMessage: message,
+        cardBrand: 'visa',
+        amountPaid: 0,
+        amountDue: 300,
+        approvalAction: 'None',
+        authorizationCode: null,
+      });
+      const shown = await t.call('GET', `/v1/payment/${res.json.paymentId}`, { apiKey: sk() });
+      expect(shown.json).toMatchObject({ status: 'Failed', hostMessage: message, paymentOptionId: 1, invoiceId: inv.id });
+      expect((await eventsOf()).filter((e) => e.payment_id === res.json.paymentId).map((e) => e.type)).toEqual(['payment.failed']);
+      expect(await ledgerOf(res.json.paymentId)).toEqual([]);
+    }
+    expect(await readInvoice(inv.id)).toMatchObject({ status: 'pending', amountPaid: 0 });
+    expect(await invoiceEventTypes(inv.id)).toEqual(['invoice.payment_failed', 'invoice.payment_failed', 'invoice.payment_failed']);
+    // Nothing of the card number is kept but what a payment may keep.
+    const rows = await t.database.db.selectFrom('payments').selectAll().where('invoice_id', 'is', null).where('failure_code', '=', 'invalid_card').execute();
+    expect(JSON.stringify(rows)).not.toContain('4242424242424241');
   });
 
   it('the insufficient-funds card declines: 200, Failed, isSuccess false, hostMessage; the invoice stays payable, payment.failed and invoice.payment_failed', async () => {

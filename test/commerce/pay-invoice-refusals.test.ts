@@ -55,15 +55,16 @@ describe('what cannot be paid', () => {
     expect(live.status).toBe(404);
   });
 
-  it('no invoice, two that differ, a card option without card, an invalid card, sourceAccountId with another option or the balance option without it: 400 naming the field', async () => {
+  it('no invoice, two that differ, a card option without card, a malformed card, sourceAccountId with another option or the balance option without it: 400 naming the field', async () => {
     const inv = await newInvoice();
     const other = await newInvoice();
     const cases: [Record<string, unknown>, string, string][] = [
       [{ paymentOptionId: 1, card: commerceCard(VISA) }, 'parameter_missing', 'invoiceId'],
       [{ invoiceId: inv.id, invoiceIdentifier: other.identifier, paymentOptionId: 1, card: commerceCard(VISA) }, 'validation_error', 'invoiceIdentifier'],
       [{ invoiceId: inv.id, paymentOptionId: 1 }, 'parameter_missing', 'card'],
-      [{ invoiceId: inv.id, paymentOptionId: 1, card: commerceCard('4242424242424241') }, 'invalid_card', 'card.cardNumber'],
-      [{ invoiceId: inv.id, paymentOptionId: 1, card: { ...commerceCard(VISA), expiryDate: '01/20' } }, 'invalid_card', 'card.expiryDate'],
+      [{ invoiceId: inv.id, paymentOptionId: 1, card: { ...commerceCard(VISA), cardNumber: '4242 4242 4242 4242' } }, 'parameter_invalid', 'card.cardNumber'],
+      [{ invoiceId: inv.id, paymentOptionId: 1, card: { ...commerceCard(VISA), expiryDate: '13/30' } }, 'parameter_invalid', 'card.expiryDate'],
+      [{ invoiceId: inv.id, paymentOptionId: '1', card: commerceCard(VISA) }, 'parameter_invalid', 'paymentOptionId'],
       [{ invoiceId: inv.id, paymentOptionId: 3, sourceAccountId: 7 }, 'parameter_invalid', 'paymentOptionId'],
       [{ invoiceId: inv.id, paymentOptionId: 5 }, 'parameter_missing', 'sourceAccountId'],
     ];

@@ -80,10 +80,11 @@ describe('creating a payment', () => {
     expect(wallet.json.approvalDataOrUrl).toMatch(/^000201/);
   });
 
-  it("refuses an amount below 1.00, no paymentOptionId, a hold on an option that cannot hold, and a paymentMethod that is not the option's", async () => {
+  it("refuses an amount below 1.00, a card without paymentOptionId, a method the hosted page does not offer, a hold on an option that cannot hold, and a paymentMethod that is not the option's", async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ amount: 0.99, paymentOptionId: 1, card: card() }, 'amount_too_small', 'amount'],
       [{ amount: 10, card: card() }, 'parameter_missing', 'paymentOptionId'],
+      [{ amount: 10, paymentMethod: 'BankTransfer' }, 'parameter_invalid', 'paymentMethod'],
       [{ amount: 10, paymentOptionId: 3, captureMethod: 'Manual' }, 'parameter_invalid', 'captureMethod'],
       [{ amount: 10, paymentOptionId: 1, paymentMethod: 'BankTransfer', card: card() }, 'parameter_invalid', 'paymentMethod'],
     ];
@@ -96,6 +97,65 @@ describe('creating a payment', () => {
     const unknown = await create({ amount: 10, paymentOptionId: 1, fundingSourceId: 987654 });
     expect(unknown.status, unknown.text).toBe(404);
     expect(unknown.json.error).toMatchObject({ code: 'resource_not_found', param: 'fundingSourceId' });
+  });
+
+  it('without paymentOptionId: 201 Pending with Redirect to the hosted page of its one-item invoice; once paid there it answers Success as the payment that paid it', async () => {
+    const res = await create({ amount: 49.99, paymentMethod: 'CreditCard', description: 'Order #8841', clientReferenceNumber: 'order-8841' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json).toMatchObject({
+      status: 'Pending',
+      amount: 49.99,
+      paymentMethod: null,
+      paymentOptionId: null,
+      cardBrand: null,
+      captureMethod: 'Automatic',
+      capturedAmount: 0,
+      feePaid: 0,
+      approvalAction: 'Redirect',
+      hostMessage: 'Awaiting the payer on the hosted page',
+      clientReferenceNumber: 'order-8841',
+      paymentDateTime: null,
+    });
+    expect(res.json.approvalDataOrUrl).toMatch(new RegExp(`^https?://[^/]+/invoice/${res.json.invoiceIdentifier}$`));
+    expect(await read(res.json.id)).toMatchObject({ status: 200, json: res.json });
+    const page = await fetch(`${t.url}/invoice/${res.json.invoiceIdentifier}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Order #8841');
+    const choose = await fetch(`${t.url}/invoice/${res.json.invoiceIdentifier}/pay`, {
+      method: 'POST',
+      body: new URLSearchParams({ method: 'card' }),
+      redirect: 'manual',
+    });
+    expect(choose.status).toBe(303);
+    expect(choose.headers.get('location')).not.toContain(`/invoice/${res.json.invoiceIdentifier}`);
+    // The payer pays the invoice (here through payinvoice, as the page's checkout would).
+    const paidBy = await t.call('POST', '/api/payment/payinvoice', {
+      apiKey: sk(),
+      body: { invoiceIdentifier: res.json.invoiceIdentifier, paymentOptionId: 2, card: card() },
+    });
+    expect(paidBy.json).toMatchObject({ paymentStatusId: 'Success' });
+    expect((await read(res.json.id)).json).toMatchObject({
+      id: res.json.id,
+      referenceNumber: res.json.referenceNumber,
+      status: 'Success',
+      capturedAmount: 49.99,
+      feePaid: 1.75,
+      paymentMethod: 'CreditCard',
+      paymentOptionId: 2,
+      cardBrand: 'visa',
+      approvalAction: 'None',
+      clientReferenceNumber: 'order-8841',
+    });
+    expect(await checkoutInvoice(res.json.invoiceId)).toMatchObject({ status: 'paid', amountPaid: 49.99 });
+  });
+
+  it('without paymentOptionId, the payment waits as long as its invoice is payable, and is Cancelled with it', async () => {
+    const res = await create({ amount: 15, description: 'Later' });
+    expect(res.json).toMatchObject({ status: 'Pending', approvalAction: 'Redirect' });
+    clock.advance(8 * 86_400);
+    expect((await read(res.json.id)).json).toMatchObject({ status: 'Pending', approvalAction: 'Redirect' });
+    expect((await t.call('POST', `/v1/invoices/${res.json.invoiceId}/void`, { key: sk() })).status).toBe(200);
+    expect((await read(res.json.id)).json).toMatchObject({ status: 'Cancelled', approvalAction: 'None', approvalDataOrUrl: null, capturedAmount: 0 });
   });
 
   it('a repeat with the same Idempotency-Key answers the first payment again', async () => {

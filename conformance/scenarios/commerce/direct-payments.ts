@@ -33,6 +33,27 @@ export const commerceDirectPayments: Scenario[] = [
     },
   },
   {
+    id: 'commerce.other.create-payment-hosted-page',
+    title:
+      '`POST /v1/payment` without `paymentOptionId` (the example: amount, currency, paymentMethod, description) answers a `Pending` payment with `Redirect` to the hosted invoice page',
+    source: OTHER_OPS,
+    requires: ['createCommercePayment', 'getCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const res = await createPayment(ctx, { amount: 49.99, paymentMethod: 'CreditCard', description: 'Conformance hosted order' });
+      assert.equal(res.json.status, 'Pending');
+      assert.equal(res.json.approvalAction, 'Redirect');
+      assert.equal(res.json.paymentOptionId, null, 'no option is chosen yet');
+      const url = new URL(String(res.json.approvalDataOrUrl));
+      assert.equal(url.pathname, `/invoice/${res.json.invoiceIdentifier}`, 'the redirect is the hosted page of the payment invoice');
+      const page = await fetch(new URL(url.pathname, ctx.options.baseUrl));
+      assert.equal(page.status, 200, 'the hosted invoice page is served');
+      const shown = await call(ctx, 'commerce', 'getCommercePayment', { method: 'GET', path: `/v1/payment/${res.json.id}`, apiKey: apiKey(ctx) });
+      expectStatus(shown, 200, 'read the payment back');
+      assert.equal(shown.json.status, 'Pending');
+    },
+  },
+  {
     id: 'commerce.other.get-payment',
     title: '`GET /v1/payment/{id}` answers a payment',
     source: OTHER_OPS,

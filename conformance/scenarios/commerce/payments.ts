@@ -8,6 +8,7 @@ import {
   assertIsSuccessRule,
   card,
   ERRORS,
+  AMEX,
   INSUFFICIENT,
   MASTERCARD,
   newInvoice,
@@ -132,7 +133,7 @@ export const commercePayments: Scenario[] = [
   },
   {
     id: 'commerce.payments.rule-4-sandbox-success-two-brands',
-    title: 'Sandbox cards of two brands succeed at once, with any future expiry and any 3-digit CVV',
+    title: 'Sandbox cards of two brands succeed at once through a `CreditCard` option, with any future expiry and any 3-digit CVV',
     source: PAYMENT_RULES,
     requires: [...PAY],
     serverOnly: true,
@@ -144,7 +145,7 @@ export const commercePayments: Scenario[] = [
         const invoice = await newInvoice(ctx);
         const res = await payInvoice(ctx, {
           invoiceId: invoice.id,
-          paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard', brand),
+          paymentOptionId: await optionOf(ctx, invoice.id, 'CreditCard'),
           card: { ...card(number), cvv, expiryDate: '01/39' },
         });
         expectStatus(res, 200, `pay with the ${brand} sandbox card`);
@@ -178,6 +179,87 @@ export const commercePayments: Scenario[] = [
       assert.match(String(res.json.hostMessage), /insufficient funds/i);
       assert.equal(res.json.amountPaid, 0);
       assert.equal(res.json.amountDue, 85);
+    },
+  },
+  {
+    id: 'commerce.payments.rule-3-any-credit-card-option-every-brand',
+    title: 'Every `CreditCard` option of an invoice takes cards of every brand (Visa, Mastercard, American Express), and the payment records the brand',
+    source: PAYMENT_RULES,
+    requires: [...PAY, 'listInvoicePaymentMethods', 'getCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const first = await newInvoice(ctx);
+      const methods = await call(ctx, 'commerce', 'listInvoicePaymentMethods', {
+        method: 'GET',
+        path: `/v1/invoice/${first.id}/PaymentMethods`,
+        apiKey: apiKey(ctx),
+      });
+      const options: { id: number; paymentMethodId: string; isEnabled: boolean }[] = methods.json.value;
+      const cardOptions = options.filter((o) => o.isEnabled && o.paymentMethodId === 'CreditCard').map((o) => o.id);
+      assert.ok(cardOptions.length > 0, `the invoice offers a CreditCard option: ${JSON.stringify(options)}`);
+      for (const paymentOptionId of cardOptions)
+        for (const [number, cvv, brand] of [
+          [VISA, '123', 'visa'],
+          [MASTERCARD, '123', 'mastercard'],
+          [AMEX, '1234', 'amex'],
+        ] as const) {
+          const invoice = await newInvoice(ctx);
+          const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId, card: { ...card(number), cvv } });
+          expectStatus(res, 200, `pay with a ${brand} card through option ${paymentOptionId}`);
+          assert.equal(res.json.paymentStatusId, 'Success', `${brand} through option ${paymentOptionId}: ${JSON.stringify(res.json)}`);
+          assert.equal(res.json.cardBrand, brand, 'the answer shows the card brand');
+          const shown = await call(ctx, 'commerce', 'getCommercePayment', { method: 'GET', path: `/v1/payment/${res.json.paymentId}`, apiKey: apiKey(ctx) });
+          expectStatus(shown, 200, 'read the payment back');
+          assert.equal(shown.json.paymentOptionId, paymentOptionId, 'the payment keeps the option it was made with');
+          assert.equal(shown.json.cardBrand, brand, 'the payment keeps the brand');
+        }
+    },
+  },
+  {
+    id: 'commerce.payments.rule-2-failed-not-error',
+    title:
+      'A card number that fails its check digit (Luhn) or an expired card is a `Failed` payment: 200 with `isSuccess` false and a `hostMessage`, recorded; only a request that breaks the contract is a 4xx',
+    source: ERRORS,
+    requires: [...PAY, 'getCommercePayment'],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx);
+      const paymentOptionId = await optionOf(ctx, invoice.id, 'CreditCard');
+      for (const bad of [card('4242424242424241'), { ...card(VISA), expiryDate: '01/20' }]) {
+        const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId, card: bad });
+        expectStatus(res, 200, 'a card that cannot be charged is answered, not refused');
+        assert.equal(res.json.paymentStatusId, 'Failed');
+        assert.equal(res.json.isSuccess, false);
+        assert.ok(res.json.hostMessage, 'hostMessage carries the reason');
+        const shown = await call(ctx, 'commerce', 'getCommercePayment', { method: 'GET', path: `/v1/payment/${res.json.paymentId}`, apiKey: apiKey(ctx) });
+        expectStatus(shown, 200, 'the failed payment is recorded');
+        assert.equal(shown.json.status, 'Failed');
+      }
+      const malformed = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId, card: { ...card(VISA), cardNumber: 'not-a-number' } });
+      expectError(malformed, 400, 'invalid_request', 'parameter_invalid', 'card.cardNumber');
+    },
+  },
+  {
+    id: 'commerce.payments.rule-1-bank-transfer-redirect',
+    title:
+      'A bank transfer answers `approvalAction` `Redirect` (one of the four values) to a page of payment instructions on this server, with `bankTransferInstructions`',
+    source: PAYMENT_RULES,
+    requires: [...PAY, 'listInvoicePaymentMethods'],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx);
+      const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: await optionOf(ctx, invoice.id, 'BankTransfer') });
+      expectStatus(res, 200, 'pay by bank transfer');
+      assert.equal(res.json.approvalAction, 'Redirect');
+      assert.ok(['None', 'Redirect', 'FormData', 'QrCode'].includes(res.json.approvalAction));
+      const url = new URL(String(res.json.approvalDataOrUrl));
+      assert.match(url.pathname, new RegExp(`^/invoice/${invoice.identifier}/bank-transfer/${res.json.paymentId}$`));
+      const instructions = res.json.bankTransferInstructions;
+      assert.ok(instructions?.iban && instructions.reference, `the answer carries the instructions: ${JSON.stringify(res.json)}`);
+      const page = await fetch(new URL(url.pathname, ctx.options.baseUrl));
+      assert.equal(page.status, 200, 'the instructions page is served');
+      const text = await page.text();
+      assert.ok(text.includes(instructions.iban) && text.includes(instructions.reference), 'the page shows the IBAN and the reference');
     },
   },
   {

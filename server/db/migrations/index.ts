@@ -33,6 +33,7 @@ import * as subscriptionInventory from './2026_11_26_0032_subscription_inventory
 import * as identity from './2026_11_26_0033_identity.js';
 import * as paymentLinks from './2026_11_26_0034_payment_links.js';
 import * as customerCardsPerMode from './2026_11_27_0035_customer_cards_per_mode.js';
+import * as commercePaymentOutcomes from './2026_11_27_0036_commerce_payment_outcomes.js';
 import * as invoicePublicCodes from './2026_11_27_0038_invoice_public_codes.js';
 import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
 
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0033_identity': identity,
   '2026_11_26_0034_payment_links': paymentLinks,
   '2026_11_27_0035_customer_cards_per_mode': customerCardsPerMode,
+  '2026_11_27_0036_commerce_payment_outcomes': commercePaymentOutcomes,
   '2026_11_27_0038_invoice_public_codes': invoicePublicCodes,
   '2026_11_27_0043_merchant_locations': merchantLocations,
 };

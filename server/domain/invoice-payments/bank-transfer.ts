@@ -48,6 +48,9 @@ export function bankTransferInstructions(merchant: Merchant, payment: PaymentRow
   };
 }
 
+/** Where the payer reads a bank transfer's instructions: a page under the invoice's public page, for one of its payments. */
+export const bankTransferPagePath = (invoiceIdentifier: string, paymentId: number): string => `/invoice/${invoiceIdentifier}/bank-transfer/${paymentId}`;
+
 /** A bank transfer waiting for the payer (`pending`, like a live QR code): nothing moves until it arrives. */
 export async function awaitBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<PaymentRow> {
   const payment = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), status: 'pending', method_type: 'bank_transfer' });

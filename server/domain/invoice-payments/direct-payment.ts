@@ -4,7 +4,8 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { PaymentOption } from '../merchants/merchant.tables.js';
+import type { Trx } from '../../db/database.js';
+import type { Merchant, PaymentOption } from '../merchants/merchant.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, currencyCode } from '../../shared/money.js';
@@ -12,7 +13,9 @@ import type { Tenant } from '../../shared/tenant.js';
 import { getInvoice } from '../invoices/invoice.service.js';
 import { raiseSessionInvoice } from '../invoices/invoice-paying.js';
 import { getMerchant } from '../merchants/merchant.service.js';
-import { attachRaisedInvoice, openBackingSession } from './backing-session.js';
+import { insertPayment } from '../payments/payment.repository.js';
+import { paymentBase } from '../payments/payment.service.js';
+import { attachRaisedInvoice, openBackingSession, PAYER_WAIT_MINUTES } from './backing-session.js';
 import { type InvoicePaymentResult, enabledOption, type PayWith, payerFor } from './pay-invoice.js';
 
 /** A payment without an invoice of the merchant's own: the amount in the currency's units as exact decimal text. */
@@ -37,22 +40,75 @@ function checkOption(option: PaymentOption, input: NewDirectPayment): void {
     throw invalid('captureMethod', `Payment option ${option.id} (${option.name}) cannot hold: captureMethod Manual needs a card option that can hold.`);
 }
 
+/** The ways of paying the hosted invoice page offers (`paymentMethod` without an option must be one the merchant has enabled). */
+const HOSTED_PAGE_METHODS = ['CreditCard', 'GatewayWallet'];
+
+/** Without an option the payer chooses on the hosted page: nothing that needs an option may be sent, and `paymentMethod` must be a way the page offers. */
+function checkHostedPage(merchant: Merchant, input: NewDirectPayment): void {
+  const needsOption = (['card', 'fundingSourceId', 'sourceAccountId'] as const).find((field) => input[field] !== undefined);
+  if (needsOption || input.captureMethod === 'manual')
+    throw new AppError('parameter_missing', {
+      param: 'paymentOptionId',
+      message: `Send paymentOptionId with ${needsOption ?? 'captureMethod Manual'}; without it the payer chooses how to pay on the hosted invoice page.`,
+    });
+  const method = input.paymentMethod;
+  if (method !== undefined && !(HOSTED_PAGE_METHODS.includes(method) && merchant.payment_options.some((o) => o.enabled && o.method === method)))
+    throw invalid(
+      'paymentMethod',
+      `The hosted invoice page offers ${HOSTED_PAGE_METHODS.join(' and ')} among your enabled options, not ${method}; send paymentOptionId.`,
+    );
+}
+
+/** Opens the payment's session and raises its one-item invoice (the description, or "Payment"), which the session then pays. */
+async function raisePaymentInvoice(trx: Trx, clock: Clock, tenant: Tenant, merchant: Merchant, input: NewDirectPayment, waitMs: number) {
+  const opened = await openBackingSession(trx, clock, tenant, merchant, {
+    amount: amountToDecimal(input.amount, currencyCode(input.currency), 'amount'),
+    currency: currencyCode(input.currency),
+    captureMethod: input.captureMethod ?? 'automatic',
+    invoice: undefined,
+    description: input.description ?? 'Payment',
+    metadata: input.clientReferenceNumber === undefined ? {} : { clientReferenceNumber: input.clientReferenceNumber },
+    payer: { email: input.payer?.email ?? null, firstName: input.payer?.firstName ?? null, lastName: input.payer?.lastName ?? null, customerId: null },
+    waitMs,
+  });
+  const invoice = await raiseSessionInvoice(trx, clock, opened);
+  return { session: await attachRaisedInvoice(trx, opened, invoice), invoice };
+}
+
+/**
+ * A payment without an option: its invoice is raised, and the payment waits (`Pending`) for the
+ * payer to pay that invoice on the hosted invoice page, as long as the invoice is payable. It is
+ * not the session's payment: the session only raised the invoice, and its end changes nothing.
+ */
+async function awaitHostedPage(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: NewDirectPayment): Promise<DirectPaymentResult> {
+  return db.transaction().execute(async (trx) => {
+    const merchant = await getMerchant(trx, tenant.merchantId);
+    checkHostedPage(merchant, input);
+    const { session, invoice } = await raisePaymentInvoice(trx, clock, tenant, merchant, input, PAYER_WAIT_MINUTES * 60_000);
+    const payment = await insertPayment(trx, {
+      ...paymentBase(session, null, clock.now()),
+      session_id: null,
+      invoice_id: invoice.id,
+      status: 'pending',
+      awaits_hosted_page: true,
+    });
+    return { payment, action: { type: 'hosted_page' }, threeDSecure: false, option: null, invoice };
+  });
+}
+
+/** A payment created directly: as an invoice's, but without an option until the payer chooses one on the hosted page. */
+export type DirectPaymentResult = Omit<InvoicePaymentResult, 'option'> & { option: PaymentOption | null };
+
 /**
  * Creates and charges a payment: a one-item invoice (the description, or "Payment") raised for
  * it, then charged, declined (a failed payment, answered), held (`manual`) or waiting for the payer.
- * Without `paymentOptionId` the payment would wait on a hosted payment page, which is not served
- * yet: 400 naming `paymentOptionId`.
+ * Without `paymentOptionId` the payment waits for the payer on the hosted invoice page.
  */
-export async function createDirectPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: NewDirectPayment): Promise<InvoicePaymentResult> {
+export async function createDirectPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: NewDirectPayment): Promise<DirectPaymentResult> {
   const currency = currencyCode(input.currency);
   const amount = amountToDecimal(input.amount, currency, 'amount');
   if (new Decimal(amount).lessThan(1)) throw new AppError('amount_too_small', { param: 'amount', message: `amount must be at least 1.00 ${currency}.` });
-  if (input.paymentOptionId === undefined) {
-    throw new AppError('parameter_missing', {
-      param: 'paymentOptionId',
-      message: 'Send paymentOptionId (and card for a card option): the hosted payment page for payments is not served yet.',
-    });
-  }
+  if (input.paymentOptionId === undefined) return awaitHostedPage(db, clock, tenant, input);
   const payWith: PayWith = { ...input, paymentOptionId: input.paymentOptionId };
   return db.transaction().execute(async (trx) => {
     const merchant = await getMerchant(trx, tenant.merchantId);
@@ -60,18 +116,7 @@ export async function createDirectPayment(db: Kysely<Database>, clock: Clock, te
     checkOption(option, input);
     const payer = payerFor(option, payWith);
     payer.check?.(merchant, option, payWith, clock.now());
-    const opened = await openBackingSession(trx, clock, tenant, merchant, {
-      amount,
-      currency,
-      captureMethod: input.captureMethod ?? 'automatic',
-      invoice: undefined,
-      description: input.description ?? 'Payment',
-      metadata: input.clientReferenceNumber === undefined ? {} : { clientReferenceNumber: input.clientReferenceNumber },
-      payer: { email: input.payer?.email ?? null, firstName: input.payer?.firstName ?? null, lastName: input.payer?.lastName ?? null, customerId: null },
-      waitMs: payer.waitMs,
-    });
-    const invoice = await raiseSessionInvoice(trx, clock, opened);
-    const session = await attachRaisedInvoice(trx, opened, invoice);
+    const { session, invoice } = await raisePaymentInvoice(trx, clock, tenant, merchant, input, payer.waitMs);
     const paid = await payer.pay(trx, clock, session, merchant, payWith);
     return { ...paid, option, invoice: await getInvoice(trx, tenant, invoice.id) };
   });

@@ -11,21 +11,22 @@ import type { Database } from '../../db/schema.js';
 import type { CheckoutSessionRow } from '../checkout/session.tables.js';
 import type { InvoiceRow } from '../invoices/invoice.tables.js';
 import type { Merchant, PaymentOption } from '../merchants/merchant.tables.js';
-import type { PaymentRow } from '../payments/payment.tables.js';
+import type { PaymentMethodRow, PaymentRow } from '../payments/payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, minorUnits } from '../../shared/money.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
-import { type CardDetails, tokenize } from '../../rails/cards.js';
+import { brandOf, type CardDetails, type TokenizedCard, tokenize } from '../../rails/cards.js';
 import { amountDue } from '../invoices/invoice.lines.js';
 import { getInvoice, getInvoiceByIdentifier } from '../invoices/invoice.service.js';
 import { assertPayable, recordInvoicePaymentFailure } from '../invoices/invoice-paying.js';
-import { usableFundingSource } from '../funding-sources/funding-source.service.js';
+import { type FundingSourceWithCard, usableFundingSource } from '../funding-sources/funding-source.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { declineCard, paymentBase, storeCard } from '../payments/payment.service.js';
 import { debitAccount } from '../accounts/account-payment.js';
+import { type PaymentFailure, recordFailedPayment, recordPaymentOption } from './payment-record.js';
 import { openBackingSession, PAYER_WAIT_MINUTES } from './backing-session.js';
 import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions } from './bank-transfer.js';
 import { authorizeSession, chargeSession } from '../checkout/session-payment.js';
@@ -56,7 +57,8 @@ export type PayerAction =
   | { type: 'none' }
   | { type: 'redirect_to_3ds'; challengeId: string }
   | { type: 'display_qr'; data: string }
-  | { type: 'bank_transfer'; instructions: BankTransferInstructions };
+  | { type: 'bank_transfer'; instructions: BankTransferInstructions }
+  | { type: 'hosted_page' };
 
 /** A payment of an invoice with one of the merchant's payment options: the payment, the invoice (as it is now), the option, what the payer must do. */
 export interface InvoicePaymentResult {
@@ -78,76 +80,91 @@ export interface Payer {
 
 const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
 const CARD_METHODS = ['CreditCard', 'DebitCard', 'CardGateway'];
-const CARD_PARAMS: Record<string, string> = { cardNumber: 'card.cardNumber', expiryYear: 'card.expiryDate', cvc: 'card.cvv' };
 
-/** The card must be valid and of the option's brand (`Visa`, `Mastercard`). */
-function checkCard(_merchant: Merchant, option: PaymentOption, input: PayWith, now: Date): void {
+/** A card option needs the card; any card option takes every brand the sandbox knows. Whether the card is valid is the processor's answer (a failed payment), not a refusal. */
+function checkCard(_merchant: Merchant, option: PaymentOption, input: PayWith): void {
   if (!input.card)
     throw new AppError('parameter_missing', { param: 'card', message: `Payment option ${option.id} (${option.name}) is a card option: send card.` });
-  let brand: string;
-  try {
-    brand = tokenize(input.card, 0, now).brand;
-  } catch (error) {
-    // The processor names its own fields; the caller sent card.cardNumber, card.expiryDate, card.cvv.
-    if (error instanceof AppError && error.code === 'invalid_card')
-      throw new AppError('invalid_card', { param: CARD_PARAMS[error.param ?? ''] ?? 'card', message: error.message });
-    throw error;
-  }
-  if (brand !== option.name.toLowerCase())
-    throw invalid(
-      'card',
-      `This card is ${brand === 'unknown' ? 'of an unknown brand' : `a ${brand} card`}; payment option ${option.id} takes ${option.name} cards.`,
-    );
 }
 
-/** The sandbox processor's answer to a card: declined (recorded, answered 200), 3-D Secure, authorized (a hold) or charged. */
-async function payByCard(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
-  const card = input.card!;
-  const method = await storeCard(trx, session, tokenize(card, session.merchant_id, clock.now()), clock.now(), { billingName: card.name });
+const noAction = (payment: PaymentRow): Paid => ({ payment, action: { type: 'none' }, threeDSecure: false });
+
+/** The payment made with the option the payer chose, and the brand of its card (null: not a card). */
+async function withOption(trx: Trx, paid: Paid, input: PayWith, cardBrand: string | null): Promise<Paid> {
+  return { ...paid, payment: await recordPaymentOption(trx, paid.payment, input.paymentOptionId, cardBrand) };
+}
+
+/** A card the processor cannot read (a number that fails its check, an expired card, a wrong CVV length): a failed payment. */
+function tokenizeOrFailure(card: PayerCard, merchantId: number, now: Date): TokenizedCard | PaymentFailure {
+  try {
+    return tokenize(card, merchantId, now);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'invalid_card') throw error;
+    return { code: 'invalid_card', message: error.message, cardBrand: brandOf(card.cardNumber) };
+  }
+}
+
+/** A stored card the sandbox processor declines (recorded, answered 200), sends to 3-D Secure, authorizes (a hold) or charges. */
+async function chargeCard(trx: Trx, clock: Clock, session: CheckoutSessionRow, method: PaymentMethodRow): Promise<Paid> {
   if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
     const { payment } = await declineCard(trx, clock, session, method);
     await recordInvoicePaymentFailure(trx, clock, session);
-    return { payment, action: { type: 'none' }, threeDSecure: false };
+    return noAction(payment);
   }
   if (method.sandbox_outcome === 'requires_3ds') {
     const started = await startChallenge(trx, clock, session, method, undefined);
     return { payment: started.payment, action: { type: 'redirect_to_3ds', challengeId: started.challenge.id }, threeDSecure: true };
   }
   const done = session.capture_method === 'manual' ? await authorizeSession(trx, clock, session, method) : await chargeSession(trx, clock, session, method);
-  return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
+  return noAction(done.payment);
 }
 
-async function payByWallet(trx: Trx, clock: Clock, session: CheckoutSessionRow): Promise<Paid> {
+/** A card typed in: the processor's answer, or a failed payment when it cannot read the card. */
+async function payByCard(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
+  const card = input.card!;
+  const tokenized = tokenizeOrFailure(card, session.merchant_id, clock.now());
+  if ('code' in tokenized) return noAction(await recordFailedPayment(trx, clock, session, input.paymentOptionId, tokenized));
+  const method = await storeCard(trx, session, tokenized, clock.now(), { billingName: card.name });
+  return withOption(trx, await chargeCard(trx, clock, session, method), input, method.brand);
+}
+
+async function payByWallet(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
   const { payment } = await confirmWithWallet(trx, clock, session, 'wallet:qr');
-  return { payment, action: { type: 'display_qr', data: payment.qr_data! }, threeDSecure: false };
+  return withOption(trx, { payment, action: { type: 'display_qr', data: payment.qr_data! }, threeDSecure: false }, input, null);
 }
 
-async function payByBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant): Promise<Paid> {
+async function payByBankTransfer(trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant, input: PayWith): Promise<Paid> {
   const payment = await awaitBankTransfer(trx, clock, session);
-  return { payment, action: { type: 'bank_transfer', instructions: bankTransferInstructions(merchant, payment, session.expires_at) }, threeDSecure: false };
+  const action: PayerAction = { type: 'bank_transfer', instructions: bankTransferInstructions(merchant, payment, session.expires_at) };
+  return withOption(trx, { payment, action, threeDSecure: false }, input, null);
+}
+
+/** The tenant's funding source that may pay, or why it cannot (not verified, blocked): a failed payment, not a refusal. */
+async function fundingSourceOrFailure(trx: Trx, session: CheckoutSessionRow, id: number): Promise<FundingSourceWithCard | PaymentFailure> {
+  try {
+    return await usableFundingSource(trx, tenantOf(session), id);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'invalid_state') throw error;
+    return { code: 'funding_source_unusable', message: error.message, cardBrand: null };
+  }
 }
 
 /**
- * A verified funding source (`GET /v1/FundingSource`) pays through a card option: its card on file
- * is charged at once (verifying the source stood in for 3-D Secure); a card the processor declines
- * is a failed payment, answered as a card's is.
+ * A verified funding source (`GET /v1/FundingSource`) pays through any card option: its card on
+ * file is charged at once (verifying the source stood in for 3-D Secure); a card the processor
+ * declines, or a source that is not verified or is blocked, is a failed payment, answered as a card's is.
  */
 async function payByFundingSource(trx: Trx, clock: Clock, session: CheckoutSessionRow, merchant: Merchant, input: PayWith): Promise<Paid> {
   const option = enabledOption(merchant, input.paymentOptionId);
   if (!CARD_METHODS.includes(option.method))
     throw invalid('paymentOptionId', `A funding source is a card: pay it through a card option, not payment option ${option.id} (${option.method}).`);
-  const source = await usableFundingSource(trx, tenantOf(session), input.fundingSourceId!);
-  if (source.brand !== option.name.toLowerCase())
-    throw invalid('fundingSourceId', `Funding source ${source.id} is a ${source.brand} card; payment option ${option.id} takes ${option.name} cards.`);
+  const source = await fundingSourceOrFailure(trx, session, input.fundingSourceId!);
+  if ('code' in source) return noAction(await recordFailedPayment(trx, clock, session, option.id, source));
   const method = await findPaymentMethod(trx, tenantOf(session), source.payment_method_id);
   if (!method) throw new AppError('resource_not_found', { param: 'fundingSourceId', message: `No such funding source: ${source.id}.` });
-  if (method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error') {
-    const { payment } = await declineCard(trx, clock, session, method);
-    await recordInvoicePaymentFailure(trx, clock, session);
-    return { payment, action: { type: 'none' }, threeDSecure: false };
-  }
-  const done = await chargeSession(trx, clock, session, method);
-  return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
+  const declines = method.sandbox_outcome === 'insufficient_funds' || method.sandbox_outcome === 'processing_error';
+  const paid = declines ? await chargeCard(trx, clock, session, method) : noAction((await chargeSession(trx, clock, session, method)).payment);
+  return withOption(trx, paid, input, source.brand);
 }
 
 /** An account balance pays through an `AccountBalance` option, and needs the account. */

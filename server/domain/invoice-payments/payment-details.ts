@@ -11,11 +11,12 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { getInvoice } from '../invoices/invoice.service.js';
-import { cancelSessionRaisedInvoice } from '../invoices/invoice-paying.js';
+import { cancelSessionRaisedInvoice, PAYABLE_STATUSES } from '../invoices/invoice-paying.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { lockOpenChallengeOf } from '../payments/challenge.repository.js';
 import { lapseIfDue } from '../payments/holds.js';
 import { cardOf, getPayment } from '../payments/payment.service.js';
+import { lockInvoicePayments } from '../payments/payment.repository.js';
 import { bankTransferInstructions } from './bank-transfer.js';
 import type { InvoicePaymentResult, PayerAction } from './pay-invoice.js';
 import { captureHold } from '../checkout/payment-operations.js';
@@ -28,9 +29,11 @@ export interface PaymentDetails extends Omit<InvoicePaymentResult, 'invoice' | '
   option: PaymentOption | null;
 }
 
-/** The merchant's payment option a payment used: by wallet, bank transfer, account balance, or the card's brand. */
+/** The merchant's payment option a payment used: the one recorded, else by wallet, bank transfer, account balance, or the card's brand. */
 async function optionOf(db: Kysely<Database>, merchant: Merchant, payment: PaymentRow): Promise<PaymentOption | null> {
   const options = merchant.payment_options;
+  if (payment.payment_option_id !== null) return options.find((o) => o.id === payment.payment_option_id) ?? null;
+  if (payment.awaits_hosted_page) return null;
   if (payment.method_type === 'wallet') return options.find((o) => o.method === 'GatewayWallet') ?? null;
   if (payment.method_type === 'bank_transfer') return options.find((o) => o.method === 'BankTransfer') ?? null;
   if (payment.method_type === 'account_balance') return options.find((o) => o.method === 'AccountBalance') ?? null;
@@ -40,6 +43,7 @@ async function optionOf(db: Kysely<Database>, merchant: Merchant, payment: Payme
 
 /** What the payer must still do for a payment that waits (3-D Secure, a QR scan, a bank transfer). */
 async function actionOf(db: Kysely<Database>, merchant: Merchant, payment: PaymentRow, session: CheckoutSessionRow | undefined): Promise<PayerAction> {
+  if (payment.awaits_hosted_page) return payment.status === 'pending' ? { type: 'hosted_page' } : { type: 'none' };
   if (!session) return { type: 'none' };
   if (payment.status === 'requires_action') {
     const challenge = await lockOpenChallengeOf(db, { merchantId: payment.merchant_id, livemode: payment.livemode }, session.id);
@@ -61,6 +65,24 @@ async function lapseHoldIfDue(db: Kysely<Database>, clock: Clock, tenant: Tenant
   });
 }
 
+/**
+ * A payment created without an option follows its invoice: while payable it waits for the payer
+ * on the hosted page; once paid, it is answered as the payment that paid it there (under its own id
+ * and reference); cancelled or expired unpaid, it is answered as withdrawn (`Cancelled`).
+ */
+async function followHostedPage(db: Kysely<Database>, clock: Clock, tenant: Tenant, details: PaymentDetails): Promise<PaymentDetails> {
+  const { payment, invoice } = details;
+  if (!payment.awaits_hosted_page || payment.status !== 'pending' || !invoice) return details;
+  if ((PAYABLE_STATUSES as readonly string[]).includes(invoice.status)) return details;
+  const paidBy = (await db.transaction().execute((trx) => lockInvoicePayments(trx, tenant, invoice.id))).find(
+    (p) => p.id !== payment.id && !['failed', 'pending', 'requires_action', 'withdrawn', 'expired'].includes(p.status),
+  );
+  if (!paidBy) return { ...details, payment: { ...payment, status: 'withdrawn' }, action: { type: 'none' } };
+  const paid = await getPaymentDetails(db, clock, tenant, paidBy.id);
+  const { id, reference_number, metadata, created_at, awaits_hosted_page } = payment;
+  return { ...paid, payment: { ...paid.payment, id, reference_number, metadata, created_at, awaits_hosted_page } };
+}
+
 /** The tenant's payment with its details; 404 for anyone else's. A waiting payment or a hold whose time ran out expires first. */
 export async function getPaymentDetails(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number): Promise<PaymentDetails> {
   let payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
@@ -68,13 +90,15 @@ export async function getPaymentDetails(db: Kysely<Database>, clock: Clock, tena
   if (session?.status === 'expired') payment = await getPayment(db, tenant, id);
   const invoiceId = payment.invoice_id ?? (session?.pays_invoice ? session.invoice_id : null);
   const merchant = await getMerchant(db, tenant.merchantId);
-  return {
-    payment,
+  const card = await cardOf(db, payment);
+  return followHostedPage(db, clock, tenant, {
+    // A payment of the Checkout interface records no brand of its own: its card's.
+    payment: { ...payment, card_brand: payment.card_brand ?? card?.brand ?? null },
     invoice: invoiceId === null ? null : await getInvoice(db, tenant, invoiceId),
     option: await optionOf(db, merchant, payment),
     action: await actionOf(db, merchant, payment, session),
-    threeDSecure: session !== undefined && (await cardOf(db, payment))?.sandbox_outcome === 'requires_3ds',
-  };
+    threeDSecure: session !== undefined && card?.sandbox_outcome === 'requires_3ds',
+  });
 }
 
 /** A captured payment with its details, and whether the capture had gone through before this call. */

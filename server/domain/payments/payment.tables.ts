@@ -78,6 +78,12 @@ export interface PaymentsTable {
   method_type: Generated<'card' | 'wallet' | 'bank_transfer' | 'account_balance'>;
   /** The wallet payment option's name (wallet payments). */
   wallet_name: Generated<string | null>;
+  /** The merchant's payment option a Commerce payment was made with; null for other payments. */
+  payment_option_id: Generated<number | null>;
+  /** The card's brand as the processor read it (`visa`, `amex`, ...), also for a card that failed its check; null when no card was sent. */
+  card_brand: Generated<string | null>;
+  /** A Commerce payment created without a payment option: it waits for the payer to choose on the hosted invoice page. */
+  awaits_hosted_page: Generated<boolean>;
   /** The unguessable name of the QR code's image (`/qr/{qr_token}.png`). */
   qr_token: Generated<string | null>;
   /** The QR code's payload. */

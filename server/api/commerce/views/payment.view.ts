@@ -9,6 +9,7 @@ import type { InvoicePaymentResult, PayerAction, PayerCard } from '../../../doma
 import { amountDue } from '../../../domain/invoices/invoice.lines.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { challengeUrl } from '../../../rails/issuer-challenge.js';
+import { bankTransferPagePath } from '../../../domain/invoice-payments/bank-transfer.js';
 
 type Schemas = components['schemas'];
 type PaymentStatus = Schemas['PaymentStatus'];
@@ -21,8 +22,10 @@ export function paymentStatusOf(p: PaymentRow): PaymentStatus {
     case 'partially_refunded':
       return 'Success';
     case 'requires_action':
-    case 'pending':
       return 'CustomerAuthRequired';
+    case 'pending':
+      // A payment created without an option waits for the payer to choose one on the hosted page.
+      return p.awaits_hosted_page ? 'Pending' : 'CustomerAuthRequired';
     case 'authorized':
       return 'Pending';
     case 'failed':
@@ -38,17 +41,20 @@ export function paymentStatusOf(p: PaymentRow): PaymentStatus {
 /** The rule of the contract, in one place: true exactly for `Success` and `CustomerAuthRequired`. */
 export const isSuccess = (status: PaymentStatus): boolean => status === 'Success' || status === 'CustomerAuthRequired';
 
+// The document's four values only: a bank transfer and the hosted invoice page are pages to send the payer to.
 const APPROVAL: Record<PayerAction['type'], Schemas['PaymentApprovalAction']> = {
   none: 'None',
   redirect_to_3ds: 'Redirect',
   display_qr: 'QrCode',
-  bank_transfer: 'BankTransfer',
+  bank_transfer: 'Redirect',
+  hosted_page: 'Redirect',
 };
 
-function approvalData(action: PayerAction, publicBaseUrl: string): string | null {
+function approvalData(action: PayerAction, publicBaseUrl: string, invoiceIdentifier: string | undefined, paymentId: number): string | null {
   if (action.type === 'redirect_to_3ds') return challengeUrl(publicBaseUrl, action.challengeId);
   if (action.type === 'display_qr') return action.data;
-  if (action.type === 'bank_transfer') return action.instructions.reference;
+  if (action.type === 'bank_transfer' && invoiceIdentifier) return `${publicBaseUrl}${bankTransferPagePath(invoiceIdentifier, paymentId)}`;
+  if (action.type === 'hosted_page' && invoiceIdentifier) return `${publicBaseUrl}/invoice/${invoiceIdentifier}`;
   return null;
 }
 
@@ -57,6 +63,7 @@ function hostMessage(p: PaymentRow, action: PayerAction): string | null {
   if (action.type === 'redirect_to_3ds') return 'Customer authentication required';
   if (action.type === 'display_qr') return 'Scan to approve';
   if (action.type === 'bank_transfer') return 'Awaiting the bank transfer';
+  if (action.type === 'hosted_page') return 'Awaiting the payer on the hosted page';
   if (p.status === 'authorized') return 'Authorized';
   return paymentStatusOf(p) === 'Success' ? 'Approved' : null;
 }
@@ -66,6 +73,12 @@ const authorizationCode = (p: PaymentRow): string | null =>
   p.method_type === 'card' && ['succeeded', 'captured', 'authorized', 'partially_refunded', 'refunded'].includes(p.status)
     ? createHash('sha256').update(p.reference_number).digest('hex').slice(0, 6).toUpperCase()
     : null;
+
+const BRANDS: readonly string[] = ['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay', 'maestro', 'unknown'];
+
+/** The card's brand as the processor read it; null when no card was used. */
+const cardBrandOf = (p: PaymentRow): Schemas['PaymentCardBrand'] =>
+  p.card_brand === null ? null : ((BRANDS.includes(p.card_brand) ? p.card_brand : 'unknown') as Schemas['PaymentCardBrand']);
 
 const taken = (p: PaymentRow): string =>
   ['succeeded', 'captured', 'partially_refunded', 'refunded', 'pending_reversal'].includes(p.status) ? (p.captured_amount ?? p.amount) : '0';
@@ -87,9 +100,10 @@ export function paymentResponseView(r: InvoicePaymentResult, publicBaseUrl: stri
     paymentStatusId: status,
     paymentDateTime: p.created_at.toISOString(),
     paymentMethod: r.option.method as Schemas['PaymentMethod'],
+    cardBrand: cardBrandOf(p),
     isSuccess: isSuccess(status),
     approvalAction: APPROVAL[r.action.type],
-    approvalDataOrUrl: approvalData(r.action, publicBaseUrl),
+    approvalDataOrUrl: approvalData(r.action, publicBaseUrl, r.invoice.identifier, p.id),
     is3DSecureAuth: r.threeDSecure,
     authorizationCode: authorizationCode(p),
     hostMessage: hostMessage(p, r.action),
@@ -129,6 +143,7 @@ export function commercePaymentView(v: PaymentDetails, publicBaseUrl: string): S
     status,
     paymentMethod: v.option ? (v.option.method as Schemas['PaymentMethod']) : null,
     paymentOptionId: v.option?.id ?? null,
+    cardBrand: cardBrandOf(p),
     captureMethod: manual ? 'Manual' : 'Automatic',
     holdStatus: manual ? (HOLD_STATUS[p.status] ?? null) : null,
     authorizedAmount: money(authorized),
@@ -137,7 +152,7 @@ export function commercePaymentView(v: PaymentDetails, publicBaseUrl: string): S
     feePaid: money(new Decimal(taken(p)).greaterThan(0) ? p.fee : '0'),
     authorizationExpiresAt: p.status === 'authorized' && p.authorization_expires_at ? p.authorization_expires_at.toISOString() : null,
     approvalAction: APPROVAL[v.action.type],
-    approvalDataOrUrl: approvalData(v.action, publicBaseUrl),
+    approvalDataOrUrl: approvalData(v.action, publicBaseUrl, v.invoice?.identifier, p.id),
     hostMessage: hostMessage(p, v.action),
     paymentDateTime: p.captured_at?.toISOString() ?? (p.status === 'authorized' ? p.created_at.toISOString() : null),
     createdDateTime: p.created_at.toISOString(),
