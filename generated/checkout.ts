@@ -51,8 +51,9 @@ export interface paths {
          *        `invoiceReference`.
          *     7. **Subscription sessions** (`paymentType` `subscription`) need a `subscriptionPlanId` and
          *        a `clientId` of your own; anyone else's is refused with 400 `validation_error`. A session
-         *        that starts a free trial (`trialDays`, nothing to pay now) completes at once and still
-         *        sends `checkout.session.completed`.
+         *        that starts a free trial (`trialDays`, nothing to pay now) or a subscription on a usage
+         *        (metered) plan, billed at each period's end, completes at once and still sends
+         *        `checkout.session.completed`.
          *
          *     **Card holds.** With `captureMethod` `manual` the card is authorized at confirm and
          *     captured or released later (`capturePayment`, `releasePayment`). Only card options able to
@@ -875,6 +876,51 @@ export interface paths {
         get: operations["listSubscriptionInvoices"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscription-items/{id}/usage-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription item id (`items[].id` of the subscription). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record usage of a metered subscription item
+         * @description Till's design (checkout-billing-api.md shows `isMetered` on subscription items, and the
+         *     Commerce catalog's `Usage` billing type, but no way to report usage): records units used on
+         *     a metered item (`isMetered` true: its plan is a `Usage` plan, whose `amount` is the price of
+         *     one unit).
+         *
+         *     - The usage counts in the period its `timestamp` falls in (now by default), which must be the
+         *       subscription's current period: an older or future timestamp answers 400
+         *       `validation_error`.
+         *     - At the end of each period the usage recorded in it is billed, in arrears: the renewal's
+         *       invoice carries one line per metered item, `quantity` = the units used and `unitAmount` =
+         *       the unit price (exact decimals, the line's subtotal rounded to the currency's minor unit),
+         *       charged to the card on file like every renewal; no line when nothing was used (and no
+         *       invoice when nothing else is billed). A cancellation bills the usage not billed yet at once.
+         *     - Usage can be recorded while the subscription is `active` or `pastDue`; otherwise 409
+         *       `invalid_state`.
+         *     - Recorded once: send your own `usageId` (a repeat answers the first record with `created`
+         *       false, status 200) and/or an `Idempotency-Key` (a repeat replays the first answer).
+         *     - An item whose plan is not a `Usage` plan answers 400 `subscription_item_not_metered`;
+         *       anyone else's item 404.
+         *
+         *     The same operation on the Commerce interface is `POST /v1/subscription/{id}/usage`.
+         *
+         *     Scope: `subscription.update`.
+         */
+        post: operations["createUsageRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3389,11 +3435,11 @@ export interface components {
             paymentOptionGroupId?: number;
             /** @default automatic */
             captureMethod?: components["schemas"]["CheckoutSessionCaptureMethod"];
-            /** @description Plan of the subscription to start. Required when `paymentType` is `subscription`; must be your own available, active plan, within its validity (`validFrom`..`validTo` on the Commerce catalog), otherwise 400 `validation_error`. The plan's billing type (set through the Commerce catalog's `subscriptionBillingType`) decides what follows: a recurring plan renews every period; a one-time plan is charged once, covers one period and ends then (`cancelAtPeriodEnd` true from the start, no trial); a usage plan cannot start a subscription yet (400 `validation_error`). */
+            /** @description Plan of the subscription to start. Required when `paymentType` is `subscription`; must be your own available, active plan, within its validity (`validFrom`..`validTo` on the Commerce catalog), otherwise 400 `validation_error`. The plan's billing type (set through the Commerce catalog's `subscriptionBillingType`) decides what follows: a recurring plan renews every period; a one-time plan is charged once, covers one period and ends then (`cancelAtPeriodEnd` true from the start, no trial); a usage (metered) plan charges nothing now: the session completes at creation (`paymentStatus` `no_payment_required`, amount 0, like a free trial), the subscription starts `active` with the customer's default card on file (if any; otherwise they add one in the portal), and the usage recorded through `POST /v1/subscription-items/{id}/usage-records` is billed at the end of each period (Till's design). A usage plan takes no trial. */
             subscriptionPlanId?: number;
             /** @description Customer id the session is for. Required with `subscriptionPlanId`; must be your own customer. */
             clientId?: number;
-            /** @description Trial length for this subscription session, in days (trials are set per session, not on the plan). With a trial nothing is paid now and the session completes at once. A one-time plan takes no trial (400 `validation_error`). */
+            /** @description Trial length for this subscription session, in days (trials are set per session, not on the plan). With a trial nothing is paid now and the session completes at once. A one-time or a usage plan takes no trial (400 `validation_error`). */
             trialDays?: number;
             /** @description Description shown to the payer and on the invoice. Ignored when an existing invoice is paid. */
             description?: string;
@@ -3506,7 +3552,8 @@ export interface components {
          *     | `session_not_payable` | 400 | confirm or withdraw-qr on a cancelled or expired session |
          *     | `subscription_not_pausable` | 400 | pause of a paused or canceled subscription |
          *     | `subscription_not_resumable` | 400 | resume of a subscription that is not paused |
-         *     | `subscription_not_changeable` | 400 | plan change of a subscription that is not active or trialing |
+         *     | `subscription_not_changeable` | 400 | plan change of a subscription that is not active or trialing, or that is on a Usage plan |
+         *     | `subscription_item_not_metered` | 400 | usage recorded for a subscription item (or a subscription) whose plan is not a `Usage` plan |
          *     | `card_declined` | 400 | the card was declined (for example insufficient funds); the session stays payable |
          *     | `invalid_card` | 400 | the card number, expiry or CVC is not valid |
          *     | `otp_invalid` | 400 | the one-time code is wrong or has expired |
@@ -3540,7 +3587,7 @@ export interface components {
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "subscription_not_changeable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "subscription_not_changeable" | "subscription_item_not_metered" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];
@@ -4037,7 +4084,7 @@ export interface components {
         /** @description One plan on the subscription. */
         SubscriptionItem: {
             /**
-             * @description Item id.
+             * @description Item id (the `{id}` of `POST /v1/subscription-items/{id}/usage-records` for a metered item).
              * @example 9101
              */
             id: number;
@@ -4060,6 +4107,8 @@ export interface components {
             amount: components["schemas"]["Amount"];
             /** @description Currency of `amount`. */
             currency: components["schemas"]["Currency"];
+            /** @description True when the item's plan bills by usage (a `Usage` plan of the Commerce catalog): `amount` is then the price of one unit of usage, the usage recorded through `POST /v1/subscription-items/{id}/usage-records` is billed at the end of each period, and `quantity` stays 1. */
+            isMetered: boolean;
         };
         /**
          * @description A customer's subscription. Subscriptions belong to the key's mode (a test key sees only
@@ -4316,6 +4365,80 @@ export interface components {
         SubscriptionInvoiceListEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["SubscriptionInvoiceList"];
         };
+        /** @description Till's design (the documents name metered plans but no way to report usage): usage of a metered subscription item, in whole units. */
+        UsageRecordCreateRequest: {
+            /**
+             * @description Units used (API calls, messages, gigabytes, ...), added to the period's usage.
+             * @example 120
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the usage happened; now by default. It must fall in the subscription's current period (from `currentPeriodStart` up to now): earlier periods are billed already, so an older or a future timestamp answers 400 `validation_error` (`param` `timestamp`).
+             * @example 2026-11-25T14:00:00Z
+             */
+            timestamp?: string;
+            /**
+             * @description Your own id for this report, unique per item: a report sent again with the same `usageId` (and the same `quantity` and `timestamp`) is not counted twice; it answers 200 with the first record and `created` false. The same `usageId` with another quantity or timestamp answers 409 `idempotency_key_reused`.
+             * @example batch-2026-11-25-14
+             */
+            usageId?: string;
+        };
+        /** @description Till's design: usage recorded for a metered subscription item, with the item's usage so far in its current period (billed at the period's end as an invoice line: units × the plan's unit price). */
+        UsageRecord: {
+            /** @constant */
+            object: "usage_record";
+            /**
+             * @description Usage record id.
+             * @example 88001
+             */
+            id: number;
+            /**
+             * @description The subscription of the item.
+             * @example 7004
+             */
+            subscriptionId: number;
+            /**
+             * @description The metered item the usage is for.
+             * @example 9104
+             */
+            subscriptionItemId: number;
+            /**
+             * @description Units of this record.
+             * @example 120
+             */
+            quantity: number;
+            /**
+             * @description Your id for the report, or null when none was sent.
+             * @example batch-2026-11-25-14
+             */
+            usageId: string | null;
+            /** @description When the usage happened (the period it is billed in). */
+            timestamp: components["schemas"]["Timestamp"];
+            /** @description When it was recorded. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description False when `usageId` named a record kept before (that record is answered; nothing was added). */
+            created: boolean;
+            /**
+             * @description Units recorded for the item in its current period so far (not billed yet), this record included.
+             * @example 1450
+             */
+            periodUsage: number;
+            /** @description What that usage comes to so far, `periodUsage` × the plan's unit price (before any credit). */
+            periodAmount: components["schemas"]["Amount"];
+            /** @description Currency of `periodAmount`. */
+            currency: components["schemas"]["Currency"];
+            /** @description Start of the item's current period. */
+            currentPeriodStart: components["schemas"]["Timestamp"];
+            /** @description End of the current period, when its usage is billed. */
+            currentPeriodEnd: components["schemas"]["Timestamp"];
+            /** @description The mode of the subscription. */
+            livemode: boolean;
+        };
+        /** @description Envelope whose `data` is a usage record. */
+        UsageRecordEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["UsageRecord"];
+        };
         /**
          * @description `available`: the plan exists and is not archived (new subscriptions may start on it when `active` is true). `discontinued`: archived; existing subscriptions keep billing, new ones cannot start.
          * @enum {string}
@@ -4563,7 +4686,7 @@ export interface components {
             name: string;
             /** @description Longer description, or null. */
             description: string | null;
-            /** @description Quantity billed. */
+            /** @description Quantity billed. On a subscription's usage line (a metered item, named `<plan> (usage)`) it is the units used in the period, which may exceed the 1,000,000 a line can be created with. */
             quantity: number;
             /** @description Price of one unit. */
             unitAmount: components["schemas"]["Amount"];
@@ -5653,7 +5776,7 @@ export interface components {
             quantity: number;
             /** @description Amount of the item per period. */
             amount: components["schemas"]["Amount"];
-            /** @description True when the item is billed by usage. */
+            /** @description True when the item is billed by usage (its plan is a `Usage` plan): its usage is recorded through `POST /v1/subscription-items/{id}/usage-records` and billed at each period's end as an invoice line (units × `amount`, the unit price). */
             isMetered: boolean;
         };
         /** @description The whole subscription after the change (`data.object` of `subscription.*` events), sent once per change however it was made (dashboard, API or customer portal). Statuses are PascalCase. */
@@ -8225,6 +8348,74 @@ export interface operations {
             401: components["responses"]["EnvelopeUnauthorized"];
             403: components["responses"]["EnvelopeForbidden"];
             404: components["responses"]["EnvelopeNotFound"];
+            429: components["responses"]["EnvelopeTooManyRequests"];
+            500: components["responses"]["EnvelopeServerError"];
+            501: components["responses"]["EnvelopeNotImplemented"];
+            503: components["responses"]["EnvelopeServiceUnavailable"];
+        };
+    };
+    createUsageRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Subscription item id (`items[].id` of the subscription). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageRecordCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A report sent again with its `usageId`; the first record (`created` false), nothing added. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageRecordEnvelope"];
+                };
+            };
+            /** @description The usage was recorded; the record, in the envelope. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageRecordEnvelope"];
+                };
+            };
+            /** @description `subscription_item_not_metered`: the item's plan is not a `Usage` plan. `validation_error` naming `timestamp`: not in the current period, or in the future. Or a field is missing or invalid (`param` names it). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeError"];
+                };
+            };
+            401: components["responses"]["EnvelopeUnauthorized"];
+            403: components["responses"]["EnvelopeForbidden"];
+            404: components["responses"]["EnvelopeNotFound"];
+            409: components["responses"]["EnvelopeConflict"];
             429: components["responses"]["EnvelopeTooManyRequests"];
             500: components["responses"]["EnvelopeServerError"];
             501: components["responses"]["EnvelopeNotImplemented"];

@@ -1337,10 +1337,13 @@ export interface paths {
          *       period, starts with `cancelAtPeriodEnd` true and `cancelAt` at the period end, never
          *       renews, and becomes `Canceled` then (`subscription.cancelled`). It has no free trial: a
          *       session with `trialDays` answers 400 `validation_error` (`param` `trialDays`);
-         *     - `Usage`: metered, `amount` being the unit price. Till records no usage yet, so no
-         *       subscription can start on a `Usage` plan: a checkout session on one answers 400
-         *       `validation_error` (`param` `subscriptionPlanId`). The plan can be created, listed and
-         *       changed like any other.
+         *     - `Usage`: metered, `amount` being the unit price (it may be below 1.00). A checkout
+         *       session on it charges nothing now and completes at once; the subscription starts active
+         *       (its item has `isMetered` true) with the customer's default card on file; its usage is
+         *       recorded through `POST /v1/subscription/{id}/usage` (or the Checkout interface's
+         *       `POST /v1/subscription-items/{id}/usage-records`), and at the end of each period the
+         *       period's usage is billed as an invoice line, units × `amount`, charged to the card on
+         *       file. No trial, no plan change; subscription payment links do not offer `Usage` plans.
          *
          *     A subscription can start on a plan only while it is `Active` and between `validFrom` and
          *     `validTo`; otherwise a checkout session on it answers 400 `validation_error`.
@@ -1555,6 +1558,48 @@ export interface paths {
          *     Scope: `subscription.update`.
          */
         post: operations["cancelCommerceSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscription/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record usage of a metered subscription
+         * @description Till's design (commerce-api.md names the `Usage` billing type, "metered", but no way to
+         *     report usage): records units used on a subscription whose plan is a `Usage` plan
+         *     (`isMetered` true), for its metered item. It is the Checkout interface's
+         *     `POST /v1/subscription-items/{id}/usage-records`, with the same rules:
+         *
+         *     - the usage counts in the period its `timestamp` falls in (now by default), which must be
+         *       the current period (400 `validation_error` otherwise);
+         *     - at the end of each period the period's usage is billed as an invoice line (units × the
+         *       plan's `amount`, exact decimals) and charged to the card on file; a cancellation bills
+         *       the usage not billed yet at once;
+         *     - usage is recorded while the subscription is `Active` or `PastDue` (409 `invalid_state`
+         *       otherwise);
+         *     - recorded once: your `usageId` (a repeat answers 200 with the first record, `created`
+         *       false) and/or an `Idempotency-Key`;
+         *     - a subscription whose plan is not a `Usage` plan answers 400
+         *       `subscription_item_not_metered`; anyone else's 404.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `subscription.update`.
+         */
+        post: operations["recordCommerceSubscriptionUsage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2215,7 +2260,8 @@ export interface components {
          *     | `session_not_payable` | 400 | confirm or withdraw-qr on a cancelled or expired session |
          *     | `subscription_not_pausable` | 400 | pause of a paused or canceled subscription |
          *     | `subscription_not_resumable` | 400 | resume of a subscription that is not paused |
-         *     | `subscription_not_changeable` | 400 | plan change of a subscription that is not active or trialing |
+         *     | `subscription_not_changeable` | 400 | plan change of a subscription that is not active or trialing, or that is on a Usage plan |
+         *     | `subscription_item_not_metered` | 400 | usage recorded for a subscription item (or a subscription) whose plan is not a `Usage` plan |
          *     | `card_declined` | 400 | the card was declined (for example insufficient funds); the session stays payable |
          *     | `invalid_card` | 400 | the card number, expiry or CVC is not valid |
          *     | `otp_invalid` | 400 | the one-time code is wrong or has expired |
@@ -2249,7 +2295,7 @@ export interface components {
          *     | `hold_operation_failed` | 502 | capture or release failed at the processor; retrying is safe |
          * @enum {string}
          */
-        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "subscription_not_changeable" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
+        ErrorCode: "amount_too_small" | "validation_error" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "field_immutable" | "session_not_payable" | "subscription_not_pausable" | "subscription_not_resumable" | "subscription_not_changeable" | "subscription_item_not_metered" | "card_declined" | "invalid_card" | "otp_invalid" | "verification_code_invalid" | "partial_refund_not_supported" | "payment_not_refundable" | "authentication_required" | "invalid_api_key" | "invalid_client_secret" | "permission_denied" | "livemode_not_allowed" | "card_locked" | "secret_key_in_browser" | "resource_not_found" | "route_not_found" | "invoice_not_found" | "invoice_not_payable" | "session_already_completed" | "invalid_state" | "nothing_to_refund" | "refund_failed" | "hold_not_capturable" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_answer_lost" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "not_implemented" | "processing_error" | "hold_operation_failed";
         /** @description One error. */
         Error: {
             type: components["schemas"]["ErrorType"];
@@ -3410,7 +3456,7 @@ export interface components {
          */
         SubscriptionPlanTimeUnit: "Day" | "Week" | "Month" | "Year";
         /**
-         * @description `Recurring`: the checkout session charges the first period (or starts a free trial) and every renewal charges `amount` again. `OneTime`: the checkout session charges `amount` once; the subscription covers one billing period (it starts with `cancelAtPeriodEnd` true), never renews and is `Canceled` at the period end; it takes no free trial. `Usage`: metered, `amount` being the unit price; Till records no usage yet, so no subscription can start on it (a checkout session on a `Usage` plan answers 400 `validation_error`).
+         * @description `Recurring`: the checkout session charges the first period (or starts a free trial) and every renewal charges `amount` again. `OneTime`: the checkout session charges `amount` once; the subscription covers one billing period (it starts with `cancelAtPeriodEnd` true), never renews and is `Canceled` at the period end; it takes no free trial. `Usage`: metered, `amount` being the unit price: a checkout session on it charges nothing now and completes at once, the subscription starts active, its usage is recorded through `POST /v1/subscription/{id}/usage` (or the Checkout interface's usage records) and each period's usage is billed at the period's end as an invoice line (units × `amount`); it takes no trial and cannot be changed to another plan (Till's design).
          * @enum {string}
          */
         SubscriptionPlanBillingType: "Recurring" | "OneTime" | "Usage";
@@ -3627,9 +3673,13 @@ export interface components {
              */
             pausedAt?: string | null;
             createdDateTime?: components["schemas"]["Timestamp"];
+            /** @description Till's design: the billing type of the subscription's plan. `Usage`: metered, its usage is recorded through `POST /v1/subscription/{id}/usage` and billed at each period's end. */
+            subscriptionBillingType?: components["schemas"]["SubscriptionPlanBillingType"];
+            /** @description Till's design: true when the subscription's plan bills by usage (`subscriptionBillingType` `Usage`), as the Checkout interface's `items[].isMetered`. */
+            isMetered?: boolean;
         };
         /** @description Till's design (the source document does not show this object): a customer's subscription to a plan of the subscription catalog. Subscriptions start through a checkout session or a subscription payment link. */
-        CommerceSubscription: WithRequired<components["schemas"]["CommerceSubscriptionFields"], "id" | "merchantId" | "clientId" | "clientEmail" | "planId" | "planName" | "productId" | "status" | "amount" | "currency" | "timeUnit" | "timeInterval" | "startDate" | "currentPeriodStart" | "currentPeriodEnd" | "trialEnd" | "cancelAtPeriodEnd" | "cancelAt" | "canceledAt" | "pausedAt" | "createdDateTime">;
+        CommerceSubscription: WithRequired<components["schemas"]["CommerceSubscriptionFields"], "id" | "merchantId" | "clientId" | "clientEmail" | "planId" | "planName" | "productId" | "status" | "amount" | "currency" | "timeUnit" | "timeInterval" | "startDate" | "currentPeriodStart" | "currentPeriodEnd" | "trialEnd" | "cancelAtPeriodEnd" | "cancelAt" | "canceledAt" | "pausedAt" | "createdDateTime" | "subscriptionBillingType" | "isMetered">;
         /** @description Till's design - the billing details of a subscription started from a link. */
         PaymentLinkSubscriptionBilling: {
             /**
@@ -3879,6 +3929,55 @@ export interface components {
             cancelAtPeriodEnd?: boolean;
             /** @description Why it is canceled; kept with the subscription and sent in `subscription.cancelled` webhooks. */
             reason?: string;
+        };
+        /** @description Till's design (the documents name `Usage` plans but no way to report usage): units used on a metered subscription. */
+        CommerceUsageRecordRequest: {
+            /**
+             * @description Units used, added to the period's usage.
+             * @example 120
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the usage happened; now by default. It must fall in the current period (from `currentPeriodStart` up to now), otherwise 400 `validation_error` (`param` `timestamp`).
+             * @example 2026-11-25T14:00:00Z
+             */
+            timestamp?: string;
+            /**
+             * @description Your own id for this report, unique per subscription: the same report sent again with it is not counted twice (200 with the first record, `created` false); the same `usageId` with another quantity or timestamp answers 409 `idempotency_key_reused`.
+             * @example batch-2026-11-25-14
+             */
+            usageId?: string;
+        };
+        /** @description Till's design: usage recorded for a metered subscription, with its usage so far in the current period (billed at the period's end as an invoice line, units × the plan's unit price). */
+        CommerceUsageRecord: {
+            /**
+             * @description Usage record id (the same record as the Checkout interface's).
+             * @example 88001
+             */
+            id: number;
+            /** @description The subscription. */
+            subscriptionId: number;
+            /** @description Its metered item (the Checkout interface's `items[].id`). */
+            subscriptionItemId: number;
+            /** @description Units of this record. */
+            quantity: number;
+            /** @description Your id for the report, or null. */
+            usageId: string | null;
+            /** @description When the usage happened. */
+            timestamp: components["schemas"]["Timestamp"];
+            /** @description When it was recorded. */
+            createdDateTime: components["schemas"]["Timestamp"];
+            /** @description False when `usageId` named a record kept before (nothing was added). */
+            created: boolean;
+            /** @description Units recorded in the current period so far (not billed yet), this record included. */
+            periodUsage: number;
+            /** @description `periodUsage` × the unit price, a decimal string. */
+            periodAmount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+            currentPeriodStart: components["schemas"]["Timestamp"];
+            /** @description End of the current period, when its usage is billed. */
+            currentPeriodEnd: components["schemas"]["Timestamp"];
         };
         /**
          * @description The merchant's rate plan, which sets the per-key rate limit: `standard` 100 requests/second (burst 200), `enterprise` 500 requests/second (burst 1000).
@@ -6479,6 +6578,74 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recordCommerceSubscriptionUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Subscription id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceUsageRecordRequest"];
+            };
+        };
+        responses: {
+            /** @description A report sent again with its `usageId`; the first record (`created` false), nothing added. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceUsageRecord"];
+                };
+            };
+            /** @description The usage was recorded. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceUsageRecord"];
+                };
+            };
+            /** @description `subscription_item_not_metered`: the subscription's plan is not a `Usage` plan. `validation_error` naming `timestamp`: not in the current period, or in the future. Or a field is missing or invalid (`param` names it). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

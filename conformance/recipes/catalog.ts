@@ -1,4 +1,5 @@
 // The recipes of the Checkout catalogue and billing: products, plans, customers, portal sessions and subscriptions.
+import { fixtureMeteredSubscription } from './commerce-catalog.js';
 import { fixtureCustomer, fixturePlan, fixtureProduct, fixtureSubscription, pausedSubscription, type Recipe } from './fixtures.js';
 
 export const catalogRecipes: Record<string, Recipe> = {
@@ -78,6 +79,13 @@ export const catalogRecipes: Record<string, Recipe> = {
     foreign: async (ctx, _info, key) => ({
       path: `/v1/subscriptions/${(await fixtureSubscription(ctx, key)).id}/change-plan`,
       query: { planId: (await fixturePlan(ctx, key)).id },
+    }),
+  },
+  createUsageRecord: {
+    success: async (ctx) => ({ path: `/v1/subscription-items/${(await fixtureMeteredSubscription(ctx)).itemId}/usage-records`, body: { quantity: 12 } }),
+    foreign: async (ctx, _info, key) => ({
+      path: `/v1/subscription-items/${(await fixtureMeteredSubscription(ctx, key)).itemId}/usage-records`,
+      body: { quantity: 1 },
     }),
   },
   changeSubscriptionPlan: {

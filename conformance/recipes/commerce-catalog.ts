@@ -1,5 +1,5 @@
 // The recipes of the Commerce subscription catalog (products, plans, inventory items) and the Commerce subscriptions.
-import { fixtureSubscription, type Recipe } from './fixtures.js';
+import { created, fixtureCustomer, fixtureSubscription, type Recipe } from './fixtures.js';
 import type { ConformanceContext } from '../types.js';
 import { commerceJson, onOwnAndForeign } from './commerce-request.js';
 
@@ -26,6 +26,45 @@ export async function fixtureCatalogPlan(ctx: ConformanceContext, key = ctx.opti
   );
   ctx.onCleanup(() => ctx.request('commerce', 'deleteSubscriptionPlan', { method: 'DELETE', path: `/v1/SubscriptionPlan/${plan.id}`, apiKey: key }));
   return plan;
+}
+/** A subscription on a new monthly Usage plan (it starts at the session's creation): its id and its metered item's id. */
+export async function fixtureMeteredSubscription(
+  ctx: ConformanceContext,
+  key = ctx.options.apiKey ?? ctx.options.secretKey,
+): Promise<{ id: number; itemId: number }> {
+  // The mock answers its examples whatever the ids.
+  if (ctx.options.target === 'mock') return { id: 7004, itemId: 9104 };
+  const product = await fixtureCatalogProduct(ctx, key);
+  const plan: { id: number } = await commerceJson(
+    ctx,
+    'createSubscriptionPlan',
+    {
+      method: 'POST',
+      path: '/v1/SubscriptionPlan',
+      body: {
+        productId: product.id,
+        name: `Conformance usage ${ctx.runId}`,
+        amount: '0.05',
+        currency: 'USD',
+        timeUnit: 'Month',
+        subscriptionBillingType: 'Usage',
+      },
+    },
+    key,
+  );
+  ctx.onCleanup(() => ctx.request('commerce', 'deleteSubscriptionPlan', { method: 'DELETE', path: `/v1/SubscriptionPlan/${plan.id}`, apiKey: key }));
+  const customer = await fixtureCustomer(ctx, key);
+  const session = await created<{ id: string }>(
+    ctx,
+    'createCheckoutSession',
+    '/v1/checkout-sessions',
+    { mode: 'embedded', paymentType: 'subscription', subscriptionPlanId: plan.id, clientId: customer.id, metadata: { conformanceRun: ctx.runId } },
+    key,
+  );
+  const got = await ctx.request('checkout', 'retrieveCheckoutSession', { method: 'GET', path: `/v1/checkout-sessions/${session.id}`, key });
+  const sub = await ctx.request('checkout', 'retrieveSubscription', { method: 'GET', path: `/v1/subscriptions/${got.json?.subscriptionId}`, key });
+  if (sub.status !== 200) throw new Error(`setup: the Usage plan's subscription: ${sub.text.slice(0, 200)}`);
+  return { id: sub.json.data.id, itemId: sub.json.data.items[0].id };
 }
 /** An inventory item of a new catalog product, with a serial number unique to the run. */
 export const fixtureInventoryItem = async (ctx: ConformanceContext, key?: string): Promise<{ id: number }> =>
@@ -95,5 +134,10 @@ export const catalogRecipes: Record<string, Recipe> = {
     fixtureSubscription,
     (sub) => `/v1/subscription/${sub.id}/cancel`,
     () => ({ cancelAtPeriodEnd: true, reason: 'conformance' }),
+  ),
+  recordCommerceSubscriptionUsage: onOwnAndForeign(
+    fixtureMeteredSubscription,
+    (sub) => `/v1/subscription/${sub.id}/usage`,
+    () => ({ quantity: 12 }),
   ),
 };

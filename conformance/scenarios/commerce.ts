@@ -15,6 +15,7 @@ import { invoiceConventions } from './commerce/invoice-conventions.js';
 import { commerceInvoiceScenarios, invoicePaymentPage } from './commerce/invoices.js';
 import { publicLinkScenarios } from './commerce/link-public.js';
 import { linkOperations } from './commerce/links.js';
+import { commerceMeteredUsage } from './commerce/metered-usage.js';
 import { commerceDirectPayments } from './commerce/direct-payments.js';
 import { commercePayments } from './commerce/payments.js';
 import { payoutScenarios } from './commerce/payouts.js';
@@ -35,6 +36,7 @@ export const commerceScenarios: Scenario[] = [
   ...catalogPlans,
   ...catalogInventory,
   ...catalogSubscriptions,
+  ...commerceMeteredUsage,
   ...commercePlatformScenarios,
   ...hubScenarios,
   ...commerceDirectPayments,

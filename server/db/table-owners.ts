@@ -45,6 +45,7 @@ export const TABLE_OWNERS = {
   subscriptions: 'domain/billing',
   subscription_items: 'domain/billing',
   portal_sessions: 'domain/billing',
+  usage_records: 'domain/billing',
   payment_links: 'domain/links',
   payment_link_invoices: 'domain/links',
   payment_link_verifications: 'domain/links',

@@ -28,6 +28,7 @@ export const catalog: Record<ErrorCode, CatalogEntry> = {
   subscription_not_pausable: { status: 400, message: 'Only a subscription that is not paused or canceled can be paused.', logLevel: 'info' },
   subscription_not_resumable: { status: 400, message: 'Only a paused subscription can be resumed.', logLevel: 'info' },
   subscription_not_changeable: { status: 400, message: 'Only an active or trialing subscription can change plan.', logLevel: 'info' },
+  subscription_item_not_metered: { status: 400, message: 'Usage can be recorded only for subscription items of a Usage plan.', logLevel: 'info' },
   card_declined: { status: 400, message: 'The card was declined.', logLevel: 'info' },
   invalid_card: { status: 400, message: 'The card number, expiry or CVC is not valid.', logLevel: 'info' },
   otp_invalid: { status: 400, message: 'The one-time code is wrong or has expired.', logLevel: 'info' },

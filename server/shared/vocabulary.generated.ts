@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   "subscription_not_pausable",
   "subscription_not_resumable",
   "subscription_not_changeable",
+  "subscription_item_not_metered",
   "card_declined",
   "invalid_card",
   "otp_invalid",

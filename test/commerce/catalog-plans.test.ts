@@ -256,10 +256,10 @@ describe('billing types and validity at checkout and renewal', () => {
     expect((await kit.changePlan(own, other.id, p.id)).json).toMatchObject({ success: false, errorCode: 'validation_error' });
   });
 
-  it('Usage cannot start a subscription (no usage is recorded); outside validFrom..validTo neither', async () => {
+  it('a Usage plan starts a subscription at once, nothing paid now (metered-usage.test.ts bills it); none starts outside validFrom..validTo', async () => {
     const customer = await kit.customer(m);
     const usage = await plan({ subscriptionBillingType: 'Usage', amount: '0.05' });
-    expect((await session(usage.id, customer.id)).json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });
+    expect((await session(usage.id, customer.id)).json).toMatchObject({ status: 'completed', paymentStatus: 'no_payment_required', amount: 0 });
     const now = (await kit.clockNow(m)).getTime();
     const later = await plan({ validFrom: new Date(now + 10 * DAY * 1000).toISOString() });
     expect((await session(later.id, customer.id)).json.error).toMatchObject({ code: 'validation_error', param: 'subscriptionPlanId' });

@@ -16,7 +16,7 @@ dispute.opened dispute.updated dispute.closed webhook.test`.split(/\s+/);
 const TILL_EVENT_TYPES = ['invoice.expired'];
 
 /** Operations that answer inside the `{success, errorCode, errorMessage, data}` envelope. */
-const ENVELOPE_PATH = /^\/v1\/(subscriptions|plans|customers)(\/|$)/;
+const ENVELOPE_PATH = /^\/v1\/(subscriptions|subscription-items|plans|customers)(\/|$)/;
 const REFUND_PATH = /\/refund$/;
 /** Operations that never succeed: `POST /v1/client-token` "always 501", with no authentication. */
 const NEVER_SUCCEEDS = new Set(['createClientToken']);
@@ -92,7 +92,7 @@ describe('the bundled contracts', () => {
 
   it('answers subscription, plan and customer operations inside the envelope', () => {
     const enveloped = allOps.filter((o) => o.api === 'checkout' && ENVELOPE_PATH.test(o.path));
-    expect(enveloped.length).toBe(16);
+    expect(enveloped.length).toBe(17);
     for (const o of enveloped) {
       const code = Object.keys(o.op.responses).find((c) => /^2/.test(c))!;
       const schema = deref(docs.checkout, deref(docs.checkout, o.op.responses[code]).content['application/json'].schema);

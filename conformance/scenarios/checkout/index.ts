@@ -8,6 +8,7 @@ import { disputes } from './disputes.js';
 import { holds } from './holds.js';
 import { invoicesAndPortal } from './invoices-and-portal.js';
 import { lists } from './lists.js';
+import { meteredUsage } from './metered-usage.js';
 import { planChanges } from './plan-changes.js';
 import { planListsAndStates } from './plan-lists-and-states.js';
 import { plans } from './plans.js';
@@ -49,6 +50,7 @@ export const checkoutScenarios: Scenario[] = [
   ...subscriptionStates,
   ...subscriptionBillingStates,
   ...renewals,
+  ...meteredUsage,
   ...planChanges,
   ...invoicesAndPortal,
 ];

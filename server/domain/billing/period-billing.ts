@@ -1,5 +1,5 @@
 // Billing one period of a subscription: its invoice is raised (plan × quantity per item, exact,
-// less any credit from a downgrade) and charged at once to the card on file, as a merchant-initiated
+// and each metered item's usage of the period that ended × its unit price, less any credit from a downgrade) and charged at once to the card on file, as a merchant-initiated
 // payment. Renewals, trial ends, resumes and dunning retries all charge through here.
 import { Decimal } from 'decimal.js';
 import type { Trx } from '../../db/database.js';
@@ -16,6 +16,7 @@ import { getInvoice } from '../invoices/invoice.service.js';
 import { payInvoice } from '../invoices/invoice-paying.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { recordMessage } from '../messages/message.service.js';
+import { markUsageBilled, unbilledUsage } from './usage.repository.js';
 import { type CardOnFileOutcome, chargeCardOnFile } from '../payments/card-on-file-charge.js';
 
 const MONTHS: Record<string, number> = { month: 1, year: 12 };
@@ -37,9 +38,9 @@ export function periodEndAfter(s: Pick<SubscriptionRow, 'billing_anchor' | 'inte
   return addInterval(anchor, s.interval, k * s.interval_count);
 }
 
-/** A period's invoice, and how its charge went. */
+/** A period's invoice (null when there was nothing to bill), and how its charge went. */
 export interface PeriodBill {
-  invoice: InvoiceRow;
+  invoice: InvoiceRow | null;
   /** True when the invoice is paid (by the card, or all by credit). */
   paid: boolean;
   payment: PaymentRow | null;
@@ -51,23 +52,55 @@ export interface PeriodBill {
 const money = (amount: Decimal.Value, currency: string) => `${new Decimal(amount).toFixed(minorUnits(currency))} ${currency}`;
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
-/** Raises the invoice of a period: each item's plan × quantity, less the credit (at most the total). */
+/** The span of time whose recorded usage an invoice bills (after it: metered items bill in arrears). */
+export interface UsageWindow {
+  start: Date;
+  /** Usage recorded before this instant and not billed yet is billed. */
+  end: Date;
+}
+
+/**
+ * A period's invoice lines: each licensed item's plan × quantity for `period` (in advance), and
+ * each metered item's unbilled usage before `usage.end` × its unit price (in arrears; no line when
+ * it used nothing).
+ */
+async function periodLines(trx: Trx, s: SubscriptionDetails, period: { start: Date; end: Date }, usage: UsageWindow | undefined) {
+  const units = usage ? await unbilledUsage(trx, tenantOf(s), s.id, usage.end) : new Map<number, string>();
+  return s.items.flatMap((item) => {
+    if (!item.is_metered)
+      return [{ name: item.plan_name, description: `${day(period.start)} to ${day(period.end)}`, quantity: item.quantity, unitAmount: item.amount }];
+    const used = units.get(item.id);
+    if (!usage || used === undefined) return [];
+    return [
+      {
+        name: `${item.plan_name} (usage)`,
+        description: `${used} units used, ${day(usage.start)} to ${day(usage.end)}`,
+        quantity: Number(used),
+        unitAmount: item.amount,
+      },
+    ];
+  });
+}
+
+/**
+ * Raises the invoice of a period: its lines (periodLines), less the credit (at most the total).
+ * Nothing is raised when there is no line (a metered subscription that used nothing). An invoice
+ * of usage only covers the usage window and is due when raised; the usage it bills is marked billed.
+ */
 async function raisePeriodInvoice(
   trx: Trx,
   clock: Clock,
   s: SubscriptionDetails,
   period: { start: Date; end: Date },
-): Promise<{ invoice: InvoiceRow; creditUsed: string }> {
+  usage: UsageWindow | undefined,
+): Promise<{ invoice: InvoiceRow; creditUsed: string } | undefined> {
   const tenant = tenantOf(s);
+  const lines = await periodLines(trx, s, period, usage);
+  if (lines.length === 0) return undefined;
   const customer = await findOwnCustomer(trx, tenant, s.customer_id);
-  const lines = s.items.map((item) => ({
-    name: item.plan_name,
-    description: `${day(period.start)} to ${day(period.end)}`,
-    quantity: item.quantity,
-    unitAmount: item.amount,
-  }));
   const gross = lines.reduce((sum, line) => sum.plus(new Decimal(line.unitAmount).times(line.quantity)), new Decimal(0));
   const creditUsed = Decimal.min(new Decimal(s.credit_balance), gross).toFixed();
+  const covered = usage && s.items.every((item) => item.is_metered) ? usage : period;
   const invoice = await raiseBillingInvoice(trx, clock, {
     tenant,
     subscriptionId: s.id,
@@ -75,10 +108,12 @@ async function raisePeriodInvoice(
     currency: s.currency,
     lines,
     credit: creditUsed,
-    periodStart: period.start,
-    periodEnd: period.end,
-    description: `${s.plan_name}, ${day(period.start)} to ${day(period.end)}`,
+    periodStart: covered.start,
+    periodEnd: covered.end,
+    dueDate: covered === period ? period.start : clock.now(),
+    description: `${s.plan_name}, ${day(covered.start)} to ${day(covered.end)}`,
   });
+  if (usage) await markUsageBilled(trx, tenant, s.id, usage.end, invoice.id);
   return { invoice, creditUsed };
 }
 
@@ -115,7 +150,7 @@ export async function chargeInvoice(
   clock: Clock,
   s: Pick<SubscriptionRow, 'merchant_id' | 'livemode' | 'id' | 'payment_method_id'>,
   invoiceId: number,
-): Promise<Omit<PeriodBill, 'creditUsed'>> {
+): Promise<Omit<PeriodBill, 'creditUsed'> & { invoice: InvoiceRow }> {
   const tenant = tenantOf(s);
   const invoice = await getInvoice(trx, tenant, invoiceId, { lock: true });
   const due = new Decimal(invoice.total).minus(invoice.amount_paid);
@@ -138,8 +173,26 @@ export async function chargeInvoice(
   return { invoice: paid, paid: true, payment: outcome.payment, failure: null };
 }
 
-/** Raises a period's invoice and charges it at once. The caller moves the subscription by the outcome. */
-export async function billPeriod(trx: Trx, clock: Clock, s: SubscriptionDetails, period: { start: Date; end: Date }): Promise<PeriodBill> {
-  const { invoice, creditUsed } = await raisePeriodInvoice(trx, clock, s, period);
-  return { ...(await chargeInvoice(trx, clock, s, invoice.id)), creditUsed };
+/**
+ * Raises a period's invoice and charges it at once (with `usage`, metered items bill the usage of
+ * that window). Nothing to bill is a paid bill without an invoice. The caller moves the
+ * subscription by the outcome.
+ */
+export async function billPeriod(trx: Trx, clock: Clock, s: SubscriptionDetails, period: { start: Date; end: Date }, usage?: UsageWindow): Promise<PeriodBill> {
+  const raised = await raisePeriodInvoice(trx, clock, s, period, usage);
+  if (!raised) return { invoice: null, paid: true, payment: null, creditUsed: '0', failure: null };
+  return { ...(await chargeInvoice(trx, clock, s, raised.invoice.id)), creditUsed: raised.creditUsed };
+}
+
+/**
+ * A subscription with metered items ends (its scheduled cancellation, or a cancellation now): the
+ * usage recorded before `end` and not billed yet is invoiced and charged at once. A failed charge
+ * leaves that invoice open (`invoice.payment_failed`, payable from the invoice page); the
+ * subscription ends either way. Without metered items nothing is billed.
+ */
+export async function billFinalUsage(trx: Trx, clock: Clock, s: SubscriptionDetails, end: Date): Promise<PeriodBill | undefined> {
+  const metered = s.items.filter((item) => item.is_metered);
+  if (metered.length === 0) return undefined;
+  const window = { start: s.current_period_start, end };
+  return billPeriod(trx, clock, { ...s, items: metered }, window, window);
 }

@@ -44,10 +44,15 @@ const invalid = (message: string) => new AppError('validation_error', { param: '
 /** The new plan: the merchant's, available, active and recurring, billed in the same currency and interval. */
 async function targetPlan(db: Db, s: SubscriptionRow, planId: number): Promise<Plan> {
   if (!CHANGEABLE.includes(s.status)) throw refuse(`This subscription is ${s.status}; only an active or trialing subscription can change plan.`);
+  // Till's design: usage already recorded has no price in another plan, so a metered subscription keeps its plan.
+  if ((await findOwnPlan(db, tenantOf(s), s.plan_id))?.billing_type === 'usage')
+    throw refuse('This subscription is on a Usage plan (billed by usage) and cannot change plan; cancel it and start a new one.');
   const plan = await findOwnPlan(db, tenantOf(s), planId);
   if (!plan || plan.status !== 'available' || !plan.active) throw invalid('planId must be one of your available, active plans.');
   if (plan.billing_type !== 'recurring')
-    throw invalid('planId must be a Recurring plan: a OneTime plan is bought once at checkout, and no subscription runs on a Usage plan yet.');
+    throw invalid(
+      'planId must be a Recurring plan: a OneTime plan is bought once at checkout, and a Usage plan bills by usage (start a new subscription on it).',
+    );
   if (plan.currency !== s.currency) throw invalid(`planId must be a plan in the subscription's currency (${s.currency}).`);
   if (plan.interval !== s.interval || plan.interval_count !== s.interval_count) {
     throw invalid(

@@ -16,6 +16,7 @@ import { getInvoice, listInvoices } from '../invoices/invoice.service.js';
 import { getMerchant } from '../merchants/merchant.service.js';
 import { defaultCardOnFile } from '../payments/cards-on-file.js';
 import { findSubscription, findSubscriptions } from './subscription.repository.js';
+import { unbilledUsageOf } from './usage.repository.js';
 
 /** How many subscriptions and invoices the portal lists (newest first). */
 export const PORTAL_LIST_LIMIT = 50;
@@ -28,6 +29,8 @@ export interface PortalOverview {
   card: PaymentMethodRow | null;
   /** The ids of the subscriptions that have a plan to switch to. */
   switchable: Set<number>;
+  /** Units used and not billed yet (this period so far), per metered subscription item. */
+  usage: Map<number, string>;
 }
 
 /** Everything the portal's main page shows, for the session's customer in the session's mode. */
@@ -42,7 +45,9 @@ export async function portalOverview(db: Db, session: PortalSessionRow): Promise
     availablePlans(db, session),
   ]);
   const switchable = new Set(subscriptions.filter((s) => switchTargets(plans, s).length > 0).map((s) => s.id));
-  return { merchant, customer, subscriptions, invoices: invoices.data.filter((i) => i.status !== 'draft'), card: card ?? null, switchable };
+  const metered = subscriptions.filter((s) => s.items.some((item) => item.is_metered)).map((s) => s.id);
+  const usage = await unbilledUsageOf(db, tenant, metered);
+  return { merchant, customer, subscriptions, invoices: invoices.data.filter((i) => i.status !== 'draft'), card: card ?? null, switchable, usage };
 }
 
 const notYours = (what: string): never => {
@@ -80,6 +85,9 @@ async function availablePlans(db: Db, owner: { merchant_id: number; livemode: bo
 }
 
 function switchTargets(plans: Plan[], s: SubscriptionDetails): Plan[] {
-  if (!SWITCHABLE.includes(s.status)) return [];
-  return plans.filter((p) => p.currency === s.currency && p.interval === s.interval && p.interval_count === s.interval_count && p.id !== s.plan_id);
+  if (!SWITCHABLE.includes(s.status) || s.items.some((item) => item.is_metered)) return [];
+  return plans.filter(
+    (p) =>
+      p.billing_type === 'recurring' && p.currency === s.currency && p.interval === s.interval && p.interval_count === s.interval_count && p.id !== s.plan_id,
+  );
 }

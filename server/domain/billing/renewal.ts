@@ -11,7 +11,7 @@ import type { Clock } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { tenantOf } from '../../shared/tenant.js';
 import { addDays } from '../../shared/time.js';
-import { billPeriod, chargeInvoice, type PeriodBill, periodEndAfter } from './period-billing.js';
+import { billFinalUsage, billPeriod, chargeInvoice, type PeriodBill, periodEndAfter } from './period-billing.js';
 import { subscriptionEvent } from './subscription-events.js';
 import { findDueSubscriptions, findSubscription, lockSubscription, nextSubscriptionDue, updateSubscription } from './subscription.repository.js';
 import { activateOnFirstPayment } from './pending-subscription.js';
@@ -35,6 +35,8 @@ export async function startDunning(
   previousStatus: SubscriptionStatus,
 ): Promise<SubscriptionDetails> {
   const now = clock.now();
+  // A bill that failed always has its invoice (nothing to bill is paid).
+  const invoice = bill.invoice!;
   const next = await updateSubscription(
     trx,
     s,
@@ -42,8 +44,8 @@ export async function startDunning(
       ...changes,
       status: 'past_due',
       dunning_attempts: 0,
-      open_invoice_id: bill.invoice.id,
-      next_retry_at: addDays(bill.invoice.due_date ?? now, DUNNING_RETRY_DAYS[0]),
+      open_invoice_id: invoice.id,
+      next_retry_at: addDays(invoice.due_date ?? now, DUNNING_RETRY_DAYS[0]),
       credit_balance: creditLeft(s, bill),
     },
     now,
@@ -54,12 +56,16 @@ export async function startDunning(
   return next;
 }
 
-/** An active subscription's period ends: the next one starts, its invoice is raised and charged. */
+/**
+ * An active subscription's period ends: the next one starts, its invoice is raised and charged
+ * (licensed items for the new period, metered items for the usage of the period that ended).
+ */
 async function renew(trx: Trx, clock: Clock, s: SubscriptionRow): Promise<SubscriptionDetails> {
   const start = s.current_period_end;
   const period = { current_period_start: start, current_period_end: periodEndAfter(s, start) };
   const details = (await findSubscription(trx, tenantOf(s), s.id))!;
-  const bill = await billPeriod(trx, clock, { ...details, ...period }, { start, end: period.current_period_end });
+  const usage = { start: s.current_period_start, end: start };
+  const bill = await billPeriod(trx, clock, { ...details, ...period }, { start, end: period.current_period_end }, usage);
   if (!bill.paid) return startDunning(trx, clock, s, bill, period, s.status);
   const renewed = await updateSubscription(trx, s, { ...period, credit_balance: creditLeft(s, bill) }, clock.now());
   await subscriptionEvent(trx, clock, 'subscription.renewed', renewed, { reason: 'renewal', paymentId: bill.payment?.id ?? null });
@@ -109,8 +115,9 @@ async function retry(trx: Trx, clock: Clock, s: SubscriptionRow): Promise<Subscr
   return failed;
 }
 
-/** A cancellation scheduled for the period end takes effect: `canceled`, and `subscription.cancelled` again. */
+/** A cancellation scheduled for the period end takes effect: `canceled`, and `subscription.cancelled` again; the last usage is billed. */
 async function endScheduled(trx: Trx, clock: Clock, s: SubscriptionRow): Promise<SubscriptionDetails> {
+  await billFinalUsage(trx, clock, (await findSubscription(trx, tenantOf(s), s.id))!, s.cancel_at ?? clock.now());
   const canceled = await updateSubscription(trx, s, { status: 'canceled', canceled_at: s.cancel_at, next_retry_at: null, paused_at: null }, clock.now());
   await subscriptionEvent(trx, clock, 'subscription.cancelled', canceled, { previousStatus: s.status, reason: 'cancel_at_period_end' });
   return canceled;

@@ -8,7 +8,7 @@ import type { SubscriptionDetails, SubscriptionRow } from './subscription.tables
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { type Tenant, tenantOf } from '../../shared/tenant.js';
-import { billPeriod, periodEndAfter } from './period-billing.js';
+import { billFinalUsage, billPeriod, periodEndAfter, type UsageWindow } from './period-billing.js';
 import { creditLeft, DUNNING_RETRY_DAYS, startDunning } from './renewal.js';
 import { subscriptionEvent } from './subscription-events.js';
 import { findSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';
@@ -69,13 +69,13 @@ export async function resumeSubscription(db: Kysely<Database>, clock: Clock, ten
     const retryAt = status === 'past_due' ? new Date(now.getTime() + DUNNING_RETRY_DAYS[0] * 86_400_000) : null;
     const resumed = await updateSubscription(trx, s, { status: ended ? 'active' : status, paused_at: null, next_retry_at: retryAt, ...period }, now);
     await subscriptionEvent(trx, clock, 'subscription.resumed', resumed, { previousStatus: 'paused', reason: 'resumed' });
-    return ended ? billResumedPeriod(trx, clock, resumed) : resumed;
+    return ended ? billResumedPeriod(trx, clock, resumed, { start: s.current_period_start, end: now }) : resumed;
   });
 }
 
-/** The first period after a resume is billed at once: `subscription.renewed` when paid, dunning when not. */
-async function billResumedPeriod(trx: Trx, clock: Clock, s: SubscriptionDetails): Promise<SubscriptionDetails> {
-  const bill = await billPeriod(trx, clock, s, { start: s.current_period_start, end: s.current_period_end });
+/** The first period after a resume is billed at once (with the usage recorded before the pause): `subscription.renewed` when paid, dunning when not. */
+async function billResumedPeriod(trx: Trx, clock: Clock, s: SubscriptionDetails, usage: UsageWindow): Promise<SubscriptionDetails> {
+  const bill = await billPeriod(trx, clock, s, { start: s.current_period_start, end: s.current_period_end }, usage);
   const row = (await lockSubscription(trx, tenantOf(s), s.id))!;
   if (!bill.paid) return startDunning(trx, clock, row, bill, {}, 'active');
   const renewed = await updateSubscription(trx, row, { credit_balance: creditLeft(row, bill) }, clock.now());
@@ -107,6 +107,7 @@ export async function cancelSubscription(
     const changes = atPeriodEnd
       ? { cancel_at_period_end: true, cancel_at: s.current_period_end }
       : { status: 'canceled' as const, canceled_at: now, cancel_at_period_end: false, cancel_at: null, paused_at: null, next_retry_at: null };
+    if (!atPeriodEnd) await billFinalUsage(trx, clock, (await findSubscription(trx, tenant, id))!, now);
     const canceled = await updateSubscription(trx, s, changes, now);
     await subscriptionEvent(trx, clock, 'subscription.cancelled', canceled, { previousStatus: s.status, reason: input.reason ?? null });
     return canceled;

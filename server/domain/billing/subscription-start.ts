@@ -14,7 +14,7 @@ import { addDays, addInterval } from '../../shared/time.js';
 import { findOwnPlan } from '../catalog/catalog.service.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { linkToSubscription } from '../invoices/invoice-paying.js';
-import { hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
+import { defaultCardOnFile, hasOtherCardOnFile, keepCardOnFile } from '../payments/cards-on-file.js';
 import { subscriptionEvent } from './subscription-events.js';
 import { dueAtOf, findSubscription, insertItem, insertSubscription, lockSubscription, updateSubscription } from './subscription.repository.js';
 
@@ -38,32 +38,26 @@ export interface SubscriptionSessionTerms {
   amountDueNow: string;
   /** Days of free trial; 0 when the first period is paid at once. */
   trialDays: number;
+  /** A `Usage` plan: nothing is paid now, usage is billed at each period's end; the session completes at creation. */
+  metered: boolean;
 }
 
 function refuse(param: string, message: string): never {
   throw new AppError('validation_error', { param, message });
 }
 
-/**
- * Whether a subscription can start on the plan now (anyone else's plan is undefined): available,
- * active, within its validity, and not billed by usage (Till records no usage yet).
- */
+/** Whether a subscription can start on the plan now (anyone else's plan is undefined): available, active, within its validity. */
 function checkStartable(plan: Plan | undefined, now: Date): asserts plan is Plan {
   if (!plan || plan.status !== 'available' || !plan.active) refuse('subscriptionPlanId', 'subscriptionPlanId must be one of your available, active plans.');
   if (plan.valid_from !== null && plan.valid_from.getTime() > now.getTime())
     refuse('subscriptionPlanId', `Subscriptions can start on this plan from ${plan.valid_from.toISOString()} (its validFrom).`);
   if (plan.valid_to !== null && plan.valid_to.getTime() <= now.getTime())
     refuse('subscriptionPlanId', `This plan's validity ended at ${plan.valid_to.toISOString()} (its validTo); no new subscription can start on it.`);
-  if (plan.billing_type === 'usage')
-    refuse(
-      'subscriptionPlanId',
-      'This plan bills by usage (subscriptionBillingType Usage), and Till records no usage yet: no subscription can start on it. Use a Recurring or OneTime plan.',
-    );
 }
 
 /**
  * Creation rule 7: a subscription session needs one of the tenant's available, active plans (within
- * its validity, not a usage plan) and one of its customers (anyone else's is refused with
+ * its validity) and one of its customers (anyone else's is refused with
  * `validation_error`). Amount and currency come from the plan; if the caller sends them too they
  * must match it. Holds are for one-time sessions only. With `trialDays` > 0 nothing is paid now;
  * a one-time plan takes no trial.
@@ -84,13 +78,18 @@ export async function subscriptionSessionTerms(db: Db, now: Date, tenant: Tenant
   const trialDays = input.trialDays ?? 0;
   if (trialDays > 0 && plan.billing_type === 'one_time')
     refuse('trialDays', 'A OneTime plan is paid once at checkout and takes no free trial; leave trialDays out.');
+  if (plan.billing_type === 'usage') {
+    if (trialDays > 0)
+      refuse('trialDays', 'A Usage plan bills usage at the end of each period, nothing up front, and takes no free trial; leave trialDays out.');
+    return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: '0', trialDays: 0, metered: true };
+  }
   if (trialDays === 0 && new Decimal(plan.amount).lessThan(1)) {
     throw new AppError('amount_too_small', {
       param: 'amount',
       message: `The plan's amount (the session's amount) is below the minimum of 1.00 ${plan.currency} a session can charge; start it with trialDays or use another plan.`,
     });
   }
-  return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: trialDays > 0 ? '0' : plan.amount, trialDays };
+  return { plan, clientId: input.clientId, currency: plan.currency, amountDueNow: trialDays > 0 ? '0' : plan.amount, trialDays, metered: false };
 }
 
 /**
@@ -175,6 +174,24 @@ export async function startTrialSubscription(trx: Trx, clock: Clock, session: Su
   const now = clock.now();
   const trialEnd = addDays(now, trialDays);
   const subscription = await createSubscription(trx, { session, start: now, status: 'trialing', periodEnd: trialEnd, trialEnd, paymentMethodId: null });
+  await subscriptionEvent(trx, clock, 'subscription.created', subscription, { sessionId: session.id });
+  return subscription;
+}
+
+/**
+ * A subscription on a `Usage` plan starts as the session is created (nothing is paid now: its usage
+ * is billed at the end of each period): `active` for one plan interval from now, with the
+ * customer's default card on file in the session's mode for its invoices (none when they have
+ * none: they add one in the portal before the period ends), and `subscription.created`. Call it in
+ * the transaction that creates the completed session.
+ */
+export async function startMeteredSubscription(trx: Trx, clock: Clock, session: SubscribingSession): Promise<SubscriptionDetails> {
+  const now = clock.now();
+  const tenant = tenantOf(session);
+  const plan = (await findOwnPlan(trx, tenant, session.subscription_plan_id!))!;
+  const card = await defaultCardOnFile(trx, tenant, session.client_id!);
+  const periodEnd = addInterval(now, plan.interval, plan.interval_count);
+  const subscription = await createSubscription(trx, { session, start: now, status: 'active', periodEnd, trialEnd: null, paymentMethodId: card?.id ?? null });
   await subscriptionEvent(trx, clock, 'subscription.created', subscription, { sessionId: session.id });
   return subscription;
 }

@@ -1,11 +1,19 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { SubscriptionDetails, SubscriptionItemsTable, SubscriptionRow, SubscriptionStatus, SubscriptionsTable } from './subscription.tables.js';
+import type {
+  SubscriptionDetails,
+  SubscriptionItemRow,
+  SubscriptionItemsTable,
+  SubscriptionRow,
+  SubscriptionStatus,
+  SubscriptionsTable,
+} from './subscription.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
+import type { PlanBillingType } from '../catalog/catalog.tables.js';
 import { planNames } from '../catalog/catalog.repository.js';
 import { customerEmails } from '../customers/customer.repository.js';
 
@@ -33,7 +41,7 @@ async function withItems(db: Db, tenant: Tenant, rows: Omit<SubscriptionDetails,
     .selectFrom('subscription_items')
     .innerJoin(planNames(db, tenant).as('plans'), 'plans.id', 'subscription_items.plan_id')
     .selectAll('subscription_items')
-    .select('plans.name as plan_name')
+    .select(['plans.name as plan_name', 'plans.billing_type as billing_type'])
     .where(ofTenant(tenant, 'subscription_items'))
     .where(
       'subscription_items.subscription_id',
@@ -42,7 +50,8 @@ async function withItems(db: Db, tenant: Tenant, rows: Omit<SubscriptionDetails,
     )
     .orderBy('subscription_items.id')
     .execute();
-  return rows.map((r) => ({ ...r, items: items.filter((i) => i.subscription_id === r.id) }));
+  const details = items.map(({ billing_type, ...item }) => ({ ...item, is_metered: billing_type === 'usage' }));
+  return rows.map((r) => ({ ...r, items: details.filter((i) => i.subscription_id === r.id) }));
 }
 
 /** The tenant's subscription with its details, or undefined. */
@@ -51,8 +60,13 @@ export async function findSubscription(db: Db, tenant: Tenant, id: number): Prom
   return row ? (await withItems(db, tenant, [row]))[0] : undefined;
 }
 
-/** A subscription described for a list: with its customer's email, its plan's name and product. */
-export type DescribedSubscription = SubscriptionRow & { client_email: string | null; plan_name: string; product_id: number };
+/** A subscription described for a list: with its customer's email, its plan's name, product and billing type. */
+export type DescribedSubscription = SubscriptionRow & {
+  client_email: string | null;
+  plan_name: string;
+  product_id: number;
+  plan_billing_type: PlanBillingType;
+};
 
 /** The tenant's subscriptions with their customers' emails and their plans' names and products (a derived table the OData engine can filter on). */
 function describedSubscriptions(db: Db, tenant: Tenant) {
@@ -61,7 +75,7 @@ function describedSubscriptions(db: Db, tenant: Tenant) {
     .innerJoin(planNames(db, tenant).as('plans'), 'plans.id', 'subscriptions.plan_id')
     .leftJoin(customerEmails(db, tenant).as('customers'), 'customers.id', 'subscriptions.customer_id')
     .selectAll('subscriptions')
-    .select(['customers.email as client_email', 'plans.name as plan_name', 'plans.product_id as product_id'])
+    .select(['customers.email as client_email', 'plans.name as plan_name', 'plans.product_id as product_id', 'plans.billing_type as plan_billing_type'])
     .where(ofTenant(tenant, 'subscriptions'));
 }
 
@@ -104,6 +118,11 @@ export async function findSubscriptions(db: Db, tenant: Tenant, filter: Subscrip
 
 export async function insertSubscription(db: Db, values: Insertable<SubscriptionsTable>): Promise<SubscriptionRow> {
   return db.insertInto('subscriptions').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The tenant's subscription item, or undefined. */
+export async function findItem(db: Db, tenant: Tenant, id: number): Promise<SubscriptionItemRow | undefined> {
+  return db.selectFrom('subscription_items').selectAll().where('id', '=', id).where(ofTenant(tenant)).executeTakeFirst();
 }
 
 export async function insertItem(db: Db, values: Insertable<SubscriptionItemsTable>) {

@@ -68,7 +68,8 @@ export type SubscriptionItemRow = Selectable<SubscriptionItemsTable>;
 export interface SubscriptionDetails extends SubscriptionRow {
   client_email: string | null;
   plan_name: string;
-  items: (SubscriptionItemRow & { plan_name: string })[];
+  /** Its items, each with its plan's name and whether it is metered (its plan bills by usage). */
+  items: (SubscriptionItemRow & { plan_name: string; is_metered: boolean })[];
 }
 
 // The tables above, in the one `Database` Kysely is typed with (server/db/schema.ts).

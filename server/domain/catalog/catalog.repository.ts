@@ -135,7 +135,7 @@ export async function findProductPage(db: Db, owner: MerchantRef, query: ListQue
 
 /** For a join in another statement (a subscription or its items with their plans' names): the merchant's plans' names and products. */
 export function planNames(db: Db, owner: MerchantRef) {
-  return db.selectFrom('plans').select(['id', 'name', 'product_id']).where(ofMerchant(owner));
+  return db.selectFrom('plans').select(['id', 'name', 'product_id', 'billing_type']).where(ofMerchant(owner));
 }
 
 /**

@@ -22,6 +22,9 @@ import type { PlanInterval } from '../../shared/time.js';
 
 export type { PlanInterval };
 
+/** How a plan bills: every period in advance, once, or by usage at each period's end (metered). */
+export type PlanBillingType = 'recurring' | 'one_time' | 'usage';
+
 export interface PlansTable {
   id: Generated<number>;
   merchant_id: number;
@@ -35,7 +38,7 @@ export interface PlansTable {
   interval: PlanInterval;
   interval_count: number;
   /** recurring | one_time | usage (Commerce subscriptionBillingType). */
-  billing_type: 'recurring' | 'one_time' | 'usage';
+  billing_type: PlanBillingType;
   /** false makes a draft (Commerce status Inactive). */
   active: boolean;
   /** available | discontinued (Commerce: Active/Inactive, Archived). */

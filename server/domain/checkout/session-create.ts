@@ -12,7 +12,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { amountToDecimal, currencyCode, minorUnits } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { startTrialSubscription, subscriptionSessionTerms } from '../billing/subscription-start.js';
+import { startMeteredSubscription, startTrialSubscription, subscriptionSessionTerms } from '../billing/subscription-start.js';
 import { findOwnCustomer } from '../customers/customer.service.js';
 import { amountDue } from '../invoices/invoice.lines.js';
 import { findInvoiceToPay } from '../invoices/invoice-paying.js';
@@ -45,7 +45,7 @@ export async function createSession(
   }
   const charge = await chargeOf(db, clock.now(), tenant, input, invoice);
   const row = await newSessionRow(db, clock, settings, tenant, input, charge);
-  if (charge.terms && charge.terms.trialDays > 0) return startTrial(db, clock, row.values, charge.terms.trialDays, row.secrets);
+  if (charge.terms && (charge.terms.trialDays > 0 || charge.terms.metered)) return startTrial(db, clock, row.values, charge.terms.trialDays, row.secrets);
   try {
     const session = await db.transaction().execute(async (trx) => {
       const inserted = await insertSession(trx, row.values);
@@ -121,11 +121,14 @@ async function chargeOf(db: Kysely<Database>, now: Date, tenant: Tenant, input: 
   return { invoice, terms, currency, amount };
 }
 
-/** A free trial completes at creation: the session, its subscription and their events in one transaction. */
+/**
+ * A free trial, or a subscription on a Usage plan (trialDays 0: its usage is billed at each period's
+ * end), completes at creation: the session, its subscription and their events in one transaction.
+ */
 async function startTrial(db: Kysely<Database>, clock: Clock, values: NewSession, trialDays: number, secrets: SessionSecrets): Promise<CreatedSession> {
   const session = await db.transaction().execute(async (trx) => {
     const inserted = await insertSession(trx, values);
-    const subscription = await startTrialSubscription(trx, clock, inserted, trialDays);
+    const subscription = trialDays > 0 ? await startTrialSubscription(trx, clock, inserted, trialDays) : await startMeteredSubscription(trx, clock, inserted);
     const completed = (await updateSession(trx, { merchantId: inserted.merchant_id, livemode: inserted.livemode }, inserted.id, {
       subscription_id: subscription.id,
     }))!;

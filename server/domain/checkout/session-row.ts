@@ -77,7 +77,8 @@ export function fail(param: string, message: string): never {
 /** The session's lines: those sent, or for a paid subscription session its plan; they must add up to the amount. */
 function lineItemsOf(input: SessionToCreate, charge: Charge): SessionLineItem[] {
   const { terms, currency, amount } = charge;
-  const planLine = terms && terms.trialDays === 0 ? [{ name: terms.plan.name, quantity: 1, unitAmount: decimalToAmount(terms.plan.amount, currency) }] : [];
+  const planLine =
+    terms && terms.trialDays === 0 && !terms.metered ? [{ name: terms.plan.name, quantity: 1, unitAmount: decimalToAmount(terms.plan.amount, currency) }] : [];
   const lineItems = input.lineItems ?? planLine;
   if (lineItems.length > 0) {
     const total = lineItems.reduce(
@@ -167,7 +168,8 @@ interface Made {
 function sessionValues(made: Made, settings: SessionSettings, tenant: Tenant, input: SessionToCreate, charge: Charge): NewSession {
   const { id, clientSecret, now, expiresAt, captureMethod, lineItems, notification } = made;
   const { invoice, terms } = charge;
-  const freeTrial = terms !== undefined && terms.trialDays > 0;
+  // A free trial or a Usage plan: nothing to pay now, the session completes at creation.
+  const freeTrial = terms !== undefined && (terms.trialDays > 0 || terms.metered);
   return {
     id,
     merchant_id: tenant.merchantId,

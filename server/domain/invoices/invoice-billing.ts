@@ -24,6 +24,8 @@ export interface BillingInvoice {
   credit: string;
   periodStart: Date;
   periodEnd: Date;
+  /** When it is due: its period's start unless said (an invoice of usage, billed after its period, is due when raised). */
+  dueDate?: Date | undefined;
   description: string;
 }
 
@@ -55,7 +57,7 @@ export async function raiseBillingInvoice(trx: Trx, clock: Clock, input: Billing
     line_items: JSON.stringify(totals.lines),
     session_id: null,
     paid_at: null,
-    due_date: input.periodStart,
+    due_date: input.dueDate ?? input.periodStart,
     subscription_id: input.subscriptionId,
     period_start: input.periodStart,
     period_end: input.periodEnd,

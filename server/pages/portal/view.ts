@@ -1,6 +1,7 @@
 // The customer portal's markup: the customer's subscriptions (with their actions), invoices (with
 // PDF links) and card on file, the plan-switch preview, and the error pages. No script: every
 // action is a POST form carrying the session's form token.
+import { Decimal } from 'decimal.js';
 import type { Plan } from '../../domain/catalog/catalog.tables.js';
 import type { PaymentMethodRow } from '../../domain/payments/payment.tables.js';
 import type { PortalSessionRow } from '../../domain/billing/portal.tables.js';
@@ -55,7 +56,19 @@ export function postForm(
 
 function nextCharge(s: SubscriptionDetails): string | null {
   if (s.status === 'canceled' || s.status === 'paused' || s.cancel_at_period_end) return null;
+  if (isMetered(s)) return `Your usage of this period, on ${day(s.current_period_end)}`;
   return `${formatMoney(s.amount, s.currency)} on ${day(s.current_period_end)}`;
+}
+
+const isMetered = (s: SubscriptionDetails) => s.items.some((item) => item.is_metered);
+
+/** A metered subscription's usage so far this period: units, and what they come to at the unit price. */
+function usageFacts(s: SubscriptionDetails, usage: Map<number, string>): SafeHtml | '' {
+  const item = s.items.find((i) => i.is_metered);
+  if (!item || s.status === 'canceled') return '';
+  const units = usage.get(item.id) ?? '0';
+  const amount = new Decimal(units).times(item.amount).toFixed();
+  return html`<dt>Usage so far</dt><dd data-field="usage">${units} ${units === '1' ? 'unit' : 'units'} · ${formatMoney(amount, s.currency)}</dd>`;
 }
 
 function subscriptionActions(page: PortalPage, s: SubscriptionDetails, hasPlans: boolean): SafeHtml {
@@ -69,7 +82,7 @@ function subscriptionActions(page: PortalPage, s: SubscriptionDetails, hasPlans:
   return html`<div class="actions">${hasPlans ? postForm(page, `${path}/plan`, 'Change plan', { name: 'change-plan' }) : ''}${pauseOrResume}${cancel}${postForm(page, `${path}/cancel`, 'Cancel now', { fields: { when: 'now' }, name: 'cancel-now' })}</div>`;
 }
 
-function subscriptionPanel(page: PortalPage, s: SubscriptionDetails, hasPlans: boolean): SafeHtml {
+function subscriptionPanel(page: PortalPage, s: SubscriptionDetails, hasPlans: boolean, usage: Map<number, string>): SafeHtml {
   const charge = nextCharge(s);
   const trial = s.status === 'trialing' && s.trial_end ? html`<dt>Trial ends</dt><dd>${day(s.trial_end)}</dd>` : '';
   const ending =
@@ -79,10 +92,12 @@ function subscriptionPanel(page: PortalPage, s: SubscriptionDetails, hasPlans: b
   const noCard =
     s.payment_method_id === null && s.status === 'trialing'
       ? html`<p class="notice" data-notice="add-card">Add a card below before your trial ends to keep this subscription.</p>`
-      : '';
+      : s.payment_method_id === null && s.status === 'active' && isMetered(s)
+        ? html`<p class="notice" data-notice="add-card">Add a card below before this period ends: your usage is charged to it.</p>`
+        : '';
   return html`<article class="panel" data-subscription="${s.id}"><h3 data-field="plan">${s.plan_name}</h3>
-<dl class="facts"><dt>Status</dt><dd data-field="status">${STATUS[s.status] ?? s.status}</dd><dt>Price</dt><dd data-field="price">${priceOf(s)}</dd>
-<dt>Period</dt><dd data-field="period">${day(s.current_period_start)} – ${day(s.current_period_end)}</dd>${trial}
+<dl class="facts"><dt>Status</dt><dd data-field="status">${STATUS[s.status] ?? s.status}</dd><dt>Price</dt><dd data-field="price">${isMetered(s) ? `${formatMoney(s.amount, s.currency)} per unit used, billed ${every(s)}` : priceOf(s)}</dd>
+<dt>Period</dt><dd data-field="period">${day(s.current_period_start)} – ${day(s.current_period_end)}</dd>${trial}${usageFacts(s, usage)}
 ${charge ? html`<dt>Next charge</dt><dd data-field="next-charge">${charge}</dd>` : ''}</dl>${ending}${noCard}${subscriptionActions(page, s, hasPlans)}</article>`;
 }
 
@@ -128,7 +143,7 @@ export function overviewPage(page: PortalPage, overview: PortalOverview, flash: 
   const subs =
     subscriptions.length === 0
       ? html`<p class="muted">No subscriptions.</p>`
-      : subscriptions.map((s) => subscriptionPanel(page, s, overview.switchable.has(s.id)));
+      : subscriptions.map((s) => subscriptionPanel(page, s, overview.switchable.has(s.id), overview.usage));
   return html`${back}${page.session.livemode ? '' : html`<span class="badge">Test mode</span>`}
 <h1>Your account</h1><p class="muted" data-field="customer">${customer.name ?? ''}${customer.name && customer.email ? ' · ' : ''}${customer.email ?? ''}</p>
 <div class="status" id="status" role="status">${flash.notice ?? ''}</div><div class="alert" id="alert" role="alert">${flash.alert ?? ''}</div>

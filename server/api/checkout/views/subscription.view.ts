@@ -1,6 +1,8 @@
+import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/checkout.js';
 import type { SubscriptionDetails, SubscriptionStatus } from '../../../domain/billing/subscription.tables.js';
 import type { Proration } from '../../../domain/billing/plan-change.js';
+import type { RecordedUsage } from '../../../domain/billing/usage.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { SUBSCRIPTION_STATUS } from '../../commerce/wire-values.js';
 
@@ -43,8 +45,32 @@ export const subscriptionView = (s: SubscriptionDetails): Schemas['Subscription'
     quantity: i.quantity,
     amount: decimalToAmount(i.amount, i.currency),
     currency: i.currency,
+    isMetered: i.is_metered,
   })),
 });
+
+/** A usage record as the REST interface shows it (inside the envelope), with its item's usage so far. */
+export function usageRecordView(u: RecordedUsage): Schemas['UsageRecord'] {
+  const { record, subscription: s } = u;
+  const item = s.items.find((i) => i.id === record.subscription_item_id)!;
+  return {
+    object: 'usage_record',
+    id: record.id,
+    subscriptionId: s.id,
+    subscriptionItemId: record.subscription_item_id,
+    quantity: record.quantity,
+    usageId: record.usage_id,
+    timestamp: record.recorded_at.toISOString(),
+    createdAt: record.created_at.toISOString(),
+    created: u.created,
+    periodUsage: Number(u.periodUsage),
+    periodAmount: decimalToAmount(new Decimal(u.periodUsage).times(item.amount).toFixed(), s.currency),
+    currency: s.currency,
+    currentPeriodStart: s.current_period_start.toISOString(),
+    currentPeriodEnd: s.current_period_end.toISOString(),
+    livemode: s.livemode,
+  };
+}
 
 /**
  * The `subscription` object of `subscription.*` events: the whole subscription after the change,
@@ -75,7 +101,7 @@ export function subscriptionEventObject(
       planName: i.plan_name,
       quantity: i.quantity,
       amount: decimalToAmount(i.amount, i.currency),
-      isMetered: false,
+      isMetered: i.is_metered,
     })),
     ...(change.previousPlanId !== undefined
       ? { previousPlanId: change.previousPlanId, proratedAmount: decimalToAmount(change.proratedAmount ?? '0', s.currency) }

@@ -12,7 +12,8 @@ import { BILLING_TYPES } from '../wire-values.js';
 type Schemas = components['schemas'];
 
 const pascal = <T extends string>(value: string) => (value.charAt(0).toUpperCase() + value.slice(1)) as T;
-const BILLING_TYPE_OF = Object.fromEntries(Object.entries(BILLING_TYPES).map(([wire, stored]) => [stored, wire])) as Record<
+/** Stored billing type → this interface's word. */
+export const BILLING_TYPE_OF = Object.fromEntries(Object.entries(BILLING_TYPES).map(([wire, stored]) => [stored, wire])) as Record<
   Plan['billing_type'],
   Schemas['SubscriptionPlanBillingType']
 >;
