@@ -65,7 +65,8 @@ export interface UsageWindow {
  * it used nothing).
  */
 async function periodLines(trx: Trx, s: SubscriptionDetails, period: { start: Date; end: Date }, usage: UsageWindow | undefined) {
-  const units = usage ? await unbilledUsage(trx, tenantOf(s), s.id, usage.end) : new Map<number, string>();
+  const metered = usage !== undefined && s.items.some((item) => item.is_metered);
+  const units = metered ? await unbilledUsage(trx, tenantOf(s), s.id, usage.end) : new Map<number, string>();
   return s.items.flatMap((item) => {
     if (!item.is_metered)
       return [{ name: item.plan_name, description: `${day(period.start)} to ${day(period.end)}`, quantity: item.quantity, unitAmount: item.amount }];
@@ -113,7 +114,7 @@ async function raisePeriodInvoice(
     dueDate: covered === period ? period.start : clock.now(),
     description: `${s.plan_name}, ${day(covered.start)} to ${day(covered.end)}`,
   });
-  if (usage) await markUsageBilled(trx, tenant, s.id, usage.end, invoice.id);
+  if (usage && s.items.some((item) => item.is_metered)) await markUsageBilled(trx, tenant, s.id, usage.end, invoice.id);
   return { invoice, creditUsed };
 }
 
