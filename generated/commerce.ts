@@ -877,14 +877,16 @@ export interface paths {
         post?: never;
         /**
          * Delete a payment link
-         * @description Deletes the link permanently: its page, QR code and public operations answer 404 from then
-         *     on, and its `code` can be used again. Invoices and subscriptions already created through it
-         *     are not affected and can still be paid (they no longer count anywhere). To stop payments but
-         *     keep the link and its analytics, deactivate it instead.
+         * @description Deletes the link permanently, as the source says, whether or not it has been paid: its page,
+         *     QR code and public operations answer 404 from then on, its analytics and pending
+         *     notifications to its `notificationUrl` go with it, and its `code` can be used again.
          *
-         *     Till's design (the source shows no response): 204 with no body. A link with completed
-         *     payments (`completedPaymentCount` above 0) is refused with 409 `invalid_state`: its payments
-         *     and analytics stay auditable, and its `maxUses` keeps counting them; deactivate it instead.
+         *     Till's design (the source shows no response): 204 with no body. Invoices, payments and
+         *     subscriptions already created through the link keep what they need of it: an invoice keeps
+         *     the link's name (its `description` and item) and Till keeps the link's name and code with
+         *     its record of the invoice; they stay in the lists and an unpaid one can still be paid (it no
+         *     longer counts towards any link's limits or analytics). To stop payments but keep the link
+         *     and its analytics, deactivate it instead.
          *
          *     Scope: `paymentlink.delete`.
          */
@@ -5454,19 +5456,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The link has completed payments; deactivate it instead. */
-            409: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

@@ -49,6 +49,8 @@ describe("a link's notificationUrl", () => {
     expect(hook.headers['x-webhook-signature']).toBe(hexSig(hook.raw, secret));
     expect(verifyWebhook(hook.raw, hook.headers['x-webhook-signature'] as string, secret, { now: clock.now() }).id).toBe(hook.json.id);
     expect(endpoint.received.map((h) => h.json.data.object.id).sort()).toEqual([inv.json.id, other.json.id].sort());
+    // Deleting the paid link deletes it with its deliveries (a delivery needs its one target).
+    expect((await t.call('DELETE', `/v1/PaymentLink/${link.json.id}`, { apiKey })).status).toBe(204);
   });
 
   it('a notificationUrl that is not public https is refused; a merchant-chosen secret signs', async () => {

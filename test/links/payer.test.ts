@@ -83,7 +83,34 @@ describe('an invoice from a link', () => {
     const paid = await pay(inv.id);
     expect(paid.json, paid.text).toMatchObject({ isSuccess: true });
     expect(await readLink(link.id)).toMatchObject({ invoiceCount: 1, completedPaymentCount: 1, totalAmountCollected: '53.04', status: 'Active' });
-    expect((await t.call('DELETE', `/v1/PaymentLink/${link.id}`, { apiKey: sk() })).json.error).toMatchObject({ code: 'invalid_state' });
+  });
+
+  it('outlives its link: deleting a paid link deletes it permanently; its invoices keep its name and code, stay listed, and an unpaid one can still be paid', async () => {
+    const link = await newLink();
+    const [paidOne, openOne] = [await invoiced(link.identifier, payer), await invoiced(link.identifier, { ...payer, email: 'bo@example.com' })];
+    expect((await pay(paidOne.id)).json).toMatchObject({ isSuccess: true });
+    const deleted = await t.call('DELETE', `/v1/PaymentLink/${link.id}`, { apiKey: sk() });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect((await t.call('GET', `/v1/PaymentLink/${link.id}`, { apiKey: sk() })).status).toBe(404);
+    expect((await invoiceFrom(link.identifier)).status).toBe(404);
+    const filter = encodeURIComponent(`id eq ${paidOne.id} or id eq ${openOne.id}`);
+    const listed = await t.call('GET', `/v1/invoice?$filter=${filter}`, { apiKey: sk() });
+    expect(listed.json.value.map((i: { id: number; status: string; description: string }) => [i.id, i.status, i.description])).toEqual([
+      [openOne.id, 'Pending', 'Beans'],
+      [paidOne.id, 'Paid', 'Beans'],
+    ]);
+    expect((await pay(openOne.id)).json).toMatchObject({ isSuccess: true });
+    expect((await t.call('GET', `/v1/invoice/${openOne.id}`, { apiKey: sk() })).json.status).toBe('Paid');
+    const records = await t.database.db
+      .selectFrom('payment_link_invoices')
+      .select(['invoice_id', 'link_id', 'link_name', 'link_code', 'paid_at'])
+      .where('invoice_id', 'in', [paidOne.id, openOne.id])
+      .orderBy('invoice_id')
+      .execute();
+    expect(records.map((r) => [r.invoice_id, r.link_id, r.link_name, r.link_code, r.paid_at !== null])).toEqual([
+      [paidOne.id, null, 'Beans', link.code, true],
+      [openOne.id, null, 'Beans', link.code, true],
+    ]);
   });
 
   it('a variable amount must be sent and lie within minAmount..maxAmount; fixed-price links refuse it', async () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { tag } from '../fixtures/keys.js';
+import { card, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
 import { scenario } from '../fixtures/scenario.js';
 import { apiKey } from '../fixtures/keys.js';
 import {
@@ -184,6 +185,26 @@ export const linkOperations: Scenario[] = [
       expectError(await byIdentifier(ctx, link.identifier), 404, 'not_found');
       expectError(await invoiceFrom(ctx, link.identifier, 'deleted'), 404, 'not_found');
       expectError(await keyed(ctx, 'deletePaymentLink', 'DELETE', `/v1/PaymentLink/${link.id}`), 404, 'not_found');
+    },
+  ),
+  scenario(
+    'commerce.links.delete-paid-keeps-invoices',
+    'Deleting a link that has been paid deletes it permanently too (204); its invoices stay readable and listed, and an unpaid one can still be paid',
+    LINKS,
+    [LINK, 'createPaymentLinkInvoice', 'payInvoice', 'deletePaymentLink', 'getCommerceInvoice'],
+    async (ctx) => {
+      const link = await newLink(ctx, 'delete-paid');
+      const [paid, open] = [await invoiceFrom(ctx, link.identifier, 'del-paid-a'), await invoiceFrom(ctx, link.identifier, 'del-paid-b')];
+      for (const inv of [paid, open]) expectStatus(inv, 201, 'an invoice from the link');
+      const pay = async (id: number) => payInvoice(ctx, { invoiceId: id, paymentOptionId: await optionOf(ctx, id, 'CreditCard', 'Visa'), card: card(VISA) });
+      assert.equal((await pay(paid.json.id)).json?.isSuccess, true, 'the first invoice is paid');
+      expectStatus(await keyed(ctx, 'deletePaymentLink', 'DELETE', `/v1/PaymentLink/${link.id}`), 204, 'delete the paid link');
+      expectError(await byIdentifier(ctx, link.identifier), 404, 'not_found');
+      const read = async (id: number) => (await keyed(ctx, 'getCommerceInvoice', 'GET', `/v1/invoice/${id}`)).json;
+      assert.equal((await read(paid.json.id))?.status, 'Paid', 'the paid invoice is still there');
+      assert.equal((await read(open.json.id))?.description, paid.json.description, "the open invoice keeps the link's name");
+      assert.equal((await pay(open.json.id)).json?.isSuccess, true, 'the open invoice can still be paid');
+      assert.equal((await read(open.json.id))?.status, 'Paid');
     },
   ),
   scenario(

@@ -30,6 +30,8 @@ export async function countLinkPayment(
   if (!record) return;
   const now = clock.now();
   if (!(await markLinkInvoicePaid(db, tenant, invoice.id, now, invoice.total))) return;
+  // The link was deleted: the invoice is paid like any other, nothing is left to count it on.
+  if (record.link_id === null) return;
   const collected = new Decimal(invoice.total).minus(invoice.amount_refunded ?? 0).toFixed();
   const link = await takeUse(db, record.link_id, collected, now);
   if (!link) throw spent('has reached its limit of payments');
@@ -51,7 +53,7 @@ export async function countLinkRefund(
 ): Promise<void> {
   if (payment.invoice_id === null) return;
   const record = await findLinkInvoice(db, tenantOf(payment), payment.invoice_id);
-  if (record?.paid_at) await takeBackCollected(db, record.link_id, amount, clock.now());
+  if (record?.paid_at && record.link_id !== null) await takeBackCollected(db, record.link_id, amount, clock.now());
 }
 
 /** The reactor the app registers: `invoice.paid` → `countLinkPayment`, `payment.refunded` → `countLinkRefund`. */

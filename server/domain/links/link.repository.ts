@@ -72,6 +72,8 @@ export async function recordLinkInvoice(
     .values({
       invoice_id: values.invoiceId,
       link_id: link.id,
+      link_name: link.name,
+      link_code: link.code,
       merchant_id: link.merchant_id,
       livemode: link.livemode,
       payer_email: values.payerEmail,

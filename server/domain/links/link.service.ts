@@ -1,5 +1,5 @@
 // The merchant's side of payment links: create (a short code, a public identifier), update only
-// the fields sent, delete (refused once the link has completed payments: deactivate it instead),
+// the fields sent, delete (permanent, paid or not; its invoices stay),
 // activate and deactivate, read and list.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -168,13 +168,13 @@ export async function updateLinkFields(
   });
 }
 
-/** Deletes a link that has no completed payments (409 otherwise); its invoices stay payable. */
+/**
+ * Deletes a link permanently, paid or not (404 for anyone else's). Its invoices stay, payable and
+ * listed: their records keep the link's name and code (the link id becomes null).
+ */
 export async function removeLink(db: Kysely<Database>, tenant: Tenant, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const link = await getLink(trx, tenant, id, { lock: true });
-    if (link.completed_payment_count > 0) {
-      throw new AppError('invalid_state', { message: 'This payment link has completed payments and cannot be deleted; deactivate it instead.' });
-    }
+    await getLink(trx, tenant, id, { lock: true });
     await deleteLink(trx, tenant, id);
   });
 }

@@ -66,7 +66,10 @@ export type PaymentLinkUpdate = Updateable<PaymentLinksTable>;
 /** An invoice made through a link: its payer, and when it was paid (the counters and `maxUsesPerCustomer` read these). */
 export interface PaymentLinkInvoicesTable {
   invoice_id: number;
-  link_id: number;
+  /** Null once the link is deleted: the record stays, with the link's name and code. */
+  link_id: number | null;
+  link_name: string;
+  link_code: string;
   merchant_id: number;
   livemode: boolean;
   /** Lower case. */
