@@ -3624,11 +3624,11 @@ export interface components {
             /** @description Number of refund attempts made so far. */
             attempts: number;
         };
-        /** @description Whether the session's payment can be refunded through the API right now, by the same rule as the refund endpoint. Also carried by the `checkout.session.*` webhooks. */
+        /** @description Whether the session's payment can be refunded through the API right now, by the same rule as the refund endpoint: on retrieval, a settled payment whose refund the available balance cannot cover is not refundable (reason `settled`), as the refund would be refused. Also carried by the `checkout.session.*` webhooks (there without the balance check, as it stood when the event was written). */
         SessionRefundState: {
             /** @description True when the payment can be refunded through the API right now. */
             refundable: boolean;
-            /** @description `refundable`; `no_payment`; `not_paid`; `already_refunded`; `refund_pending` (a refund is under way); `refund_failed` (the last attempt failed or did not finish; still refundable, retry); `settled` (already paid out to the balance; manual); `method_not_supported` (manual). */
+            /** @description `refundable`; `no_payment`; `not_paid`; `already_refunded`; `refund_pending` (a refund is under way); `refund_failed` (the last attempt failed or did not finish; still refundable, retry); `settled` (settled, and the available balance is short of the refund; manual until money arrives); `method_not_supported` (a bank transfer; manual). */
             reason: components["schemas"]["RefundReason"];
             /** @description The reason in words. */
             message: string;

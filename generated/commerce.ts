@@ -282,26 +282,52 @@ export interface paths {
          *       it). An unknown source answers 404 naming it; one not verified or not `Active` (blocked)
          *       is a `Failed` payment (200, the reason in `hostMessage`); with an option that is not a
          *       card option, 400 `parameter_invalid` naming `paymentOptionId`.
-         *     - `sourceAccountId` (with the merchant's `AccountBalance` option): pays from one of the
-         *       caller's wallet accounts (`GET /v1/account`) in the invoice's currency, at once
-         *       (`Success`, `approvalAction` `None`). In one transaction the amount leaves the account's
-         *       available balance through the ledger (a `Payment` in `GET /v1/transaction`, "Paid from the
-         *       account") and the payment is recorded like any other: the invoice is paid (or
-         *       `PartiallyPaid`), the usual fee is taken, and the payment's money is pending until it
-         *       settles. When the available balance (`GET /v1/account/{id}/balance`, `availableAmount`) is
-         *       short of the amount, it answers 409 `invalid_state` naming `sourceAccountId` and nothing
-         *       moves. An account that is not the caller's (another merchant's or mode's, or none) answers
-         *       404 `resource_not_found` naming `sourceAccountId`; an account in another currency than the
-         *       invoice 400 `validation_error` naming it; an account that is not `Active` 409
-         *       `invalid_state`. `sourceAccountId` with an option that is not `AccountBalance` answers 400
-         *       `parameter_invalid` naming `paymentOptionId`; the `AccountBalance` option without
-         *       `sourceAccountId` answers 400 `parameter_missing` naming `sourceAccountId`.
+         *     - `sourceAccountId` (with the invoice merchant's `AccountBalance` option): pays from one of
+         *       the caller's wallet accounts (`GET /v1/account`) in the invoice's currency, at once
+         *       (`Success`, `approvalAction` `None`). The payer is whoever holds the key: the merchant
+         *       itself, or another merchant of the same mode paying this merchant's invoice by its
+         *       `invoiceIdentifier` alone (the public UUID of the invoice's page and QR code; an
+         *       `invoiceId` is only ever the caller's own). Why: the payer's key proves who owns the
+         *       account, and the identifier is what a payer is given; `paymentOptionId` is then the
+         *       invoice merchant's `AccountBalance` option, as for any payment of that invoice. In one
+         *       transaction the amount leaves the account's available balance through the ledger (a
+         *       `Payment` in the payer's `GET /v1/transaction`, "Paid from the account") and the payment
+         *       is recorded for the invoice's merchant like any other: the invoice is paid (or
+         *       `PartiallyPaid`), no fee is taken (the money never leaves Till), and the payment's money
+         *       is pending until it settles. When the available balance (`GET /v1/account/{id}/balance`,
+         *       `availableAmount`) is short of the amount, or the account is not `Active`, the payment
+         *       fails: 200 with `isSuccess` false, `paymentStatusId` `Failed`, the reason in
+         *       `hostMessage`; a `Failed` payment is recorded (`payment.failed`,
+         *       `invoice.payment_failed`), nothing moves and the invoice stays payable. An account that
+         *       is not the caller's (another merchant's or mode's, or none) answers 404
+         *       `resource_not_found` naming `sourceAccountId`; an account in another currency than the
+         *       invoice 400 `validation_error` naming it. `sourceAccountId` with an option that is not
+         *       `AccountBalance` answers 400 `parameter_invalid` naming `paymentOptionId`; the
+         *       `AccountBalance` option without `sourceAccountId` answers 400 `parameter_missing` naming
+         *       `sourceAccountId`.
+         *     - Fees (`feePaid`), by rail: a card, a saved card or funding source, a wallet QR code and a
+         *       bank transfer pay the sandbox acquirer's fee of 2.9% plus 0.30 (30 minor units), taken
+         *       from the payment's pending money; an account balance pays none.
+         *     - `originalPaymentReference` (Till's design of the document's "for refunds") refunds the
+         *       caller's payment with that `referenceNumber` instead of paying: all that is left of it,
+         *       or `amount`, and never charges (`paymentOptionId`, `card`, `fundingSourceId` and
+         *       `sourceAccountId` are not used). The refund goes through the ledger and follows the
+         *       payment's rail, by the refund rules of the Checkout interface: an account-balance payment
+         *       goes back to the available balance of the wallet account that paid (another merchant's
+         *       too); a card, saved card or funding source payment back to the card; a wallet QR payment
+         *       is refunded in full only and completes later. A bank transfer cannot be refunded through
+         *       the API: 400 `payment_not_refundable` with reason `method_not_supported`. A settled
+         *       payment is refunded from the available balance: when it is short, 409 `refund_failed`
+         *       (reason `settled`). The answer describes the refunded payment with `refund` (what this
+         *       call refunded, what is left); `invoice.refunded` and `payment.refunded` follow. An unknown
+         *       reference answers 404 `resource_not_found` naming `originalPaymentReference`; an
+         *       `invoiceId` or `invoiceIdentifier` that is not the payment's invoice 400
+         *       `validation_error` naming it.
          *
          *     The invoice must be payable (`Pending`, `Sent`, `PartiallyPaid` or `Overdue`); otherwise
          *     409 `invoice_not_payable`. An invoice of another merchant or mode answers 404
          *     `invoice_not_found`. When the payment settles the invoice, the notification hub emits
-         *     `InvoiceUpdated` with `status` `Paid`. `originalPaymentReference` names the payment being
-         *     refunded, for refunds.
+         *     `InvoiceUpdated` with `status` `Paid`.
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -2491,7 +2517,8 @@ export interface components {
          *     both are sent they must name the same invoice, otherwise `validation_error`). What else is needed depends on the payment option's `paymentMethodId`:
          *     `CreditCard`/`DebitCard`/`CardGateway` need `card` or a saved card in `fundingSourceId`;
          *     `AccountBalance` needs `sourceAccountId`; `BankTransfer` and the wallets need nothing more and
-         *     answer with an approval action. `amount` (Till's design) pays part of what is due.
+         *     answer with an approval action. `amount` (Till's design) pays part of what is due, or with
+         *     `originalPaymentReference` refunds part of that payment.
          */
         PayInvoiceRequest: {
             /** @description Id of the invoice to pay. */
@@ -2509,11 +2536,11 @@ export interface components {
             amount?: number;
             /** @description A saved card or source of the user (`GET /v1/FundingSource`), instead of `card`. */
             fundingSourceId?: number;
-            /** @description The wallet account to pay from (`GET /v1/account`), for `AccountBalance`. */
+            /** @description The wallet account to pay from (`GET /v1/account`), for `AccountBalance`: one of the caller's accounts. Till's design: with `invoiceIdentifier` alone it may pay another merchant's invoice of the same mode (the caller is the payer). */
             sourceAccountId?: number;
             card?: components["schemas"]["PaymentCardInput"];
             billingAddress?: components["schemas"]["CounterPartyInfoInput"];
-            /** @description For refunds - the `referenceNumber` of the payment being refunded. */
+            /** @description For refunds - the `referenceNumber` of the payment being refunded. The call then refunds that payment (all that is left of it, or `amount`) and never charges: `paymentOptionId`, `card`, `fundingSourceId` and `sourceAccountId` are not used. `invoiceId` and `invoiceIdentifier` may be left out; when sent they must name the payment's invoice. */
             originalPaymentReference?: string;
         };
         /**
@@ -2547,6 +2574,19 @@ export interface components {
             amount: number;
             currency: components["schemas"]["Currency"];
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Till's design: present only on the answer to a refund (`originalPaymentReference`). The answer then describes the refunded payment (`paymentId`, `referenceNumber`, `paymentMethod`): `paymentStatusId` `Success` and `isSuccess` true when the refund was made or accepted, `amountPaid` and `feePaid` 0 (a refund never charges), `amountDue` what the invoice has due after it (a refund does not make an invoice due again). This object says what the refund did. */
+        PaymentRefundResult: {
+            /** @description Refunded by this call; 0 when the payment was refunded in full already. */
+            amount: number;
+            /** @description True when the payment was refunded in full before this call (nothing was refunded again). */
+            alreadyRefunded: boolean;
+            /** @description True when the money is back with the payer now; false when the refund was accepted and completes later (a wallet QR payment's refund). */
+            completed: boolean;
+            /** @description Refunded of the payment so far, over all refunds. */
+            refundedAmount: number;
+            /** @description What is left to refund of the payment. */
+            refundableAmount: number;
         };
         /**
          * @description Result of a payment attempt. `isSuccess` is true exactly when `paymentStatusId` is `Success`
@@ -2588,6 +2628,7 @@ export interface components {
             hostMessage: string | null;
             /** @description Till's design, an extra field of bank transfers only (absent otherwise) - the instructions the page of `approvalDataOrUrl` shows. */
             bankTransferInstructions?: components["schemas"]["BankTransferInstructions"];
+            refund?: components["schemas"]["PaymentRefundResult"];
         };
         /**
          * @description Till's design: `Automatic` charges at once; `Manual` only authorizes (holds) the card, to be captured with `POST /v1/payment/{id}/capture` within 7 days (or the payment option's own period), after which the hold lapses.
@@ -4720,7 +4761,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is malformed (a field missing, of the wrong type or pattern), `paymentOptionId` is not an enabled payment option of the invoice, `card` is missing for a card option, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), or the account of `sourceAccountId` holds another currency than the invoice (`validation_error`). */
+            /** @description The request is malformed (a field missing, of the wrong type or pattern), `paymentOptionId` is not an enabled payment option of the invoice, `card` is missing for a card option, `amount` is more than is due (`validation_error`) or below 1.00 (`amount_too_small`), the account of `sourceAccountId` holds another currency than the invoice (`validation_error`), a bank-transfer payment asked to be refunded (`payment_not_refundable`, reason `method_not_supported`), or `originalPaymentReference` names a payment of another invoice than the one named (`validation_error`). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4735,7 +4776,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`); or `fundingSourceId` or `sourceAccountId` names none of the caller's (`resource_not_found`, naming it). */
+            /** @description The invoice does not exist, or belongs to another merchant or mode (`invoice_not_found`); or `fundingSourceId`, `sourceAccountId` or `originalPaymentReference` names none of the caller's (`resource_not_found`, naming it). */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4748,7 +4789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The invoice cannot be paid (`invoice_not_payable` - paid, cancelled, expired, draft or zero balance), the account of `sourceAccountId` has less available than the payment or is not `Active` (`invalid_state`, naming `sourceAccountId`; nothing moves), or the `Idempotency-Key` clashes. */
+            /** @description The invoice cannot be paid (`invoice_not_payable` - paid, cancelled, expired, draft or zero balance), a refund (`originalPaymentReference`) is refused (`payment_not_refundable`, reason `refund_pending` or `disputed`; `refund_failed`, reason `settled`, when a settled payment's refund is short of the available balance), or the `Idempotency-Key` clashes. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -2,10 +2,11 @@
 // (5 wrong codes block), the list; and the domain functions payInvoice will call: charging a
 // verified funding source, debiting a wallet account.
 import { describe, expect, it } from 'vitest';
-import { debitAccount } from '../../server/domain/accounts/account-payment.js';
+import { checkDebit, debitAccount, isRefusal } from '../../server/domain/accounts/account-payment.js';
 import { chargeFundingSource } from '../../server/domain/funding-sources/funding-source.service.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { systemClock } from '../../server/shared/clock.js';
+import type { Tenant } from '../../server/shared/tenant.js';
 import { fundsKit } from '../support/funds.js';
 import { useTestServer } from '../support/server.js';
 
@@ -150,34 +151,23 @@ describe('for payInvoice: chargeFundingSource and debitAccount', () => {
     const tenant = { merchantId: m.merchantId, livemode: false };
     await kit.funded(m, 100);
     const account = await kit.account(m);
-    await t.database.db
-      .transaction()
-      .execute((trx) => debitAccount(trx, systemClock, { tenant, accountId: account.id, amount: '40.00', currency: 'USD', paymentId: null }));
+    const debit = (payer: Tenant, amount: string) =>
+      t.database.db.transaction().execute(async (trx) => {
+        const checked = await checkDebit(trx, { tenant: payer, accountId: account.id, amount, currency: 'USD' });
+        if (!isRefusal(checked)) await debitAccount(trx, systemClock, { tenant: payer, accountId: account.id, amount, currency: 'USD', paymentId: null });
+        return checked;
+      });
+    expect(await debit(tenant, '40.00')).toMatchObject({ id: account.id });
     expect((await t.call('GET', `/v1/account/${account.id}/balance`, { apiKey: m.keys.test.secret })).json).toMatchObject({
       currentAmount: 56.8,
       availableAmount: 56.8,
     });
-    await expect(
-      t.database.db
-        .transaction()
-        .execute((trx) => debitAccount(trx, systemClock, { tenant, accountId: account.id, amount: '56.81', currency: 'USD', paymentId: null })),
-    ).rejects.toMatchObject({
-      code: 'invalid_state',
-      param: 'sourceAccountId',
+    expect(await debit(tenant, '56.81')).toEqual({
+      refused: 'insufficient_funds',
       message: `Account ${account.id} has 56.80 USD available; the payment needs 56.81 USD.`,
     });
     const other = await t.newMerchant('Other');
-    await expect(
-      t.database.db.transaction().execute((trx) =>
-        debitAccount(trx, systemClock, {
-          tenant: { merchantId: other.merchantId, livemode: false },
-          accountId: account.id,
-          amount: '1',
-          currency: 'USD',
-          paymentId: null,
-        }),
-      ),
-    ).rejects.toMatchObject({ code: 'resource_not_found' });
+    await expect(debit({ merchantId: other.merchantId, livemode: false }, '1')).rejects.toMatchObject({ code: 'resource_not_found' });
     const tx = (await t.call('GET', '/v1/transaction?$top=1', { apiKey: m.keys.test.secret })).json.value[0];
     expect(tx).toMatchObject({ type: 'Payment', amount: -40, balanceAfter: 56.8, description: 'Paid from the account' });
   });

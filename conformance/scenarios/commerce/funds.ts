@@ -5,7 +5,9 @@ import type { Scenario } from '../../types.js';
 import { expectError, expectStatus } from '../fixtures/http.js';
 import { scenario } from '../fixtures/scenario.js';
 import { newSession, payByCard } from '../fixtures/sessions.js';
-import { newInvoice, optionOf, payInvoice } from '../fixtures/commerce-payments.js';
+import { card, newInvoice, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
+import { call } from '../fixtures/http.js';
+import { otherSecretKey, secretKey } from '../fixtures/keys.js';
 import {
   ACCOUNT,
   ACCOUNTS,
@@ -45,9 +47,17 @@ export const fundsScenarios: Scenario[] = [
       const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: option, sourceAccountId: account.id, amount: 25 });
       expectStatus(res, 200, 'pay 25.00 from the account');
       assert.deepEqual(
-        [res.json.paymentStatusId, res.json.isSuccess, res.json.approvalAction, res.json.paymentMethod, res.json.amountPaid, res.json.amountDue],
-        ['Success', true, 'None', 'AccountBalance', 25, 60],
-        JSON.stringify(res.json),
+        [
+          res.json.paymentStatusId,
+          res.json.isSuccess,
+          res.json.approvalAction,
+          res.json.paymentMethod,
+          res.json.amountPaid,
+          res.json.amountDue,
+          res.json.feePaid,
+        ],
+        ['Success', true, 'None', 'AccountBalance', 25, 60, 0],
+        `no fee on a balance payment: ${JSON.stringify(res.json)}`,
       );
       const after = await balance();
       assert.equal(
@@ -56,6 +66,104 @@ export const fundsScenarios: Scenario[] = [
         `exactly 25.00 left the available balance: ${JSON.stringify([before, after])}`,
       );
       assert.equal((await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` })).json.status, 'PartiallyPaid');
+    },
+  ),
+  scenario(
+    'commerce.accounts.pay-from-balance-short-fails',
+    'A short account balance is a failed payment: 200, `isSuccess` false, `paymentStatusId` Failed, the reason in `hostMessage`; nothing moves',
+    PAYMENTS,
+    [...FUND, 'getAccountBalance', 'getCommerceInvoice', ...PAY],
+    async (ctx) => {
+      const account = await fundedAccount(ctx, 20);
+      const before = (await commerce(ctx, 'getAccountBalance', { method: 'GET', path: `/v1/account/${account.id}/balance` })).json;
+      // An invoice of more than is available (whatever else this merchant has earned), paid in full.
+      const invoice = await newInvoice(ctx, { items: [{ name: 'Workshop seat', unitCost: Math.ceil(before.availableAmount) + 10, quantity: 1 }] });
+      const option = await optionOf(ctx, invoice.id, 'AccountBalance');
+      const res = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: option, sourceAccountId: account.id });
+      expectStatus(res, 200, 'a payment the balance cannot cover still answers 200');
+      assert.deepEqual([res.json.paymentStatusId, res.json.isSuccess, res.json.amountPaid], ['Failed', false, 0], JSON.stringify(res.json));
+      assert.match(res.json.hostMessage ?? '', /available/, `hostMessage gives the reason: ${res.json.hostMessage}`);
+      const after = (await commerce(ctx, 'getAccountBalance', { method: 'GET', path: `/v1/account/${account.id}/balance` })).json;
+      assert.equal(after.availableAmount, before.availableAmount, 'nothing left the account');
+      assert.equal((await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` })).json.status, 'Pending');
+    },
+  ),
+  scenario(
+    'commerce.accounts.pay-another-merchants-invoice',
+    "Another merchant's wallet account (same mode) pays an invoice by `invoiceIdentifier`, without a fee; `originalPaymentReference` refunds it back to that account",
+    PAYMENTS,
+    [...FUND, 'getAccountBalance', ...PAY],
+    async (ctx) => {
+      const payee = otherSecretKey(ctx);
+      const account = await fundedAccount(ctx, 50);
+      const balance = async () => (await commerce(ctx, 'getAccountBalance', { method: 'GET', path: `/v1/account/${account.id}/balance` })).json.availableAmount;
+      const before = await balance();
+      const invoice = await call(ctx, 'commerce', 'createCommerceInvoice', {
+        method: 'POST',
+        path: '/v1/invoice',
+        apiKey: payee,
+        body: { currencyCode: 'USD', description: 'Conformance invoice', items: [{ name: 'Seat', unitCost: 20, quantity: 1 }] },
+      });
+      expectStatus(invoice, 201, "the other merchant's invoice");
+      const options = await call(ctx, 'commerce', 'listInvoicePaymentMethods', {
+        method: 'GET',
+        path: `/v1/invoice/${invoice.json.id}/PaymentMethods`,
+        apiKey: payee,
+      });
+      const option = options.json.value.find((o: any) => o.paymentMethodId === 'AccountBalance' && o.isEnabled)?.id;
+      assert.ok(option, `the payee offers an AccountBalance option: ${options.text.slice(0, 300)}`);
+      const res = await payInvoice(ctx, { invoiceIdentifier: invoice.json.identifier, paymentOptionId: option, sourceAccountId: account.id });
+      expectStatus(res, 200, "pay the other merchant's invoice from the account");
+      assert.deepEqual([res.json.paymentStatusId, res.json.amountPaid, res.json.feePaid], ['Success', 20, 0], JSON.stringify(res.json));
+      assert.equal(Math.round((before - (await balance())) * 100), 2000, 'exactly 20.00 left the payer account');
+      const refund = await call(ctx, 'commerce', 'payInvoice', {
+        method: 'POST',
+        path: '/api/payment/payinvoice',
+        apiKey: payee,
+        body: { paymentOptionId: option, originalPaymentReference: res.json.referenceNumber, amount: 5 },
+      });
+      expectStatus(refund, 200, 'the payee refunds 5.00');
+      assert.deepEqual([refund.json.isSuccess, refund.json.amountPaid, refund.json.refund?.amount], [true, 0, 5], JSON.stringify(refund.json));
+      assert.equal(Math.round((before - (await balance())) * 100), 1500, 'the refund went back to the account that paid');
+    },
+  ),
+  scenario(
+    'commerce.payments.refund-by-original-reference',
+    '`originalPaymentReference` refunds the referenced payment (part of it) and never charges; a bank transfer answers `method_not_supported`',
+    PAYMENTS,
+    [...PAY, 'simulatePaymentReceived'],
+    async (ctx) => {
+      const invoice = await newInvoice(ctx); // 85.00
+      const visa = await optionOf(ctx, invoice.id, 'CreditCard', 'Visa');
+      const paid = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: visa, card: card(VISA), amount: 40 });
+      expectStatus(paid, 200, 'pay 40.00 of the invoice');
+      const res = await payInvoice(ctx, {
+        invoiceId: invoice.id,
+        paymentOptionId: visa,
+        card: card(VISA),
+        originalPaymentReference: paid.json.referenceNumber,
+        amount: 15,
+      });
+      expectStatus(res, 200, 'refund 15.00 of the payment');
+      assert.deepEqual(
+        [res.json.referenceNumber, res.json.isSuccess, res.json.amountPaid, res.json.amountDue, res.json.refund?.amount, res.json.refund?.refundableAmount],
+        [paid.json.referenceNumber, true, 0, 45, 15, 25],
+        `a refund, not a second charge: ${JSON.stringify(res.json)}`,
+      );
+      const transfer = await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: await optionOf(ctx, invoice.id, 'BankTransfer') });
+      expectStatus(transfer, 200, 'pay the rest by bank transfer');
+      const arrived = await call(ctx, 'checkout', 'simulatePaymentReceived', {
+        method: 'POST',
+        path: `/v1/test-helpers/payments/${transfer.json.paymentId}/receive`,
+        key: secretKey(ctx),
+      });
+      expectStatus(arrived, 200, 'the transfer arrives');
+      expectError(
+        await payInvoice(ctx, { invoiceId: invoice.id, paymentOptionId: visa, originalPaymentReference: transfer.json.referenceNumber }),
+        400,
+        'invalid_request',
+        'payment_not_refundable',
+      );
     },
   ),
   scenario(

@@ -13,8 +13,8 @@ export const checkoutSessionHandlers: CheckoutHandlers = {
     return { status: result.reused ? 200 : 201, body: sessionCreatedView(result) };
   },
   async retrieveCheckoutSession({ db, deps, tenant, path }) {
-    const { session, payment } = await getSessionWithPayment(db, deps.clock, tenant, path.id);
-    return ok(sessionView(session, await getMerchant(db, tenant.merchantId), payment));
+    const { session, payment, refund } = await getSessionWithPayment(db, deps.clock, tenant, path.id);
+    return ok(sessionView(session, await getMerchant(db, tenant.merchantId), payment, refund));
   },
   async getCheckoutSessionStatus({ db, deps, tenant, path }) {
     const { session, payment } = await getSessionWithPayment(db, deps.clock, tenant, path.id);

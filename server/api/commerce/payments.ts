@@ -1,14 +1,24 @@
 import { captureHeldPayment, getPaymentDetails } from '../../domain/invoice-payments/payment-details.js';
 import { createDirectPayment } from '../../domain/invoice-payments/direct-payment.js';
 import { payInvoiceWithOption } from '../../domain/invoice-payments/pay-invoice.js';
+import { refundByReference } from '../../domain/invoice-payments/payment-refund.js';
 import { created, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
-import { commerceCaptureView, commercePaymentView, payerCardOf, paymentResponseView } from './views/payment.view.js';
+import { commerceCaptureView, commercePaymentView, payerCardOf, paymentResponseView, refundResponseView } from './views/payment.view.js';
 
 /** Paying invoices, and payments by id (Commerce interface). */
 export const paymentHandlers: CommerceHandlers = {
   async payInvoice({ db, deps, tenant, body }) {
-    const { card, amount, billingAddress: _billing, sessionToken: _page, originalPaymentReference: _refund, ...rest } = body;
+    const { card, amount, billingAddress: _billing, sessionToken: _page, originalPaymentReference, ...rest } = body;
+    if (originalPaymentReference !== undefined) {
+      const refund = {
+        originalPaymentReference,
+        invoiceId: rest.invoiceId,
+        invoiceIdentifier: rest.invoiceIdentifier,
+        amount: amount === undefined ? undefined : String(amount),
+      };
+      return ok(refundResponseView(await refundByReference(db, deps.clock, tenant, refund), deps.config.publicBaseUrl));
+    }
     const paid = await payInvoiceWithOption(db, deps.clock, tenant, {
       ...rest,
       amount: amount === undefined ? undefined : String(amount),

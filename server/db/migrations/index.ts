@@ -34,6 +34,7 @@ import * as identity from './2026_11_26_0033_identity.js';
 import * as paymentLinks from './2026_11_26_0034_payment_links.js';
 import * as customerCardsPerMode from './2026_11_27_0035_customer_cards_per_mode.js';
 import * as commercePaymentOutcomes from './2026_11_27_0036_commerce_payment_outcomes.js';
+import * as balancePaymentsAndRefunds from './2026_11_27_0037_balance_payments_and_refunds.js';
 import * as invoicePublicCodes from './2026_11_27_0038_invoice_public_codes.js';
 import * as linkDeletion from './2026_11_27_0039_link_deletion.js';
 import * as meteredUsage from './2026_11_27_0040_metered_usage.js';
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0034_payment_links': paymentLinks,
   '2026_11_27_0035_customer_cards_per_mode': customerCardsPerMode,
   '2026_11_27_0036_commerce_payment_outcomes': commercePaymentOutcomes,
+  '2026_11_27_0037_balance_payments_and_refunds': balancePaymentsAndRefunds,
   '2026_11_27_0038_invoice_public_codes': invoicePublicCodes,
   '2026_11_27_0039_link_deletion': linkDeletion,
   '2026_11_27_0040_metered_usage': meteredUsage,

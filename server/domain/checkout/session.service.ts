@@ -14,6 +14,7 @@ import type { EventType } from '../../shared/vocabulary.generated.js';
 import { writeEvent } from '../events/event.service.js';
 import { cancelInvoicesRaisedBy } from '../invoices/invoice-paying.js';
 import { findPaymentRecord } from '../payments/payment.service.js';
+import { type Refundability, refundabilityNow } from '../payments/refunds.js';
 import { challengeFailedEvent, closeOpenChallenge } from '../payments/challenge.service.js';
 import { endLiveQr } from '../payments/wallet-payment.js';
 import { findExpiredOpenSessions, findSessionForSecret, findSessionRow, nextOpenSessionExpiry, OPEN_STATUSES, updateSession } from './session.repository.js';
@@ -93,15 +94,16 @@ export async function getSession(db: Kysely<Database>, clock: Clock, tenant: Ten
   return db.transaction().execute(async (trx) => (await expireIfDue(trx, clock, session)).session);
 }
 
-/** The tenant's session with expiry applied, and the payment it points at (if any). */
+/** The tenant's session with expiry applied, the payment it points at (if any), and whether the refund operation would refund it now. */
 export async function getSessionWithPayment(
   db: Kysely<Database>,
   clock: Clock,
   tenant: Tenant,
   id: string,
-): Promise<{ session: CheckoutSessionRow; payment: PaymentRow | undefined }> {
+): Promise<{ session: CheckoutSessionRow; payment: PaymentRow | undefined; refund: Refundability }> {
   const session = await getSession(db, clock, tenant, id);
-  return { session, payment: session.payment_id === null ? undefined : await findPaymentRecord(db, tenant, session.payment_id) };
+  const payment = session.payment_id === null ? undefined : await findPaymentRecord(db, tenant, session.payment_id);
+  return { session, payment, refund: await refundabilityNow(db, payment) };
 }
 
 /**

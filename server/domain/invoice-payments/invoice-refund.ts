@@ -32,7 +32,7 @@ export interface InvoiceRefundOutcome {
 }
 
 /** A refusal on one payment, carried out of the transaction so that it rolls back. */
-class RefusedRefund extends Error {
+export class RefusedRefund extends Error {
   constructor(
     readonly error: AppError,
     readonly payment: PaymentRow,

@@ -24,8 +24,8 @@ import { type FundingSourceWithCard, usableFundingSource } from '../funding-sour
 import { getMerchant } from '../merchants/merchant.service.js';
 import { findPaymentMethod } from '../payments/payment-method.repository.js';
 import { insertPayment } from '../payments/payment.repository.js';
-import { declineCard, paymentBase, storeCard } from '../payments/payment.service.js';
-import { debitAccount } from '../accounts/account-payment.js';
+import { declineCard, paymentBase, paymentEvent, storeCard } from '../payments/payment.service.js';
+import { checkDebit, debitAccount, isRefusal } from '../accounts/account-payment.js';
 import { type PaymentFailure, recordFailedPayment, recordPaymentOption } from './payment-record.js';
 import { openBackingSession, PAYER_WAIT_MINUTES } from './backing-session.js';
 import { awaitBankTransfer, BANK_TRANSFER_DAYS, bankTransferInstructions, type BankTransferInstructions } from './bank-transfer.js';
@@ -42,6 +42,8 @@ export interface PayWith {
   card?: PayerCard | undefined;
   fundingSourceId?: number | undefined;
   sourceAccountId?: number | undefined;
+  /** Who pays from `sourceAccountId`: the caller, when it pays another merchant's invoice (the invoice's merchant otherwise). */
+  payerTenant?: Tenant | undefined;
 }
 
 /** A payment of an invoice as the payer asks for it: the invoice (by id or identifier), how much, and how it is paid. */
@@ -179,20 +181,32 @@ function checkAccount(_merchant: Merchant, option: PaymentOption, input: PayWith
 }
 
 /**
- * A wallet account of the tenant pays at once: the payment is recorded, the amount leaves the
- * account's available balance through the ledger (naming the payment), and the session is
- * charged as any other payment is (the invoice paid, the fee, `payment.succeeded`). A short
- * balance throws (409 naming `sourceAccountId`), so the whole transaction rolls back.
+ * A wallet account pays at once, without a fee (the money never leaves Till): the payment is
+ * recorded with the account that paid it (its refunds go back there), the amount leaves that
+ * account's available balance through the ledger (naming the payment), and the session is charged
+ * as any other payment is (the invoice paid, `payment.succeeded`). The account is the payer's: the
+ * merchant's own, or another merchant's of the same mode paying this invoice by its identifier. A
+ * short balance or an account that is not `Active` is a failed payment (answered, not thrown).
  */
 async function payFromAccount(trx: Trx, clock: Clock, session: CheckoutSessionRow, _merchant: Merchant, input: PayWith): Promise<Paid> {
-  const waiting = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), status: 'pending', method_type: 'account_balance' });
-  await debitAccount(trx, clock, {
-    tenant: tenantOf(session),
-    accountId: input.sourceAccountId!,
-    amount: session.amount,
-    currency: session.currency,
-    paymentId: waiting.id,
-  });
+  const payer = input.payerTenant ?? tenantOf(session);
+  const debit = { tenant: payer, accountId: input.sourceAccountId!, amount: session.amount, currency: session.currency };
+  const checked = await checkDebit(trx, debit);
+  const paidFrom = { method_type: 'account_balance' as const, source_account_id: debit.accountId, source_merchant_id: payer.merchantId };
+  if (isRefusal(checked)) {
+    const failed = await insertPayment(trx, {
+      ...paymentBase(session, null, clock.now()),
+      ...paidFrom,
+      status: 'failed',
+      failure_code: checked.refused,
+      failure_message: checked.message,
+    });
+    await paymentEvent(trx, clock, 'payment.failed', failed, null);
+    await recordInvoicePaymentFailure(trx, clock, session);
+    return { payment: failed, action: { type: 'none' }, threeDSecure: false };
+  }
+  const waiting = await insertPayment(trx, { ...paymentBase(session, null, clock.now()), ...paidFrom, status: 'pending' });
+  await debitAccount(trx, clock, { ...debit, paymentId: waiting.id });
   const done = await chargeSession(trx, clock, session, null, waiting);
   return { payment: done.payment, action: { type: 'none' }, threeDSecure: false };
 }
@@ -229,25 +243,35 @@ function unlessNotFound(error: unknown): undefined {
   throw error;
 }
 
-/** The tenant's invoice named by id or identifier (both: the same one), locked and payable. */
+/** Only a wallet account (nothing else: no card, no funding source) pays another merchant's invoice. */
+const paysFromAccountOnly = (input: InvoicePayment): boolean =>
+  input.sourceAccountId !== undefined && input.fundingSourceId === undefined && input.card === undefined && input.invoiceId === undefined;
+
+/**
+ * The invoice named by id or identifier (both: the same one), locked and payable: the tenant's own,
+ * or, paid from a wallet account by `invoiceIdentifier` alone, another merchant's in the same mode.
+ */
 async function lockInvoiceToPay(trx: Trx, tenant: Tenant, input: InvoicePayment): Promise<InvoiceRow> {
   if (input.invoiceId === undefined && input.invoiceIdentifier === undefined)
     throw new AppError('parameter_missing', { param: 'invoiceId', message: 'Send invoiceId or invoiceIdentifier: the invoice to pay.' });
   const param = input.invoiceId !== undefined ? 'invoiceId' : 'invoiceIdentifier';
   const notFound = () => new AppError('invoice_not_found', { param, message: 'No such invoice for this merchant and mode.' });
   let id = input.invoiceId;
+  let payee = tenant;
   if (input.invoiceIdentifier !== undefined) {
     const byIdentifier = await getInvoiceByIdentifier(trx, input.invoiceIdentifier).catch(unlessNotFound);
-    const own = byIdentifier && byIdentifier.merchant_id === tenant.merchantId && byIdentifier.livemode === tenant.livemode ? byIdentifier : undefined;
-    if (id !== undefined && own?.id !== id)
+    const sameMode = byIdentifier?.livemode === tenant.livemode;
+    const found = byIdentifier && sameMode && (byIdentifier.merchant_id === tenant.merchantId || paysFromAccountOnly(input)) ? byIdentifier : undefined;
+    if (id !== undefined && found?.id !== id)
       throw new AppError('validation_error', {
         param: 'invoiceIdentifier',
         message: 'invoiceId and invoiceIdentifier name different invoices; send one of them.',
       });
-    if (!own) throw notFound();
-    id = own.id;
+    if (!found) throw notFound();
+    id = found.id;
+    payee = tenantOf(found);
   }
-  const invoice = await getInvoice(trx, tenant, id!, { lock: true }).catch(unlessNotFound);
+  const invoice = await getInvoice(trx, payee, id!, { lock: true }).catch(unlessNotFound);
   if (!invoice) throw notFound();
   assertPayable(invoice);
   return invoice;
@@ -275,13 +299,15 @@ function amountToPay(invoice: InvoiceRow, requested: string | undefined): string
  */
 export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, tenant: Tenant, input: InvoicePayment): Promise<InvoicePaymentResult> {
   return db.transaction().execute(async (trx) => {
-    const invoice = await lockInvoiceToPay(trx, tenant, input);
-    const merchant = await getMerchant(trx, tenant.merchantId);
-    const option = enabledOption(merchant, input.paymentOptionId);
-    const payer = payerFor(option, input);
-    payer.check?.(merchant, option, input, clock.now());
-    const amount = amountToPay(invoice, input.amount);
-    const session = await openBackingSession(trx, clock, tenant, merchant, {
+    const found = await lockInvoiceToPay(trx, tenant, input);
+    // Another merchant's invoice (paid from the caller's wallet account): the payment is the invoice's merchant's.
+    const { invoice, payee, payWith } = paidBy(found, tenant, input);
+    const merchant = await getMerchant(trx, payee.merchantId);
+    const option = enabledOption(merchant, payWith.paymentOptionId);
+    const payer = payerFor(option, payWith);
+    payer.check?.(merchant, option, payWith, clock.now());
+    const amount = amountToPay(invoice, payWith.amount);
+    const session = await openBackingSession(trx, clock, payee, merchant, {
       amount,
       currency: invoice.currency,
       captureMethod: 'automatic',
@@ -291,7 +317,13 @@ export async function payInvoiceWithOption(db: Kysely<Database>, clock: Clock, t
       payer: { email: invoice.payer_email, firstName: invoice.payer_first_name, lastName: invoice.payer_last_name, customerId: invoice.customer_id },
       waitMs: payer.waitMs,
     });
-    const paid = await payer.pay(trx, clock, session, merchant, input);
-    return { ...paid, option, invoice: await getInvoice(trx, tenant, invoice.id) };
+    const paid = await payer.pay(trx, clock, session, merchant, payWith);
+    return { ...paid, option, invoice: await getInvoice(trx, payee, invoice.id) };
   });
+}
+
+/** The invoice's merchant (the payee) and, when the caller is another merchant, the caller as the payer of `sourceAccountId`. */
+function paidBy(invoice: InvoiceRow, caller: Tenant, input: InvoicePayment) {
+  const payee = tenantOf(invoice);
+  return { invoice, payee, payWith: payee.merchantId === caller.merchantId ? input : { ...input, payerTenant: caller } };
 }

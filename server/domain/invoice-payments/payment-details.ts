@@ -2,6 +2,7 @@
 // it pays, the payment option it used and what the payer must still do. Also its capture, and the
 // sandbox's arrival of a bank transfer or wallet payment that waits for the payer.
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { CheckoutSessionRow } from '../checkout/session.tables.js';
 import type { InvoiceRow } from '../invoices/invoice.tables.js';
@@ -30,7 +31,7 @@ export interface PaymentDetails extends Omit<InvoicePaymentResult, 'invoice' | '
 }
 
 /** The merchant's payment option a payment used: the one recorded, else by wallet, bank transfer, account balance, or the card's brand. */
-async function optionOf(db: Kysely<Database>, merchant: Merchant, payment: PaymentRow): Promise<PaymentOption | null> {
+export async function optionOf(db: Db, merchant: Merchant, payment: PaymentRow): Promise<PaymentOption | null> {
   const options = merchant.payment_options;
   if (payment.payment_option_id !== null) return options.find((o) => o.id === payment.payment_option_id) ?? null;
   if (payment.awaits_hosted_page) return null;

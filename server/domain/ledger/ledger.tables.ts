@@ -28,7 +28,8 @@ export type LedgerEntryType =
   | 'dispute_fee'
   | 'payout_return'
   | 'transfer_fee'
-  | 'account_payment';
+  | 'account_payment'
+  | 'account_refund';
 
 /** One side of a posting. The entries of a posting (same `posting_id`) sum to zero: a balance is a sum. */
 export interface LedgerEntriesTable {

@@ -45,7 +45,9 @@ export type Movement =
   /** A transfer from another Till account arrives in the available balance, less the receiver's share of the fee. */
   | { type: 'transfer_in'; amount: string; receiverFee: string }
   /** A wallet account pays (an invoice): the amount leaves the available balance. Refused when it is short. */
-  | { type: 'account_payment'; amount: string };
+  | { type: 'account_payment'; amount: string }
+  /** A refund of what a wallet account paid arrives back in its available balance. */
+  | { type: 'account_refund'; amount: string };
 
 export interface Entry {
   type: LedgerEntryType;
@@ -84,6 +86,8 @@ export function entriesFor(movement: Movement): Entry[] {
       return transferEntries(movement);
     case 'account_payment':
       return transfer('account_payment', 'available', 'payer', movement.amount);
+    case 'account_refund':
+      return transfer('account_refund', 'payer', 'available', movement.amount);
     case 'authorization':
       return transfer('authorization', 'payer', 'authorized', movement.amount);
     case 'capture':

@@ -156,7 +156,19 @@ export async function sessionsOfPayments(db: Db, paymentIds: number[]): Promise<
   return sessions;
 }
 
-/** For a join in another statement (the transactions list): the tenant's payments' reference numbers. */
+/**
+ * For a join in another statement (the transactions list): the reference numbers of the tenant's
+ * payments, and of those its wallet accounts paid to another merchant (its side of them is in its ledger).
+ */
 export function paymentReferences(db: Db, tenant: Tenant) {
-  return db.selectFrom('payments').select(['id', 'reference_number']).where(ofTenant(tenant));
+  return db
+    .selectFrom('payments')
+    .select(['id', 'reference_number'])
+    .where('livemode', '=', tenant.livemode)
+    .where((eb) => eb.or([eb('merchant_id', '=', tenant.merchantId), eb('source_merchant_id', '=', tenant.merchantId)]));
+}
+
+/** A payment of the tenant by its reference number (`PAY…`), locked for the rest of the transaction, or undefined. */
+export async function findPaymentByReference(db: Db, tenant: Tenant, reference: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where(ofTenant(tenant)).where('reference_number', '=', reference).forUpdate().executeTakeFirst();
 }

@@ -14,7 +14,7 @@ import { type Tenant, tenantOf } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
 import type { TokenizedCard } from '../../rails/cards.js';
 import { writeEvent } from '../events/event.service.js';
-import { post } from '../ledger/ledger.service.js';
+import { type Movement, post } from '../ledger/ledger.service.js';
 import { findPaymentMethod, insertPaymentMethod } from './payment-method.repository.js';
 import { findPayment, insertPayment, updatePayment } from './payment.repository.js';
 
@@ -44,6 +44,15 @@ export function sandboxFee(amount: string, currency: string): string {
     .plus(new Decimal(30).dividedBy(new Decimal(10).pow(units)))
     .toDecimalPlaces(units, Decimal.ROUND_HALF_UP)
     .toFixed(units);
+}
+
+/**
+ * The fee of a payment's rail: the sandbox acquirer's (2.9% + 30 minor units) for a card, a saved
+ * card or funding source, a wallet QR code and a bank transfer; none for an account balance, whose
+ * money never leaves Till (the ledger moves it from the paying account to the payee).
+ */
+export function railFee(methodType: PaymentRow['method_type'], amount: string, currency: string): string {
+  return methodType === 'account_balance' ? new Decimal(0).toFixed(minorUnits(currency)) : sandboxFee(amount, currency);
 }
 
 /** The columns every payment of a source starts with: nothing has moved yet; callers set what their payment changes. */
@@ -192,7 +201,7 @@ export async function chargeInFull(
   waiting?: PaymentRow,
 ): Promise<PaymentRow> {
   const now = clock.now();
-  const fee = sandboxFee(source.amount, source.currency);
+  const fee = railFee(waiting?.method_type ?? 'card', source.amount, source.currency);
   const payment = await savePayment(trx, waiting, {
     ...paymentBase(source, method?.id ?? null, now),
     invoice_id: invoiceId,
@@ -201,10 +210,9 @@ export async function chargeInFull(
     captured_amount: source.amount,
     captured_at: now,
   });
-  await post(trx, { tenant: tenantOf(payment), paymentId: payment.id, currency: payment.currency, at: now }, [
-    { type: 'payment', amount: payment.amount },
-    { type: 'fee', amount: fee },
-  ]);
+  const movements: Movement[] = [{ type: 'payment', amount: payment.amount }];
+  if (!new Decimal(fee).isZero()) movements.push({ type: 'fee', amount: fee });
+  await post(trx, { tenant: tenantOf(payment), paymentId: payment.id, currency: payment.currency, at: now }, movements);
   return payment;
 }
 

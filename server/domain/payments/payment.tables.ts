@@ -97,6 +97,10 @@ export interface PaymentsTable {
   dispute_status: Generated<string | null>;
   /** What a lost or accepted dispute took back: no longer refundable. */
   charged_back_amount: ColumnType<string, string | undefined, string>;
+  /** The wallet account an account-balance payment was paid from (its refunds go back there), or null. */
+  source_account_id: Generated<number | null>;
+  /** That account's merchant: this one, or another of the same mode that paid this merchant's invoice. */
+  source_merchant_id: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -2,15 +2,17 @@
 // in part, repeatedly, up to what was paid; a repeat once nothing is left answers `alreadyRefunded`
 // without reaching the processor; a settled payment is refunded from the available balance and
 // refused when it is short (the fee is not returned). Wallet payments refund in full only and
-// finish later (`pending_reversal`, see wallet-payment.ts).
+// finish later (`pending_reversal`, see wallet-payment.ts). Refunds follow the rail: an
+// account-balance payment goes back to the wallet account that paid; a bank transfer cannot be
+// refunded through the API (`method_not_supported`: the merchant refunds the payer directly).
 import { Decimal } from 'decimal.js';
-import type { Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { PaymentRow } from './payment.tables.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, type ErrorData, type RefundReason } from '../../shared/errors.js';
 import { amountToDecimal } from '../../shared/money.js';
 import { tenantOf } from '../../shared/tenant.js';
-import { ensureAvailable, InsufficientBalanceError, post } from '../ledger/ledger.service.js';
+import { availableBalance, ensureAvailable, InsufficientBalanceError, post } from '../ledger/ledger.service.js';
 import { insertRefund, updatePayment } from './payment.repository.js';
 import { acceptWalletRefund } from './wallet-payment.js';
 
@@ -42,9 +44,22 @@ export function refundability(payment: PaymentRow | null | undefined): Refundabi
   if (payment.status === 'refunded') return state(false, 'already_refunded');
   if (payment.status === 'pending_reversal') return state(false, 'refund_pending');
   if (!isPaid(payment)) return state(false, 'not_paid');
+  if (payment.method_type === 'bank_transfer') return { refundable: false, reason: 'method_not_supported', manualRefundRequired: true };
   if (underDispute(payment)) return state(false, 'disputed');
   if (payment.refund_last_outcome === 'failed') return state(true, 'refund_failed');
   return state(true, 'refundable');
+}
+
+/**
+ * The refund rule as the refund operation would apply it now (a refund of all that is left): a
+ * settled payment is refunded from the available balance, so when that is short of it the payment
+ * is not refundable (`settled`, manual) until money arrives.
+ */
+export async function refundabilityNow(db: Db, payment: PaymentRow | null | undefined): Promise<Refundability> {
+  const rule = refundability(payment);
+  if (!payment || !rule.refundable || payment.settled_at === null) return rule;
+  const available = await availableBalance(db, tenantOf(payment), payment.currency);
+  return available.lessThan(refundableAmount(payment)) ? { refundable: false, reason: 'settled', manualRefundRequired: true } : rule;
 }
 
 /** What a refund call came to. */
@@ -81,6 +96,14 @@ function refusalOf(payment: PaymentRow): AppError | undefined {
       reason: 'not_paid',
       manualRefundRequired: false,
     });
+  }
+  if (payment.method_type === 'bank_transfer') {
+    return refundError(
+      'payment_not_refundable',
+      400,
+      'This payment was made by bank transfer and cannot be refunded through the API. Refund the customer directly.',
+      { refundable: false, reason: 'method_not_supported', manualRefundRequired: true },
+    );
   }
   if (underDispute(payment)) {
     return refundError(
@@ -212,7 +235,15 @@ async function recordCardRefund(
   await post(trx, { tenant, paymentId: payment.id, currency: payment.currency, at: now }, [
     { type: 'refund', amount: amount.toFixed(), from: options.settled ? 'available' : 'pending' },
   ]);
+  await returnToPayingAccount(trx, now, payment, amount);
   return updated;
+}
+
+/** A refund of an account-balance payment arrives back in the available balance of the wallet account that paid (its merchant's, in the same mode). */
+async function returnToPayingAccount(trx: Trx, now: Date, payment: PaymentRow, amount: Decimal): Promise<void> {
+  if (payment.method_type !== 'account_balance' || payment.source_merchant_id === null) return;
+  const payer = { merchantId: payment.source_merchant_id, livemode: payment.livemode };
+  await post(trx, { tenant: payer, paymentId: payment.id, currency: payment.currency, at: now }, [{ type: 'account_refund', amount: amount.toFixed() }]);
 }
 
 /** A refund attempt the processor or the balance refused, recorded on its own (the refund of an invoice rolled back the rest of its work). */

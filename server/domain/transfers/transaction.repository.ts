@@ -13,7 +13,7 @@ import { paymentReferences } from '../payments/payment.repository.js';
 const TRANSACTION_TYPE = sql<string>`CASE e.type
   WHEN 'payment' THEN 'Payment' WHEN 'account_payment' THEN 'Payment'
   WHEN 'fee' THEN 'Fee' WHEN 'transfer_fee' THEN 'Fee' WHEN 'dispute_fee' THEN 'Fee'
-  WHEN 'refund' THEN 'Refund' WHEN 'settlement' THEN 'Settlement' WHEN 'transfer' THEN 'Transfer'
+  WHEN 'refund' THEN 'Refund' WHEN 'account_refund' THEN 'Refund' WHEN 'settlement' THEN 'Settlement' WHEN 'transfer' THEN 'Transfer'
   WHEN 'payout' THEN 'Payout' WHEN 'dispute' THEN 'Dispute' ELSE 'Payment' END`;
 
 /**

@@ -8,7 +8,7 @@ import { payPageUrl } from '../../../domain/checkout/hosted-page.js';
 import type { CreatedSession, SessionToCreate } from '../../../domain/checkout/session-create.js';
 import type { QrWithdrawal } from '../../../domain/checkout/session-qr.js';
 import type { SessionSnapshot } from '../../../domain/checkout/session-snapshot.js';
-import { refundability } from '../../../domain/payments/refunds.js';
+import { type Refundability, refundability } from '../../../domain/payments/refunds.js';
 import { decimalToAmount } from '../../../shared/money.js';
 import { challengeUrl } from '../../../rails/issuer-challenge.js';
 
@@ -47,8 +47,7 @@ const REFUND_MESSAGES: Record<Schemas['RefundReason'], string> = {
 const restStatus = (status: string): Schemas['CheckoutSessionStatus'] => (status === 'open' ? 'created' : (status as Schemas['CheckoutSessionStatus']));
 
 /** The `refund` object of a session: whether its payment can be refunded through the API right now, by the same rule as the refund operations. */
-export function refundStateView(payment: PaymentRow | null | undefined): Schemas['SessionRefundState'] {
-  const rule = refundability(payment);
+export function refundStateView(payment: PaymentRow | null | undefined, rule: Refundability = refundability(payment)): Schemas['SessionRefundState'] {
   const lastAttempt =
     payment?.refund_last_outcome && payment.refund_last_attempt_at
       ? {
@@ -101,7 +100,7 @@ export function sessionCreatedView({ session, clientSecret, generatedNotificatio
 }
 
 /** Every retrieval field of the document. */
-export function sessionView(session: CheckoutSessionRow, merchant: Merchant, payment?: PaymentRow): Schemas['CheckoutSession'] {
+export function sessionView(session: CheckoutSessionRow, merchant: Merchant, payment?: PaymentRow, refund?: Refundability): Schemas['CheckoutSession'] {
   return {
     object: 'checkout_session',
     id: session.id,
@@ -122,7 +121,7 @@ export function sessionView(session: CheckoutSessionRow, merchant: Merchant, pay
     clientId: session.client_id,
     subscriptionId: session.subscription_id,
     invoiceId: session.invoice_id,
-    refund: refundStateView(payment),
+    refund: refundStateView(payment, refund),
   };
 }
 

@@ -6,8 +6,9 @@ import type { components } from '../../../../generated/commerce.js';
 import type { PaymentRow } from '../../../domain/payments/payment.tables.js';
 import type { CapturedPayment, PaymentDetails } from '../../../domain/invoice-payments/payment-details.js';
 import type { InvoicePaymentResult, PayerAction, PayerCard } from '../../../domain/invoice-payments/pay-invoice.js';
+import type { PaymentRefundResult } from '../../../domain/invoice-payments/payment-refund.js';
 import { amountDue } from '../../../domain/invoices/invoice.lines.js';
-import { decimalToAmount } from '../../../shared/money.js';
+import { decimalToAmount, minorUnits } from '../../../shared/money.js';
 import { challengeUrl } from '../../../rails/issuer-challenge.js';
 import { bankTransferPagePath } from '../../../domain/invoice-payments/bank-transfer.js';
 
@@ -108,6 +109,36 @@ export function paymentResponseView(r: InvoicePaymentResult, publicBaseUrl: stri
     authorizationCode: authorizationCode(p),
     hostMessage: hostMessage(p, r.action),
     ...(r.action.type === 'bank_transfer' ? { bankTransferInstructions: bankTransferView(r.action.instructions) } : {}),
+  };
+}
+
+/**
+ * The answer of `payinvoice` to a refund (`originalPaymentReference`): the refunded payment, the
+ * refund made (`Success`, or accepted to complete later), never a charge (`amountPaid` 0).
+ */
+export function refundResponseView(r: PaymentRefundResult, publicBaseUrl: string): Schemas['PaymentResponse'] {
+  const p = r.payment;
+  const money = (value: string) => decimalToAmount(value, p.currency);
+  const amount = `${new Decimal(r.refund.amount).toFixed(minorUnits(p.currency))} ${p.currency}`;
+  const hostMessage = r.refund.alreadyRefunded
+    ? 'Already refunded in full'
+    : r.refund.completed
+      ? `Refunded ${amount}`
+      : `Refund of ${amount} accepted; it completes later`;
+  return {
+    ...paymentResponseView({ ...r, action: { type: 'none' } }, publicBaseUrl),
+    amountPaid: 0,
+    feePaid: 0,
+    paymentStatusId: 'Success',
+    isSuccess: true,
+    hostMessage,
+    refund: {
+      amount: money(r.refund.amount),
+      alreadyRefunded: r.refund.alreadyRefunded,
+      completed: r.refund.completed,
+      refundedAmount: money(p.refunded_amount),
+      refundableAmount: money(r.refund.left),
+    },
   };
 }
 

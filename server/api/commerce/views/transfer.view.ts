@@ -36,6 +36,8 @@ function describe(row: TransactionRow): string {
       return 'Transfer fee';
     case 'account_payment':
       return 'Paid from the account';
+    case 'account_refund':
+      return 'Refund to the account';
     default:
       return `${row.type} (${side})`;
   }
