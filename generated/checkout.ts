@@ -1915,6 +1915,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/transfers/{transferId}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The test transfer to fail (the Commerce transfer's `id`, the `data.object.id` of a `transfer.*` event).
+                 * @example 90433
+                 */
+                transferId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a test transfer fail now
+         * @description Acts as the receiving side of a transfer (the other Till account's processor, the bank or the
+         *     CBDC network): the test transfer, still `Processing`, fails now. Its amount and the sender's
+         *     share of the fee go back to the source account's available balance through the ledger (a Till
+         *     destination never received anything), and `transfer.failed` is sent with `failureReason` (yours,
+         *     or `The receiving institution rejected the transfer (test helper).`). Answers the failed
+         *     transfer. A transfer that already completed or failed answers 409 `invalid_state`; another
+         *     merchant's (or a live) transfer answers 404. Test mode only: needs a test secret key
+         *     (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: not in the source
+         *     documents (when a transfer completes: see `TransferEventObject`).
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["failTestTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disputes": {
         parameters: {
             query?: never;
@@ -3269,6 +3305,126 @@ export interface webhooks {
          *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
          */
         post: operations["disputeClosedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `transfer.processing` event
+         * @description Sent when a transfer is made (`POST /v1/transfer` of the Commerce interface): it is `Processing`, its
+         *     amount and the sender's share of the fee have left the source account's available balance, and
+         *     `completionDate` says when it completes (1 hour later between Till accounts; the next business day,
+         *     24 hours later moved past Saturday and Sunday UTC, out of Till).
+         *
+         *     Sent to every enabled webhook configuration whose `subscribedEvents` matches (`transfer.processing`,
+         *     `transfer.*` or `*`; every event by default), for the merchant that sent the transfer.
+         *     Live-mode events go to the live URL signed with the live secret, test-mode events to the
+         *     sandbox URL signed with the sandbox secret. Till's design: the source documents show the
+         *     transfer statuses, not these events (see `TransferEventObject`).
+         *
+         *     Answer with any 2xx within 30 seconds. Otherwise the delivery failed and Till retries it after 1
+         *     minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5 hours), then
+         *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
+         *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
+         *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
+         *
+         *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
+         */
+        post: operations["transferProcessingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `transfer.completed` event
+         * @description Sent when a `Processing` transfer completes at its `completionDate` (on the merchant's sandbox clock in
+         *     test mode): the destination has the money; a Till destination's available balance is credited now.
+         *
+         *     Sent to every enabled webhook configuration whose `subscribedEvents` matches (`transfer.completed`,
+         *     `transfer.*` or `*`; every event by default), for the merchant that sent the transfer.
+         *     Live-mode events go to the live URL signed with the live secret, test-mode events to the
+         *     sandbox URL signed with the sandbox secret. Till's design: the source documents show the
+         *     transfer statuses, not these events (see `TransferEventObject`).
+         *
+         *     Answer with any 2xx within 30 seconds. Otherwise the delivery failed and Till retries it after 1
+         *     minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5 hours), then
+         *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
+         *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
+         *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
+         *
+         *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
+         */
+        post: operations["transferCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `transfer.failed` event
+         * @description Sent when a `Processing` transfer fails (the receiving side rejects it): the amount and the sender's
+         *     share of the fee are back in the source account's available balance (ledger entries), and
+         *     `failureReason` says why. In test mode the test helper `failTestTransfer` makes a transfer fail.
+         *
+         *     Sent to every enabled webhook configuration whose `subscribedEvents` matches (`transfer.failed`,
+         *     `transfer.*` or `*`; every event by default), for the merchant that sent the transfer.
+         *     Live-mode events go to the live URL signed with the live secret, test-mode events to the
+         *     sandbox URL signed with the sandbox secret. Till's design: the source documents show the
+         *     transfer statuses, not these events (see `TransferEventObject`).
+         *
+         *     Answer with any 2xx within 30 seconds. Otherwise the delivery failed and Till retries it after 1
+         *     minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours (6 retries, about 34.5 hours), then
+         *     dead-letters it; every attempt is in the delivery log (`listWebhookDeliveries`) and a failed or
+         *     dead-lettered delivery can be re-sent (`resendWebhookDelivery`). Retries carry the same event `id`.
+         *     Verify `X-Webhook-Signature` (or the Standard Webhooks `webhook-signature`) over the raw body in
+         *     constant time before trusting the event. To refuse replays, verify `webhook-signature` and reject an
+         *     attempt whose signed `webhook-timestamp` (when this attempt was sent) is more than a few minutes from
+         *     your clock. `created` is when the event happened and retries and re-sends keep it, so do not judge a
+         *     delivery's age by it. De-duplicate on `id`.
+         *
+         *     Scope: none (public). Till calls your endpoint; authenticate the call by its signature.
+         */
+        post: operations["transferFailedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5102,7 +5258,7 @@ export interface components {
          * @example payment.succeeded
          * @enum {string}
          */
-        EventType: "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.released" | "payment.authorization_expired" | "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "invoice.paid" | "invoice.payment_failed" | "invoice.past_due" | "invoice.expired" | "invoice.sent" | "invoice.voided" | "invoice.refunded" | "subscription.created" | "subscription.activated" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.unpaid" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.updated" | "payout.completed" | "payout.failed" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "webhook.test";
+        EventType: "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.authorized" | "payment.captured" | "payment.released" | "payment.authorization_expired" | "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "invoice.paid" | "invoice.payment_failed" | "invoice.past_due" | "invoice.expired" | "invoice.sent" | "invoice.voided" | "invoice.refunded" | "subscription.created" | "subscription.activated" | "subscription.renewed" | "subscription.payment_failed" | "subscription.past_due" | "subscription.unpaid" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.updated" | "payout.completed" | "payout.failed" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "webhook.test";
         /** @description Which URL and which event type to test. */
         WebhookTestEventRequest: {
             /**
@@ -5239,7 +5395,7 @@ export interface components {
              * @example 1042
              */
             merchantId: number;
-            /** @description Holds the subject of the event in `data.object`, an object with its own `object` discriminator: `payment`, `checkout_session`, `invoice`, `subscription`, `payout`, `dispute` or `test`. Statuses inside it are PascalCase. Each event type below defines its shape. */
+            /** @description Holds the subject of the event in `data.object`, an object with its own `object` discriminator: `payment`, `checkout_session`, `invoice`, `subscription`, `payout`, `dispute`, `transfer` or `test`. Statuses inside it are PascalCase. Each event type below defines its shape. */
             data: {
                 /** @description The subject of the event; each event type narrows it. */
                 object: {
@@ -6241,6 +6397,123 @@ export interface components {
              */
             type: "dispute.closed";
         };
+        /** @description A transfer out of a Commerce wallet account (`POST /v1/transfer` of the Commerce interface): `data.object` of `transfer.*` events, and what `failTestTransfer` answers. Till's design (the source documents show the transfer's fields and its statuses `Processing`, `Completed` and `Failed`, not its events): a new transfer is `Processing` (`transfer.processing`; its amount and the sender's share of the fee have left the available balance) and moves on by the clock at `completionDate` - 1 hour after it was made between Till accounts (`ExecuteTransfer`), the next business day at the same time of day (24 hours later, moved past Saturday and Sunday, UTC) out of Till - to `Completed` (`transfer.completed`; a Till destination is credited then), or to `Failed` when the receiving side rejects it (`transfer.failed`; the amount and the sender's share of the fee return to the available balance through the ledger). Events go to the sending merchant; the receiving merchant sees the money in its transactions. In test mode the merchant's sandbox clock runs this (`advanceTestClock`) and `failTestTransfer` makes a `Processing` transfer fail. Money fields are numbers in the currency's major unit, as on the other events. */
+        TransferEventObject: {
+            /**
+             * @description Always `transfer`.
+             * @constant
+             */
+            object: "transfer";
+            /**
+             * @description Transfer id (the Commerce transfer's `id`).
+             * @example 90433
+             */
+            id: number;
+            /**
+             * @description Till's reference of the transfer (`TRF-...`).
+             * @example TRF-20261122-7R1W4Z
+             */
+            referenceNumber: string;
+            /**
+             * @description Kind of transfer.
+             * @enum {string}
+             */
+            transferAction: "ExecuteTransfer" | "BankTransfer" | "BankWithdrawal" | "CBDCTransfer";
+            /**
+             * @description The wallet account debited.
+             * @example 7001
+             */
+            sourceAccountId: number;
+            /**
+             * @description The Till account number, or the bank account or wallet outside Till, credited.
+             * @example US64SVBKUS6S3300958879
+             */
+            destinationAccountNumber: string;
+            /**
+             * @description The institution the transfer goes through - 1 Till, 2 the bank network, 3 the CBDC network.
+             * @enum {integer}
+             */
+            institutionId: 1 | 2 | 3;
+            /** @description Amount transferred. */
+            amount: components["schemas"]["Amount"];
+            /** @description The transfer's fee (1% of the amount), both shares. */
+            fee: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description Who pays the fee - the sender, the receiver, or half each (`Both`).
+             * @enum {string}
+             */
+            feePayer: "Sender" | "Receiver" | "Both";
+            /**
+             * @description `Processing` until it completes or fails; `Completed` and `Failed` are final.
+             * @enum {string}
+             */
+            status: "Processing" | "Completed" | "Failed";
+            /**
+             * @description Why the transfer failed, in words; null unless `Failed`.
+             * @example null
+             */
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the transfer completed, or will complete while `Processing`; null once `Failed`.
+             * @example 2026-11-23T09:30:00Z
+             */
+            completionDate: string | null;
+            /** @description True for a live-mode transfer. */
+            isLive: boolean;
+            /** @description When the transfer was made. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description `data` of `transfer.*` events. */
+        TransferEventData: {
+            object: components["schemas"]["TransferEventObject"];
+        };
+        /** @description `transfer.processing`: sent when a transfer is made and is on its way (`Processing`). */
+        TransferProcessingEvent: components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description Always `transfer.processing`.
+             * @constant
+             */
+            type: "transfer.processing";
+            data: components["schemas"]["TransferEventData"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.processing";
+        };
+        /** @description `transfer.completed`: sent when a transfer reaches its destination (`Completed`). */
+        TransferCompletedEvent: components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description Always `transfer.completed`.
+             * @constant
+             */
+            type: "transfer.completed";
+            data: components["schemas"]["TransferEventData"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.completed";
+        };
+        /** @description `transfer.failed`: sent when a transfer fails; its amount and the sender's share of the fee are back in the available balance. */
+        TransferFailedEvent: components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description Always `transfer.failed`.
+             * @constant
+             */
+            type: "transfer.failed";
+            data: components["schemas"]["TransferEventData"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.failed";
+        };
         /** @description The subject of a `webhook.test` event. Till's design: a test delivery is always of type `webhook.test` (never a real-looking `payment.*` event), and `eventType` names the type that was asked for, so your handler can exercise that branch. */
         TestEventObject: {
             /**
@@ -6285,7 +6558,7 @@ export interface components {
             type: "webhook.test";
         };
         /** @description Any webhook event Till sends, told apart by `type`. Narrow on `type` and ignore types you do not handle. */
-        WebhookEvent: components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentAuthorizedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["PaymentReleasedEvent"] | components["schemas"]["PaymentAuthorizationExpiredEvent"] | components["schemas"]["CheckoutSessionCompletedEvent"] | components["schemas"]["CheckoutSessionExpiredEvent"] | components["schemas"]["CheckoutSessionCancelledEvent"] | components["schemas"]["InvoicePaidEvent"] | components["schemas"]["InvoicePaymentFailedEvent"] | components["schemas"]["InvoicePastDueEvent"] | components["schemas"]["InvoiceExpiredEvent"] | components["schemas"]["InvoiceSentEvent"] | components["schemas"]["InvoiceVoidedEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["SubscriptionCreatedEvent"] | components["schemas"]["SubscriptionActivatedEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionPaymentFailedEvent"] | components["schemas"]["SubscriptionPastDueEvent"] | components["schemas"]["SubscriptionUnpaidEvent"] | components["schemas"]["SubscriptionPausedEvent"] | components["schemas"]["SubscriptionResumedEvent"] | components["schemas"]["SubscriptionCancelledEvent"] | components["schemas"]["SubscriptionUpdatedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeUpdatedEvent"] | components["schemas"]["DisputeClosedEvent"] | components["schemas"]["WebhookTestEvent"];
+        WebhookEvent: components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PaymentAuthorizedEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["PaymentReleasedEvent"] | components["schemas"]["PaymentAuthorizationExpiredEvent"] | components["schemas"]["CheckoutSessionCompletedEvent"] | components["schemas"]["CheckoutSessionExpiredEvent"] | components["schemas"]["CheckoutSessionCancelledEvent"] | components["schemas"]["InvoicePaidEvent"] | components["schemas"]["InvoicePaymentFailedEvent"] | components["schemas"]["InvoicePastDueEvent"] | components["schemas"]["InvoiceExpiredEvent"] | components["schemas"]["InvoiceSentEvent"] | components["schemas"]["InvoiceVoidedEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["SubscriptionCreatedEvent"] | components["schemas"]["SubscriptionActivatedEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionPaymentFailedEvent"] | components["schemas"]["SubscriptionPastDueEvent"] | components["schemas"]["SubscriptionUnpaidEvent"] | components["schemas"]["SubscriptionPausedEvent"] | components["schemas"]["SubscriptionResumedEvent"] | components["schemas"]["SubscriptionCancelledEvent"] | components["schemas"]["SubscriptionUpdatedEvent"] | components["schemas"]["PayoutCompletedEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["DisputeOpenedEvent"] | components["schemas"]["DisputeUpdatedEvent"] | components["schemas"]["DisputeClosedEvent"] | components["schemas"]["TransferProcessingEvent"] | components["schemas"]["TransferCompletedEvent"] | components["schemas"]["TransferFailedEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description The delivery of one event to one URL of a configuration, with every attempt (automatic retries and re-sends). Till's design: it also carries the `event` that is delivered. */
         WebhookDelivery: {
             /**
@@ -6621,6 +6894,14 @@ export interface components {
              * @constant
              */
             livemode: false;
+        };
+        /** @description Why the transfer fails (optional). */
+        TestTransferFailRequest: {
+            /**
+             * @description The `failureReason` of the failed transfer and its `transfer.failed` event. Defaults to `The receiving institution rejected the transfer (test helper).`
+             * @example The bank account is closed.
+             */
+            failureReason?: string;
         };
         /** @description A page of disputes, newest first. */
         DisputeList: {
@@ -10404,6 +10685,76 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    failTestTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The test transfer to fail (the Commerce transfer's `id`, the `data.object.id` of a `transfer.*` event).
+                 * @example 90433
+                 */
+                transferId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestTransferFailRequest"];
+            };
+        };
+        responses: {
+            /** @description The transfer, `Failed`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferEventObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The `Idempotency-Key` clashes, or the transfer is no longer `Processing` (`invalid_state`). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listDisputes: {
         parameters: {
             query?: {
@@ -12688,6 +13039,204 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisputeClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx (or no answer within 30 seconds) is a failed delivery; Till retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-letters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferProcessingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lower-case hex HMAC-SHA256 of the raw request body, keyed with the signing secret (the configuration's sandbox or live secret, or the session's `notificationSecret` for a per-session URL; the secret string's UTF-8 bytes are the key). Compute it over the exact bytes received, before any JSON parsing, and compare in constant time. Reject the event when it does not match.
+                 * @example sha256=5f8d0c3b6f2a4e1d9c7b8a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d
+                 */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The event id (the body's `id`). Informational, not signed: trust the signed body.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "X-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description The event type (the body's `type`). Informational, not signed.
+                 * @example payment.succeeded
+                 */
+                "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
+                /**
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
+                 * @example 1795339800
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header (Till's design, so standard verifier libraries work): the event id, the same on every retry.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header: `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`. The key is the signing secret: for a secret of the form `whsec_<base64>` (as Till generates them) the base64-decoded bytes after the prefix, as the Standard Webhooks libraries expect; for a secret you chose, its UTF-8 bytes. Several signatures may be given, separated by spaces; accept the event when any one matches. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON. Verify the signature over these exact bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferProcessingEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx (or no answer within 30 seconds) is a failed delivery; Till retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-letters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lower-case hex HMAC-SHA256 of the raw request body, keyed with the signing secret (the configuration's sandbox or live secret, or the session's `notificationSecret` for a per-session URL; the secret string's UTF-8 bytes are the key). Compute it over the exact bytes received, before any JSON parsing, and compare in constant time. Reject the event when it does not match.
+                 * @example sha256=5f8d0c3b6f2a4e1d9c7b8a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d
+                 */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The event id (the body's `id`). Informational, not signed: trust the signed body.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "X-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description The event type (the body's `type`). Informational, not signed.
+                 * @example payment.succeeded
+                 */
+                "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
+                /**
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
+                 * @example 1795339800
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header (Till's design, so standard verifier libraries work): the event id, the same on every retry.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header: `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`. The key is the signing secret: for a secret of the form `whsec_<base64>` (as Till generates them) the base64-decoded bytes after the prefix, as the Standard Webhooks libraries expect; for a secret you chose, its UTF-8 bytes. Several signatures may be given, separated by spaces; accept the event when any one matches. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON. Verify the signature over these exact bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx (or no answer within 30 seconds) is a failed delivery; Till retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-letters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lower-case hex HMAC-SHA256 of the raw request body, keyed with the signing secret (the configuration's sandbox or live secret, or the session's `notificationSecret` for a per-session URL; the secret string's UTF-8 bytes are the key). Compute it over the exact bytes received, before any JSON parsing, and compare in constant time. Reject the event when it does not match.
+                 * @example sha256=5f8d0c3b6f2a4e1d9c7b8a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d
+                 */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The event id (the body's `id`). Informational, not signed: trust the signed body.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "X-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description The event type (the body's `type`). Informational, not signed.
+                 * @example payment.succeeded
+                 */
+                "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
+                /**
+                 * @description Wall-clock Unix time in seconds when this attempt was sent; each retry and re-send carries its own, while the body's `created` stays when the event happened. Informational, not signed: judge an attempt's age by the signed `webhook-timestamp`, which has the same value.
+                 * @example 1795339800
+                 */
+                "X-Webhook-Timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header (Till's design, so standard verifier libraries work): the event id, the same on every retry.
+                 * @example evt_7Qm2Lx9Vb4Rt8Kc1
+                 */
+                "webhook-id": components["parameters"]["StandardWebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks header: wall-clock Unix time in seconds when this attempt was sent (the same value as `X-Webhook-Timestamp`); each retry and re-send carries its own, while the body's `created` stays when the event happened. Signed in `webhook-signature`; reject the attempt when it is more than 5 minutes from your clock.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardWebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks header: `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`. The key is the signing secret: for a secret of the form `whsec_<base64>` (as Till generates them) the base64-decoded bytes after the prefix, as the Standard Webhooks libraries expect; for a secret you chose, its UTF-8 bytes. Several signatures may be given, separated by spaces; accept the event when any one matches. Compare in constant time.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["StandardWebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, as JSON. Verify the signature over these exact bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferFailedEvent"];
             };
         };
         responses: {

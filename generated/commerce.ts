@@ -653,8 +653,8 @@ export interface paths {
          *     `transferAction eq 'BankTransfer'` or `status eq 'Completed' and amount ge 100`;
          *     `$orderby` for example `createdDateTime desc`. Till's design: `$filter` and `$orderby` take
          *     `id`, `referenceNumber`, `transferAction`, `sourceAccountId`, `destinationAccountNumber`,
-         *     `amount`, `fee`, `currencyCode`, `status`, `feePayer` and `createdDateTime` (`description`
-         *     can be filtered only). Only transfers sent from the caller's accounts are listed; money
+         *     `amount`, `fee`, `currencyCode`, `status`, `feePayer`, `institutionId` and
+         *     `createdDateTime` (`description` can be filtered only). Only transfers sent from the caller's accounts are listed; money
          *     received from another account shows in `GET /v1/transaction`. Newest first by default;
          *     `$top` is at most 100 and defaults to 25; `@odata.nextLink` is present while more items
          *     follow.
@@ -687,22 +687,37 @@ export interface paths {
          *     money from one of the authenticated user's accounts to a Till account number
          *     (`ExecuteTransfer`), a bank account (`BankTransfer`, `BankWithdrawal`) or a CBDC wallet
          *     (`CBDCTransfer`). `currencyCode` must be the source account's currency (otherwise 400
-         *     `validation_error` naming `currencyCode`). A transfer moves `Pending` -> `Processing` ->
-         *     `Completed` or `Failed`; it shows in `GET /v1/GatewayTransferDto`. When the source account's
-         *     available balance does not cover the amount (plus the fee when the sender pays it), or the
-         *     account is not `Active`, it answers 409 `invalid_state` and nothing moves (two transfers at
-         *     the same time cannot together overdraw the account). A source account that is not the
-         *     user's answers 404.
+         *     `validation_error` naming `currencyCode`). It shows in `GET /v1/GatewayTransferDto`. When
+         *     the source account's available balance does not cover the amount (plus the fee when the
+         *     sender pays it), or the account is not `Active`, it answers 409 `invalid_state` and nothing
+         *     moves (two transfers at the same time cannot together overdraw the account). A source
+         *     account that is not the user's answers 404.
          *
          *     Till's design:
          *     - `ExecuteTransfer` needs the `accountNumber` of another Till wallet account in the same mode
          *       and currency (usually another merchant's); an unknown number, or the source account's
-         *       own, answers 400 `validation_error`
-         *       naming `destinationAccountNumber`. The money is on the destination account at once.
+         *       own, answers 400 `validation_error` naming `destinationAccountNumber`.
          *     - `BankTransfer`, `BankWithdrawal` and `CBDCTransfer` send the money out of Till to the
          *       account number given.
-         *     - The sandbox processes every transfer at once: the answer is `Completed`, and the money has
-         *       left the source account (and reached a Till destination) in the same transaction.
+         *     - **Processing.** A new transfer answers `Processing`: the amount and the sender's share of
+         *       the fee have left the source account's available balance (booked at once, so they cannot
+         *       be spent twice), and `transfer.processing` is sent (Checkout & Billing webhooks). It moves
+         *       on by the clock (the merchant's sandbox clock in test mode, `advanceTestClock`), at
+         *       `completionDateTime`: a transfer between Till accounts (`ExecuteTransfer`) completes 1
+         *       hour after it was made; a transfer out of Till (`BankTransfer`, `BankWithdrawal`,
+         *       `CBDCTransfer`) completes on the next business day at the same time of day (24 hours
+         *       later, moved past Saturday and Sunday, UTC), as a bank's next-day transfer does.
+         *     - **Completed.** The destination has the money (a Till destination gets the amount less
+         *       the receiver's share of the fee in its available balance then, not before);
+         *       `transfer.completed` is sent.
+         *     - **Failed.** A transfer that the receiving side rejects fails while it is `Processing`:
+         *       the amount and the sender's share of the fee return to the source account's available
+         *       balance through the ledger (a failed transfer costs nothing), `failureReason` says why,
+         *       and `transfer.failed` is sent. In test mode the test helper `failTestTransfer` (Checkout
+         *       & Billing) makes a `Processing` transfer fail. A `Completed` transfer never fails.
+         *     - `institutionId` names the institution the transfer goes through (see
+         *       `getTransfersDashboard`): 1 Till (between Till accounts), 2 the bank network
+         *       (`BankTransfer`, `BankWithdrawal`), 3 the CBDC network (`CBDCTransfer`).
          *     - The fee is 1% of the amount, rounded half up to the currency's minor unit. `feePayer`
          *       `Sender`: the source account pays the amount plus the fee; `Receiver`: the destination
          *       receives the amount less the fee; `Both`: the sender pays half the fee (rounded half up)
@@ -772,9 +787,10 @@ export interface paths {
          *     sums the fees; `averageAmount` is the mean amount rounded half up to the currency's minor
          *     unit; `completionRate` is the percentage of `Completed` transfers, rounded to 2 decimals.
          *     A `Both` transfer's fee counts once in `feePayerBreakdown` under `Both`. The merchant's
-         *     default currency is its `defaultCurrency` (`GET /v1/merchant`). Till routes no transfer
-         *     through a financial institution of the merchant yet, so with `institutionId` nothing
-         *     counts (every figure is 0).
+         *     default currency is its `defaultCurrency` (`GET /v1/merchant`). `institutionId` counts only
+         *     the transfers through that institution (the transfer's `institutionId`: 1 Till, 2 the bank
+         *     network, 3 the CBDC network); an id no transfer goes through counts nothing (every figure
+         *     is 0).
          *
          *     Called by the merchant's server with its secret key.
          *
@@ -2852,7 +2868,7 @@ export interface components {
          */
         TransferAction: "RequestQrCode" | "RequestPaymentLink" | "RequestTransfer" | "ExecuteTransfer" | "ATMCashPickUp" | "ATMCashOut" | "CashIn" | "CashOut" | "CBDCTransfer" | "CBDCTransferReceived" | "BankTransfer" | "BankWithdrawal";
         /**
-         * @description State of a transfer. The source document shows `Completed`, `Processing` and `Failed`; Till's design adds `Pending` (accepted, not started) and `Cancelled` (stopped before it was processed). A transfer moves `Pending` -> `Processing` -> `Completed` or `Failed`; only a `Pending` one can become `Cancelled`.
+         * @description State of a transfer. The source document shows `Completed`, `Processing` and `Failed`. Till's design: a new transfer is `Processing` and becomes `Completed` or `Failed` on the clock (see `createTransfer`); `Pending` (accepted, not started) and `Cancelled` (stopped before it was processed) are in the list for transfers Till does not make yet, and never occur today.
          * @enum {string}
          */
         TransferStatus: "Completed" | "Processing" | "Failed" | "Pending" | "Cancelled";
@@ -2861,6 +2877,11 @@ export interface components {
          * @enum {string}
          */
         TransferFeePayer: "Sender" | "Receiver" | "Both";
+        /**
+         * @description Till's design (the source document names `institutionId` as a transfers dashboard filter only): the institution a transfer goes through, from a fixed list - 1 Till (transfers between Till accounts, `ExecuteTransfer`), 2 the bank network (`BankTransfer`, `BankWithdrawal`), 3 the CBDC network (`CBDCTransfer`).
+         * @enum {integer}
+         */
+        TransferInstitutionId: 1 | 2 | 3;
         /** @description A transfer of money from an account. */
         Transfer: {
             /** @description Transfer id. */
@@ -2882,6 +2903,18 @@ export interface components {
             /** @description Till's design - the note given at creation; null when none. */
             description: string | null;
             createdDateTime: components["schemas"]["Timestamp"];
+            institutionId: components["schemas"]["TransferInstitutionId"];
+            /**
+             * Format: date-time
+             * @description Till's design - when the transfer completed (`Completed`), or when it will while it is `Processing` (1 hour after it was made between Till accounts; the next business day out of Till); null once `Failed`.
+             * @example 2026-11-23T09:30:00Z
+             */
+            completionDateTime: string | null;
+            /**
+             * @description Till's design - why the transfer failed, in words; null unless `Failed`.
+             * @example null
+             */
+            failureReason: string | null;
         };
         /** @description A page of transfers. */
         TransferList: {
@@ -5304,7 +5337,7 @@ export interface operations {
                 endDate?: string;
                 /** @description Currency of the transfers to count. Defaults to the merchant's default currency. */
                 currencyCode?: string;
-                /** @description Only transfers through this financial institution (bank or wallet provider) of the merchant. */
+                /** @description Only transfers through this institution (a transfer's `institutionId`; Till's design: 1 Till, between Till accounts; 2 the bank network; 3 the CBDC network). */
                 institutionId?: number;
                 /** @description Size of the time-series buckets. */
                 timeUnit?: "Day" | "Week" | "Month";

@@ -23,6 +23,20 @@ export const fixtureFundingSource = async (ctx: ConformanceContext, key?: string
   ).fundingSourceId;
 export const BANK_ACCOUNT = 'DE89370400440532013000';
 
+/** A `Processing` transfer of the run's merchant (1.00 to a bank, from a payment settled now): its id. */
+export async function fixtureTransfer(ctx: ConformanceContext): Promise<number> {
+  const key = ctx.options.secretKey;
+  await created(ctx, 'settleTestPayment', `/v1/test-helpers/payments/${(await fixturePaid(ctx, 'automatic')).paymentId}/settle`, undefined, key);
+  const body = {
+    sourceAccountId: (await fixtureAccount(ctx)).id,
+    destinationAccountNumber: BANK_ACCOUNT,
+    amount: 1,
+    currencyCode: 'USD',
+    transferAction: 'BankTransfer',
+  };
+  return (await commerceJson(ctx, 'createTransfer', { method: 'POST', path: '/v1/transfer', body })).id;
+}
+
 /** The funds operations of the Commerce interface (issue 15 §4). */
 export const fundsRecipes: Record<string, Recipe> = {
   registerCard: {

@@ -11,6 +11,7 @@ import {
   fixtureQr,
   fixtureWaitingPayment,
 } from './payment-fixtures.js';
+import { fixtureTransfer } from './commerce-funds.js';
 
 export const paymentRecipes: Record<string, Recipe> = {
   refundCheckoutSession: {
@@ -57,6 +58,8 @@ export const paymentRecipes: Record<string, Recipe> = {
   // A payout that arrived, on the run's sandbox merchant (payouts need the clock): a paid payment
   // settled now, then two days (it leaves at the next 00:00 UTC and arrives 24 hours later).
   failTestPayout: { success: async (ctx) => ({ ...(await fixtureArrivedPayout(ctx)), body: {} }) },
+  // A bank transfer made now: `Processing` until the next business day, so the helper can fail it.
+  failTestTransfer: { success: async (ctx) => ({ path: `/v1/test-helpers/transfers/${await fixtureTransfer(ctx)}/fail`, body: {} }) },
   getPayoutsDashboard: { success: async () => ({ path: '/v1/FinancialDashboard/payouts', query: { timeUnit: 'Week' } }) },
   retrieveEvent: {
     success: async (ctx) => ({ path: `/v1/events/${await fixtureEvent(ctx)}` }),

@@ -8,6 +8,7 @@ import { catalogPlans } from './commerce/catalog-plans.js';
 import { fundingSourceScenarios } from './commerce/funding-sources.js';
 import { fundsScenarios } from './commerce/funds.js';
 import { hubScenarios } from './commerce/hub.js';
+import { transferScenarios } from './commerce/transfers.js';
 import { identityScenarios } from './commerce/identity.js';
 import { invoiceStateScenarios } from './commerce/invoice-states.js';
 import { locationScenarios } from './commerce/locations.js';
@@ -27,6 +28,7 @@ export const commerceScenarios: Scenario[] = [
   ...invoicePaymentPage,
   ...fundingSourceScenarios,
   ...fundsScenarios,
+  ...transferScenarios,
   ...invoiceStateScenarios,
   ...commercePayments,
   ...payoutScenarios,

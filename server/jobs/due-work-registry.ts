@@ -3,7 +3,8 @@
 // schedule in real time (jobs/index.ts), and a merchant's sandbox clock runs them all, in this
 // order, at each instant it stops at (domain/clocks/clock-advance.ts): expiry, lapse, settlement and wallet refunds
 // first, then subscription billing (renewals, trial ends, dunning, scheduled cancellations) and
-// invoices falling past due, then payouts (arrivals, then the day's payouts of what is available), then webhook attempts, so the events the others wrote are delivered in the same step.
+// invoices falling past due, then transfers falling due (completed or failed), then payouts (arrivals, then the day's payouts
+// of what is available), then webhook attempts, so the events the others wrote are delivered in the same step.
 import { expireDueSessions, nextSessionExpiry } from '../domain/checkout/session.service.js';
 import { completeDueWalletRefunds, lapseDueHolds, settleDuePayments } from '../domain/checkout/payment-operations.js';
 import { nextSubscriptionWork, runDueSubscriptions } from '../domain/billing/renewal.js';
@@ -15,6 +16,7 @@ import { nextHoldLapse } from '../domain/payments/holds.js';
 import { nextSettlement } from '../domain/payments/settlement.js';
 import { nextWalletRefund } from '../domain/payments/wallet-payment.js';
 import { completeDueArrivals, makeDuePayouts, nextPayoutWork } from '../domain/payouts/payouts.service.js';
+import { completeDueTransfers, nextTransferWork } from '../domain/transfers/transfer-processing.js';
 import { deliverDueWebhooks, nextDeliveryAttempt } from '../domain/webhooks/delivery.js';
 import type { DueScope } from '../shared/due-scope.js';
 import { deliverySettings } from '../api/kit.js';
@@ -32,6 +34,7 @@ export interface ScheduledWork extends DueWork {
     | 'invoicesOverdue'
     | 'invoicesExpired'
     | 'paymentLinksExpired'
+    | 'transfers'
     | 'payouts'
     | 'webhookSweep';
   queue: string;
@@ -122,6 +125,15 @@ const TIMED_WORK: readonly ScheduledWork[] = [
     done: 'payment links expired',
     run: (db, clock, scope) => expireDueLinks(db, clock, scope),
     next: nextExpiringLink,
+  },
+  {
+    id: 'transfers',
+    name: 'transfers falling due',
+    queue: 'transfers-due',
+    cron: '* * * * *',
+    done: 'transfers completed or failed',
+    run: (db, clock, scope) => completeDueTransfers(db, clock, scope),
+    next: nextTransferWork,
   },
   {
     id: 'payouts',

@@ -34,6 +34,9 @@ export const EVENT_TYPES = [
   "dispute.opened",
   "dispute.updated",
   "dispute.closed",
+  "transfer.processing",
+  "transfer.completed",
+  "transfer.failed",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,7 +2,9 @@
 // the domain: the fee rule (server/domain/transfers/transfer-fee.ts: 1% of the amount, rounded half
 // up to the currency's minor unit, split by feePayer) and the balance rules of a transfer
 // (createTransfer on a database of its own: only the available balance leaves, the destination
-// gets its share, every posting balances). The HTTP tests of the same rules are in transfers.test.ts.
+// gets its share when the transfer completes, every posting balances, a failed one returns it all)
+// and when a transfer completes (transfer-timing.ts). The HTTP tests of the same rules are in
+// transfers.test.ts.
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +14,8 @@ import { accountBalance, listAccounts } from '../../server/domain/accounts/accou
 import { post } from '../../server/domain/ledger/ledger.service.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { transferFee } from '../../server/domain/transfers/transfer-fee.js';
+import { completeDueTransfers, failTransferNow } from '../../server/domain/transfers/transfer-processing.js';
+import { completesAt, institutionOf } from '../../server/domain/transfers/transfer-timing.js';
 import { createTransfer, type TransferRequest } from '../../server/domain/transfers/transfer.service.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { AppError } from '../../server/shared/errors.js';
@@ -69,6 +73,27 @@ describe('the transfer fee rule', () => {
   });
 });
 
+describe('when a transfer completes', () => {
+  const at = (iso: string, action: TransferAction) => completesAt(action, new Date(iso)).toISOString();
+
+  it('between Till accounts 1 hour after it was made, any day', () => {
+    expect(at('2026-03-06T23:30:00.000Z', 'ExecuteTransfer')).toBe('2026-03-07T00:30:00.000Z');
+    expect(at('2026-03-07T10:00:00.000Z', 'ExecuteTransfer')).toBe('2026-03-07T11:00:00.000Z'); // a Saturday
+  });
+
+  it('out of Till on the next business day at the same time: 24 hours later, moved past Saturday and Sunday (UTC)', () => {
+    expect(at('2026-03-02T10:00:00.000Z', 'BankTransfer')).toBe('2026-03-03T10:00:00.000Z'); // Monday → Tuesday
+    expect(at('2026-03-05T23:59:59.000Z', 'BankWithdrawal')).toBe('2026-03-06T23:59:59.000Z'); // Thursday → Friday
+    expect(at('2026-03-06T10:00:00.000Z', 'CBDCTransfer')).toBe('2026-03-09T10:00:00.000Z'); // Friday → Monday
+    expect(at('2026-03-07T10:00:00.000Z', 'BankTransfer')).toBe('2026-03-09T10:00:00.000Z'); // Saturday → Monday
+    expect(at('2026-03-08T10:00:00.000Z', 'BankTransfer')).toBe('2026-03-09T10:00:00.000Z'); // Sunday → Monday
+  });
+
+  it('the institution: 1 Till, 2 the bank network, 3 the CBDC network', () => {
+    expect((['ExecuteTransfer', 'BankTransfer', 'BankWithdrawal', 'CBDCTransfer'] as const).map(institutionOf)).toEqual([1, 2, 2, 3]);
+  });
+});
+
 describe('the balance rules of a transfer', () => {
   const clock = new ManualClock('2026-03-02T10:00:00Z');
   const database = useTestDatabase();
@@ -115,6 +140,11 @@ describe('the balance rules of a transfer', () => {
   const entriesOf = (transferId: number) =>
     database.db.selectFrom('ledger_entries').select(['merchant_id', 'account', 'type', 'amount']).where('transfer_id', '=', transferId).orderBy('id').execute();
   const sum = (rows: { amount: string }[]) => rows.reduce((s, r) => s.plus(r.amount), new Decimal(0));
+  /** Moves the base clock on and runs the transfers that fell due: how many completed or failed. */
+  const later = (seconds: number) => {
+    clock.advance(seconds);
+    return completeDueTransfers(database.db, clock);
+  };
 
   it('feePayer Sender, between Till accounts: the source pays the amount and the fee, the destination gets the amount', async () => {
     const a = await account('100.00');
@@ -125,7 +155,11 @@ describe('the balance rules of a transfer', () => {
       action: 'ExecuteTransfer',
       destinationAccountNumber: b.account.account_number,
     });
-    expect(transfer).toMatchObject({ status: 'Completed', fee_payer: 'Sender', destination_account_id: b.account.id });
+    expect(transfer).toMatchObject({ status: 'Processing', fee_payer: 'Sender', destination_account_id: b.account.id, institution_id: 1 });
+    expect(await balanceOf(a)).toEqual({ current: 49.5, available: 49.5 });
+    expect(await balanceOf(b)).toEqual({ current: 0, available: 0 });
+    expect(await later(3599)).toBe(0);
+    expect(await later(1)).toBe(1);
     expect(await balanceOf(a)).toEqual({ current: 49.5, available: 49.5 });
     expect(await balanceOf(b)).toEqual({ current: 50, available: 50 });
   });
@@ -136,6 +170,7 @@ describe('the balance rules of a transfer', () => {
     const to = { action: 'ExecuteTransfer' as const, destinationAccountNumber: b.account.account_number };
     await send(a.tenant, { sourceAccountId: a.account.id, amount: '10.00', feePayer: 'Receiver', ...to });
     await send(a.tenant, { sourceAccountId: a.account.id, amount: '33.33', feePayer: 'Both', ...to });
+    await later(3600);
     expect(await balanceOf(a)).toEqual({ current: 56.5, available: 56.5 }); // 100 - 10 - (33.33 + 0.17)
     expect(await balanceOf(b)).toEqual({ current: 43.07, available: 43.07 }); // (10 - 0.10) + (33.33 - 0.16)
   });
@@ -151,6 +186,31 @@ describe('the balance rules of a transfer', () => {
       ['fees', 'transfer_fee', 0.2],
     ]);
     expect(sum(entries).isZero()).toBe(true);
+  });
+
+  it('a failed transfer returns the amount and the sender fee for any fee payer, exactly; the destination gets nothing', async () => {
+    for (const feePayer of PAYERS) {
+      const a = await account('100.00');
+      const b = await account('0');
+      const out = await send(a.tenant, { sourceAccountId: a.account.id, amount: '33.33', feePayer });
+      const till = await send(a.tenant, {
+        sourceAccountId: a.account.id,
+        amount: '12.34',
+        feePayer,
+        action: 'ExecuteTransfer',
+        destinationAccountNumber: b.account.account_number,
+      });
+      for (const transfer of [out, till]) {
+        const failed = await failTransferNow(database.db, clock, a.tenant, transfer.id, 'Rejected.');
+        expect(failed).toMatchObject({ status: 'Failed', failure_reason: 'Rejected.' });
+        const entries = await entriesOf(transfer.id);
+        expect(sum(entries).isZero(), feePayer).toBe(true);
+        expect(sum(entries.filter((e) => e.account === 'transfers')).isZero(), feePayer).toBe(true);
+      }
+      expect(await balanceOf(a), feePayer).toEqual({ current: 100, available: 100 });
+      await later(7 * 86_400);
+      expect(await balanceOf(b), feePayer).toEqual({ current: 0, available: 0 });
+    }
   });
 
   it('availableAmount may be lower than currentAmount: only the available part leaves, amount and fee; short, nothing is written', async () => {

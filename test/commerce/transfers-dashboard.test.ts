@@ -1,5 +1,5 @@
 // The transfers dashboard: every figure against the transfer rows behind it, for the period,
-// the currency and each timeUnit.
+// the currency, the institution and each timeUnit.
 import { Decimal } from 'decimal.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
@@ -28,10 +28,14 @@ beforeAll(async () => {
   await send('2026-03-02T10:00:00Z', { destinationAccountNumber: till, amount: 100 });
   await send('2026-03-02T23:30:00Z', { destinationAccountNumber: bank, amount: 50, transferAction: 'BankTransfer', feePayer: 'Receiver' });
   const failed = await send('2026-03-10T12:00:00Z', { destinationAccountNumber: bank, amount: 33.33, transferAction: 'BankWithdrawal', feePayer: 'Both' });
+  // A transfer the bank bounced while it was processing.
+  const bounced = await t.call('POST', `/v1/test-helpers/transfers/${failed.id}/fail`, { key: merchant.keys.test.secret, body: {} });
+  if (bounced.status !== 200) throw new Error(bounced.text);
   await send('2026-04-01T00:00:00Z', { destinationAccountNumber: bank, amount: 10, transferAction: 'CBDCTransfer' });
-  // A transfer the bank bounced (the sandbox completes every transfer; the status is set here to count one that did not).
-  await t.database.db.updateTable('transfers').set({ status: 'Failed' }).where('id', '=', failed.id).execute();
   clock.set('2026-04-15T12:00:00Z');
+  // The merchant's sandbox clock runs what fell due since: every other transfer completes.
+  const advanced = await t.call('POST', '/v1/test-helpers/clock/advance', { key: merchant.keys.test.secret, body: { seconds: 1 } });
+  if (advanced.status !== 200) throw new Error(advanced.text);
 });
 
 const dashboard = (qs: string) => t.call('GET', `/v1/FinancialDashboard/transfers${qs}`, { apiKey: merchant.keys.test.secret });
@@ -106,7 +110,7 @@ describe('getTransfersDashboard', () => {
     ]);
   });
 
-  it('defaults to the 30 days before today on the clock; another currency or an institution counts nothing', async () => {
+  it('defaults to the 30 days before today on the clock; another currency counts nothing', async () => {
     // 2026-03-16 .. 2026-04-15: only the CBDC transfer of April 1.
     const res = (await dashboard('')).json;
     expect(res.summary).toMatchObject({ totalTransfers: 1, totalSourceAmount: 10.1 });
@@ -115,7 +119,30 @@ describe('getTransfersDashboard', () => {
     const eur = (await dashboard(`${MARCH}&currencyCode=EUR`)).json;
     expect(eur.summary).toEqual({ totalTransfers: 0, totalSourceAmount: 0, totalPayoutAmount: 0, totalFees: 0, averageAmount: 0, completionRate: 0 });
     expect(eur.typeBreakdown).toEqual([]);
-    expect((await dashboard(`${MARCH}&institutionId=4`)).json.summary.totalTransfers).toBe(0);
+  });
+
+  it('institutionId counts the transfers through that institution only: 1 Till, 2 the bank network, 3 the CBDC network', async () => {
+    const till = (await dashboard(`${MARCH}&institutionId=1`)).json;
+    expect(till.summary).toEqual({ totalTransfers: 1, totalSourceAmount: 101, totalPayoutAmount: 100, totalFees: 1, averageAmount: 100, completionRate: 100 });
+    expect(till.typeBreakdown).toEqual([{ requestType: 'ExecuteTransfer', count: 1, totalAmount: 100, totalFees: 1 }]);
+    const banks = (await dashboard(`${MARCH}&institutionId=2`)).json;
+    expect(banks.summary).toMatchObject({ totalTransfers: 2, totalSourceAmount: 83.5, totalFees: 0.83, completionRate: 50 });
+    expect(banks.statusBreakdown).toEqual([
+      { status: 'Completed', count: 1, totalAmount: 50 },
+      { status: 'Failed', count: 1, totalAmount: 33.33 },
+    ]);
+    expect(banks.timeSeries.filter((d: any) => d.count > 0).map((d: any) => [d.date, d.count])).toEqual([
+      ['2026-03-02', 1],
+      ['2026-03-10', 1],
+    ]);
+    expect((await dashboard(`${MARCH}&institutionId=3`)).json.summary.totalTransfers).toBe(0);
+    expect((await dashboard('?startDate=2026-04-01&endDate=2026-04-01&institutionId=3')).json.summary).toMatchObject({
+      totalTransfers: 1,
+      totalSourceAmount: 10.1,
+    });
+    const none = (await dashboard(`${MARCH}&institutionId=4`)).json;
+    expect(none.summary.totalTransfers).toBe(0);
+    expect(none.timeSeries.every((d: any) => d.count === 0)).toBe(true);
   });
 
   it('a start after the end, or a period over 366 days, is a 400 naming startDate', async () => {

@@ -12,8 +12,8 @@ invoice.payment_failed invoice.past_due invoice.sent invoice.voided invoice.refu
 subscription.activated subscription.renewed subscription.payment_failed subscription.past_due subscription.unpaid
 subscription.paused subscription.resumed subscription.cancelled subscription.updated payout.completed payout.failed
 dispute.opened dispute.updated dispute.closed webhook.test`.split(/\s+/);
-/** Till's additions to the document's list (designed in the contract): an invoice past its `validTo`. */
-const TILL_EVENT_TYPES = ['invoice.expired'];
+/** Till's additions to the document's list (designed in the contract): an invoice past its `validTo`, a transfer's way. */
+const TILL_EVENT_TYPES = ['invoice.expired', 'transfer.processing', 'transfer.completed', 'transfer.failed'];
 
 /** Operations that answer inside the `{success, errorCode, errorMessage, data}` envelope. */
 const ENVELOPE_PATH = /^\/v1\/(subscriptions|subscription-items|plans|customers)(\/|$)/;
@@ -120,7 +120,7 @@ describe('the bundled contracts', () => {
         expect(ex.id).toMatch(/^evt_/);
         expect(ex.created).toBe(ex.createdAt);
         expect(ex.apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(['payment', 'checkout_session', 'invoice', 'subscription', 'payout', 'dispute', 'test']).toContain(ex.data.object.object);
+        expect(['payment', 'checkout_session', 'invoice', 'subscription', 'payout', 'dispute', 'transfer', 'test']).toContain(ex.data.object.object);
       }
     }
   });

@@ -95,6 +95,13 @@ export async function buildWorld(
   const accounts = await t.call('GET', '/v1/account', { apiKey: secret });
   expectStatus(accounts, 200);
   const account = accounts.json.value.find((a: { currencyCode: string }) => a.currencyCode === 'USD').id as number;
+  const fundedPayment = Number(await pay(await session()));
+  await t.database.db.transaction().execute((trx) => settleNow(trx, systemClock, tenant, fundedPayment));
+  const transfer = await t.call('POST', '/v1/transfer', {
+    apiKey: secret,
+    body: { sourceAccountId: account, destinationAccountNumber: 'DE89370400440532013000', amount: 1, currencyCode: 'USD', transferAction: 'BankTransfer' },
+  });
+  expectStatus(transfer, 201); // `Processing` until the next business day
   const year = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
   const registered = await t.call('POST', '/v1/payment/RegisterCard', {
     apiKey: secret,
@@ -131,6 +138,7 @@ export async function buildWorld(
     dispute,
     payout: payout!.id,
     account,
+    transfer: transfer.json.id,
     fundingSource: registered.json.fundingSourceId,
     paymentLink: paymentLink.json.id,
     invoice: invoice.json.id,

@@ -23,6 +23,8 @@ export interface World {
   dispute: string;
   /** A payout (`po_…`) in transit, made through the service (the schedule would wait for the next day). */
   payout: string;
+  /** A transfer out of its account, `Processing` (Commerce; failed by a Checkout test helper). */
+  transfer: number;
   /** Its wallet account in USD (Commerce), and a funding source that waits for its code. */
   account: number;
   fundingSource: number;
@@ -97,6 +99,7 @@ export const MATRIX: Record<string, Target> = {
   getCommercePayment: on('paidPayment'),
   captureCommercePayment: on('heldPayment', {}),
   failTestPayout: on('payout', {}),
+  failTestTransfer: on('transfer', {}, 'transferId'),
   getAccountBalance: on('account'),
   verifyFundingSource: on('fundingSource', { VerificationCode: '123456' }),
   capturePayment: on('heldPayment', {}, 'paymentId'),

@@ -10,6 +10,7 @@ import { markOverdueInvoices } from '../../server/domain/invoices/invoice-billin
 import { expireDueInvoices } from '../../server/domain/invoices/invoice-expiry.js';
 import type { MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { completeDueArrivals, makeDuePayouts } from '../../server/domain/payouts/payouts.service.js';
+import { completeDueTransfers } from '../../server/domain/transfers/transfer-processing.js';
 import { EVENT_TYPES } from '../../server/domain/webhooks/event-types.js';
 import { expectEventMatchesContract as checkEnvelope } from '../support/event-contract.js';
 import { createTestSession } from '../support/server.js';
@@ -56,6 +57,9 @@ describe('the envelope of every event type', () => {
     'dispute.closed',
     'payout.completed',
     'payout.failed',
+    'transfer.processing',
+    'transfer.completed',
+    'transfer.failed',
     'webhook.test',
   ] as const;
   const NOT_PRODUCED_YET: Record<string, string> = {};
@@ -66,6 +70,7 @@ describe('the envelope of every event type', () => {
     subscription: 'subscription',
     payout: 'payout',
     dispute: 'dispute',
+    transfer: 'transfer',
     webhook: 'test',
   };
   const subjectOf = (type: string) => SUBJECT[type.split('.')[0]!];
@@ -249,6 +254,28 @@ describe('the envelope of every event type', () => {
       await paidSession(m);
       ok(await t.call('POST', '/v1/test-helpers/payouts/fail-next', { key: sk, body: {} }));
       await payoutDays(5); // payout.failed
+      // Two bank transfers of settled money (transfer.processing): one fails by the test helper
+      // (transfer.failed), the other completes the next business day (transfer.completed).
+      const funds = await paidSession(m);
+      ok(await t.call('POST', `/v1/test-helpers/payments/${funds.paymentId}/settle`, { key: sk }));
+      const account = (await t.call('GET', '/v1/account', { apiKey: sk })).json.value.find((a: any) => a.currencyCode === 'USD');
+      const send = () =>
+        t.call('POST', '/v1/transfer', {
+          apiKey: sk,
+          body: {
+            sourceAccountId: account.id,
+            destinationAccountNumber: 'DE89370400440532013000',
+            amount: 1,
+            currencyCode: 'USD',
+            transferAction: 'BankTransfer',
+          },
+        });
+      const [failing, completing] = [await send(), await send()];
+      ok(failing, 201);
+      ok(completing, 201);
+      ok(await t.call('POST', `/v1/test-helpers/transfers/${failing.json.id}/fail`, { key: sk, body: {} }));
+      clock.advance(4 * 86_400);
+      expect(await completeDueTransfers(t.database.db, clock, onlyThisMerchant)).toBe(1);
       await deliver();
     });
 

@@ -1,5 +1,6 @@
 // Commerce wallet accounts and balances (paying an invoice from one), transfers and their list, the
-// transactions, and the transfers dashboard. Funding sources are in funding-sources.ts.
+// transactions, and the transfers dashboard. Funding sources are in funding-sources.ts; a
+// transfer's way through `Processing` to `Completed` or `Failed` is in transfers.ts.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { expectError, expectStatus } from '../fixtures/http.js';

@@ -5,11 +5,13 @@ import { createSandboxMerchant } from '../../domain/merchants/merchant.service.j
 import { listMessages } from '../../domain/messages/message.service.js';
 import { failNextPayout, failPayoutNow } from '../../domain/payouts/payouts.service.js';
 import { advanceSandboxClock } from '../../domain/clocks/clock-advance.js';
+import { failTransferNow } from '../../domain/transfers/transfer-processing.js';
 import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
 import { payoutView } from './views/payout.view.js';
 import { paymentReceivedView, qrPaidView, testClockView, testMerchantView, testMessageView } from './views/misc.view.js';
 import { settlementView } from './views/payment.view.js';
+import { transferEventView } from './views/transfer.view.js';
 
 /** Test-mode helpers (live keys are refused before these run). */
 export const testHelperHandlers: CheckoutHandlers = {
@@ -39,6 +41,9 @@ export const testHelperHandlers: CheckoutHandlers = {
   },
   async failTestPayout({ db, deps, tenant, path, body }) {
     return ok(payoutView(await failPayoutNow(db, deps.clock, tenant, path.id, body?.failureReason)));
+  },
+  async failTestTransfer({ db, deps, tenant, path, body }) {
+    return ok(transferEventView(await failTransferNow(db, deps.clock, tenant, path.transferId, body?.failureReason)));
   },
   async listTestMessages({ db, tenant, query }) {
     return ok(listOf(await listMessages(db, tenant, { ...pageOf(query, 25), to: query.to, kind: query.kind }), testMessageView));

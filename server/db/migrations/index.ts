@@ -38,6 +38,7 @@ import * as balancePaymentsAndRefunds from './2026_11_27_0037_balance_payments_a
 import * as invoicePublicCodes from './2026_11_27_0038_invoice_public_codes.js';
 import * as linkDeletion from './2026_11_27_0039_link_deletion.js';
 import * as meteredUsage from './2026_11_27_0040_metered_usage.js';
+import * as transferProcessing from './2026_11_27_0041_transfer_processing.js';
 import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
 
 /**
@@ -84,5 +85,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0038_invoice_public_codes': invoicePublicCodes,
   '2026_11_27_0039_link_deletion': linkDeletion,
   '2026_11_27_0040_metered_usage': meteredUsage,
+  '2026_11_27_0041_transfer_processing': transferProcessing,
   '2026_11_27_0043_merchant_locations': merchantLocations,
 };

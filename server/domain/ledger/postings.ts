@@ -44,6 +44,11 @@ export type Movement =
   | { type: 'transfer_out'; amount: string; senderFee: string; withheld: string }
   /** A transfer from another Till account arrives in the available balance, less the receiver's share of the fee. */
   | { type: 'transfer_in'; amount: string; receiverFee: string }
+  /**
+   * A transfer fails: everything its `transfer_out` took comes back to the available balance (the
+   * money sent, the withheld share and the sender's share of the fee), so a failed transfer costs nothing.
+   */
+  | { type: 'transfer_return'; amount: string; senderFee: string; withheld: string }
   /** A wallet account pays (an invoice): the amount leaves the available balance. Refused when it is short. */
   | { type: 'account_payment'; amount: string }
   /** A refund of what a wallet account paid arrives back in its available balance. */
@@ -64,25 +69,36 @@ const transfer = (type: LedgerEntryType, from: LedgerAccount, to: LedgerAccount,
   { type, account: to, amount: new Decimal(amount).toFixed() },
 ];
 
-/** A transfer's entries, with its fee parts (zero parts left out). */
-function transferEntries(movement: Extract<Movement, { type: 'transfer_out' | 'transfer_in' }>): Entry[] {
-  const entries =
-    movement.type === 'transfer_out'
-      ? [
-          { type: 'transfer' as const, account: 'available' as const, amount: neg(movement.amount) },
-          { type: 'transfer' as const, account: 'transfers' as const, amount: new Decimal(movement.amount).minus(movement.withheld).toFixed() },
-          { type: 'transfer_fee' as const, account: 'fees' as const, amount: new Decimal(movement.withheld).toFixed() },
-          ...transfer('transfer_fee', 'available', 'fees', movement.senderFee),
-        ]
-      : [...transfer('transfer', 'transfers', 'available', movement.amount), ...transfer('transfer_fee', 'available', 'fees', movement.receiverFee)];
-  return entries.filter((e) => !new Decimal(e.amount).isZero());
+/** The entries of a transfer's movement, before zero parts are left out. */
+function transferParts(movement: Extract<Movement, { type: 'transfer_out' | 'transfer_in' | 'transfer_return' }>): Entry[] {
+  switch (movement.type) {
+    case 'transfer_out':
+      return [
+        { type: 'transfer', account: 'available', amount: neg(movement.amount) },
+        { type: 'transfer', account: 'transfers', amount: new Decimal(movement.amount).minus(movement.withheld).toFixed() },
+        { type: 'transfer_fee', account: 'fees', amount: new Decimal(movement.withheld).toFixed() },
+        ...transfer('transfer_fee', 'available', 'fees', movement.senderFee),
+      ];
+    case 'transfer_in':
+      return [...transfer('transfer', 'transfers', 'available', movement.amount), ...transfer('transfer_fee', 'available', 'fees', movement.receiverFee)];
+    case 'transfer_return':
+      // The reverse of its `transfer_out`: the money sent, the withheld share and the sender's share of the fee.
+      return [
+        ...transfer('transfer', 'transfers', 'available', new Decimal(movement.amount).minus(movement.withheld).toFixed()),
+        ...transfer('transfer_fee', 'fees', 'available', new Decimal(movement.withheld).plus(movement.senderFee).toFixed()),
+      ];
+  }
 }
+
+/** A transfer's entries, with its fee parts (zero parts left out). */
+const transferEntries = (movement: Parameters<typeof transferParts>[0]): Entry[] => transferParts(movement).filter((e) => !new Decimal(e.amount).isZero());
 
 /** The entries of one movement. They always sum to zero. */
 export function entriesFor(movement: Movement): Entry[] {
   switch (movement.type) {
     case 'transfer_out':
     case 'transfer_in':
+    case 'transfer_return':
       return transferEntries(movement);
     case 'account_payment':
       return transfer('account_payment', 'available', 'payer', movement.amount);

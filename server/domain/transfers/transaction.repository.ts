@@ -34,6 +34,8 @@ export function tenantTransactions(db: Db, tenant: Tenant) {
       sql<string>`coalesce(t.reference_number, p.reference_number, e.posting_id::text)`.as('reference_number'),
       TRANSACTION_TYPE.as('type'),
       'e.type as entry_type',
+      // The tenant sent the transfer this entry books (a credit then is a failed transfer's return).
+      sql<boolean>`coalesce(t.merchant_id = e.merchant_id AND t.livemode = e.livemode, false)`.as('own_transfer'),
       'e.account as balance',
       'e.amount',
       sql<string>`trim(e.currency)`.as('currency'),
@@ -49,6 +51,7 @@ export type TransactionRow = {
   reference_number: string;
   type: string;
   entry_type: string;
+  own_transfer: boolean;
   balance: string;
   amount: string;
   currency: string;

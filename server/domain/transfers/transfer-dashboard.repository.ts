@@ -12,9 +12,15 @@ export interface DashboardScope {
   to: Date;
   /** Decimal places of the currency (for the average). */
   units: number;
+  /** Only transfers through this institution (1 Till, 2 the bank network, 3 the CBDC network). */
+  institutionId?: number;
 }
 
 export type TimeUnit = 'day' | 'week' | 'month';
+
+/** The institution filter as SQL: true without one. */
+const ofInstitution = (scope: DashboardScope) =>
+  scope.institutionId === undefined ? sql<boolean>`true` : sql<boolean>`institution_id = ${scope.institutionId}`;
 
 function inScope(db: Db, scope: DashboardScope) {
   return db
@@ -22,7 +28,8 @@ function inScope(db: Db, scope: DashboardScope) {
     .where(ofTenant(scope.tenant))
     .where('currency', '=', scope.currency)
     .where('created_at', '>=', scope.from)
-    .where('created_at', '<', scope.to);
+    .where('created_at', '<', scope.to)
+    .where(ofInstitution(scope));
 }
 
 const sumText = (expr: ReturnType<typeof sql>) => sql<string>`coalesce(sum(${expr}), 0)::text`;
@@ -66,7 +73,7 @@ export async function dashboardSeries(db: Db, scope: DashboardScope, unit: TimeU
     ), scoped AS (
       SELECT date_trunc(${trunc}, created_at AT TIME ZONE 'UTC')::date AS bucket, amount, sender_fee, receiver_fee, fee
       FROM transfers
-      WHERE ${ofTenant(scope.tenant)} AND currency = ${scope.currency} AND created_at >= ${scope.from} AND created_at < ${scope.to}
+      WHERE ${ofTenant(scope.tenant)} AND currency = ${scope.currency} AND created_at >= ${scope.from} AND created_at < ${scope.to} AND ${ofInstitution(scope)}
     )
     SELECT to_char(b.bucket, 'YYYY-MM-DD') AS bucket, count(s.bucket)::int AS count,
       coalesce(sum(s.amount + s.sender_fee), 0)::text AS source, coalesce(sum(s.amount - s.receiver_fee), 0)::text AS payout, coalesce(sum(s.fee), 0)::text AS fees

@@ -50,19 +50,17 @@ export function dashboardPeriod(clock: Clock, startDate: string | undefined, end
   return { from: start, to: new Date(end.getTime() + DAY_MS), lastDay: day(end) };
 }
 
-/** The transfers dashboard of the tenant. With `institutionId` nothing counts: Till routes no transfer through one yet. */
+/** The transfers dashboard of the tenant; with `institutionId`, of the transfers through that institution only. */
 export async function transfersDashboard(db: Db, clock: Clock, tenant: Tenant, request: DashboardRequest): Promise<TransfersDashboard> {
   const period = dashboardPeriod(clock, request.startDate, request.endDate);
   const currency = (request.currency ?? (await defaultCurrencyOf(db, tenant.merchantId))).toUpperCase();
-  // An institution matches no transfer: an empty period in the same shape.
-  const to = request.institutionId === undefined ? period.to : period.from;
-  const scope: DashboardScope = { tenant, currency, from: period.from, to, units: minorUnits(currency) };
+  const scope: DashboardScope = { tenant, currency, from: period.from, to: period.to, units: minorUnits(currency), institutionId: request.institutionId };
   const [summary, byAction, byStatus, byFeePayer, series] = await Promise.all([
     dashboardSummary(db, scope),
     dashboardGroups(db, scope, 'transfer_action'),
     dashboardGroups(db, scope, 'status'),
     dashboardGroups(db, scope, 'fee_payer'),
-    dashboardSeries(db, { ...scope, to }, request.timeUnit, period.lastDay),
+    dashboardSeries(db, scope, request.timeUnit, period.lastDay),
   ]);
   const count = Number(summary.count);
   const completionRate = count === 0 ? '0' : new Decimal(summary.completed).times(100).dividedBy(count).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();

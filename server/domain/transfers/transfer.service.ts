@@ -1,6 +1,8 @@
 // Transfers out of a wallet account: to another Till account (`ExecuteTransfer`) or out of Till
-// (a bank, a CBDC wallet). One transaction: the transfer row and its ledger postings, after the
-// source balance is locked and checked, so two transfers at once cannot together overdraw it.
+// (a bank, a CBDC wallet). One transaction: the transfer row, `Processing`, its ledger posting out
+// of the source account and `transfer.processing`, after the source balance is locked and checked,
+// so two transfers at once cannot together overdraw it. It completes or fails later, on the clock
+// (transfer-processing.ts).
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.js';
@@ -11,11 +13,13 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { newReference } from '../../shared/ids.js';
 import { minorUnits } from '../../shared/money.js';
-import { type Tenant, tenantOf } from '../../shared/tenant.js';
+import type { Tenant } from '../../shared/tenant.js';
 import { findDestination } from '../accounts/account.repository.js';
 import { balanceOf, getAccount } from '../accounts/account.service.js';
+import { writeEvent } from '../events/event.service.js';
 import { ensureAvailable, InsufficientBalanceError, post } from '../ledger/ledger.service.js';
-import { transferFee } from './transfer-fee.js';
+import { transferFee, withheldOf } from './transfer-fee.js';
+import { completesAt, institutionOf } from './transfer-timing.js';
 import { insertTransfer } from './transfer.repository.js';
 
 /** A transfer to make. `amount` is exact decimal text in the currency's minor unit. */
@@ -64,7 +68,7 @@ async function ensureCovered(trx: Trx, tenant: Tenant, source: WalletAccountRow,
   if (available.lessThan(needed)) throw short(available);
 }
 
-/** Makes a transfer: checked, booked and completed at once (the sandbox processes it in the same transaction). */
+/** Makes a transfer: checked, booked out of the source account, `Processing` until it falls due (`transfer.processing`). */
 export async function createTransfer(db: Kysely<Database>, clock: Clock, tenant: Tenant, request: TransferRequest): Promise<TransferRow> {
   return db.transaction().execute(async (trx) => {
     const source = await getAccount(trx, tenant, request.sourceAccountId, 'sourceAccountId');
@@ -94,15 +98,15 @@ export async function createTransfer(db: Kysely<Database>, clock: Clock, tenant:
       receiver_fee: fee.receiverFee,
       fee_payer: request.feePayer,
       currency,
-      status: 'Completed',
+      status: 'Processing',
       description: request.description,
       created_at: now,
+      institution_id: institutionOf(request.action),
+      completes_at: completesAt(request.action, now),
     });
-    const context = { paymentId: null, transferId: transfer.id, currency, at: now };
-    const withheld = destination ? '0' : fee.receiverFee;
-    await post(trx, { ...context, tenant }, [{ type: 'transfer_out', amount: request.amount, senderFee: fee.senderFee, withheld }]);
-    if (destination)
-      await post(trx, { ...context, tenant: tenantOf(destination) }, [{ type: 'transfer_in', amount: request.amount, receiverFee: fee.receiverFee }]);
+    const context = { tenant, paymentId: null, transferId: transfer.id, currency, at: now };
+    await post(trx, context, [{ type: 'transfer_out', amount: request.amount, senderFee: fee.senderFee, withheld: withheldOf(transfer) }]);
+    await writeEvent(trx, clock, { tenant, type: 'transfer.processing', subject: { kind: 'transfer', transfer } });
     return transfer;
   });
 }

@@ -9,6 +9,7 @@ import { paymentEventObject } from './payment.view.js';
 import { payoutView } from './payout.view.js';
 import { sessionEventObject } from './session.view.js';
 import { subscriptionEventObject } from './subscription.view.js';
+import { transferEventView } from './transfer.view.js';
 
 type Schemas = components['schemas'];
 
@@ -31,6 +32,8 @@ export function eventObject(subject: EventSubject): Record<string, unknown> {
       return disputeView(subject.dispute);
     case 'payout':
       return payoutView(subject.payout);
+    case 'transfer':
+      return transferEventView(subject.transfer);
     case 'test':
       return {
         object: 'test',

@@ -30,6 +30,7 @@ export const transferResource = defineResource({
     currencyCode: { column: 'currency', type: 'string' },
     status: { column: 'status', type: { enum: ['Completed', 'Processing', 'Failed', 'Pending', 'Cancelled'] } },
     feePayer: { column: 'fee_payer', type: { enum: ['Sender', 'Receiver', 'Both'] } },
+    institutionId: { column: 'institution_id', type: 'int' },
     description: { column: 'description', type: 'string', nullable: true, sort: false },
     createdDateTime: { column: 'created_at', type: 'datetime' },
   },

@@ -21,6 +21,9 @@ export const transferView = (row: TransferRow): Schemas['Transfer'] => {
     feePayer: row.fee_payer,
     description: row.description,
     createdDateTime: row.created_at.toISOString(),
+    institutionId: row.institution_id,
+    completionDateTime: row.status === 'Failed' ? null : (row.completed_at ?? row.completes_at).toISOString(),
+    failureReason: row.status === 'Failed' ? row.failure_reason : null,
   };
 };
 
@@ -31,9 +34,10 @@ function describe(row: TransactionRow): string {
     case 'settlement':
       return row.balance === 'pending' ? 'Settlement: out of pending' : 'Settlement: into available';
     case 'transfer':
-      return row.amount.startsWith('-') ? 'Transfer sent' : 'Transfer received';
+      if (row.amount.startsWith('-')) return 'Transfer sent';
+      return row.own_transfer ? 'Transfer failed: returned' : 'Transfer received';
     case 'transfer_fee':
-      return 'Transfer fee';
+      return row.own_transfer && !row.amount.startsWith('-') ? 'Transfer fee returned' : 'Transfer fee';
     case 'account_payment':
       return 'Paid from the account';
     case 'account_refund':
