@@ -74,6 +74,7 @@ export function balancePayments(t: TestServer) {
 /** Transfers out of a wallet account (`POST /v1/transfer`), over HTTP. */
 export function transfersKit(t: TestServer) {
   const kit = fundsKit(t);
+  const transfers = (m: MerchantCredentials, qs = '') => t.call('GET', `/v1/GatewayTransferDto${qs}`, { apiKey: m.keys.test.secret });
   return {
     transfer: (m: MerchantCredentials, body: Record<string, unknown>) =>
       t.call('POST', '/v1/transfer', { apiKey: m.keys.test.secret, body: { currencyCode: 'USD', ...body } }),
@@ -84,6 +85,21 @@ export function transfersKit(t: TestServer) {
       const merchant = await t.newMerchant('Sender');
       await kit.funded(merchant, 100);
       return { merchant, account: await kit.account(merchant) };
+    },
+    transfers,
+    transactions: (m: MerchantCredentials, qs = '') => t.call('GET', `/v1/transaction${qs}`, { apiKey: m.keys.test.secret }),
+    /** Moves the merchant's sandbox clock on by `seconds`. */
+    advance: (m: MerchantCredentials, seconds: number) => t.call('POST', '/v1/test-helpers/clock/advance', { key: m.keys.test.secret, body: { seconds } }),
+    /** Fails a transfer still `Processing` (the test helper). */
+    fail: (m: MerchantCredentials, id: number, body?: Record<string, unknown>) =>
+      t.call('POST', `/v1/test-helpers/transfers/${id}/fail`, { key: m.keys.test.secret, body }),
+    /** A transfer as the list shows it. */
+    statusOf: async (m: MerchantCredentials, id: number) => (await transfers(m, `?$filter=id%20eq%20${id}`)).json.value[0],
+    /** The merchant's test-mode `transfer.*` events, oldest first: [type, transfer id, status]. */
+    async transferEvents(m: MerchantCredentials): Promise<[string, number, string][]> {
+      const res = await t.call('GET', '/v1/events?type=transfer.*&limit=100', { key: m.keys.test.secret });
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.map((e: any) => [e.type, e.data.object.id, e.data.object.status]).reverse();
     },
   };
 }

@@ -16,7 +16,8 @@ import { getMerchant } from '../merchants/merchant.service.js';
 import { insertPayment } from '../payments/payment.repository.js';
 import { paymentBase } from '../payments/payment.service.js';
 import { attachRaisedInvoice, openBackingSession, PAYER_WAIT_MINUTES } from './backing-session.js';
-import { type InvoicePaymentResult, enabledOption, type PayWith, payerFor } from './pay-invoice.js';
+import type { InvoicePaymentResult } from './pay-invoice.js';
+import { enabledOption, type PayWith, payerFor } from './payers.js';
 
 /** A payment without an invoice of the merchant's own: the amount in the currency's units as exact decimal text. */
 export interface NewDirectPayment extends Partial<PayWith> {
