@@ -24,3 +24,14 @@ export function addInterval(from: Date, interval: PlanInterval, count: number): 
 
 /** `from` plus whole days (a free trial's length). */
 export const addDays = (from: Date, days: number): Date => new Date(from.getTime() + days * DAY_MS);
+
+/** The last instant a date query may name: the end of 9999-12-31, the last day of four-digit years that dates print and the database reads. */
+const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * The end of a UTC day (the next day's start), as the exclusive end of a period of whole days; for
+ * 9999-12-31, the last day a `format: date` parameter can name, its last millisecond instead (the
+ * next day, in year 10000, is past what the database driver prints and PostgreSQL reads as a
+ * timestamp).
+ */
+export const endOfDay = (day: Date): Date => new Date(Math.min(day.getTime() + DAY_MS, LAST_INSTANT_MS));

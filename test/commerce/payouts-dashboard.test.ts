@@ -150,6 +150,18 @@ describe('getPayoutsDashboard', () => {
     }
   });
 
+  it('the last day the calendar has (9999-12-31) is a period like any other, its last day in the series', async () => {
+    for (const [query, last] of [
+      ['endDate=9999-12-31&timeUnit=Day', '9999-12-31'],
+      ['startDate=9999-12-01&endDate=9999-12-31&timeUnit=Month', '9999-12-01'],
+    ] as const) {
+      const res = await dashboard(query);
+      expect(res.status, `${query}: ${res.text}`).toBe(200);
+      expect(res.json.summary.totalBatches).toBe(0);
+      expect(res.json.timeSeries.at(-1).date).toBe(last);
+    }
+  });
+
   it('refuses a bad period or currency with 400 naming the field', async () => {
     const reversed = await dashboard('startDate=2026-11-10&endDate=2026-11-01');
     expect(reversed.status).toBe(400);

@@ -152,6 +152,19 @@ describe('getTransfersDashboard', () => {
     expect((await dashboard('?startDate=2025-01-01&endDate=2026-03-31')).json.error).toMatchObject({ param: 'startDate' });
   });
 
+  it('the last day the calendar has (9999-12-31) is a period like any other, by day, with an institution', async () => {
+    for (const qs of [
+      '?endDate=9999-12-31&timeUnit=Day',
+      '?endDate=9999-12-31&currencyCode=USD&institutionId=1&timeUnit=Day',
+      '?startDate=9999-12-01&endDate=9999-12-31&timeUnit=Month',
+    ]) {
+      const res = await dashboard(qs);
+      expect(res.status, `${qs}: ${res.text}`).toBe(200);
+      expect(res.json.summary.totalTransfers).toBe(0);
+      expect(res.json.timeSeries.at(-1).date).toBe(qs.includes('Month') ? '9999-12-01' : '9999-12-31');
+    }
+  });
+
   it('another merchant sees none of these transfers', async () => {
     const other = await t.newMerchant('Other');
     const res = await t.call('GET', `/v1/FinancialDashboard/transfers${MARCH}`, { apiKey: other.keys.test.secret });

@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { currencyCode } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { endOfDay } from '../../shared/time.js';
 import * as repo from './payouts-dashboard.repository.js';
 import { defaultCurrencyOf } from '../merchants/default-currency.js';
 
@@ -35,7 +36,7 @@ export function resolvePeriod(clock: Clock, query: DashboardQuery, defaultCurren
     throw new AppError('validation_error', { param: 'startDate', message: `The period is at most ${MAX_PERIOD_DAYS} days; this one has ${days}.` });
   const currency = query.currencyCode ? currencyCode(query.currencyCode, 'currencyCode') : defaultCurrency;
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  return { currency, from: start, until: new Date(end.getTime() + DAY_MS), unit: query.timeUnit, firstDay: day(start), lastDay: day(end) };
+  return { currency, from: start, until: endOfDay(end), unit: query.timeUnit, firstDay: day(start), lastDay: day(end) };
 }
 
 /** Everything the payouts dashboard shows, as the rows' sums and counts (decimal strings). */
@@ -50,7 +51,7 @@ export interface PayoutsDashboard {
 
 export async function payoutsDashboard(db: Db, clock: Clock, tenant: Tenant, query: DashboardQuery): Promise<PayoutsDashboard> {
   const period = resolvePeriod(clock, query, await defaultCurrencyOf(db, tenant.merchantId));
-  const lastDay = new Date(period.until.getTime() - DAY_MS);
+  const lastDay = new Date(`${period.lastDay}T00:00:00Z`);
   return {
     currency: period.currency,
     summary: await repo.payoutsSummary(db, tenant, period),

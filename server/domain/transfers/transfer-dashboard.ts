@@ -6,6 +6,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { minorUnits } from '../../shared/money.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { endOfDay } from '../../shared/time.js';
 import { defaultCurrencyOf } from '../merchants/default-currency.js';
 import { dashboardGroups, dashboardSeries, dashboardSummary, type DashboardScope, type TimeUnit } from './transfer-dashboard.repository.js';
 
@@ -47,7 +48,7 @@ export function dashboardPeriod(clock: Clock, startDate: string | undefined, end
   if (start > end) throw new AppError('validation_error', { param: 'startDate', message: 'startDate must not be after endDate.' });
   if ((end.getTime() - start.getTime()) / DAY_MS + 1 > MAX_DAYS)
     throw new AppError('validation_error', { param: 'startDate', message: `The period may be at most ${MAX_DAYS} days.` });
-  return { from: start, to: new Date(end.getTime() + DAY_MS), lastDay: day(end) };
+  return { from: start, to: endOfDay(end), lastDay: day(end) };
 }
 
 /** The transfers dashboard of the tenant; with `institutionId`, of the transfers through that institution only. */
