@@ -67,7 +67,7 @@ describe('merchant locations', () => {
     expect(named.json.merchantLocation).toEqual(made.json);
     const apiKey = m.keys.test.secret;
     expect((await t.call('GET', `/v1/invoice/${named.json.id}`, { apiKey })).json.merchantLocation).toEqual(made.json);
-    const code = encodeURIComponent(named.json.referenceNumber);
+    const code = encodeURIComponent(named.json.code);
     expect((await t.call('GET', `/v1/invoice/getByReference(code='${code}')`)).json.merchantLocation).toEqual(made.json);
     const list = (await t.call('GET', '/v1/invoice?$orderby=id asc', { apiKey })).json.value;
     expect(list.map((i: any) => [i.id, i.merchantLocation?.id])).toEqual([

@@ -52,6 +52,8 @@ describe('listing subscriptions', () => {
       canceledAt: null,
       pausedAt: null,
       createdDateTime: subscription.startDate,
+      subscriptionBillingType: 'Recurring',
+      isMetered: false,
     });
   });
 

@@ -118,6 +118,10 @@ export async function buildWorld(
   const trial = await session({ paymentType: 'subscription', subscriptionPlanId: shared.plan, clientId: shared.customer, trialDays: 7, amount: 61.37 });
   const subscription = (await t.call('GET', `/v1/checkout-sessions/${trial.id}`, { key: secret })).json.subscriptionId as number;
   expect(subscription).toBeTruthy();
+  const subscribed = await t.call('GET', `/v1/subscriptions/${subscription}`, { key: secret });
+  expectStatus(subscribed, 200);
+  const subscriptionItem = subscribed.json.data.items[0].id as number;
+  expect(subscriptionItem).toBeTruthy();
   const sent = await t.call('POST', `/v1/WebhookConfiguration/${shared.webhook}/SendTestEvent`, { key: secret, body: { live: livemode } });
   expectStatus(sent, 200);
   const restricted = await t.call('POST', `/v1/role/${shared.role}/keys`, { apiKey: secret });
@@ -143,6 +147,7 @@ export async function buildWorld(
     paymentLink: paymentLink.json.id,
     invoice: invoice.json.id,
     subscription,
+    subscriptionItem,
     delivery: sent.json.deliveryId,
     event: events.json.data[0].id,
     restrictedKey: restricted.json.id,

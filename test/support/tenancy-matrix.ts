@@ -32,6 +32,8 @@ export interface World {
   paymentLink: number;
   invoice: number;
   subscription: number;
+  /** The subscription's item (its plan is not metered: usage on it is refused, but only after the tenant). */
+  subscriptionItem: number;
   customer: number;
   product: string;
   plan: number;
@@ -116,6 +118,7 @@ export const MATRIX: Record<string, Target> = {
   resumeSubscription: on('subscription'),
   changeSubscriptionPlan: { kind: 'subscription', params: (w) => ({ id: w.subscription }), body: { planId: 1 } },
   // A parameter the path does not name goes to the query (planId is required there).
+  createUsageRecord: on('subscriptionItem', { quantity: 1 }),
   previewSubscriptionPlanChange: { kind: 'subscription', params: (w) => ({ id: w.subscription, planId: w.plan }) },
   retrieveCustomer: on('customer'),
   retrieveProduct: on('product'),
@@ -140,6 +143,7 @@ export const MATRIX: Record<string, Target> = {
   updateSubscriptionInventoryItem: on('inventoryItem', { status: 'Discontinued' }),
   deleteSubscriptionInventoryItem: on('inventoryItem'),
   cancelCommerceSubscription: on('subscription', { cancelAtPeriodEnd: false }),
+  recordCommerceSubscriptionUsage: on('subscription', { quantity: 1 }),
   // Roles are the merchant's in both modes; a restricted key is its mode's.
   getRole: on('role'),
   // Refused with 404 to another merchant; never reached across modes here (an active key carries it: 409).
