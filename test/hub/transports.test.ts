@@ -13,7 +13,10 @@ afterEach(stopHubClients);
 
 /** A restricted key of merchant A whose role reads invoices, and how to revoke it. */
 async function revocableKey() {
-  const role = await t.call('POST', '/v1/role', { apiKey: skA(), body: { name: `Hub reader ${Date.now()} ${Math.random()}`, scopes: ['invoice.read'] } });
+  const role = await t.call('POST', '/v1/role', {
+    apiKey: skA(),
+    body: { name: `Hub reader ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`, scopes: ['invoice.read'] },
+  });
   expect(role.status, role.text).toBe(201);
   const made = await t.call('POST', `/v1/role/${role.json.id}/keys`, { apiKey: skA(), body: {} });
   expect(made.status, made.text).toBe(201);
