@@ -11,7 +11,7 @@ import { useTestServer } from '../support/server.js';
 const clock = new ManualClock('2026-03-04T10:00:00.000Z');
 const t = useTestServer({ clock });
 const kit = fundsKit(t);
-const { transfer, balance, funded, transactions, advance, fail, statusOf, transferEvents } = transfersKit(t);
+const { transfer, balance, funded, transactions, advance, fail, statusOf, transferEvents, ledgerOf } = transfersKit(t);
 const HOUR = 3600;
 
 describe('a transfer on the clock: Processing, then Completed or Failed', () => {
@@ -60,12 +60,7 @@ describe('a transfer on the clock: Processing, then Completed or Failed', () => 
     });
     expect(await balance(a.merchant, a.account.id)).toEqual(before);
     expect(await statusOf(a.merchant, res.json.id)).toMatchObject({ status: 'Failed', failureReason: 'The bank account is closed.', completionDateTime: null });
-    const entries = await t.database.db
-      .selectFrom('ledger_entries')
-      .select(['account', 'type', 'amount'])
-      .where('transfer_id', '=', res.json.id)
-      .orderBy('id')
-      .execute();
+    const entries = await ledgerOf(res.json.id);
     expect(entries).toEqual([
       { account: 'available', type: 'transfer', amount: '-33.3300' },
       { account: 'transfers', type: 'transfer', amount: '33.0000' },

@@ -11,7 +11,7 @@ import { useTestServer } from '../support/server.js';
 const clock = new ManualClock('2026-03-04T10:00:00.000Z');
 const t = useTestServer({ clock });
 const kit = fundsKit(t);
-const { transfer, balance, funded, transfers, transactions, advance, statusOf, transferEvents } = transfersKit(t);
+const { transfer, balance, funded, transfers, transactions, advance, statusOf, transferEvents, ledgerOf } = transfersKit(t);
 
 const HOUR = 3600;
 
@@ -112,12 +112,7 @@ describe('createTransfer between Till accounts', () => {
       completionDateTime: '2026-03-05T10:00:00.000Z',
     });
     expect((await balance(a.merchant, a.account.id)).availableAmount).toBe(76.8);
-    const entries = await t.database.db
-      .selectFrom('ledger_entries')
-      .select(['account', 'type', 'amount'])
-      .where('transfer_id', '=', res.json.id)
-      .orderBy('id')
-      .execute();
+    const entries = await ledgerOf(res.json.id);
     expect(entries).toEqual([
       { account: 'available', type: 'transfer', amount: '-20.0000' },
       { account: 'transfers', type: 'transfer', amount: '19.8000' },

@@ -93,6 +93,9 @@ export function transfersKit(t: TestServer) {
     /** Fails a transfer still `Processing` (the test helper). */
     fail: (m: MerchantCredentials, id: number, body?: Record<string, unknown>) =>
       t.call('POST', `/v1/test-helpers/transfers/${id}/fail`, { key: m.keys.test.secret, body }),
+    /** The ledger entries naming a transfer, oldest first: account, type and amount. */
+    ledgerOf: (transferId: number) =>
+      t.database.db.selectFrom('ledger_entries').select(['account', 'type', 'amount']).where('transfer_id', '=', transferId).orderBy('id').execute(),
     /** A transfer as the list shows it. */
     statusOf: async (m: MerchantCredentials, id: number) => (await transfers(m, `?$filter=id%20eq%20${id}`)).json.value[0],
     /** The merchant's test-mode `transfer.*` events, oldest first: [type, transfer id, status]. */
