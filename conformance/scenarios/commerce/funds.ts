@@ -3,11 +3,10 @@
 // transfer's way through `Processing` to `Completed` or `Failed` is in transfers.ts.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
-import { expectError, expectStatus } from '../fixtures/http.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { scenario } from '../fixtures/scenario.js';
 import { newSession, payByCard } from '../fixtures/sessions.js';
 import { card, newInvoice, optionOf, payInvoice, VISA } from '../fixtures/commerce-payments.js';
-import { call } from '../fixtures/http.js';
 import { otherSecretKey, secretKey } from '../fixtures/keys.js';
 import {
   ACCOUNT,
