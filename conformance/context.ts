@@ -10,11 +10,15 @@ import type { ContractValidator } from './validator.js';
 export const PENDING_PREFIX = 'PENDING:';
 
 /** The context cases and scenarios run in: plain HTTP with contract checks, SDK clients, clean-up. */
-export function createContext(options: ConformanceOptions, validator: ContractValidator): ConformanceContext & { cleanup(): Promise<void> } {
+export function createContext(
+  options: ConformanceOptions,
+  validator: ContractValidator,
+  onOtherMerchant: (made: SandboxMerchant) => void = () => {},
+): ConformanceContext & { cleanup(): Promise<void> } {
   const runId = `conf${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const cleanups: (() => Promise<unknown>)[] = [];
   const seen501 = new Set<string>();
-  const shared: Shared = { runId, cleanups, seen501 };
+  const shared: Shared = { runId, cleanups, seen501, onOtherMerchant };
   const ctx = contextFor(options, validator, shared);
   return {
     ...ctx,
@@ -36,16 +40,19 @@ interface Shared {
   cleanups: (() => Promise<unknown>)[];
   seen501: Set<string>;
   sandbox?: Promise<SandboxMerchant>;
+  other?: Promise<SandboxMerchant>;
+  /** Told once when the run makes its second merchant (or cannot). */
+  onOtherMerchant: (made: SandboxMerchant) => void;
 }
 
-/** Makes the run's sandbox merchant through the `createTestMerchant` test helper. */
-async function makeSandboxMerchant(ctx: ConformanceContext): Promise<SandboxMerchant> {
+/** Makes a sandbox merchant for the run through the `createTestMerchant` test helper (`label` names what it is for). */
+async function makeSandboxMerchant(ctx: ConformanceContext, label: string): Promise<SandboxMerchant> {
   if (ctx.options.target !== 'server') return { unavailable: 'a mock has no merchants' };
   if (!(await ctx.isImplemented('createTestMerchant'))) return { unavailable: 'the target does not offer createTestMerchant' };
   const res = await ctx.request(
     'checkout',
     'createTestMerchant',
-    { method: 'POST', path: '/v1/test-helpers/merchants', key: ctx.options.secretKey, body: { name: `conformance ${ctx.runId}` } },
+    { method: 'POST', path: '/v1/test-helpers/merchants', key: ctx.options.secretKey, body: { name: `conformance ${label} ${ctx.runId}` } },
     [],
   );
   if (res.status === 501) return { unavailable: 'the target does not implement createTestMerchant' };
@@ -85,8 +92,15 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     // The Commerce key follows the secret key: a sandbox merchant has no other.
     withKeys: (keys) => contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared),
     sandboxMerchant() {
-      shared.sandbox ??= makeSandboxMerchant(context);
+      shared.sandbox ??= makeSandboxMerchant(context, 'clock');
       return shared.sandbox;
+    },
+    otherMerchant() {
+      shared.other ??= makeSandboxMerchant(context, 'other').then((made) => {
+        shared.onOtherMerchant(made);
+        return made;
+      });
+      return shared.other;
     },
   };
   return context;

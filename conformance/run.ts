@@ -149,7 +149,17 @@ async function runScenarios(
 /** Runs the contract cases of every operation, then the behaviour scenarios, and builds the report. */
 export async function runConformance(options: ConformanceOptions, scenarios: Scenario[], progress: (event: Progress) => void = () => {}): Promise<Report> {
   const validator = new ContractValidator(loadBundledContracts());
-  const ctx = createContext(options, validator);
+  let otherMerchant: Report['otherMerchant'];
+  const ctx = createContext(options, validator, (made) => {
+    otherMerchant = 'unavailable' in made ? { unavailable: made.unavailable } : { id: made.id };
+    progress({
+      kind: 'note',
+      line:
+        'unavailable' in made
+          ? `no --other-secret-key, and no second merchant could be made: ${made.unavailable}`
+          : `no --other-secret-key: the checks that need a second merchant use sandbox merchant ${made.id} (made by createTestMerchant)`,
+    });
+  });
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const clock: ClockMerchant = {};
@@ -162,6 +172,7 @@ export async function runConformance(options: ConformanceOptions, scenarios: Sce
       startedAt,
       durationMs: Date.now() - started,
       ...(clock.sandbox ? { sandboxMerchant: clock.sandbox } : {}),
+      ...(otherMerchant ? { otherMerchant } : {}),
       operations,
       scenarios: scenarioResults,
       totals: totals(operations, scenarioResults),

@@ -76,6 +76,11 @@ export interface ConformanceContext {
    * sandbox clock: the merchant given is never moved in time. Or why there is none.
    */
   sandboxMerchant(): Promise<SandboxMerchant>;
+  /**
+   * A second merchant for the checks that another merchant's objects stay out of reach, made on first use
+   * (through `createTestMerchant`) when the run was not given `--other-secret-key`. Or why there is none.
+   */
+  otherMerchant(): Promise<SandboxMerchant>;
   /** The same context acting for another merchant (a sandbox merchant's keys); clean-ups and the run id are shared. */
   withKeys(keys: { secretKey: string; publishableKey?: string | undefined }): ConformanceContext;
 }
@@ -139,6 +144,8 @@ export interface Report {
   durationMs?: number;
   /** The sandbox merchant the clock scenarios ran on (id), or why they had none. */
   sandboxMerchant?: { id: number } | { unavailable: string };
+  /** The second merchant the suite made for itself (no `--other-secret-key`), or why it could not. */
+  otherMerchant?: { id: number } | { unavailable: string };
   operations: OperationResult[];
   scenarios: ScenarioResult[];
   totals: { passed: number; failed: number; pending: number };

@@ -119,7 +119,7 @@ export const customers: Scenario[] = [
     requires: ['createCustomer', 'retrieveCustomer', 'listCustomers'],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const email = emailFor(ctx, 'theirs');
       const theirs = envelopeData(await postCustomer(ctx, { email }, other), 201, "the other merchant's customer");
       expectEnvelopeError(

@@ -145,7 +145,7 @@ export const invoicesAndPortal: Scenario[] = [
     serverOnly: true,
     async run(ctx) {
       expectError(await createPortalSession(ctx, {}), 400, 'invalid_request', undefined, 'clientId');
-      const foreign = await customerOf(ctx, 'portal-foreign', otherSecretKey(ctx));
+      const foreign = await customerOf(ctx, 'portal-foreign', await otherSecretKey(ctx));
       expectError(await createPortalSession(ctx, { clientId: foreign.id }), 400, 'invalid_request', 'validation_error', 'clientId');
     },
   },

@@ -76,7 +76,7 @@ export const planListsAndStates: Scenario[] = [
     requires: ['createProduct', 'createPlan', 'retrievePlan', 'updatePlan', 'archivePlan'],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const product = await newProduct(ctx, 'their plan', other);
       const plan = await newPlan(ctx, product.id, 'theirs', {}, other);
       const path = `/v1/plans/${plan.id}`;

@@ -90,7 +90,7 @@ export const plans: Scenario[] = [
     requires: ['createProduct', 'createPlan'],
     serverOnly: true,
     async run(ctx) {
-      const foreign = await newProduct(ctx, 'not yours', otherSecretKey(ctx));
+      const foreign = await newProduct(ctx, 'not yours', await otherSecretKey(ctx));
       const res = await call(ctx, 'checkout', 'createPlan', {
         method: 'POST',
         path: '/v1/plans',

@@ -59,7 +59,7 @@ export const products: Scenario[] = [
     requires: ['createProduct', 'retrieveProduct', 'listProducts'],
     serverOnly: true,
     async run(ctx) {
-      const theirs = await newProduct(ctx, 'their product', otherSecretKey(ctx));
+      const theirs = await newProduct(ctx, 'their product', await otherSecretKey(ctx));
       const mine = await newProduct(ctx, 'my sentinel');
       expectError(await call(ctx, 'checkout', 'retrieveProduct', { method: 'GET', path: `/v1/products/${theirs.id}`, key: secretKey(ctx) }), 404, 'not_found');
       const page = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: secretKey(ctx), query: { limit: 100 } });

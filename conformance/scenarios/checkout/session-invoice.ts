@@ -157,7 +157,7 @@ export const invoicePayment: Scenario[] = [
     requires: ['createInvoice', SESSION],
     serverOnly: true,
     async run(ctx) {
-      const theirs = await newInvoice(ctx, 'USD', otherSecretKey(ctx));
+      const theirs = await newInvoice(ctx, 'USD', await otherSecretKey(ctx));
       expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: theirs.id }), 404, 'not_found', 'invoice_not_found');
       expectError(
         await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: theirs.reference }),

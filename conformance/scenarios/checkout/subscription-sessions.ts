@@ -39,7 +39,7 @@ export const subscriptionSessions: Scenario[] = [
     requires: ['createProduct', 'createPlan', 'createCustomer', SESSION],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const { plan } = await subscriptionParts(ctx, 'foreign client');
       const theirs = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'foreign-client') }, other), 201, "the other merchant's customer");
       expectError(
@@ -58,7 +58,7 @@ export const subscriptionSessions: Scenario[] = [
     requires: ['createProduct', 'createPlan', 'createCustomer', SESSION],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const { customer } = await subscriptionParts(ctx, 'foreign plan');
       const theirProduct = await newProduct(ctx, 'foreign plan product', other);
       const theirPlan = await newPlan(ctx, theirProduct.id, 'foreign plan', {}, other);

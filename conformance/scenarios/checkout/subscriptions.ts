@@ -148,7 +148,7 @@ export const subscriptions: Scenario[] = [
     requires: [...SUBSCRIBE_TRIAL],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const { subscriptionId } = await trialSubscription(ctx, 'subscription other merchant');
       expectEnvelopeError(await getSubscription(ctx, subscriptionId, other), 404, 'not_found');
       expectEnvelopeError(

@@ -94,7 +94,7 @@ export const fundsScenarios: Scenario[] = [
     PAYMENTS,
     [...FUND, 'getAccountBalance', ...PAY],
     async (ctx) => {
-      const payee = otherSecretKey(ctx);
+      const payee = await otherSecretKey(ctx);
       const account = await fundedAccount(ctx, 50);
       const balance = async () => (await commerce(ctx, 'getAccountBalance', { method: 'GET', path: `/v1/account/${account.id}/balance` })).json.availableAmount;
       const before = await balance();

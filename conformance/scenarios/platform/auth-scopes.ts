@@ -98,7 +98,7 @@ export const authScopes: Scenario[] = [
     requires: ['createProduct', 'retrieveProduct', 'createPlan', 'retrievePlan', 'createCustomer', 'retrieveCustomer'],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const product = await newProduct(ctx, 'foreign product', other);
       const plan = await newPlan(ctx, product.id, 'foreign plan', {}, other);
       const customer = envelopeData(await postCustomer(ctx, { email: emailFor(ctx, 'foreign') }, other), 201, 'create a customer of the other merchant');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { call, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
-import { publishableKey, secretKey, tag } from '../fixtures/keys.js';
+import { otherSecretKey, publishableKey, secretKey, tag } from '../fixtures/keys.js';
 import { SESSION } from '../fixtures/operations.js';
 import { pending } from '../fixtures/scenario.js';
 import { AUTH } from '../fixtures/sections.js';
@@ -140,12 +140,10 @@ export const auth: Scenario[] = [
       // A made-up secret in the right shape.
       expectError(await getSession(ctx, a.id, { key: pk, clientSecret: `${a.id}_secret_conformance${tag(ctx)}` }), 401, 'authentication');
       // Another merchant's session, with its own client secret, under this merchant's publishable key.
-      if (ctx.options.otherSecretKey) {
-        const theirs = await newSession(ctx, {}, ctx.options.otherSecretKey);
-        expectError(await getSession(ctx, theirs.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
-        expectError(await getSessionStatus(ctx, theirs.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
-        expectError(await getSession(ctx, a.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
-      }
+      const theirs = await newSession(ctx, {}, await otherSecretKey(ctx));
+      expectError(await getSession(ctx, theirs.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
+      expectError(await getSessionStatus(ctx, theirs.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
+      expectError(await getSession(ctx, a.id, { key: pk, clientSecret: theirs.clientSecret }), 401, 'authentication');
       // The other mode's sessions need a live key, which the options do not carry.
     },
   },

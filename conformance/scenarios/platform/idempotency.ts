@@ -112,7 +112,7 @@ export const idempotency: Scenario[] = [
     requires: ['createProduct'],
     serverOnly: true,
     async run(ctx) {
-      const other = otherSecretKey(ctx);
+      const other = await otherSecretKey(ctx);
       const key = `conf-${tag(ctx)}-per-merchant`;
       const body = { name: `Conformance ${tag(ctx)} shared key` };
       const mine = await call(ctx, 'checkout', 'createProduct', {
