@@ -3,11 +3,11 @@
 // own) and says whether it keeps the contract and the rules of the source documents.
 //
 //   npm run conformance -- --base-url URL --secret-key sk_test_… [--commerce-base-url URL] [--publishable-key pk_test_…]
-//       [--api-key sk_test_…] [--other-secret-key sk_test_…] [--target server|mock]
+//       [--api-key sk_test_…] [--other-secret-key sk_test_…] [--live-secret-key sk_live_…] [--target server|mock]
 //       [--implemented FILE] [--report out/] [--reporter junit] [--junit FILE] [--only ID_PREFIX]… [--contract-only] [--quiet] [--verbose]
 //
 // Every option can come from the environment instead: TILL_BASE_URL, TILL_COMMERCE_BASE_URL, TILL_SECRET_KEY,
-// TILL_PUBLISHABLE_KEY, TILL_API_KEY, TILL_OTHER_SECRET_KEY, TILL_CONFORMANCE_TARGET,
+// TILL_PUBLISHABLE_KEY, TILL_API_KEY, TILL_OTHER_SECRET_KEY, TILL_LIVE_SECRET_KEY, TILL_CONFORMANCE_TARGET,
 // TILL_CONFORMANCE_IMPLEMENTED, TILL_CONFORMANCE_REPORT, TILL_CONFORMANCE_JUNIT. A preflight checks
 // the URL and the keys first. Exit status: 0 when nothing failed, 1 on any failure, 2 for a bad
 // call or a failed preflight.
@@ -22,7 +22,7 @@ import { scenarios } from './scenarios/index.js';
 import type { ConformanceOptions } from './types.js';
 
 const usage = `Usage: npm run conformance -- --base-url URL --secret-key sk_test_... [--commerce-base-url URL] [--publishable-key pk_test_...] [--api-key sk_test_...]
-       [--other-secret-key sk_test_...] [--target server|mock] [--implemented FILE] [--report DIR] [--reporter junit] [--junit FILE]
+       [--other-secret-key sk_test_...] [--live-secret-key sk_live_...] [--target server|mock] [--implemented FILE] [--report DIR] [--reporter junit] [--junit FILE]
        [--only SCENARIO_ID_PREFIX]... [--contract-only] [--quiet] [--verbose]`;
 
 function fail(message: string): never {
@@ -44,6 +44,7 @@ function parseValues(): Values {
         'publishable-key': { type: 'string' },
         'api-key': { type: 'string' },
         'other-secret-key': { type: 'string' },
+        'live-secret-key': { type: 'string' },
         target: { type: 'string' },
         implemented: { type: 'string' },
         report: { type: 'string' },
@@ -109,6 +110,7 @@ function readOptions(values: Values): { options: ConformanceOptions; junitFile: 
     publishableKey: str('publishable-key', 'TILL_PUBLISHABLE_KEY'),
     apiKey: str('api-key', 'TILL_API_KEY'),
     otherSecretKey: str('other-secret-key', 'TILL_OTHER_SECRET_KEY'),
+    liveSecretKey: str('live-secret-key', 'TILL_LIVE_SECRET_KEY'),
     target,
     implemented,
     reportDir,

@@ -23,9 +23,10 @@ function keyKind(key: string): 'sk_test' | 'sk_live' | 'pk_test' | 'pk_live' | '
 }
 
 /** What is wrong with a key given for `option`, which wants a key of kind `want`, or undefined. */
-function keyProblem(option: string, key: string, want: 'sk_test' | 'pk_test'): string | undefined {
+function keyProblem(option: string, key: string, want: 'sk_test' | 'pk_test' | 'sk_live'): string | undefined {
   const kind = keyKind(key);
   if (kind === want) return undefined;
+  if (want === 'sk_live') return `${option} ${key.slice(0, 8)}… is not a live secret key (sk_live_…)`;
   const shown = `${key.slice(0, 8)}…`;
   if (kind === 'sk_live' || kind === 'pk_live') return `${option} ${shown} is a live key: the suite creates objects, so give a test key (${want}_…)`;
   if (want === 'sk_test' && kind === 'pk_test') return `${option} ${shown} is a publishable key: give the merchant's test secret key (sk_test_…)`;
@@ -85,6 +86,7 @@ function checkKeyKinds(options: ConformanceOptions, log: Log): string[] {
     keyProblem('--secret-key', options.secretKey, 'sk_test'),
     options.publishableKey ? keyProblem('--publishable-key', options.publishableKey, 'pk_test') : undefined,
     options.otherSecretKey ? keyProblem('--other-secret-key', options.otherSecretKey, 'sk_test') : undefined,
+    options.liveSecretKey ? keyProblem('--live-secret-key', options.liveSecretKey, 'sk_live') : undefined,
   ].filter((p): p is string => p !== undefined);
   if (options.otherSecretKey && options.otherSecretKey === options.secretKey)
     problems.push("--other-secret-key is the same key as --secret-key: give a second merchant's test secret key");

@@ -40,6 +40,11 @@ export interface ConformanceOptions {
   apiKey?: string | undefined;
   /** A secret key of a second merchant, for the "another merchant's id answers 404" checks. */
   otherSecretKey?: string | undefined;
+  /**
+   * The same merchant's live secret key (`sk_live_…`), for the checks that the two modes keep their objects apart.
+   * Nothing is charged: those checks only create and read objects. Without it they are pending.
+   */
+  liveSecretKey?: string | undefined;
   /** `server` checks behaviour; `mock` (the Prism mock) checks only that answers keep the contract. */
   target: 'server' | 'mock';
   /** Only these operationIds count as implemented (from `npm run operations -- --json`); otherwise a 501 says so. */

@@ -35,7 +35,7 @@ const { values } = parseArgs({
 });
 const reportDir = path.resolve(root, values['report-dir']!);
 
-async function merchant(name: string, env: NodeJS.ProcessEnv): Promise<{ keys: { test: { secret: string; publishable: string } } }> {
+async function merchant(name: string, env: NodeJS.ProcessEnv): Promise<{ keys: { test: { secret: string; publishable: string }; live: { secret: string } } }> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json'], { cwd: root, env });
   return JSON.parse(stdout);
 }
@@ -143,6 +143,8 @@ async function againstServer(label: string, database: NodeJS.ProcessEnv, extra: 
       a.keys.test.publishable,
       '--other-secret-key',
       b.keys.test.secret,
+      '--live-secret-key',
+      a.keys.live.secret,
       '--implemented',
       path.join(reportDir, 'implemented.json'),
       '--report',
