@@ -60,34 +60,13 @@
  * row failed, or when a webhook case lost or duplicated an event; sample error answers are
  * printed. Missing a goal is reported, not a failure.
  *
- * Settings (environment):
- *   BENCH_DURATION          seconds measured per target and operation, for payments, and per
- *                           webhook case (default 5); plus 1 s warm-up
- *   BENCH_CONNECTIONS       concurrent connections, and payment loops (default 50)
- *   BENCH_PG_URL            PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
- *   BENCH_COLD_START_RUNS   cold starts per database (default 3)
- *   BENCH_WEBHOOK_RATE      events a second written by the outbox case (default 600)
- *   BENCH_WEBHOOK_DRAIN     seconds to wait for the last deliveries of a webhook case (default 60)
- *   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
- *                           till-postgres-2, node-http, pg-floor, prism, payments, cold-start, webhooks,
- *                           invoices
- *                           (default all)
- *   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
- *                           too, in turn with this checkout's Till on each database (rows
- *                           baseline-pglite, baseline-postgres, and a ×baseline ratio); a revision
- *                           without scripts/build.mjs runs `node --import tsx server/main.ts`
- *   BENCH_ROUNDS            rounds of each Till target (default 1); with BENCH_BASELINE the order
- *                           alternates (odd rounds this checkout first), and the totals over all
- *                           rounds are compared, so neither side always runs on a warmer machine
- *   BENCH_INVOICES          invoices seeded for the invoice list (default 1,000,000)
- *   BENCH_INVOICE_RUNS      page requests timed at 1 connection (default 300; 20 untimed first)
- *   BENCH_INVOICE_COUNT_RUNS  `$count=true` requests timed (default 20; 2 untimed first)
- *   BENCH_INVOICE_CONNECTIONS  connections of the invoice page's concurrent row (default 4)
+ * Settings are environment variables, listed in `help` below (`npm run bench -- --help`).
  *
  * Every child process, temp dir and database this script creates is removed at the end, on an
  * error, and on Ctrl+C.
  */
 import { evaluateGoals } from './bench-goals.js';
+import { parseCommandLine } from './cli.js';
 import { cleanupAll, isInterrupted } from './bench-lib.js';
 import { benchInvoices, type InvoiceBenchResult, invoiceGoals } from './bench-invoices.js';
 import {
@@ -101,6 +80,40 @@ import {
   wanted,
 } from './bench-parts.js';
 import { addRatios, paymentAndStartProblems, printReport, type Report, rowProblems, webhookProblems, writeResults } from './bench-report.js';
+
+const help = `Usage: [SETTING=value ...] npm run bench
+
+Measures Till's throughput and latency (PGlite, PostgreSQL, two workers) beside node:http, the
+PostgreSQL floor and the Prism mock; then full card payments, cold starts, webhook delivery and the
+invoice list; prints each goal with its ratio and writes out/bench/results.json and results.md.
+Exit 1 when a part could not be measured or too many answers failed (a missed goal is reported, not
+an exit status). It takes no flags but --help; its settings are environment variables:
+
+  BENCH_DURATION          seconds measured per target and operation, for payments, and per
+                          webhook case (default 5); plus 1 s warm-up
+  BENCH_CONNECTIONS       concurrent connections, and payment loops (default 50)
+  BENCH_PG_URL            PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+  BENCH_COLD_START_RUNS   cold starts per database (default 3)
+  BENCH_WEBHOOK_RATE      events a second written by the outbox case (default 600)
+  BENCH_WEBHOOK_DRAIN     seconds to wait for the last deliveries of a webhook case (default 60)
+  BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
+                          till-postgres-2, node-http, pg-floor, prism, payments, cold-start, webhooks,
+                          invoices
+                          (default all)
+  BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
+                          too, in turn with this checkout's Till on each database (rows
+                          baseline-pglite, baseline-postgres, and a ×baseline ratio); a revision
+                          without scripts/build.mjs runs \`node --import tsx server/main.ts\`
+  BENCH_ROUNDS            rounds of each Till target (default 1); with BENCH_BASELINE the order
+                          alternates (odd rounds this checkout first), and the totals over all
+                          rounds are compared, so neither side always runs on a warmer machine
+  BENCH_INVOICES          invoices seeded for the invoice list (default 1,000,000)
+  BENCH_INVOICE_RUNS      page requests timed at 1 connection (default 300; 20 untimed first)
+  BENCH_INVOICE_COUNT_RUNS  \`$count=true\` requests timed (default 20; 2 untimed first)
+  BENCH_INVOICE_CONNECTIONS  connections of the invoice page's concurrent row (default 4)
+`;
+
+parseCommandLine('bench', help, {});
 
 async function main(): Promise<number> {
   const environment = await describeEnvironment();

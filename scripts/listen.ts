@@ -1,16 +1,11 @@
 // `npm run listen -- --forward-to http://localhost:4000/webhooks`: streams the merchant's test-mode
 // events from a Till server (GET /v1/events/stream) and delivers each to a local URL, signed as
 // the webhook pipeline signs (server/domain/webhooks/sender.ts), printing one line per delivery.
-//
-//   --forward-to <url>   where to POST each event (http or https; any host, loopback included)
-//   --events <list>      only these: names, family.* or *, comma-separated (default: every event)
-//   --base-url <url>     the Till server (default http://localhost:3000)
-//   --api-key <sk_test>  the test secret key (default: $TILL_SECRET_KEY)
-//   --secret <secret>    sign with this secret instead of a new whsec_… one
-import { parseArgs } from 'node:util';
+// Its flags are in `help` below (`npm run listen -- --help`).
 import { newSigningSecret } from '../server/domain/webhooks/configuration.service.js';
 import { subscribed, subscriptionProblem } from '../server/domain/webhooks/event-types.js';
 import { deliveryHeaders } from '../server/domain/webhooks/sender.js';
+import { badCall, parseCommandLine } from './cli.js';
 
 interface Options {
   forwardTo: URL;
@@ -30,22 +25,32 @@ const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5_000;
 const FORWARD_TIMEOUT_MS = 30_000;
 
+const help = `Usage: npm run listen -- --forward-to URL [--events LIST] [--base-url URL] [--api-key sk_test_...] [--secret whsec_...]
+
+Streams the merchant's test-mode events from a Till server (GET /v1/events/stream) and POSTs each,
+signed as Till signs webhooks, to a local URL; one line per delivery. Reconnects by itself and
+resumes after the last event it saw. Ctrl-C stops.
+
+  --forward-to URL   where to POST each event (http or https; any host, loopback included); required
+  --events LIST      only these: names, family.* or *, comma-separated (default: every event)
+  --base-url URL     the Till server (default http://localhost:3000)
+  --api-key KEY      the test secret key (default: $TILL_SECRET_KEY)
+  --secret SECRET    sign with this secret instead of a new whsec_... one
+  --help, -h         this text
+
+Exit 2: a bad call (a missing or unknown flag, a refused key).`;
+
 function fail(message: string): never {
-  console.error(`listen: ${message}`);
-  process.exit(2);
+  return badCall('listen', message);
 }
 
 function readOptions(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'forward-to': { type: 'string' },
-      events: { type: 'string' },
-      'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      secret: { type: 'string' },
-    },
-  });
+  const values = parseCommandLine(
+    'listen',
+    help,
+    { 'forward-to': { type: 'string' }, events: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, secret: { type: 'string' } },
+    argv,
+  );
   if (!values['forward-to']) fail('--forward-to <url> is required, e.g. --forward-to http://localhost:4000/webhooks');
   let forwardTo: URL;
   try {

@@ -6,11 +6,22 @@
 import { implementedOperations } from '../server/api/registry.js';
 import { loadContracts } from '../server/app.js';
 import { RouteTable } from '../server/http/routes.js';
+import { parseCommandLine } from './cli.js';
+
+const help = `Usage: npm run operations -- [--json]
+
+Lists the operations of both contracts (openapi/) and whether this server implements each; the
+others answer 501 not_implemented.
+
+  --json      one JSON object instead of the tables: {"implemented": [...], "notImplemented": [...], "total": N}
+  --help, -h  this text`;
+
+const values = parseCommandLine('operations', help, { json: { type: 'boolean' } });
 
 const routes = new RouteTable(loadContracts());
 const implemented = new Set(implementedOperations());
 const all = [...routes.operations].sort((a, b) => a.api.localeCompare(b.api) || a.template.localeCompare(b.template) || a.method.localeCompare(b.method));
-if (process.argv.includes('--json')) {
+if (values.json) {
   console.log(
     JSON.stringify(
       {
