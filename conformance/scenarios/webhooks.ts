@@ -1,12 +1,27 @@
 // Behaviour scenarios of the webhook event system (checkout-billing-api.md › Events, and the
 // per-session rules 4 and 5 of checkout session creation), one file per rule group in `webhooks/`.
 // Events are observed through a webhook configuration's delivery log (`listWebhookDeliveries`, which
-// carries each delivered event; fixtures/deliveries.ts); what only the receiver sees (the signature
-// and the headers, per-session URLs) also needs an HTTPS endpoint on a public host that the suite can
-// read back.
+// carries each delivered event; fixtures/deliveries.ts, fixtures/tied.ts); what only the receiver sees
+// (the signature and the headers, per-session URLs) also needs an HTTPS endpoint on a public host that
+// the suite can read back.
 import type { Scenario } from '../types.js';
 import { delivery, signature, testEvent } from './webhooks/delivery.js';
+import { perSession } from './webhooks/per-session.js';
 import { envelope, selection } from './webhooks/selection-and-envelope.js';
-import { eventTypes, perSession, tied } from './webhooks/tied-events.js';
+import { tiedInvoices } from './webhooks/tied-invoices.js';
+import { tiedPayments } from './webhooks/tied-payments.js';
+import { tiedSessions } from './webhooks/tied-sessions.js';
+import { tiedSubscriptions } from './webhooks/tied-subscriptions.js';
 
-export const webhookScenarios: Scenario[] = [...selection, ...envelope, ...signature, ...delivery, ...testEvent, ...perSession, ...tied, ...eventTypes];
+export const webhookScenarios: Scenario[] = [
+  ...selection,
+  ...envelope,
+  ...signature,
+  ...delivery,
+  ...testEvent,
+  ...perSession,
+  ...tiedSessions,
+  ...tiedPayments,
+  ...tiedInvoices,
+  ...tiedSubscriptions,
+];
