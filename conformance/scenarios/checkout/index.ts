@@ -13,6 +13,9 @@ import { planChanges } from './plan-changes.js';
 import { planListsAndStates } from './plan-lists-and-states.js';
 import { plans } from './plans.js';
 import { products } from './products.js';
+import { refundErrors } from './refund-errors.js';
+import { refundRules } from './refund-rules.js';
+import { refundStates } from './refund-states.js';
 import { refunds } from './refunds.js';
 import { renewals } from './renewal.js';
 import { savedCardsAndSrc } from './saved-cards.js';
@@ -45,6 +48,9 @@ export const checkoutScenarios: Scenario[] = [
   ...withdrawQr,
   ...holds,
   ...refunds,
+  ...refundRules,
+  ...refundErrors,
+  ...refundStates,
   ...disputes,
   ...subscriptions,
   ...subscriptionStates,

@@ -1,37 +1,97 @@
-// Refunds of a checkout session's payment: the refund rules, the named error codes and the refund
-// states.
+// Refunds of a checkout session's payment: the refund result, the amount rules (all that is left,
+// in part and repeatedly, never more than is left, wallets in full only), repeats, the
+// `payment.refunded` webhook and the refund by payment id.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
-import { advanceClock } from '../fixtures/clock.js';
-import { call, expectEnvelopeError, expectStatus } from '../fixtures/http.js';
-import { secretKey, tag } from '../fixtures/keys.js';
-import { ISSUE_QR, PAY_CARD, PAY_QR, RETRIEVE, SESSION, STATUS } from '../fixtures/operations.js';
-import { clocked, pending, pendingBecause } from '../fixtures/scenario.js';
-import { ERRORS, REFUND_RESULT, REFUND_RULES, REFUND_STATES } from '../fixtures/sections.js';
+import { loggedEvents, watchEvents } from '../fixtures/events.js';
+import { expectEnvelopeError, expectStatus, sleep } from '../fixtures/http.js';
+import { PAY_CARD, PAY_QR, RETRIEVE, WATCH } from '../fixtures/operations.js';
+import { figures, paidCardSession, refundPaymentWith, refundResult, refundSessionWith } from '../fixtures/refunds.js';
+import { scenario } from '../fixtures/scenario.js';
+import { REFUND_RESULT, REFUND_RULES } from '../fixtures/sections.js';
 import { refundSession, retrieveSession } from '../fixtures/sessions.js';
-import { newQrPaidSession, newQrSession } from '../fixtures/wallet.js';
+import { newQrPaidSession } from '../fixtures/wallet.js';
+
+const REFUND = [...PAY_CARD, 'refundCheckoutSession'];
 
 export const refunds: Scenario[] = [
-  pending(
+  scenario(
     'checkout.refunds.result-fields',
     'A refund answers sessionId, paymentId (number), paymentReferenceNumber, status, amount (paid), currency, alreadyRefunded, refundAmount (this one), refundedAmount (so far) and amountRefundable (left)',
     REFUND_RESULT,
-    [...PAY_CARD, 'refundCheckoutSession'],
+    REFUND,
+    async (ctx) => {
+      const { s, paymentId } = await paidCardSession(ctx, 20);
+      const r = refundResult(await refundSessionWith(ctx, s.id, { amount: 7.5, reason: 'requested_by_customer' }), 'refund 7.50');
+      assert.equal(r.sessionId, s.id, 'sessionId is the session refunded');
+      assert.equal(r.paymentId, paymentId, "paymentId is the session's payment (a number)");
+      assert.match(String(r.paymentReferenceNumber), /\S/, 'paymentReferenceNumber is given');
+      assert.deepEqual([r.amount, r.currency], [20, 'USD'], 'amount is what was paid, in its currency');
+      assert.deepEqual(figures(r), { status: 'partially_refunded', refundAmount: 7.5, refundedAmount: 7.5, amountRefundable: 12.5, alreadyRefunded: false });
+      const rest = refundResult(await refundSessionWith(ctx, s.id, { amount: 2.5 }), 'refund 2.50 more');
+      assert.deepEqual(figures(rest), { status: 'partially_refunded', refundAmount: 2.5, refundedAmount: 10, amountRefundable: 10, alreadyRefunded: false });
+      assert.equal(rest.paymentReferenceNumber, r.paymentReferenceNumber, 'the same payment');
+    },
   ),
-  pending('checkout.refunds.rule-1-omit-amount-refunds-rest', 'Omitting `amount` refunds all that is left (after a partial refund, the rest)', REFUND_RULES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-  ]),
-  pending(
+  scenario(
+    'checkout.refunds.rule-1-omit-amount-refunds-rest',
+    'Omitting `amount` refunds all that is left (after a partial refund, the rest)',
+    REFUND_RULES,
+    REFUND,
+    async (ctx) => {
+      const whole = await paidCardSession(ctx, 20);
+      assert.deepEqual(figures(refundResult(await refundSession(ctx, whole.s), 'refund without amount')), {
+        status: 'refunded',
+        refundAmount: 20,
+        refundedAmount: 20,
+        amountRefundable: 0,
+        alreadyRefunded: false,
+      });
+      const { s } = await paidCardSession(ctx, 20);
+      refundResult(await refundSessionWith(ctx, s.id, { amount: 6 }), 'refund 6.00');
+      assert.deepEqual(figures(refundResult(await refundSession(ctx, s), 'refund the rest without amount')), {
+        status: 'refunded',
+        refundAmount: 14,
+        refundedAmount: 20,
+        amountRefundable: 0,
+        alreadyRefunded: false,
+      });
+    },
+  ),
+  scenario(
     'checkout.refunds.rule-2-card-partial-repeated',
     'Card payments can be refunded in part, repeatedly, up to the amount paid: `partially_refunded` until nothing is left, then `refunded`',
     REFUND_RULES,
-    [...PAY_CARD, 'refundCheckoutSession'],
+    REFUND,
+    async (ctx) => {
+      const { s } = await paidCardSession(ctx, 20);
+      const seen = [];
+      for (const amount of [5, 5, 9.99, 0.01]) seen.push(figures(refundResult(await refundSessionWith(ctx, s.id, { amount }), `refund ${amount}`)));
+      assert.deepEqual(
+        seen.map((f) => [f.status, f.refundAmount, f.refundedAmount, f.amountRefundable]),
+        [
+          ['partially_refunded', 5, 5, 15],
+          ['partially_refunded', 5, 10, 10],
+          ['partially_refunded', 9.99, 19.99, 0.01],
+          ['refunded', 0.01, 20, 0],
+        ],
+      );
+    },
   ),
-  pending('checkout.refunds.rule-2-more-than-left', 'Refunding more than is left is refused with 400 `validation_error`', REFUND_RULES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-  ]),
+  scenario(
+    'checkout.refunds.rule-2-more-than-left',
+    'Refunding more than is left is refused with 400 `validation_error`',
+    REFUND_RULES,
+    [...REFUND, RETRIEVE],
+    async (ctx) => {
+      const { s } = await paidCardSession(ctx, 20);
+      expectEnvelopeError(await refundSessionWith(ctx, s.id, { amount: 20.01 }), 400, 'invalid_request', 'validation_error', 'amount');
+      refundResult(await refundSessionWith(ctx, s.id, { amount: 15 }), 'refund 15.00');
+      expectEnvelopeError(await refundSessionWith(ctx, s.id, { amount: 5.01 }), 400, 'invalid_request', 'validation_error', 'amount');
+      assert.equal((await retrieveSession(ctx, s.id)).refund.reason, 'refundable', 'the refused calls refunded nothing: 5.00 is still left');
+      assert.deepEqual(figures(refundResult(await refundSessionWith(ctx, s.id, { amount: 5 }), 'refund exactly what is left')).refundedAmount, 20);
+    },
+  ),
   {
     id: 'checkout.refunds.rule-3-wallet-full-only',
     title: 'Wallet QR payments refund in full only: a smaller amount is refused with 400 `partial_refund_not_supported`',
@@ -43,153 +103,70 @@ export const refunds: Scenario[] = [
       expectEnvelopeError(await refundSession(ctx, s, { amount: 1 }), 400, 'invalid_request', 'partial_refund_not_supported');
     },
   },
-  pending(
-    'checkout.refunds.rule-4-settled-from-balance',
-    'A payment settled to the balance can still be refunded: the amount is taken from the balance and the settlement fee is not returned',
+  scenario(
+    'checkout.refunds.rule-5-repeat-already-refunded',
+    'Repeating a refund returns `alreadyRefunded` true without refunding again',
     REFUND_RULES,
-    [...PAY_CARD, 'settleTestPayment', 'refundCheckoutSession', 'listAccounts', 'getAccountBalance'],
+    [...REFUND, 'refundPayment'],
+    async (ctx) => {
+      const { s, paymentId } = await paidCardSession(ctx, 20);
+      const first = refundResult(await refundSession(ctx, s), 'refund in full');
+      assert.equal(first.alreadyRefunded, false, 'the first refund is a refund');
+      for (const [what, res] of [
+        ['the same call again', await refundSession(ctx, s)],
+        ['again with an amount', await refundSessionWith(ctx, s.id, { amount: 5 })],
+        ['again by payment id', await refundPaymentWith(ctx, paymentId)],
+      ] as const) {
+        assert.deepEqual(
+          figures(refundResult(res, what)),
+          { status: 'refunded', refundAmount: 0, refundedAmount: 20, amountRefundable: 0, alreadyRefunded: true },
+          `${what}: alreadyRefunded, nothing more refunded`,
+        );
+      }
+    },
   ),
-  pending('checkout.refunds.rule-4-balance-short', 'Refunding a settled payment when the balance is short is refused with 409 `refund_failed`', REFUND_RULES, [
-    ...PAY_CARD,
-    'settleTestPayment',
-    'listAccounts',
-    'createTransfer',
-    'refundCheckoutSession',
-  ]),
-  pending('checkout.refunds.rule-5-repeat-already-refunded', 'Repeating a refund returns `alreadyRefunded` true without refunding again', REFUND_RULES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-  ]),
-  pending(
-    'checkout.refunds.rule-5-retry-after-failure-safe',
-    'A retry after `refund_failed` is safe and never refunds twice (cannot provoke a processor failure yet)',
-    REFUND_RULES,
-    [...PAY_CARD, 'refundCheckoutSession'],
-  ),
-  pending('checkout.refunds.rule-6-other-merchant-404', "Refunding another merchant's session or payment answers 404", REFUND_RULES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-    'refundPayment',
-    RETRIEVE,
-  ]),
-  pending('checkout.refunds.rule-6-other-mode-404', 'Refunding a session or payment of the other mode answers 404', REFUND_RULES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-    'refundPayment',
-  ]),
-  pending(
-    'checkout.refunds.rule-6-payment-not-from-session-404',
-    '`/v1/payments/{paymentId}/refund` of a payment not made through a checkout session answers 404',
-    REFUND_RULES,
-    ['createCommercePayment', 'refundPayment'],
-  ),
-  pending(
+  scenario(
     'checkout.refunds.rule-7-partial-stays-success',
     'After a partial refund the payment stays Success and `payment.refunded` carries refundAmount and refundedAmount',
     REFUND_RULES,
-    [...PAY_CARD, 'refundCheckoutSession', 'createWebhookConfiguration', 'listWebhookDeliveries'],
+    [...REFUND, ...WATCH],
+    async (ctx) => {
+      const w = await watchEvents(ctx, ['payment.refunded']);
+      const { s, paymentId } = await paidCardSession(ctx, 20);
+      refundResult(await refundSessionWith(ctx, s.id, { amount: 5 }), 'refund 5.00');
+      refundResult(await refundSession(ctx, s), 'refund the rest');
+      const ofPayment = async () => (await loggedEvents(ctx, w, 'payment.refunded')).filter((e) => e.data?.object?.id === paymentId);
+      const deadline = Date.now() + 8000;
+      let events = await ofPayment();
+      while (events.length < 2 && Date.now() < deadline) {
+        await sleep(250);
+        events = await ofPayment();
+      }
+      assert.equal(events.length, 2, `one payment.refunded per refund of payment ${paymentId} within 8 s, got ${events.length}`);
+      const shown = events.map((e) => [e.data.object.status, e.data.object.refundAmount, e.data.object.refundedAmount]);
+      assert.deepEqual(shown, [
+        ['Success', 5, 5],
+        ['Refunded', 15, 20],
+      ]);
+    },
   ),
-  pending(
-    'checkout.refunds.rule-8-retry-same-call',
-    'After `refund_failed`, retrying the same call completes the refund without exceeding the amount paid (cannot provoke a failure yet)',
+  scenario(
+    'checkout.refunds.by-payment-id',
+    '`POST /v1/payments/{paymentId}/refund` refunds like the session refund, with the same result',
     REFUND_RULES,
-    [...PAY_CARD, 'refundCheckoutSession', 'refundPayment'],
-  ),
-  pending('checkout.refunds.by-payment-id', '`POST /v1/payments/{paymentId}/refund` refunds like the session refund, with the same result', REFUND_RULES, [
-    ...PAY_CARD,
-    STATUS,
-    RETRIEVE,
-    'refundPayment',
-  ]),
-  pending('checkout.refunds.nothing-to-refund', 'Refunding a session with no payment answers 409 `nothing_to_refund`', ERRORS, [
-    SESSION,
-    'refundCheckoutSession',
-  ]),
-  {
-    id: 'checkout.refunds.not-yet-paid',
-    title: 'Refunding a payment not yet paid (a QR code shown, 3-D Secure pending) answers 400 `payment_not_refundable`',
-    source: ERRORS,
-    requires: [...ISSUE_QR, 'refundCheckoutSession'],
-    serverOnly: true,
-    async run(ctx) {
-      const { s } = await newQrSession(ctx);
-      expectEnvelopeError(await refundSession(ctx, s), 400, 'invalid_request', 'payment_not_refundable');
-    },
-  },
-  {
-    id: 'checkout.refunds.in-progress-409',
-    title: 'Refunding while another refund is under way answers 409 `payment_not_refundable`, reason `refund_pending`, manualRefundRequired false',
-    source: ERRORS,
-    requires: [...PAY_QR, 'refundCheckoutSession'],
-    serverOnly: true,
-    async run(ctx) {
-      const s = await newQrPaidSession(ctx);
-      const first = await refundSession(ctx, s);
-      expectStatus(first, 200, 'refund the wallet payment');
-      if (first.json.status !== 'pending_reversal') pendingBecause(`the wallet refund finished at once (${first.json.status}), so none is under way`);
-      const again = await refundSession(ctx, s);
-      expectEnvelopeError(again, 409, 'conflict', 'payment_not_refundable');
-      assert.equal(again.json.data.reason, 'refund_pending');
-      assert.equal(again.json.data.manualRefundRequired, false);
-    },
-  },
-  pending('checkout.refunds.failed-502', 'A processing error answers 502 `refund_failed` with data.retryable (cannot be provoked yet)', ERRORS, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-  ]),
-  pending(
-    'checkout.refunds.error-data',
-    'The `data` of `refund_failed` and `payment_not_refundable` errors holds refundable, reason, manualRefundRequired and, for `refund_failed`, retryable',
-    ERRORS,
-    [SESSION, ...ISSUE_QR, 'refundCheckoutSession'],
-  ),
-  pending('checkout.refunds.errors-in-envelope', 'Refund failures answer in the envelope form', ERRORS, [SESSION, 'refundCheckoutSession']),
-  pending('checkout.refund-states.paid-partial', 'paid → partial refund (card only) → `partially_refunded`, the payment stays Success', REFUND_STATES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-  ]),
-  pending('checkout.refund-states.partial-rest', '`partially_refunded` → refund of the rest → `refunded`', REFUND_STATES, [
-    ...PAY_CARD,
-    'refundCheckoutSession',
-  ]),
-  pending('checkout.refund-states.paid-full', 'paid → full refund → `refunded`', REFUND_STATES, [...PAY_CARD, 'refundCheckoutSession']),
-  clocked(
-    'checkout.refund-states.wallet-pending-reversal',
-    'paid → wallet refund accepted but not finished → `pending_reversal`, which completes on its own; `payment.refunded` signals it',
-    REFUND_STATES,
-    [...PAY_QR, 'refundCheckoutSession', RETRIEVE, 'createWebhookConfiguration', 'listWebhookDeliveries'],
-    {
-      async run(ctx) {
-        const watch = await call(ctx, 'checkout', 'createWebhookConfiguration', {
-          method: 'POST',
-          path: '/v1/WebhookConfiguration',
-          key: secretKey(ctx),
-          body: {
-            sandboxUrl: `https://conformance-${tag(ctx)}.till.invalid/hooks`,
-            subscribedEvents: ['payment.refunded'],
-            description: `Conformance ${tag(ctx)}`,
-          },
-        });
-        expectStatus(watch, 201, 'watch payment.refunded');
-        ctx.onCleanup(() =>
-          ctx.request('checkout', 'deleteWebhookConfiguration', { method: 'DELETE', path: `/v1/WebhookConfiguration/${watch.json.id}`, key: secretKey(ctx) }),
-        );
-        const s = await newQrPaidSession(ctx);
-        const first = await refundSession(ctx, s);
-        expectStatus(first, 200, 'refund the wallet payment');
-        if (first.json.status !== 'pending_reversal') pendingBecause(`the wallet refund finished at once (${first.json.status})`);
-        assert.equal((await retrieveSession(ctx, s.id)).refund?.reason, 'refund_pending', 'while it is under way the session reads refund_pending');
-        await advanceClock(ctx, 24 * 3600);
-        assert.equal((await retrieveSession(ctx, s.id)).refund?.reason, 'already_refunded', 'it completed on its own');
-        const log = await call(ctx, 'checkout', 'listWebhookDeliveries', {
-          method: 'GET',
-          path: `/v1/WebhookConfiguration/${watch.json.id}/deliveries`,
-          key: secretKey(ctx),
-        });
-        expectStatus(log, 200, 'the delivery log');
-        const refunded = log.json.data.filter((d: any) => d.eventType === 'payment.refunded' && d.event?.data?.object?.id === first.json.paymentId);
-        assert.equal(refunded.length, 1, 'payment.refunded signals the completed refund, once');
-      },
+    [...REFUND, RETRIEVE, 'refundPayment'],
+    async (ctx) => {
+      const bySession = await paidCardSession(ctx, 20);
+      const byPayment = await paidCardSession(ctx, 20);
+      expectStatus(await refundSessionWith(ctx, bySession.s.id, { amount: 5 }), 200, 'refund 5.00 by session');
+      const viaPayment = refundResult(await refundPaymentWith(ctx, byPayment.paymentId, { amount: 5 }), 'refund 5.00 by payment id');
+      assert.equal(viaPayment.sessionId, byPayment.s.id, "the result names the payment's session");
+      assert.equal(viaPayment.paymentId, byPayment.paymentId);
+      const restBySession = refundResult(await refundSession(ctx, bySession.s), 'refund the rest by session');
+      const restByPayment = refundResult(await refundPaymentWith(ctx, byPayment.paymentId), 'refund the rest by payment id');
+      const same = (r: any) => ({ ...figures(r), amount: r.amount, currency: r.currency, fields: Object.keys(r).sort() });
+      assert.deepEqual(same(restByPayment), same(restBySession), 'the same result either way');
+      assert.equal((await retrieveSession(ctx, byPayment.s.id)).refund.reason, 'already_refunded', 'the session shows the refund made by payment id');
     },
   ),
 ];
