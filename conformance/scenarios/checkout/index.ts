@@ -22,6 +22,7 @@ import { savedCardsAndSrc } from './saved-cards.js';
 import { sessionCreation } from './session-creation.js';
 import { invoicePayment } from './session-invoice.js';
 import { invoicePayable } from './session-invoice-payable.js';
+import { sessionRefundState } from './session-refund-state.js';
 import { sessionRetrieval } from './session-retrieval.js';
 import { sessionRules } from './session-rules.js';
 import { sessionStates } from './session-states.js';
@@ -43,6 +44,7 @@ export const checkoutScenarios: Scenario[] = [
   ...invoicePayable,
   ...subscriptionSessions,
   ...sessionRetrieval,
+  ...sessionRefundState,
   ...savedCardsAndSrc,
   ...sessionStates,
   ...withdrawQr,

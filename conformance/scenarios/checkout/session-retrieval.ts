@@ -1,15 +1,14 @@
-// Reading a checkout session: retrieval fields (the refund object included), status polling, and
-// the confirm and tokenize answers.
+// Reading a checkout session: retrieval fields, status polling, and the confirm and tokenize
+// answers. The retrieval's `refund` object is in session-refund-state.ts.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
-import { expectStatus } from '../fixtures/http.js';
+import { call, expectStatus } from '../fixtures/http.js';
 import { emailFor, publishableKey } from '../fixtures/keys.js';
-import { HOLD, PAY_CARD, PAY_QR, RETRIEVE, SESSION, STATUS, SUBSCRIBE } from '../fixtures/operations.js';
-import { pending, pendingBecause } from '../fixtures/scenario.js';
+import { HOLD, PAY_CARD, RETRIEVE, SESSION, STATUS, SUBSCRIBE } from '../fixtures/operations.js';
+import { scenario } from '../fixtures/scenario.js';
 import { CARD_OBJECTS, CONFIRM_RESULT, POLLING, RETRIEVAL } from '../fixtures/sections.js';
-import { getSessionStatus, newHoldSession, newSession, refundSession, retrieveSession } from '../fixtures/sessions.js';
+import { getSessionStatus, newHoldSession, newSession, payByCard, retrieveSession, SANDBOX_CARD } from '../fixtures/sessions.js';
 import { paidSubscription, postSubscriptionSession, subscriptionOf, subscriptionParts } from '../fixtures/subscriptions.js';
-import { newQrPaidSession } from '../fixtures/wallet.js';
 
 export const sessionRetrieval: Scenario[] = [
   {
@@ -78,72 +77,29 @@ export const sessionRetrieval: Scenario[] = [
       assert.equal((await subscriptionOf(ctx, subscriptionId)).id, subscriptionId, 'the subscriptionId can be retrieved');
     },
   },
-  {
-    id: 'checkout.sessions.retrieve.refund-unpaid',
-    title: 'For an unpaid session the `refund` object says not refundable (reason `no_payment` or `not_paid`), manualRefundRequired false',
-    source: RETRIEVAL,
-    requires: [SESSION, RETRIEVE],
-    serverOnly: true,
-    async run(ctx) {
-      const { refund } = await retrieveSession(ctx, (await newSession(ctx)).id);
-      assert.equal(refund.refundable, false, 'an unpaid session is not refundable');
-      assert.ok(['no_payment', 'not_paid'].includes(refund.reason), `reason must be no_payment or not_paid, got ${JSON.stringify(refund.reason)}`);
-      assert.equal(refund.manualRefundRequired, false, 'no manual refund is needed');
-      assert.equal(typeof refund.message, 'string', 'message is text');
-      assert.equal(refund.lastAttempt, null, 'no refund was attempted');
-    },
-  },
-  pending(
-    'checkout.sessions.retrieve.refund-refundable',
-    'For a paid card session the `refund` object says refundable true, reason `refundable`, lastAttempt null',
-    RETRIEVAL,
-    [...PAY_CARD, RETRIEVE],
-  ),
-  pending(
-    'checkout.sessions.retrieve.refund-already-refunded',
-    'After a full refund the `refund` object reads reason `already_refunded` and refundable false, with lastAttempt {outcome, attemptedAt, attempts}',
-    RETRIEVAL,
-    [...PAY_CARD, RETRIEVE, 'refundCheckoutSession'],
-  ),
-  {
-    id: 'checkout.sessions.retrieve.refund-pending',
-    title: 'While a wallet refund is under way the `refund` object reads reason `refund_pending`',
-    source: RETRIEVAL,
-    requires: [...PAY_QR, RETRIEVE, 'refundCheckoutSession'],
-    serverOnly: true,
-    async run(ctx) {
-      const s = await newQrPaidSession(ctx);
-      const res = await refundSession(ctx, s);
-      expectStatus(res, 200, 'refund the wallet payment');
-      if (res.json.status !== 'pending_reversal') pendingBecause(`the wallet refund finished at once (${res.json.status})`);
-      const refund = (await retrieveSession(ctx, s.id)).refund;
-      assert.equal(refund.reason, 'refund_pending');
-      assert.equal(refund.refundable, false);
-    },
-  },
-  pending(
-    'checkout.sessions.retrieve.refund-failed-still-refundable',
-    'After a failed refund attempt the `refund` object reads reason `refund_failed`, still refundable (retry)',
-    RETRIEVAL,
-    [...PAY_CARD, RETRIEVE, 'refundCheckoutSession'],
-  ),
-  pending(
-    'checkout.sessions.retrieve.refund-settled-manual',
-    'Reason `settled` (already paid out to the balance) and `method_not_supported` mean manualRefundRequired true',
-    RETRIEVAL,
-    [...PAY_CARD, 'settleTestPayment', RETRIEVE],
-  ),
-  pending(
-    'checkout.sessions.retrieve.refund-same-rule-as-endpoint',
-    '`refund.refundable` agrees with the refund endpoint: refundable true exactly when a refund call would be accepted',
-    RETRIEVAL,
-    [...PAY_CARD, RETRIEVE, 'refundCheckoutSession'],
-  ),
-  pending(
+  scenario(
     'checkout.sessions.status.polling',
     'Polling answers `status`; for a hold session also captureMethod, paymentId, holdStatus, authorizedAmount and authorizationExpiresAt once the card is authorized',
     POLLING,
     [...HOLD],
+    async (ctx) => {
+      const once = await newSession(ctx);
+      await payByCard(ctx, once);
+      const paid = await getSessionStatus(ctx, once.id);
+      expectStatus(paid, 200, 'poll a paid session');
+      assert.equal(paid.json.status, 'completed', 'a paid session polls completed');
+      const hold = await newHoldSession(ctx);
+      const authorized = await payByCard(ctx, hold);
+      const polled = await getSessionStatus(ctx, hold.id);
+      expectStatus(polled, 200, 'poll the authorized hold session');
+      const { status, captureMethod, paymentId, holdStatus, authorizedAmount, authorizationExpiresAt } = polled.json;
+      assert.deepEqual(
+        { status, captureMethod, paymentId, holdStatus, authorizedAmount },
+        { status: 'completed', captureMethod: 'manual', paymentId: authorized.paymentResult.id, holdStatus: 'authorized', authorizedAmount: hold.amount },
+      );
+      const opensFor = Date.parse(authorizationExpiresAt) - Date.parse(hold.createdAt);
+      assert.ok(opensFor > 86_400_000, `authorizationExpiresAt lies ahead while the hold is open, got ${JSON.stringify(authorizationExpiresAt)}`);
+    },
   ),
   {
     id: 'checkout.sessions.status.hold-fields-absent-before-authorization',
@@ -161,16 +117,41 @@ export const sessionRetrieval: Scenario[] = [
       }
     },
   },
-  pending(
+  scenario(
     'checkout.sessions.confirm.result',
     'A successful confirm answers id, object `checkout_session`, status `complete`, paymentStatus `paid` and paymentResult {id, status `succeeded`, amount, currency}',
     CONFIRM_RESULT,
     [...PAY_CARD],
+    async (ctx) => {
+      const s = await newSession(ctx, { amount: 31.4, currency: 'USD' });
+      const r = await payByCard(ctx, s);
+      assert.deepEqual([r.id, r.object, r.status, r.paymentStatus], [s.id, 'checkout_session', 'complete', 'paid']);
+      const { id, ...result } = r.paymentResult ?? {};
+      assert.ok(Number.isInteger(id) && id > 0, `paymentResult.id is the payment id (a number), got ${JSON.stringify(id)}`);
+      assert.deepEqual({ status: result.status, amount: result.amount, currency: result.currency }, { status: 'succeeded', amount: 31.4, currency: 'USD' });
+    },
   ),
-  pending(
+  scenario(
     'checkout.sessions.tokenize.payment-method',
     'Tokenize answers a payment method: id `pm_...`, object `payment_method`, type `card`, card {brand, last4, expiryMonth, expiryYear (numbers)}, createdAt',
     CARD_OBJECTS,
     [SESSION, 'tokenizeCard'],
+    async (ctx) => {
+      const s = await newSession(ctx);
+      const res = await call(ctx, 'checkout', 'tokenizeCard', {
+        method: 'POST',
+        path: `/v1/checkout-sessions/${s.id}/tokenize`,
+        key: publishableKey(ctx),
+        clientSecret: s.clientSecret,
+        body: { ...SANDBOX_CARD, cardNumber: '5555555555554444' },
+      });
+      expectStatus(res, 201, 'tokenize a Mastercard');
+      const pm = res.json;
+      assert.match(pm.id, /^pm_/, 'id starts pm_');
+      assert.deepEqual([pm.object, pm.type], ['payment_method', 'card']);
+      assert.deepEqual(pm.card, { brand: 'mastercard', last4: '4444', expiryMonth: SANDBOX_CARD.expiryMonth, expiryYear: SANDBOX_CARD.expiryYear });
+      assert.ok(Number.isFinite(Date.parse(pm.createdAt)), `createdAt is a timestamp, got ${JSON.stringify(pm.createdAt)}`);
+      assert.equal(JSON.stringify(pm).includes('5555555555554444'), false, 'the card number is never answered back');
+    },
   ),
 ];
