@@ -1,12 +1,13 @@
-// Lists (checkout-billing-api.md › List wrapper), checked on products, plans and customers: the
-// wrapper, newest first, paging with startingAfter, hasMore and the default limit.
+// Lists (checkout-billing-api.md › List wrapper), checked on products, plans, customers and
+// invoices: the wrapper, newest first, paging with startingAfter, hasMore and the default limit.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { idsOf, listCustomers, listPlansPage, newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
 import { call, envelopeData, expectStatus } from '../fixtures/http.js';
 import { emailFor, secretKey, tag } from '../fixtures/keys.js';
 import { SUBSCRIBE } from '../fixtures/operations.js';
-import { clocked, pending } from '../fixtures/scenario.js';
+import { clocked, scenario } from '../fixtures/scenario.js';
+import { newInvoice } from '../fixtures/invoices.js';
 import { LIST_WRAPPER } from '../fixtures/sections.js';
 import { advancePast, dailySubscription, subscriptionOf } from '../fixtures/subscriptions.js';
 
@@ -173,10 +174,34 @@ export const lists: Scenario[] = [
       },
     },
   ),
-  pending(
+  scenario(
     'checkout.lists.invoices-by-reference',
     'Invoices by reference take `limit` and `startingAfter` like every list, and answer at most one invoice for a reference',
     LIST_WRAPPER,
     ['createInvoice', 'listInvoices'],
+    async (ctx) => {
+      const made: any[] = [];
+      for (let n = 0; n < 3; n++) made.push(await newInvoice(ctx));
+      const [oldest, middle, newest] = made;
+      const list = async (query: Record<string, string | number>) => {
+        const res = await call(ctx, 'checkout', 'listInvoices', { method: 'GET', path: '/v1/invoices', key: secretKey(ctx), query });
+        expectStatus(res, 200, `list invoices ${JSON.stringify(query)}`);
+        assert.equal(res.json.object, 'list', 'the list wrapper');
+        return res.json;
+      };
+      const first = await list({ limit: 2 });
+      assert.deepEqual(idsOf(first), [newest.id, middle.id], 'limit=2: the two newest');
+      assert.equal(first.hasMore, true);
+      assert.deepEqual(idsOf(await list({ limit: 1, startingAfter: middle.id })), [oldest.id], 'startingAfter answers the next older one');
+      for (const invoice of made) {
+        const found = await list({ reference: invoice.reference, limit: 5 });
+        assert.deepEqual(idsOf(found), [invoice.id], `reference ${invoice.reference} finds its one invoice`);
+        assert.equal(found.hasMore, false, 'nothing follows the one invoice of a reference');
+      }
+      assert.deepEqual(idsOf(await list({ reference: newest.reference, startingAfter: newest.id })), [], 'startingAfter past the one invoice leaves nothing');
+      assert.deepEqual(idsOf(await list({ reference: newest.reference, startingAfter: middle.id })), [], 'an invoice newer than the cursor is not on the page');
+      assert.deepEqual(idsOf(await list({ reference: middle.reference, startingAfter: newest.id, limit: 1 })), [middle.id], 'one older than the cursor is');
+      assert.deepEqual(idsOf(await list({ reference: `NOREF${tag(ctx)}`.slice(0, 40).toUpperCase() })), [], 'an unknown reference finds none');
+    },
   ),
 ];
