@@ -4133,7 +4133,7 @@ export interface components {
              * @example 20
              */
             amount?: number;
-            /** @description Why you refund, kept with the refund and shown in the dashboard. */
+            /** @description Why you refund, kept with the refund and shown in the dashboard. In test mode the reason `sandbox_refund_failed` makes the sandbox processor fail the refund (502 `refund_failed`, `retryable` true, the attempt recorded as failed and nothing refunded), to test retries (Till's design). */
             reason?: string;
         };
         /** @description The payment's refund state after the call. */
