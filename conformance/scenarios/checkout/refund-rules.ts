@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { fundedAccount } from '../fixtures/commerce-funds.js';
-import { call, expectEnvelopeError, expectStatus } from '../fixtures/http.js';
-import { liveSecretKey, otherSecretKey, secretKey } from '../fixtures/keys.js';
+import { expectEnvelopeError, expectStatus } from '../fixtures/http.js';
+import { liveSecretKey, otherSecretKey } from '../fixtures/keys.js';
 import { PAY_CARD, RETRIEVE, SUBSCRIBE } from '../fixtures/operations.js';
 import {
   availableUsd,
@@ -18,6 +18,7 @@ import {
   refundSessionWith,
   SANDBOX_REFUND_FAILURE,
   settlePayment,
+  succeededPayment,
 } from '../fixtures/refunds.js';
 import { clocked, scenario } from '../fixtures/scenario.js';
 import { advancePast, dailySubscription, subscriptionInvoices, subscriptionOf } from '../fixtures/subscriptions.js';
@@ -138,14 +139,7 @@ export const refundRules: Scenario[] = [
         const { subscriptionId } = await dailySubscription(ctx, 'refund of a renewal');
         await advancePast(ctx, (await subscriptionOf(ctx, subscriptionId)).currentPeriodEnd, 60);
         const [renewal] = await subscriptionInvoices(ctx, subscriptionId);
-        const events = await call(ctx, 'checkout', 'listEvents', {
-          method: 'GET',
-          path: '/v1/events',
-          key: secretKey(ctx),
-          query: { type: 'payment.succeeded', limit: 100 },
-        });
-        expectStatus(events, 200, 'list payment.succeeded events');
-        const payment = events.json.data.map((e: any) => e.data.object).find((p: any) => p.invoiceId === renewal?.id);
+        const payment = await succeededPayment(ctx, (p) => p.invoiceId === renewal?.id);
         assert.ok(payment, `the renewal invoice ${renewal?.id} was paid (payment.succeeded)`);
         assert.equal(payment.sessionId, null, 'the renewal was charged to the card on file, through no session');
         expectEnvelopeError(await refundPaymentWith(ctx, payment.id), 404, 'not_found');

@@ -15,6 +15,7 @@ import {
   refundSessionWith,
   SANDBOX_REFUND_FAILURE,
   settlePayment,
+  succeededPayment,
 } from '../fixtures/refunds.js';
 import { pendingBecause, scenario } from '../fixtures/scenario.js';
 import { RETRIEVAL } from '../fixtures/sections.js';
@@ -38,14 +39,7 @@ async function receivedBankTransfer(ctx: ConformanceContext): Promise<{ paymentI
     key: secretKey(ctx),
   });
   expectStatus(arrived, 200, 'the transfer arrives');
-  const events = await call(ctx, 'checkout', 'listEvents', {
-    method: 'GET',
-    path: '/v1/events',
-    key: secretKey(ctx),
-    query: { type: 'payment.succeeded', limit: 100 },
-  });
-  expectStatus(events, 200, 'list payment.succeeded events');
-  const sessionId = events.json.data.map((e: any) => e.data.object).find((p: any) => p.id === paymentId)?.sessionId;
+  const sessionId = (await succeededPayment(ctx, (p) => p.id === paymentId))?.sessionId;
   assert.equal(typeof sessionId, 'string', `payment.succeeded names the session the bank transfer ${paymentId} ran through`);
   return { paymentId, sessionId };
 }
