@@ -14,6 +14,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY sdk/package.json sdk/package.json
+COPY conformance/package.json conformance/package.json
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # Every dependency, to compile the server (server/ → dist/server/) and the merchant command
@@ -22,6 +23,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY sdk/package.json sdk/package.json
+COPY conformance/package.json conformance/package.json
 RUN npm ci --no-audit --no-fund
 COPY scripts/build.mjs scripts/merchant.ts scripts/
 COPY server server

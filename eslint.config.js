@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 const PRODUCT = ['server/**/*.ts', 'sdk/src/**/*.ts', 'web/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['generated/', 'dist/', 'sdk/dist/', 'node_modules/', 'out/', '.data/', 'coverage/', 'openapi/'] },
+  { ignores: ['generated/', 'dist/', 'sdk/dist/', 'conformance/dist/', 'node_modules/', 'out/', '.data/', 'coverage/', 'openapi/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -24,6 +24,10 @@ export interface OperationInfo {
 
 const escape = escapePointer;
 
+/**
+ * The two contracts, from `generated/` one level above this module: the repository's root for the
+ * sources; for the till-conformance package's bundle (`dist/bin/`), `dist/`, where its build copies them.
+ */
 export function loadBundledContracts(root = new URL('../', import.meta.url)): Record<Api, Json> {
   return {
     checkout: JSON.parse(readFileSync(new URL('generated/checkout.openapi.json', root), 'utf8')),
