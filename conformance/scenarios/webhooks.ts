@@ -6,6 +6,7 @@
 // the suite can read back.
 import type { Scenario } from '../types.js';
 import { delivery, signature, testEvent } from './webhooks/delivery.js';
+import { sessionObjects, subscriptionObjects } from './webhooks/envelope-objects.js';
 import { perSession } from './webhooks/per-session.js';
 import { envelope, selection } from './webhooks/selection-and-envelope.js';
 import { tiedInvoices } from './webhooks/tied-invoices.js';
@@ -16,6 +17,8 @@ import { tiedSubscriptions } from './webhooks/tied-subscriptions.js';
 export const webhookScenarios: Scenario[] = [
   ...selection,
   ...envelope,
+  ...sessionObjects,
+  ...subscriptionObjects,
   ...signature,
   ...delivery,
   ...testEvent,
