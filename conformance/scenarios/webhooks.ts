@@ -5,10 +5,11 @@
 // (the signature and the headers, per-session URLs) also needs an HTTPS endpoint on a public host that
 // the suite can read back.
 import type { Scenario } from '../types.js';
-import { delivery, signature, testEvent } from './webhooks/delivery.js';
+import { delivery, testEvent } from './webhooks/delivery.js';
 import { sessionObjects, subscriptionObjects } from './webhooks/envelope-objects.js';
 import { perSession } from './webhooks/per-session.js';
 import { envelope, selection } from './webhooks/selection-and-envelope.js';
+import { signature } from './webhooks/signature.js';
 import { tiedInvoices } from './webhooks/tied-invoices.js';
 import { tiedPayments } from './webhooks/tied-payments.js';
 import { tiedSessions } from './webhooks/tied-sessions.js';

@@ -9,7 +9,7 @@ import { scenario } from '../fixtures/scenario.js';
 import { CREATION_RULES, ENVELOPE, SUBSCRIPTION_STATES } from '../fixtures/sections.js';
 import { cancelSession, confirmWith, newSession, payByCard, refundSession, retrieveSession, SANDBOX_CARD } from '../fixtures/sessions.js';
 import { paidSubscription, subscriptionAction, subscriptionOf } from '../fixtures/subscriptions.js';
-import { aboutSession, onlyOf, paidSession, settledEvents, waitForTypes, watchWith } from './observe.js';
+import { aboutSession, onlyOf, paidAndCancelled, paidSession, sessionEvent, settledEvents, waitForTypes, watchWith } from './observe.js';
 
 /** Sandbox card declined at once for insufficient funds. */
 const DECLINED = '4000000000009995';
@@ -115,12 +115,8 @@ export const sessionObjects: Scenario[] = [
     async (ctx) => {
       const w = await watchWith(ctx, ['checkout.session.*']);
       const { metadata } = payer(ctx);
-      const paid = await paidSession(ctx, { metadata });
-      const cancelled = await newSession(ctx, { metadata });
-      expectStatus(await cancelSession(ctx, cancelled.id), 204, 'cancel a session');
-      const ours = (e: any) => aboutSession(paid.id)(e) || aboutSession(cancelled.id)(e);
-      const events = await waitForTypes(ctx, w, ours, ['checkout.session.completed', 'checkout.session.cancelled'], 'the two sessions');
-      for (const e of events) assert.deepEqual(e.data.object.metadata, metadata, `${e.type} carries the session's metadata`);
+      for (const [s, type] of await paidAndCancelled(ctx, { metadata }))
+        assert.deepEqual((await sessionEvent(ctx, w, s, type)).metadata, metadata, `${type} carries the session's metadata`);
     },
   ),
   scenario(
@@ -194,14 +190,8 @@ export const sessionObjects: Scenario[] = [
     [...WATCH, ...PAY_CARD, 'cancelCheckoutSession', 'retrieveCheckoutSession'],
     async (ctx) => {
       const w = await watchWith(ctx, ['checkout.session.*']);
-      const paid = await paidSession(ctx);
-      const cancelled = await newSession(ctx);
-      expectStatus(await cancelSession(ctx, cancelled.id), 204, 'cancel a session');
-      for (const [s, type] of [
-        [paid, 'checkout.session.completed'],
-        [cancelled, 'checkout.session.cancelled'],
-      ] as const) {
-        const o = onlyOf(await waitForTypes(ctx, w, aboutSession(s.id), [type], type), type);
+      for (const [s, type] of await paidAndCancelled(ctx)) {
+        const o = await sessionEvent(ctx, w, s, type);
         assert.deepEqual(o.refund, (await retrieveSession(ctx, s.id)).refund, `${type} carries the refund object retrieval shows`);
       }
     },

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext } from '../../types.js';
 import { call, expectStatus, sleep } from '../fixtures/http.js';
 import { secretKey } from '../fixtures/keys.js';
-import { newConfiguration } from '../fixtures/deliveries.js';
+import { newConfiguration, sendTest } from '../fixtures/deliveries.js';
+import { paidSubscription, subscriptionAction } from '../fixtures/subscriptions.js';
 import { loggedEvents, type Watch } from '../fixtures/events.js';
-import { newSession, payByCard } from '../fixtures/sessions.js';
+import { cancelSession, newSession, payByCard } from '../fixtures/sessions.js';
 
 /** How long a wait for events runs before it fails, and how long "nothing more arrives" waits. */
 const WAIT_MS = 8000;
@@ -75,4 +76,35 @@ export async function waitForDelivery(ctx: ConformanceContext, configId: number,
     if (found) return found;
     assert.ok(Date.now() < deadline, `${what}: not in the delivery log of configuration ${configId} after ${WAIT_MS / 1000} s`);
   }
+}
+
+/** A paid session and a cancelled one (both with `extra` fields), each with the type of the event it sends. */
+export async function paidAndCancelled(ctx: ConformanceContext, extra: Record<string, unknown> = {}): Promise<Array<[any, string]>> {
+  const paid = await paidSession(ctx, extra);
+  const cancelled = await newSession(ctx, extra);
+  expectStatus(await cancelSession(ctx, cancelled.id), 204, 'cancel a session');
+  return [
+    [paid, 'checkout.session.completed'],
+    [cancelled, 'checkout.session.cancelled'],
+  ];
+}
+
+/** Waits for the one event of `type` about the session; answers its data.object. */
+export const sessionEvent = async (ctx: ConformanceContext, w: Watch, s: { id: string }, type: string): Promise<any> =>
+  onlyOf(await waitForTypes(ctx, w, aboutSession(s.id), [type], type), type);
+
+/**
+ * A subscription paid by card (then cancelled with `cancel` as the body) and a test event, under a watch on
+ * every event; answers the settled log (other scenarios' events included), the session and the subscription id.
+ */
+export async function subscriptionStory(ctx: ConformanceContext, label: string, cancel?: Record<string, unknown>) {
+  const w = await watchWith(ctx);
+  const { session, subscriptionId } = await paidSubscription(ctx, label);
+  if (cancel) expectStatus(await subscriptionAction(ctx, subscriptionId, 'cancel', cancel), 200, 'cancel the subscription');
+  const test = await sendTest(ctx, w.id);
+  expectStatus(test, 200, 'send a test event');
+  const ours = (e: any) => aboutSession(session.id)(e) || e.data?.object?.id === subscriptionId || e.id === test.json.eventId;
+  const types = ['payment.succeeded', 'checkout.session.completed', 'subscription.created', 'webhook.test', ...(cancel ? ['subscription.cancelled'] : [])];
+  await waitForTypes(ctx, w, ours, types, label);
+  return { events: await settledEvents(ctx, w), session, subscriptionId };
 }

@@ -12,8 +12,17 @@ import { withWatch } from '../fixtures/events.js';
 import { PAYOUT_CYCLE, payAndPayOut, payoutEvents } from '../fixtures/payouts.js';
 import { NO_RECEIVER, receivedEvent, receivingConfiguration, signedWith } from '../fixtures/receiver.js';
 import { cancelSession, newSession, refundSession, retrieveSession } from '../fixtures/sessions.js';
-import { paidSubscription, subscriptionAction } from '../fixtures/subscriptions.js';
-import { aboutSession, onlyOf, paidSession, settledEvents, waitForDelivery, waitForTypes, watchWith } from './observe.js';
+import {
+  aboutSession,
+  paidAndCancelled,
+  subscriptionStory,
+  paidSession,
+  sessionEvent,
+  settledEvents,
+  waitForDelivery,
+  waitForTypes,
+  watchWith,
+} from './observe.js';
 
 /** A live URL that never resolves. */
 const liveUrlOf = (ctx: ConformanceContext) => `https://conformance-${tag(ctx).toLowerCase()}-live.till.invalid/hooks`;
@@ -29,22 +38,6 @@ const DISCRIMINATOR: Record<string, string> = {
   webhook: 'test',
 };
 const PASCAL = /^[A-Z][A-Za-z]*$/;
-
-/**
- * A subscription paid by card (then cancelled with `cancel` as the body) and a test event, under a watch on
- * every event; answers the settled log (other scenarios' events included), the session and the subscription id.
- */
-async function subscriptionStory(ctx: ConformanceContext, label: string, cancel?: Record<string, unknown>) {
-  const w = await watchWith(ctx);
-  const { session, subscriptionId } = await paidSubscription(ctx, label);
-  if (cancel) expectStatus(await subscriptionAction(ctx, subscriptionId, 'cancel', cancel), 200, 'cancel the subscription');
-  const test = await sendTest(ctx, w.id);
-  expectStatus(test, 200, 'send a test event');
-  const ours = (e: any) => aboutSession(session.id)(e) || e.data?.object?.id === subscriptionId || e.id === test.json.eventId;
-  const types = ['payment.succeeded', 'checkout.session.completed', 'subscription.created', 'webhook.test', ...(cancel ? ['subscription.cancelled'] : [])];
-  await waitForTypes(ctx, w, ours, types, label);
-  return { events: await settledEvents(ctx, w), session, subscriptionId };
-}
 
 /** Pays a session (refunding part of it) and cancels another, under a watch with `filter`; answers the settled log, and the events about the two sessions. */
 async function selectionRun(ctx: ConformanceContext, filter: string[] | undefined, expected: string[]): Promise<{ all: any[]; ours: any[] }> {
@@ -298,14 +291,8 @@ export const envelope: Scenario[] = [
     [...WATCH, ...PAY_CARD, 'cancelCheckoutSession', 'retrieveCheckoutSession'],
     async (ctx) => {
       const w = await watchWith(ctx, ['checkout.session.*']);
-      const paid = await paidSession(ctx);
-      const cancelled = await newSession(ctx);
-      expectStatus(await cancelSession(ctx, cancelled.id), 204, 'cancel a session');
-      for (const [s, type] of [
-        [paid, 'checkout.session.completed'],
-        [cancelled, 'checkout.session.cancelled'],
-      ] as const) {
-        const object = onlyOf(await waitForTypes(ctx, w, aboutSession(s.id), [type], type), type);
+      for (const [s, type] of await paidAndCancelled(ctx)) {
+        const object = await sessionEvent(ctx, w, s, type);
         const rest = (await retrieveSession(ctx, s.id)).status;
         assert.match(object.status, PASCAL, `${type} shows a PascalCase status`);
         assert.equal(object.status.toLowerCase(), rest.toLowerCase(), `${type}: ${object.status} in the webhook, ${rest} by retrieval`);
