@@ -2,8 +2,8 @@
 // per-session rules 4 and 5 of checkout session creation), one file per rule group in `webhooks/`.
 // Events are observed through a webhook configuration's delivery log (`listWebhookDeliveries`, which
 // carries each delivered event; fixtures/deliveries.ts, fixtures/tied.ts); what only the receiver sees
-// (the signature and the headers, per-session URLs) also needs an HTTPS endpoint on a public host that
-// the suite can read back.
+// (the signature and the headers) goes to an HTTPS receiver on this machine (fixtures/receiver.ts), which
+// a target reaches when it allows loopback URLs.
 import type { Scenario } from '../types.js';
 import { delivery, testEvent } from './webhooks/delivery.js';
 import { sessionObjects, subscriptionObjects } from './webhooks/envelope-objects.js';
