@@ -13,7 +13,7 @@ import { drainPayouts, failNextPayout, PAYOUT_CYCLE, payAndPayOut } from '../fix
 import { clocked, scenario } from '../fixtures/scenario.js';
 import { EVENT_TYPES, TIED } from '../fixtures/sections.js';
 import { confirmWith, newHoldSession, newSession, payByCard, refundSession, tokenizeOn } from '../fixtures/sessions.js';
-import { aboutDisputeOf, aboutPayment, aboutSession, holdAction, orderOf, settledTypes, waitForObjects, waitForTied } from '../fixtures/tied.js';
+import { aboutDisputeOf, disputeHelper, aboutPayment, aboutSession, holdAction, orderOf, settledTypes, waitForObjects, waitForTied } from '../fixtures/tied.js';
 
 /** A hold session authorized by card: the session and its payment id. */
 async function authorizedHold(ctx: ConformanceContext): Promise<{ s: any; paymentId: number }> {
@@ -26,9 +26,6 @@ const paidPayment = async (ctx: ConformanceContext, amount: number): Promise<num
   (await payByCard(ctx, await newSession(ctx, { amount }))).paymentResult.id;
 
 const DISPUTE = [...WATCH, ...PAY_CARD, 'openTestDispute'];
-/** `POST /v1/test-helpers/{path}`: the dispute test helpers. */
-const disputeHelper = (ctx: ConformanceContext, operationId: string, path: string, body: Record<string, unknown>) =>
-  call(ctx, 'checkout', operationId, { method: 'POST', path: `/v1/test-helpers/${path}`, key: secretKey(ctx), body });
 
 /** Opens a dispute on a new paid payment (as the cardholder's bank would); answers the payment id and the dispute. */
 async function openDispute(ctx: ConformanceContext, amount: number): Promise<{ paymentId: number; dispute: any }> {
