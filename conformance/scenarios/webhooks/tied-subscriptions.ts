@@ -7,14 +7,16 @@ import type { ConformanceContext, Scenario } from '../../types.js';
 import { newPlan } from '../fixtures/catalog.js';
 import { sameInstant } from '../fixtures/clock.js';
 import { type Watch, withWatch } from '../fixtures/events.js';
-import { envelopeData, expectStatus } from '../fixtures/http.js';
+import { call, envelopeData, expectStatus, rawFetch } from '../fixtures/http.js';
+import { secretKey } from '../fixtures/keys.js';
 import { SUBSCRIBE, WATCH } from '../fixtures/operations.js';
 import { clocked, scenario } from '../fixtures/scenario.js';
 import { EVENT_TYPES, TIED } from '../fixtures/sections.js';
-import { newSession, payByCard } from '../fixtures/sessions.js';
+import { newSession, payByCard, SANDBOX_CARD } from '../fixtures/sessions.js';
 import {
   advancePast,
   changePlan,
+  DAILY,
   dailySubscription,
   DECLINES_LATER,
   INSUFFICIENT_FUNDS_LATER,
@@ -22,6 +24,8 @@ import {
   subscriptionAction,
   subscriptionInvoices,
   subscriptionOf,
+  subscriptionParts,
+  trialSubscription,
 } from '../fixtures/subscriptions.js';
 import { aboutSubscription, orderOf, settledTied, type Tied, waitForTied } from '../fixtures/tied.js';
 
@@ -56,6 +60,21 @@ async function failingRenewals(ctx: ConformanceContext, label: string, days: num
 /** Cancels a subscription at once, so it renews no more while later clock scenarios move time on. */
 const stopRenewing = async (ctx: ConformanceContext, id: number) =>
   expectStatus(await subscriptionAction(ctx, id, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel the subscription now');
+
+/** Adds the sandbox card in the customer portal, as the customer would: open a portal session, post the page's card form. */
+async function addCardInPortal(ctx: ConformanceContext, clientId: number): Promise<void> {
+  const portal = await call(ctx, 'checkout', 'createPortalSession', { method: 'POST', path: '/v1/portal-sessions', key: secretKey(ctx), body: { clientId } });
+  expectStatus(portal, 201, 'open a portal session');
+  const path = new URL(portal.json.url).pathname;
+  const page = await rawFetch(ctx, 'GET', path);
+  const form = /id="card-form"[^>]*><input type="hidden" name="form" value="([^"]+)"/.exec(page.text)?.[1];
+  assert.ok(form, `the portal page (${page.status}) shows the card form`);
+  const { cardNumber, expiryMonth, expiryYear, cvc } = SANDBOX_CARD;
+  const fields = new URLSearchParams({ form, cardNumber, expiryMonth: String(expiryMonth), expiryYear: String(expiryYear), cvc });
+  const posted = await rawFetch(ctx, 'POST', `${path}/card`, { 'content-type': 'application/x-www-form-urlencoded' }, fields.toString());
+  // The page answers 303 to the overview, which fetch follows.
+  assert.equal(posted.status, 200, `the portal takes the card: ${posted.status} ${posted.text.slice(0, 200)}`);
+}
 
 const SUBSCRIPTION_EVENTS = ['subscription.*'];
 
@@ -136,27 +155,34 @@ export const tiedSubscriptions: Scenario[] = [
   ),
   clocked(
     'webhooks.events.subscription-activated',
-    '`subscription.activated` is sent when a subscription becomes active (first payment, recovery from past due; trial end needs a card added in the portal)',
+    '`subscription.activated` is sent when a subscription becomes active (first payment, trial end, recovery from past due)',
     EVENT_TYPES,
-    [...WATCH, ...SUBSCRIBE, 'listSubscriptionInvoices'],
+    [...WATCH, ...SUBSCRIBE, 'listSubscriptionInvoices', 'createPortalSession'],
     {
       run: (ctx) =>
         withWatch(ctx, SUBSCRIPTION_EVENTS, async (w) => {
-          const subscriptionId = await failingRenewals(ctx, 'activated event', 0);
-          assert.equal((await subscriptionOf(ctx, subscriptionId)).status, 'past_due');
-          const [open] = await subscriptionInvoices(ctx, subscriptionId);
+          const recovered = await failingRenewals(ctx, 'activated event', 0);
+          assert.equal((await subscriptionOf(ctx, recovered)).status, 'past_due');
+          const [open] = await subscriptionInvoices(ctx, recovered);
           await payByCard(ctx, await newSession(ctx, { amount: undefined, currency: undefined, invoiceId: open.id }));
-          const events = await waitForTied(ctx, w, aboutSubscription(subscriptionId), ['subscription.activated', 'subscription.activated'], 'activated twice');
-          const activated = objectsOf(events, 'subscription.activated');
+          const trial = await trialSubscription(ctx, '', 1, await subscriptionParts(ctx, 'activated at trial end', DAILY));
+          await addCardInPortal(ctx, trial.customer.id);
+          assert.equal((await subscriptionOf(ctx, trial.subscriptionId)).hasPaymentMethod, true, 'the trial has a card on file');
+          await advancePast(ctx, (await subscriptionOf(ctx, trial.subscriptionId)).trialEnd);
+          const activated = [recovered, trial.subscriptionId].map(async (id, i) =>
+            objectsOf(await waitForTied(ctx, w, aboutSubscription(id), Array(2 - i).fill('subscription.activated'), 'activated'), 'subscription.activated'),
+          );
+          const [byPayments, byTrialEnd] = await Promise.all(activated);
           assert.deepEqual(
-            activated.map((s) => [s.status, s.previousStatus]),
+            [...byPayments!, ...byTrialEnd!].map((s) => [s.status, s.previousStatus]),
             [
               ['Active', 'Pending'],
               ['Active', 'PastDue'],
+              ['Active', 'Trialing'],
             ],
-            'activated by the first payment, then by the recovery payment',
+            'activated by the first payment, by the recovery payment, and at the end of a trial with a card on file',
           );
-          await stopRenewing(ctx, subscriptionId);
+          for (const id of [recovered, trial.subscriptionId]) await stopRenewing(ctx, id);
         }),
     },
   ),
