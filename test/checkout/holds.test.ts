@@ -64,10 +64,25 @@ describe('capture', () => {
     const res = await capture(paymentId, { amount: 50.25, reason: 'one item out of stock' });
     expect(res.json).toMatchObject({ status: 'captured', authorizedAmount: 80, capturedAmount: 50.25 });
     expect(await invoiceOf(paymentId)).toMatchObject({ status: 'paid', total: '50.2500', discount: '29.7500', amount_paid: '50.2500' });
-    const again = await capture(paymentId, { amount: 10 });
+    const again = await capture(paymentId, { amount: 50.25 });
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ alreadyDone: true, capturedAmount: 50.25 });
     expect((await types(paymentId)).filter((x) => x === 'payment.captured')).toHaveLength(1);
+  });
+
+  it('a second capture of another amount (or of all, after a partial one) answers 409 hold_not_capturable; the repeat of the first is alreadyDone', async () => {
+    const { paymentId } = await paid('manual', 60);
+    expect((await capture(paymentId, { amount: 20 })).json).toMatchObject({ status: 'captured', capturedAmount: 20, alreadyDone: false });
+    for (const body of [{ amount: 15 }, {}]) {
+      const res = await capture(paymentId, body);
+      expect(res.status).toBe(409);
+      expect(res.json.error.code).toBe('hold_not_capturable');
+    }
+    expect((await capture(paymentId, { amount: 20 })).json).toMatchObject({ alreadyDone: true, capturedAmount: 20 });
+    const whole = await paid('manual', 30);
+    expect((await capture(whole.paymentId)).json.capturedAmount).toBe(30);
+    expect((await capture(whole.paymentId)).json.alreadyDone).toBe(true);
+    expect((await capture(whole.paymentId, { amount: 30 })).json.alreadyDone).toBe(true);
   });
 
   it('more than authorized answers 409 hold_not_capturable', async () => {

@@ -90,18 +90,19 @@ async function lockHold(trx: Trx, clock: Clock, tenant: Tenant, paymentId: numbe
  * Captures all or part of an authorized hold, once: the session's invoice paid (lowered to the
  * captured amount, the rest shown as discount), the payment and its fee in the ledger, the session
  * paid; `payment.captured` then `payment.succeeded`. The uncaptured remainder lapses. A repeat
- * answers `alreadyDone`.
+ * answers `alreadyDone`; a capture of another amount is refused, unless `anyRepeat` (the Commerce
+ * interface answers any capture of a captured payment as `alreadyDone`).
  */
 export async function captureHold(
   db: Kysely<Database>,
   clock: Clock,
   tenant: Tenant,
   paymentId: number,
-  input: { amount?: number | string | undefined; reason?: string | undefined },
+  input: { amount?: number | string | undefined; reason?: string | undefined; anyRepeat?: boolean },
 ): Promise<HoldOutcome> {
   refuseSandboxHoldFailure(input.reason, tenant.livemode, 'capture');
   return db.transaction().execute(async (trx) => {
-    const capture = await captureAuthorized(trx, clock, await lockHold(trx, clock, tenant, paymentId), input.amount);
+    const capture = await captureAuthorized(trx, clock, await lockHold(trx, clock, tenant, paymentId), input.amount, input.anyRepeat);
     if (capture.alreadyDone) return capture;
     const captured = capture.payment;
     if (captured.invoice_id) await payInvoiceOnCapture(trx, clock, tenant, captured.invoice_id, capture.authorized, capture.captured);

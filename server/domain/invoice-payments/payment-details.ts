@@ -116,7 +116,7 @@ export interface CapturedPayment extends PaymentDetails {
 export async function captureHeldPayment(db: Kysely<Database>, clock: Clock, tenant: Tenant, id: number, amount: number | undefined): Promise<CapturedPayment> {
   const payment = await lapseHoldIfDue(db, clock, tenant, await getPayment(db, tenant, id));
   if (payment.session_id === null) throw new AppError('hold_not_capturable', { message: 'This payment is not a card hold.' });
-  const { alreadyDone } = await captureHold(db, clock, tenant, id, { amount });
+  const { alreadyDone } = await captureHold(db, clock, tenant, id, { amount, anyRepeat: true });
   return { ...(await getPaymentDetails(db, clock, tenant, id)), alreadyDone };
 }
 

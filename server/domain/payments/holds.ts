@@ -51,22 +51,29 @@ export async function lapseIfDue(trx: Trx, clock: Clock, payment: PaymentRow): P
 /**
  * Captures all or part of an authorized hold, once: the hold ends, the captured amount and its fee
  * are posted, and `payment.captured` then `payment.succeeded` are written by the caller once the
- * invoice is paid (`captureEvents`). A repeat answers `alreadyDone`. The caller holds the lock.
+ * invoice is paid (`captureEvents`). A repeat answers `alreadyDone`; a capture of another amount
+ * (all, when `amountInput` is omitted) is a second capture and refused, unless `anyRepeat`. The
+ * caller holds the lock.
  */
 export async function captureAuthorized(
   trx: Trx,
   clock: Clock,
   payment: PaymentRow,
   amountInput: number | string | undefined,
+  anyRepeat = false,
 ): Promise<HoldOutcome & { authorized: string; captured: string }> {
   if (payment.capture_method !== 'manual') throw notCapturable('This payment is not a card hold.');
   const authorized = new Decimal(authorizedOf(payment));
+  const amount = amountInput === undefined ? authorized.toFixed() : amountToDecimal(amountInput, payment.currency);
   if (payment.status === 'captured' || payment.status === 'refunded' || payment.status === 'partially_refunded') {
-    return { payment, alreadyDone: true, authorized: authorized.toFixed(), captured: payment.captured_amount ?? '0' };
+    // A capture happens once: its repeat is alreadyDone, a capture of another amount is a second one.
+    const captured = payment.captured_amount ?? '0';
+    if (!anyRepeat && !new Decimal(amount).equals(captured))
+      throw notCapturable(`This hold was already captured (${new Decimal(captured).toFixed()}); a capture happens once and the rest has lapsed.`);
+    return { payment, alreadyDone: true, authorized: authorized.toFixed(), captured };
   }
   if (payment.status === 'expired') throw notCapturable('The authorization lapsed uncaptured and was released.');
   if (payment.status !== 'authorized') throw notCapturable(`This hold is ${payment.status}; only an open authorization can be captured.`);
-  const amount = amountInput === undefined ? authorized.toFixed() : amountToDecimal(amountInput, payment.currency);
   if (new Decimal(amount).greaterThan(authorized)) throw notCapturable(`The capture (${amount}) is more than was authorized (${authorized.toFixed()}).`);
   if (new Decimal(amount).lessThanOrEqualTo(0)) throw new AppError('validation_error', { param: 'amount', message: 'amount must be more than 0.' });
   const now = clock.now();
