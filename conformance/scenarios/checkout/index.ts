@@ -5,6 +5,7 @@
 import type { Scenario } from '../../types.js';
 import { customers } from './customers.js';
 import { disputes } from './disputes.js';
+import { holdErrors } from './hold-errors.js';
 import { holds } from './holds.js';
 import { invoicesAndPortal } from './invoices-and-portal.js';
 import { lists } from './lists.js';
@@ -20,8 +21,10 @@ import { refunds } from './refunds.js';
 import { renewals } from './renewal.js';
 import { savedCardsAndSrc } from './saved-cards.js';
 import { sessionCreation } from './session-creation.js';
+import { sessionMessageScenarios } from './session-messages.js';
 import { invoicePayment } from './session-invoice.js';
 import { invoicePayable } from './session-invoice-payable.js';
+import { sessionCancelStates } from './session-cancel-states.js';
 import { sessionRefundState } from './session-refund-state.js';
 import { sessionRetrieval } from './session-retrieval.js';
 import { sessionRules } from './session-rules.js';
@@ -39,6 +42,7 @@ export const checkoutScenarios: Scenario[] = [
   ...customers,
   ...lists,
   ...sessionCreation,
+  ...sessionMessageScenarios,
   ...sessionRules,
   ...invoicePayment,
   ...invoicePayable,
@@ -47,8 +51,10 @@ export const checkoutScenarios: Scenario[] = [
   ...sessionRefundState,
   ...savedCardsAndSrc,
   ...sessionStates,
+  ...sessionCancelStates,
   ...withdrawQr,
   ...holds,
+  ...holdErrors,
   ...refunds,
   ...refundRules,
   ...refundErrors,

@@ -1,14 +1,16 @@
 // Creating a checkout session: the fields it accepts and returns (URLs, amounts, modes, payment types,
 // line items, metadata, a trial). Creation rules 1 to 5 are in session-rules.ts, rule 6 in session-invoice.ts,
-// rule 7 in subscription-sessions.ts.
+// rule 7 in subscription-sessions.ts; what the session tells its payer (notifyCustomer, sendReceipt) in
+// session-messages.ts.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { expectError, expectStatus } from '../fixtures/http.js';
-import { emailFor } from '../fixtures/keys.js';
-import { MESSAGES, PAY_CARD, RETRIEVE, SESSION, SUBSCRIBE_TRIAL } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
+import { emailFor, secretKey, tag } from '../fixtures/keys.js';
+import { newInvoice, retrieveInvoice } from '../fixtures/invoices.js';
+import { PAY_CARD, SESSION, SUBSCRIBE_TRIAL } from '../fixtures/operations.js';
+import { scenario } from '../fixtures/scenario.js';
 import { CREATE_FIELDS, CREATED } from '../fixtures/sections.js';
-import { newSession, postSession } from '../fixtures/sessions.js';
+import { newSession, payByCard, postSession } from '../fixtures/sessions.js';
 import { subscriptionOf, subscriptionParts, trialSubscription } from '../fixtures/subscriptions.js';
 
 export const sessionCreation: Scenario[] = [
@@ -146,35 +148,21 @@ export const sessionCreation: Scenario[] = [
       assert.match(String(nonString.json?.error?.param), /^metadata/, `the refusal names metadata: ${nonString.text.slice(0, 200)}`);
     },
   },
-  pending(
-    'checkout.sessions.create.notify-customer-default-off',
-    "Without `notifyCustomer` the merchant setting 'Message Checkout Customers' applies (off unless turned on): retrieval reports false and no invoice message is sent",
+  scenario(
+    'checkout.sessions.create.description-ignored-for-invoice',
+    '`description` is ignored when an existing invoice is paid',
     CREATE_FIELDS,
-    [SESSION, RETRIEVE, MESSAGES],
+    ['createInvoice', ...PAY_CARD, 'retrieveInvoice'],
+    async (ctx) => {
+      const invoice = await newInvoice(ctx, 'USD', secretKey(ctx), { description: `Conformance ${tag(ctx)} as invoiced` });
+      const s = await newSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id, description: 'Session text that must be ignored' });
+      assert.equal((await retrieveInvoice(ctx, invoice.id)).description, invoice.description, 'creating the session leaves the description as invoiced');
+      await payByCard(ctx, s);
+      const paid = await retrieveInvoice(ctx, invoice.id);
+      assert.equal(paid.status, 'paid', 'the session paid the invoice');
+      assert.equal(paid.description, invoice.description, 'paying it leaves the description as invoiced');
+    },
   ),
-  pending('checkout.sessions.create.notify-customer-true', "`notifyCustomer` true emails and texts the payer the session's invoice", CREATE_FIELDS, [
-    SESSION,
-    RETRIEVE,
-    MESSAGES,
-  ]),
-  pending(
-    'checkout.sessions.create.send-receipt-default-on',
-    "Without `sendReceipt` the merchant setting 'Send Checkout Receipts' applies (on unless turned off): retrieval reports true and a receipt is emailed on payment",
-    CREATE_FIELDS,
-    [...PAY_CARD, RETRIEVE, MESSAGES],
-  ),
-  pending('checkout.sessions.create.send-receipt-false', '`sendReceipt` false sends no receipt on payment', CREATE_FIELDS, [...PAY_CARD, RETRIEVE, MESSAGES]),
-  pending(
-    'checkout.sessions.create.send-receipt-needs-email',
-    "A receipt needs the payer's email: a paid session without `customerEmail` sends none",
-    CREATE_FIELDS,
-    [...PAY_CARD, MESSAGES],
-  ),
-  pending('checkout.sessions.create.description-ignored-for-invoice', '`description` is ignored when an existing invoice is paid', CREATE_FIELDS, [
-    'createInvoice',
-    SESSION,
-    'retrieveInvoice',
-  ]),
   {
     id: 'checkout.sessions.create.trial-days-per-session',
     title: 'Trials are set per session (`trialDays`), not on the plan: two sessions on one plan can have different trials',

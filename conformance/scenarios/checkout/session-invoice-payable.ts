@@ -4,9 +4,12 @@ import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { advanceClock, secondsUntil } from '../fixtures/clock.js';
 import { call, expectError, expectStatus } from '../fixtures/http.js';
-import { secretKey } from '../fixtures/keys.js';
-import { CANCEL, PAY_CARD, SESSION } from '../fixtures/operations.js';
-import { clocked, pending } from '../fixtures/scenario.js';
+import { apiKey, secretKey } from '../fixtures/keys.js';
+import { getById, newInvoice as newCommerceInvoice } from '../fixtures/commerce-invoices.js';
+import { waitForEvents } from '../fixtures/deliveries.js';
+import { withWatch } from '../fixtures/events.js';
+import { CANCEL, PAY_CARD, SESSION, WATCH } from '../fixtures/operations.js';
+import { clocked, pending, scenario } from '../fixtures/scenario.js';
 import { RULE_6 } from '../fixtures/sections.js';
 import { cancelSession, newSession, payByCard, postSession, retrieveSession } from '../fixtures/sessions.js';
 import { newInvoice } from '../fixtures/invoices.js';
@@ -47,8 +50,38 @@ export const invoicePayable: Scenario[] = [
     RULE_6,
     ['createInvoice', SESSION],
   ),
-  clocked('checkout.sessions.rule-6d-expired-not-payable', 'An expired invoice fails with `invoice_not_payable`', RULE_6, ['createCommerceInvoice', SESSION]),
-  pending('checkout.sessions.rule-6d-draft-not-payable', 'A draft invoice fails with `invoice_not_payable`', RULE_6, ['createCommerceInvoice', SESSION]),
+  clocked(
+    'checkout.sessions.rule-6d-expired-not-payable',
+    'An expired invoice fails with `invoice_not_payable`',
+    RULE_6,
+    ['createCommerceInvoice', 'getCommerceInvoice', SESSION],
+    {
+      async run(ctx) {
+        // validTo on the sandbox merchant's clock, which earlier scenarios may have moved on.
+        const { now } = await advanceClock(ctx, 1);
+        const invoice = await newCommerceInvoice(ctx, 'expiring', { validTo: new Date(Date.parse(now) + 3_600_000).toISOString() });
+        await advanceClock(ctx, 3_600 + 60);
+        const expired = await getById(ctx, invoice.id);
+        expectStatus(expired, 200, 'read the invoice');
+        assert.equal(expired.json.status, 'Expired', 'past its validTo the invoice is expired');
+        expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 409, 'conflict', 'invoice_not_payable');
+      },
+    },
+  ),
+  scenario(
+    'checkout.sessions.rule-6d-draft-not-payable',
+    'A draft invoice fails with `invoice_not_payable`',
+    RULE_6,
+    ['createCommerceInvoice', 'sendCommerceInvoice', SESSION],
+    async (ctx) => {
+      const draft = await newCommerceInvoice(ctx, 'draft', { isDraft: true });
+      assert.equal(draft.status, 'Draft', 'isDraft makes a draft');
+      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: draft.id }), 409, 'conflict', 'invoice_not_payable');
+      const sent = await call(ctx, 'commerce', 'sendCommerceInvoice', { method: 'POST', path: `/v1/invoice/${draft.id}/send`, apiKey: apiKey(ctx), body: {} });
+      expectStatus(sent, 200, 'send (finalize) the draft');
+      expectStatus(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: draft.id }), 201, 'once finalized the invoice can be paid');
+    },
+  ),
   {
     id: 'checkout.sessions.rule-6d-zero-balance-not-payable',
     title: 'A zero-balance invoice fails with `invoice_not_payable`',
@@ -114,10 +147,19 @@ export const invoicePayable: Scenario[] = [
       assert.equal(after.json.amountDue, invoice.amountDue, 'and is still due');
     },
   },
-  pending(
+  scenario(
     'checkout.sessions.rule-6g-completed-carries-invoice',
     '`checkout.session.completed` of a session paying an invoice carries `invoiceId` and `invoiceReference`',
     RULE_6,
-    ['createInvoice', ...PAY_CARD, 'createWebhookConfiguration', 'listWebhookDeliveries'],
+    ['createInvoice', ...PAY_CARD, ...WATCH],
+    async (ctx) =>
+      withWatch(ctx, ['checkout.session.completed'], async (w) => {
+        const invoice = await newInvoice(ctx);
+        const session = await newSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.reference });
+        await payByCard(ctx, session);
+        const [event] = await waitForEvents(ctx, w, (e) => e.type === 'checkout.session.completed' && e.data?.object?.id === session.id);
+        assert.equal(event.data.object.invoiceId, invoice.id, 'the event carries the invoice id');
+        assert.equal(event.data.object.invoiceReference, invoice.reference, 'and its reference');
+      }),
   ),
 ];

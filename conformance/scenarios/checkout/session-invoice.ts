@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { expectError, expectStatus } from '../fixtures/http.js';
-import { otherSecretKey } from '../fixtures/keys.js';
+import { liveSecretKey, otherSecretKey } from '../fixtures/keys.js';
 import { RETRIEVE, SESSION } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
+import { scenario } from '../fixtures/scenario.js';
 import { RULE_6 } from '../fixtures/sections.js';
 import { postSession, retrieveSession } from '../fixtures/sessions.js';
 import { newInvoice } from '../fixtures/invoices.js';
@@ -167,10 +167,24 @@ export const invoicePayment: Scenario[] = [
       );
     },
   },
-  pending(
+  scenario(
     'checkout.sessions.rule-6c-other-mode-invoice',
-    'An invoice of the other mode answers 404 `invoice_not_found` (needs a live key, which the suite does not take)',
+    'An invoice of the other mode answers 404 `invoice_not_found`',
     RULE_6,
     ['createInvoice', SESSION],
+    async (ctx) => {
+      const live = liveSecretKey(ctx);
+      // Nothing is charged: a live invoice and a refused session only.
+      const liveInvoice = await newInvoice(ctx, 'USD', live);
+      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: liveInvoice.id }), 404, 'not_found', 'invoice_not_found');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: liveInvoice.reference }),
+        404,
+        'not_found',
+        'invoice_not_found',
+      );
+      const testInvoice = await newInvoice(ctx);
+      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: testInvoice.id }, live), 404, 'not_found', 'invoice_not_found');
+    },
   ),
 ];

@@ -6,9 +6,10 @@ import { advanceClock, secondsUntil } from '../fixtures/clock.js';
 import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, secretKey, tag } from '../fixtures/keys.js';
 import { PAY_CARD, RETRIEVE, SESSION } from '../fixtures/operations.js';
-import { clocked, pending } from '../fixtures/scenario.js';
+import { clocked, scenario } from '../fixtures/scenario.js';
 import { CREATION_RULES } from '../fixtures/sections.js';
-import { confirmWith, newSession, postSession, retrieveSession, targetNow, tokenizeOn } from '../fixtures/sessions.js';
+import { retrieveInvoice } from '../fixtures/invoices.js';
+import { confirmWith, newSession, payByCard, postSession, retrieveSession, targetNow, tokenizeOn } from '../fixtures/sessions.js';
 
 export const sessionRules: Scenario[] = [
   // Rule 1: expiry.
@@ -152,11 +153,22 @@ export const sessionRules: Scenario[] = [
       for (const field of Object.keys(payer)) assert.equal(none[field] ?? null, null, `${field} is null when not given`);
     },
   },
-  pending('checkout.sessions.rule-3-payer-on-invoice', 'Payer details are recorded as payer on the invoice a one-time session creates', CREATION_RULES, [
-    ...PAY_CARD,
-    RETRIEVE,
-    'retrieveInvoice',
-  ]),
+  scenario(
+    'checkout.sessions.rule-3-payer-on-invoice',
+    'Payer details are recorded as payer on the invoice a one-time session creates',
+    CREATION_RULES,
+    [...PAY_CARD, RETRIEVE, 'retrieveInvoice'],
+    async (ctx) => {
+      const email = emailFor(ctx, 'invoice-payer');
+      const s = await newSession(ctx, { customerEmail: email, customerFirstName: 'Maria', customerLastName: 'Lopez', customerPhone: '+15555550142' });
+      await payByCard(ctx, s);
+      const { invoiceId } = await retrieveSession(ctx, s.id);
+      assert.equal(typeof invoiceId, 'number', `the paid one-time session has its invoice: invoiceId ${JSON.stringify(invoiceId)}`);
+      const invoice = await retrieveInvoice(ctx, invoiceId);
+      assert.deepEqual(invoice.customer, { email, firstName: 'Maria', lastName: 'Lopez' }, 'the invoice records the payer');
+      assert.equal(invoice.status, 'paid');
+    },
+  ),
 
   // Rule 4 and 5: per-session webhooks and secret (delivery itself in webhooks.ts).
   {
