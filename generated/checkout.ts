@@ -1700,7 +1700,8 @@ export interface paths {
          *
          *     The new merchant has **test keys only** (a secret and a publishable key, answered once here and
          *     never stored in clear; a live key is never made, so it can never take real money), the caller's
-         *     rate plan and the default payment options, no customers, products, plans or webhook
+         *     rate plan and the default payment options (with `cardHolds` false, none of its card options can
+         *     hold a card), no customers, products, plans or webhook
          *     configurations, and its own sandbox clock at the present time. It takes the caller's country
          *     and default currency (the currency its accounts and dashboards use when a request names none),
          *     or the `defaultCurrency` sent, and has a primary location named after it, in that country,
@@ -6728,7 +6729,7 @@ export interface components {
              */
             paymentId: number;
         };
-        /** @description What to call the sandbox merchant, and its default currency (both optional). */
+        /** @description What to call the sandbox merchant, its default currency, and whether its card options can hold (all optional). */
         TestMerchantCreateRequest: {
             defaultCurrency?: components["schemas"]["Currency"];
             /**
@@ -6736,6 +6737,11 @@ export interface components {
              * @example conformance run 42
              */
             name?: string;
+            /**
+             * @description Whether its card options can hold a card (`captureMethod` `manual`). False makes a merchant none of whose options can, to see a hold session refused at creation with 400 `validation_error` (`param` `captureMethod`).
+             * @default true
+             */
+            cardHolds?: boolean;
         };
         /** @description A throwaway sandbox merchant with test keys only, belonging to the caller's merchant. It lives one hour of real time; after `expiresAt` its keys answer 401. */
         TestMerchant: {

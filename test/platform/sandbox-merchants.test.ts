@@ -43,6 +43,18 @@ describe('createTestMerchant', () => {
     expect(Date.parse(parent.json.now)).toBeLessThan(Date.parse(own.json.now) - 80_000_000);
   });
 
+  it('cardHolds false makes a merchant none of whose card options can hold: a hold session answers 400 validation_error', async () => {
+    const session = (key: string, extra: Record<string, unknown> = {}) =>
+      t.call('POST', '/v1/checkout-sessions', { key, body: { amount: 20, currency: 'USD', mode: 'embedded', paymentType: 'oneTime', ...extra } });
+    const noHolds = (await make(t.merchantA.keys.test.secret, { name: 'no holds', cardHolds: false })).json;
+    const refused = await session(noHolds.secretKey, { captureMethod: 'manual' });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ code: 'validation_error', param: 'captureMethod' });
+    expect((await session(noHolds.secretKey)).status).toBe(201);
+    const holds = (await make(t.merchantA.keys.test.secret, { cardHolds: true })).json;
+    expect((await session(holds.secretKey, { captureMethod: 'manual' })).status).toBe(201);
+  });
+
   it("refuses a live key, a publishable key, no key, an unknown field, and a sandbox merchant's own key", async () => {
     expect((await make(t.merchantA.keys.live.secret)).json.error.code).toBe('livemode_not_allowed');
     expect((await make(t.merchantA.keys.test.publishable)).status).toBe(401); // a secret-key operation

@@ -33,7 +33,7 @@ export const testHelperHandlers: CheckoutHandlers = {
     return ok(qrPaidView(await payQr(db, deps.clock, tenant, path.id)));
   },
   async createTestMerchant({ db, tenant, body }) {
-    return { status: 201, body: testMerchantView(await createSandboxMerchant(db, tenant.merchantId, body?.name, body?.defaultCurrency)) };
+    return { status: 201, body: testMerchantView(await createSandboxMerchant(db, tenant.merchantId, body?.name, body?.defaultCurrency, body?.cardHolds)) };
   },
   async failNextTestPayout({ db, deps, tenant, body }) {
     const armed = await failNextPayout(db, deps.clock, tenant, body?.failureReason);

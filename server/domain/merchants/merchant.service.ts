@@ -164,9 +164,16 @@ export interface SandboxMerchant {
  * only (it can never take real money), the parent's rate plan, the default payment options,
  * nothing else. It stops authenticating an hour later, in real time. A sandbox merchant cannot
  * make one (403), and a merchant has at most 20 alive (409). It takes the parent's country and
- * default currency (or `defaultCurrency`), and a primary location named after it.
+ * default currency (or `defaultCurrency`), and a primary location named after it. With `cardHolds`
+ * false none of its options can hold a card.
  */
-export async function createSandboxMerchant(db: Kysely<Database>, parentId: number, label?: string, defaultCurrency?: string): Promise<SandboxMerchant> {
+export async function createSandboxMerchant(
+  db: Kysely<Database>,
+  parentId: number,
+  label?: string,
+  defaultCurrency?: string,
+  cardHolds = true,
+): Promise<SandboxMerchant> {
   const currency = defaultCurrency === undefined ? undefined : currencyCode(defaultCurrency, 'defaultCurrency');
   return db.transaction().execute(async (trx) => {
     await lockSandboxParent(trx, parentId);
@@ -188,7 +195,7 @@ export async function createSandboxMerchant(db: Kysely<Database>, parentId: numb
         email: null,
         logo_url: null,
         rate_plan: parent.rate_plan,
-        payment_options: JSON.stringify(defaultPaymentOptions),
+        payment_options: JSON.stringify(cardHolds ? defaultPaymentOptions : defaultPaymentOptions.map((o) => ({ ...o, canHold: false }))),
         parent_merchant_id: parent.id,
         country: parent.country,
         default_currency: currency ?? parent.default_currency,
