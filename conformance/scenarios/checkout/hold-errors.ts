@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { advanceClock } from '../fixtures/clock.js';
-import { expectError, expectStatus } from '../fixtures/http.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { capture, heldPayment, holdOf, release } from '../fixtures/holds.js';
-import { otherSecretKey } from '../fixtures/keys.js';
-import { HOLD, PAY_CARD, STATUS } from '../fixtures/operations.js';
+import { otherSecretKey, secretKey, tag } from '../fixtures/keys.js';
+import { HOLD, PAY_CARD, SESSION, STATUS } from '../fixtures/operations.js';
 import { clocked, scenario } from '../fixtures/scenario.js';
 import { CAPTURE_RULES, ERRORS } from '../fixtures/sections.js';
-import { newHoldSession, newSession, payByCard } from '../fixtures/sessions.js';
+import { newHoldSession, newSession, payByCard, postSession } from '../fixtures/sessions.js';
 
 /** The sandbox processor fails a capture given this `reason` (test mode): Till's sandbox, see the README's holds. */
 const SANDBOX_HOLD_FAILURE = 'sandbox_hold_operation_failed';
@@ -32,6 +32,24 @@ export const holdErrors: Scenario[] = [
       const again = await capture(ctx, paymentId, { amount: 20 });
       expectStatus(again, 200, 'the first capture repeated');
       assert.equal(again.json.capturedAmount, 20, 'only the first capture was charged');
+    },
+  ),
+  scenario(
+    'checkout.holds.no-hold-capable-option',
+    'A merchant without a card option able to hold a card gets `validation_error` creating a hold session (a sandbox merchant made with `cardHolds` false)',
+    CAPTURE_RULES,
+    [SESSION, 'createTestMerchant'],
+    async (ctx) => {
+      const made = await call(ctx, 'checkout', 'createTestMerchant', {
+        method: 'POST',
+        path: '/v1/test-helpers/merchants',
+        key: secretKey(ctx),
+        body: { name: `conformance no holds ${tag(ctx)}`, cardHolds: false },
+      });
+      expectStatus(made, 201, 'make a sandbox merchant whose card options cannot hold');
+      const noHolds = ctx.withKeys({ secretKey: made.json.secretKey, publishableKey: made.json.publishableKey });
+      expectError(await postSession(noHolds, { captureMethod: 'manual' }), 400, 'invalid_request', 'validation_error', 'captureMethod');
+      expectStatus(await postSession(noHolds), 201, 'a session charged at once is still fine there');
     },
   ),
   scenario(
