@@ -2,14 +2,20 @@
 // 6a to 6c: what may be sent with the invoice, what is taken from it, and whose invoice it may be.
 // Sub-rules 6d to 6g are in session-invoice-payable.ts.
 import assert from 'node:assert/strict';
-import type { Scenario } from '../../types.js';
+import type { ConformanceContext, Scenario } from '../../types.js';
 import { expectError, expectStatus } from '../fixtures/http.js';
-import { liveSecretKey, otherSecretKey } from '../fixtures/keys.js';
+import { liveSecretKey, otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { RETRIEVE, SESSION } from '../fixtures/operations.js';
 import { scenario } from '../fixtures/scenario.js';
 import { RULE_6 } from '../fixtures/sections.js';
 import { postSession, retrieveSession } from '../fixtures/sessions.js';
 import { newInvoice } from '../fixtures/invoices.js';
+
+/** A session (with `key`) on the invoice, by id and by reference, answers 404 `invoice_not_found`. */
+async function expectInvoiceNotFound(ctx: ConformanceContext, invoice: { id: number; reference: string }, key = secretKey(ctx)): Promise<void> {
+  for (const pick of [{ invoiceId: invoice.id }, { invoiceReference: invoice.reference }])
+    expectError(await postSession(ctx, { amount: undefined, currency: undefined, ...pick }, key), 404, 'not_found', 'invoice_not_found');
+}
 
 export const invoicePayment: Scenario[] = [
   // Rule 6: paying an existing invoice, each sub-rule.
@@ -157,14 +163,7 @@ export const invoicePayment: Scenario[] = [
     requires: ['createInvoice', SESSION],
     serverOnly: true,
     async run(ctx) {
-      const theirs = await newInvoice(ctx, 'USD', await otherSecretKey(ctx));
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: theirs.id }), 404, 'not_found', 'invoice_not_found');
-      expectError(
-        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: theirs.reference }),
-        404,
-        'not_found',
-        'invoice_not_found',
-      );
+      await expectInvoiceNotFound(ctx, await newInvoice(ctx, 'USD', await otherSecretKey(ctx)));
     },
   },
   scenario(
@@ -174,17 +173,9 @@ export const invoicePayment: Scenario[] = [
     ['createInvoice', SESSION],
     async (ctx) => {
       const live = liveSecretKey(ctx);
-      // Nothing is charged: a live invoice and a refused session only.
-      const liveInvoice = await newInvoice(ctx, 'USD', live);
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: liveInvoice.id }), 404, 'not_found', 'invoice_not_found');
-      expectError(
-        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: liveInvoice.reference }),
-        404,
-        'not_found',
-        'invoice_not_found',
-      );
-      const testInvoice = await newInvoice(ctx);
-      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: testInvoice.id }, live), 404, 'not_found', 'invoice_not_found');
+      // Nothing is charged: a live invoice and refused sessions only.
+      await expectInvoiceNotFound(ctx, await newInvoice(ctx, 'USD', live));
+      await expectInvoiceNotFound(ctx, await newInvoice(ctx), live);
     },
   ),
 ];
