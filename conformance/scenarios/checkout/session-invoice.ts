@@ -173,8 +173,10 @@ export const invoicePayment: Scenario[] = [
     ['createInvoice', SESSION],
     async (ctx) => {
       const live = liveSecretKey(ctx);
-      // Nothing is charged: a live invoice and refused sessions only.
-      await expectInvoiceNotFound(ctx, await newInvoice(ctx, 'USD', live));
+      // Nothing is charged: a live invoice (voided at the end of the run) and refused sessions only.
+      const liveInvoice = await newInvoice(ctx, 'USD', live);
+      ctx.onCleanup(() => ctx.request('checkout', 'voidInvoice', { method: 'POST', path: `/v1/invoices/${liveInvoice.id}/void`, key: live }));
+      await expectInvoiceNotFound(ctx, liveInvoice);
       await expectInvoiceNotFound(ctx, await newInvoice(ctx), live);
     },
   ),
