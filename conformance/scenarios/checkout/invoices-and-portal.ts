@@ -5,9 +5,9 @@ import { postCustomer } from '../fixtures/catalog.js';
 import { call, describe, envelopeData, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
 import { emailFor, otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { MESSAGES, PAY_CARD, SESSION } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
 import { OTHER_SCOPED } from '../fixtures/sections.js';
-import { newSession, payByCard } from '../fixtures/sessions.js';
+import { newSession, payByCard, postSession } from '../fixtures/sessions.js';
+import { newInvoice as newInvoiceOf } from '../fixtures/invoices.js';
 
 /** A new invoice of 42.50 USD for a payer of this run. */
 async function newInvoice(ctx: ConformanceContext, label: string): Promise<any> {
@@ -33,15 +33,90 @@ async function customerOf(ctx: ConformanceContext, label: string, key = secretKe
 }
 
 export const invoicesAndPortal: Scenario[] = [
-  pending('checkout.invoices.create', '`POST /v1/invoices` creates an invoice (scope `invoice.create`)', OTHER_SCOPED, ['createCustomer', 'createInvoice']),
-  pending('checkout.invoices.by-reference', '`GET /v1/invoices?reference=` finds the invoice of a pay-link reference', OTHER_SCOPED, [
-    'createInvoice',
-    'listInvoices',
-  ]),
-  pending('checkout.invoices.retrieve', "`GET /v1/invoices/{id}` answers the invoice; another merchant's answers 404", OTHER_SCOPED, [
-    'createInvoice',
-    'retrieveInvoice',
-  ]),
+  {
+    id: 'checkout.invoices.create',
+    title: '`POST /v1/invoices` creates an invoice (scope `invoice.create`)',
+    source: OTHER_SCOPED,
+    requires: ['createCustomer', 'createInvoice'],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx, 'create');
+      assert.equal(invoice.object, 'invoice');
+      assert.equal(invoice.status, 'pending', 'a new invoice is payable (pending)');
+      assert.equal(invoice.currency, 'USD');
+      assert.equal(invoice.total, 42.5, 'the total is the lines');
+      assert.equal(invoice.amountDue, 42.5, 'nothing paid yet');
+      assert.equal(invoice.customer.email, emailFor(ctx, 'create'));
+      assert.deepEqual(
+        invoice.lineItems.map((l: any) => [l.name, l.quantity, l.unitAmount]),
+        [['Conformance check', 1, 42.5]],
+      );
+      for (const field of ['invoiceNumber', 'reference', 'identifier']) assert.ok(typeof invoice[field] === 'string' && invoice[field] !== '', `${field}`);
+      const customer = await customerOf(ctx, 'invoice-customer');
+      const forCustomer = await call(ctx, 'checkout', 'createInvoice', {
+        method: 'POST',
+        path: '/v1/invoices',
+        key: secretKey(ctx),
+        body: { customerId: customer.id, currency: 'USD', lineItems: [{ name: 'Conformance check', quantity: 2, unitAmount: 5 }] },
+      });
+      expectStatus(forCustomer, 201, 'create an invoice for a customer');
+      assert.equal(forCustomer.json.customerId, customer.id);
+      assert.equal(forCustomer.json.total, 10);
+      assert.notEqual(forCustomer.json.reference, invoice.reference, 'each invoice has its own reference');
+      const both = await call(ctx, 'checkout', 'createInvoice', {
+        method: 'POST',
+        path: '/v1/invoices',
+        key: secretKey(ctx),
+        body: { customerId: customer.id, customer: { email: emailFor(ctx, 'both') }, currency: 'USD', lineItems: [{ name: 'x', quantity: 1, unitAmount: 5 }] },
+      });
+      expectError(both, 400, 'invalid_request', 'validation_error');
+    },
+  },
+  {
+    id: 'checkout.invoices.by-reference',
+    title: '`GET /v1/invoices?reference=` finds the invoice of a pay-link reference',
+    source: OTHER_SCOPED,
+    requires: ['createInvoice', 'listInvoices'],
+    serverOnly: true,
+    async run(ctx) {
+      const wanted = await newInvoice(ctx, 'by-reference');
+      await newInvoice(ctx, 'by-reference-other');
+      const byReference = (reference: string) =>
+        call(ctx, 'checkout', 'listInvoices', { method: 'GET', path: '/v1/invoices', key: secretKey(ctx), query: { reference } });
+      const found = await byReference(wanted.reference);
+      expectStatus(found, 200, 'list by reference');
+      assert.equal(found.json.object, 'list');
+      assert.deepEqual(
+        found.json.data.map((i: any) => i.id),
+        [wanted.id],
+        'exactly the invoice of that reference',
+      );
+      if (wanted.invoiceNumber !== wanted.reference) {
+        const byNumber = await byReference(wanted.invoiceNumber);
+        expectStatus(byNumber, 200, 'list by the display number');
+        assert.deepEqual(byNumber.json.data, [], 'the display invoice number is not a reference');
+      }
+    },
+  },
+  {
+    id: 'checkout.invoices.retrieve',
+    title: "`GET /v1/invoices/{id}` answers the invoice; another merchant's answers 404",
+    source: OTHER_SCOPED,
+    requires: ['createInvoice', 'retrieveInvoice'],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx, 'retrieve');
+      const get = (id: number) => call(ctx, 'checkout', 'retrieveInvoice', { method: 'GET', path: `/v1/invoices/${id}`, key: secretKey(ctx) });
+      const read = await get(invoice.id);
+      expectStatus(read, 200, 'retrieve the invoice');
+      for (const field of ['id', 'reference', 'identifier', 'invoiceNumber', 'status', 'total', 'amountDue', 'currency'])
+        assert.deepEqual(read.json[field], invoice[field], `${field} as created`);
+      const theirs = await newInvoiceOf(ctx, 'USD', await otherSecretKey(ctx));
+      const foreign = await get(theirs.id);
+      expectError(foreign, 404, 'not_found');
+      expectError(await get(2147483000), 404, 'not_found', foreign.json.error.code);
+    },
+  },
   {
     id: 'checkout.invoices.pdf',
     title: '`GET /v1/invoices/{id}/pdf` answers the invoice as a PDF document (`application/pdf`, `%PDF-`), as an attachment named after its number',
@@ -85,11 +160,30 @@ export const invoicesAndPortal: Scenario[] = [
       expectError(await invoiceOp(ctx, 'sendInvoice', 'POST', other.id, 'send'), 409, 'conflict', 'invalid_state');
     },
   },
-  pending('checkout.invoices.void', '`POST /v1/invoices/{id}/void` voids an unpaid invoice; it can no longer be paid', OTHER_SCOPED, [
-    'createInvoice',
-    'voidInvoice',
-    SESSION,
-  ]),
+  {
+    id: 'checkout.invoices.void',
+    title: '`POST /v1/invoices/{id}/void` voids an unpaid invoice; it can no longer be paid',
+    source: OTHER_SCOPED,
+    requires: ['createInvoice', 'voidInvoice', 'retrieveInvoice', SESSION],
+    serverOnly: true,
+    async run(ctx) {
+      const invoice = await newInvoice(ctx, 'void');
+      expectStatus(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 201, 'the unpaid invoice is payable first');
+      const voided = await invoiceOp(ctx, 'voidInvoice', 'POST', invoice.id, 'void');
+      expectStatus(voided, 200, 'void the invoice');
+      assert.equal(voided.json.status, 'cancelled', 'a voided invoice reads cancelled');
+      assert.ok(voided.json.voidedAt && Number.isFinite(Date.parse(voided.json.voidedAt)), 'voidedAt is set');
+      const read = await call(ctx, 'checkout', 'retrieveInvoice', { method: 'GET', path: `/v1/invoices/${invoice.id}`, key: secretKey(ctx) });
+      assert.equal(read.json.status, 'cancelled', 'the void is kept');
+      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 409, 'conflict', 'invoice_not_payable');
+      expectError(
+        await postSession(ctx, { amount: undefined, currency: undefined, invoiceReference: invoice.reference }),
+        409,
+        'conflict',
+        'invoice_not_payable',
+      );
+    },
+  },
   {
     id: 'checkout.invoices.refund',
     title:

@@ -6,7 +6,6 @@ import type { Scenario } from '../../types.js';
 import { call, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { otherSecretKey, publishableKey, secretKey, tag } from '../fixtures/keys.js';
 import { SESSION } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
 import { AUTH } from '../fixtures/sections.js';
 import { getSession, getSessionStatus, newSession } from '../fixtures/sessions.js';
 
@@ -71,48 +70,6 @@ export const auth: Scenario[] = [
       expectError(await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: pk }), 401, 'authentication');
     },
   },
-  pending(
-    'platform.auth.publishable-server-only-scopes-403',
-    'A publishable key with a valid client secret is refused with 403 permission_denied on every server-key-only operation (session create, refund, capture, invoices, customers, products, plans, subscriptions, portal)',
-    AUTH,
-    [
-      SESSION,
-      'refundCheckoutSession',
-      'capturePayment',
-      'createInvoice',
-      'listInvoices',
-      'createCustomer',
-      'listCustomers',
-      'createProduct',
-      'listProducts',
-      'createPlan',
-      'listPlans',
-      'updatePlan',
-      'archivePlan',
-      'listSubscriptions',
-      'cancelSubscription',
-      'createPortalSession',
-    ],
-  ),
-  pending(
-    'platform.auth.publishable-scope-set',
-    "A publishable key plus the session's client secret can call exactly its fixed scopes: read, confirm, withdraw-qr, tokenize, cancel, status, saved cards (list, verify, confirm-otp) and SRC (lookup, authenticate)",
-    AUTH,
-    [
-      SESSION,
-      'retrieveCheckoutSession',
-      'confirmCheckoutSession',
-      'withdrawCheckoutSessionQr',
-      'tokenizeCard',
-      'cancelCheckoutSession',
-      'getCheckoutSessionStatus',
-      'listSavedCards',
-      'verifySavedCard',
-      'confirmSavedCardOtp',
-      'lookupSrcCards',
-      'authenticateSrcCard',
-    ],
-  ),
   {
     id: 'platform.auth.publishable-one-session-only',
     title: "A publishable key acts on one session only: the client secret of another session (or another merchant's, or the other mode's) is refused with 401",
@@ -169,10 +126,4 @@ export const auth: Scenario[] = [
       );
     },
   },
-  pending(
-    'platform.auth.client-secret-alone-hosted-page',
-    'The client secret alone (hosted page) may retrieve the session and withdraw its QR code, and nothing else (confirm with it alone is refused with 401)',
-    AUTH,
-    [SESSION, 'retrieveCheckoutSession', 'withdrawCheckoutSessionQr', 'confirmCheckoutSession'],
-  ),
 ];

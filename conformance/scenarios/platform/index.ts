@@ -4,6 +4,7 @@
 // look-ups and the key's burst.
 import type { Scenario } from '../../types.js';
 import { auth } from './auth.js';
+import { authPublishable } from './auth-publishable.js';
 import { authScopes } from './auth-scopes.js';
 import { clientToken } from './client-token.js';
 import { conventions } from './conventions.js';
@@ -15,6 +16,7 @@ import { versioning } from './versioning.js';
 
 export const platformScenarios: Scenario[] = [
   ...auth,
+  ...authPublishable,
   ...authScopes,
   ...keysAndRoles,
   ...errors,
