@@ -2,13 +2,13 @@
 // merchant's plans, and which plans a subscription can start on.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
-import { idsOf, listPlansPage, newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
+import { idsOf, listPlansPage, newPlan, newProduct, postCustomer, retrievePlan } from '../fixtures/catalog.js';
 import { call, envelopeData, expectEnvelopeError, expectError } from '../fixtures/http.js';
-import { emailFor, otherSecretKey, secretKey } from '../fixtures/keys.js';
+import { emailFor, liveSecretKey, otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { SESSION, SUBSCRIBE } from '../fixtures/operations.js';
-import { clocked, pending } from '../fixtures/scenario.js';
+import { clocked } from '../fixtures/scenario.js';
 import { PLAN_ENDPOINTS, PLAN_STATES } from '../fixtures/sections.js';
-import { postSubscriptionSession } from '../fixtures/subscriptions.js';
+import { advancePast, dailySubscription, postSubscriptionSession, subscriptionInvoices, subscriptionOf } from '../fixtures/subscriptions.js';
 
 export const planListsAndStates: Scenario[] = [
   {
@@ -89,12 +89,35 @@ export const planListsAndStates: Scenario[] = [
       expectEnvelopeError(await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path, key: secretKey(ctx) }), 404, 'not_found');
     },
   },
-  pending('checkout.plans.shared-by-modes', 'Plans are shared by test and live keys (needs a live key)', PLAN_ENDPOINTS, [
-    'createProduct',
-    'createPlan',
-    'retrievePlan',
-    'listPlans',
-  ]),
+  {
+    id: 'checkout.plans.shared-by-modes',
+    title: 'Plans are shared by test and live keys: a plan made with either key is read, listed and updated with the other',
+    source: PLAN_ENDPOINTS,
+    requires: ['createProduct', 'createPlan', 'retrievePlan', 'listPlans', 'updatePlan'],
+    serverOnly: true,
+    async run(ctx) {
+      const live = ctx.withKeys({ secretKey: liveSecretKey(ctx) });
+      const product = await newProduct(ctx, 'plan modes');
+      const byTest = await newPlan(ctx, product.id, 'made in test');
+      const byLive = await newPlan(live, product.id, 'made in live');
+      for (const [reader, plan, what] of [
+        [live, byTest, 'the live key reads the test-made plan'],
+        [ctx, byLive, 'the test key reads the live-made plan'],
+      ] as const) {
+        const read = await retrievePlan(reader, plan.id);
+        assert.equal(read.name, plan.name, what);
+        assert.equal(read.amount, plan.amount, what);
+        assert.ok(idsOf(await listPlansPage(reader, { limit: 100 })).includes(plan.id), `${what}, and lists it`);
+      }
+      const renamed = `${byTest.name} renamed live`;
+      envelopeData(
+        await call(ctx, 'checkout', 'updatePlan', { method: 'PATCH', path: `/v1/plans/${byTest.id}`, key: secretKey(live), body: { name: renamed } }),
+        200,
+        'the live key updates the test-made plan',
+      );
+      assert.equal((await retrievePlan(ctx, byTest.id)).name, renamed, 'the test key sees the change: one plan for both modes');
+    },
+  },
   {
     id: 'checkout.plan-states.draft-no-new-subscriptions',
     title: 'No subscription can start on a draft plan (a subscription session on it is refused)',
@@ -140,9 +163,31 @@ export const planListsAndStates: Scenario[] = [
       );
     },
   },
-  clocked('checkout.plan-states.archived-keeps-billing', 'Existing subscriptions on an archived plan keep billing (renewal after archive)', PLAN_STATES, [
-    ...SUBSCRIBE,
-    'archivePlan',
-    'listSubscriptionInvoices',
-  ]),
+  clocked(
+    'checkout.plan-states.archived-keeps-billing',
+    'Existing subscriptions on an archived plan keep billing (renewal after archive)',
+    PLAN_STATES,
+    [...SUBSCRIBE, 'archivePlan', 'listSubscriptionInvoices'],
+    {
+      async run(ctx) {
+        const { subscriptionId, plan } = await dailySubscription(ctx, 'archived keeps billing');
+        const archived = envelopeData(
+          await call(ctx, 'checkout', 'archivePlan', { method: 'DELETE', path: `/v1/plans/${plan.id}`, key: secretKey(ctx) }),
+          200,
+          'archive the plan',
+        );
+        assert.equal(archived.status, 'discontinued');
+        const before = await subscriptionOf(ctx, subscriptionId);
+        await advancePast(ctx, before.currentPeriodEnd);
+        const invoices = await subscriptionInvoices(ctx, subscriptionId);
+        assert.equal(invoices.length, 2, 'the period rolled on the archived plan: a renewal invoice besides the first');
+        assert.equal(invoices[0].status, 'paid', 'the renewal is charged as before');
+        assert.equal(invoices[0].amount, plan.amount, "at the archived plan's amount");
+        const after = await subscriptionOf(ctx, subscriptionId);
+        assert.equal(after.status, 'active', 'the subscription stays active');
+        assert.equal(after.planId, plan.id, 'still on the archived plan');
+        assert.ok(Date.parse(after.currentPeriodStart) >= Date.parse(before.currentPeriodEnd), 'a new period began');
+      },
+    },
+  ),
 ];

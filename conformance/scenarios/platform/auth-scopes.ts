@@ -1,13 +1,13 @@
 // Authentication scopes: which key may call what (publishable-only and server-only operations, polling
-// and cancelling a session), another merchant's objects, and the modes.
+// and cancelling a session), and another merchant's objects. The modes are in modes.ts.
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
 import { call, envelopeData, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, otherSecretKey, publishableKey, secretKey } from '../fixtures/keys.js';
 import { SESSION } from '../fixtures/operations.js';
-import { CHECKOUT_DOC, pending, source } from '../fixtures/scenario.js';
-import { AUTH, CONVENTIONS } from '../fixtures/sections.js';
+import { CHECKOUT_DOC, source } from '../fixtures/scenario.js';
+import { AUTH } from '../fixtures/sections.js';
 import { cancelSession, getSession, getSessionStatus, newSession, retrieveSession } from '../fixtures/sessions.js';
 
 export const authScopes: Scenario[] = [
@@ -118,22 +118,4 @@ export const authScopes: Scenario[] = [
       assert.equal(foreignCustomer.json.errorCode, missingCustomer.json.errorCode, 'a foreign customer must answer like a missing one');
     },
   },
-  pending(
-    'platform.auth.modes-separate',
-    'Test-mode and live-mode data are separate: a key only sees objects of its own mode (a live key gets 404 for a test session, and the reverse)',
-    CONVENTIONS,
-    [SESSION, 'retrieveCheckoutSession'],
-  ),
-  pending(
-    'platform.auth.test-key-sees-test-subscriptions-and-invoices',
-    'A test key sees only test-mode subscriptions and invoices (lists leave out live ones; retrieving one answers 404)',
-    AUTH,
-    ['listSubscriptions', 'retrieveSubscription', 'listInvoices', 'retrieveInvoice', 'createInvoice'],
-  ),
-  pending(
-    'platform.auth.customers-and-plans-shared-by-modes',
-    'Customers and plans (and their products) are shared by both modes: what a test key creates, a live key of the same merchant reads and lists (needs a live key, which the options do not carry yet)',
-    CONVENTIONS,
-    ['createCustomer', 'retrieveCustomer', 'listCustomers', 'createPlan', 'retrievePlan', 'listPlans', 'createProduct'],
-  ),
 ];

@@ -11,6 +11,7 @@ import { conventions } from './conventions.js';
 import { errors } from './errors.js';
 import { idempotency } from './idempotency.js';
 import { keysAndRoles } from './keys-and-roles.js';
+import { modes } from './modes.js';
 import { limits, publicLookup429, rateLimit429 } from './limits.js';
 import { versioning } from './versioning.js';
 
@@ -18,6 +19,7 @@ export const platformScenarios: Scenario[] = [
   ...auth,
   ...authPublishable,
   ...authScopes,
+  ...modes,
   ...keysAndRoles,
   ...errors,
   ...idempotency,
