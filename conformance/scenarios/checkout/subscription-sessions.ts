@@ -5,9 +5,11 @@ import { newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
 import { envelopeData, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, otherSecretKey } from '../fixtures/keys.js';
 import { SESSION, SUBSCRIBE_TRIAL } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
+import { waitForEvents } from '../fixtures/deliveries.js';
+import { withWatch } from '../fixtures/events.js';
 import { CREATION_RULES } from '../fixtures/sections.js';
-import { postSubscriptionSession, subscriptionParts } from '../fixtures/subscriptions.js';
+import { retrieveSession } from '../fixtures/sessions.js';
+import { postSubscriptionSession, subscriptionParts, trialSubscription } from '../fixtures/subscriptions.js';
 
 export const subscriptionSessions: Scenario[] = [
   // Rule 7: subscription sessions.
@@ -71,10 +73,21 @@ export const subscriptionSessions: Scenario[] = [
       );
     },
   },
-  pending(
-    'checkout.sessions.rule-7-free-trial-completes',
-    'A subscription session that starts a free trial (nothing to pay now) completes at once and still sends `checkout.session.completed`',
-    CREATION_RULES,
-    [...SUBSCRIBE_TRIAL, 'createWebhookConfiguration', 'listWebhookDeliveries'],
-  ),
+  {
+    id: 'checkout.sessions.rule-7-free-trial-completes',
+    title: 'A subscription session that starts a free trial (nothing to pay now) completes at once and still sends `checkout.session.completed`',
+    source: CREATION_RULES,
+    requires: [...SUBSCRIBE_TRIAL, 'createWebhookConfiguration', 'listWebhookDeliveries'],
+    serverOnly: true,
+    async run(ctx) {
+      await withWatch(ctx, ['checkout.session.completed'], async (w) => {
+        const { session, subscriptionId } = await trialSubscription(ctx, 'trial completes');
+        const read = await retrieveSession(ctx, session.id);
+        assert.equal(read.status, 'completed', 'the free-trial session is completed at once, with no payment');
+        assert.equal(read.subscriptionId, subscriptionId);
+        const [completed] = await waitForEvents(ctx, w, (e) => e.type === 'checkout.session.completed' && e.data?.object?.sessionId === session.id);
+        assert.equal(String(completed.data.object.status).toLowerCase(), 'completed', 'the event carries the completed session');
+      });
+    },
+  },
 ];

@@ -8,7 +8,8 @@ import { sameInstant } from '../fixtures/clock.js';
 import { ofType, settledSubscriptionEvents, subscriptionEvents, waitForEvent, withWatch } from '../fixtures/events.js';
 import { envelopeData, expectEnvelopeError, expectStatus } from '../fixtures/http.js';
 import { SUBSCRIBE, SUBSCRIBE_TRIAL, WATCH } from '../fixtures/operations.js';
-import { clocked, pending, pendingBecause } from '../fixtures/scenario.js';
+import { clocked } from '../fixtures/scenario.js';
+import { addCardInPortal } from '../fixtures/portal.js';
 import { SUBSCRIPTION_STATES } from '../fixtures/sections.js';
 import {
   advancePast,
@@ -232,15 +233,31 @@ export const subscriptionStates: Scenario[] = [
       });
     },
   },
-  pending(
+  clocked(
     'checkout.subscription-states.trial-end-activates',
     '`trialing` → trial ends (card added) → `active`, `subscription.activated`',
     SUBSCRIPTION_STATES,
-    [...SUBSCRIBE_TRIAL, 'createPortalSession', ...WATCH, 'advanceTestClock'],
+    [...SUBSCRIBE_TRIAL, 'createPortalSession', 'listSubscriptionInvoices', ...WATCH],
     {
-      needsClock: true,
-      async run() {
-        pendingBecause('a card is added to a free trial only in the customer portal, whose black-box path (issue 14 §2) is not built yet');
+      async run(ctx) {
+        await withWatch(ctx, ['subscription.*'], async (w) => {
+          const parts = await subscriptionParts(ctx, 'trial end activates', DAILY);
+          const { subscriptionId, plan } = await trialSubscription(ctx, '', 1, parts);
+          await addCardInPortal(ctx, parts.customer.id);
+          const before = await subscriptionOf(ctx, subscriptionId);
+          assert.equal(before.status, 'trialing', 'still trialing with a card added');
+          assert.equal(before.hasPaymentMethod, true, 'the portal card is on file');
+          await advancePast(ctx, before.trialEnd);
+          const after = await subscriptionOf(ctx, subscriptionId);
+          assert.equal(after.status, 'active', 'the trial ended with a card: active');
+          assert.ok(sameInstant(after.currentPeriodStart, before.trialEnd), 'the first period starts at the trial end');
+          const [invoice] = await subscriptionInvoices(ctx, subscriptionId);
+          assert.equal(invoice?.status, 'paid', 'the first period is charged to the card');
+          assert.equal(invoice.amountPaid, plan.amount);
+          const [activated] = await waitForEvent(ctx, w, subscriptionId, 'subscription.activated');
+          assert.equal(activated.status, 'Active');
+          assert.equal(activated.previousStatus, 'Trialing');
+        });
       },
     },
   ),

@@ -8,7 +8,8 @@ import { waitForEvent, withWatch } from '../fixtures/events.js';
 import { call, envelopeData, expectEnvelopeError, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
 import { otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { SUBSCRIBE, SUBSCRIBE_TRIAL, WATCH } from '../fixtures/operations.js';
-import { pending } from '../fixtures/scenario.js';
+import { idsOf } from '../fixtures/catalog.js';
+import { payByCard, postSession, retrieveSession } from '../fixtures/sessions.js';
 import { SUBSCRIPTION_ENDPOINTS, SUBSCRIPTION_FIELDS, SUBSCRIPTION_INVOICE } from '../fixtures/sections.js';
 import {
   getSubscription,
@@ -52,12 +53,30 @@ export const subscriptions: Scenario[] = [
       assert.equal(sub.items[0].planId, plan.id);
     },
   },
-  pending(
-    'checkout.subscriptions.started-through-checkout-only',
-    'Subscriptions are started only through a checkout session with `paymentType` `subscription`, `subscriptionPlanId` and `clientId`',
-    SUBSCRIPTION_ENDPOINTS,
-    [...SUBSCRIBE],
-  ),
+  {
+    id: 'checkout.subscriptions.started-through-checkout-only',
+    title: 'Subscriptions are started only through a checkout session with `paymentType` `subscription`, `subscriptionPlanId` and `clientId`',
+    source: SUBSCRIPTION_ENDPOINTS,
+    requires: [...SUBSCRIBE, 'listSubscriptions'],
+    serverOnly: true,
+    async run(ctx) {
+      const parts = await subscriptionParts(ctx, 'through checkout only');
+      const ofCustomer = async () => idsOf(await listSubscriptionsPage(ctx, { clientId: parts.customer.id }));
+      // A one-time session naming a plan and the customer starts nothing, whether refused or paid.
+      const oneTime = await postSession(ctx, { subscriptionPlanId: parts.plan.id, clientId: parts.customer.id });
+      if (oneTime.status === 201) {
+        await payByCard(ctx, oneTime.json);
+        assert.equal((await retrieveSession(ctx, oneTime.json.id)).subscriptionId ?? null, null, 'a paid one-time session has no subscription');
+      } else expectError(oneTime, 400, 'invalid_request');
+      assert.deepEqual(await ofCustomer(), [], 'no subscription started outside a subscription session');
+      // The subscription session starts exactly one, tied to the session, on that plan for that customer.
+      const { subscriptionId, session } = await paidSubscription(ctx, '', parts);
+      assert.deepEqual(await ofCustomer(), [subscriptionId], 'the subscription session started one subscription');
+      const sub = await subscriptionOf(ctx, subscriptionId);
+      assert.deepEqual([sub.clientId, sub.planId], [parts.customer.id, parts.plan.id], "for the session's customer and plan");
+      assert.equal((await retrieveSession(ctx, session.id)).subscriptionId, subscriptionId, 'the session names it');
+    },
+  },
   {
     id: 'checkout.subscriptions.no-create-endpoint',
     title: 'There is no endpoint that creates a subscription directly: `POST /v1/subscriptions` is not an operation (404)',
