@@ -35,8 +35,12 @@ const { values } = parseArgs({
 });
 const reportDir = path.resolve(root, values['report-dir']!);
 
-async function merchant(name: string, env: NodeJS.ProcessEnv): Promise<{ keys: { test: { secret: string; publishable: string }; live: { secret: string } } }> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json'], { cwd: root, env });
+async function merchant(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  extra: string[] = [],
+): Promise<{ keys: { test: { secret: string; publishable: string }; live: { secret: string } } }> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json', ...extra], { cwd: root, env });
   return JSON.parse(stdout);
 }
 
@@ -132,7 +136,8 @@ async function againstServer(label: string, database: NodeJS.ProcessEnv, extra: 
   let server: { url: string; child: ChildProcess } | undefined;
   try {
     const a = await merchant(`Conformance A ${label}`, env);
-    const b = await merchant(`Conformance B ${label}`, env);
+    // B is on the Enterprise plan: the rate-plan scenario checks that plan's limits on it.
+    const b = await merchant(`Conformance B ${label}`, env, ['--plan', 'enterprise']);
     server = await startServer(env, path.join(reportDir, 'logs', `conformance-${label}.log`));
     return await conformance(`server on ${label}`, [
       '--base-url',

@@ -5,7 +5,7 @@ import type { Scenario } from '../../types.js';
 import { newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
 import { call, envelopeData } from '../fixtures/http.js';
 import { emailFor, secretKey } from '../fixtures/keys.js';
-import { CHECKOUT_DOC, pending, source } from '../fixtures/scenario.js';
+import { CHECKOUT_DOC, source } from '../fixtures/scenario.js';
 import { CONVENTIONS } from '../fixtures/sections.js';
 
 export const conventions: Scenario[] = [
@@ -106,10 +106,33 @@ export const conventions: Scenario[] = [
       assert.equal(read.amount, 49.99);
     },
   },
-  pending(
-    'platform.conventions.https-only',
-    'The service is served over HTTPS only (checked against a deployment, not a local server)',
-    source(CHECKOUT_DOC, 'Checkout and Subscription Billing API'),
-    ['listProducts'],
-  ),
+  {
+    id: 'platform.conventions.https-only',
+    title:
+      "The service is served over HTTPS only: a deployment's plain-HTTP address does not serve the API (refused, or sent to https); a server on loopback, behind no TLS terminator, is the one exception",
+    source: source(CHECKOUT_DOC, 'Checkout and Subscription Billing API'),
+    requires: ['listProducts'],
+    serverOnly: true,
+    async run(ctx) {
+      const base = new URL(ctx.options.baseUrl);
+      const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(base.hostname);
+      if (base.protocol === 'http:') {
+        assert.ok(loopback, `${base.origin} serves the API over plain HTTP; a deployment must be https`);
+        return;
+      }
+      assert.equal(base.protocol, 'https:', `the base URL must be https, got ${base.protocol}`);
+      const plain = new URL(`/v1/products?limit=1`, `http://${base.hostname}`);
+      let answer: Response | undefined;
+      try {
+        answer = await fetch(plain, { headers: { Authorization: `Bearer ${secretKey(ctx)}` }, redirect: 'manual', signal: AbortSignal.timeout(5000) });
+      } catch {
+        return; // Nothing listens on plain HTTP: refused.
+      }
+      if (answer.status >= 300 && answer.status < 400) {
+        assert.match(answer.headers.get('location') ?? '', /^https:/, 'plain HTTP redirects to https');
+        return;
+      }
+      assert.ok(answer.status >= 400, `plain HTTP must not serve the API: ${plain.href} answered ${answer.status}`);
+    },
+  },
 ];

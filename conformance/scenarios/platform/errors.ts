@@ -4,10 +4,11 @@ import type { Scenario } from '../../types.js';
 import { postCustomer } from '../fixtures/catalog.js';
 import { call, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { publishableKey, secretKey, tag } from '../fixtures/keys.js';
-import { SESSION } from '../fixtures/operations.js';
+import { PAY_CARD, SESSION, SUBSCRIBE_TRIAL } from '../fixtures/operations.js';
 import { CHECKOUT_DOC, pending, source } from '../fixtures/scenario.js';
 import { ERRORS } from '../fixtures/sections.js';
-import { newSession, sessionBody } from '../fixtures/sessions.js';
+import { newSession, payByCard, refundSession, sessionBody } from '../fixtures/sessions.js';
+import { getSubscription, subscriptionAction, trialSubscription } from '../fixtures/subscriptions.js';
 
 export const errors: Scenario[] = [
   {
@@ -51,12 +52,26 @@ export const errors: Scenario[] = [
       );
     },
   },
-  pending('platform.errors.envelope-subscriptions-and-refunds', 'Subscription endpoints and refund failures answer errors in the envelope form', ERRORS, [
-    'retrieveSubscription',
-    'pauseSubscription',
-    SESSION,
-    'refundCheckoutSession',
-  ]),
+  {
+    id: 'platform.errors.envelope-subscriptions-and-refunds',
+    title: 'Subscription endpoints and refund failures answer errors in the envelope form',
+    source: ERRORS,
+    requires: ['retrieveSubscription', 'pauseSubscription', 'cancelSubscription', ...SUBSCRIBE_TRIAL, ...PAY_CARD, 'refundCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      expectEnvelopeError(await getSubscription(ctx, 2147483000), 404, 'not_found');
+      const { subscriptionId } = await trialSubscription(ctx, 'envelope errors');
+      expectStatus(await subscriptionAction(ctx, subscriptionId, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel now');
+      expectEnvelopeError(await subscriptionAction(ctx, subscriptionId, 'pause'), 400, 'invalid_request');
+      // Refund failures: nothing paid yet, then more than is left.
+      const s = await newSession(ctx);
+      const nothing = await refundSession(ctx, s, {});
+      expectEnvelopeError(nothing, 409, 'conflict', 'nothing_to_refund');
+      await payByCard(ctx, s);
+      const tooMuch = await refundSession(ctx, s, { amount: 1000 });
+      expectEnvelopeError(tooMuch, 400, 'invalid_request', 'validation_error');
+    },
+  },
   {
     id: 'platform.errors.status-types',
     title: 'Each error status carries its documented type: 400 invalid_request, 401 authentication, 404 not_found, 409 conflict',

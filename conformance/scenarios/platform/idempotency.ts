@@ -1,10 +1,9 @@
-// Idempotency keys: replay, reuse with other parameters, concurrent repeats, per merchant, expiry.
+// Idempotency keys: replay, reuse with other parameters, concurrent repeats, per merchant. The POSTs
+// that move money and the 24-hour expiry are in idempotency-posts.ts.
 import assert from 'node:assert/strict';
 import type { RequestSpec, Scenario } from '../../types.js';
 import { call, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, otherSecretKey, secretKey, tag } from '../fixtures/keys.js';
-import { SESSION } from '../fixtures/operations.js';
-import { clocked, pending } from '../fixtures/scenario.js';
 import { IDEMPOTENCY } from '../fixtures/sections.js';
 
 export const idempotency: Scenario[] = [
@@ -135,16 +134,4 @@ export const idempotency: Scenario[] = [
       assert.equal(theirs.headers.get('idempotent-replayed'), null, "the other merchant's answer must not be a replay");
     },
   },
-  clocked(
-    'platform.idempotency.expires-after-24h',
-    'An `Idempotency-Key` is remembered for 24 hours; after that the same key runs a new request',
-    IDEMPOTENCY,
-    ['createProduct'],
-  ),
-  pending(
-    'platform.idempotency.any-post',
-    'Any POST accepts `Idempotency-Key`, including session create, confirm, refund and capture (a retry does not repeat the payment)',
-    IDEMPOTENCY,
-    [SESSION, 'tokenizeCard', 'confirmCheckoutSession', 'refundCheckoutSession'],
-  ),
 ];

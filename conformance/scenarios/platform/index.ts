@@ -10,8 +10,10 @@ import { clientToken } from './client-token.js';
 import { conventions } from './conventions.js';
 import { errors } from './errors.js';
 import { idempotency } from './idempotency.js';
+import { idempotencyPosts } from './idempotency-posts.js';
 import { keysAndRoles } from './keys-and-roles.js';
 import { modes } from './modes.js';
+import { ratePlans } from './rate-plans.js';
 import { limits, publicLookup429, rateLimit429 } from './limits.js';
 import { versioning } from './versioning.js';
 
@@ -23,10 +25,12 @@ export const platformScenarios: Scenario[] = [
   ...keysAndRoles,
   ...errors,
   ...idempotency,
+  ...idempotencyPosts,
   ...versioning,
   ...conventions,
   ...clientToken,
   ...limits,
+  ...ratePlans,
   publicLookup429,
   rateLimit429,
 ];

@@ -6,7 +6,7 @@ import { postCustomer } from '../fixtures/catalog.js';
 import { call, describe, envelopeData, expectEnvelopeError, expectError, expectStatus, rawFetch, sleep } from '../fixtures/http.js';
 import { emailFor, secretKey, tag } from '../fixtures/keys.js';
 import { SESSION } from '../fixtures/operations.js';
-import { CHECKOUT_DOC, COMMERCE_DOC, pending, pendingBecause, source } from '../fixtures/scenario.js';
+import { CHECKOUT_DOC, COMMERCE_DOC, pendingBecause, source } from '../fixtures/scenario.js';
 import { LIMITS } from '../fixtures/sections.js';
 import { postSession } from '../fixtures/sessions.js';
 
@@ -42,7 +42,6 @@ export const limits: Scenario[] = [
       assert.ok(limit >= 100, `X-RateLimit-Limit should be the plan's rate (Standard 100/s, Enterprise 500/s), got ${limit}`);
     },
   },
-  pending('platform.limits.enterprise-rate', 'An Enterprise-plan key is limited at 500 requests/second with a burst of 1000', LIMITS, ['listProducts']),
   {
     id: 'platform.limits.list-limit-range',
     title: 'List `limit` is an integer 1-100: 0 and 101 are refused with 400 naming `limit`, 1 and 100 are accepted (products, plans, customers)',

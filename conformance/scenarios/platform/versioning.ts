@@ -1,9 +1,12 @@
-// Versioning: the /v1 prefix, its /api/v1 alias, and the webhook apiVersion.
+// Versioning: the /v1 prefix, its /api/v1 alias, and the webhook apiVersion (of a test event and of a real one).
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { call, envelopeData, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, secretKey, tag } from '../fixtures/keys.js';
-import { pending } from '../fixtures/scenario.js';
+import { sendTest, waitForEvents } from '../fixtures/deliveries.js';
+import { withWatch } from '../fixtures/events.js';
+import { SESSION } from '../fixtures/operations.js';
+import { cancelSession, newSession } from '../fixtures/sessions.js';
 import { VERSIONING } from '../fixtures/sections.js';
 
 export const versioning: Scenario[] = [
@@ -52,9 +55,32 @@ export const versioning: Scenario[] = [
       );
     },
   },
-  pending('platform.versioning.webhook-api-version', 'Each webhook event carries `apiVersion`, a `YYYY-MM-DD` date', VERSIONING, [
-    'createWebhookConfiguration',
-    'sendWebhookTestEvent',
-    'listWebhookDeliveries',
-  ]),
+  {
+    id: 'platform.versioning.webhook-api-version',
+    title: 'Each webhook event carries `apiVersion`, a `YYYY-MM-DD` date',
+    source: VERSIONING,
+    requires: ['createWebhookConfiguration', 'sendWebhookTestEvent', 'listWebhookDeliveries', SESSION, 'cancelCheckoutSession'],
+    serverOnly: true,
+    async run(ctx) {
+      await withWatch(ctx, ['checkout.session.cancelled'], async (w) => {
+        const sent = await sendTest(ctx, w.id, { eventType: 'webhook.test' });
+        expectStatus(sent, 200, 'send a test event');
+        const s = await newSession(ctx);
+        expectStatus(await cancelSession(ctx, s.id), 204, 'cancel a session');
+        const [test] = await waitForEvents(ctx, w, (e) => e.type === 'webhook.test');
+        const [cancelled] = await waitForEvents(ctx, w, (e) => e.type === 'checkout.session.cancelled' && e.data?.object?.sessionId === s.id);
+        for (const event of [test, cancelled]) {
+          assert.match(
+            String(event.apiVersion),
+            /^\d{4}-\d{2}-\d{2}$/,
+            `${event.type} carries apiVersion as YYYY-MM-DD, got ${JSON.stringify(event.apiVersion)}`,
+          );
+          const day = new Date(`${event.apiVersion}T00:00:00Z`);
+          assert.equal(day.toISOString().slice(0, 10), event.apiVersion, `${event.type}: apiVersion is a real date`);
+          assert.ok(day.getTime() <= Date.now(), `${event.type}: apiVersion is not in the future`);
+        }
+        assert.equal(test.apiVersion, cancelled.apiVersion, 'one API version for every event');
+      });
+    },
+  },
 ];
