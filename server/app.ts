@@ -111,7 +111,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     refuseDeepNesting,
     refuseNulCharacters,
     validateAgainstContract(routes, deps.config.env !== 'production'),
-    idempotency(deps.database.db, deps.clock),
+    idempotency(deps.database.db, deps.clock, deps.sandboxOffsets),
     runHandler(handlers, deps),
   ]);
   const defaultHeaders = (res: Response) => setDefaultRateLimitHeaders(res, limits);

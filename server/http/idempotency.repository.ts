@@ -31,6 +31,22 @@ export async function findKey(db: Db, tenant: Tenant, key: string) {
   return db.selectFrom('idempotency_keys').selectAll().where(ofTenant(tenant)).where('key', '=', key).executeTakeFirst();
 }
 
+/**
+ * Claims again a key created before `expiredBefore` (older than the retention: forgotten, even while
+ * the cleanup job has not deleted it yet) for a new first request; answers whether it did.
+ */
+export async function reclaimExpiredKey(db: Db, tenant: Tenant, key: string, requestHash: string, now: Date, expiredBefore: Date): Promise<boolean> {
+  const taken = await db
+    .updateTable('idempotency_keys')
+    .set({ request_hash: requestHash, state: 'in_flight', locked_at: now, created_at: now, response_status: null, response_headers: null, response_body: null })
+    .where(ofTenant(tenant))
+    .where('key', '=', key)
+    .where('created_at', '<', expiredBefore)
+    .returning('key')
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
 /** Takes over an in-flight claim older than `staleBefore` (its process died); answers whether it did. */
 export async function takeOverStaleKey(db: Db, tenant: Tenant, key: string, now: Date, staleBefore: Date): Promise<boolean> {
   const taken = await db

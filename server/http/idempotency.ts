@@ -5,7 +5,17 @@ import type { Clock } from '../shared/clock.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
 import type { Tenant } from '../shared/tenant.js';
-import { claimKey, deleteKeysBefore, findKey, markKeyCommitted, releaseKey, storeResponse, takeOverStaleKey } from './idempotency.repository.js';
+import { type SandboxOffsets, tenantClock } from '../domain/clocks/tenant-clock.js';
+import {
+  claimKey,
+  deleteKeysBefore,
+  findKey,
+  markKeyCommitted,
+  reclaimExpiredKey,
+  releaseKey,
+  storeResponse,
+  takeOverStaleKey,
+} from './idempotency.repository.js';
 
 /** How long a key is kept (then a job deletes it). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -36,9 +46,11 @@ function canonical(value: unknown): string {
  * after which at most the refused attempt was recorded. The request's
  * transactions mark the key `committed` as they commit; a key that committed but whose answer
  * could not be stored is never released or taken over: a retry answers 409
- * `idempotency_answer_lost` instead of running it twice.
+ * `idempotency_answer_lost` instead of running it twice. A key is remembered for 24 hours of the
+ * tenant's clock (a test-mode merchant's sandbox clock): after that the same key runs a new
+ * request, whether or not the cleanup job has deleted it yet.
  */
-export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler {
+export function idempotency(db: Kysely<Database>, clock: Clock, offsets?: SandboxOffsets): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     const auth = req.till.auth;
@@ -51,8 +63,9 @@ export function idempotency(db: Kysely<Database>, clock: Clock): RequestHandler 
       const requestHash = createHash('sha256')
         .update(canonical({ operation: req.till.route!.operationId, params: req.till.params, session: auth.sessionId, body: (req.body as unknown) ?? null }))
         .digest('hex');
-      const now = clock.now();
-      if (!(await claimKey(db, tenant, key, requestHash, now))) {
+      const now = (await tenantClock(db, clock, tenant, offsets)).now();
+      const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000);
+      if (!(await claimKey(db, tenant, key, requestHash, now)) && !(await reclaimExpiredKey(db, tenant, key, requestHash, now, expiredBefore))) {
         const row = await findKey(db, tenant, key);
         if (!row) return next(new AppError('idempotency_request_in_progress'));
         if (row.request_hash !== requestHash) throw new AppError('idempotency_key_reused', { param: 'Idempotency-Key' });

@@ -99,6 +99,29 @@ describe('Idempotency-Key', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it("a key is remembered for 24 hours of the merchant's sandbox clock; after that the same key runs a new request, deleted or not", async () => {
+    const m = await t.newMerchant('Idempotency clock');
+    const key = `clocked-${Date.now()}`;
+    const post = () => t.call('POST', '/v1/products', { key: m.keys.test.secret, body: { name: 'Clocked key' }, headers: { 'Idempotency-Key': key } });
+    const advance = async (seconds: number) =>
+      expect((await t.call('POST', '/v1/test-helpers/clock/advance', { key: m.keys.test.secret, body: { seconds } })).status).toBe(200);
+    const first = await post();
+    expect(first.status).toBe(201);
+    await advance(23 * 3600);
+    const within = await post();
+    expect(within.headers.get('idempotent-replayed')).toBe('true');
+    expect(within.json.id).toBe(first.json.id);
+    await advance(3600 + 60);
+    const after = await post();
+    expect(after.status).toBe(201);
+    expect(after.headers.get('idempotent-replayed')).toBeNull();
+    expect(after.json.id).not.toBe(first.json.id);
+    // The new answer is remembered in its turn.
+    const again = await post();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.id).toBe(after.json.id);
+  });
+
   it('keys older than 24 hours are deleted by the cleanup work', async () => {
     const key = `old-${Date.now()}`;
     await t.call('POST', '/v1/products', { key: sk(), body: { name: 'Old key' }, headers: { 'Idempotency-Key': key } });
