@@ -5,6 +5,7 @@
 import type { Scenario } from '../types.js';
 import { catalogInventory, catalogProducts, catalogSubscriptions } from './commerce/catalog.js';
 import { catalogPlans } from './commerce/catalog-plans.js';
+import { commerceFidelity } from './commerce/fidelity.js';
 import { fundingSourceScenarios } from './commerce/funding-sources.js';
 import { fundsScenarios } from './commerce/funds.js';
 import { hubScenarios } from './commerce/hub.js';
@@ -44,4 +45,5 @@ export const commerceScenarios: Scenario[] = [
   ...commerceDirectPayments,
   ...identityScenarios,
   ...locationScenarios,
+  ...commerceFidelity,
 ];

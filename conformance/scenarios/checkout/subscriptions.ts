@@ -9,9 +9,12 @@ import { call, envelopeData, expectEnvelopeError, expectError, expectStatus, raw
 import { otherSecretKey, secretKey } from '../fixtures/keys.js';
 import { SUBSCRIBE, SUBSCRIBE_TRIAL, WATCH } from '../fixtures/operations.js';
 import { idsOf } from '../fixtures/catalog.js';
+import { clocked } from '../fixtures/scenario.js';
 import { payByCard, postSession, retrieveSession } from '../fixtures/sessions.js';
 import { SUBSCRIPTION_ENDPOINTS, SUBSCRIPTION_FIELDS, SUBSCRIPTION_INVOICE } from '../fixtures/sections.js';
 import {
+  advancePast,
+  dailySubscription,
   getSubscription,
   listSubscriptionsPage,
   paidSubscription,
@@ -211,6 +214,32 @@ export const subscriptions: Scenario[] = [
       assert.ok(!Number.isNaN(Date.parse(invoice.dueDate)), 'dueDate is a timestamp');
     },
   },
+  clocked(
+    'checkout.subscriptions.invoices-default-100',
+    "A subscription's invoice list answers up to 100 by default (not the lists' 25): 26 daily periods list in one page without `limit`",
+    SUBSCRIPTION_INVOICE,
+    [...SUBSCRIBE, 'listSubscriptionInvoices'],
+    {
+      async run(ctx) {
+        const { subscriptionId } = await dailySubscription(ctx, 'invoices default 100');
+        const first = await subscriptionOf(ctx, subscriptionId);
+        await advancePast(ctx, first.currentPeriodEnd, 24 * 86_400 + 60);
+        const page = envelopeData(
+          await call(ctx, 'checkout', 'listSubscriptionInvoices', { method: 'GET', path: `/v1/subscriptions/${subscriptionId}/invoices`, key: secretKey(ctx) }),
+          200,
+          "list the subscription's invoices without limit",
+        );
+        assert.equal(page.data.length, 26, 'the first invoice and 25 renewals, all on the first page');
+        assert.equal(page.hasMore, false);
+        const starts = page.data.map((i: any) => Date.parse(i.periodStart));
+        assert.deepEqual(
+          starts,
+          [...starts].sort((a, b) => b - a),
+          'newest first',
+        );
+      },
+    },
+  ),
   {
     id: 'checkout.subscriptions.cancel-default-at-period-end',
     title: 'Cancel without a body defaults to `cancelAtPeriodEnd` true',
