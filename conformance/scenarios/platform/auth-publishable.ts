@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceContext, HttpResult, Scenario } from '../../types.js';
 import { call, describe, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { publishableKey } from '../fixtures/keys.js';
-import { SESSION } from '../fixtures/operations.js';
+import { PAYER_ONLY, SESSION } from '../fixtures/operations.js';
 import { AUTH } from '../fixtures/sections.js';
 import { getSession, newSession, retrieveSession, SANDBOX_CARD, type SessionAuth, type SessionRef } from '../fixtures/sessions.js';
 
@@ -98,20 +98,7 @@ export const authPublishable: Scenario[] = [
     title:
       "A publishable key plus the session's client secret can call exactly its fixed scopes: read, confirm, withdraw-qr, tokenize, cancel, status, saved cards (list, verify, confirm-otp) and SRC (lookup, authenticate)",
     source: AUTH,
-    requires: [
-      SESSION,
-      'retrieveCheckoutSession',
-      'confirmCheckoutSession',
-      'withdrawCheckoutSessionQr',
-      'tokenizeCard',
-      'cancelCheckoutSession',
-      'getCheckoutSessionStatus',
-      'listSavedCards',
-      'verifySavedCard',
-      'confirmSavedCardOtp',
-      'lookupSrcCards',
-      'authenticateSrcCard',
-    ],
+    requires: [SESSION, ...PAYER_ONLY, 'retrieveCheckoutSession', 'withdrawCheckoutSessionQr', 'cancelCheckoutSession', 'getCheckoutSessionStatus'],
     serverOnly: true,
     async run(ctx) {
       const s = await newSession(ctx, { enableClickToPay: true, allowSavedCards: true });

@@ -5,7 +5,7 @@ import type { Scenario } from '../../types.js';
 import { newPlan, newProduct, postCustomer } from '../fixtures/catalog.js';
 import { call, envelopeData, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { emailFor, otherSecretKey, publishableKey, secretKey } from '../fixtures/keys.js';
-import { SESSION } from '../fixtures/operations.js';
+import { PAYER_ONLY, SESSION } from '../fixtures/operations.js';
 import { CHECKOUT_DOC, source } from '../fixtures/scenario.js';
 import { AUTH } from '../fixtures/sections.js';
 import { cancelSession, getSession, getSessionStatus, newSession, retrieveSession } from '../fixtures/sessions.js';
@@ -15,16 +15,7 @@ export const authScopes: Scenario[] = [
     id: 'platform.auth.secret-key-on-publishable-only-403',
     title: 'A server key on a publishable-key-only operation (confirm, tokenize, saved cards, SRC) is refused with 403 permission_denied',
     source: AUTH,
-    requires: [
-      SESSION,
-      'confirmCheckoutSession',
-      'tokenizeCard',
-      'listSavedCards',
-      'verifySavedCard',
-      'confirmSavedCardOtp',
-      'lookupSrcCards',
-      'authenticateSrcCard',
-    ],
+    requires: [SESSION, ...PAYER_ONLY],
     serverOnly: true,
     async run(ctx) {
       const s = await newSession(ctx, { enableClickToPay: true, allowSavedCards: true });
