@@ -64,6 +64,7 @@ export const FLAGS: Flag[] = [
   },
   { name: 'only', value: 'ID_PREFIX', multiple: true, help: 'run only the scenarios whose id starts with ID_PREFIX (the contract part still runs)' },
   { name: 'contract-only', help: 'run only the contract part: no behaviour scenarios' },
+  { name: 'scenarios-only', help: 'run only the behaviour scenarios: no contract part' },
   { name: 'report', value: 'DIR', env: 'TILL_CONFORMANCE_REPORT', help: 'write DIR/conformance.md and DIR/conformance.json' },
   { name: 'reporter', value: 'junit', env: 'TILL_CONFORMANCE_REPORTER', multiple: true, help: 'also write JUnit XML to DIR/junit.xml (needs --report DIR)' },
   { name: 'junit', value: 'FILE', env: 'TILL_CONFORMANCE_JUNIT', help: 'write JUnit XML to FILE' },
@@ -176,6 +177,7 @@ export function readOptions(values: Values): { options: ConformanceOptions; juni
     implemented,
     reportDir,
     contractOnly: Boolean(values['contract-only']),
+    scenariosOnly: Boolean(values['scenarios-only']),
     verbose: Boolean(values.verbose),
     only: values.only as string[] | undefined,
   };

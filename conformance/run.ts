@@ -164,7 +164,7 @@ export async function runConformance(options: ConformanceOptions, scenarios: Sce
   const startedAt = new Date(started).toISOString();
   const clock: ClockMerchant = {};
   try {
-    const operations = await runContract(ctx, validator, progress);
+    const operations = options.scenariosOnly ? [] : await runContract(ctx, validator, progress);
     const scenarioResults = options.contractOnly ? [] : await runScenarios(ctx, scenarios, progress, clock);
     return {
       target: options.target,

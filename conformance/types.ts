@@ -52,6 +52,8 @@ export interface ConformanceOptions {
   reportDir?: string | undefined;
   /** Run only the contract part (no behaviour scenarios). */
   contractOnly?: boolean;
+  /** Run only the behaviour scenarios (no contract part): the self-test's quick runs. */
+  scenariosOnly?: boolean;
   /** Print one line per case. */
   verbose?: boolean;
   /** Run only the scenarios whose id starts with one of these (the contract part still runs unless `contractOnly`). */

@@ -14,16 +14,14 @@
 // Each run's output is printed whole when it ends, under its label. Exits non-zero if any run
 // failed (2 when a preflight did).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { startPrism, freePort } from './mock.mjs';
+import { startPrism } from './mock.mjs';
+import { merchant, root, startServer, stop } from './till-process.js';
 
 const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     'pg-url': { type: 'string' },
@@ -34,51 +32,6 @@ const { values } = parseArgs({
   },
 });
 const reportDir = path.resolve(root, values['report-dir']!);
-
-async function merchant(
-  name: string,
-  env: NodeJS.ProcessEnv,
-  extra: string[] = [],
-): Promise<{ keys: { test: { secret: string; publishable: string }; live: { secret: string } } }> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json', ...extra], { cwd: root, env });
-  return JSON.parse(stdout);
-}
-
-/** Starts the server as a deployment does; its log (JSON lines on stdout) goes to `logFile`, for the secrets scan. */
-async function startServer(env: NodeJS.ProcessEnv, logFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  await mkdir(path.dirname(logFile), { recursive: true });
-  const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.pipe(log);
-  let stderr = '';
-  child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
-  const url = `http://127.0.0.1:${port}`;
-  // Two minutes: a cold start loads TypeScript and migrates, and a busy CI machine is slow at both.
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, child };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the server did not answer /healthz: ${stderr}`);
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
 
 /** Runs `npm run conformance` as a merchant's pipeline would, prints its output whole when it ends, and returns its exit code. */
 function conformance(label: string, args: string[]): Promise<number> {

@@ -1,0 +1,176 @@
+#!/usr/bin/env -S npx tsx
+// The conformance suite proves its strength: it runs against Till behind the breaking proxy
+// (conformance/selftest/), once per way the proxy breaks the contract, and each run must FAIL.
+// Till runs as CI runs it (PGlite, a fresh data dir, two merchants made by the merchant command,
+// test-mode loopback webhooks allowed); the proxy sits in front of it, one per way.
+//
+//   npm run conformance:selftest [-- --full] [--way NAME]… [--parallel N] [--report-dir out]
+//
+// Quick (the default, for CI): each way runs the part of the suite expected to catch it (the
+// contract part, or the scenarios its `focus` names) and is stopped at its first failure.
+// --full: each way runs the whole suite to the end, for the table of everything it fails.
+// Prints a table (way → operations and scenarios failed, the first failure); exits 1 when a way
+// was not caught (a hole in the suite), 0 when every way was.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBreakingProxy } from '../conformance/selftest/proxy.js';
+import { SELFTEST_WAYS, WAYS } from '../conformance/selftest/ways.js';
+import { merchant, type MadeMerchant, root, startServer, stop } from './till-process.js';
+
+const { values } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    way: { type: 'string', multiple: true },
+    parallel: { type: 'string', default: '2' },
+    'report-dir': { type: 'string', default: 'out' },
+    /** How long a quick run may take before the way counts as not caught. */
+    'way-timeout': { type: 'string', default: '300' },
+  },
+});
+const reportDir = path.resolve(root, values['report-dir']!, 'conformance-selftest');
+
+interface WayResult {
+  way: string;
+  caught: boolean;
+  operations: string[];
+  scenarios: string[];
+  seconds: number;
+  exitCode: number | null;
+  first?: string;
+}
+
+/** A failure line of the suite's progress: `✗ operationId …` or `[i/n] ✗ scenario.id … (why)`. */
+function failureOf(line: string): { kind: 'operation' | 'scenario'; id: string } | undefined {
+  const scenario = /^\s*\[\s*\d+\/\d+\] ✗ (\S+)/.exec(line);
+  if (scenario) return { kind: 'scenario', id: scenario[1]! };
+  const operation = /^\s*✗ (\S+) \d+ ms/.exec(line);
+  return operation ? { kind: 'operation', id: operation[1]! } : undefined;
+}
+
+/** The suite's arguments for one way: the whole suite (--full), or the part expected to catch it. */
+function suiteArgs(way: string, baseUrl: string, a: MadeMerchant, b: MadeMerchant): string[] {
+  const keys = [
+    '--base-url',
+    baseUrl,
+    '--secret-key',
+    a.keys.test.secret,
+    '--publishable-key',
+    a.keys.test.publishable,
+    '--other-secret-key',
+    b.keys.test.secret,
+    '--live-secret-key',
+    a.keys.live.secret,
+  ];
+  if (values.full) return [...keys, '--report', path.join(reportDir, way)];
+  const focus = WAYS[way]!.focus;
+  return focus === 'contract' ? [...keys, '--contract-only'] : [...keys, '--scenarios-only', ...focus.flatMap((p) => ['--only', p])];
+}
+
+/** Runs the suite through the proxy for one way; a quick run is stopped at its first failure. */
+async function runWay(way: string, upstream: string, a: MadeMerchant, b: MadeMerchant): Promise<WayResult> {
+  const proxy = await startBreakingProxy({ upstream, way, keys: [a.keys.test.secret, b.keys.test.secret, a.keys.live.secret] });
+  const started = Date.now();
+  const result: WayResult = { way, caught: false, operations: [], scenarios: [], seconds: 0, exitCode: null };
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...suiteArgs(way, proxy.url, a, b)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const timer = setTimeout(() => void stop(child), Number(values['way-timeout']) * 1000);
+    result.exitCode = await watchProgress(child, result);
+    clearTimeout(timer);
+  } finally {
+    await proxy.close();
+  }
+  result.seconds = Math.round((Date.now() - started) / 1000);
+  // Quick runs are stopped at their first failure; a full run must end with exit status 1.
+  result.caught = values.full ? result.exitCode === 1 && result.operations.length + result.scenarios.length > 0 : result.first !== undefined;
+  return result;
+}
+
+/** Reads the suite's progress: notes each failure, stops a quick run at the first; answers the exit status. */
+function watchProgress(child: ChildProcess, result: WayResult): Promise<number | null> {
+  let pending = '';
+  const output: string[] = [];
+  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => {
+    pending += c.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      output.push(line);
+      const failure = failureOf(line);
+      if (!failure) continue;
+      (failure.kind === 'operation' ? result.operations : result.scenarios).push(failure.id);
+      result.first ??= line.trim().slice(0, 220);
+      if (!values.full) void stop(child);
+    }
+  });
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      if (result.first === undefined) console.error(`-- ${result.way}: the suite caught nothing; its output:\n${output.join('\n').slice(-3000)}`);
+      resolve(code);
+    }),
+  );
+}
+
+/** Runs the tasks, at most `limit` at a time. */
+async function inPool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = [];
+  const queue = tasks.map((task, i) => ({ task, i }));
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) results[next.i] = await next.task();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  return results;
+}
+
+function table(results: WayResult[]): string {
+  const rows = results.map((r) => {
+    const counts = `${r.operations.length} operations, ${r.scenarios.length} scenarios`;
+    return `| ${r.way} | ${r.caught ? 'caught' : '**NOT CAUGHT**'} | ${counts} | ${r.seconds} s | ${(r.first ?? '').replaceAll('|', '\\|')} |`;
+  });
+  return [
+    `| way (${values.full ? 'full runs' : 'quick runs, stopped at the first failure'}) | | failed | time | first failure |`,
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+async function main() {
+  const ways = values.way ?? SELFTEST_WAYS;
+  for (const way of ways) if (!WAYS[way]) throw new Error(`unknown way ${way}; the ways: ${Object.keys(WAYS).join(', ')}`);
+  const started = Date.now();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'till-conformance-selftest-'));
+  const env = { ...process.env, DATABASE_URL: '', TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' };
+  let server: { url: string; child: ChildProcess } | undefined;
+  try {
+    const a = await merchant('Selftest A', env);
+    const b = await merchant('Selftest B', env, ['--plan', 'enterprise']);
+    server = await startServer(env, path.join(reportDir, 'server.log'));
+    console.error(`selftest: Till on ${server.url}; ${ways.length} ways, ${values.parallel} at a time${values.full ? ', full runs' : ''}`);
+    const tasks = ways.map((way) => async () => {
+      const r = await runWay(way, server!.url, a, b);
+      console.error(`selftest: ${way}: ${r.caught ? 'caught' : 'NOT CAUGHT'} in ${r.seconds} s${r.first ? `: ${r.first}` : ''}`);
+      return r;
+    });
+    const results = await inPool(tasks, Number(values.parallel) || 1);
+    const summary = `${table(results)}\n\n${results.filter((r) => r.caught).length} of ${results.length} ways caught in ${Math.round((Date.now() - started) / 1000)} s`;
+    console.log(`\n${summary}`);
+    await mkdir(reportDir, { recursive: true });
+    await writeFile(path.join(reportDir, values.full ? 'selftest-full.md' : 'selftest.md'), `${summary}\n`);
+    await writeFile(path.join(reportDir, values.full ? 'selftest-full.json' : 'selftest.json'), JSON.stringify(results, null, 2));
+    process.exitCode = results.every((r) => r.caught) ? 0 : 1;
+  } finally {
+    if (server) await stop(server.child);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`conformance-selftest: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

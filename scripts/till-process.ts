@@ -1,0 +1,61 @@
+// Till as its own process, the way a deployment starts it, for the scripts that run the conformance
+// suite against it (conformance-ci.ts, conformance-selftest.ts): merchants made by the merchant
+// command before the server starts, the server started and waited for, and stopped.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort } from './mock.mjs';
+
+const run = promisify(execFile);
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A merchant as `scripts/merchant.ts create --json` prints it. */
+export interface MadeMerchant {
+  keys: { test: { secret: string; publishable: string }; live: { secret: string } };
+}
+
+/** Makes a merchant with the merchant command, `extra` its further flags (before the server starts: PGlite's data dir has one user at a time). */
+export async function merchant(name: string, env: NodeJS.ProcessEnv, extra: string[] = []): Promise<MadeMerchant> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', 'create', '--name', name, '--json', ...extra], { cwd: root, env });
+  return JSON.parse(stdout);
+}
+
+/** Starts the server as a deployment does; its log (JSON lines on stdout) goes to `logFile`, for the secrets scan. */
+export async function startServer(env: NodeJS.ProcessEnv, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  await mkdir(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  // Two minutes: a cold start loads TypeScript and migrates, and a busy CI machine is slow at both.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, child };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not answer /healthz: ${stderr}`);
+}
+
+/** Stops a child: SIGTERM, then SIGKILL after ten seconds. */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
