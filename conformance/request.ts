@@ -4,8 +4,10 @@
 import type { Api, HttpResult, RequestSpec } from './types.js';
 import type { ContractValidator } from './validator.js';
 
-/** How long one request may take (a clock advance runs every due item on the way). */
-export const REQUEST_TIMEOUT_MS = 5 * 60_000;
+/** How long one request may take: a deployment that does not answer fails the check, it does not hold the run. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** How long an advance of the test clock may take: it runs every item that falls due on the way. */
+export const CLOCK_ADVANCE_TIMEOUT_MS = 5 * 60_000;
 
 /** Where requests go, what checks their answers, and the operations seen answering 501. */
 export interface RequestTarget {
@@ -30,16 +32,20 @@ function requestInit(spec: RequestSpec): { headers: Record<string, string>; body
 
 /**
  * As the document tells clients: on 429 wait Retry-After, then retry with exponential backoff.
- * The timeout is generous: an advance of the test clock runs everything due on the way (every
- * renewal of the run's subscriptions); giving up early leaves the clock held (409 on the next).
+ * Each attempt has `timeoutMs`: generous for a clock advance, which runs everything due on the
+ * way (every renewal of the run's subscriptions); giving it up early leaves the clock held (409 on the next).
  */
-async function fetchRetrying(url: string, init: { method: string; headers: Record<string, string>; body: string | undefined }): Promise<Response> {
-  let response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+async function fetchRetrying(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | undefined },
+  timeoutMs: number,
+): Promise<Response> {
+  let response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   for (let attempt = 0; response.status === 429 && attempt < 4; attempt++) {
     const wait = Math.max(1, Number(response.headers.get('retry-after')) || 1) * 1000 * 2 ** attempt;
     await response.arrayBuffer();
     await new Promise((r) => setTimeout(r, Math.min(wait, 15_000)));
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   }
   return response;
 }
@@ -88,7 +94,8 @@ export async function sendRequest(target: RequestTarget, api: Api, operationId: 
   const { headers, body } = requestInit(spec);
   const query = spec.query ? `?${new URLSearchParams(Object.entries(spec.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
   const url = `${api === 'commerce' ? target.commerceBaseUrl : target.baseUrl}${spec.path}${query}`;
-  const response = await fetchRetrying(url, { method: spec.method, headers, body });
+  const timeoutMs = operationId === 'advanceTestClock' ? CLOCK_ADVANCE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+  const response = await fetchRetrying(url, { method: spec.method, headers, body }, timeoutMs);
   const { text, json } = await readAnswer(response);
   note501(target, operationId, response.status, text);
   const found = target.validator.validateResponse(operationId, response.status, response.headers, text);

@@ -150,11 +150,13 @@ async function main() {
   try {
     const a = await merchant('Selftest A', env);
     const b = await merchant('Selftest B', env, ['--plan', 'enterprise']);
-    server = await startServer(env, path.join(reportDir, 'server.log'));
+    // Its log beside the other conformance servers' logs, for the secrets scan.
+    server = await startServer(env, path.resolve(root, values['report-dir']!, 'logs', 'conformance-selftest.log'));
     console.error(`selftest: Till on ${server.url}; ${ways.length} ways, ${values.parallel} at a time${values.full ? ', full runs' : ''}`);
     const tasks = ways.map((way) => async () => {
       const r = await runWay(way, server!.url, a, b);
-      console.error(`selftest: ${way}: ${r.caught ? 'caught' : 'NOT CAUGHT'} in ${r.seconds} s${r.first ? `: ${r.first}` : ''}`);
+      const counts = `${r.operations.length} operations and ${r.scenarios.length} scenarios failed`;
+      console.error(`selftest: ${way}: ${r.caught ? 'caught' : 'NOT CAUGHT'} in ${r.seconds} s (${counts})${r.first ? `: ${r.first}` : ''}`);
       return r;
     });
     const results = await inPool(tasks, Number(values.parallel) || 1);
