@@ -26,11 +26,14 @@ const { values } = parseArgs({
     way: { type: 'string', multiple: true },
     parallel: { type: 'string', default: '2' },
     'report-dir': { type: 'string', default: 'out' },
-    /** How long a quick run may take before the way counts as not caught. */
-    'way-timeout': { type: 'string', default: '300' },
+    /** How long one way's run may take (seconds) before it is stopped: quick runs 300, full runs 3600. */
+    'way-timeout': { type: 'string' },
   },
 });
 const reportDir = path.resolve(root, values['report-dir']!, 'conformance-selftest');
+const wayTimeoutMs = Number(values['way-timeout'] ?? (values.full ? 3600 : 300)) * 1000;
+/** The processes to stop when the self-test is interrupted. */
+const running = new Set<ChildProcess>();
 
 interface WayResult {
   way: string;
@@ -79,9 +82,11 @@ async function runWay(way: string, upstream: string, a: MadeMerchant, b: MadeMer
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const timer = setTimeout(() => void stop(child), Number(values['way-timeout']) * 1000);
+    running.add(child);
+    const timer = setTimeout(() => void stop(child), wayTimeoutMs);
     result.exitCode = await watchProgress(child, result);
     clearTimeout(timer);
+    running.delete(child);
   } finally {
     await proxy.close();
   }
@@ -152,6 +157,7 @@ async function main() {
     const b = await merchant('Selftest B', env, ['--plan', 'enterprise']);
     // Its log beside the other conformance servers' logs, for the secrets scan.
     server = await startServer(env, path.resolve(root, values['report-dir']!, 'logs', 'conformance-selftest.log'));
+    running.add(server.child);
     console.error(`selftest: Till on ${server.url}; ${ways.length} ways, ${values.parallel} at a time${values.full ? ', full runs' : ''}`);
     const tasks = ways.map((way) => async () => {
       const r = await runWay(way, server!.url, a, b);
@@ -171,6 +177,12 @@ async function main() {
     await rm(dataDir, { recursive: true, force: true });
   }
 }
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    console.error(`conformance-selftest: ${signal}: stopping the suites and the server`);
+    void Promise.all([...running].map(stop)).finally(() => process.exit(130));
+  });
 
 main().catch((err: unknown) => {
   console.error(`conformance-selftest: ${err instanceof Error ? err.message : String(err)}`);
