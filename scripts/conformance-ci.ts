@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { startPrism } from './mock.mjs';
-import { merchant, root, startServer, stop } from './till-process.js';
+import { inPool, merchant, merchantArgs, root, startServer, stop } from './till-process.js';
 
 const run = promisify(execFile);
 const { values } = parseArgs({
@@ -49,15 +49,6 @@ function conformance(label: string, args: string[]): Promise<number> {
       resolve(code ?? 1);
     });
   });
-}
-
-/** Runs the tasks, at most `limit` at a time. */
-async function inPool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
-  const queue = [...tasks];
-  const worker = async () => {
-    for (let task = queue.shift(); task; task = queue.shift()) await task();
-  };
-  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
 }
 
 async function againstMock(): Promise<number> {
@@ -95,14 +86,7 @@ async function againstServer(label: string, database: NodeJS.ProcessEnv, extra: 
     return await conformance(`server on ${label}`, [
       '--base-url',
       server.url,
-      '--secret-key',
-      a.keys.test.secret,
-      '--publishable-key',
-      a.keys.test.publishable,
-      '--other-secret-key',
-      b.keys.test.secret,
-      '--live-secret-key',
-      a.keys.live.secret,
+      ...merchantArgs(a, b),
       '--implemented',
       path.join(reportDir, 'implemented.json'),
       '--report',

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBreakingProxy } from '../conformance/selftest/proxy.js';
 import { SELFTEST_WAYS, WAYS } from '../conformance/selftest/ways.js';
-import { merchant, type MadeMerchant, root, startServer, stop } from './till-process.js';
+import { inPool, merchant, type MadeMerchant, merchantArgs, root, startServer, stop } from './till-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,18 +55,7 @@ function failureOf(line: string): { kind: 'operation' | 'scenario'; id: string }
 
 /** The suite's arguments for one way: the whole suite (--full), or the part expected to catch it. */
 function suiteArgs(way: string, baseUrl: string, a: MadeMerchant, b: MadeMerchant): string[] {
-  const keys = [
-    '--base-url',
-    baseUrl,
-    '--secret-key',
-    a.keys.test.secret,
-    '--publishable-key',
-    a.keys.test.publishable,
-    '--other-secret-key',
-    b.keys.test.secret,
-    '--live-secret-key',
-    a.keys.live.secret,
-  ];
+  const keys = ['--base-url', baseUrl, ...merchantArgs(a, b)];
   if (values.full) return [...keys, '--report', path.join(reportDir, way)];
   const focus = WAYS[way]!.focus;
   return focus === 'contract' ? [...keys, '--contract-only'] : [...keys, '--scenarios-only', ...focus.flatMap((p) => ['--only', p])];
@@ -120,17 +109,6 @@ function watchProgress(child: ChildProcess, result: WayResult): Promise<number |
       resolve(code);
     }),
   );
-}
-
-/** Runs the tasks, at most `limit` at a time. */
-async function inPool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = [];
-  const queue = tasks.map((task, i) => ({ task, i }));
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) results[next.i] = await next.task();
-  };
-  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
-  return results;
 }
 
 function table(results: WayResult[]): string {

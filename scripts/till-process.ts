@@ -59,3 +59,26 @@ export async function stop(child: ChildProcess): Promise<void> {
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
+
+/** The suite's flags for the two merchants: A's test keys and live secret key, and B as "another merchant". */
+export const merchantArgs = (a: MadeMerchant, b: MadeMerchant): string[] => [
+  '--secret-key',
+  a.keys.test.secret,
+  '--publishable-key',
+  a.keys.test.publishable,
+  '--other-secret-key',
+  b.keys.test.secret,
+  '--live-secret-key',
+  a.keys.live.secret,
+];
+
+/** Runs the tasks, at most `limit` at a time; answers their results in the tasks' order. */
+export async function inPool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = [];
+  const queue = tasks.map((task, i) => ({ task, i }));
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) results[next.i] = await next.task();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  return results;
+}
