@@ -5324,6 +5324,19 @@ export interface components {
              * @example null
              */
             error: string | null;
+            /**
+             * @description Till's design - the headers of this attempt's request, as Till made it (recorded whether or not it reached your endpoint): `content-type`, `user-agent`, `x-webhook-signature`, `x-webhook-id`, `x-webhook-event`, `x-webhook-timestamp` and the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`. The body they sign is the delivery's `event`. Null when no request was made (no URL for the mode, or an attempt recorded before Till kept them).
+             * @example {
+             *       "content-type": "application/json",
+             *       "x-webhook-id": "evt_2Wg1Rp5Lb9Sj3Hd6",
+             *       "x-webhook-event": "payment.succeeded",
+             *       "x-webhook-timestamp": "1764241200",
+             *       "x-webhook-signature": "sha256=5f2b0a3c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a"
+             *     }
+             */
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * @description The envelope of every webhook event. Each event type narrows `type` and `data.object`.

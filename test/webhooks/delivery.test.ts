@@ -57,6 +57,29 @@ describe('delivery', () => {
     expect(d.event.id).toBe(event.id);
   });
 
+  it('the delivery log shows the headers each attempt sent, signature included, over the body its event serializes to; even when the request could not be sent', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver();
+    const c = await configure(m, { sandboxUrl: r.url });
+    const secret = c.json.sandboxSecret as string;
+    const s = await createTestSession(t, m);
+    expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: m.keys.test.secret })).status).toBe(204);
+    await deliver();
+    const [d] = await deliveries(m, c.json.id);
+    const sent = d.attempts[0].requestHeaders;
+    for (const name of ['x-webhook-signature', 'x-webhook-id', 'x-webhook-event', 'x-webhook-timestamp', 'webhook-signature', 'content-type'])
+      expect(sent[name], name).toBe(r.received[0]!.headers[name]);
+    expect(JSON.stringify(d.event)).toBe(r.received[0]!.raw);
+    expect(sent['x-webhook-signature']).toBe(hexSig(JSON.stringify(d.event), secret));
+    // A URL that never resolves: nothing reached anyone, yet the log shows the request that was made.
+    const failing = await configure(m, { sandboxUrl: 'https://nowhere.till.invalid/hooks' });
+    const test = await t.call('POST', `/v1/WebhookConfiguration/${failing.json.id}/SendTestEvent`, { key: m.keys.test.secret, body: {} });
+    expect(test.json.status).toBe('failed');
+    const [f] = await deliveries(m, failing.json.id);
+    expect(f.attempts[0].requestHeaders['x-webhook-signature']).toBe(hexSig(JSON.stringify(f.event), failing.json.sandboxSecret));
+    expect(f.attempts[0].requestHeaders['x-webhook-id']).toBe(f.eventId);
+  });
+
   it('delivers what the merchant wrote exactly as written: metadata that looks like a time stays text, in the webhook and in the delivery log', async () => {
     // Events store records and are rendered when delivered; times are read back as Dates, but a
     // merchant's own values never are (the delivery log's answer is validated against the contract).

@@ -4,10 +4,10 @@ import type { Scenario } from '../../types.js';
 import { advanceClock } from '../fixtures/clock.js';
 import { expectStatus } from '../fixtures/http.js';
 import { secretKey, tag } from '../fixtures/keys.js';
-import { clocked, pendingBecause, scenario } from '../fixtures/scenario.js';
+import { clocked, scenario } from '../fixtures/scenario.js';
 import { RETRY, SELECTION, TEST } from '../fixtures/sections.js';
 import { deliveryLog, deliveryOf, failingTestDelivery, gaps, newConfiguration, resend, RETRY_DELAYS, sendTest, TEST_EVENT } from '../fixtures/deliveries.js';
-import { NO_RECEIVER, receivedEvent, requireReceiver, signedWith, startReceiver } from '../fixtures/receiver.js';
+import { loggedRequests, receivedEvent, requireReceiver, signedWith, startReceiver } from '../fixtures/receiver.js';
 
 export const delivery: Scenario[] = [
   scenario('webhooks.delivery.success-2xx', 'A delivery succeeds on any 2xx answer within 30 seconds', RETRY, TEST_EVENT, async (ctx) => {
@@ -155,11 +155,11 @@ export const delivery: Scenario[] = [
       const resent = await resend(ctx, config.id, sent.deliveryId);
       expectStatus(resent, 200, 're-send');
       assert.equal(resent.json.url, url, 'the re-send went to the current URL');
-      if (url !== receiver?.url) pendingBecause(`the re-send went to the current URL; its secret ${NO_RECEIVER}`);
-      const hook = await receivedEvent(receiver, sent.eventId);
+      // At the receiver when there is one; else as the delivery log records the re-send's request.
+      const hook = url === receiver?.url ? await receivedEvent(receiver, sent.eventId) : loggedRequests(resent.json).at(-1);
+      assert.ok(hook, "the re-send's request is seen");
       assert.ok(signedWith(hook, secret), 'signed with the current secret');
       assert.ok(!signedWith(hook, config.sandboxSecret), 'not with the one it had when the event was sent');
-      assert.equal(resent.json.status, 'succeeded');
     },
   ),
 ];

@@ -40,6 +40,7 @@ import * as linkDeletion from './2026_11_27_0039_link_deletion.js';
 import * as meteredUsage from './2026_11_27_0040_metered_usage.js';
 import * as transferProcessing from './2026_11_27_0041_transfer_processing.js';
 import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
+import * as webhookAttemptHeaders from './2026_11_27_0044_webhook_attempt_headers.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0040_metered_usage': meteredUsage,
   '2026_11_27_0041_transfer_processing': transferProcessing,
   '2026_11_27_0043_merchant_locations': merchantLocations,
+  '2026_11_27_0044_webhook_attempt_headers': webhookAttemptHeaders,
 };

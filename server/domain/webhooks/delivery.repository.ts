@@ -113,6 +113,8 @@ export interface AttemptRecord {
   durationMs: number;
   responseSnippet: string | null;
   error: string | null;
+  /** The headers of the request made; null when none was made. */
+  requestHeaders: Record<string, string> | null;
 }
 
 /**
@@ -123,10 +125,10 @@ export interface AttemptRecord {
 export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promise<WebhookDeliveryRow[]> {
   const values = records.map(
     (r) =>
-      sql`(${r.deliveryId}::text, ${r.status}::text, ${r.nextAttemptAt}::timestamptz, ${r.automaticAttempts}::integer, ${r.url}::text, ${r.attemptedAt}::timestamptz, ${r.httpStatus}::integer, ${r.durationMs}::integer, ${r.responseSnippet}::text, ${r.error}::text)`,
+      sql`(${r.deliveryId}::text, ${r.status}::text, ${r.nextAttemptAt}::timestamptz, ${r.automaticAttempts}::integer, ${r.url}::text, ${r.attemptedAt}::timestamptz, ${r.httpStatus}::integer, ${r.durationMs}::integer, ${r.responseSnippet}::text, ${r.error}::text, ${r.requestHeaders === null ? null : JSON.stringify(r.requestHeaders)}::jsonb)`,
   );
   const { rows } = await sql<WebhookDeliveryRow>`
-    WITH v (id, status, next_attempt_at, automatic_attempts, url, attempted_at, http_status, duration_ms, response_snippet, error) AS (VALUES ${sql.join(values)}),
+    WITH v (id, status, next_attempt_at, automatic_attempts, url, attempted_at, http_status, duration_ms, response_snippet, error, request_headers) AS (VALUES ${sql.join(values)}),
     updated AS (
       UPDATE webhook_deliveries d
       SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = NULL, updated_at = v.attempted_at
@@ -134,8 +136,8 @@ export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promi
       RETURNING d.*
     ),
     logged AS (
-      INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, url, http_status, duration_ms, response_snippet, error)
-      SELECT v.id, v.attempted_at, v.url, v.http_status, v.duration_ms, v.response_snippet, v.error FROM v JOIN updated u ON u.id = v.id
+      INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, url, http_status, duration_ms, response_snippet, error, request_headers)
+      SELECT v.id, v.attempted_at, v.url, v.http_status, v.duration_ms, v.response_snippet, v.error, v.request_headers FROM v JOIN updated u ON u.id = v.id
     )
     SELECT * FROM updated`.execute(db);
   return rows;

@@ -176,6 +176,7 @@ const recordOf = ({ claimed, outcome }: AttemptResult) => {
     url: claimed.target?.url ?? claimed.delivery.url,
     attemptedAt: claimed.attemptedAt,
     ...outcome,
+    requestHeaders: outcome.requestHeaders ?? null,
   };
 };
 

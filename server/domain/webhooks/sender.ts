@@ -13,6 +13,8 @@ export interface AttemptOutcome {
   responseSnippet: string | null;
   /** `timeout`, `connection_refused`, `tls_error`, `dns_error`, `address_not_allowed`, `connection_error` or `http_status`; null on success. */
   error: string | null;
+  /** The headers of the request made (whether or not it reached the endpoint); absent when none was made. */
+  requestHeaders?: Record<string, string>;
 }
 
 export interface SendOptions {
@@ -151,7 +153,7 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...outcome, durationMs: elapsed() });
+      resolve({ ...outcome, durationMs: elapsed(), requestHeaders: headers });
     };
     const req = https.request(
       url,

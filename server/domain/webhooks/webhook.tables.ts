@@ -70,6 +70,8 @@ export interface WebhookDeliveryAttemptsTable {
   duration_ms: number;
   response_snippet: string | null;
   error: string | null;
+  /** The headers of the request the attempt made (signature included); null when none was made. */
+  request_headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
 }
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
 

@@ -39,6 +39,7 @@ export function deliveryView({ delivery: row, attempts, event }: DeliveryEntry):
       durationMs: Math.min(a.duration_ms, 30_000),
       responseSnippet: a.response_snippet,
       error: a.error,
+      requestHeaders: a.request_headers ?? null,
     })),
     createdAt: row.created_at.toISOString(),
     event: eventEnvelope(event),
