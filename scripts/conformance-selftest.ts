@@ -12,6 +12,7 @@
 // Prints a table (way → operations and scenarios failed, the first failure); exits 1 when a way
 // was not caught (a hole in the suite), 0 when every way was.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,10 +86,13 @@ async function runWay(way: string, upstream: string, a: MadeMerchant, b: MadeMer
   return result;
 }
 
-/** Reads the suite's progress: notes each failure, stops a quick run at the first; answers the exit status. */
+/** Reads the suite's progress (all its output also goes to <report-dir>/conformance-selftest/<way>.log): notes each failure, stops a quick run at the first; answers the exit status. */
 function watchProgress(child: ChildProcess, result: WayResult): Promise<number | null> {
   let pending = '';
   const output: string[] = [];
+  const log = createWriteStream(path.join(reportDir, `${result.way}.log`));
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
   child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => {
     pending += c.toString();
@@ -136,6 +140,7 @@ async function main() {
     // Its log beside the other conformance servers' logs, for the secrets scan.
     server = await startServer(env, path.resolve(root, values['report-dir']!, 'logs', 'conformance-selftest.log'));
     running.add(server.child);
+    await mkdir(reportDir, { recursive: true });
     console.error(`selftest: Till on ${server.url}; ${ways.length} ways, ${values.parallel} at a time${values.full ? ', full runs' : ''}`);
     const tasks = ways.map((way) => async () => {
       const r = await runWay(way, server!.url, a, b);
