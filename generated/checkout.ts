@@ -1916,6 +1916,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/invoices/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The test invoice to reject. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a test invoice as its payer
+         * @description Acts as the payer (or the payer's bank): the test invoice is declined and becomes `rejected`. A
+         *     rejected invoice cannot be paid anywhere: a checkout session for it answers 409
+         *     `invoice_not_payable`, as for a paid, cancelled or expired one; its hosted page shows it as not
+         *     payable; the Commerce interface (whose status list has no rejected invoice) shows it as
+         *     `Cancelled` and refuses to pay it. Only an invoice that could still be paid and has nothing paid on
+         *     it yet (`pending`, `sent` or `overdue`) can be rejected; any other (draft, partially paid, paid,
+         *     cancelled, expired) answers 409 `invalid_state`. Rejecting a rejected invoice answers it unchanged.
+         *     No event is sent (the event catalogue has no `invoice.rejected`). No request body. Another
+         *     merchant's (or a live) invoice answers 404. Test mode only: needs a test secret key
+         *     (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: the source
+         *     document names rejected invoices among those that cannot be paid but not how one is rejected.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["rejectTestInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-helpers/transfers/{transferId}/fail": {
         parameters: {
             query?: never;
@@ -4471,10 +4506,10 @@ export interface components {
             data: components["schemas"]["PlanChange"];
         };
         /**
-         * @description Invoice status in snake_case (the Commerce interface shows the same values in PascalCase). Payable: `pending`, `sent`, `partially_paid`, `overdue`. Not payable: `draft` (not finalized), `paid`, `cancelled` (voided by the merchant), `expired` (past its validity).
+         * @description Invoice status in snake_case (the Commerce interface shows the same values in PascalCase, except `rejected`, which it shows as `Cancelled`). Payable: `pending`, `sent`, `partially_paid`, `overdue`. Not payable: `draft` (not finalized), `paid`, `cancelled` (voided by the merchant), `expired` (past its validity), `rejected` (declined by the payer; cannot be paid).
          * @enum {string}
          */
-        InvoiceStatus: "draft" | "pending" | "sent" | "partially_paid" | "paid" | "overdue" | "cancelled" | "expired";
+        InvoiceStatus: "draft" | "pending" | "sent" | "partially_paid" | "paid" | "overdue" | "cancelled" | "expired" | "rejected";
         /** @description An invoice raised by a subscription (one per billing period). */
         SubscriptionInvoice: {
             /**
@@ -5779,7 +5814,7 @@ export interface components {
              */
             reference: string | null;
             /**
-             * @description Invoice status, PascalCase. A voided invoice reads `Cancelled`.
+             * @description Invoice status, PascalCase. A voided invoice, or one its payer rejected, reads `Cancelled`.
              * @enum {string}
              */
             status: "Draft" | "Pending" | "Sent" | "PartiallyPaid" | "Paid" | "Overdue" | "Cancelled" | "Expired";
@@ -10686,6 +10721,69 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The `Idempotency-Key` clashes, or the payout has already failed (`invalid_state`). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectTestInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The test invoice to reject. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice, `rejected`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The invoice cannot be rejected in its state (`invalid_state`), or the `Idempotency-Key` clashes. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

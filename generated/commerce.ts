@@ -2069,7 +2069,7 @@ export interface components {
          *     | `PartiallyPaid` | some amount received | yes |
          *     | `Paid` | fully paid | no |
          *     | `Overdue` | past due date | yes |
-         *     | `Cancelled` | cancelled by merchant | no |
+         *     | `Cancelled` | cancelled by the merchant, or rejected by the payer | no |
          *     | `Expired` | past validity period | no |
          *
          *     Till's design for the transitions (the source document does not show them):
@@ -2085,6 +2085,7 @@ export interface components {
          *     | `Pending`, `Sent`, `PartiallyPaid` | `paymentDueDate` passes with `totalDue` above 0 | `Overdue` |
          *     | `Draft`, `Pending`, `Sent`, `PartiallyPaid`, `Overdue` | `validTo` passes | `Expired` |
          *     | `Draft`, `Pending`, `Sent`, `Overdue` | the merchant cancels it (dashboard) | `Cancelled` |
+         *     | `Pending`, `Sent`, `Overdue` (nothing paid) | the payer rejects it (Checkout test helper `rejectTestInvoice`) | `Cancelled` |
          *
          *     `Paid`, `Cancelled` and `Expired` are final. Sending a `Sent`, `PartiallyPaid` or `Overdue`
          *     invoice again is a reminder and keeps the status. Every change is announced on the

@@ -52,6 +52,11 @@ export const invoiceRecipes: Record<string, Recipe> = {
     success: async (ctx) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx)).id}/void` }),
     foreign: async (ctx, _info, key) => ({ path: `/v1/invoices/${(await fixtureInvoice(ctx, key)).id}/void` }),
   },
+  // The payer's rejection (a test helper), of a new invoice of its own: the rejected one is paid by nothing after it.
+  rejectTestInvoice: {
+    success: async (ctx) => ({ path: `/v1/test-helpers/invoices/${(await fixtureInvoice(ctx)).id}/reject` }),
+    foreign: async (ctx, _info, key) => ({ path: `/v1/test-helpers/invoices/${(await fixtureInvoice(ctx, key)).id}/reject` }),
+  },
 };
 
 /** Commerce invoices: the Checkout interface's fixture invoice is the same row. */

@@ -108,6 +108,7 @@ export const MATRIX: Record<string, Target> = {
   releasePayment: on('heldPayment', {}, 'paymentId'),
   retrieveInvoice: on('invoice'),
   voidInvoice: on('invoice'),
+  rejectTestInvoice: on('invoice'),
   getInvoicePdf: on('invoice'),
   sendInvoice: on('invoice'),
   refundInvoice: on('invoice', {}),

@@ -6,8 +6,10 @@ import { listMessages } from '../../domain/messages/message.service.js';
 import { failNextPayout, failPayoutNow } from '../../domain/payouts/payouts.service.js';
 import { advanceSandboxClock } from '../../domain/clocks/clock-advance.js';
 import { failTransferNow } from '../../domain/transfers/transfer-processing.js';
+import { rejectInvoice } from '../../domain/invoices/invoice.service.js';
 import { listOf, ok, pageOf } from '../kit.js';
 import type { CheckoutHandlers } from '../types.js';
+import { invoiceView } from './views/invoice.view.js';
 import { payoutView } from './views/payout.view.js';
 import { paymentReceivedView, qrPaidView, testClockView, testMerchantView, testMessageView } from './views/misc.view.js';
 import { settlementView } from './views/payment.view.js';
@@ -44,6 +46,9 @@ export const testHelperHandlers: CheckoutHandlers = {
   },
   async failTestTransfer({ db, deps, tenant, path, body }) {
     return ok(transferEventView(await failTransferNow(db, deps.clock, tenant, path.transferId, body?.failureReason)));
+  },
+  async rejectTestInvoice({ db, deps, tenant, path }) {
+    return ok(invoiceView(await rejectInvoice(db, tenant, path.id), deps.config.publicBaseUrl));
   },
   async listTestMessages({ db, tenant, query }) {
     return ok(listOf(await listMessages(db, tenant, { ...pageOf(query, 25), to: query.to, kind: query.kind }), testMessageView));

@@ -15,6 +15,8 @@ export const INVOICE_STATUS = {
   overdue: 'Overdue',
   cancelled: 'Cancelled',
   expired: 'Expired',
+  // The Commerce status list has no rejected invoice: one its payer declined reads as cancelled.
+  rejected: 'Cancelled',
 } as const;
 export type WireInvoiceStatus = (typeof INVOICE_STATUS)[keyof typeof INVOICE_STATUS];
 

@@ -85,3 +85,22 @@ export async function voidInvoice(db: Kysely<Database>, clock: Clock, tenant: Te
     return voided;
   });
 }
+
+/** Statuses a payer can reject an invoice in (with nothing paid on it yet). */
+const REJECTABLE_STATUSES = ['pending', 'sent', 'overdue'];
+
+/**
+ * The payer declines the invoice (a test helper plays it): `rejected`, which nothing can pay. A
+ * rejected invoice is returned unchanged; a draft, partly or fully paid, cancelled or expired one
+ * answers 409 `invalid_state`. No event: the catalogue has no `invoice.rejected`.
+ */
+export async function rejectInvoice(db: Kysely<Database>, tenant: Tenant, id: number): Promise<InvoiceRow> {
+  return db.transaction().execute(async (trx) => {
+    const invoice = await getInvoice(trx, tenant, id, { lock: true });
+    if (invoice.status === 'rejected') return invoice;
+    if (!REJECTABLE_STATUSES.includes(invoice.status) || Number(invoice.amount_paid) !== 0) {
+      throw new AppError('invalid_state', { message: `Invoice ${id} is ${invoice.status} and cannot be rejected.` });
+    }
+    return updateInvoice(trx, tenant, id, { status: 'rejected' });
+  });
+}

@@ -57,6 +57,7 @@ const STATE_WORDS: Record<string, string> = {
   paid: 'Paid',
   cancelled: 'Cancelled',
   expired: 'Expired',
+  rejected: 'Rejected',
 };
 
 const METHOD_LABELS: Record<InvoicePageMethod, string> = { card: 'Pay by card', 'wallet:qr': 'Pay with a wallet app (QR code)' };
@@ -86,6 +87,8 @@ function endNotice(page: HostedInvoice): SafeHtml {
     return html`<p class="notice" data-notice="not-yet-valid">This invoice can be paid from ${formatDay(invoice.valid_from!)}.</p>`;
   if (state === 'expired')
     return html`<p class="alert" data-notice="expired">This invoice has expired and can no longer be paid. Contact ${merchant.name} for a new one.</p>`;
+  if (invoice.status === 'rejected')
+    return html`<p class="alert" data-notice="rejected">This invoice was declined by the payer and can no longer be paid. Contact ${merchant.name} for a new one.</p>`;
   return html`<p class="alert" data-notice="cancelled">This invoice was cancelled. Nothing is due.</p>`;
 }
 

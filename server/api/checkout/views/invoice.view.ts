@@ -93,7 +93,17 @@ export function invoiceEventObject(invoice: InvoiceRow): Schemas['InvoiceEventOb
   };
 }
 
-const INVOICE_STATUSES: readonly Schemas['InvoiceStatus'][] = ['draft', 'pending', 'sent', 'partially_paid', 'paid', 'overdue', 'cancelled', 'expired'];
+const INVOICE_STATUSES: readonly Schemas['InvoiceStatus'][] = [
+  'draft',
+  'pending',
+  'sent',
+  'partially_paid',
+  'paid',
+  'overdue',
+  'cancelled',
+  'expired',
+  'rejected',
+];
 
 /** An invoice a subscription raised, as its invoice list shows it. */
 export const subscriptionInvoiceView = (i: InvoiceRow): Schemas['SubscriptionInvoice'] => ({
