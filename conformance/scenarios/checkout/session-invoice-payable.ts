@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { advanceClock, secondsUntil } from '../fixtures/clock.js';
-import { call, expectError, expectStatus } from '../fixtures/http.js';
+import { call, describe, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
 import { apiKey, secretKey } from '../fixtures/keys.js';
 import { getById, newInvoice as newCommerceInvoice } from '../fixtures/commerce-invoices.js';
 import { waitForEvents } from '../fixtures/deliveries.js';
 import { withWatch } from '../fixtures/events.js';
 import { CANCEL, PAY_CARD, SESSION, WATCH } from '../fixtures/operations.js';
-import { clocked, pending, scenario } from '../fixtures/scenario.js';
+import { clocked, scenario } from '../fixtures/scenario.js';
 import { RULE_6 } from '../fixtures/sections.js';
 import { cancelSession, newSession, payByCard, postSession, retrieveSession } from '../fixtures/sessions.js';
-import { newInvoice } from '../fixtures/invoices.js';
+import { newInvoice, retrieveInvoice } from '../fixtures/invoices.js';
 
 export const invoicePayable: Scenario[] = [
   {
@@ -44,11 +44,24 @@ export const invoicePayable: Scenario[] = [
       expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 409, 'conflict', 'invoice_not_payable');
     },
   },
-  pending(
+  scenario(
     'checkout.sessions.rule-6d-rejected-not-payable',
-    'A rejected invoice fails with `invoice_not_payable` (no operation to reject an invoice is known yet)',
+    'A rejected invoice fails with `invoice_not_payable`',
     RULE_6,
-    ['createInvoice', SESSION],
+    ['createInvoice', 'retrieveInvoice', SESSION],
+    async (ctx) => {
+      // The source document names rejected invoices but no way to reject one: the payer's rejection is
+      // played by Till's test helper (`POST /v1/test-helpers/invoices/{id}/reject`, rejectTestInvoice).
+      const invoice = await newInvoice(ctx);
+      const rejected = await rawFetch(ctx, 'POST', `/v1/test-helpers/invoices/${invoice.id}/reject`, { authorization: `Bearer ${secretKey(ctx)}` });
+      assert.equal(
+        rejected.status,
+        200,
+        `the target has no way to reject an invoice: POST /v1/test-helpers/invoices/{id}/reject answered ${describe(rejected)}`,
+      );
+      assert.equal((await retrieveInvoice(ctx, invoice.id)).status, 'rejected', 'the invoice reads rejected');
+      expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 409, 'conflict', 'invoice_not_payable');
+    },
   ),
   clocked(
     'checkout.sessions.rule-6d-expired-not-payable',
