@@ -1987,6 +1987,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/server-error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail as an unexpected failure does
+         * @description Fails as an unexpected failure does: answers 500 `server_error` in the documented error shape,
+         *     with the request id, nothing changed. For testing a client's retries. The answer is exactly what
+         *     any unexpected failure of any operation answers (type `server_error`, code `internal_error`,
+         *     `retryable` true, `requestId`, and `X-Request-Id`), and it carries nothing of the failure itself.
+         *     With an `Idempotency-Key` the 500 is not kept as the key's answer: a retry with the same key runs
+         *     again and answers 500 again, not a replay. It has no success answer. Test mode only: needs a test
+         *     secret key (`sk_test_...`); a live key answers 403 `livemode_not_allowed`. Till's design: the
+         *     test helpers and their scopes are not in the source documents.
+         *
+         *     Scope: `testhelpers.write`.
+         */
+        post: operations["simulateServerError"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disputes": {
         parameters: {
             query?: never;
@@ -10854,6 +10883,52 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The `Idempotency-Key` clashes, or the transfer is no longer `Processing` (`invalid_state`). */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateServerError: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry. A repeat with the same key (per merchant and mode) within 24 hours returns the first response, status and body, without running the operation again. The same key with different parameters answers 409 `idempotency_key_reused`; a repeat while the first request is still running answers 409 `idempotency_request_in_progress` (retryable). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is a live key (`livemode_not_allowed`), or lacks the scope `testhelpers.write` (`permission_denied`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used for another request (`idempotency_key_reused`). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

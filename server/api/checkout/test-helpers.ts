@@ -53,4 +53,12 @@ export const testHelperHandlers: CheckoutHandlers = {
   async listTestMessages({ db, tenant, query }) {
     return ok(listOf(await listMessages(db, tenant, { ...pageOf(query, 25), to: query.to, kind: query.kind }), testMessageView));
   },
+  /**
+   * Fails as an unexpected failure does, for testing a client's retries: an ordinary Error (not an
+   * AppError), so the real error path answers it (500 `internal_error`, logged at error level with
+   * the request id; this message marks it deliberate in the log and never reaches the body).
+   */
+  async simulateServerError() {
+    throw new Error('test helper: deliberate server error');
+  },
 };
