@@ -20,4 +20,6 @@ export const recipes: Record<string, Recipe> = {
   ...commerceInvoiceRecipes,
   // Its documented answer is 501, always.
   createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },
+  // A test helper that fails on purpose, as an unexpected failure does: its documented answer is 500.
+  simulateServerError: { success: async () => ({ path: '/v1/test-helpers/server-error' }), expect: [500] },
 };

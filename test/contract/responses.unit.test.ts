@@ -29,7 +29,10 @@ describe('the bundled contracts', () => {
     for (const o of allOps) {
       if (NEVER_SUCCEEDS.has(o.op.operationId)) continue;
       if (FAILS_BY_DESIGN.has(o.op.operationId)) {
-        expect(Object.keys(o.op.responses).filter((c) => /^2/.test(c)), `${label(o)} has no 2xx`).toEqual([]);
+        expect(
+          Object.keys(o.op.responses).filter((c) => /^2/.test(c)),
+          `${label(o)} has no 2xx`,
+        ).toEqual([]);
         expect(o.op.responses['500']?.$ref, `${label(o)} 500 is the shared ServerError`).toMatch(/\/ServerError$/);
         continue;
       }

@@ -1,14 +1,31 @@
 // Error bodies: the general shape and the envelope, and the documented type of each status.
 import assert from 'node:assert/strict';
-import type { Scenario } from '../../types.js';
+import type { HttpResult, Scenario } from '../../types.js';
 import { postCustomer } from '../fixtures/catalog.js';
 import { call, expectEnvelopeError, expectError, expectStatus } from '../fixtures/http.js';
 import { publishableKey, secretKey, tag } from '../fixtures/keys.js';
 import { PAY_CARD, SESSION, SUBSCRIBE_TRIAL } from '../fixtures/operations.js';
-import { CHECKOUT_DOC, pending, source } from '../fixtures/scenario.js';
+import { CHECKOUT_DOC, source } from '../fixtures/scenario.js';
 import { ERRORS } from '../fixtures/sections.js';
 import { newSession, payByCard, refundSession, sessionBody } from '../fixtures/sessions.js';
 import { getSubscription, subscriptionAction, trialSubscription } from '../fixtures/subscriptions.js';
+
+/** Internals an error body must never show: an error's name and message, stack frames, file paths, SQL. */
+const INTERNALS =
+  /\b\w*Error:|\n\s+at |\bat \S+ \(|\/(?:work|home|app|usr|srv)\/|node_modules|\.(?:ts|js|mjs):\d+|\bselect\s.+\sfrom\b|\binsert\s+into\b|postgres|SQLSTATE/i;
+
+/** 500 `server_error` in the general shape, marked retryable, with the request id, and nothing internal. */
+function expectServerError(res: HttpResult): void {
+  expectError(res, 500, 'server_error');
+  const { error } = res.json;
+  assert.equal(error.retryable, true, `a 500 is retryable with backoff: error.retryable must be true: ${res.text.slice(0, 300)}`);
+  assert.equal(typeof error.requestId, 'string', `error.requestId: ${res.text.slice(0, 300)}`);
+  assert.equal(error.requestId, res.headers.get('x-request-id'), 'error.requestId must be the X-Request-Id of the answer');
+  const retryAfter = res.headers.get('retry-after');
+  if (retryAfter !== null) assert.match(retryAfter, /^\d+$/, `Retry-After, when sent, must be seconds: ${retryAfter}`);
+  const leaked = INTERNALS.exec(res.text);
+  assert.equal(leaked, null, `the 500 leaks internals (${JSON.stringify(leaked?.[0])}): ${res.text.slice(0, 300)}`);
+}
 
 export const errors: Scenario[] = [
   {
@@ -127,12 +144,30 @@ export const errors: Scenario[] = [
       expectError(create, 403, 'permission_denied');
     },
   },
-  pending(
-    'platform.errors.500-retry',
-    'An unexpected failure answers 500 server_error, retryable with backoff, without leaking internals (cannot be provoked from outside)',
-    ERRORS,
-    ['listProducts'],
-  ),
+  {
+    id: 'platform.errors.500-retry',
+    title: 'An unexpected failure answers 500 server_error, retryable with backoff, without leaking internals',
+    source: ERRORS,
+    requires: ['simulateServerError'],
+    serverOnly: true,
+    async run(ctx) {
+      // The test helper fails as any unexpected failure does; the same Idempotency-Key twice.
+      const idem = `conf-${tag(ctx)}-500-retry`;
+      const fail = () =>
+        call(ctx, 'checkout', 'simulateServerError', {
+          method: 'POST',
+          path: '/v1/test-helpers/server-error',
+          key: secretKey(ctx),
+          headers: { 'Idempotency-Key': idem },
+        });
+      const first = await fail();
+      expectServerError(first);
+      const retry = await fail();
+      expectServerError(retry);
+      assert.notEqual(retry.headers.get('idempotent-replayed'), 'true', 'a retry after a 500 runs again: it must not be a replay of the stored 500');
+      assert.notEqual(retry.json.error.requestId, first.json.error.requestId, 'a retry after a 500 is a new request, with its own request id');
+    },
+  },
   {
     id: 'platform.errors.404-unknown-resource',
     title: 'A resource that does not exist answers 404 not_found',

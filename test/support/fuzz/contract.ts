@@ -33,6 +33,8 @@ export interface FuzzOperation {
   implemented: boolean;
   /** The contract documents 501 as its only answer (no success): a 501 is its documented answer even with a handler. */
   documentedNotImplemented: boolean;
+  /** The contract documents no success and a 500 (the server-error test helper): a 500 is its documented answer. */
+  documentedServerError: boolean;
   /** A list with OData query options (`$filter`, `$orderby`, ...). */
   odata: boolean;
 }
@@ -85,6 +87,8 @@ export function fuzzOperations(): FuzzOperation[] {
           implemented: implemented.has(operation.operationId),
           documentedNotImplemented:
             Object.keys(operation.responses ?? {}).includes('501') && !Object.keys(operation.responses ?? {}).some((code) => code.startsWith('2')),
+          documentedServerError:
+            Object.keys(operation.responses ?? {}).includes('500') && !Object.keys(operation.responses ?? {}).some((code) => code.startsWith('2')),
           odata: params.some((p) => p.in === 'query' && p.name.startsWith('$')),
         });
       }
