@@ -65,6 +65,12 @@ export const FLAGS: Flag[] = [
   { name: 'only', value: 'ID_PREFIX', multiple: true, help: 'run only the scenarios whose id starts with ID_PREFIX (the contract part still runs)' },
   { name: 'contract-only', help: 'run only the contract part: no behaviour scenarios' },
   { name: 'scenarios-only', help: 'run only the behaviour scenarios: no contract part' },
+  {
+    name: 'concurrency',
+    value: 'N',
+    env: 'TILL_CONFORMANCE_CONCURRENCY',
+    help: 'how many operations and scenarios run at once (default 8); the few marked exclusive run alone at the end',
+  },
   { name: 'report', value: 'DIR', env: 'TILL_CONFORMANCE_REPORT', help: 'write DIR/conformance.md and DIR/conformance.json' },
   { name: 'reporter', value: 'junit', env: 'TILL_CONFORMANCE_REPORTER', multiple: true, help: 'also write JUnit XML to DIR/junit.xml (needs --report DIR)' },
   { name: 'junit', value: 'FILE', env: 'TILL_CONFORMANCE_JUNIT', help: 'write JUnit XML to FILE' },
@@ -165,6 +171,8 @@ export function readOptions(values: Values): { options: ConformanceOptions; juni
   const reportDir = str('report', 'TILL_CONFORMANCE_REPORT');
   const junitFile = junitFileOf(values, str, reportDir);
   const implemented = implementedIn(str('implemented', 'TILL_CONFORMANCE_IMPLEMENTED'));
+  const concurrency = str('concurrency', 'TILL_CONFORMANCE_CONCURRENCY');
+  if (concurrency !== undefined && !/^[1-9]\d*$/.test(concurrency)) badCall('--concurrency must be a whole number, at least 1.');
   const options: ConformanceOptions = {
     baseUrl,
     commerceBaseUrl: str('commerce-base-url', 'TILL_COMMERCE_BASE_URL'),
@@ -180,6 +188,7 @@ export function readOptions(values: Values): { options: ConformanceOptions; juni
     scenariosOnly: Boolean(values['scenarios-only']),
     verbose: Boolean(values.verbose),
     only: values.only as string[] | undefined,
+    concurrency: concurrency === undefined ? undefined : Number(concurrency),
   };
   return { options, junitFile };
 }

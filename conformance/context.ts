@@ -5,6 +5,8 @@ import { createCheckoutClient, createCommerceClient } from '../sdk/src/index.js'
 import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec, SandboxMerchant } from './types.js';
 import { REQUEST_TIMEOUT_MS, sendRequest } from './request.js';
 import type { ContractValidator } from './validator.js';
+import { DEFAULT_CONCURRENCY } from './pool.js';
+import { SandboxLender } from './sandboxes.js';
 
 /** Thrown by a scenario to say it cannot run here (for example: no second merchant key). */
 export const PENDING_PREFIX = 'PENDING:';
@@ -14,14 +16,34 @@ export function createContext(
   options: ConformanceOptions,
   validator: ContractValidator,
   onOtherMerchant: (made: SandboxMerchant) => void = () => {},
-): ConformanceContext & { cleanup(): Promise<void> } {
+  onSandboxMerchant: (made: SandboxMerchant) => void = () => {},
+): RunContext {
   const runId = `conf${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const cleanups: (() => Promise<unknown>)[] = [];
   const seen501 = new Set<string>();
   const shared: Shared = { runId, cleanups, seen501, onOtherMerchant };
-  const ctx = contextFor(options, validator, shared);
+  const ctx = contextFor(options, validator, shared, {});
+  // Each sandbox merchant's context: its own sandbox merchant is itself.
+  const make = async (): Promise<SandboxMerchant> => {
+    const m = await makeSandboxMerchant(ctx, 'clock');
+    onSandboxMerchant(m);
+    if (!('ctx' in m)) return m;
+    const own: UnitState = { pinned: true };
+    const made = { id: m.id, ctx: contextFor(m.ctx.options, validator, shared, own) };
+    own.lease = Promise.resolve(made);
+    return made;
+  };
+  shared.sandboxes = new SandboxLender(make, Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY));
   return {
     ...ctx,
+    async unit(work) {
+      const state: UnitState = {};
+      try {
+        return await work(contextFor(options, validator, shared, state));
+      } finally {
+        if (state.lease) shared.sandboxes!.give(await state.lease);
+      }
+    },
     async cleanup() {
       for (const fn of cleanups.reverse()) {
         try {
@@ -34,15 +56,34 @@ export function createContext(
   };
 }
 
+/** The run's context, the contexts of its units (one per operation or scenario), and its clean-up. */
+export interface RunContext extends ConformanceContext {
+  /**
+   * Runs one contract operation or one scenario in a context of its own: the run's, except that the
+   * sandbox merchant it asks for is lent to it alone until it ends. Units that run at once never
+   * move each other's clock.
+   */
+  unit<T>(work: (ctx: ConformanceContext) => Promise<T>): Promise<T>;
+  cleanup(): Promise<void>;
+}
+
 /** What every context of one run shares, whichever merchant it acts for. */
 interface Shared {
   runId: string;
   cleanups: (() => Promise<unknown>)[];
   seen501: Set<string>;
-  sandbox?: Promise<SandboxMerchant>;
   other?: Promise<SandboxMerchant>;
   /** Told once when the run makes its second merchant (or cannot). */
   onOtherMerchant: (made: SandboxMerchant) => void;
+  /** The run's sandbox merchants, lent to one unit at a time. */
+  sandboxes?: SandboxLender;
+}
+
+/** What one unit (an operation's cases, or a scenario) has of its own: the sandbox merchant lent to it, once asked for. */
+interface UnitState {
+  lease?: Promise<SandboxMerchant>;
+  /** A sandbox merchant's own context: its sandbox merchant is itself, never lent. */
+  pinned?: boolean;
 }
 
 /** Makes a sandbox merchant for the run through the `createTestMerchant` test helper (`label` names what it is for). */
@@ -61,7 +102,7 @@ async function makeSandboxMerchant(ctx: ConformanceContext, label: string): Prom
   return { ctx: ctx.withKeys({ secretKey: res.json.secretKey, publishableKey: res.json.publishableKey }), id: res.json.id };
 }
 
-function contextFor(options: ConformanceOptions, validator: ContractValidator, shared: Shared): ConformanceContext {
+function contextFor(options: ConformanceOptions, validator: ContractValidator, shared: Shared, unit: UnitState): ConformanceContext {
   const { runId, cleanups, seen501 } = shared;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const commerceBaseUrl = (options.commerceBaseUrl ?? options.baseUrl).replace(/\/+$/, '');
@@ -90,10 +131,11 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS }),
     onCleanup: (fn) => cleanups.push(fn),
     // The Commerce key follows the secret key: a sandbox merchant has no other.
-    withKeys: (keys) => contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared),
+    withKeys: (keys) =>
+      contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared, unit),
     sandboxMerchant() {
-      shared.sandbox ??= makeSandboxMerchant(context, 'clock');
-      return shared.sandbox;
+      unit.lease ??= shared.sandboxes!.take();
+      return unit.lease;
     },
     otherMerchant() {
       shared.other ??= makeSandboxMerchant(context, 'other').then((made) => {

@@ -48,41 +48,37 @@ async function main() {
 const marks = { passed: '✓', failed: '✗', pending: '○' } as const;
 
 /**
- * Progress on stderr, as each part goes: a line per scenario as it finishes (mark, id, time, and
- * why when it did not pass), a line per operation only when it failed (or with --verbose), and a
- * line at the end of each part.
+ * Progress on stderr, as each part goes: a line per scenario as it finishes (how many of the part have
+ * finished, the time since the start, mark, id, time, and why when it did not pass), a line per
+ * operation only when it failed (or with --verbose), and a line when each part has finished.
  */
 function progressPrinter(options: ConformanceOptions): (event: Progress) => void {
-  let partStarted = Date.now();
-  const counts = { passed: 0, failed: 0, pending: 0 };
-  const endPart = (part: string) => {
-    console.error(
-      `${part}: ${counts.passed} passed, ${counts.failed} failed, ${counts.pending} pending in ${((Date.now() - partStarted) / 1000).toFixed(1)} s`,
-    );
+  const counts = { contract: { passed: 0, failed: 0, pending: 0 }, scenarios: { passed: 0, failed: 0, pending: 0 } };
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const endPart = (part: 'contract' | 'scenarios', elapsedMs: number) => {
+    const c = counts[part];
+    console.error(`${part}: ${c.passed} passed, ${c.failed} failed, ${c.pending} pending, done at ${seconds(elapsedMs)}`);
   };
   return (event) => {
-    if (event.kind === 'part') {
-      partStarted = Date.now();
-      Object.assign(counts, { passed: 0, failed: 0, pending: 0 });
-      console.error(`${event.part}: ${event.count} ${event.part === 'contract' ? 'operations' : 'scenarios'}`);
-    } else if (event.kind === 'note') console.error(`  ${event.line}`);
+    if (event.kind === 'part') console.error(`${event.part}: ${event.count} ${event.part === 'contract' ? 'operations' : 'scenarios'}`);
+    else if (event.kind === 'note') console.error(`  ${event.line}`);
     else if (event.kind === 'operation') {
       const outcome = operationOutcome(event.result);
-      counts[outcome]++;
+      counts.contract[outcome]++;
       if (outcome === 'failed' || options.verbose)
         console.error(
           `  ${marks[outcome]} ${event.result.operationId} ${event.result.durationMs ?? 0} ms${outcome === 'failed' ? '' : event.result.success.note ? ` (${event.result.success.note})` : ''}`,
         );
-      if (event.index === event.count - 1) endPart('contract');
+      if (event.done === event.count) endPart('contract', event.elapsedMs);
     } else {
       const r = event.result;
-      counts[r.outcome]++;
+      counts.scenarios[r.outcome]++;
       const why = r.outcome === 'passed' ? '' : ` (${(r.note ?? '').split('\n')[0]!.slice(0, 160)})`;
       const width = String(event.count).length;
       console.error(
-        `  [${String(event.index + 1).padStart(width)}/${event.count}] ${marks[r.outcome]} ${r.id} ${r.durationMs ?? 0} ms${r.merchant ? ' on the sandbox merchant' : ''}${why}`,
+        `  [${String(event.done).padStart(width)}/${event.count} ${seconds(event.elapsedMs).padStart(7)}] ${marks[r.outcome]} ${r.id} ${r.durationMs ?? 0} ms${r.merchant ? ' on a sandbox merchant' : ''}${why}`,
       );
-      if (event.index === event.count - 1) endPart('scenarios');
+      if (event.done === event.count) endPart('scenarios', event.elapsedMs);
     }
   };
 }

@@ -1,32 +1,28 @@
+// The runner: the contract cases of every operation and the behaviour scenarios, as units of one
+// pool (pool.ts) run a few at a time, then the report, in catalogue order whatever the finishing order.
 import { checkOperation } from './contract.js';
-import { createContext, PENDING_PREFIX } from './context.js';
+import { createContext, type RunContext } from './context.js';
+import { DEFAULT_CONCURRENCY, runUnits, type Unit } from './pool.js';
 import { totals } from './report.js';
-import type { ConformanceContext, ConformanceOptions, OperationResult, Report, Scenario, ScenarioResult } from './types.js';
+import { chosenScenarios, errorMessage, pendingAfter, scenarioUnits } from './run-scenarios.js';
+import type { ConformanceContext, ConformanceOptions, OperationResult, Report, SandboxMerchant, Scenario, ScenarioResult } from './types.js';
 import { ContractValidator, loadBundledContracts, type OperationInfo } from './validator.js';
 
-/** What the runner tells as it goes: a part starting, and each operation and scenario as it finishes. */
+/**
+ * What the runner tells as it goes: the parts and their sizes (both start at once), notes, and each
+ * operation and scenario as it finishes: `index` is its catalogue place, `done` how many of its part
+ * have finished, `elapsedMs` the time since the run started.
+ */
 export type Progress =
   | { kind: 'part'; part: 'contract' | 'scenarios'; count: number }
   | { kind: 'note'; line: string }
-  | { kind: 'operation'; result: OperationResult; index: number; count: number }
-  | { kind: 'scenario'; result: ScenarioResult; index: number; count: number };
+  | { kind: 'operation'; result: OperationResult; index: number; count: number; done: number; elapsedMs: number }
+  | { kind: 'scenario'; result: ScenarioResult; index: number; count: number; done: number; elapsedMs: number };
 
 /** An operation's outcome in a word: failed when any of its cases failed or an answer broke the contract. */
 export function operationOutcome(op: OperationResult): 'passed' | 'failed' | 'pending' {
   if (op.success.outcome === 'failed' || op.errors.some((e) => e.outcome === 'failed') || !op.schemaValid) return 'failed';
   return op.success.outcome;
-}
-
-async function runScenario(ctx: ConformanceContext, scenario: Scenario): Promise<Pick<ScenarioResult, 'outcome' | 'note'>> {
-  try {
-    await scenario.run!(ctx);
-    return { outcome: 'passed' };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return message.startsWith(PENDING_PREFIX)
-      ? { outcome: 'pending', note: message.slice(PENDING_PREFIX.length).trim() }
-      : { outcome: 'failed', note: message.slice(0, 500) };
-  }
 }
 
 /** The contract cases of one operation; a case that could not run fails the operation. */
@@ -42,7 +38,7 @@ async function operationResult(ctx: ConformanceContext, info: OperationInfo): Pr
       method: info.method,
       path: info.path,
       implemented: 'unknown',
-      success: { outcome: 'failed', note: `the case could not run: ${(err as Error).message}` },
+      success: { outcome: 'failed', note: `the case could not run: ${errorMessage(err)}` },
       errors: [],
       schemaValid: true,
       problems: [],
@@ -52,127 +48,87 @@ async function operationResult(ctx: ConformanceContext, info: OperationInfo): Pr
   return result;
 }
 
-/** Runs the contract cases of every operation. */
-async function runContract(ctx: ConformanceContext, validator: ContractValidator, progress: (event: Progress) => void): Promise<OperationResult[]> {
-  const operations: OperationResult[] = [];
-  progress({ kind: 'part', part: 'contract', count: validator.operations.length });
-  for (const [index, info] of validator.operations.entries()) {
-    const result = await operationResult(ctx, info);
-    operations.push(result);
-    progress({ kind: 'operation', result, index, count: validator.operations.length });
-  }
-  return operations;
+/** The run's progress: the listener, and the time since the run started. */
+interface Tick {
+  emit(event: Progress): void;
+  elapsed(): number;
 }
 
-/** The run's sandbox merchant for clock scenarios, made on the first one: its context, or why there is none. */
-interface ClockMerchant {
+/** The contract part as units: one per operation, each result in its operation's place. */
+function contractUnits(ctx: RunContext, validator: ContractValidator, results: OperationResult[], progress: Tick): Unit[] {
+  const count = validator.operations.length;
+  let done = 0;
+  return validator.operations.map((info, index) => ({
+    exclusive: false,
+    async run() {
+      const result = await ctx.unit((own) => operationResult(own, info));
+      results[index] = result;
+      progress.emit({ kind: 'operation', result, index, count, done: ++done, elapsedMs: progress.elapsed() });
+    },
+  }));
+}
+
+/** The merchants the run makes for itself, as the report tells them; the first of each is told as a note. */
+interface Made {
   sandbox?: Report['sandboxMerchant'];
-  ctx?: ConformanceContext;
+  sandboxes: number;
+  other?: Report['otherMerchant'];
 }
 
-/** Makes the sandbox merchant the first time a clock scenario needs it, and says so. */
-async function ensureSandbox(ctx: ConformanceContext, clock: ClockMerchant, progress: (event: Progress) => void): Promise<void> {
-  if (clock.sandbox) return;
-  const made = await ctx.sandboxMerchant();
-  if ('ctx' in made) {
-    clock.ctx = made.ctx;
-    clock.sandbox = { id: made.id };
-    progress({ kind: 'note', line: `clock scenarios run on sandbox merchant ${made.id} (made by createTestMerchant; the merchant given keeps its clock)` });
-  } else {
-    clock.sandbox = { unavailable: made.unavailable };
-    progress({ kind: 'note', line: `clock scenarios are pending: ${made.unavailable}` });
-  }
-}
-
-/** Why a scenario is pending before it runs (a mock, an operation not implemented, no clock, no check), or undefined. */
-async function pendingBefore(ctx: ConformanceContext, scenario: Scenario, hasClock: boolean): Promise<string | undefined> {
-  const missing: string[] = [];
-  for (const op of scenario.requires) if (!(await ctx.isImplemented(op))) missing.push(op);
-  if (ctx.options.target === 'mock' && scenario.serverOnly !== false) return 'behaviour is not checked against a mock';
-  if (missing.length > 0) return `not implemented: ${missing.join(', ')}`;
-  if (scenario.needsClock && !hasClock) return 'needs the sandbox clock, which the target does not offer';
-  if (!scenario.run) return 'no check written yet';
-  return undefined;
-}
-
-/** One scenario's result: pending, or run (a clock scenario on the sandbox merchant). */
-async function scenarioResult(
-  ctx: ConformanceContext,
-  scenario: Scenario,
-  hasClock: boolean,
-  clock: ClockMerchant,
-  progress: (event: Progress) => void,
-): Promise<ScenarioResult> {
-  const t0 = Date.now();
-  const base = { id: scenario.id, title: scenario.title, source: scenario.source };
-  const pending = await pendingBefore(ctx, scenario, hasClock);
-  let result: ScenarioResult;
-  if (pending !== undefined) result = { ...base, outcome: 'pending', note: pending };
-  else if (scenario.needsClock) {
-    await ensureSandbox(ctx, clock, progress);
-    result = clock.ctx
-      ? { ...base, ...(await runScenario(clock.ctx, scenario)), merchant: 'sandbox' }
-      : {
-          ...base,
-          outcome: 'pending',
-          note: `needs a sandbox merchant of its own, so the merchant given is never moved in time: ${(clock.sandbox as { unavailable: string }).unavailable}`,
-        };
-  } else result = { ...base, ...(await runScenario(ctx, scenario)) };
-  result.durationMs = Date.now() - t0;
-  return result;
+/** The run's context, telling the progress about the merchants it makes. */
+function runContext(options: ConformanceOptions, validator: ContractValidator, made: Made, progress: Tick): RunContext {
+  const note = (line: string) => progress.emit({ kind: 'note', line });
+  const onOther = (m: SandboxMerchant) => {
+    made.other = 'unavailable' in m ? { unavailable: m.unavailable } : { id: m.id };
+    note(
+      'unavailable' in m
+        ? `no --other-secret-key, and no second merchant could be made: ${m.unavailable}`
+        : `no --other-secret-key: the checks that need a second merchant use sandbox merchant ${m.id} (made by createTestMerchant)`,
+    );
+  };
+  const onSandbox = (m: SandboxMerchant) => {
+    if ('id' in m) made.sandboxes++;
+    if (made.sandbox) return;
+    made.sandbox = 'unavailable' in m ? { unavailable: m.unavailable } : { id: m.id };
+    note(
+      'unavailable' in m
+        ? `clock scenarios are pending: ${m.unavailable}`
+        : `clock scenarios and cases each run on a sandbox merchant of their own (made by createTestMerchant, the first ${m.id}); the merchant given keeps its clock`,
+    );
+  };
+  return createContext(options, validator, onOther, onSandbox);
 }
 
 /**
- * Runs the chosen scenarios. Those that advance the sandbox clock run last, on a merchant of their
- * own: the merchant given is never moved in time, and the others (sending times "from now") never see it move.
+ * Runs the contract cases of every operation and the behaviour scenarios, `options.concurrency` at a
+ * time (exclusive scenarios last, alone), and builds the report.
  */
-async function runScenarios(
-  ctx: ConformanceContext,
-  scenarios: Scenario[],
-  progress: (event: Progress) => void,
-  clock: ClockMerchant,
-): Promise<ScenarioResult[]> {
-  const { only } = ctx.options;
-  const chosen = only?.length ? scenarios.filter((s) => only.some((prefix) => s.id.startsWith(prefix))) : scenarios;
-  progress({ kind: 'part', part: 'scenarios', count: chosen.length });
-  const hasClock = await ctx.isImplemented('advanceTestClock');
-  const ordered = [...chosen.filter((s) => !s.needsClock), ...chosen.filter((s) => s.needsClock)];
-  const results: ScenarioResult[] = [];
-  for (const [index, scenario] of ordered.entries()) {
-    const result = await scenarioResult(ctx, scenario, hasClock, clock, progress);
-    results.push(result);
-    progress({ kind: 'scenario', result, index, count: ordered.length });
-  }
-  return results;
-}
-
-/** Runs the contract cases of every operation, then the behaviour scenarios, and builds the report. */
-export async function runConformance(options: ConformanceOptions, scenarios: Scenario[], progress: (event: Progress) => void = () => {}): Promise<Report> {
-  const validator = new ContractValidator(loadBundledContracts());
-  let otherMerchant: Report['otherMerchant'];
-  const ctx = createContext(options, validator, (made) => {
-    otherMerchant = 'unavailable' in made ? { unavailable: made.unavailable } : { id: made.id };
-    progress({
-      kind: 'note',
-      line:
-        'unavailable' in made
-          ? `no --other-secret-key, and no second merchant could be made: ${made.unavailable}`
-          : `no --other-secret-key: the checks that need a second merchant use sandbox merchant ${made.id} (made by createTestMerchant)`,
-    });
-  });
+export async function runConformance(options: ConformanceOptions, scenarios: Scenario[], listener: (event: Progress) => void = () => {}): Promise<Report> {
   const started = Date.now();
-  const startedAt = new Date(started).toISOString();
-  const clock: ClockMerchant = {};
+  const progress: Tick = { emit: listener, elapsed: () => Date.now() - started };
+  const validator = new ContractValidator(loadBundledContracts());
+  const made: Made = { sandboxes: 0 };
+  const ctx = runContext(options, validator, made, progress);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   try {
-    const operations = options.scenariosOnly ? [] : await runContract(ctx, validator, progress);
-    const scenarioResults = options.contractOnly ? [] : await runScenarios(ctx, scenarios, progress, clock);
+    const operations: OperationResult[] = [];
+    const scenarioResults: ScenarioResult[] = [];
+    const chosen = options.contractOnly ? [] : chosenScenarios(ctx, scenarios);
+    if (!options.scenariosOnly) progress.emit({ kind: 'part', part: 'contract', count: validator.operations.length });
+    if (!options.contractOnly) progress.emit({ kind: 'part', part: 'scenarios', count: chosen.length });
+    const { clocked, others } = scenarioUnits(ctx, chosen, scenarioResults, progress);
+    // Clock scenarios first (the longest), then the contract's operations, then the other scenarios.
+    const contract = options.scenariosOnly ? [] : contractUnits(ctx, validator, operations, progress);
+    await runUnits([...clocked, ...contract, ...others], concurrency);
+    await pendingAfter(ctx, chosen, scenarioResults);
     return {
       target: options.target,
       baseUrl: options.baseUrl,
-      startedAt,
+      startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
-      ...(clock.sandbox ? { sandboxMerchant: clock.sandbox } : {}),
-      ...(otherMerchant ? { otherMerchant } : {}),
+      concurrency,
+      ...(made.sandbox ? { sandboxMerchant: made.sandbox, sandboxMerchants: made.sandboxes } : {}),
+      ...(made.other ? { otherMerchant: made.other } : {}),
       operations,
       scenarios: scenarioResults,
       totals: totals(operations, scenarioResults),

@@ -58,6 +58,8 @@ export interface ConformanceOptions {
   verbose?: boolean;
   /** Run only the scenarios whose id starts with one of these (the contract part still runs unless `contractOnly`). */
   only?: string[] | undefined;
+  /** How many operations and scenarios run at once (default `DEFAULT_CONCURRENCY`); exclusive scenarios always run alone. */
+  concurrency?: number | undefined;
 }
 
 /** The run's sandbox merchant: a context acting for it, and its id; or why there is none. */
@@ -79,8 +81,9 @@ export interface ConformanceContext {
   /** Registers clean-up work that runs at the end, newest first. */
   onCleanup(fn: () => Promise<unknown>): void;
   /**
-   * A throwaway sandbox merchant of this run (made once, by `createTestMerchant`), for what moves the
-   * sandbox clock: the merchant given is never moved in time. Or why there is none.
+   * A throwaway sandbox merchant of this scenario or contract operation (made on its first use, by
+   * `createTestMerchant`), for what moves the sandbox clock: the merchant given is never moved in time,
+   * and what runs at the same time never shares the clock. Or why there is none.
    */
   sandboxMerchant(): Promise<SandboxMerchant>;
   /**
@@ -126,6 +129,16 @@ export interface Scenario {
   needsClock?: boolean;
   /** Not meaningful against a mock (it checks behaviour, not shapes). Most scenarios are. */
   serverOnly?: boolean;
+  /**
+   * Must run alone: nothing else runs while it does (it empties the key's or the address's rate-limit
+   * burst, or changes what every other check of the merchant sees). Runs after the others, one at a time.
+   */
+  exclusive?: boolean;
+  /**
+   * Reads what every other check of the merchant changes (its account balance, the newest of its
+   * roles): runs on a sandbox merchant of its own (as clock scenarios do), so it can run with the others.
+   */
+  ownMerchant?: boolean;
   /** The check. Throw (e.g. with `expect`) to fail. Absent: written as pending until a later capability. */
   run?: (ctx: ConformanceContext) => Promise<void>;
 }
@@ -149,8 +162,12 @@ export interface Report {
   startedAt: string;
   /** The whole run, in milliseconds. */
   durationMs?: number;
-  /** The sandbox merchant the clock scenarios ran on (id), or why they had none. */
+  /** The first sandbox merchant made for a clock scenario or case (id), or why they had none. */
   sandboxMerchant?: { id: number } | { unavailable: string };
+  /** How many sandbox merchants the run made: each clock scenario and case has one of its own. */
+  sandboxMerchants?: number;
+  /** How many operations and scenarios ran at once. */
+  concurrency?: number;
   /** The second merchant the suite made for itself (no `--other-secret-key`), or why it could not. */
   otherMerchant?: { id: number } | { unavailable: string };
   operations: OperationResult[];

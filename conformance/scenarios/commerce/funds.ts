@@ -67,6 +67,7 @@ export const fundsScenarios: Scenario[] = [
       );
       assert.equal((await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` })).json.status, 'PartiallyPaid');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'commerce.accounts.pay-from-balance-short-fails',
@@ -87,6 +88,7 @@ export const fundsScenarios: Scenario[] = [
       assert.equal(after.availableAmount, before.availableAmount, 'nothing left the account');
       assert.equal((await commerce(ctx, 'getCommerceInvoice', { method: 'GET', path: `/v1/invoice/${invoice.id}` })).json.status, 'Pending');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'commerce.accounts.pay-another-merchants-invoice',
@@ -126,6 +128,7 @@ export const fundsScenarios: Scenario[] = [
       assert.deepEqual([refund.json.isSuccess, refund.json.amountPaid, refund.json.refund?.amount], [true, 0, 5], JSON.stringify(refund.json));
       assert.equal(Math.round((before - (await balance())) * 100), 1500, 'the refund went back to the account that paid');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'commerce.payments.refund-by-original-reference',
@@ -193,6 +196,7 @@ export const fundsScenarios: Scenario[] = [
       assert.equal(Math.round((after.currentAmount - before.currentAmount) * 100), 1912);
       assert.equal(after.availableAmount, before.availableAmount);
     },
+    { ownMerchant: true },
   ),
   scenario(
     'commerce.transfers.list',
@@ -251,6 +255,7 @@ export const fundsScenarios: Scenario[] = [
       const ascending = (await list({ $orderby: 'id asc', $top: 2 })).json.value.map((x: any) => x.id);
       assert.ok(ascending[0] < ascending[1], `ascending ids: ${ascending}`);
     },
+    { ownMerchant: true },
   ),
   scenario(
     'commerce.dashboards.transfers',

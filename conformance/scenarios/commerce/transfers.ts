@@ -83,6 +83,7 @@ export const transferScenarios: Scenario[] = [
       });
       expectError(again, 409, 'conflict', 'invalid_state');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'commerce.dashboards.transfers-institution',

@@ -63,6 +63,7 @@ export const keysAndRoles: Scenario[] = [
       expectStatus(await commerce(ctx, 'deleteRole', { method: 'DELETE', path: `/v1/role/${first.id}` }), 204, 'delete the role');
       expectError(await commerce(ctx, 'getRole', { method: 'GET', path: `/v1/role/${first.id}` }), 404, 'not_found', 'resource_not_found');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'platform.keys.list-by-prefix-and-revoke',

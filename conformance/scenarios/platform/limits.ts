@@ -195,6 +195,7 @@ export const publicLookup429: Scenario = {
   source: source(COMMERCE_DOC, 'Endpoints', 'Invoices'),
   requires: ['getInvoiceByReference'],
   serverOnly: true,
+  exclusive: true,
   async run(ctx) {
     // Straight over fetch: the suite's own requests wait and retry on 429.
     const base = (ctx.options.commerceBaseUrl ?? ctx.options.baseUrl).replace(/\/+$/, '');
@@ -221,6 +222,7 @@ export const rateLimit429: Scenario = {
   source: LIMITS,
   requires: ['listProducts'],
   serverOnly: true,
+  exclusive: true,
   async run(ctx) {
     const sk = secretKey(ctx);
     const probe = await call(ctx, 'checkout', 'listProducts', { method: 'GET', path: '/v1/products', key: sk, query: { limit: 1 } });
