@@ -40,14 +40,34 @@ async function fetchRetrying(
   init: { method: string; headers: Record<string, string>; body: string | undefined },
   timeoutMs: number,
 ): Promise<Response> {
-  let response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  let response = await fetchOnce(url, init, timeoutMs);
   for (let attempt = 0; response.status === 429 && attempt < 4; attempt++) {
     const wait = Math.max(1, Number(response.headers.get('retry-after')) || 1) * 1000 * 2 ** attempt;
     await response.arrayBuffer();
     await new Promise((r) => setTimeout(r, Math.min(wait, 15_000)));
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetchOnce(url, init, timeoutMs);
   }
   return response;
+}
+
+/**
+ * One request, sent again once when the connection was reset before any answer: a kept-alive
+ * connection the server closed for idling just as the request went out on it (a server's idle
+ * timeout, Node's 5 s, racing the client's; likely when many requests run at once on a loaded
+ * machine). The server never read that request, so sending it again is safe.
+ */
+async function fetchOnce(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | undefined },
+  timeoutMs: number,
+): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const code = ((err as Error).cause as { code?: string } | undefined)?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  }
 }
 
 /** An event stream never ends by itself: its start, up to its first blank line, then it is closed. */

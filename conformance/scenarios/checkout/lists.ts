@@ -203,5 +203,6 @@ export const lists: Scenario[] = [
       assert.deepEqual(idsOf(await list({ reference: middle.reference, startingAfter: newest.id, limit: 1 })), [middle.id], 'one older than the cursor is');
       assert.deepEqual(idsOf(await list({ reference: `NOREF${tag(ctx)}`.slice(0, 40).toUpperCase() })), [], 'an unknown reference finds none');
     },
+    { ownMerchant: true },
   ),
 ];

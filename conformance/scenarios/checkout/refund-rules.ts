@@ -50,6 +50,7 @@ export const refundRules: Scenario[] = [
         `the whole 20.00 left the available balance, the fee (${settled.feeAmount}) not returned: ${before} → ${after}`,
       );
     },
+    { ownMerchant: true },
   ),
   scenario(
     'checkout.refunds.rule-4-balance-short',
@@ -66,6 +67,7 @@ export const refundRules: Scenario[] = [
       const after = await retrieveSession(ctx, s.id);
       assert.deepEqual([after.refund.refundable, after.refund.reason], [false, 'settled'], 'the session says the same: nothing was refunded');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'checkout.refunds.rule-5-retry-after-failure-safe',

@@ -148,6 +148,7 @@ export const sessionRefundState: Scenario[] = [
         manualRefundRequired: true,
       });
     },
+    { ownMerchant: true },
   ),
   scenario(
     'checkout.sessions.retrieve.refund-same-rule-as-endpoint',
