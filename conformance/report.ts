@@ -50,8 +50,21 @@ export function toMarkdown(report: Report): string {
   lines.push('', `## Scenarios (${report.scenarios.length} rules)`, '', '| rule | source | outcome | note |', '|---|---|---|---|');
   for (const s of report.scenarios)
     lines.push(`| ${s.title.replace(/\|/g, '\\|')} | ${s.source} | ${mark[s.outcome]} | ${(s.note ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
-  lines.push('', totalsLine(report.totals), '');
+  const took = timingLine(report);
+  lines.push('', ...(took ? [took, ''] : []), totalsLine(report.totals), '');
   return lines.join('\n');
+}
+
+/** How long the run took, how many ran at once, and its slowest scenarios: where the time went. */
+export function timingLine(report: Report): string | undefined {
+  if (report.durationMs === undefined) return undefined;
+  const slowest = [...report.scenarios]
+    .filter((x) => x.durationMs !== undefined)
+    .sort((a, b) => b.durationMs! - a.durationMs!)
+    .slice(0, 3)
+    .map((x) => `${x.id} ${(x.durationMs! / 1000).toFixed(1)} s`);
+  const atOnce = report.concurrency ? `, ${report.concurrency} at a time` : '';
+  return `Took ${(report.durationMs / 1000).toFixed(1)} s${atOnce}${slowest.length ? `; slowest: ${slowest.join(', ')}` : ''}.`;
 }
 
 /** The closing line: `N passed, N failed, N pending`. */
@@ -87,6 +100,8 @@ export function consoleSummary(report: Report): string {
     `Scenarios: ${s.filter((x) => x.outcome === 'passed').length} passed, ${s.filter((x) => x.outcome === 'failed').length} failed, ${s.filter((x) => x.outcome === 'pending').length} pending of ${s.length}.`,
   );
   for (const x of s.filter((y) => y.outcome === 'failed')) out.push(`  FAIL ${x.id}: ${x.note ?? ''}`);
+  const took = timingLine(report);
+  if (took) out.push(took);
   out.push(totalsLine(report.totals));
   return out.join('\n');
 }

@@ -7,10 +7,13 @@
 // checks). Each run writes its report and JUnit XML to <report-dir>/conformance/<label>/
 // (conformance.md, conformance.json, junit.xml), with a line per scenario unless --quiet.
 //
-//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out] [--no-loopback] [--quiet] [--parallel 2]
+//   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out] [--no-loopback] [--quiet] [--parallel N] [--concurrency N]
 //
 // The runs are independent (each its own server, database and merchants), so `--parallel` of them
-// run at once (default 2: most of a run is waiting on the server, its clocks and its webhooks).
+// run at once (default: all). Each run already sends `--concurrency` requests at once (the suite's
+// default, 8), so a run is bound by its server's one thread: with every run started at once the
+// three servers keep both of CI's two cores busy to the end, where two at a time leave one core
+// mostly idle while the last run finishes alone.
 // Each run's output is printed whole when it ends, under its label. Exits non-zero if any run
 // failed (2 when a preflight did).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -28,7 +31,8 @@ const { values } = parseArgs({
     'report-dir': { type: 'string', default: 'out' },
     'no-loopback': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
-    parallel: { type: 'string', default: '2' },
+    parallel: { type: 'string' },
+    concurrency: { type: 'string' },
   },
 });
 const reportDir = path.resolve(root, values['report-dir']!);
@@ -37,10 +41,23 @@ const reportDir = path.resolve(root, values['report-dir']!);
 function conformance(label: string, args: string[]): Promise<number> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/index.ts', ...args, '--reporter', 'junit', ...(values.quiet ? ['--quiet'] : [])], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'conformance/index.ts',
+        ...args,
+        '--reporter',
+        'junit',
+        ...(values.quiet ? ['--quiet'] : []),
+        ...(values.concurrency ? ['--concurrency', values.concurrency] : []),
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const output: Buffer[] = [];
     child.stdout!.on('data', (c: Buffer) => output.push(c));
     child.stderr!.on('data', (c: Buffer) => output.push(c));
@@ -116,7 +133,7 @@ async function main() {
   };
   await inPool(
     Object.entries(runs).map(([label, start]) => settle(label, start)),
-    Number(values.parallel) || 1,
+    Number(values.parallel) || Object.keys(runs).length,
   );
   console.log(
     `\nconformance runs: ${Object.entries(codes)
