@@ -131,7 +131,8 @@ export interface Scenario {
   serverOnly?: boolean;
   /**
    * Must run alone: nothing else runs while it does (it empties the key's or the address's rate-limit
-   * burst, or changes what every other check of the merchant sees). Runs after the others, one at a time.
+   * burst, changes what every other check of the merchant sees, or waits a few seconds for a webhook to
+   * reach this machine, which the deliveries of many checks at once hold back). Runs after the others, one at a time.
    */
   exclusive?: boolean;
   /**

@@ -89,6 +89,7 @@ export const sessionCancelStates: Scenario[] = [
       if (invoiceId !== null) assert.equal((await retrieveInvoice(ctx, invoiceId)).status, 'cancelled', 'the invoice the session created is cancelled');
       assert.equal(await newestOpen(), before, 'the cancelled session leaves no open invoice behind');
     },
+    { ownMerchant: true },
   ),
   scenario(
     'checkout.session-states.completed-cancel-refused',

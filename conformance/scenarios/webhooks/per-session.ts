@@ -102,6 +102,7 @@ export const perSession: Scenario[] = [
         'each is about a payment made through the session',
       );
     },
+    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.dispute-events',
@@ -125,6 +126,7 @@ export const perSession: Scenario[] = [
         'about the payment made through the session',
       );
     },
+    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.no-endpoint-needed',
@@ -147,6 +149,7 @@ export const perSession: Scenario[] = [
       await payByCard(fresh, s);
       await waitForReceived(receiver, [['checkout.session.completed', s.id]]);
     },
+    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.also-configured-endpoints',
@@ -171,6 +174,7 @@ export const perSession: Scenario[] = [
         assert.deepEqual(logged.map((e) => e.event.id).sort(), hooks.map((h) => h.json.id).sort(), 'the same events (same ids) reach the configured endpoint');
       });
     },
+    { exclusive: true },
   ),
   clocked(
     'webhooks.per-session.normal-envelope-retries-signature',
@@ -214,6 +218,7 @@ export const perSession: Scenario[] = [
       assert.equal(s.notificationSecret, undefined, 'a sent secret is not answered back');
       hooks.forEach((h) => assert.ok(signedWith(h, secret), `${h.json.type} is signed with the sent secret`));
     },
+    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.generated-secret-signs',
@@ -227,6 +232,7 @@ export const perSession: Scenario[] = [
       const read = await getSession(ctx, s.id);
       assert.equal(read.json.notificationSecret, undefined, 'it appears only in the create response');
     },
+    { exclusive: true },
   ),
 ];
 
