@@ -11,7 +11,7 @@
 //
 // The runs are independent (each its own server, database and merchants), so `--parallel` of them
 // run at once (default: all). Each run already sends `--concurrency` requests at once (the suite's
-// default, 8), so a run is bound by its server's one thread: with every run started at once the
+// default, or --concurrency), so a run is bound by its server's one thread: with every run started at once the
 // three servers keep both of CI's two cores busy to the end, where two at a time leave one core
 // mostly idle while the last run finishes alone.
 // Each run's output is printed whole when it ends, under its label. Exits non-zero if any run
