@@ -10,10 +10,9 @@
 //   npx tsx scripts/conformance-ci.ts [--pg-url postgres://…/db] [--report-dir out] [--no-loopback] [--quiet] [--parallel N] [--concurrency N]
 //
 // The runs are independent (each its own server, database and merchants), so `--parallel` of them
-// run at once (default: all). Each run already sends `--concurrency` requests at once (the suite's
-// default, or --concurrency), so a run is bound by its server's one thread: with every run started at once the
-// three servers keep both of CI's two cores busy to the end, where two at a time leave one core
-// mostly idle while the last run finishes alone.
+// run at once (default: all; `--concurrency N` is passed to each run). A run is bound by its own
+// server's one thread: with every run started at once the servers keep both of CI's two cores busy
+// to the end, where two at a time leave one core mostly idle while the last run finishes alone.
 // Each run's output is printed whole when it ends, under its label. Exits non-zero if any run
 // failed (2 when a preflight did).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
