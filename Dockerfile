@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Till in a container: compiled JavaScript on Node.js 20, production dependencies only, run as the
-# unprivileged `node` user. README, "Run it in a container", says how to use it; compose.yaml runs
+# unprivileged `node` user. docs/operations.md, "Run it in a container", says how to use it; compose.yaml runs
 # it beside PostgreSQL. test/server/container.test.ts checks that what the runtime stage copies
 # exists and that `npm ci --omit=dev` installs everything it imports.
 #

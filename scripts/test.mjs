@@ -26,6 +26,7 @@ const LANES = [
     ['OpenAPI lint', 'npx', ['redocly', 'lint', '--max-problems', '500']],
     ['layers', 'npx', ['depcruise', 'server', 'sdk', 'conformance', 'web', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']],
     ['format', 'npx', ['prettier', '--check', '.']],
+    ['links', 'npx', ['remark', '--frail', '--quiet', '--no-stdout', '.']],
     ['generated/ current', 'node', ['scripts/generate.mjs', '--check']],
     ['types', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
   ],

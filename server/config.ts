@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Settings read from the environment once, at start. The README lists every one. */
+/** Settings read from the environment once, at start. docs/operations.md lists every one. */
 export interface Config {
   /** HTTP port. */
   port: number;

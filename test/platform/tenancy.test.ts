@@ -142,7 +142,7 @@ describe("merchant A's ids under merchant B's own objects", () => {
 
 describe('the other mode of the same merchant', () => {
   // Customers, products, plans and webhook configurations are shared by a merchant's test and live
-  // keys by design (README "Webhooks"; the contract's plan, product and customer descriptions), so
+  // keys by design (docs/webhooks.md; the contract's plan, product and customer descriptions), so
   // their operations are not refused across modes: the next block proves they are readable instead.
   // A test helper's id pattern (`cs_test_…`) refuses a live session id before it is looked up: the
   // contract's 400 parameter_invalid, which says nothing the caller did not send.

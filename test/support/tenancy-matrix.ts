@@ -53,7 +53,7 @@ export type SessionKind = 'openSession' | 'qrSession' | 'paidSession' | 'heldSes
 export const isSessionKind = (k: Kind): k is SessionKind => k.endsWith('Session');
 
 /**
- * Objects both modes of a merchant share, by design (README "Webhooks", the contract's plan,
+ * Objects both modes of a merchant share, by design (docs/webhooks.md, the contract's plan,
  * product, customer and webhook-configuration descriptions): a test key reads a live-made one.
  */
 export const MODE_SHARED: ReadonlySet<Kind> = new Set<Kind>(['customer', 'product', 'plan', 'webhook', 'inventoryItem', 'role']);

@@ -1,5 +1,5 @@
-// The signature headers of a delivery, recomputed here from their documented definitions (README,
-// "Webhooks"), and checked by the SDK's verifier: what the server signs, a merchant can verify.
+// The signature headers of a delivery, recomputed here from their documented definitions (docs/webhooks.md),
+// and checked by the SDK's verifier: what the server signs, a merchant can verify.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders, signatureHeader, standardSignatureHeader, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';

@@ -1,5 +1,5 @@
 // The items and totals of a Commerce invoice, exactly (decimal.js, never floats). The rule, also
-// in the contract (`InvoiceItem`) and the README:
+// in the contract (`InvoiceItem`) and docs/commerce-invoices.md:
 // - amounts given (unit cost, discounts, shipping) carry at most the currency's minor digits;
 // - two products are rounded, once each, half away from zero to the minor unit: unit cost x
 //   quantity, and the line's subtotal x tax rate / 100;
