@@ -4,6 +4,8 @@
 // same renderer its `build-docs` inlines), served from node_modules: the page loads nothing from
 // any other origin, and its Content-Security-Policy says so.
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { type Response, Router } from 'express';
 import { projectFile } from '../shared/project-root.js';
 import { html } from './kit/html.js';
@@ -28,11 +30,44 @@ type Reference = keyof typeof REFERENCES;
 /** Redoc's standalone bundle: in @redocly/cli (a development dependency), or where `npm run build` copied it. */
 const REDOC_BUNDLES = ['node_modules/@redocly/cli/lib/chunks/redoc.standalone.js', 'dist/docs/redoc.js'];
 
-/** Starts Redoc on the page's `#reference` element, with its spec URL, without telemetry. */
+/**
+ * Starts Redoc on the page's `#reference` element, without telemetry. The contract's server is a
+ * template (`{baseUrl}`, http://localhost:3000 by default); the page names the server it came from
+ * instead, so every URL it shows reaches this server.
+ */
 const START_SCRIPT = `import { init } from './redoc.js';
+import { thisServer } from './this-server.js';
 const element = document.getElementById('reference');
-init(element.dataset.specUrl, { disableTelemetry: true, hideDownloadButtons: false, expandResponses: '200,201' }, element);
+const spec = await thisServer(element.dataset.specUrl);
+init(spec, { disableTelemetry: true, hideDownloadButtons: false, expandResponses: '200,201' }, element);
 `;
+
+/** The contract at `url`, its servers replaced by the origin the page was served from. */
+const THIS_SERVER_SCRIPT = `export async function thisServer(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(url + ' answered ' + res.status);
+  const spec = await res.json();
+  spec.servers = [{ url: location.origin, description: 'This Till server' }];
+  return spec;
+}
+`;
+
+/**
+ * The "try it" page: Swagger UI (swagger-ui-dist, a dependency) on the same contract, its server this
+ * one. The reader gives a key in its Authorize dialog; the key stays in the page (not stored).
+ */
+const TRY_SCRIPT = `import { thisServer } from './this-server.js';
+const element = document.getElementById('try');
+const spec = await thisServer(element.dataset.specUrl);
+window.SwaggerUIBundle({ spec, domNode: element, tryItOutEnabled: true, persistAuthorization: false, deepLinking: true,
+  docExpansion: 'none', defaultModelsExpandDepth: -1, filter: true, validatorUrl: null });
+`;
+
+/** Swagger UI's files the try page loads, by name, with their types. */
+const SWAGGER_UI_FILES: Record<string, string> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+};
 
 const CSP = [
   "default-src 'none'",
@@ -56,6 +91,7 @@ const contractOf = {
   checkout: once(() => readFile(projectFile('generated/checkout.openapi.json'))),
   commerce: once(() => readFile(projectFile('generated/commerce.openapi.json'))),
 };
+const swaggerUiDir = once(async () => path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')));
 const redocBundle = once(async () => {
   for (const file of REDOC_BUNDLES) {
     const bundle = await readFile(projectFile(file)).catch(() => undefined);
@@ -97,10 +133,30 @@ function referencePage(name: Reference): string {
   return shell(
     `Till ${REFERENCES[name].title}`,
     html`<nav style="font:14px system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd">
-<a href="${DOCS_PATH}">Till API reference</a> · <a href="${DOCS_PATH}/checkout">${REFERENCES.checkout.title}</a> · <a href="${DOCS_PATH}/commerce">${REFERENCES.commerce.title}</a></nav>
+<a href="${DOCS_PATH}">Till API reference</a> · <a href="${DOCS_PATH}/checkout">${REFERENCES.checkout.title}</a> · <a href="${DOCS_PATH}/commerce">${REFERENCES.commerce.title}</a> · <a href="${DOCS_PATH}/${name}/try">Try it with your key</a></nav>
 <div id="reference" data-spec-url="/openapi/${name}.json"></div>
 <script type="module" src="${DOCS_PATH}/assets/start.js"></script>`,
   ).toString();
+}
+
+function tryPage(name: Reference): string {
+  return shell(
+    `Try the Till ${REFERENCES[name].title}`,
+    html`<nav style="font:14px system-ui,sans-serif;padding:.5rem 1rem;border-bottom:1px solid #ddd">
+<a href="${DOCS_PATH}">Till API reference</a> · <a href="${DOCS_PATH}/${name}">${REFERENCES[name].title}</a> · Try it: <b>Authorize</b> with your test key, then <b>Try it out</b> on an operation</nav>
+<link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui/swagger-ui.css">
+<div id="try" data-spec-url="/openapi/${name}.json"></div>
+<script src="${DOCS_PATH}/assets/swagger-ui/swagger-ui-bundle.js"></script>
+<script type="module" src="${DOCS_PATH}/assets/try.js"></script>`,
+  ).toString();
+}
+
+/** A script of the pages, by name. */
+function serveScript(app: Router, file: string, text: string): void {
+  app.get(`${DOCS_PATH}/assets/${file}`, (_req, res) => {
+    pageHeaders(res, 'text/javascript; charset=utf-8', 'no-cache');
+    res.send(text);
+  });
 }
 
 /** `/openapi/{checkout,commerce}.json` and `/docs`: no key, nothing from another origin. */
@@ -120,14 +176,28 @@ export function docsPages(): Router {
       pageHeaders(res, 'text/html; charset=utf-8', 'no-cache');
       res.send(referencePage(name));
     });
+    app.get(`${DOCS_PATH}/${name}/try`, (_req, res) => {
+      pageHeaders(res, 'text/html; charset=utf-8', 'no-cache');
+      res.send(tryPage(name));
+    });
   }
   app.get(DOCS_PATH, (_req, res) => {
     pageHeaders(res, 'text/html; charset=utf-8', 'no-cache');
     res.send(indexPage());
   });
-  app.get(`${DOCS_PATH}/assets/start.js`, (_req, res) => {
-    pageHeaders(res, 'text/javascript; charset=utf-8', 'no-cache');
-    res.send(START_SCRIPT);
+  serveScript(app, 'start.js', START_SCRIPT);
+  serveScript(app, 'this-server.js', THIS_SERVER_SCRIPT);
+  serveScript(app, 'try.js', TRY_SCRIPT);
+  app.get(`${DOCS_PATH}/assets/swagger-ui/:file`, async (req, res, next) => {
+    const type = Object.hasOwn(SWAGGER_UI_FILES, req.params.file) ? SWAGGER_UI_FILES[req.params.file] : undefined;
+    if (!type) return next();
+    try {
+      const body = await readFile(path.join(await swaggerUiDir(), req.params.file));
+      pageHeaders(res, type, 'public, max-age=3600');
+      res.send(body);
+    } catch (err) {
+      next(err);
+    }
   });
   app.get(`${DOCS_PATH}/assets/redoc.js`, async (_req, res, next) => {
     try {

@@ -51,3 +51,49 @@ describeInBrowser('/docs in a browser', () => {
     60_000,
   );
 });
+
+describeInBrowser('/docs: the references work against this server', () => {
+  it("shows this server's URL, not the contract's template", async () => {
+    const browser = await launchChromium('docs-server');
+    try {
+      const page = await browser.newPage();
+      // Redoc shows an operation's URL under its endpoint: this server's, never the contract's `{baseUrl}` template.
+      await page.goto(`${t.url}/docs/checkout#/plans/listplans`);
+      await expect.poll(() => page.content(), { timeout: 30_000 }).toContain(`${t.url}/v1/plans`);
+      const text = await page.content();
+      expect(text).not.toContain('{baseUrl}');
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('"try it" sends the request to this server with the key the reader gives, and shows the answer', async () => {
+    const browser = await launchChromium('docs-try');
+    try {
+      const page = await browser.newPage();
+      const sent: { url: string; authorization?: string }[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/v1/plans')) sent.push({ url: r.url(), authorization: r.headers().authorization });
+      });
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      // A deep link opens the operation (its tag too), "try it out" already on.
+      await page.goto(`${t.url}/docs/checkout/try#/Plans/listPlans`);
+      await page.getByRole('button', { name: 'Authorize' }).first().click();
+      const dialog = page.locator('.modal-ux');
+      await dialog.locator('input').first().fill(t.merchantA.keys.test.secret);
+      await dialog.getByRole('button', { name: 'Apply credentials' }).first().click();
+      await dialog.getByRole('button', { name: 'Close' }).first().click();
+      const operation = page.locator('#operations-Plans-listPlans');
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      await expect
+        .poll(() => operation.locator('.live-responses-table tbody .response-col_status').first().textContent(), { timeout: 15_000 })
+        .toContain('200');
+      expect(sent[0]?.url).toMatch(new RegExp(`^${t.url}/v1/plans`));
+      expect(sent[0]?.authorization).toBe(`Bearer ${t.merchantA.keys.test.secret}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});

@@ -43,10 +43,31 @@ describe('/docs', () => {
     expect(page).toContain(`data-spec-url="/openapi/${name}.json"`);
     expect(urlsIn(page).every((url) => url.startsWith('/'))).toBe(true);
     const start = await (await get('/docs/assets/start.js')).text();
-    expect(urlsIn(start)).toEqual(['./redoc.js']);
+    expect(urlsIn(start)).toEqual(['./redoc.js', './this-server.js']);
     const redoc = await get('/docs/assets/redoc.js');
     expect(redoc.status).toBe(200);
     expect(redoc.headers.get('content-type')).toMatch(/javascript/);
     expect(await redoc.text()).toContain('export{RedocStandalone,hydrate,init}');
+  });
+
+  it.each(['checkout', 'commerce'])('/docs/%s/try loads Swagger UI from this server, under the same policy', async (name) => {
+    const res = await get(`/docs/${name}/try`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const page = await res.text();
+    expect(page).toContain(`data-spec-url="/openapi/${name}.json"`);
+    const urls = urlsIn(page);
+    expect(urls).toEqual([
+      '/docs',
+      `/docs/${name}`,
+      '/docs/assets/swagger-ui/swagger-ui.css',
+      '/docs/assets/swagger-ui/swagger-ui-bundle.js',
+      '/docs/assets/try.js',
+    ]);
+    for (const url of urls.slice(2)) expect((await get(url)).status, url).toBe(200);
+    expect(urlsIn(await (await get('/docs/assets/try.js')).text())).toEqual(['./this-server.js']);
+    // Only the two files of Swagger UI the page loads are served, nothing else of its folder.
+    for (const file of ['package.json', 'index.html', '__proto__', '..%2Fpackage.json'])
+      expect((await get(`/docs/assets/swagger-ui/${file}`)).status, file).toBe(404);
   });
 });
