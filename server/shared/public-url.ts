@@ -97,6 +97,17 @@ export async function publicHttpsProblem(raw: string, options: PublicUrlOptions 
   return undefined;
 }
 
+/**
+ * Whether a host name is under `.invalid` (RFC 6761 §6.4): such a name never resolves, and a
+ * resolver answers it at once, without asking DNS. Webhook checks and deliveries do the same, so
+ * an endpoint at such a name (the conformance suite's, tests') never waits for a lookup, nor holds
+ * one of libuv's four lookup threads from the names that do resolve.
+ */
+export const isInvalidName = (host: string): boolean => {
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  return name === 'invalid' || name.endsWith('.invalid');
+};
+
 /** How long a create waits for the name to resolve before taking it as not resolvable from here. */
 const LOOKUP_WAIT_MS = 3_000;
 
@@ -106,6 +117,7 @@ const LOOKUP_WAIT_MS = 3_000;
  * delivery re-checks the address at connect time either way.
  */
 async function lookupWithin(host: string, ms: number): Promise<{ address: string }[] | undefined> {
+  if (isInvalidName(host)) return undefined;
   const stop = new AbortController();
   const late = wait(ms, undefined, { signal: stop.signal, ref: false }).catch(() => undefined);
   try {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isAllowedTarget, isLoopbackAddress } from '../../shared/public-url.js';
+import { isAllowedTarget, isInvalidName, isLoopbackAddress } from '../../shared/public-url.js';
 
 /** What one attempt came to, for the delivery log. */
 export interface AttemptOutcome {
@@ -93,6 +93,11 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 function guardedLookup(allowLoopback: boolean): LookupFunction {
   return (hostname: string, options: LookupOptions | number, callback: LookupCallback) => {
     const opts = typeof options === 'number' ? { family: options } : (options ?? {});
+    if (isInvalidName(hostname)) {
+      const notFound = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+      process.nextTick(callback, notFound, '');
+      return;
+    }
     dnsLookup(hostname, { family: opts.family ?? 0, all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
