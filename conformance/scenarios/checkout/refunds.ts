@@ -11,6 +11,7 @@ import { scenario } from '../fixtures/scenario.js';
 import { REFUND_RESULT, REFUND_RULES } from '../fixtures/sections.js';
 import { refundSession, retrieveSession } from '../fixtures/sessions.js';
 import { newQrPaidSession } from '../fixtures/wallet.js';
+import { WAIT_MS } from '../fixtures/wait.js';
 
 const REFUND = [...PAY_CARD, 'refundCheckoutSession'];
 
@@ -136,13 +137,13 @@ export const refunds: Scenario[] = [
       refundResult(await refundSessionWith(ctx, s.id, { amount: 5 }), 'refund 5.00');
       refundResult(await refundSession(ctx, s), 'refund the rest');
       const ofPayment = async () => (await loggedEvents(ctx, w, 'payment.refunded')).filter((e) => e.data?.object?.id === paymentId);
-      const deadline = Date.now() + 8000;
+      const deadline = Date.now() + WAIT_MS;
       let events = await ofPayment();
       while (events.length < 2 && Date.now() < deadline) {
         await sleep(250);
         events = await ofPayment();
       }
-      assert.equal(events.length, 2, `one payment.refunded per refund of payment ${paymentId} within 8 s, got ${events.length}`);
+      assert.equal(events.length, 2, `one payment.refunded per refund of payment ${paymentId} within ${WAIT_MS / 1000} s, got ${events.length}`);
       const shown = events.map((e) => [e.data.object.status, e.data.object.refundAmount, e.data.object.refundedAmount]);
       assert.deepEqual(shown, [
         ['Success', 5, 5],

@@ -8,9 +8,9 @@ import { newConfiguration, sendTest } from '../fixtures/deliveries.js';
 import { paidSubscription, subscriptionAction } from '../fixtures/subscriptions.js';
 import { loggedEvents, type Watch } from '../fixtures/events.js';
 import { cancelSession, newSession, payByCard } from '../fixtures/sessions.js';
+import { WAIT_MS } from '../fixtures/wait.js';
 
 /** How long a wait for events runs before it fails, and how long "nothing more arrives" waits. */
-const WAIT_MS = 8000;
 const SETTLE_MS = 1500;
 
 /** An enabled configuration at a URL that never resolves: `subscribedEvents` as given, or none at all (the default); deleted at the end of the run. */
@@ -62,7 +62,7 @@ export async function paidSession(ctx: ConformanceContext, extra: Record<string,
   return s;
 }
 
-/** Waits (up to 8 s) for a delivery in the configuration's log (read with `key`) matching `match`; answers it. */
+/** Waits (up to WAIT_MS) for a delivery in the configuration's log (read with `key`) matching `match`; answers it. */
 export async function waitForDelivery(ctx: ConformanceContext, configId: number, match: (d: any) => boolean, what: string, key = secretKey(ctx)): Promise<any> {
   for (const deadline = Date.now() + WAIT_MS; ; await sleep(250)) {
     const res = await call(ctx, 'checkout', 'listWebhookDeliveries', {

@@ -15,6 +15,7 @@ import { clocked, pendingBecause, scenario } from '../fixtures/scenario.js';
 import { CREATION_RULES } from '../fixtures/sections.js';
 import { cancelSession, getSession, payByCard, postSession, refundSession } from '../fixtures/sessions.js';
 import { disputeHelper, holdAction, waitForTied } from '../fixtures/tied.js';
+import { WAIT_MS } from '../fixtures/wait.js';
 
 /** A session (`extra` fields) whose `notificationUrl` is a receiver on this machine; pending when the target refuses it. */
 async function notifiedSession(ctx: ConformanceContext, extra: Record<string, unknown> = {}, receiver?: Receiver): Promise<{ s: any; receiver: Receiver }> {
@@ -29,12 +30,12 @@ async function notifiedSession(ctx: ConformanceContext, extra: Record<string, un
 const arrivals = (receiver: Receiver) => receiver.received.map((r) => [r.json?.type, r.json?.data?.object?.id]);
 
 /**
- * Waits (8 s at most) until the receiver got each `[type, subject id]` of `expected`; answers those
+ * Waits (WAIT_MS at most) until the receiver got each `[type, subject id]` of `expected`; answers those
  * requests, in the order asked. Fails naming what it got.
  */
 async function waitForReceived(receiver: Receiver, expected: Array<[string, unknown]>): Promise<Received[]> {
   const find = () => expected.map(([type, id]) => receiver.received.find((r) => r.json?.type === type && r.json?.data?.object?.id === id));
-  for (const deadline = Date.now() + 8000; ; await sleep(100)) {
+  for (const deadline = Date.now() + WAIT_MS; ; await sleep(100)) {
     const found = find();
     if (found.every(Boolean)) return found as Received[];
     if (Date.now() > deadline)
@@ -236,9 +237,9 @@ export const perSession: Scenario[] = [
   ),
 ];
 
-/** Waits (8 s at most) for a second arrival of event `eventId` after the one at index `first`. */
+/** Waits (WAIT_MS at most) for a second arrival of event `eventId` after the one at index `first`. */
 async function waitForRetry(receiver: Receiver, eventId: string, first: number): Promise<Received> {
-  for (const deadline = Date.now() + 8000; ; await sleep(100)) {
+  for (const deadline = Date.now() + WAIT_MS; ; await sleep(100)) {
     const again = receiver.received.find((r, i) => i > first && r.json?.id === eventId);
     if (again) return again;
     assert.ok(Date.now() < deadline, `event ${eventId} was retried at the notificationUrl a minute after its failed attempt`);
