@@ -37,10 +37,11 @@ export function createContext(
   return {
     ...ctx,
     async unit(work) {
-      const state: UnitState = {};
+      const state: UnitState = { ends: [] };
       try {
         return await work(contextFor(options, validator, shared, state));
       } finally {
+        for (const fn of state.ends!.reverse()) await fn().catch(() => undefined);
         if (state.lease) shared.sandboxes!.give(await state.lease);
       }
     },
@@ -82,6 +83,8 @@ interface Shared {
 /** What one unit (an operation's cases, or a scenario) has of its own: the sandbox merchant lent to it, once asked for. */
 interface UnitState {
   lease?: Promise<SandboxMerchant>;
+  /** What to undo when the unit ends (absent on a context that is no unit's: then at the run's end). */
+  ends?: (() => Promise<unknown>)[];
   /** A sandbox merchant's own context: its sandbox merchant is itself, never lent. */
   pinned?: boolean;
 }
@@ -130,6 +133,7 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     checkout: createCheckoutClient({ baseUrl, secretKey: options.secretKey, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS }),
     commerce: createCommerceClient({ baseUrl: commerceBaseUrl, apiKey: options.apiKey ?? options.secretKey, maxRetries: 0, timeoutMs: REQUEST_TIMEOUT_MS }),
     onCleanup: (fn) => cleanups.push(fn),
+    onUnitEnd: (fn) => (unit.ends ?? cleanups).push(fn),
     // The Commerce key follows the secret key: a sandbox merchant has no other.
     withKeys: (keys) =>
       contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared, unit),

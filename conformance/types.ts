@@ -81,6 +81,12 @@ export interface ConformanceContext {
   /** Registers clean-up work that runs at the end, newest first. */
   onCleanup(fn: () => Promise<unknown>): void;
   /**
+   * Runs `fn` when the case or scenario that registered it ends (best effort), or at the end of the
+   * run on a context that is not one unit's. For what costs the target while it lives: an enabled
+   * webhook configuration gets a delivery of every event it is subscribed to until it is deleted.
+   */
+  onUnitEnd(fn: () => Promise<unknown>): void;
+  /**
    * A throwaway sandbox merchant of this scenario or contract operation (made on its first use, by
    * `createTestMerchant`), for what moves the sandbox clock: the merchant given is never moved in time,
    * and what runs at the same time never shares the clock. Or why there is none.
