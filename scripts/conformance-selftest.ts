@@ -46,9 +46,9 @@ interface WayResult {
   first?: string;
 }
 
-/** A failure line of the suite's progress: `✗ operationId …` or `[i/n] ✗ scenario.id … (why)`. */
+/** A failure line of the suite's progress: `✗ operationId …` or `[i/n  elapsed] ✗ scenario.id … (why)`. */
 function failureOf(line: string): { kind: 'operation' | 'scenario'; id: string } | undefined {
-  const scenario = /^\s*\[\s*\d+\/\d+\] ✗ (\S+)/.exec(line);
+  const scenario = /^\s*\[\s*\d+\/\d+[^\]]*\] ✗ (\S+)/.exec(line);
   if (scenario) return { kind: 'scenario', id: scenario[1]! };
   const operation = /^\s*✗ (\S+) \d+ ms/.exec(line);
   return operation ? { kind: 'operation', id: operation[1]! } : undefined;
