@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Scenario } from '../../types.js';
 import { advanceClock, secondsUntil } from '../fixtures/clock.js';
-import { call, describe, expectError, expectStatus, rawFetch } from '../fixtures/http.js';
+import { call, expectError, expectStatus } from '../fixtures/http.js';
 import { apiKey, secretKey } from '../fixtures/keys.js';
 import { getById, newInvoice as newCommerceInvoice } from '../fixtures/commerce-invoices.js';
 import { waitForEvents } from '../fixtures/deliveries.js';
@@ -48,17 +48,18 @@ export const invoicePayable: Scenario[] = [
     'checkout.sessions.rule-6d-rejected-not-payable',
     'A rejected invoice fails with `invoice_not_payable`',
     RULE_6,
-    ['createInvoice', 'retrieveInvoice', SESSION],
+    ['createInvoice', 'retrieveInvoice', 'rejectTestInvoice', SESSION],
     async (ctx) => {
       // The source document names rejected invoices but no way to reject one: the payer's rejection is
-      // played by Till's test helper (`POST /v1/test-helpers/invoices/{id}/reject`, rejectTestInvoice).
+      // played by Till's test helper (rejectTestInvoice).
       const invoice = await newInvoice(ctx);
-      const rejected = await rawFetch(ctx, 'POST', `/v1/test-helpers/invoices/${invoice.id}/reject`, { authorization: `Bearer ${secretKey(ctx)}` });
-      assert.equal(
-        rejected.status,
-        200,
-        `the target has no way to reject an invoice: POST /v1/test-helpers/invoices/{id}/reject answered ${describe(rejected)}`,
-      );
+      const rejected = await call(ctx, 'checkout', 'rejectTestInvoice', {
+        method: 'POST',
+        path: `/v1/test-helpers/invoices/${invoice.id}/reject`,
+        key: secretKey(ctx),
+      });
+      expectStatus(rejected, 200, 'reject the invoice as its payer (POST /v1/test-helpers/invoices/{id}/reject)');
+      assert.equal(rejected.json.status, 'rejected', 'the answer is the invoice, rejected');
       assert.equal((await retrieveInvoice(ctx, invoice.id)).status, 'rejected', 'the invoice reads rejected');
       expectError(await postSession(ctx, { amount: undefined, currency: undefined, invoiceId: invoice.id }), 409, 'conflict', 'invoice_not_payable');
     },
