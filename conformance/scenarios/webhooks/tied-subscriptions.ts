@@ -7,12 +7,11 @@ import type { ConformanceContext, Scenario } from '../../types.js';
 import { newPlan } from '../fixtures/catalog.js';
 import { sameInstant } from '../fixtures/clock.js';
 import { type Watch, withWatch } from '../fixtures/events.js';
-import { call, envelopeData, expectStatus, rawFetch } from '../fixtures/http.js';
-import { secretKey } from '../fixtures/keys.js';
+import { envelopeData, expectStatus } from '../fixtures/http.js';
 import { SUBSCRIBE, WATCH } from '../fixtures/operations.js';
 import { clocked, scenario } from '../fixtures/scenario.js';
 import { EVENT_TYPES, TIED } from '../fixtures/sections.js';
-import { newSession, payByCard, SANDBOX_CARD } from '../fixtures/sessions.js';
+import { newSession, payByCard } from '../fixtures/sessions.js';
 import {
   advancePast,
   changePlan,
@@ -27,6 +26,7 @@ import {
   subscriptionParts,
   trialSubscription,
 } from '../fixtures/subscriptions.js';
+import { addCardInPortal } from '../fixtures/portal.js';
 import { aboutSubscription, orderOf, settledTied, type Tied, waitForTied } from '../fixtures/tied.js';
 
 type Action = Parameters<typeof subscriptionAction>[2];
@@ -60,21 +60,6 @@ async function failingRenewals(ctx: ConformanceContext, label: string, days: num
 /** Cancels a subscription at once, so it renews no more while later clock scenarios move time on. */
 const stopRenewing = async (ctx: ConformanceContext, id: number) =>
   expectStatus(await subscriptionAction(ctx, id, 'cancel', { cancelAtPeriodEnd: false }), 200, 'cancel the subscription now');
-
-/** Adds the sandbox card in the customer portal, as the customer would: open a portal session, post the page's card form. */
-async function addCardInPortal(ctx: ConformanceContext, clientId: number): Promise<void> {
-  const portal = await call(ctx, 'checkout', 'createPortalSession', { method: 'POST', path: '/v1/portal-sessions', key: secretKey(ctx), body: { clientId } });
-  expectStatus(portal, 201, 'open a portal session');
-  const path = new URL(portal.json.url).pathname;
-  const page = await rawFetch(ctx, 'GET', path);
-  const form = /id="card-form"[^>]*><input type="hidden" name="form" value="([^"]+)"/.exec(page.text)?.[1];
-  assert.ok(form, `the portal page (${page.status}) shows the card form`);
-  const { cardNumber, expiryMonth, expiryYear, cvc } = SANDBOX_CARD;
-  const fields = new URLSearchParams({ form, cardNumber, expiryMonth: String(expiryMonth), expiryYear: String(expiryYear), cvc });
-  const posted = await rawFetch(ctx, 'POST', `${path}/card`, { 'content-type': 'application/x-www-form-urlencoded' }, fields.toString());
-  // The page answers 303 to the overview, which fetch follows.
-  assert.equal(posted.status, 200, `the portal takes the card: ${posted.status} ${posted.text.slice(0, 200)}`);
-}
 
 const SUBSCRIPTION_EVENTS = ['subscription.*'];
 
