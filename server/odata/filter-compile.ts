@@ -110,7 +110,17 @@ function comparison(ctx: Context, node: Token): Bool {
     throw fail(ctx, literal, 'null can only be compared with eq or ne');
   }
   const value = literalFor(f.field, f.name, literal, ctx.parsed.at(literal));
+  const others = alsoStoredAs(f.field, literal);
+  if (others && op === 'EqualsExpression') return twoValued(f, sql<SqlBool>`${f.sql} IN (${sql.join([value, ...others.map((o) => sql.val(o))])})`);
+  if (others && op === 'NotEqualsExpression') return twoValued(f, sql<SqlBool>`${f.sql} NOT IN (${sql.join([value, ...others.map((o) => sql.val(o))])})`);
   return twoValued(f, COMPARISONS[op]!(f.sql, value));
+}
+
+/** The other stored values an enum literal stands for (Commerce's `Cancelled` is a cancelled or a rejected invoice). */
+function alsoStoredAs(field: Field, literal: Token): readonly string[] | undefined {
+  if (typeof field.type !== 'object' || !field.type.alsoStoredAs) return undefined;
+  const wire = unquote(literal.raw);
+  return Object.hasOwn(field.type.alsoStoredAs, wire) ? field.type.alsoStoredAs[wire] : undefined;
 }
 
 /** contains / startswith / endswith on a string field (perhaps case-folded) and a string literal. */

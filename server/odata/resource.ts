@@ -5,6 +5,8 @@
 export interface EnumType {
   enum: readonly string[];
   toDb?: (wire: string) => string | number;
+  /** Other stored values that read as a wire value too (the wire shows two stored states as one word). */
+  alsoStoredAs?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The value types a field can have; each decides which literals it accepts. */

@@ -73,3 +73,23 @@ describe('a rejected invoice cannot be paid', () => {
     expect(html).not.toContain('data-pay=');
   });
 });
+
+describe('the Commerce invoice list', () => {
+  it("finds a rejected invoice under Status eq 'Cancelled' (it reads Cancelled there) and leaves it out of ne", async () => {
+    const [rejected, cancelled, open] = [await newInvoice(t, sk()), await newInvoice(t, sk()), await newInvoice(t, sk())];
+    await reject(rejected.id);
+    await t.call('POST', `/v1/invoices/${cancelled.id}/void`, { key: sk() });
+    const ids = async (filter: string) => {
+      const res = await t.call('GET', `/v1/invoice?$filter=${encodeURIComponent(filter)}&$top=100`, { apiKey: sk() });
+      expect(res.status, res.text).toBe(200);
+      return (res.json.value as { id: number }[]).map((i) => i.id);
+    };
+    const cancelledIds = await ids("status eq 'Cancelled'");
+    expect(cancelledIds).toEqual(expect.arrayContaining([rejected.id, cancelled.id]));
+    expect(cancelledIds).not.toContain(open.id);
+    const others = await ids("status ne 'Cancelled'");
+    expect(others).toContain(open.id);
+    expect(others).not.toContain(rejected.id);
+    expect(others).not.toContain(cancelled.id);
+  });
+});

@@ -21,7 +21,11 @@ export const invoiceResource = defineResource({
     invoiceNumber: { column: 'invoice_number', type: 'string' },
     description: { column: 'description', type: 'string', nullable: true },
     notes: { column: 'notes', type: 'string', nullable: true, sort: false },
-    status: { column: 'status', type: { enum: Object.values(INVOICE_STATUS), toDb: (wire) => storedOf(INVOICE_STATUS, wire) } },
+    status: {
+      column: 'status',
+      // A rejected invoice reads as Cancelled, so `Status eq 'Cancelled'` finds it too.
+      type: { enum: [...new Set(Object.values(INVOICE_STATUS))], toDb: (wire) => storedOf(INVOICE_STATUS, wire), alsoStoredAs: { Cancelled: ['rejected'] } },
+    },
     totalDue: money('total_due'),
     totalPaid: money('amount_paid'),
     subTotal: money('subtotal'),
