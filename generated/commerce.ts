@@ -2678,12 +2678,12 @@ export interface components {
             sourceInfo?: components["schemas"]["CounterPartyInfoInput"];
             /**
              * Format: uri
-             * @description Where the hosted page sends the payer after paying. Not yet carried to the hosted invoice page of a payment created without `paymentOptionId` (Till's page then shows no return link).
+             * @description Where the payer goes after paying. Kept as the `successUrl` of the invoice behind the payment, so its hosted invoice page (a payment without `paymentOptionId`) links there once paid; a 3-D Secure challenge returns the payer there too.
              */
             successUrl?: string;
             /**
              * Format: uri
-             * @description Where the hosted page sends a payer who cancels; not yet carried to the hosted invoice page, as `successUrl`.
+             * @description Where a payer who gives up goes. Kept as the `cancelUrl` of the invoice behind the payment.
              */
             cancelUrl?: string;
         };

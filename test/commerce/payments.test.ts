@@ -2,7 +2,7 @@
 // card held), `GET /v1/payment/{id}` and `POST /v1/payment/{id}/capture`.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
-import { CARD_EXPIRY, VISA } from '../support/commerce.js';
+import { CARD_EXPIRY, invoicePayments, THREE_DS, VISA } from '../support/commerce.js';
 import { MERCHANT_BALANCES } from '../support/ledger.js';
 import { useTestServer } from '../support/server.js';
 
@@ -147,6 +147,30 @@ describe('creating a payment', () => {
       clientReferenceNumber: 'order-8841',
     });
     expect(await checkoutInvoice(res.json.invoiceId)).toMatchObject({ status: 'paid', amountPaid: 49.99 });
+  });
+
+  it("successUrl and cancelUrl go to the payment's invoice: its hosted page links back to cancelUrl, and to successUrl once paid", async () => {
+    const urls = { successUrl: 'https://shop.example/thanks?order=8842', cancelUrl: 'https://shop.example/cart' };
+    const res = await create({ amount: 12, paymentMethod: 'CreditCard', ...urls });
+    expect(res.status, res.text).toBe(201);
+    expect((await t.call('GET', `/v1/invoice/${res.json.invoiceId}`, { apiKey: sk() })).json).toMatchObject(urls);
+    const page = await (await fetch(`${t.url}/invoice/${res.json.invoiceIdentifier}`)).text();
+    expect(page).toContain('href="https://shop.example/cart"');
+    const paid = await t.call('POST', '/api/payment/payinvoice', {
+      apiKey: sk(),
+      body: { invoiceIdentifier: res.json.invoiceIdentifier, paymentOptionId: 2, card: card() },
+    });
+    expect(paid.json).toMatchObject({ paymentStatusId: 'Success' });
+    expect(await (await fetch(`${t.url}/invoice/${res.json.invoiceIdentifier}`)).text()).toContain('href="https://shop.example/thanks?order=8842"');
+  });
+
+  it('a 3-D Secure challenge of a payment returns the payer to its successUrl', async () => {
+    const res = await create({ amount: 20, paymentOptionId: 1, card: card(THREE_DS), successUrl: 'https://shop.example/done' });
+    expect(res.json).toMatchObject({ status: 'CustomerAuthRequired', approvalAction: 'Redirect' });
+    const answered = await invoicePayments(t).answerChallenge(res.json.approvalDataOrUrl, 'complete');
+    expect(answered.status).toBe(303);
+    expect(answered.headers.get('location')).toMatch(/^https:\/\/shop\.example\/done/);
+    expect((await read(res.json.id)).json).toMatchObject({ status: 'Success' });
   });
 
   it('without paymentOptionId, the payment waits as long as its invoice is payable, and is Cancelled with it', async () => {

@@ -27,7 +27,7 @@ export const paymentHandlers: CommerceHandlers = {
     return ok(paymentResponseView(paid, deps.config.publicBaseUrl));
   },
   async createCommercePayment({ db, deps, tenant, body }) {
-    const { card, amount, captureMethod, sourceInfo, successUrl: _success, cancelUrl: _cancel, ...rest } = body;
+    const { card, amount, captureMethod, sourceInfo, ...rest } = body;
     const input = {
       ...rest,
       amount: String(amount),

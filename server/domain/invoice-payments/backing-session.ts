@@ -24,6 +24,8 @@ export interface BackingSessionTerms {
   metadata: Record<string, string>;
   payer: { email: string | null; firstName: string | null; lastName: string | null; customerId: number | null };
   waitMs: number;
+  /** Where a 3-D Secure challenge returns the payer (a direct payment's successUrl and cancelUrl); none by default. */
+  returnUrls?: { success: string | null; cancel: string | null };
 }
 
 /** Opens the backing session one invoice payment runs through. */
@@ -43,8 +45,8 @@ export async function openBackingSession(trx: Trx, clock: Clock, tenant: Tenant,
     payment_status: 'unpaid',
     capture_method: terms.captureMethod,
     url: null,
-    success_url: null,
-    cancel_url: null,
+    success_url: terms.returnUrls?.success ?? null,
+    cancel_url: terms.returnUrls?.cancel ?? null,
     customer_email: terms.payer.email,
     customer_first_name: terms.payer.firstName,
     customer_last_name: terms.payer.lastName,

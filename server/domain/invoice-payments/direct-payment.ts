@@ -29,6 +29,9 @@ export interface NewDirectPayment extends Partial<PayWith> {
   captureMethod?: 'automatic' | 'manual' | undefined;
   clientReferenceNumber?: string | undefined;
   payer?: { email?: string | undefined; firstName?: string | undefined; lastName?: string | undefined } | undefined;
+  /** Where the payer goes after paying (the hosted invoice page, a 3-D Secure challenge) and on cancelling. */
+  successUrl?: string | undefined;
+  cancelUrl?: string | undefined;
 }
 
 const invalid = (param: string, message: string) => new AppError('parameter_invalid', { param, message });
@@ -71,8 +74,9 @@ async function raisePaymentInvoice(trx: Trx, clock: Clock, tenant: Tenant, merch
     metadata: input.clientReferenceNumber === undefined ? {} : { clientReferenceNumber: input.clientReferenceNumber },
     payer: { email: input.payer?.email ?? null, firstName: input.payer?.firstName ?? null, lastName: input.payer?.lastName ?? null, customerId: null },
     waitMs,
+    returnUrls: { success: input.successUrl ?? null, cancel: input.cancelUrl ?? null },
   });
-  const invoice = await raiseSessionInvoice(trx, clock, opened);
+  const invoice = await raiseSessionInvoice(trx, clock, opened, { success_url: input.successUrl ?? null, cancel_url: input.cancelUrl ?? null });
   return { session: await attachRaisedInvoice(trx, opened, invoice), invoice };
 }
 

@@ -72,7 +72,12 @@ export interface InvoicedSession {
 }
 
 /** Raises the invoice a one-time session pays for its payer (`pending`): the session's lines, or one line for its amount. */
-export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: InvoicedSession): Promise<InvoiceRow> {
+export async function raiseSessionInvoice(
+  trx: Trx,
+  clock: Clock,
+  session: InvoicedSession,
+  returnUrls: { success_url: string | null; cancel_url: string | null } = { success_url: null, cancel_url: null },
+): Promise<InvoiceRow> {
   const lines: NewInvoiceLine[] =
     session.line_items.length > 0
       ? session.line_items.map((item) => ({
@@ -107,6 +112,7 @@ export async function raiseSessionInvoice(trx: Trx, clock: Clock, session: Invoi
     session_id: session.id,
     paid_at: null,
     created_at: clock.now(),
+    ...returnUrls,
   });
 }
 
