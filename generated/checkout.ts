@@ -2157,6 +2157,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List request logs
+         * @description Lists the API requests made with the merchant's keys in the key's mode, newest first, on
+         *     either interface: method, path, operation, status, duration, request id, idempotency key,
+         *     key prefix, client address, and the request and response bodies with card numbers,
+         *     security codes and secrets removed. Filters: `status` (one status code), `operationId`,
+         *     `requestId`, and `createdFrom` / `createdTo` (a date range, inclusive start, exclusive
+         *     end). A request appears within a second or so of its answer (logs are written in
+         *     batches). Requests refused before the caller was known (a missing or wrong key) belong
+         *     to no merchant and are not recorded. Logs are kept 30 days. A `startingAfter` that is not
+         *     one of your logs answers 404. Till's design: the source documents have no request log.
+         *
+         *     Scope: `requestlog.read`.
+         */
+        get: operations["listRequestLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request-logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Request log id.
+                 * @example rl_5Tq8Wm2Zr7Kd4Hn1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a request log
+         * @description Returns one logged request of the key's mode with its redacted request and response bodies.
+         *     A log of another merchant or of the other mode answers 404. Till's design.
+         *
+         *     Scope: `requestlog.read`.
+         */
+        get: operations["retrieveRequestLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.succeeded": {
@@ -7010,6 +7069,84 @@ export interface components {
             /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
             hasMore: boolean;
         };
+        /** @description One API request of the merchant and its answer, as recorded at the edge. Card numbers, security codes, keys, client secrets and notification secrets in either body are replaced by `[redacted]` before the log is stored. */
+        RequestLog: {
+            /**
+             * @description Always `request_log`.
+             * @constant
+             */
+            object: "request_log";
+            /**
+             * @description The log's id, `rl_...`.
+             * @example rl_5Tq8Wm2Zr7Kd4Hn1
+             */
+            id: string;
+            /**
+             * @description The HTTP method.
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description The path requested, without its query string.
+             * @example /v1/checkout-sessions/cs_4Hn1Tq8Wm2Zr7Kd/confirm
+             */
+            path: string;
+            /**
+             * @description The contract operation the request was for (`confirmCheckoutSession`).
+             * @example confirmCheckoutSession
+             */
+            operationId: string;
+            /**
+             * @description The HTTP status of the answer.
+             * @example 402
+             */
+            status: number;
+            /**
+             * @description Milliseconds from the request's arrival to the end of its answer.
+             * @example 41.7
+             */
+            durationMs: number;
+            /**
+             * @description The request's `X-Request-Id`.
+             * @example req_Kb7Qm2Lx9V1f
+             */
+            requestId: string;
+            /** @description The `Idempotency-Key` sent with the request; null when none was. */
+            idempotencyKey: string | null;
+            /**
+             * @description The first characters of the key used (`sk_test_AbCd`, `rk_live_Xy12`); null for a call with a client secret only.
+             * @example sk_test_AbCd
+             */
+            keyPrefix: string | null;
+            /**
+             * @description The caller's IP address as the server saw it.
+             * @example 203.0.113.7
+             */
+            clientAddress: string | null;
+            /** @description The JSON request body, redacted; null when there was none. A body over 32 KiB is kept as a string saying its size. */
+            requestBody: Record<string, never> | unknown[] | string | number | boolean | null;
+            /** @description The JSON answer, redacted; null for an empty answer, a file or a stream. An answer over 32 KiB is kept as a string saying its size. */
+            responseBody: Record<string, never> | unknown[] | string | number | boolean | null;
+            /** @description True for a live-mode request. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the request arrived.
+             */
+            createdAt: string;
+        };
+        /** @description A page of request logs, newest first. */
+        RequestLogList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The logs of this page, newest first. */
+            data: components["schemas"]["RequestLog"][];
+            /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
+            hasMore: boolean;
+        };
     };
     responses: {
         /** @description The key is missing or invalid. */
@@ -11126,6 +11263,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequestLogs: {
+        parameters: {
+            query?: {
+                /** @description Only requests answered with this HTTP status. */
+                status?: number;
+                /** @description Only requests of this operation (its `operationId` in either contract). */
+                operationId?: string;
+                /** @description Only the request with this id (the `X-Request-Id` it was answered with). */
+                requestId?: string;
+                /** @description Only requests received at or after this instant. */
+                createdFrom?: string;
+                /** @description Only requests received before this instant. */
+                createdTo?: string;
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor for lists whose ids are strings: the id of the last item already held. Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfterId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of request logs. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveRequestLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Request log id.
+                 * @example rl_5Tq8Wm2Zr7Kd4Hn1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request log. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLog"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -2004,6 +2004,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/RequestLog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List request logs
+         * @description Lists the API requests made with the merchant's keys in the key's mode, on either
+         *     interface, as an OData page `{value, @odata.count, @odata.nextLink}`: method, path,
+         *     operation, status, duration, request id, idempotency key, key prefix, client address, and
+         *     the request and response bodies with card numbers, security codes and secrets removed.
+         *     `$filter` takes `id`, `method`, `path`, `operationId`, `statusCode`, `durationMs`,
+         *     `requestId`, `idempotencyKey` and `createdDateTime` (for example `statusCode ge 400 and
+         *     createdDateTime ge 2026-11-22T00:00:00Z`); `$orderby` takes the same fields but `path`,
+         *     `requestId` and `idempotencyKey` (newest first, `createdDateTime desc`, when omitted);
+         *     `$top` is at most 100 and defaults to 25. A request appears
+         *     within a second or so of its answer (logs are written in batches). Requests refused before
+         *     the caller was known (a missing or wrong key) belong to no merchant and are not recorded.
+         *     Logs are kept 30 days. Till's design: the source document has no request log.
+         *
+         *     Scope: `requestlog.read`.
+         */
+        get: operations["listCommerceRequestLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/RequestLog/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Request log id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a request log
+         * @description Returns one logged request of the key's mode with its redacted request and response bodies.
+         *     A log of another merchant or of the other mode answers 404. Till's design.
+         *
+         *     Scope: `requestlog.read`.
+         */
+        get: operations["getCommerceRequestLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4313,6 +4372,74 @@ export interface components {
         ScopeList: {
             /** @description The scopes, sorted by name. */
             value: components["schemas"]["Scope"][];
+        };
+        /** @description One API request of the merchant and its answer, as recorded at the edge. Card numbers, security codes, keys, client secrets and notification secrets in either body are replaced by `[redacted]` before the log is stored. */
+        RequestLog: {
+            /**
+             * @description The log's id, `rl_...`.
+             * @example rl_5Tq8Wm2Zr7Kd4Hn1
+             */
+            id: string;
+            /**
+             * @description The HTTP method.
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description The path requested, without its query string.
+             * @example /v1/checkout-sessions/cs_4Hn1Tq8Wm2Zr7Kd/confirm
+             */
+            path: string;
+            /**
+             * @description The contract operation the request was for (`confirmCheckoutSession`).
+             * @example confirmCheckoutSession
+             */
+            operationId: string;
+            /**
+             * @description The HTTP status of the answer.
+             * @example 402
+             */
+            statusCode: number;
+            /**
+             * @description Milliseconds from the request's arrival to the end of its answer.
+             * @example 41.7
+             */
+            durationMs: number;
+            /**
+             * @description The request's `X-Request-Id`.
+             * @example req_Kb7Qm2Lx9V1f
+             */
+            requestId: string;
+            /** @description The `Idempotency-Key` sent with the request; null when none was. */
+            idempotencyKey: string | null;
+            /**
+             * @description The first characters of the key used (`sk_test_AbCd`, `rk_live_Xy12`); null for a call with a client secret only.
+             * @example sk_test_AbCd
+             */
+            keyPrefix: string | null;
+            /**
+             * @description The caller's IP address as the server saw it.
+             * @example 203.0.113.7
+             */
+            clientAddress: string | null;
+            /** @description The JSON request body, redacted; null when there was none. A body over 32 KiB is kept as a string saying its size. */
+            requestBody: Record<string, never> | unknown[] | string | number | boolean | null;
+            /** @description The JSON answer, redacted; null for an empty answer, a file or a stream. An answer over 32 KiB is kept as a string saying its size. */
+            responseBody: Record<string, never> | unknown[] | string | number | boolean | null;
+            /** @description True for a live-mode request. */
+            isLive: boolean;
+            /**
+             * Format: date-time
+             * @description When the request arrived.
+             */
+            createdDateTime: string;
+        };
+        /** @description A page of request logs. */
+        RequestLogList: {
+            "@odata.count"?: components["schemas"]["ODataTotalCount"];
+            "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
+            /** @description The logs of this page, in `$orderby` order (newest first when omitted). */
+            value: components["schemas"]["RequestLog"][];
         };
     };
     responses: {
@@ -7255,6 +7382,83 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCommerceRequestLogs: {
+        parameters: {
+            query?: {
+                /** @description OData filter expression. Comparisons `eq`, `ne`, `gt`, `ge`, `lt`, `le` on a field and a literal (numbers bare, strings in single quotes, enum values as strings), joined by `and` / `or`, with parentheses. Example: `status eq 'Paid' and totalDue gt 10`. */
+                $filter?: components["parameters"]["ODataFilter"];
+                /** @description Comma-separated sort keys, each a field optionally followed by `asc` or `desc`, for example `id desc`. */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /** @description Page size. Till's design - at most 100; 25 when omitted. */
+                $top?: components["parameters"]["ODataTop"];
+                /** @description Number of items to skip (offset). */
+                $skip?: components["parameters"]["ODataSkip"];
+                /** @description When true the response carries `@odata.count`, the number of items matching `$filter` regardless of paging. */
+                $count?: components["parameters"]["ODataCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of request logs. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommerceRequestLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Request log id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request log. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

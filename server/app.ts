@@ -9,6 +9,8 @@ import { chain } from './http/chain.js';
 import { corsHeaders, preflight } from './http/cors.js';
 import type { AuthContext } from './http/context.js';
 import { requestContext } from './http/request-context.js';
+import { recordRequests } from './http/request-log.js';
+import { RequestLogWriter } from './domain/request-logs/request-log.writer.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { validateAgainstContract } from './http/validation.js';
@@ -88,8 +90,10 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     commerce: { ...commerceHandlers, ...options.commerceHandlers },
   };
   cacheValidatorRouteMatchers();
+  const requestLog = new RequestLogWriter(deps.database.db, deps.logger);
 
   const app = express();
+  requestLogs.set(app, requestLog);
   app.disable('x-powered-by');
   // API answers carry no ETag: nothing in the contracts uses one, and hashing every body costs.
   // (The page assets set their own.)
@@ -103,6 +107,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     resolveOperation(routes),
     corsHeaders(),
     authenticate(deps.database.db),
+    recordRequests(requestLog, deps.clock),
     rateLimit(limits),
     testHelpersInTestModeOnly,
     notImplementedWithoutHandler(handlers, routes),
@@ -121,6 +126,14 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   // A server made by listen.ts runs API requests straight into the pipeline.
   serveApiDirectly(app, isApiPath, pipeline, errorHandlers);
   return app;
+}
+
+/** Each app's request-log writer (`closeRequestLog` writes what it still holds). */
+const requestLogs = new WeakMap<Express, RequestLogWriter>();
+
+/** Writes what the app's request log still queues and stops it: call before closing the database. */
+export async function closeRequestLog(app: Express): Promise<void> {
+  await requestLogs.get(app)?.close();
 }
 
 /**

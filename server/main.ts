@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
+import { closeRequestLog, createApp } from './app.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { type Config, loadConfig } from './config.js';
 import { openDatabase, type TillDatabase } from './db/database.js';
@@ -119,6 +119,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await hub.close();
       await stopped;
       server.closeAllConnections?.();
+      await closeRequestLog(app);
       await jobs?.stop();
       await database.close();
     })());

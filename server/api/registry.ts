@@ -2,6 +2,7 @@ import { checkoutSessionHandlers } from './checkout/checkout-sessions.js';
 import { clientTokenHandlers } from './checkout/client-token.js';
 import { disputeHandlers } from './checkout/disputes.js';
 import { eventHandlers } from './checkout/events.js';
+import { requestLogHandlers } from './checkout/request-logs.js';
 import { holdHandlers } from './checkout/holds.js';
 import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
@@ -29,6 +30,7 @@ import { merchantHandlers } from './commerce/merchants.js';
 import { identityHandlers } from './commerce/identity.js';
 import { paymentLinkHandlers } from './commerce/payment-links.js';
 import { paymentLinkPublicHandlers } from './commerce/payment-link-public.js';
+import { commerceRequestLogHandlers } from './commerce/request-logs.js';
 import type { CheckoutHandlers, CommerceHandlers } from './types.js';
 
 /** Every implemented operation of the Checkout & Billing interface. */
@@ -50,6 +52,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...disputeHandlers,
   ...portalSessionHandlers,
   ...eventHandlers,
+  ...requestLogHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */
@@ -68,6 +71,7 @@ export const commerceHandlers: CommerceHandlers = {
   ...identityHandlers,
   ...paymentLinkHandlers,
   ...paymentLinkPublicHandlers,
+  ...commerceRequestLogHandlers,
 };
 
 /** operationIds with a handler, sorted; what `npm run operations` prints and the conformance suite reads. */

@@ -26,6 +26,7 @@ export const TABLE_OWNERS = {
   messages: 'domain/messages',
   message_attachments: 'domain/messages',
   sandbox_clocks: 'domain/clocks',
+  request_logs: 'domain/request-logs',
   // L2 money
   payments: 'domain/payments',
   payment_methods: 'domain/payments',

@@ -24,6 +24,8 @@ export interface AuthContext {
 /** What the pipeline learns about a request, in order: id, operation, caller. */
 export interface RequestContext {
   requestId: string;
+  /** When the request arrived (process.hrtime.bigint()). */
+  started?: bigint;
   /** What every log line of the request carries (the request id, then the caller). */
   bindings: Record<string, unknown>;
   /** The request's logger, made on first use. */

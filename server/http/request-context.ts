@@ -28,6 +28,7 @@ export function requestContext(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     req.till = requestLogContext(logger, requestId);
     const started = process.hrtime.bigint();
+    req.till.started = started;
     res.on('finish', () => {
       if (!logger.isLevelEnabled('info')) return;
       logger.info(

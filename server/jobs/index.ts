@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
 import { dueScopes } from '../domain/clocks/tenant-clock.js';
+import { deleteExpiredRequestLogs } from '../domain/request-logs/request-log.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { deleteExpiredRateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../shared/clock.js';
@@ -15,6 +16,7 @@ import { startWebhookJobs } from './webhooks.js';
 const UPKEEP = {
   idempotencyCleanup: { queue: 'idempotency-cleanup', cron: '17 * * * *' },
   rateLimitCleanup: { queue: 'rate-limit-cleanup', cron: '*/10 * * * *' },
+  requestLogRetention: { queue: 'request-log-retention', cron: '23 * * * *' },
 } as const;
 
 export type QueueId = ScheduledWork['id'] | keyof typeof UPKEEP | 'messageDelivery';
@@ -107,6 +109,14 @@ function queuesOf(database: TillDatabase, clock: Clock, logger: Logger, schedule
     rateLimitCleanup: {
       ...UPKEEP.rateLimitCleanup,
       run: () => deleteExpiredRateLimits(database),
+    },
+    // Request logs are kept 30 days of wall-clock time: a sandbox clock never moves them.
+    requestLogRetention: {
+      ...UPKEEP.requestLogRetention,
+      run: async () => {
+        const n = await deleteExpiredRequestLogs(db, clock.now());
+        if (n > 0) logger.info({ deleted: n }, 'request logs past their 30 days deleted');
+      },
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { createApp, type CreateAppOptions } from '../../server/app.js';
+import { closeRequestLog, createApp, type CreateAppOptions } from '../../server/app.js';
 import { type Clock, systemClock } from '../../server/shared/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { TillDatabase } from '../../server/db/database.js';
@@ -70,6 +70,7 @@ interface Listening {
   url: string;
   server: Server;
   hub: Hub;
+  app: ReturnType<typeof createApp>;
 }
 
 /** Listens on a free port and attaches the notification hub, as `startServer` does. */
@@ -78,14 +79,16 @@ async function listen(app: ReturnType<typeof createApp>, hubDeps: Parameters<typ
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('no address');
   const url = `http://127.0.0.1:${address.port}`;
-  return { url, server, hub: await attachHub(server, hubDeps, hubOptions) };
+  return { url, server, hub: await attachHub(server, hubDeps, hubOptions), app };
 }
 
-async function stop({ server, hub }: Listening) {
+async function stop({ server, hub, app }: Listening) {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   await hub.close();
   await stopped;
   server.closeAllConnections();
+  // What the request log still queues is written before the database closes.
+  await closeRequestLog(app);
 }
 
 export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {

@@ -1,7 +1,7 @@
 // The tenancy matrix's worlds (test/platform/tenancy.test.ts): one merchant's objects in one mode,
 // every name carrying a unique marker, made over HTTP (and through the services where the API
 // cannot: a live dispute, a payout in transit), and what their owner reads of them.
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { openDispute } from '../../server/domain/disputes/dispute.service.js';
 import { payOut } from '../../server/domain/payouts/payouts.service.js';
 import { settleNow } from '../../server/domain/payments/settlement.js';
@@ -128,6 +128,14 @@ export async function buildWorld(
   expectStatus(restricted, 201);
   const events = await t.call('GET', '/v1/events?limit=1', { key: secret });
   expectStatus(events, 200);
+  const requestLog = await vi.waitFor(
+    async () => {
+      const logs = await t.call('GET', `/v1/request-logs?requestId=${events.headers.get('x-request-id')}`, { key: secret });
+      expect(logs.json.data, logs.text).toHaveLength(1);
+      return logs.json.data[0].id as string;
+    },
+    { timeout: 15_000, interval: 50 },
+  );
   return {
     merchant,
     livemode,
@@ -152,6 +160,7 @@ export async function buildWorld(
     event: events.json.data[0].id,
     restrictedKey: restricted.json.id,
     restrictedKeyText: restricted.json.key,
+    requestLog,
   };
 }
 

@@ -47,6 +47,8 @@ export interface World {
   role: number;
   restrictedKey: number;
   restrictedKeyText: string;
+  /** The request log of one of its requests (written in batches: the fixture waits for it). */
+  requestLog: string;
 }
 export type Kind = Exclude<keyof World, 'merchant' | 'livemode' | 'markers' | 'restrictedKeyText'>;
 export type SessionKind = 'openSession' | 'qrSession' | 'paidSession' | 'heldSession';
@@ -159,4 +161,7 @@ export const MATRIX: Record<string, Target> = {
   activatePaymentLink: on('paymentLink'),
   deactivatePaymentLink: on('paymentLink'),
   getPaymentLinkEmbedCode: on('paymentLink'),
+  // The request log: the mode's, on both interfaces.
+  retrieveRequestLog: on('requestLog'),
+  getCommerceRequestLog: on('requestLog'),
 };

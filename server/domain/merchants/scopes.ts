@@ -59,6 +59,7 @@ const CATALOG: Array<[string, string, ScopeInterface[]]> = [
   ['portal.session.create', 'Create customer portal sessions.', C],
   ['role.create', 'Create roles.', M],
   ['role.delete', 'Delete roles (the full secret key only: a role cannot grant it).', M],
+  ['requestlog.read', 'Read the request logs.', BOTH],
   ['role.read', 'List and read roles.', M],
   ['scope.read', 'List scopes.', M],
   ['subscription.read', 'Read subscriptions and their invoices.', BOTH],

@@ -1,0 +1,24 @@
+import type { components } from '../../../../generated/commerce.js';
+import type { RequestLogRow } from '../../../domain/request-logs/request-log.service.js';
+
+type RequestLog = components['schemas']['RequestLog'];
+
+/** A logged request as the Commerce interface shows it (bodies already redacted when stored). */
+export function requestLogView(row: RequestLogRow): RequestLog {
+  return {
+    id: row.id,
+    method: row.method as RequestLog['method'],
+    path: row.path,
+    operationId: row.operation_id,
+    statusCode: row.status,
+    durationMs: row.duration_ms,
+    requestId: row.request_id,
+    idempotencyKey: row.idempotency_key,
+    keyPrefix: row.key_prefix,
+    clientAddress: row.client_address,
+    requestBody: row.request_body as RequestLog['requestBody'],
+    responseBody: row.response_body as RequestLog['responseBody'],
+    isLive: row.livemode,
+    createdDateTime: row.created_at.toISOString(),
+  };
+}

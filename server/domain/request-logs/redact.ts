@@ -1,0 +1,100 @@
+// What a request log may keep of a body: everything but card numbers, security codes and secrets.
+// Removed by field name (a card number, CVC, secret, password or one-time code field, whatever it
+// holds) and by value wherever it sits (a Luhn-valid run of 13 to 19 digits, a whole API key, a
+// client secret, a notification secret), so a secret under an unexpected name is removed too.
+import type { JsonValue } from './request-log.tables.js';
+
+export const REDACTED = '[redacted]';
+
+/** Field names whose value is removed, compared lower-case without `_` and `-`. */
+const SECRET_FIELDS = new Set([
+  'number',
+  'cardnumber',
+  'pan',
+  'primaryaccountnumber',
+  'cvc',
+  'cvv',
+  'cvc2',
+  'cvv2',
+  'cid',
+  'securitycode',
+  'cardsecuritycode',
+  'cardcvc',
+  'otp',
+  'otpcode',
+  'verificationcode',
+  'password',
+  'pin',
+  'authorization',
+  'apikey',
+  'xapikey',
+  'key',
+  'token',
+  'accesstoken',
+  'refreshtoken',
+]);
+
+/** Any field whose name says it holds a secret (`clientSecret`, `notificationSecret`, `webhookSecret`, `secretKey`). */
+const SECRET_IN_NAME = /secret|password/;
+
+/** A run of 13 to 19 digits, optionally grouped by single spaces or dashes, not inside a longer word or number. */
+const DIGIT_RUN = /(?<![0-9A-Za-z])\d(?:[ -]?\d){12,18}(?![0-9A-Za-z])/g;
+/** A whole API key (domain/merchants/keys.ts: `sk_`, `pk_` or `rk_`, the mode, then base62). */
+const API_KEY = /(?<![0-9A-Za-z])(?:sk|pk|rk)_(?:test|live)_[0-9A-Za-z]{16,128}/g;
+/** A checkout session's client secret (`cs_…_secret_…`) and a notification secret (`whsec_…`). */
+const CLIENT_SECRET = /[0-9A-Za-z_]*_secret_[0-9A-Za-z]+/g;
+const NOTIFICATION_SECRET = /(?<![0-9A-Za-z])whsec_[0-9A-Za-z]+/g;
+
+/** The Luhn check of a digit string. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const isSecretField = (name: string): boolean => {
+  const plain = name.toLowerCase().replace(/[_-]/g, '');
+  return SECRET_FIELDS.has(plain) || SECRET_IN_NAME.test(plain);
+};
+
+/** Text with every card number, key and secret in it replaced by `[redacted]`. */
+export function redactText(text: string): string {
+  return text
+    .replace(DIGIT_RUN, (run) => {
+      const digits = run.replace(/[ -]/g, '');
+      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? REDACTED : run;
+    })
+    .replace(API_KEY, REDACTED)
+    .replace(CLIENT_SECRET, REDACTED)
+    .replace(NOTIFICATION_SECRET, REDACTED);
+}
+
+/** A JSON number written with 13 to 19 digits that pass Luhn: a card number sent as a number. */
+const cardLikeNumber = (value: number): boolean => {
+  const text = Number.isInteger(value) ? String(value) : '';
+  return text.length >= 13 && text.length <= 19 && luhnValid(text);
+};
+
+/** A copy of a JSON value with its secrets removed (by field name, then by value). */
+export function redactJson(value: unknown): JsonValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'number') return cardLikeNumber(value) ? REDACTED : value;
+  if (typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(redactJson);
+  if (typeof value === 'object') {
+    const out: Record<string, JsonValue> = {};
+    for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
+      out[name] = isSecretField(name) && (typeof field === 'string' || typeof field === 'number') ? REDACTED : redactJson(field);
+    }
+    return out;
+  }
+  return null;
+}
