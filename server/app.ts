@@ -29,6 +29,7 @@ import { bankTransferPages } from './pages/bank-transfer/routes.js';
 import { linkPages } from './pages/link/routes.js';
 import { docsPages } from './pages/docs.js';
 import { PORTAL_PATH, portalPages } from './pages/portal/routes.js';
+import { DASHBOARD_PATH, dashboardPages } from './pages/dashboard/routes.js';
 import { pageAssets } from './pages/kit/assets.js';
 import { qrImage } from './pages/qr-image.js';
 import { threeDSecurePages } from './pages/challenge-page.js';
@@ -158,6 +159,7 @@ function pages(deps: AppDeps): Router {
   app.use(bankTransferPages(deps));
   app.use(linkPages(deps));
   app.use(PORTAL_PATH, portalPages(deps));
+  app.use(DASHBOARD_PATH, dashboardPages(deps));
   app.get('/qr/:file', qrImage(deps.database.db, deps.clock));
   app.use(HUB_PATH, hubRoutes(deps.database.db));
   app.use(docsPages());

@@ -14,6 +14,7 @@ export const TABLE_OWNERS = {
   // L1 records
   merchants: 'domain/merchants',
   api_keys: 'domain/merchants',
+  dashboard_sessions: 'domain/merchants',
   merchant_locations: 'domain/merchants',
   users: 'domain/merchants',
   roles: 'domain/merchants',

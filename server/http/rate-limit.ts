@@ -48,10 +48,7 @@ export class RateLimits {
   ) {}
 
   private storeClient() {
-    if (this.database.pool) return { storeClient: this.database.pool, storeType: 'pool' as const };
-    // PGlite: the store only needs `query({text, values})` answering `{rows, rowCount}`.
-    const sql = this.database.sql;
-    return { storeClient: { query: (q: { text: string; values?: unknown[] }) => sql.query(q.text, q.values) }, storeType: 'client' as const };
+    return storeClientOf(this.database);
   }
 
   /** The limiter of a plan (or of public look-ups), built once. */
@@ -137,6 +134,22 @@ function setHeaders(res: Response, h: { limit: number; remaining: number; reset:
   res.setHeader('X-RateLimit-Limit', String(h.limit));
   res.setHeader('X-RateLimit-Remaining', String(h.remaining));
   res.setHeader('X-RateLimit-Reset', String(h.reset));
+}
+
+/** rate-limiter-flexible's PostgreSQL store on the app's database (a pool, or PGlite's one connection). */
+function storeClientOf(database: TillDatabase) {
+  if (database.pool) return { storeClient: database.pool, storeType: 'pool' as const };
+  // PGlite: the store only needs `query({text, values})` answering `{rows, rowCount}`.
+  const sql = database.sql;
+  return { storeClient: { query: (q: { text: string; values?: unknown[] }) => sql.query(q.text, q.values) }, storeType: 'client' as const };
+}
+
+/**
+ * A limit on attempts (the dashboard's sign-in): `points` per `durationSeconds` per key (a client
+ * address), in the same shared store as the API's limits, so every process counts together.
+ */
+export function attemptLimiter(database: TillDatabase, keyPrefix: string, points: number, durationSeconds: number): RateLimiterPostgres {
+  return new RateLimiterPostgres({ ...storeClientOf(database), tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration: durationSeconds });
 }
 
 /** Deletes the limiters' rows whose window has passed (the store's own timer is off: pg-boss runs this). */

@@ -42,6 +42,7 @@ import * as transferProcessing from './2026_11_27_0041_transfer_processing.js';
 import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
 import * as webhookAttemptHeaders from './2026_11_27_0044_webhook_attempt_headers.js';
 import * as requestLogs from './2026_11_27_0046_request_logs.js';
+import * as dashboardSessions from './2026_11_27_0048_dashboard_sessions.js';
 
 /**
  * Every migration, in order. Add new ones at the end with a later timestamp; never edit or
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0043_merchant_locations': merchantLocations,
   '2026_11_27_0044_webhook_attempt_headers': webhookAttemptHeaders,
   '2026_11_27_0046_request_logs': requestLogs,
+  '2026_11_27_0048_dashboard_sessions': dashboardSessions,
 };

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { EVENT_TYPES } from '../../shared/vocabulary.generated.js';
-import { type EventRecordRow, type EventTypeFilter, eventsAfter, findEvent, findEvents, newestEventSeq } from './event.repository.js';
+import { type EventRecordRow, type EventTypeFilter, eventsAfter, findEvent, findEvents, findPaymentEvents, newestEventSeq } from './event.repository.js';
 import { toEventRecord } from './event.repository.js';
 import type { EventRecord } from './subjects.js';
 
@@ -71,4 +71,9 @@ export async function streamStart(db: Db, tenant: Tenant, lastEventId: string | 
 /** The tenant's events written after `seq`, oldest first, at most `limit`. */
 export async function eventsWrittenAfter(db: Db, tenant: Tenant, seq: string, limit: number): Promise<SequencedEvent[]> {
   return (await eventsAfter(db, tenant, seq, limit)).map(sequenced);
+}
+
+/** A payment's events, oldest first (the first 200): its timeline. */
+export async function eventsOfPayment(db: Db, tenant: Tenant, paymentId: number): Promise<EventRecord[]> {
+  return (await findPaymentEvents(db, tenant, paymentId, 200)).map(toEventRecord);
 }

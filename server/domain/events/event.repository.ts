@@ -117,3 +117,8 @@ export async function newestEventSeq(db: Db, tenant: Tenant): Promise<string> {
 export async function eventsAfter(db: Db, tenant: Tenant, seq: string, limit: number): Promise<EventRecordRow[]> {
   return db.selectFrom('events').select(RECORD_COLUMNS).where(ofTenant(tenant)).where('seq', '>', seq).orderBy('seq', 'asc').limit(limit).execute();
 }
+
+/** A payment's events, oldest first (at most `limit`). */
+export async function findPaymentEvents(db: Db, tenant: Tenant, paymentId: number, limit: number): Promise<EventRecordRow[]> {
+  return db.selectFrom('events').select(RECORD_COLUMNS).where('payment_id', '=', paymentId).where(ofTenant(tenant)).orderBy('seq', 'asc').limit(limit).execute();
+}

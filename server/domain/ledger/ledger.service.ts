@@ -12,6 +12,7 @@ import {
   sumAccounts,
   type TenantBalance,
 } from './ledger.repository.js';
+import { bookedCurrencies } from './ledger-reads.repository.js';
 import { availableDebit, entriesFor, type Movement, takesFromAvailable } from './postings.js';
 
 export type { Movement, PostingContext, TenantBalance };
@@ -85,4 +86,23 @@ export async function balances(db: Db, tenant: Tenant, currency: string): Promis
 /** What one payment left in the pending balance (its payment, less its fee and pre-settlement refunds): what its settlement moves. */
 export async function pendingNetOf(db: Db, tenant: Tenant, paymentId: number): Promise<string> {
   return sumAccount(db, tenant, 'pending', { paymentId });
+}
+
+/** A tenant's money in one currency as the dashboard shows it: pending, available, and paid out but not arrived yet. */
+export interface DashboardBalance {
+  currency: string;
+  pending: string;
+  available: string;
+  inTransit: string;
+}
+
+/** The tenant's balances in every currency it has booked money in (one query per currency). */
+export async function balancesByCurrency(db: Db, tenant: Tenant): Promise<DashboardBalance[]> {
+  const currencies = (await bookedCurrencies(db, tenant)).sort();
+  return Promise.all(
+    currencies.map(async (currency) => {
+      const sums = await sumAccounts(db, tenant, currency);
+      return { currency, pending: sums.pending, available: sums.available, inTransit: sums.in_transit };
+    }),
+  );
 }

@@ -12,7 +12,7 @@ import type { Tenant } from '../../shared/tenant.js';
 import { type EventRecord, toEventRecord, writeEvent } from '../events/event.service.js';
 import { getConfiguration, type WebhookOwner } from './configuration.service.js';
 import { findEventRow } from '../events/outbox.repository.js';
-import { deliveryStatus, findAttempts, findDeliveries, findDelivery, insertDeliveries } from './delivery.repository.js';
+import { deliveryStatus, findAttempts, findDeliveries, findDeliveriesOfEvents, findDelivery, insertDeliveries } from './delivery.repository.js';
 import { attemptDelivery, type DeliverySettings } from './delivery.js';
 import { newDeliveryId } from './fan-out.js';
 
@@ -133,3 +133,6 @@ export async function resendDelivery(
   }
   return entryOf(db, after);
 }
+
+/** The tenant's webhook deliveries of these events (a payment's timeline), oldest first. */
+export const deliveriesOfEvents = (db: Db, tenant: Tenant, eventIds: string[]): Promise<WebhookDeliveryRow[]> => findDeliveriesOfEvents(db, tenant, eventIds);

@@ -223,3 +223,9 @@ export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookD
     await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(100).execute()
   ).reverse();
 }
+
+/** The tenant's deliveries of some events, oldest first. */
+export async function findDeliveriesOfEvents(db: Db, tenant: Tenant, eventIds: string[]): Promise<WebhookDeliveryRow[]> {
+  if (eventIds.length === 0) return [];
+  return db.selectFrom('webhook_deliveries').selectAll().where('event_id', 'in', eventIds).where(ofTenant(tenant)).orderBy('seq', 'asc').execute();
+}

@@ -47,12 +47,14 @@ function send(res: Response, a: Asset, ifNoneMatch: string | undefined, crossOri
   res.type(a.type).send(a.body);
 }
 
-/** Serves `/assets/page.css`, `/assets/checkout.js` and `/js/till.js` (the embedded form's loader, loaded by merchants' pages). */
+/** Serves `/assets/page.css`, `/assets/dashboard.css`, `/assets/checkout.js` and `/js/till.js` (the embedded form's loader, loaded by merchants' pages). */
 export function pageAssets(): RequestHandler {
   const css = asset(readFileSync(projectFile('server/pages/kit/page.css')), 'text/css; charset=utf-8');
+  const dashboardCss = asset(readFileSync(projectFile('server/pages/dashboard/dashboard.css')), 'text/css; charset=utf-8');
   const scripts = new Map<string, Promise<Asset>>();
   const router = Router();
   router.get('/assets/page.css', (req, res) => send(res, css, req.get('if-none-match'), false));
+  router.get('/assets/dashboard.css', (req, res) => send(res, dashboardCss, req.get('if-none-match'), false));
   for (const [path, entry] of Object.entries(SCRIPTS)) {
     router.get(path, async (req, res, next) => {
       try {
