@@ -149,7 +149,15 @@ function storeClientOf(database: TillDatabase) {
  * address), in the same shared store as the API's limits, so every process counts together.
  */
 export function attemptLimiter(database: TillDatabase, keyPrefix: string, points: number, durationSeconds: number): RateLimiterPostgres {
-  return new RateLimiterPostgres({ ...storeClientOf(database), tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration: durationSeconds });
+  return new RateLimiterPostgres({
+    ...storeClientOf(database),
+    tableName: 'rate_limits',
+    tableCreated: true,
+    clearExpiredByTimeout: false,
+    keyPrefix,
+    points,
+    duration: durationSeconds,
+  });
 }
 
 /** Deletes the limiters' rows whose window has passed (the store's own timer is off: pg-boss runs this). */

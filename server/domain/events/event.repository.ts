@@ -120,5 +120,12 @@ export async function eventsAfter(db: Db, tenant: Tenant, seq: string, limit: nu
 
 /** A payment's events, oldest first (at most `limit`). */
 export async function findPaymentEvents(db: Db, tenant: Tenant, paymentId: number, limit: number): Promise<EventRecordRow[]> {
-  return db.selectFrom('events').select(RECORD_COLUMNS).where('payment_id', '=', paymentId).where(ofTenant(tenant)).orderBy('seq', 'asc').limit(limit).execute();
+  return db
+    .selectFrom('events')
+    .select(RECORD_COLUMNS)
+    .where('payment_id', '=', paymentId)
+    .where(ofTenant(tenant))
+    .orderBy('seq', 'asc')
+    .limit(limit)
+    .execute();
 }

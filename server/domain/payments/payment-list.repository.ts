@@ -44,8 +44,7 @@ export interface PaymentListItem {
 
 function searchCondition(search: string) {
   const text = search.trim();
-  if (/^[0-9]{1,10}$/.test(text) && Number(text) <= 2147483647)
-    return sql<boolean>`(p.id = ${Number(text)} OR p.reference_number = ${text})`;
+  if (/^[0-9]{1,10}$/.test(text) && Number(text) <= 2147483647) return sql<boolean>`(p.id = ${Number(text)} OR p.reference_number = ${text})`;
   if (text.startsWith('cs_')) return sql<boolean>`p.session_id = ${text}`;
   if (text.includes('@')) return sql<boolean>`lower(pm.billing_email) = ${text.toLowerCase()}`;
   return sql<boolean>`p.reference_number = ${text}`;
@@ -79,11 +78,18 @@ export async function findPaymentPage(db: Db, tenant: Tenant, filter: PaymentLis
   if (filter.amountMax !== undefined) query = query.where(sql<boolean>`p.amount <= ${filter.amountMax}::numeric`);
   if (filter.search) query = query.where(searchCondition(filter.search));
   if (cursor.before !== undefined) {
-    const rows = await query.where('p.id', '>', cursor.before).orderBy('p.id', 'asc').limit(cursor.limit + 1).execute();
+    const rows = await query
+      .where('p.id', '>', cursor.before)
+      .orderBy('p.id', 'asc')
+      .limit(cursor.limit + 1)
+      .execute();
     return rows.reverse();
   }
   if (cursor.after !== undefined) query = query.where('p.id', '<', cursor.after);
-  return query.orderBy('p.id', 'desc').limit(cursor.limit + 1).execute();
+  return query
+    .orderBy('p.id', 'desc')
+    .limit(cursor.limit + 1)
+    .execute();
 }
 
 /** A payment's refunds, oldest first. */

@@ -63,10 +63,7 @@ export async function dashboardContext(
   const db = deps.database.db;
   const access = await openDashboardSession(db, deps.clock, token);
   if (!access) return undefined;
-  const [merchant, clock] = await Promise.all([
-    getMerchant(db, access.tenant.merchantId),
-    tenantClock(db, deps.clock, access.tenant, deps.sandboxOffsets),
-  ]);
+  const [merchant, clock] = await Promise.all([getMerchant(db, access.tenant.merchantId), tenantClock(db, deps.clock, access.tenant, deps.sandboxOffsets)]);
   const ctx: Omit<DashboardContext, 'nav'> = {
     deps,
     db,

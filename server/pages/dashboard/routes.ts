@@ -63,7 +63,12 @@ function gated(section: DashboardSection, scopes: readonly string[], handler: Da
     if (section.testModeOnly && ctx.tenant.livemode) return sendDashboardError(res, 404, 'Not in live mode', `${section.label} is only in test mode.`);
     const missing = scopes.find((s) => !ctx.can(s));
     if (missing !== undefined)
-      return sendDashboardError(res, 403, 'Not allowed', `This key's role (${ctx.key.roleName ?? 'restricted'}) does not have the scope ${missing} that this needs.`);
+      return sendDashboardError(
+        res,
+        403,
+        'Not allowed',
+        `This key's role (${ctx.key.roleName ?? 'restricted'}) does not have the scope ${missing} that this needs.`,
+      );
     try {
       await handler(req, res, ctx);
     } catch (err) {

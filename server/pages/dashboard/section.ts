@@ -14,7 +14,6 @@ export interface NavItem {
   label: string;
 }
 
-
 /** What every dashboard handler is given: the signed-in tenant and what its key may do. */
 export interface DashboardContext {
   deps: AppDeps;

@@ -30,9 +30,15 @@ function formToken(req: Request): string | undefined {
 
 function sendSignIn(req: Request, res: Response, deps: AppDeps, options: { alert?: string; status?: number } = {}): void {
   const token = formToken(req) ?? randomBytes(24).toString('base64url');
-  res.cookie(FORM_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: req.secure || deps.config.publicBaseUrl.startsWith('https:'), path: DASHBOARD_PATH });
-  const mode = req.query.mode === 'live' || req.body?.mode === 'live' ? 'live' : 'test';
-  const next = nextOf(req.query.next ?? req.body?.next);
+  res.cookie(FORM_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: req.secure || deps.config.publicBaseUrl.startsWith('https:'),
+    path: DASHBOARD_PATH,
+  });
+  const posted = formFields(req);
+  const mode = req.query.mode === 'live' || posted.mode === 'live' ? 'live' : 'test';
+  const next = nextOf(req.query.next ?? posted.next);
   const body = html`<section class="card narrow" aria-labelledby="sign-in-title">
 <h1 id="sign-in-title">Sign in to the dashboard</h1>
 <p>Paste a secret key (<code>sk_${mode}_…</code>) or a restricted key (<code>rk_${mode}_…</code>) of your merchant. The key is not kept by your browser: you get a session of 12 hours.</p>
@@ -66,7 +72,8 @@ export function signInRoutes(deps: AppDeps): Router {
       const key = typeof fields.key === 'string' ? fields.key.trim() : '';
       const result = await signInToDashboard(deps.database.db, deps.clock, key, sessionToken(req));
       if (!result.ok) {
-        const alert = result.reason === 'other_merchant' ? 'This key belongs to another merchant. Sign out first.' : 'That is not a valid secret or restricted key.';
+        const alert =
+          result.reason === 'other_merchant' ? 'This key belongs to another merchant. Sign out first.' : 'That is not a valid secret or restricted key.';
         return sendSignIn(req, res, deps, { alert, status: 401 });
       }
       setSessionCookie(req, res, deps, result.token, result.expiresAt);

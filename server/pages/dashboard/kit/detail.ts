@@ -4,7 +4,9 @@ import { formatDate } from '../../kit/format.js';
 
 /** Label and value pairs; a null or empty value shows as a dash. */
 export function fieldList(fields: readonly (readonly [string, SafeHtml | string | null | undefined])[]): SafeHtml {
-  const rows = fields.map(([label, value]) => html`<div class="kv"><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : value}</dd></div>`);
+  const rows = fields.map(
+    ([label, value]) => html`<div class="kv"><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : value}</dd></div>`,
+  );
   return html`<dl class="fields">${rows}</dl>`;
 }
 
@@ -19,7 +21,8 @@ export function timeline(items: readonly TimelineItem[], empty = 'Nothing has ha
   if (items.length === 0) return html`<p class="empty">${empty}</p>`;
   const sorted = [...items].sort((a, b) => a.at.getTime() - b.at.getTime());
   return html`<ol class="timeline">${sorted.map(
-    (item) => html`<li><time datetime="${item.at.toISOString()}">${formatDate(item.at)}</time><span class="tl-title">${item.title}</span>${item.detail ? html`<span class="tl-detail">${item.detail}</span>` : ''}</li>`,
+    (item) =>
+      html`<li><time datetime="${item.at.toISOString()}">${formatDate(item.at)}</time><span class="tl-title">${item.title}</span>${item.detail ? html`<span class="tl-detail">${item.detail}</span>` : ''}</li>`,
   )}</ol>`;
 }
 

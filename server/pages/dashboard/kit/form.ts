@@ -9,7 +9,13 @@ import type { DashboardContext } from '../section.js';
 export const csrfField = (ctx: Pick<DashboardContext, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${ctx.csrf}">`;
 
 /** A form of one button that posts to `action` (with the form token and any hidden `fields`). */
-export function postButton(ctx: DashboardContext, action: string, label: string, fields: Record<string, string> = {}, kind: 'primary' | 'secondary' | 'danger' = 'secondary'): SafeHtml {
+export function postButton(
+  ctx: DashboardContext,
+  action: string,
+  label: string,
+  fields: Record<string, string> = {},
+  kind: 'primary' | 'secondary' | 'danger' = 'secondary',
+): SafeHtml {
   const hidden = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   return html`<form method="post" action="${action}" class="inline">${csrfField(ctx)}${hidden}<button type="submit" class="button ${kind}">${label}</button></form>`;
 }
@@ -30,7 +36,11 @@ export function redirectDone(res: Response, to: string, done: string): void {
 }
 
 /** A labelled input. */
-export function field(label: string, name: string, options: { type?: string; value?: string; inputmode?: string; placeholder?: string; required?: boolean } = {}): SafeHtml {
+export function field(
+  label: string,
+  name: string,
+  options: { type?: string; value?: string; inputmode?: string; placeholder?: string; required?: boolean } = {},
+): SafeHtml {
   const id = `f-${name}`;
   return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${options.type ?? 'text'}" value="${options.value ?? ''}"${options.inputmode ? html` inputmode="${options.inputmode}"` : ''}${options.placeholder ? html` placeholder="${options.placeholder}"` : ''}${options.required ? html` required` : ''}></div>`;
 }

@@ -56,7 +56,11 @@ async function timelineOf(ctx: DashboardContext, payment: PaymentRow): Promise<S
     const events = await eventsOfPayment(ctx.db, ctx.tenant, payment.id);
     for (const e of events) items.push({ at: e.created_at, title: `Event ${e.type}`, detail: e.id });
     if (ctx.can('webhookconfiguration.read')) {
-      for (const d of await deliveriesOfEvents(ctx.db, ctx.tenant, events.map((e) => e.id)))
+      for (const d of await deliveriesOfEvents(
+        ctx.db,
+        ctx.tenant,
+        events.map((e) => e.id),
+      ))
         items.push({ at: d.created_at, title: `Webhook ${d.event_type}: ${d.status}`, detail: `${d.url} · ${d.attempt_count} attempt(s)` });
     }
   }
