@@ -36,6 +36,10 @@ import { threeDSecurePages } from './pages/challenge-page.js';
 import { CHALLENGE_PATH } from './rails/issuer-challenge.js';
 import { reactToEvents } from './domain/events/event.service.js';
 import { linkPaymentReactor } from './domain/links/link-payments.js';
+import { watchDatabase } from './metrics/database.js';
+import { metricsEndpoint } from './metrics/endpoint.js';
+import { measureRequests } from './metrics/http.js';
+import { collectProcessMetrics } from './metrics/registry.js';
 import { AppError } from './shared/errors.js';
 import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
@@ -92,6 +96,8 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   };
   cacheValidatorRouteMatchers();
   const requestLog = new RequestLogWriter(deps.database.db, deps.logger);
+  collectProcessMetrics();
+  watchDatabase(deps.database);
 
   const app = express();
   requestLogs.set(app, requestLog);
@@ -102,6 +108,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   app.set('query parser', 'extended');
   // The whole pipeline is one layer: Express's router matches no path per step.
   const pipeline = chain([
+    measureRequests(),
     requestContext(deps.logger),
     outsideTheApi(pages(deps)),
     preflight(routes),
@@ -152,6 +159,7 @@ function pages(deps: AppDeps): Router {
       next(err);
     }
   });
+  if (deps.config.metricsToken) app.get('/metrics', metricsEndpoint(deps.config.metricsToken));
   app.use(CHALLENGE_PATH, threeDSecurePages(deps));
   app.use(pageAssets());
   app.use(checkoutPages(deps));

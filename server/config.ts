@@ -26,6 +26,8 @@ export interface Config {
   smtpFrom: string;
   /** HTTP worker processes sharing the port (`TILL_WORKERS`, default 1; more than 1 needs `DATABASE_URL`). */
   workers: number;
+  /** The bearer token `GET /metrics` asks for (`TILL_METRICS_TOKEN`); unset, /metrics is not served (404). */
+  metricsToken: string | undefined;
 }
 
 function smtpUrlFrom(value: string | undefined): string | undefined {
@@ -37,6 +39,14 @@ function smtpUrlFrom(value: string | undefined): string | undefined {
     throw new Error('TILL_SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587 or smtps://...:465.');
   }
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`TILL_SMTP_URL must start with smtp:// or smtps://; got "${url.protocol}".`);
+  return value;
+}
+
+function metricsTokenFrom(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(value)) {
+    throw new Error('TILL_METRICS_TOKEN must be at least 16 printable characters without spaces (e.g. `openssl rand -hex 32`).');
+  }
   return value;
 }
 
@@ -80,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: smtpUrlFrom(env.TILL_SMTP_URL),
     smtpFrom: env.TILL_SMTP_FROM || 'Till <no-reply@till.localhost>',
     workers,
+    metricsToken: metricsTokenFrom(env.TILL_METRICS_TOKEN),
   };
 }

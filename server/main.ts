@@ -17,6 +17,7 @@ import { DOCS_PATH } from './pages/docs.js';
 import { type Jobs, startJobs } from './jobs/index.js';
 import { createLogger } from './log.js';
 import { listenApp } from './http/listen.js';
+import { answerWorkersWithClusterMetrics, joinClusterMetrics } from './metrics/cluster.js';
 
 export interface RunningServer {
   url: string;
@@ -129,6 +130,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 /** Runs one server in this process until SIGTERM or SIGINT. */
 async function serve(options: StartOptions = {}) {
   const running = await startServer(options);
+  if (cluster.isWorker) joinClusterMetrics();
   const worker = cluster.isWorker ? ` (worker ${cluster.worker!.id})` : '';
   console.log(
     `Till is listening on ${running.url}${worker} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`,
@@ -165,6 +167,7 @@ async function primary(workers: number) {
   } finally {
     await database.close();
   }
+  answerWorkersWithClusterMetrics();
   let stopping = false;
   let jobsWorker = -1;
   const fork = (jobs: boolean) => {

@@ -8,9 +8,10 @@ import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { deleteExpiredRateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../shared/clock.js';
 import { deliverySettings } from '../api/kit.js';
+import { measuredJob, watchQueues } from '../metrics/jobs.js';
 import { dueWork, type ScheduledWork } from './due-work-registry.js';
 import { startMessageDelivery } from './messages.js';
-import { startWebhookJobs } from './webhooks.js';
+import { startWebhookJobs, WEBHOOK_DELIVERY_QUEUE } from './webhooks.js';
 
 /** Upkeep that no clock moves: it runs on the wall clock only. */
 const UPKEEP = {
@@ -51,18 +52,23 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   };
   for (const { queue, cron, run } of Object.values(queues)) {
     await boss.createQueue(queue);
-    await boss.work(queue, async () => {
-      await run();
-    });
+    await boss.work(
+      queue,
+      measuredJob(queue, async () => {
+        await run();
+      }),
+    );
     await boss.schedule(queue, cron);
   }
   // Deliveries left waiting by a process that stopped or died are due now: attempt them at once
   // rather than at the next minute.
   void queues.webhookSweep.run().catch((err: unknown) => logger.error({ err }, 'webhook sweep at start failed'));
+  const unwatch = watchQueues(boss, [...Object.values(queues).map((q) => q.queue), WEBHOOK_DELIVERY_QUEUE]);
   return {
     boss,
     runNow: (queue) => queues[queue].run(),
     stop: async () => {
+      unwatch();
       await messages.stop();
       await webhooks.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

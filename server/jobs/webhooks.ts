@@ -15,6 +15,8 @@ import {
 import { dispatchBatch } from '../domain/webhooks/fan-out.js';
 import type { Clock } from '../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE } from '../shared/due-scope.js';
+import { measuredJob } from '../metrics/jobs.js';
+import { observeDeliveries } from '../metrics/webhooks.js';
 import { AttemptPipeline } from './attempt-pipeline.js';
 
 /** Retries: one pg-boss job per retry, sent with `startAfter` at its due time. */
@@ -84,9 +86,13 @@ export async function startWebhookJobs(
   const fanOut = new FanOut(db, clock, logger, pipeline);
 
   await boss.createQueue(WEBHOOK_DELIVERY_QUEUE);
-  await boss.work<{ deliveryId: string }>(WEBHOOK_DELIVERY_QUEUE, { batchSize: 16, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    await Promise.all(jobs.map((job) => pipeline.add(job.data.deliveryId)));
-  });
+  await boss.work<{ deliveryId: string }>(
+    WEBHOOK_DELIVERY_QUEUE,
+    { batchSize: 16, pollingIntervalSeconds: 0.5 },
+    measuredJob(WEBHOOK_DELIVERY_QUEUE, async (jobs: PgBoss.Job<{ deliveryId: string }>[]) => {
+      await Promise.all(jobs.map((job) => pipeline.add(job.data.deliveryId)));
+    }),
+  );
   const stopListening = onEventWritten(() => fanOut.wake());
   // A test-mode event is also announced as it commits (migration 0024), in every process: the
   // fan-out then looks again even when the writing transaction took longer than the delay.
@@ -124,6 +130,7 @@ export async function startWebhookJobs(
 /** Records finished attempts; a failed one with a retry time gets a pg-boss job for then. Answers the recorded ids. */
 async function recordAndQueueRetries(boss: PgBoss, db: Db, logger: Logger, results: AttemptResult[]): Promise<Set<string>> {
   const rows = await recordAttempts(db, results, (err, deliveryId) => logger.error({ err, deliveryId }, 'webhook attempt could not be recorded'));
+  observeDeliveries(results, rows);
   const retries: PgBoss.JobInsert[] = [];
   for (const after of rows) {
     if (after.status === 'failed' && after.next_attempt_at) {
