@@ -43,6 +43,7 @@ COPY --from=build /app/dist dist
 # which the server bundles with esbuild on their first request.
 COPY generated/checkout.openapi.json generated/commerce.openapi.json generated/
 COPY server/pages/kit/page.css server/pages/kit/
+COPY server/pages/dashboard/dashboard.css server/pages/dashboard/
 COPY web web
 COPY sdk/package.json sdk/
 COPY sdk/src sdk/src
