@@ -11,6 +11,8 @@ import type { AuthContext } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { recordRequests } from './http/request-log.js';
 import { RequestLogWriter } from './domain/request-logs/request-log.writer.js';
+import { keepTraceContext, traceOperation } from './http/tracing.js';
+import { tracingEnabled } from './shared/tracing.js';
 import { errorMiddleware, lastResortErrorHandler } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { validateAgainstContract } from './http/validation.js';
@@ -113,6 +115,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     outsideTheApi(pages(deps)),
     preflight(routes),
     resolveOperation(routes),
+    ...(tracingEnabled() ? [traceOperation()] : []),
     corsHeaders(),
     authenticate(deps.database.db),
     recordRequests(requestLog, deps.clock),
@@ -120,7 +123,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     testHelpersInTestModeOnly,
     notImplementedWithoutHandler(handlers, routes),
     // The body is read only for an operation that will run.
-    express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+    keepTraceContext(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] })),
     refuseDeepNesting,
     refuseNulCharacters,
     validateAgainstContract(routes, deps.config.env !== 'production'),

@@ -18,6 +18,7 @@ import { type Jobs, startJobs } from './jobs/index.js';
 import { createLogger } from './log.js';
 import { listenApp } from './http/listen.js';
 import { answerWorkersWithClusterMetrics, joinClusterMetrics } from './metrics/cluster.js';
+import { startTracing } from './tracing.js';
 
 export interface RunningServer {
   url: string;
@@ -98,6 +99,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const clock = options.clock ?? systemClock;
   if (config.rateLimitScale !== 1)
     logger.warn({ scale: config.rateLimitScale }, 'TILL_RATE_LIMIT_SCALE multiplies every rate limit: for benchmarks only, never in a real deployment');
+  // Before the database and the app: their statements and requests are traced from the first.
+  const tracing = await startTracing(options.env ?? process.env, logger);
   const { mkdir } = await import('node:fs/promises');
   await mkdir(config.dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), owner: 'the server' });
@@ -123,6 +126,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await closeRequestLog(app);
       await jobs?.stop();
       await database.close();
+      await tracing?.shutdown();
     })());
   return { url, server, database, jobs, hub, config, demo, close };
 }

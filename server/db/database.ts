@@ -6,6 +6,7 @@ import { pipelinedPool } from './pipelined-pool.js';
 import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
+import { tracedPglite } from './traced-sql.js';
 import type { Database } from './schema.js';
 
 /** A plain SQL runner over the same connection(s) as Kysely, for libraries that bring their own SQL. */
@@ -135,7 +136,9 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
     await lock?.release();
     throw err;
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  // Each statement in a span of its own when tracing is on (traced-sql.ts); PGlite itself otherwise.
+  const statements = tracedPglite(pglite);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(statements as PGlite) });
   const listeners = listenerSet((channel, handlers) => listenPglite(pglite, db, channel, handlers));
   return {
     db,
@@ -143,14 +146,14 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
     listen: listeners.listen,
     sql: {
       async query(text, values) {
-        const r = await pglite.query(text, values as any[]);
+        const r = await statements.query(text, values as any[]);
         return { rows: r.rows as any[], rowCount: r.affectedRows ?? r.rows.length };
       },
       async exec(text) {
-        await pglite.exec(text);
+        await statements.exec(text);
       },
       async execRows(text) {
-        const results = await pglite.exec(text);
+        const results = await statements.exec(text);
         return { rows: (results[results.length - 1]?.rows as any[]) ?? [] };
       },
     },

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { randomToken } from '../shared/crypto.js';
+import { activeTraceId } from '../shared/tracing.js';
 import type { RequestContext } from './context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -16,8 +17,8 @@ const REQUEST_ID_PREFIX = `${randomToken(40).replace(/[0-9]/g, '').slice(0, 1) |
 let requestCount = 0;
 
 /**
- * Gives every request an id (echoed as X-Request-Id) and a logger that carries it and, once known,
- * the caller. The id is this process's prefix and a counter: unique, cheap, and never a run of
+ * Gives every request an id (echoed as X-Request-Id) and a logger that carries it, its trace id
+ * (`trace_id`, when tracing is on) and, once known, the caller. The id is this process's prefix and a counter: unique, cheap, and never a run of
  * digits that a scan for card numbers could mistake for one. The logger is made only when
  * something logs; the closing `request` line is written without one.
  */
@@ -49,7 +50,8 @@ export function requestContext(logger: Logger): RequestHandler {
 
 function requestLogContext(logger: Logger, requestId: string): RequestContext {
   let log: Logger | undefined;
-  const bindings: Record<string, unknown> = { requestId };
+  const traceId = activeTraceId();
+  const bindings: Record<string, unknown> = traceId ? { requestId, trace_id: traceId } : { requestId };
   return {
     requestId,
     bindings,

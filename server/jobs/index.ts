@@ -7,6 +7,7 @@ import { deleteExpiredRequestLogs } from '../domain/request-logs/request-log.ser
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { deleteExpiredRateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../shared/clock.js';
+import { inSpan, SpanKind } from '../shared/tracing.js';
 import { deliverySettings } from '../api/kit.js';
 import { measuredJob, watchQueues } from '../metrics/jobs.js';
 import { dueWork, type ScheduledWork } from './due-work-registry.js';
@@ -52,11 +53,10 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   };
   for (const { queue, cron, run } of Object.values(queues)) {
     await boss.createQueue(queue);
+    // With tracing on, each run is a trace of its own: its statements and what it writes are in it.
     await boss.work(
       queue,
-      measuredJob(queue, async () => {
-        await run();
-      }),
+      measuredJob(queue, () => inSpan(`job ${queue}`, { kind: SpanKind.CONSUMER, attributes: { 'till.job.queue': queue } }, run)),
     );
     await boss.schedule(queue, cron);
   }

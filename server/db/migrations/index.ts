@@ -41,6 +41,7 @@ import * as meteredUsage from './2026_11_27_0040_metered_usage.js';
 import * as transferProcessing from './2026_11_27_0041_transfer_processing.js';
 import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
 import * as webhookAttemptHeaders from './2026_11_27_0044_webhook_attempt_headers.js';
+import * as traceContext from './2026_11_27_0045_trace_context.js';
 import * as requestLogs from './2026_11_27_0046_request_logs.js';
 import * as dashboardSessions from './2026_11_27_0048_dashboard_sessions.js';
 
@@ -91,6 +92,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0041_transfer_processing': transferProcessing,
   '2026_11_27_0043_merchant_locations': merchantLocations,
   '2026_11_27_0044_webhook_attempt_headers': webhookAttemptHeaders,
+  '2026_11_27_0045_trace_context': traceContext,
   '2026_11_27_0046_request_logs': requestLogs,
   '2026_11_27_0048_dashboard_sessions': dashboardSessions,
 };

@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { activeTraceparent } from '../../shared/tracing.js';
 import { ofTenant } from '../../db/scope.js';
 import type { EventRow } from './event.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -20,6 +21,7 @@ export interface EventInsert {
 }
 
 export async function insertEvent(db: Db, event: EventInsert): Promise<void> {
+  const traceparent = activeTraceparent();
   await db
     .insertInto('events')
     .values({
@@ -33,6 +35,7 @@ export async function insertEvent(db: Db, event: EventInsert): Promise<void> {
       payment_id: event.paymentId,
       created_at: event.createdAt,
       ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
+      ...(traceparent ? { traceparent } : {}),
     })
     .execute();
 }

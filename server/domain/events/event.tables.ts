@@ -17,6 +17,8 @@ export interface EventsTable {
   created_at: Timestamp;
   /** When the webhook fan-out turned it into deliveries (the events table is the outbox). */
   dispatched_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The W3C traceparent of the span that wrote it (tracing on): its deliveries are traced in that trace. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
   /** Order of writing. */
   seq: Generated<string>;
 }

@@ -30,7 +30,7 @@ export async function findEventRow(db: Db, id: string): Promise<EventRow> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-/** For a join in another statement (a delivery's claim): the columns of events a delivery sends. */
+/** For a join in another statement (a delivery's claim): the columns of events a delivery sends, and the trace it continues. */
 export function outboxEvents(db: Db) {
-  return db.selectFrom('events').select(['id', 'merchant_id', 'livemode', 'type', 'api_version', 'data', 'created_at']);
+  return db.selectFrom('events').select(['id', 'merchant_id', 'livemode', 'type', 'api_version', 'data', 'created_at', 'traceparent']);
 }

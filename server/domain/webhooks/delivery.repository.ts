@@ -52,6 +52,7 @@ export type ClaimedRow = WebhookDeliveryRow & {
   e_api_version: string;
   e_data: EventRow['data'];
   e_created_at: Date;
+  e_traceparent: string | null;
   c_id: number | null;
   c_sandbox_url: string | null;
   c_sandbox_secret: string | null;
@@ -88,6 +89,7 @@ export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind
       'e.api_version as e_api_version',
       'e.data as e_data',
       'e.created_at as e_created_at',
+      'e.traceparent as e_traceparent',
       'c.id as c_id',
       'c.sandbox_url as c_sandbox_url',
       'c.sandbox_secret as c_sandbox_secret',

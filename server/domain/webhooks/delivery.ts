@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema.js';
 import type { WebhookDeliveryRow } from './webhook.tables.js';
 import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
+import { contextOfTraceparent, inSpan, SpanKind, tracingEnabled } from '../../shared/tracing.js';
 import { type EventRecord, toEventRecord } from '../events/event.service.js';
 import { hasUndispatchedEvents } from '../events/outbox.repository.js';
 import { type AttemptKind, claimDeliveryRows, type ClaimedRow, findDueDeliveryIds, nextDueDelivery, recordAttemptRows } from './delivery.repository.js';
@@ -50,6 +51,8 @@ export interface ClaimedDelivery {
   attemptedAt: Date;
   /** The same instant in wall time: the transport timestamps of the request. */
   sentAt: Date;
+  /** The trace of the request (or job) that wrote the event: the attempt's span continues it. */
+  traceparent: string | null;
 }
 
 /** A claimed delivery and what its attempt came to. */
@@ -96,6 +99,7 @@ export async function claimDeliveries(
       e_api_version,
       e_data,
       e_created_at,
+      e_traceparent,
       // The target's columns, left out of the delivery (targetOf reads them from the row).
       c_id: _cId,
       c_sandbox_url: _cSandboxUrl,
@@ -117,12 +121,40 @@ export async function claimDeliveries(
       data: e_data,
       created_at: e_created_at,
     });
-    return { kind, delivery, event, target: targetOf(row), attemptedAt: clockAhead(base, sandbox_offset).now(), sentAt: base.now() };
+    return {
+      kind,
+      delivery,
+      event,
+      target: targetOf(row),
+      attemptedAt: clockAhead(base, sandbox_offset).now(),
+      sentAt: base.now(),
+      traceparent: e_traceparent,
+    };
   });
 }
 
-/** Sends one claimed delivery (or records `no_url` when it has nowhere to go); never throws. */
-export async function sendClaimed(claimed: ClaimedDelivery, settings: DeliverySettings): Promise<AttemptOutcome> {
+/**
+ * Sends one claimed delivery (or records `no_url` when it has nowhere to go); never throws. With
+ * tracing on, the attempt is a span in the trace of the request that wrote the event.
+ */
+export function sendClaimed(claimed: ClaimedDelivery, settings: DeliverySettings): Promise<AttemptOutcome> {
+  if (!tracingEnabled()) return sendNow(claimed, settings);
+  const { delivery, event } = claimed;
+  const attributes = {
+    'till.event.id': event.id,
+    'till.event.type': event.type,
+    'till.webhook.delivery_id': delivery.id,
+    'till.webhook.attempt': claimed.kind,
+  };
+  return inSpan('webhook delivery', { kind: SpanKind.PRODUCER, attributes, parent: contextOfTraceparent(claimed.traceparent) }, async (span) => {
+    const outcome = await sendNow(claimed, settings);
+    span?.setAttribute('till.webhook.outcome', outcome.ok ? 'succeeded' : (outcome.error ?? 'failed'));
+    if (outcome.httpStatus !== null) span?.setAttribute('http.response.status_code', outcome.httpStatus);
+    return outcome;
+  });
+}
+
+async function sendNow(claimed: ClaimedDelivery, settings: DeliverySettings): Promise<AttemptOutcome> {
   const { delivery, event, target, sentAt } = claimed;
   if (!target) return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'no_url' };
   return sendWebhook({
