@@ -7,6 +7,7 @@ import { commerceRecipes } from './recipes/commerce.js';
 import type { Recipe } from './recipes/fixtures.js';
 import { commerceInvoiceRecipes, invoiceRecipes } from './recipes/invoices.js';
 import { paymentRecipes } from './recipes/payments.js';
+import { requestLogRecipes } from './recipes/request-logs.js';
 import { sessionRecipes } from './recipes/sessions.js';
 import { webhookRecipes } from './recipes/webhooks.js';
 
@@ -18,6 +19,7 @@ export const recipes: Record<string, Recipe> = {
   ...sessionRecipes,
   ...catalogRecipes,
   ...commerceInvoiceRecipes,
+  ...requestLogRecipes,
   // Its documented answer is 501, always.
   createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },
   // A test helper that fails on purpose, as an unexpected failure does: its documented answer is 500.

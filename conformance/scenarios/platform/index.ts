@@ -14,6 +14,7 @@ import { idempotencyPosts } from './idempotency-posts.js';
 import { keysAndRoles } from './keys-and-roles.js';
 import { modes } from './modes.js';
 import { ratePlans } from './rate-plans.js';
+import { requestLogs } from './request-logs.js';
 import { limits, publicLookup429, rateLimit429 } from './limits.js';
 import { versioning } from './versioning.js';
 
@@ -31,6 +32,7 @@ export const platformScenarios: Scenario[] = [
   ...clientToken,
   ...limits,
   ...ratePlans,
+  ...requestLogs,
   publicLookup429,
   rateLimit429,
 ];
