@@ -1,58 +1,19 @@
 // The merchant dashboard in Chromium: signing in with a secret and with a restricted key, each
 // section showing what the API made, a refund made in the page, and on every page: no key or card
 // number in its HTML, nothing scrolling sideways at 360 px, no serious or critical axe-core
-// violation, no CSP violation; screenshots at 360 and 1280 px in out/screenshots/dashboard/.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// violation, no CSP violation (test/support/dashboard-browser.ts); screenshots at 360 and 1280 px in out/screenshots/dashboard/.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, useChromium } from '../support/browser.js';
 import { CARDS, paidCardPayment } from '../support/checkout.js';
 import { restrictedKey } from '../support/dashboard.js';
+import { checkDashboardPage as checkPage, openDashboardPage, signInPage } from '../support/dashboard-browser.js';
 import { useTestServer } from '../support/server.js';
 
 const t = useTestServer({ rateLimitScale: 100 });
 const browser = useChromium('dashboard', { viewport: { width: 1280, height: 900 } });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = 'out/screenshots/dashboard';
-mkdirSync(SHOTS, { recursive: true });
-
-async function openPage(): Promise<{ page: Page; cspErrors: string[] }> {
-  const page = await browser().newPage();
-  const cspErrors: string[] = [];
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
-  });
-  return { page, cspErrors };
-}
-
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.goto(`${t.url}/dashboard/sign-in`);
-  await page.fill('#key', key);
-  await Promise.all([page.waitForURL(`${t.url}/dashboard`), page.getByRole('button', { name: 'Sign in' }).click()]);
-}
-
-/** axe-core's serious and critical violations on the page (its source evaluated in the page: the CSP allows no injected script tag). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const results = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (results.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The checks every dashboard page passes, at 1280 and 360 px, with a screenshot at each. */
-async function checkPage(page: Page, name: string, secrets: string[]): Promise<void> {
-  const html = await page.content();
-  for (const secret of [...secrets, ...Object.values(CARDS)]) expect(html).not.toContain(secret);
-  expect(await seriousViolations(page)).toEqual([]);
-  for (const width of [1280, 360]) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
-    if (width === 360) expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const openPage = () => openDashboardPage(browser());
+const signIn = (page: Page, key: string) => signInPage(page, t.url, key);
 
 describeInBrowser('the merchant dashboard in Chromium', () => {
   it('signs in with the secret key; Home, Payments and a payment show what the API made; a refund in the page shows in the API', async () => {
