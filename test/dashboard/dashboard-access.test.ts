@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../../server/shared/crypto.js';
 import { paidCardPayment } from '../support/checkout.js';
-import { DashboardClient, restrictedKey } from '../support/dashboard.js';
+import { DashboardClient, restrictedKey, restrictedKeyWithIds } from '../support/dashboard.js';
 import { useTestServer } from '../support/server.js';
 
 const t = useTestServer({ rateLimitScale: 100 });
@@ -34,7 +34,7 @@ describe('signing in to the dashboard', () => {
     expect(home.html).not.toContain(t.merchantA.keys.test.secret);
   });
 
-  it('refuses a publishable key, an unknown key and a revoked one; without a session a page goes to sign-in', async () => {
+  it('refuses a publishable key and an unknown key; without a session a page goes to sign-in', async () => {
     for (const key of [t.merchantA.keys.test.publishable, 'sk_test_notAKeyAtAllNotAKeyAtAll12', 'hello']) {
       const c = client();
       const res = await c.signIn(key);
@@ -46,6 +46,16 @@ describe('signing in to the dashboard', () => {
     const page = await client().get('/dashboard/payments');
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fpayments');
+  });
+
+  it('revoking the key ends the session: its next page goes to sign-in, and the key signs in no more', async () => {
+    const { key, roleId, keyId } = await restrictedKeyWithIds(t, t.merchantA, ['payment.read']);
+    const c = client();
+    expect((await c.signIn(key)).status).toBe(303);
+    expect((await c.get('/dashboard/payments')).status).toBe(200);
+    expect((await t.call('DELETE', `/v1/role/${roleId}/keys/${keyId}`, { apiKey: t.merchantA.keys.test.secret })).status).toBeLessThan(300);
+    expect((await c.get('/dashboard/payments')).status).toBe(303);
+    expect((await client().signIn(key)).status).toBe(401);
   });
 
   it('a sign-in form without its form token is refused', async () => {
@@ -126,6 +136,33 @@ describe('what a key may do in the dashboard', () => {
     const c = client();
     await c.signIn(t.merchantA.keys.test.secret);
     expect((await c.get(`/dashboard/payments/${paymentId}`)).status).toBe(404);
+  });
+});
+
+describe('holds in the dashboard', () => {
+  it('captures part of a hold and releases another, as the API would', async () => {
+    const c = client();
+    await c.signIn(t.merchantA.keys.test.secret);
+    const held = await paidCardPayment(t, { body: { amount: 40, captureMethod: 'manual' } });
+    expect((await c.get(`/dashboard/payments/${held.paymentId}`)).html).toContain('capture-form');
+    const captured = await c.submit(`/dashboard/payments/${held.paymentId}`, `/dashboard/payments/${held.paymentId}/capture`, { amount: '30' });
+    expect(captured.status).toBe(303);
+    const after = await t.database.db.selectFrom('payments').select(['status', 'captured_amount']).where('id', '=', held.paymentId).executeTakeFirstOrThrow();
+    expect(after.status).toBe('captured');
+    expect(Number(after.captured_amount)).toBe(30);
+    const other = await paidCardPayment(t, { body: { amount: 15, captureMethod: 'manual' } });
+    const released = await c.submit(`/dashboard/payments/${other.paymentId}`, `/dashboard/payments/${other.paymentId}/release`);
+    expect(released.status).toBe(303);
+    const releasedRow = await t.database.db.selectFrom('payments').select('status').where('id', '=', other.paymentId).executeTakeFirstOrThrow();
+    expect(releasedRow.status).toBe('released');
+  });
+
+  it('a restricted key with checkout.session.read sees checkout sessions but not customers', async () => {
+    const c = client();
+    await c.signIn(await restrictedKey(t, t.merchantA, ['checkout.session.read']));
+    expect((await c.get('/dashboard/checkout-sessions')).status).toBe(200);
+    expect((await c.get('/dashboard/customers')).status).toBe(403);
+    expect((await c.get('/dashboard')).html).not.toContain('href="/dashboard/customers"');
   });
 });
 

@@ -78,4 +78,33 @@ describeInBrowser('the merchant dashboard in Chromium', () => {
     await checkPage(other.page, 'refused', [eventsOnly]);
     await other.page.close();
   });
+
+  it('Checkout sessions and Customers show what the API made, with their pages', async () => {
+    const secret = t.merchantA.keys.test.secret;
+    const made = await t.call('POST', '/v1/customers', { key: secret, body: { email: 'lena@example.com', name: 'Lena Dashboard' } });
+    expect(made.status).toBe(201);
+    const paid = await paidCardPayment(t, { body: { amount: 61, customerEmail: 'lena@example.com' } });
+    const { page, cspErrors } = await openPage();
+    await signIn(page, secret);
+
+    await page.getByRole('link', { name: 'Checkout sessions' }).click();
+    await expect(page.locator('table').textContent()).resolves.toContain(paid.sessionId);
+    await checkPage(page, 'checkout-sessions', [secret]);
+    await page.fill('#f-q', 'lena@example.com');
+    await Promise.all([page.waitForURL(/q=lena/), page.getByRole('button', { name: 'Filter' }).click()]);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('link', { name: '$61.00' }).click();
+    await expect(page.locator('#details').textContent()).resolves.toContain('lena@example.com');
+    await expect(page.locator('#timeline').textContent()).resolves.toContain('checkout.session.completed');
+    await checkPage(page, 'checkout-session', [secret]);
+
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('link', { name: 'Lena Dashboard' }).click();
+    await expect(page.locator('#details').textContent()).resolves.toContain('lena@example.com');
+    await checkPage(page, 'customer', [secret]);
+    await page.getByRole('link', { name: 'Customers' }).first().click();
+    await checkPage(page, 'customers', [secret]);
+    expect(cspErrors).toEqual([]);
+    await page.close();
+  });
 });

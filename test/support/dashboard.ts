@@ -73,10 +73,20 @@ let roles = 0;
 
 /** A restricted key of `merchant` (test mode) whose role holds `scopes`: its text. */
 export async function restrictedKey(t: TestServer, merchant: MerchantCredentials, scopes: string[], livemode = false): Promise<string> {
+  return (await restrictedKeyWithIds(t, merchant, scopes, livemode)).key;
+}
+
+/** The same, with its role's and its own id (to revoke it: `DELETE /v1/role/{roleId}/keys/{keyId}`). */
+export async function restrictedKeyWithIds(
+  t: TestServer,
+  merchant: MerchantCredentials,
+  scopes: string[],
+  livemode = false,
+): Promise<{ key: string; roleId: number; keyId: number }> {
   const apiKey = livemode ? merchant.keys.live.secret : merchant.keys.test.secret;
   const role = await t.call('POST', '/v1/role', { apiKey, body: { name: `Dashboard role ${++roles}`, scopes } });
   if (role.status !== 201) throw new Error(`role: ${role.status} ${role.text}`);
   const key = await t.call('POST', `/v1/role/${role.json.id}/keys`, { apiKey, body: { description: 'dashboard test' } });
   if (key.status !== 201) throw new Error(`key: ${key.status} ${key.text}`);
-  return key.json.key as string;
+  return { key: key.json.key as string, roleId: role.json.id as number, keyId: key.json.id as number };
 }

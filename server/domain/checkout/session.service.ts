@@ -1,5 +1,6 @@
 // Checkout sessions after their creation: reading (with expiry applied), cancelling, expiring, and
 // the rules every payment operation of a session checks first.
+import { findSessionPage, type SessionCursor, type SessionListFilter, type SessionListItem } from './session-list.repository.js';
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
@@ -188,3 +189,8 @@ export async function expireDueSessions(db: Kysely<Database>, clock: Clock, scop
 
 /** When the next open session of the scope expires, after `after` (for the sandbox clock). */
 export const nextSessionExpiry = (db: Db, scope: DueScope, after: Date): Promise<Date | null> => nextOpenSessionExpiry(db, scope, after);
+
+export type { SessionCursor, SessionListFilter, SessionListItem } from './session-list.repository.js';
+/** The dashboard's page of the tenant's checkout sessions, newest first, one more row than the limit in the direction asked. */
+export const listSessionPage = (db: Db, tenant: Tenant, filter: SessionListFilter, cursor: SessionCursor): Promise<SessionListItem[]> =>
+  findSessionPage(db, tenant, filter, cursor);

@@ -90,15 +90,25 @@ const insertCustomerQuery = precompiled((db, value, shape) =>
 export interface CustomerFilter {
   limit: number;
   startingAfter?: number | undefined;
+  /** The first id the caller holds: the page of newer customers before it (the dashboard's "newer" link). */
+  endingBefore?: number | undefined;
   email?: string | undefined;
   externalId?: string | undefined;
 }
 
-/** Newest first, one more than the limit (to tell whether more follow). */
+/** Newest first, one more than the limit (to tell whether more follow, older ones or with `endingBefore` newer ones). */
 export async function findCustomers(db: Db, owner: MerchantRef, filter: CustomerFilter): Promise<Customer[]> {
   let q = customers(db, owner);
   if (filter.email !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['email']), '=', filter.email!.toLowerCase()));
   if (filter.externalId !== undefined) q = q.where('external_id', '=', filter.externalId);
+  if (filter.endingBefore !== undefined) {
+    const newer = await q
+      .where('id', '>', filter.endingBefore)
+      .orderBy('id', 'asc')
+      .limit(filter.limit + 1)
+      .execute();
+    return newer.reverse();
+  }
   if (filter.startingAfter !== undefined) q = q.where('id', '<', filter.startingAfter);
   return q
     .orderBy('id', 'desc')

@@ -3,7 +3,16 @@ import { AppError } from '../../shared/errors.js';
 import { type Page, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { EVENT_TYPES } from '../../shared/vocabulary.generated.js';
-import { type EventRecordRow, type EventTypeFilter, eventsAfter, findEvent, findEvents, findPaymentEvents, newestEventSeq } from './event.repository.js';
+import {
+  type EventRecordRow,
+  type EventTypeFilter,
+  eventsAfter,
+  findEvent,
+  findEvents,
+  findPaymentEvents,
+  findSessionEvents,
+  newestEventSeq,
+} from './event.repository.js';
 import { toEventRecord } from './event.repository.js';
 import type { EventRecord } from './subjects.js';
 
@@ -76,4 +85,9 @@ export async function eventsWrittenAfter(db: Db, tenant: Tenant, seq: string, li
 /** A payment's events, oldest first (the first 200): its timeline. */
 export async function eventsOfPayment(db: Db, tenant: Tenant, paymentId: number): Promise<EventRecord[]> {
   return (await findPaymentEvents(db, tenant, paymentId, 200)).map(toEventRecord);
+}
+
+/** A checkout session's events, oldest first (the first 200). */
+export async function eventsOfSession(db: Db, tenant: Tenant, sessionId: string): Promise<EventRecord[]> {
+  return (await findSessionEvents(db, tenant, sessionId, 200)).map(toEventRecord);
 }

@@ -132,3 +132,15 @@ export async function findPaymentEvents(db: Db, tenant: Tenant, paymentId: numbe
     .limit(limit)
     .execute();
 }
+
+/** A checkout session's events, oldest first (at most `limit`). */
+export async function findSessionEvents(db: Db, tenant: Tenant, sessionId: string, limit: number): Promise<EventRecordRow[]> {
+  return db
+    .selectFrom('events')
+    .select(RECORD_COLUMNS)
+    .where('session_id', '=', sessionId)
+    .where(ofTenant(tenant))
+    .orderBy('seq', 'asc')
+    .limit(limit)
+    .execute();
+}

@@ -3,5 +3,7 @@
 import type { DashboardSection } from './section.js';
 import { homeSection } from './sections/home.js';
 import { paymentsSection } from './sections/payments.js';
+import { checkoutSessionsSection } from './sections/checkout-sessions.js';
+import { customersSection } from './sections/customers.js';
 
-export const SECTIONS: readonly DashboardSection[] = [homeSection, paymentsSection];
+export const SECTIONS: readonly DashboardSection[] = [homeSection, paymentsSection, checkoutSessionsSection, customersSection];

@@ -34,6 +34,21 @@ const positiveId = (value: unknown): number | undefined => {
   return n <= 2147483647 ? n : undefined;
 };
 
+/** A keyset cursor whose ids are text (`cs_test_…`), each matching `pattern`. */
+export interface TextCursor {
+  limit: number;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/** The page asked for when the ids are text: `?after=<id>` or `?before=<id>` matching `pattern`, 25 rows. */
+export function textCursorOf(req: Request, pattern: RegExp, defaultLimit = 25): TextCursor {
+  const limit = Math.min(100, positiveId(req.query.limit) ?? defaultLimit);
+  const id = (value: unknown) => (typeof value === 'string' && pattern.test(value) ? value : undefined);
+  const before = id(req.query.before);
+  return before !== undefined ? { limit, before } : { limit, after: id(req.query.after) };
+}
+
 /** The page asked for: `?after=<id>` or `?before=<id>`, 25 rows (or `?limit=` up to 100). */
 export function cursorOf(req: Request, defaultLimit = 25): Cursor {
   const limit = Math.min(100, positiveId(req.query.limit) ?? defaultLimit);
@@ -54,16 +69,16 @@ export function queryText(req: Request, name: string): string | undefined {
  * The rows of a page from the `limit + 1` a repository fetched in the cursor's direction, and
  * whether there are older (`next`) and newer (`previous`) rows.
  */
-export function pageOf<T>(rows: T[], cursor: Cursor): { rows: T[]; hasNext: boolean; hasPrevious: boolean } {
+export function pageOf<T>(rows: T[], cursor: Cursor | TextCursor): { rows: T[]; hasNext: boolean; hasPrevious: boolean } {
   const more = rows.length > cursor.limit;
   if (cursor.before !== undefined) return { rows: more ? rows.slice(1) : rows, hasNext: true, hasPrevious: more };
   return { rows: rows.slice(0, cursor.limit), hasNext: more, hasPrevious: cursor.after !== undefined };
 }
 
 /** Previous / next links that keep the filters of `req` and move the cursor to the page's first or last id. */
-export function pager<T>(req: Request, base: string, page: { rows: T[]; hasNext: boolean; hasPrevious: boolean }, idOf: (row: T) => number): SafeHtml {
+export function pager<T>(req: Request, base: string, page: { rows: T[]; hasNext: boolean; hasPrevious: boolean }, idOf: (row: T) => number | string): SafeHtml {
   if (page.rows.length === 0) return html``;
-  const link = (key: 'after' | 'before', id: number) => {
+  const link = (key: 'after' | 'before', id: number | string) => {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(req.query)) {
       if (name !== 'after' && name !== 'before' && name !== 'done' && typeof value === 'string') params.set(name, value);
