@@ -76,10 +76,15 @@ export async function startTracing(env: NodeJS.ProcessEnv, logger: Logger): Prom
   const require = createRequire(import.meta.url);
   for (const name of ['http', 'https', 'pg']) require(name);
   enableTracing();
-  logger.info({ endpoint }, 'OpenTelemetry traces are exported');
+  // Without any user or password the URL may carry.
+  const { origin, pathname } = new URL(endpoint);
+  logger.info({ endpoint: `${origin}${pathname}` }, 'OpenTelemetry traces are exported');
   const tracing = {
     endpoint,
-    shutdown: () => provider.shutdown().catch((err: unknown) => logger.warn({ err }, 'traces: the last spans could not be exported')),
+    shutdown: () => {
+      started = undefined;
+      return provider.shutdown().catch((err: unknown) => logger.warn({ err }, 'traces: the last spans could not be exported'));
+    },
   };
   started = tracing;
   return tracing;
