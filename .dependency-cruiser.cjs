@@ -4,13 +4,13 @@
 //   edge       server/api, http, jobs, pages, hub, openapi  (app.ts and main.ts above them)
 //   L3 flows   domain/checkout, invoice-payments, billing, links, webhooks, disputes, transfers, funding-sources
 //   L2 money   domain/payments, invoices, payouts, accounts (independent of each other)
-//   L1 records domain/merchants, customers, catalog, ledger, events, messages, clocks, request-logs (likewise)
+//   L1 records domain/merchants, customers, catalog, ledger, events, messages, clocks, request-logs, audit (likewise)
 //   L0 shared  server/shared (imports nothing of Till), server/db, server/rails, server/odata
 //
 // A layer imports only the layers below it. Modules of one layer may import each other only in
 // L3 (a flow composes others), and never in a circle.
 
-const L1 = 'merchants|customers|catalog|ledger|events|messages|clocks|request-logs';
+const L1 = 'merchants|customers|catalog|ledger|events|messages|clocks|request-logs|audit';
 const L2 = 'payments|invoices|payouts|accounts';
 const L3 = 'checkout|invoice-payments|billing|links|webhooks|disputes|transfers|funding-sources';
 const L0_PATHS = '^server/(shared|db|rails|odata)/';

@@ -2,6 +2,7 @@
 // first (through the API, with names carrying the run id) and what to send. An implemented
 // operation without a recipe fails its success case, so each capability adds its recipes in
 // recipes/, one file per area.
+import { auditRecipes } from './recipes/audit.js';
 import { catalogRecipes } from './recipes/catalog.js';
 import { commerceRecipes } from './recipes/commerce.js';
 import type { Recipe } from './recipes/fixtures.js';
@@ -20,6 +21,7 @@ export const recipes: Record<string, Recipe> = {
   ...catalogRecipes,
   ...commerceInvoiceRecipes,
   ...requestLogRecipes,
+  ...auditRecipes,
   // Its documented answer is 501, always.
   createClientToken: { success: async () => ({ path: '/v1/client-token' }), expect: [501] },
   // A test helper that fails on purpose, as an unexpected failure does: its documented answer is 500.

@@ -2216,6 +2216,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit entries
+         * @description Till's design (the source documents have no audit log): lists the changes made to the
+         *     merchant's roles and restricted keys, webhook configurations, locations and merchants, in the
+         *     key's mode, newest first: what was done (`action`), by whom (`actor`: the calling key's
+         *     display prefix, never the whole key, or a dashboard session), to what (`target`), which
+         *     fields changed (`changes`, before and after; a signing secret or a key never appears), by
+         *     which request (`requestId`) and when. Each entry is written in the same transaction as its
+         *     change: a change that failed or rolled back has none. The Commerce interface lists the same
+         *     entries (`GET /v1/auditEntry`).
+         *
+         *     Filters: `action` (one action, or a family such as `webhook_configuration.*`), `actor` (a
+         *     key's display prefix or a dashboard session id), `actorType`, and `createdFrom` (at or after)
+         *     and `createdBefore` (strictly before) on `createdAt`. A `startingAfter` that is not one of
+         *     your entries answers 404.
+         *
+         *     Scope: `auditentry.read`.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.succeeded": {
@@ -7147,6 +7181,90 @@ export interface components {
             /** @description True when another page follows; repeat with `startingAfter` set to the last item's id. */
             hasMore: boolean;
         };
+        /**
+         * @description What was done, `<target type>.<verb>`: a role created or deleted, a restricted key created or revoked, a webhook configuration created, updated (enabling and disabling it included) or deleted, a merchant location created, a further merchant created.
+         * @example restricted_key.created
+         * @enum {string}
+         */
+        AuditAction: "role.created" | "role.deleted" | "restricted_key.created" | "restricted_key.revoked" | "webhook_configuration.created" | "webhook_configuration.updated" | "webhook_configuration.deleted" | "merchant_location.created" | "merchant.created";
+        /** @description Who made the change: an API key, named by its display prefix only (`sk_test_AbCd`, never the whole key), or a dashboard session. */
+        AuditActor: {
+            /**
+             * @description `api_key` for a call with a secret or restricted key; `dashboard` for an action in the dashboard.
+             * @enum {string}
+             */
+            type: "api_key" | "dashboard";
+            /**
+             * @description The calling key's display prefix (`sk_test_AbCd`, `rk_live_Q9xZ`); null for a dashboard session.
+             * @example sk_test_AbCd
+             */
+            keyPrefix: string | null;
+            /** @description The dashboard session's id; null for an API key. */
+            session: string | null;
+        };
+        /** @description What was changed. */
+        AuditTarget: {
+            /**
+             * @description The kind of object changed.
+             * @enum {string}
+             */
+            type: "role" | "restricted_key" | "webhook_configuration" | "merchant_location" | "merchant";
+            /**
+             * @description Its id, as text (the ids of both interfaces' objects).
+             * @example 12
+             */
+            id: string;
+        };
+        /** @description One field's value before and after the change: `before` is null for a creation, `after` null for a deletion. A signing secret's or a key's value is never shown: a changed secret reads `[redacted]` on both sides. */
+        AuditFieldChange: {
+            /** @description The value before the change (null when there was none). */
+            before: unknown;
+            /** @description The value after the change (null when there is none). */
+            after: unknown;
+        };
+        /**
+         * @description The changed fields by name, each with its value before and after. Only fields that changed are listed; secrets are never shown (`[redacted]`).
+         * @example {
+         *       "enabled": {
+         *         "before": true,
+         *         "after": false
+         *       }
+         *     }
+         */
+        AuditChanges: {
+            [key: string]: components["schemas"]["AuditFieldChange"];
+        };
+        /** @description Till's design (issue 34): one change to the merchant's keys, roles, webhook configurations or settings, written in the same transaction as the change itself (a change that rolled back has no entry, and none is made without one). */
+        AuditEntry: {
+            /** @description The entry's id; later entries have larger ids. */
+            id: number;
+            /**
+             * @description Always `audit_entry`.
+             * @constant
+             */
+            object: "audit_entry";
+            action: components["schemas"]["AuditAction"];
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"];
+            changes: components["schemas"]["AuditChanges"];
+            /** @description The `X-Request-Id` of the request that made the change; null when none did. */
+            requestId: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The mode of the key (or dashboard session) that made the change. */
+            livemode: boolean;
+        };
+        /** @description A page of audit entries, newest first. */
+        AuditEntryList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The entries of this page. */
+            data: components["schemas"]["AuditEntry"][];
+            /** @description True when another page follows. */
+            hasMore: boolean;
+        };
     };
     responses: {
         /** @description The key is missing or invalid. */
@@ -11348,6 +11466,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this action (`role.created`) or family (`restricted_key.*`). */
+                action?: string;
+                /** @description Only entries made by this key (its display prefix, `sk_test_AbCd`) or this dashboard session (its id). */
+                actor?: string;
+                /** @description Only entries made by API keys (`api_key`) or in the dashboard (`dashboard`). */
+                actorType?: "api_key" | "dashboard";
+                /** @description Only entries made at or after this instant. */
+                createdFrom?: string;
+                /** @description Only entries made strictly before this instant. */
+                createdBefore?: string;
+                /** @description Page size, 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the id of the last item already held. The page holds the items that come after it (older items, as lists are newest first). Repeat the request with the last item's id to get the next page while `hasMore` is true. */
+                startingAfter?: components["parameters"]["StartingAfter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryList"];
                 };
             };
             400: components["responses"]["BadRequest"];

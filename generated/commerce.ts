@@ -2063,6 +2063,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auditEntry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit entries
+         * @description Till's design (the source documents have no audit log): lists the changes made to the
+         *     merchant's roles and restricted keys, webhook configurations, locations and merchants, in the
+         *     key's mode, as an OData page `{value, @odata.count, @odata.nextLink}`: what was done
+         *     (`action`), by whom (`actor`: the calling key's display prefix, never the whole key, or a
+         *     dashboard session), to what (`target`), which fields changed (`changes`, before and after; a
+         *     signing secret or a key never appears), by which request and when. Each entry is written in
+         *     the same transaction as its change: a change that failed or rolled back has none. The
+         *     Checkout & Billing interface lists the same entries (`GET /v1/audit-entries`).
+         *
+         *     `$filter` takes `id`, `action`, `createdDateTime`, and the actor's and target's fields by
+         *     the names `actorType`, `actorKeyPrefix`, `actorSession`, `targetType` and `targetId` (for
+         *     example `startswith(action,'restricted_key.') and actorKeyPrefix eq 'sk_test_AbCd' and
+         *     createdDateTime ge 2026-11-22T00:00:00Z`); `$orderby` takes `id` and `createdDateTime`.
+         *     Newest first by default; `$top` is at most 100 and defaults to 25; `@odata.nextLink` is
+         *     present while more entries follow.
+         *
+         *     Called by the merchant's server with its secret key.
+         *
+         *     Scope: `auditentry.read`.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4440,6 +4478,80 @@ export interface components {
             "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
             /** @description The logs of this page, in `$orderby` order (newest first when omitted). */
             value: components["schemas"]["RequestLog"][];
+        };
+        /**
+         * @description What was done, `<target type>.<verb>`: a role created or deleted, a restricted key created or revoked, a webhook configuration created, updated (enabling and disabling it included) or deleted, a merchant location created, a further merchant created.
+         * @example restricted_key.created
+         * @enum {string}
+         */
+        AuditAction: "role.created" | "role.deleted" | "restricted_key.created" | "restricted_key.revoked" | "webhook_configuration.created" | "webhook_configuration.updated" | "webhook_configuration.deleted" | "merchant_location.created" | "merchant.created";
+        /** @description Who made the change: an API key, named by its display prefix only (`sk_test_AbCd`, never the whole key), or a dashboard session. */
+        AuditActor: {
+            /**
+             * @description `api_key` for a call with a secret or restricted key; `dashboard` for an action in the dashboard.
+             * @enum {string}
+             */
+            type: "api_key" | "dashboard";
+            /**
+             * @description The calling key's display prefix (`sk_test_AbCd`, `rk_live_Q9xZ`); null for a dashboard session.
+             * @example sk_test_AbCd
+             */
+            keyPrefix: string | null;
+            /** @description The dashboard session's id; null for an API key. */
+            session: string | null;
+        };
+        /** @description What was changed. */
+        AuditTarget: {
+            /**
+             * @description The kind of object changed.
+             * @enum {string}
+             */
+            type: "role" | "restricted_key" | "webhook_configuration" | "merchant_location" | "merchant";
+            /**
+             * @description Its id, as text (the ids of both interfaces' objects).
+             * @example 12
+             */
+            id: string;
+        };
+        /** @description One field's value before and after the change: `before` is null for a creation, `after` null for a deletion. A signing secret's or a key's value is never shown: a changed secret reads `[redacted]` on both sides. */
+        AuditFieldChange: {
+            /** @description The value before the change (null when there was none). */
+            before: unknown;
+            /** @description The value after the change (null when there is none). */
+            after: unknown;
+        };
+        /**
+         * @description The changed fields by name, each with its value before and after. Only fields that changed are listed; secrets are never shown (`[redacted]`).
+         * @example {
+         *       "enabled": {
+         *         "before": true,
+         *         "after": false
+         *       }
+         *     }
+         */
+        AuditChanges: {
+            [key: string]: components["schemas"]["AuditFieldChange"];
+        };
+        /** @description Till's design (issue 34): one change to the merchant's keys, roles, webhook configurations or settings, written in the same transaction as the change itself (a change that rolled back has no entry, and none is made without one). The same entry the Checkout & Billing interface lists at `GET /v1/audit-entries`. */
+        AuditEntry: {
+            /** @description The entry's id; later entries have larger ids. */
+            id: number;
+            action: components["schemas"]["AuditAction"];
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"];
+            changes: components["schemas"]["AuditChanges"];
+            /** @description The `X-Request-Id` of the request that made the change; null when none did. */
+            requestId: string | null;
+            createdDateTime: components["schemas"]["Timestamp"];
+            /** @description The mode of the key (or dashboard session) that made the change. */
+            livemode: boolean;
+        };
+        /** @description An OData page of audit entries. */
+        AuditEntryList: {
+            /** @description The entries of this page. */
+            value: components["schemas"]["AuditEntry"][];
+            "@odata.count"?: components["schemas"]["ODataTotalCount"];
+            "@odata.nextLink"?: components["schemas"]["ODataNextLink"];
         };
     };
     responses: {
@@ -7459,6 +7571,48 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description OData filter expression. Comparisons `eq`, `ne`, `gt`, `ge`, `lt`, `le` on a field and a literal (numbers bare, strings in single quotes, enum values as strings), joined by `and` / `or`, with parentheses. Example: `status eq 'Paid' and totalDue gt 10`. */
+                $filter?: components["parameters"]["ODataFilter"];
+                /** @description Comma-separated sort keys, each a field optionally followed by `asc` or `desc`, for example `id desc`. */
+                $orderby?: components["parameters"]["ODataOrderBy"];
+                /** @description Page size. Till's design - at most 100; 25 when omitted. */
+                $top?: components["parameters"]["ODataTop"];
+                /** @description Number of items to skip (offset). */
+                $skip?: components["parameters"]["ODataSkip"];
+                /** @description When true the response carries `@odata.count`, the number of items matching `$filter` regardless of paging. */
+                $count?: components["parameters"]["ODataCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

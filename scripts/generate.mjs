@@ -2,8 +2,8 @@
 // Turns the hand-written contracts in openapi/ into the files everything else loads:
 //   generated/<api>.openapi.json  (Redocly bundle: server validator, Prism mock, conformance)
 //   generated/<api>.ts            (openapi-typescript: server handler types, SDK types)
-//   server/shared/vocabulary.generated.ts  (the contract's event types, error codes and error
-//                                 types as constant lists, for the domain core, which never
+//   server/shared/vocabulary.generated.ts  (the contract's event types, error codes, error
+//                                 types and audit actions as constant lists, for the domain core, which never
 //                                 imports generated/: it speaks the contract's words, not its shapes)
 //
 //   npm run generate           write generated/
@@ -67,6 +67,12 @@ const VOCABULARY = [
     pick: (doc) => doc.components.schemas.ErrorCode.enum,
   },
   { constant: 'ERROR_TYPES', type: 'ErrorType', doc: 'Every error type of the contracts (`ErrorType`).', pick: (doc) => doc.components.schemas.ErrorType.enum },
+  {
+    constant: 'AUDIT_ACTIONS',
+    type: 'AuditAction',
+    doc: 'Every action of the audit log (`AuditAction`, shared by both interfaces).',
+    pick: (doc) => doc.components.schemas.AuditAction.enum,
+  },
 ];
 
 /**

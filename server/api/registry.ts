@@ -3,6 +3,7 @@ import { clientTokenHandlers } from './checkout/client-token.js';
 import { disputeHandlers } from './checkout/disputes.js';
 import { eventHandlers } from './checkout/events.js';
 import { requestLogHandlers } from './checkout/request-logs.js';
+import { auditEntryHandlers } from './checkout/audit-entries.js';
 import { holdHandlers } from './checkout/holds.js';
 import { invoiceHandlers } from './checkout/invoices.js';
 import { refundHandlers } from './checkout/refunds.js';
@@ -28,6 +29,7 @@ import { inventoryHandlers } from './commerce/inventory.js';
 import { commerceSubscriptionHandlers } from './commerce/subscriptions.js';
 import { merchantHandlers } from './commerce/merchants.js';
 import { identityHandlers } from './commerce/identity.js';
+import { auditLogHandlers } from './commerce/audit-log.js';
 import { paymentLinkHandlers } from './commerce/payment-links.js';
 import { paymentLinkPublicHandlers } from './commerce/payment-link-public.js';
 import { commerceRequestLogHandlers } from './commerce/request-logs.js';
@@ -53,6 +55,7 @@ export const checkoutHandlers: CheckoutHandlers = {
   ...portalSessionHandlers,
   ...eventHandlers,
   ...requestLogHandlers,
+  ...auditEntryHandlers,
 };
 
 /** Every implemented operation of the Commerce interface. */
@@ -69,6 +72,7 @@ export const commerceHandlers: CommerceHandlers = {
   ...commerceSubscriptionHandlers,
   ...merchantHandlers,
   ...identityHandlers,
+  ...auditLogHandlers,
   ...paymentLinkHandlers,
   ...paymentLinkPublicHandlers,
   ...commerceRequestLogHandlers,

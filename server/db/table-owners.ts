@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   message_attachments: 'domain/messages',
   sandbox_clocks: 'domain/clocks',
   request_logs: 'domain/request-logs',
+  audit_entries: 'domain/audit',
   // L2 money
   payments: 'domain/payments',
   payment_methods: 'domain/payments',

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
 import { hashSecret, sameHash } from '../shared/crypto.js';
 import { TtlCache } from '../shared/ttl-cache.js';
-import { parseKeyPrefix } from '../domain/merchants/keys.js';
+import { keyDisplayPrefix, parseKeyPrefix } from '../domain/merchants/keys.js';
 import { findActiveKey } from '../domain/merchants/merchant.service.js';
 import { onKeyRevoked } from '../domain/merchants/key-revocation.js';
 import { sessionForClientSecret } from '../domain/checkout/session.service.js';
@@ -152,7 +152,8 @@ async function commerceKeyAuth(db: Kysely<Database>, route: RouteOperation, apiK
     });
   }
   const grants = grantsFor(route, key);
-  return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
+  const keyPrefix = keyDisplayPrefix(apiKey);
+  return { kind: 'api_key', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, keyPrefix, ratePlan: key.ratePlan, sessionId: null, grants };
 }
 
 /** The Checkout interface's bearer key: a secret or restricted key, or a publishable key with the session's client secret. */
@@ -173,7 +174,8 @@ async function bearerKeyAuth(
       });
     }
     const grants = grantsFor(route, key);
-    return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, ratePlan: key.ratePlan, sessionId: null, grants };
+    const keyPrefix = keyDisplayPrefix(bearer);
+    return { kind: 'secret', merchantId: key.merchantId, livemode: key.livemode, keyId: key.keyId, keyPrefix, ratePlan: key.ratePlan, sessionId: null, grants };
   }
   // A publishable key is never valid without the client secret of the session it targets.
   if (!presented.clientSecret)

@@ -14,6 +14,8 @@ export interface AuthContext {
   livemode: boolean;
   /** The API key used, for rate limits; null for client-secret and public calls. */
   keyId: number | null;
+  /** A server key's display prefix (`sk_test_AbCd`, never the key): who the audit log says made a change. */
+  keyPrefix?: string;
   ratePlan: RatePlan;
   /** The one checkout session a publishable key or client secret may act on. */
   sessionId: string | null;

@@ -102,3 +102,17 @@ export const ERROR_TYPES = [
   "processor_error",
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** Every action of the audit log (`AuditAction`, shared by both interfaces). */
+export const AUDIT_ACTIONS = [
+  "role.created",
+  "role.deleted",
+  "restricted_key.created",
+  "restricted_key.revoked",
+  "webhook_configuration.created",
+  "webhook_configuration.updated",
+  "webhook_configuration.deleted",
+  "merchant_location.created",
+  "merchant.created",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

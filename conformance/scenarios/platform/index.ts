@@ -12,6 +12,7 @@ import { errors } from './errors.js';
 import { idempotency } from './idempotency.js';
 import { idempotencyPosts } from './idempotency-posts.js';
 import { keysAndRoles } from './keys-and-roles.js';
+import { auditLog } from './audit-log.js';
 import { modes } from './modes.js';
 import { ratePlans } from './rate-plans.js';
 import { requestLogs } from './request-logs.js';
@@ -24,6 +25,7 @@ export const platformScenarios: Scenario[] = [
   ...authScopes,
   ...modes,
   ...keysAndRoles,
+  ...auditLog,
   ...errors,
   ...idempotency,
   ...idempotencyPosts,

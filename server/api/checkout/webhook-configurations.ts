@@ -6,6 +6,7 @@ import {
   updateConfiguration,
 } from '../../domain/webhooks/configuration.service.js';
 import { listDeliveries, resendDelivery, sendTestEvent } from '../../domain/webhooks/delivery-log.js';
+import { trailOf } from '../audit.js';
 import { created, deliverySettings, listOf, ok, pageOf } from '../kit.js';
 import type { AppDeps, CheckoutHandlers } from '../types.js';
 import { configurationView, deliveryView } from './views/webhook.view.js';
@@ -15,8 +16,9 @@ import { configurationView, deliveryView } from './views/webhook.view.js';
 const urlPolicy = (deps: AppDeps) => ({ allowLoopback: deps.config.allowLoopbackWebhooks });
 
 export const webhookConfigurationHandlers: CheckoutHandlers = {
-  async createWebhookConfiguration({ db, deps, tenant, body }) {
-    const row = await createConfiguration(db, deps.clock, urlPolicy(deps), tenant, body);
+  async createWebhookConfiguration(input) {
+    const { db, deps, tenant, body } = input;
+    const row = await createConfiguration(db, deps.clock, urlPolicy(deps), tenant, body, trailOf(input));
     return created({ ...configurationView(row), sandboxSecret: row.sandbox_secret, liveSecret: row.live_secret });
   },
   async listWebhookConfigurations({ db, tenant, query }) {
@@ -25,12 +27,14 @@ export const webhookConfigurationHandlers: CheckoutHandlers = {
   async retrieveWebhookConfiguration({ db, tenant, path }) {
     return ok(configurationView(await getConfiguration(db, tenant, path.id)));
   },
-  async updateWebhookConfiguration({ db, deps, tenant, path, body }) {
-    const { row, generated } = await updateConfiguration(db, deps.clock, urlPolicy(deps), tenant, path.id, body);
+  async updateWebhookConfiguration(input) {
+    const { db, deps, tenant, path, body } = input;
+    const { row, generated } = await updateConfiguration(db, deps.clock, urlPolicy(deps), tenant, path.id, body, trailOf(input));
     return ok({ ...configurationView(row), ...generated });
   },
-  async deleteWebhookConfiguration({ db, tenant, path }) {
-    await deleteConfiguration(db, tenant, path.id);
+  async deleteWebhookConfiguration(input) {
+    const { db, tenant, path } = input;
+    await deleteConfiguration(db, tenant, path.id, trailOf(input));
     return ok({ id: path.id, object: 'webhook_configuration' as const, deleted: true as const });
   },
   async sendWebhookTestEvent({ db, deps, tenant, path, body }) {

@@ -2,6 +2,7 @@ import { createRestrictedKey, createRole, currentUser, getRole, revokeRestricted
 import { deleteRole, getRestrictedKey, listRestrictedKeys, listRoles } from '../../domain/merchants/key-admin.service.js';
 import { SCOPES } from '../../domain/merchants/scopes.js';
 import { compileQuery } from '../../odata/index.js';
+import { trailOf } from '../audit.js';
 import { created, noContent, ok } from '../kit.js';
 import type { CommerceHandlers } from '../types.js';
 import { odataBody } from './odata-list.js';
@@ -16,15 +17,16 @@ export const identityHandlers: CommerceHandlers = {
     const compiled = compileQuery(roleResource, query);
     return ok(odataBody(await listRoles(db, tenant.merchantId, compiled), compiled, '/v1/role', roleView));
   },
-  async createRole({ db, deps, tenant, auth, body }) {
-    return created(roleView(await createRole(db, deps.clock, tenant.merchantId, body, auth.grants)));
+  async createRole(input) {
+    const { db, deps, tenant, auth, body } = input;
+    return created(roleView(await createRole(db, deps.clock, tenant.merchantId, body, auth.grants, trailOf(input))));
   },
   async getRole({ db, tenant, path }) {
     return ok(roleView(await getRole(db, tenant.merchantId, path.id)));
   },
   // Only a full secret key reaches this (x-secret-key-only).
-  async deleteRole({ db, tenant, path }) {
-    await deleteRole(db, tenant.merchantId, path.id);
+  async deleteRole(input) {
+    await deleteRole(input.db, input.tenant.merchantId, input.path.id, trailOf(input));
     return noContent();
   },
   async listScopes() {
@@ -34,15 +36,17 @@ export const identityHandlers: CommerceHandlers = {
     const compiled = compileQuery(restrictedKeyResource, query);
     return ok(odataBody(await listRestrictedKeys(db, tenant, path.id, compiled), compiled, `/v1/role/${path.id}/keys`, restrictedKeyInfoView));
   },
-  async createRestrictedKey({ db, deps, tenant, auth, path, body }) {
-    return created(restrictedKeyView(await createRestrictedKey(db, deps.clock, tenant, path.id, body?.description, auth.grants)));
+  async createRestrictedKey(input) {
+    const { db, deps, tenant, auth, path, body } = input;
+    return created(restrictedKeyView(await createRestrictedKey(db, deps.clock, tenant, path.id, body?.description, auth.grants, trailOf(input))));
   },
   async getRestrictedKey({ db, tenant, path }) {
     return ok(restrictedKeyInfoView(await getRestrictedKey(db, tenant, path.id, path.keyId)));
   },
   // The revocation is announced (onKeyRevoked): this process's key cache forgets the key at once.
-  async revokeRestrictedKey({ db, deps, tenant, path }) {
-    await revokeRestrictedKey(db, deps.clock, tenant, path.id, path.keyId);
+  async revokeRestrictedKey(input) {
+    const { db, deps, tenant, path } = input;
+    await revokeRestrictedKey(db, deps.clock, tenant, path.id, path.keyId, trailOf(input));
     return noContent();
   },
 };

@@ -43,6 +43,7 @@ import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
 import * as webhookAttemptHeaders from './2026_11_27_0044_webhook_attempt_headers.js';
 import * as traceContext from './2026_11_27_0045_trace_context.js';
 import * as requestLogs from './2026_11_27_0046_request_logs.js';
+import * as auditEntries from './2026_11_27_0047_audit_entries.js';
 import * as dashboardSessions from './2026_11_27_0048_dashboard_sessions.js';
 
 /**
@@ -94,5 +95,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0044_webhook_attempt_headers': webhookAttemptHeaders,
   '2026_11_27_0045_trace_context': traceContext,
   '2026_11_27_0046_request_logs': requestLogs,
+  '2026_11_27_0047_audit_entries': auditEntries,
   '2026_11_27_0048_dashboard_sessions': dashboardSessions,
 };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type AuditTrail, createdFields } from '../../db/audit-trail.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation, sqlState } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
@@ -80,8 +81,11 @@ export interface NewRole {
 
 const nameTaken = (name: string) => new AppError('invalid_state', { param: 'name', message: `A role named '${name}' already exists.` });
 
-/** Makes a role of the merchant: known scopes only (400), no more than the caller holds (403), a name not in use (409). */
-export async function createRole(db: Kysely<Database>, clock: Clock, merchantId: number, input: NewRole, grants: Grants): Promise<Role> {
+/**
+ * Makes a role of the merchant: known scopes only (400), no more than the caller holds (403), a
+ * name not in use (409). Recorded on `trail` with it, when given.
+ */
+export async function createRole(db: Kysely<Database>, clock: Clock, merchantId: number, input: NewRole, grants: Grants, trail?: AuditTrail): Promise<Role> {
   const name = input.name.trim();
   if (name.length === 0) throw new AppError('parameter_invalid', { param: 'name', message: 'A role name must not be blank.' });
   const unknown = input.scopes.find((scope) => !isScope(scope));
@@ -96,12 +100,23 @@ export async function createRole(db: Kysely<Database>, clock: Clock, merchantId:
   refuseEscalation(grants, input.scopes, 'make a role');
   if (name.toLowerCase() === OWNER_ROLE.toLowerCase() || (await roleNameTaken(db, merchantId, name))) throw nameTaken(name);
   const scopes = [...new Set(input.scopes)].sort();
-  return insertRole(db, { merchant_id: merchantId, name, description: input.description?.trim() || null, scopes, created_at: clock.now() }).catch(
-    (error: unknown) => {
+  return db.transaction().execute(async (trx) => {
+    const role = await insertRole(trx, {
+      merchant_id: merchantId,
+      name,
+      description: input.description?.trim() || null,
+      scopes,
+      created_at: clock.now(),
+    }).catch((error: unknown) => {
       throw isUniqueViolation(error, 'roles_name') ? nameTaken(name) : error;
-    },
-  );
+    });
+    await trail?.(trx, { action: 'role.created', targetId: role.id, changes: createdFields(roleFields(role)) });
+    return role;
+  });
 }
+
+/** A role's fields as the audit log shows them. */
+export const roleFields = (role: Role) => ({ name: role.name, description: role.description, scopes: role.scopes });
 
 const noSuchRole = (roleId: number) => new AppError('resource_not_found', { message: `No role ${roleId}.` });
 
@@ -119,7 +134,10 @@ export interface NewRestrictedKey {
   role: Role;
 }
 
-/** Makes a restricted key carrying the role, in the tenant's mode. A restricted caller may only make one within its own scopes. */
+/**
+ * Makes a restricted key carrying the role, in the tenant's mode. A restricted caller may only make
+ * one within its own scopes. Recorded on `trail` (its prefix, never the key), when given.
+ */
 export async function createRestrictedKey(
   db: Kysely<Database>,
   clock: Clock,
@@ -127,11 +145,24 @@ export async function createRestrictedKey(
   roleId: number,
   description: string | undefined,
   grants: Grants,
+  trail?: AuditTrail,
 ): Promise<NewRestrictedKey> {
   const role = await getRole(db, tenant.merchantId, roleId);
   refuseEscalation(grants, role.scopes, 'make a key of a role');
   const key = newApiKey('restricted', tenant.livemode);
-  const row = await insertRestrictedKey(db, {
+  const row = await db.transaction().execute(async (trx) => {
+    const made = await insertKeyOfRole(trx, tenant, role, key, description, clock);
+    await trail?.(trx, { action: 'restricted_key.created', targetId: made.id, changes: createdFields(keyFields(made, role)) });
+    return made;
+  });
+  return { key, row, role };
+}
+
+/** A restricted key's fields as the audit log shows them: its display prefix, never the key. */
+const keyFields = (row: ApiKey, role: Role) => ({ keyPrefix: row.key_prefix, roleId: role.id, roleName: role.name, description: row.description });
+
+async function insertKeyOfRole(db: Db, tenant: Tenant, role: Role, key: string, description: string | undefined, clock: Clock): Promise<ApiKey> {
+  return insertRestrictedKey(db, {
     merchant_id: tenant.merchantId,
     livemode: tenant.livemode,
     kind: 'restricted',
@@ -142,15 +173,26 @@ export async function createRestrictedKey(
     created_at: clock.now(),
   }).catch((error: unknown) => {
     // The role was deleted meanwhile (DELETE /v1/role/{id} locks it, then deletes it).
-    throw sqlState(error) === '23503' ? noSuchRole(roleId) : error;
+    throw sqlState(error) === '23503' ? noSuchRole(role.id) : error;
   });
-  return { key, row, role };
 }
 
-/** Revokes a restricted key of the role in the tenant's mode; answers its hash (to forget it at once). */
-export async function revokeRestrictedKey(db: Kysely<Database>, clock: Clock, tenant: Tenant, roleId: number, keyId: number): Promise<string> {
-  const hash = await revokeRestrictedKeyRow(db, tenant, roleId, keyId, clock.now());
-  if (!hash) throw new AppError('resource_not_found', { message: `No active restricted key ${keyId} of role ${roleId} in this mode.` });
+/** Revokes a restricted key of the role in the tenant's mode, recorded on `trail` when given; answers its hash (to forget it at once). */
+export async function revokeRestrictedKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  tenant: Tenant,
+  roleId: number,
+  keyId: number,
+  trail?: AuditTrail,
+): Promise<string> {
+  const revokedAt = clock.now();
+  const hash = await db.transaction().execute(async (trx) => {
+    const revoked = await revokeRestrictedKeyRow(trx, tenant, roleId, keyId, revokedAt);
+    if (!revoked) throw new AppError('resource_not_found', { message: `No active restricted key ${keyId} of role ${roleId} in this mode.` });
+    await trail?.(trx, { action: 'restricted_key.revoked', targetId: keyId, changes: { revokedAt: { before: null, after: revokedAt } } });
+    return revoked;
+  });
   announceKeyRevoked({ merchantId: tenant.merchantId, livemode: tenant.livemode, keyId, keyHash: hash });
   return hash;
 }

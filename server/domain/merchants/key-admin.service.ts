@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type AuditTrail, deletedFields } from '../../db/audit-trail.js';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ListPage, ListQuery } from '../../odata/index.js';
@@ -6,7 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { Role } from './identity.tables.js';
-import { getRole, revokeRestrictedKey } from './identity.service.js';
+import { getRole, revokeRestrictedKey, roleFields } from './identity.service.js';
 import {
   allMerchantKeyRows,
   allMerchantRoleRows,
@@ -37,9 +38,9 @@ const s = (n: number) => (n === 1 ? '' : 's');
 /**
  * Deletes a role of the merchant with its revoked keys; 404 when it is not the merchant's, 409
  * `invalid_state` while an active key (either mode) carries it. The role is locked first, so a
- * key made meanwhile either counts here or finds no role.
+ * key made meanwhile either counts here or finds no role. Recorded on `trail` when given.
  */
-export async function deleteRole(db: Kysely<Database>, merchantId: number, roleId: number): Promise<Role> {
+export async function deleteRole(db: Kysely<Database>, merchantId: number, roleId: number, trail?: AuditTrail): Promise<Role> {
   return db.transaction().execute(async (trx) => {
     const role = await lockRole(trx, merchantId, roleId);
     if (!role) throw new AppError('resource_not_found', { message: `No role ${roleId}.` });
@@ -50,6 +51,7 @@ export async function deleteRole(db: Kysely<Database>, merchantId: number, roleI
       });
     }
     await deleteRoleRow(trx, roleId);
+    await trail?.(trx, { action: 'role.deleted', targetId: role.id, changes: deletedFields(roleFields(role)) });
     return role;
   });
 }

@@ -3,6 +3,7 @@
 // city (a merchant made by `npm run merchant`, or the test-merchant operation). Invoices carry
 // the primary location unless they name another; a new location may take over as primary.
 import type { Kysely } from 'kysely';
+import { type AuditTrail, createdFields } from '../../db/audit-trail.js';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { MerchantLocation } from './identity.tables.js';
@@ -40,15 +41,21 @@ export interface LocationToCreate {
 
 const blankToNull = (value: string | undefined): string | null => (value?.trim() ? value.trim() : null);
 
-/** Adds a location of the merchant; the first one, or one asked to be, becomes the primary one. */
-export async function createLocation(db: Kysely<Database>, clock: Clock, merchantId: number, input: LocationToCreate): Promise<MerchantLocation> {
+/** Adds a location of the merchant; the first one, or one asked to be, becomes the primary one. Recorded on `trail` when given. */
+export async function createLocation(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: number,
+  input: LocationToCreate,
+  trail?: AuditTrail,
+): Promise<MerchantLocation> {
   return db.transaction().execute(async (trx) => {
     await lockMerchantLocations(trx, merchantId);
     if ((await countLocationRows(trx, merchantId)) >= MAX_LOCATIONS)
       throw new AppError('invalid_state', { message: `A merchant has at most ${MAX_LOCATIONS} locations; this one has that many.` });
     const primary = input.isPrimary === true || !(await hasPrimaryLocationRow(trx, merchantId));
     if (primary) await demotePrimaryLocationRow(trx, merchantId);
-    return insertLocation(trx, {
+    const location = await insertLocation(trx, {
       merchant_id: merchantId,
       name: input.name.trim(),
       address_line1: input.addressLine1.trim(),
@@ -61,8 +68,23 @@ export async function createLocation(db: Kysely<Database>, clock: Clock, merchan
       is_primary: primary,
       created_at: clock.now(),
     });
+    await trail?.(trx, { action: 'merchant_location.created', targetId: location.id, changes: createdFields(locationFields(location)) });
+    return location;
   });
 }
+
+/** A location's fields as the audit log shows them. */
+const locationFields = (l: MerchantLocation) => ({
+  name: l.name,
+  addressLine1: l.address_line1,
+  addressLine2: l.address_line2,
+  city: l.city,
+  region: l.region,
+  postalCode: l.postal_code,
+  country: l.country,
+  phone: l.phone,
+  isPrimary: l.is_primary,
+});
 
 /**
  * Gives a merchant made without an address its primary location: named after it, in its country,

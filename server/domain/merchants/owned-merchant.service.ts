@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type AuditTrail, createdFields } from '../../db/audit-trail.js';
 import type { Database } from '../../db/schema.js';
 import type { MerchantLocation } from './identity.tables.js';
 import type { Merchant } from './merchant.tables.js';
@@ -34,12 +35,14 @@ const blankToNull = (value: string | undefined): string | null => (value?.trim()
 /**
  * Creates a further merchant owned by the caller's user (`POST /v1/merchant`): the same person
  * becomes the new merchant's owner. A sandbox merchant cannot (its keys expire within the hour).
+ * Recorded on the caller's `trail` when given (never the new merchant's keys).
  */
 export async function createOwnedMerchant(
   db: Kysely<Database>,
   clock: Clock,
   caller: Tenant,
   input: Omit<MerchantToCreate, 'also' | 'ratePlan' | 'brandColor'> & { location?: NewLocation | undefined },
+  trail?: AuditTrail,
 ): Promise<OwnedMerchant> {
   const parent = await findMerchant(db, caller.merchantId);
   if (parent.parent_merchant_id !== null)
@@ -58,6 +61,7 @@ export async function createOwnedMerchant(
         last_name: owner.last_name,
         created_at: made.created_at,
       });
+      await trail?.(trx, { action: 'merchant.created', targetId: made.id, changes: createdFields(merchantFields(made)) });
       if (!place) return;
       location = await insertLocation(trx, {
         merchant_id: made.id,
@@ -76,3 +80,13 @@ export async function createOwnedMerchant(
   });
   return { merchant, location, keys: caller.livemode ? credentials.keys.live : credentials.keys.test };
 }
+
+/** A merchant's fields as the audit log shows them. */
+const merchantFields = (m: Merchant) => ({
+  name: m.name,
+  email: m.email,
+  slug: m.slug,
+  website: m.website,
+  country: m.country,
+  defaultCurrency: m.default_currency,
+});

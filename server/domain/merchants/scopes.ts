@@ -17,6 +17,7 @@ const BOTH: ScopeInterface[] = ['checkout', 'commerce'];
 
 const CATALOG: Array<[string, string, ScopeInterface[]]> = [
   ['account.read', 'Read accounts and balances.', M],
+  ['auditentry.read', 'Read the audit log: who changed keys, roles, webhook configurations and settings, and when.', BOTH],
   ['checkout.session.cancel', 'Cancel checkout sessions.', C],
   ['checkout.session.capture', 'Capture and release card holds of checkout sessions.', C],
   ['checkout.session.cards.confirm_otp', "Confirm a saved card's one-time code (publishable key).", C],

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { type AuditTrail, type FieldChanges, REDACTED, changedFields, createdFields, deletedFields } from '../../db/audit-trail.js';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { WebhookConfigurationRow } from './webhook.tables.js';
@@ -69,8 +70,36 @@ export async function getConfiguration(db: Db, owner: WebhookOwner, id: number):
   return row;
 }
 
-/** Creates a configuration; a secret left out is generated. Both secrets are returned, once. */
-export async function createConfiguration(db: Db, clock: Clock, policy: UrlPolicy, owner: WebhookOwner, input: NewWebhookConfiguration) {
+/** A configuration's fields as the audit log shows them: its signing secrets never, only that they are set. */
+function configurationFields(row: WebhookConfigurationRow) {
+  return {
+    sandboxUrl: row.sandbox_url,
+    liveUrl: row.live_url,
+    subscribedEvents: row.subscribed_events,
+    enabled: row.enabled,
+    description: row.description,
+    sandboxSecret: REDACTED,
+    liveSecret: REDACTED,
+  };
+}
+
+/** What changed between two versions of a configuration; a changed secret shows as `[redacted]` on both sides. */
+function configurationChanges(before: WebhookConfigurationRow, after: WebhookConfigurationRow): FieldChanges {
+  const changes = changedFields(configurationFields(before), configurationFields(after));
+  if (before.sandbox_secret !== after.sandbox_secret) changes.sandboxSecret = { before: REDACTED, after: REDACTED };
+  if (before.live_secret !== after.live_secret) changes.liveSecret = { before: REDACTED, after: REDACTED };
+  return changes;
+}
+
+/** Creates a configuration; a secret left out is generated. Both secrets are returned, once. Recorded on `trail` when given. */
+export async function createConfiguration(
+  db: Kysely<Database>,
+  clock: Clock,
+  policy: UrlPolicy,
+  owner: WebhookOwner,
+  input: NewWebhookConfiguration,
+  trail?: AuditTrail,
+) {
   if (input.sandboxUrl === undefined && input.liveUrl === undefined) {
     throw new AppError('parameter_missing', {
       param: 'sandboxUrl',
@@ -82,17 +111,21 @@ export async function createConfiguration(db: Db, clock: Clock, policy: UrlPolic
   const subscribedEvents = input.subscribedEvents ?? ['*'];
   checkSubscriptions(subscribedEvents);
   const now = clock.now();
-  return insertConfiguration(db, {
-    merchant_id: owner.merchantId,
-    sandbox_url: input.sandboxUrl ?? null,
-    sandbox_secret: input.sandboxSecret ?? newSigningSecret(),
-    live_url: input.liveUrl ?? null,
-    live_secret: input.liveSecret ?? newSigningSecret(),
-    subscribed_events: JSON.stringify(subscribedEvents),
-    enabled: input.enabled ?? true,
-    description: input.description ?? null,
-    created_at: now,
-    updated_at: now,
+  return db.transaction().execute(async (trx) => {
+    const row = await insertConfiguration(trx, {
+      merchant_id: owner.merchantId,
+      sandbox_url: input.sandboxUrl ?? null,
+      sandbox_secret: input.sandboxSecret ?? newSigningSecret(),
+      live_url: input.liveUrl ?? null,
+      live_secret: input.liveSecret ?? newSigningSecret(),
+      subscribed_events: JSON.stringify(subscribedEvents),
+      enabled: input.enabled ?? true,
+      description: input.description ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    await trail?.(trx, { action: 'webhook_configuration.created', targetId: row.id, changes: createdFields(configurationFields(row)) });
+    return row;
   });
 }
 
@@ -116,6 +149,7 @@ export async function updateConfiguration(
   owner: WebhookOwner,
   id: number,
   input: WebhookConfigurationChanges,
+  trail?: AuditTrail,
 ) {
   await getConfiguration(db, owner, id);
   if (input.sandboxSecret !== undefined && input.rotateSandboxSecret)
@@ -149,12 +183,17 @@ export async function updateConfiguration(
       description: input.description === undefined ? current.description : input.description,
       updated_at: clock.now(),
     });
+    await trail?.(trx, { action: 'webhook_configuration.updated', targetId: id, changes: configurationChanges(current, row) });
     return { row, generated };
   });
 }
 
-/** Deletes a configuration with its deliveries (pending retries included) and their log. */
-export async function deleteConfiguration(db: Db, owner: WebhookOwner, id: number): Promise<void> {
-  if (!(await deleteConfigurationRow(db, owner, id)))
-    throw new AppError('resource_not_found', { param: 'id', message: `No such webhook configuration: ${id}.` });
+/** Deletes a configuration with its deliveries (pending retries included) and their log. Recorded on `trail` when given. */
+export async function deleteConfiguration(db: Kysely<Database>, owner: WebhookOwner, id: number, trail?: AuditTrail): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const current = await findConfiguration(trx, owner, id, { lock: true });
+    if (!current || !(await deleteConfigurationRow(trx, owner, id)))
+      throw new AppError('resource_not_found', { param: 'id', message: `No such webhook configuration: ${id}.` });
+    await trail?.(trx, { action: 'webhook_configuration.deleted', targetId: id, changes: deletedFields(configurationFields(current)) });
+  });
 }
