@@ -23,7 +23,19 @@ import { type RunningTarget, startNodeHttp, startPgFloor, startPrismTarget, star
 import { autocannonVersion, measure, OPERATIONS, type Row, type TargetName } from './bench-load.js';
 
 /** The parts a run measures (`BENCH_ONLY`, comma-separated); all by default. */
-const PARTS = ['till-pglite', 'till-postgres', 'till-postgres-2', 'node-http', 'pg-floor', 'prism', 'payments', 'cold-start', 'webhooks', 'invoices'] as const;
+const PARTS = [
+  'till-pglite',
+  'till-postgres',
+  'till-postgres-2',
+  'node-http',
+  'pg-floor',
+  'prism',
+  'payments',
+  'cold-start',
+  'webhooks',
+  'invoices',
+  'clock',
+] as const;
 export type Part = (typeof PARTS)[number];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
@@ -188,7 +200,7 @@ export async function benchWebhooksPart(baseline: Baseline | undefined): Promise
 }
 /** Node, the machine, autocannon and (when a PostgreSQL part runs and it answers) the PostgreSQL server. */
 export async function describeEnvironment() {
-  const postgres = ['till-postgres', 'till-postgres-2', 'payments', 'cold-start', 'webhooks', 'invoices'].some((part) => wanted(part as Part))
+  const postgres = ['till-postgres', 'till-postgres-2', 'payments', 'cold-start', 'webhooks', 'invoices', 'clock'].some((part) => wanted(part as Part))
     ? await probePostgres()
     : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
   const environment = {

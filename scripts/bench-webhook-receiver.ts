@@ -15,6 +15,8 @@ export interface WebhookReceiver {
   receipts: Map<string, { count: number; created: number; firstAt: number }>;
   /** Requests whose body was not an event envelope (answered 400). */
   badRequests: number;
+  /** Requests to a URL ending in `/fail`, answered 500 (an endpoint that fails). */
+  failed: number;
   stop: () => Promise<void>;
 }
 
@@ -27,7 +29,8 @@ async function makeCertificate(dir: string): Promise<{ key: string; cert: string
 }
 
 /**
- * The receiver's own program: it answers 200 to every event envelope and reports
+ * The receiver's own program: it answers 200 to every event envelope (500 on a path ending in
+ * `/fail`, reported as `F`) and reports
  * `R <eventId> <createdMs> <receivedMs>` per request on stdout, in batches every 50 ms, so that
  * reporting costs little and never delays the answer; the receipt time is taken when the body has arrived.
  */
@@ -52,6 +55,11 @@ const RECEIVER_PROGRAM = `
           res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': 2 });
           return res.end('{}');
         }
+        if (req.url.endsWith('/fail')) {
+          lines.push('F');
+          res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': 2 });
+          return res.end('{}');
+        }
         lines.push('R ' + event.id + ' ' + Date.parse(event.created) + ' ' + at);
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 17 });
         res.end('{"received":true}');
@@ -70,6 +78,7 @@ function countReceipts(child: ChildProcess, receiver: WebhookReceiver): void {
     pending = lines.pop() ?? '';
     for (const line of lines) {
       if (line === 'B') receiver.badRequests += 1;
+      if (line === 'F') receiver.failed += 1;
       if (!line.startsWith('R ')) continue;
       const [, id, created, at] = line.split(' ');
       const seen = receiver.receipts.get(id!);
@@ -112,6 +121,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     pid: child.pid,
     receipts: new Map(),
     badRequests: 0,
+    failed: 0,
     stop: async () => {
       await stopChildProcess();
       await removeDir();

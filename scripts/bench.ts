@@ -52,6 +52,10 @@
  * `$count=true` over all (goal p50 ≤ 200 ms); the page at BENCH_INVOICE_CONNECTIONS (4), and both
  * statements alone, reported beside them with their EXPLAIN (ANALYZE, BUFFERS).
  *
+ * Then the sandbox clock (bench-clock.ts), on PGlite and PostgreSQL: a realistic sandbox merchant
+ * made over the API (bench-clock-seed.ts) advanced by 1, 30 and 365 days (goals: a day ≤ 2 s, a year
+ * ≤ 10 s), beside an empty sandbox merchant advanced the same and a GET round trip, as references.
+ *
  * Last, the issue's goals (bench-goals.ts), each printed with ✓ or ✗ and its ratio, e.g.
  * "GET one plan ≥ 3× Prism: 4,210 vs 1,402 req/s = 3.00× ✓".
  *
@@ -68,6 +72,7 @@
 import { evaluateGoals } from './bench-goals.js';
 import { parseCommandLine } from './cli.js';
 import { cleanupAll, isInterrupted } from './bench-lib.js';
+import { benchClock, type ClockDatabaseResult, clockGoals } from './bench-clock.js';
 import { benchInvoices, type InvoiceBenchResult, invoiceGoals } from './bench-invoices.js';
 import {
   BASELINE_REVISION,
@@ -98,7 +103,7 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_WEBHOOK_DRAIN     seconds to wait for the last deliveries of a webhook case (default 60)
   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
                           till-postgres-2, node-http, pg-floor, prism, payments, cold-start, webhooks,
-                          invoices
+                          invoices, clock
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
                           too, in turn with this checkout's Till on each database (rows
@@ -111,6 +116,7 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_INVOICE_RUNS      page requests timed at 1 connection (default 300; 20 untimed first)
   BENCH_INVOICE_COUNT_RUNS  \`$count=true\` requests timed (default 20; 2 untimed first)
   BENCH_INVOICE_CONNECTIONS  connections of the invoice page's concurrent row (default 4)
+  BENCH_CLOCK_GETS        sequential GETs timed as the clock part's reference (default 200)
 `;
 
 parseCommandLine('bench', help, {});
@@ -126,15 +132,17 @@ async function main(): Promise<number> {
   const webhooks = await benchWebhooksPart(baseline);
   await baseline?.remove();
   const invoices: InvoiceBenchResult = wanted('invoices') ? await benchInvoices() : { status: 'skipped', reason: 'not in BENCH_ONLY' };
+  const clock: ClockDatabaseResult[] = wanted('clock') ? await benchClock() : [];
   addRatios(rows);
-  const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices)];
-  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, goals };
+  const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices), ...clockGoals(clock)];
+  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, clock, goals };
   printReport(report);
   const problems = [
     ...rowProblems(rows),
     ...paymentAndStartProblems(payments, coldStarts),
     ...webhookProblems(webhooks),
     ...(invoices.status === 'failed' ? [`invoices: ${invoices.reason ?? 'failed'}`] : []),
+    ...clock.filter((c) => c.status === 'failed').map((c) => `clock on ${c.database}: ${c.reason ?? 'failed'}`),
   ];
   await writeResults(report, problems);
   if (problems.length) {

@@ -1,0 +1,201 @@
+/**
+ * The sandbox clock part of `npm run bench` (scripts/bench.ts; `BENCH_ONLY=clock`): how long
+ * `POST /v1/test-helpers/clock/advance` takes for a merchant with a realistic sandbox
+ * (bench-clock-seed.ts: hundreds of sessions and payments, dozens of subscriptions, a webhook
+ * endpoint that answers 500 beside one that answers 200), on PGlite and on PostgreSQL.
+ *
+ * Till runs from the compiled build with NODE_ENV=development and TILL_ALLOW_LOOPBACK_WEBHOOKS=true
+ * (loopback webhooks are refused in production), its deliveries going to the bench's HTTPS
+ * receiver. Once the sandbox is made and the job queue has made the first attempt of every
+ * delivery, the merchant's clock is advanced by 1 day, then 30 days, then 365 days, one after the
+ * other, each timed from the request to its answer. Goals: a day ≤ 2 s, a year ≤ 10 s.
+ *
+ * The machine is shared, so the same run measures references beside them: the mean of
+ * BENCH_CLOCK_GETS sequential `GET /v1/plans/{id}` round trips, and the same advances of an empty
+ * sandbox merchant (`POST /v1/test-helpers/merchants`).
+ */
+import os from 'node:os';
+import type { Goal } from './bench-goals.js';
+import { createBenchDatabase, message, PgUnreachable, positiveInt, sleep } from './bench-lib.js';
+import { apiOf, SANDBOX, seedSandbox } from './bench-clock-seed.js';
+import { spawnTill, type TillProcess } from './bench-till.js';
+import { startWebhookReceiver, type WebhookReceiver } from './bench-webhook-receiver.js';
+import { fmt } from './bench-format.js';
+
+const DAY = 86_400;
+/** The advances, in the order they are made. */
+const ADVANCES = [
+  { label: '1 day', seconds: DAY },
+  { label: '30 days', seconds: 30 * DAY },
+  { label: '365 days', seconds: 365 * DAY },
+] as const;
+const GOALS_S: Record<string, number> = { '1 day': 2, '365 days': 10 };
+const GETS = positiveInt('BENCH_CLOCK_GETS', 200);
+
+export interface ClockAdvanceRow {
+  merchant: 'sandbox' | 'empty';
+  advance: string;
+  seconds: number;
+  jobsRun: number;
+}
+
+export interface ClockDatabaseResult {
+  database: 'pglite' | 'postgres';
+  status: 'ok' | 'skipped' | 'failed';
+  reason?: string;
+  seedSeconds?: number;
+  /** The mean of a sequential GET /v1/plans/{id}, ms: the reference. */
+  getMs?: number;
+  advances?: ClockAdvanceRow[];
+  /** Requests the failing endpoint received (answered 500), and events the other received, by the end. */
+  failedAttempts?: number;
+  received?: number;
+  load?: number[];
+}
+
+/** POST /v1/test-helpers/clock/advance with `key`, timed; throws on anything but a 200. */
+async function advance(till: TillProcess, key: string, seconds: number): Promise<{ seconds: number; jobsRun: number }> {
+  const start = performance.now();
+  const res = await fetch(`${till.url}/v1/test-helpers/clock/advance`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ seconds }),
+    signal: AbortSignal.timeout(900_000),
+  });
+  const text = await res.text();
+  const elapsed = (performance.now() - start) / 1000;
+  if (res.status !== 200) throw new Error(`advance by ${seconds} s answered ${res.status}: ${text.slice(0, 300)}`);
+  return { seconds: elapsed, jobsRun: (JSON.parse(text) as { jobsRun: number }).jobsRun };
+}
+
+/** Waits (at most 120 s) until the receiver has seen no request for 2 s: the job queue's first attempts are made. */
+async function settled(receiver: WebhookReceiver): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let last = -1;
+  while (Date.now() < deadline) {
+    const seen = receiver.receipts.size + receiver.failed;
+    if (seen === last) return;
+    last = seen;
+    await sleep(2000);
+  }
+}
+
+/** The reference: the mean of GETS sequential GET /v1/plans/{id}, in ms. */
+async function getRoundTrip(till: TillProcess): Promise<number> {
+  const api = apiOf(till);
+  const plans = (await api('GET', '/v1/plans?limit=1')) as { data?: { data?: Array<{ id: number }> } | Array<{ id: number }> };
+  const list = Array.isArray(plans.data) ? plans.data : (plans.data?.data ?? []);
+  const path = list[0] ? `/v1/plans/${list[0].id}` : '/v1/plans?limit=1';
+  for (let i = 0; i < 20; i++) await api('GET', path);
+  const start = performance.now();
+  for (let i = 0; i < GETS; i++) await api('GET', path);
+  return (performance.now() - start) / GETS;
+}
+
+/** Seeds and measures on one database (`url` undefined: PGlite). */
+async function measureOn(database: ClockDatabaseResult['database'], url: string | undefined): Promise<ClockDatabaseResult> {
+  let receiver: WebhookReceiver | undefined;
+  let till: TillProcess | undefined;
+  try {
+    receiver = await startWebhookReceiver();
+    till = await spawnTill(url, { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', LOG_LEVEL: 'error' });
+    console.log(`bench: clock on ${database}: seeding the sandbox…`);
+    const seedStart = performance.now();
+    await seedSandbox(till, receiver.url);
+    await settled(receiver);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    const empty = (await apiOf(till)('POST', '/v1/test-helpers/merchants', { name: 'bench empty' })) as { secretKey: string };
+    const getMs = await getRoundTrip(till);
+    const advances: ClockAdvanceRow[] = [];
+    for (const a of ADVANCES) {
+      for (const [merchant, key] of [
+        ['empty', empty.secretKey],
+        ['sandbox', till.secretKey],
+      ] as const) {
+        const r = await advance(till, key, a.seconds);
+        advances.push({ merchant, advance: a.label, ...r });
+        console.log(`bench: clock on ${database}: ${merchant} merchant, advance by ${a.label}: ${fmt(r.seconds, 2)} s (${r.jobsRun} jobs run)`);
+      }
+    }
+    return { database, status: 'ok', seedSeconds, getMs, advances, failedAttempts: receiver.failed, received: receiver.receipts.size, load: os.loadavg() };
+  } catch (error) {
+    return { database, status: 'failed', reason: message(error).split('\n')[0] ?? '' };
+  } finally {
+    await till?.stop();
+    await receiver?.stop();
+  }
+}
+
+/** The clock part on PGlite and on PostgreSQL (skipped, and said so, when PostgreSQL is unreachable). */
+export async function benchClock(): Promise<ClockDatabaseResult[]> {
+  const results = [await measureOn('pglite', undefined)];
+  let bench: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
+  try {
+    bench = await createBenchDatabase();
+  } catch (error) {
+    if (!(error instanceof PgUnreachable)) throw error;
+    return [...results, { database: 'postgres', status: 'skipped', reason: `PostgreSQL unreachable: ${error.message}` }];
+  }
+  try {
+    results.push(await measureOn('postgres', bench.url));
+  } finally {
+    await bench.drop();
+  }
+  return results;
+}
+
+const row = (r: ClockDatabaseResult, merchant: ClockAdvanceRow['merchant'], label: string) =>
+  r.advances?.find((a) => a.merchant === merchant && a.advance === label);
+
+/** The issue's goals (a day ≤ 2 s, a year ≤ 10 s) on each database, with the empty merchant's time beside. */
+export function clockGoals(results: ClockDatabaseResult[]): Goal[] {
+  return results.flatMap((r) =>
+    Object.entries(GOALS_S).map(([label, limit]): Goal => {
+      const name = `Sandbox clock, ${r.database}: advance a realistic sandbox by ${label} ≤ ${limit} s`;
+      const ours = row(r, 'sandbox', label);
+      if (r.status !== 'ok' || !ours) return { name, measured: `${r.status}: ${r.reason ?? ''}`, met: null };
+      const empty = row(r, 'empty', label);
+      return {
+        name,
+        measured: `${fmt(ours.seconds, 2)} s, ${ours.jobsRun} jobs (empty merchant ${fmt(empty?.seconds ?? 0, 2)} s; GET ${fmt(r.getMs ?? 0, 1)} ms)`,
+        ratio: limit / ours.seconds,
+        met: ours.seconds <= limit,
+        shown: `${fmt(ours.seconds / limit, 2)}× the limit`,
+      };
+    }),
+  );
+}
+
+/** The advances as table cells (header first). */
+export function clockCells(results: ClockDatabaseResult[]): string[][] {
+  const header = ['database', 'advance', 'sandbox s', 'jobs run', 'empty merchant s', 'GET round trip ms'];
+  return [
+    header,
+    ...results.flatMap((r) =>
+      r.status !== 'ok'
+        ? [[r.database, `${r.status}: ${r.reason ?? ''}`]]
+        : ADVANCES.map(({ label }) => [
+            r.database,
+            label,
+            fmt(row(r, 'sandbox', label)?.seconds ?? 0, 2),
+            String(row(r, 'sandbox', label)?.jobsRun ?? ''),
+            fmt(row(r, 'empty', label)?.seconds ?? 0, 2),
+            fmt(r.getMs ?? 0, 2),
+          ]),
+    ),
+  ];
+}
+
+/** What the table shows. */
+export function clockNotes(results: ClockDatabaseResult[]): string[] {
+  const ok = results.filter((r) => r.status === 'ok');
+  if (ok.length === 0) return [];
+  const s = SANDBOX.subscriptions;
+  return [
+    `Sandbox clock: one merchant with ${SANDBOX.payments} card payments (${SANDBOX.refundedInFull} refunded, ${SANDBOX.refundedInPart} in part), ${SANDBOX.holds} holds (${SANDBOX.holdsCaptured} captured), ${SANDBOX.openSessions} open sessions, ${s.monthly + s.yearly + s.monthlyTrial + s.yearlyTrial + s.declining} subscriptions (monthly and yearly, ${s.monthlyTrial + s.yearlyTrial} on trial, ${s.declining} on a card declined at renewal) and two webhook endpoints (one answers 500), advanced by 1, 30 and 365 days in turn; beside it an empty sandbox merchant advanced the same, and the mean of ${GETS} sequential GETs.`,
+    ...ok.map(
+      (r) =>
+        `${r.database}: seeded in ${fmt(r.seedSeconds ?? 0, 1)} s; the failing endpoint got ${r.failedAttempts} attempts, the other ${r.received} events; load average ${r.load?.map((n) => n.toFixed(2)).join(' ')}.`,
+    ),
+  ];
+}
