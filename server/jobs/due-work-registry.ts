@@ -158,6 +158,8 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
     done: 'due webhook deliveries attempted',
     run: sweep ? (_db, _clock, scope) => sweep(scope) : (db, clock, scope) => deliverDueWebhooks(db, clock, settings, { scope }),
     next: nextDeliveryAttempt,
+    selfContained: true, // deliveries and their attempts: no other kind reads them
+    drains: !sweep, // deliverDueWebhooks fans out, then attempts batch after batch until nothing is due
   };
   return [...TIMED_WORK, webhookSweep];
 }

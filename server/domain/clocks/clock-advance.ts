@@ -29,23 +29,43 @@ export interface AdvancedClock {
 
 const sandboxScope = (merchantId: number, offsetSeconds: number): DueScope => ({ kind: 'sandbox', merchantId, offsetSeconds });
 
-/** Runs every kind of due work once at the scope's time, in order; each kind until nothing more is due. */
-async function runDue(db: Kysely<Database>, base: Clock, work: DueWork[], scope: DueScope): Promise<number> {
+/** Runs one kind at the scope's time until nothing more of it is due; answers how many items it handled. */
+async function runKind(db: Kysely<Database>, base: Clock, w: DueWork, scope: DueScope): Promise<number> {
   let total = 0;
-  for (const w of work) {
-    for (let i = 0; i < MAX_BATCHES; i++) {
-      const n = await w.run(db, base, scope);
-      total += n;
-      if (n === 0) break;
-    }
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const n = await w.run(db, base, scope);
+    total += n;
+    if (n === 0 || w.drains) break;
   }
   return total;
 }
 
-/** The earliest instant after `after` at which anything of the scope falls due. */
-async function nextDue(db: Kysely<Database>, work: DueWork[], scope: DueScope, after: Date): Promise<Date | null> {
-  const times = (await Promise.all(work.map((w) => w.next(db, scope, after)))).filter((t): t is Date => t !== null);
-  return times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
+/** What one stop ran: how many items, and which kinds' next times it may have moved. */
+interface StopResult {
+  jobsRun: number;
+  /** Kinds whose next time must be asked again: those that ran, or every kind after work that others read. */
+  stale: number[];
+  /** Whether a kind did work that others read: every kind runs at the next stop, as it would have at every stop. */
+  shared: boolean;
+}
+
+/**
+ * Runs, at the scope's time and in the order of `work`, the kinds `due` names, and every kind after
+ * one that did work others read (events, payments, balances: the kinds after it see it at the same
+ * instant). A kind left out has nothing due: its next time, asked when nothing had changed since, is later.
+ */
+async function runStop(db: Kysely<Database>, base: Clock, work: DueWork[], scope: DueScope, due: (i: number) => boolean): Promise<StopResult> {
+  let jobsRun = 0;
+  let shared = false;
+  const ran: number[] = [];
+  for (const [i, w] of work.entries()) {
+    if (!shared && !due(i)) continue;
+    const n = await runKind(db, base, w, scope);
+    jobsRun += n;
+    ran.push(i);
+    if (n > 0 && !w.selfContained) shared = true;
+  }
+  return { jobsRun, shared, stale: shared ? work.map((_, i) => i) : ran };
 }
 
 /**
@@ -78,7 +98,12 @@ export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, me
   }
 }
 
-/** Moves the clock from `from` to `target` seconds ahead, stopping wherever something falls due; answers how much work ran. */
+/**
+ * Moves the clock from `from` to `target` seconds ahead, stopping wherever something falls due;
+ * answers how much work ran. Every kind runs at the first and the last instant; in between, a stop
+ * runs the kinds due there (and what follows work others read), and asks again only the next times
+ * that work may have moved: most stops are one kind's (a webhook retry), and cost that kind alone.
+ */
 async function stepTo(
   db: Kysely<Database>,
   base: Clock,
@@ -88,17 +113,28 @@ async function stepTo(
   target: number,
   move: (offset: number) => Promise<void>,
 ): Promise<number> {
+  const next: Array<Date | null> = work.map(() => null);
+  const ask = async (kinds: number[], offset: number) => {
+    const after = new SandboxClock(base, offset).now();
+    const times = await Promise.all(kinds.map((i) => work[i]!.next(db, sandboxScope(merchantId, offset), after)));
+    kinds.forEach((i, k) => (next[i] = times[k]!));
+  };
   let offset = from;
-  let jobsRun = 0;
+  let stop = await runStop(db, base, work, sandboxScope(merchantId, offset), () => true);
+  let jobsRun = stop.jobsRun;
   for (let step = 0; step < MAX_STEPS; step++) {
-    jobsRun += await runDue(db, base, work, sandboxScope(merchantId, offset));
-    const next = await nextDue(db, work, sandboxScope(merchantId, offset), new SandboxClock(base, offset).now());
-    if (next === null) break;
-    const nextOffset = Math.max(offset + 1, Math.ceil((next.getTime() - base.now().getTime()) / 1000));
+    await ask(stop.stale, offset);
+    const times = next.filter((t): t is Date => t !== null).map((t) => t.getTime());
+    if (times.length === 0) break;
+    const nextOffset = Math.max(offset + 1, Math.ceil((Math.min(...times) - base.now().getTime()) / 1000));
     if (nextOffset >= target) break;
     offset = nextOffset;
     await move(offset);
+    const now = new SandboxClock(base, offset).now().getTime();
+    const all = stop.shared;
+    stop = await runStop(db, base, work, sandboxScope(merchantId, offset), (i) => all || (next[i]?.getTime() ?? Infinity) <= now);
+    jobsRun += stop.jobsRun;
   }
   await move(target);
-  return jobsRun + (await runDue(db, base, work, sandboxScope(merchantId, target)));
+  return jobsRun + (await runStop(db, base, work, sandboxScope(merchantId, target), () => true)).jobsRun;
 }

@@ -14,4 +14,11 @@ export interface DueWork {
   run(db: Kysely<Database>, clock: Clock, scope: DueScope): Promise<number>;
   /** When the scope's next item falls due, strictly after `after`; null when nothing waits. */
   next(db: Kysely<Database>, scope: DueScope, after: Date): Promise<Date | null>;
+  /**
+   * True when its work changes nothing another kind reads (webhook attempts: only deliveries and
+   * their log), so after it ran the sandbox clock asks no other kind again when its next item falls due.
+   */
+  selfContained?: boolean;
+  /** True when one run handles everything that is due (it repeats its own batches): the sandbox clock then runs it once per stop. */
+  drains?: boolean;
 }
