@@ -58,6 +58,7 @@ export type ClaimedRow = WebhookDeliveryRow & {
   c_sandbox_secret: string | null;
   c_live_url: string | null;
   c_live_secret: string | null;
+  s_merchant_id: number | null;
   s_notification_url: string | null;
   s_notification_secret: string | null;
   l_notification_url: string | null;
@@ -66,41 +67,47 @@ export type ClaimedRow = WebhookDeliveryRow & {
 
 /** Claims, in one statement, those of `ids` that may be attempted (`kind`) at wall time `now`, holding them until `holdUntil`, with what their attempts need. */
 export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind, now: Date, holdUntil: Date): Promise<ClaimedRow[]> {
-  return db
-    .with('claimed', (qb) =>
-      qb
-        .updateTable('webhook_deliveries')
-        .set({ locked_until: holdUntil })
-        .where('id', 'in', ids)
-        .where(claimable(kind, now))
-        .returningAll()
-        .returning(sandboxOffsetOfDelivery.as('sandbox_offset')),
-    )
-    .selectFrom('claimed as d')
-    .innerJoin(outboxEvents(db).as('e'), 'e.id', 'd.event_id')
-    .leftJoin('webhook_configurations as c', 'c.id', 'd.configuration_id')
-    .leftJoin(sessionNotifications(db).as('s'), (join) => join.onRef('s.id', '=', 'd.session_id').onRef('s.merchant_id', '=', 'd.merchant_id'))
-    .leftJoin(linkNotifications(db).as('pl'), (join) => join.onRef('pl.id', '=', 'd.payment_link_id').onRef('pl.merchant_id', '=', 'd.merchant_id'))
-    .selectAll('d')
-    .select([
-      'e.merchant_id as e_merchant_id',
-      'e.livemode as e_livemode',
-      'e.type as e_type',
-      'e.api_version as e_api_version',
-      'e.data as e_data',
-      'e.created_at as e_created_at',
-      'e.traceparent as e_traceparent',
-      'c.id as c_id',
-      'c.sandbox_url as c_sandbox_url',
-      'c.sandbox_secret as c_sandbox_secret',
-      'c.live_url as c_live_url',
-      'c.live_secret as c_live_secret',
-      's.notification_url as s_notification_url',
-      's.notification_secret as s_notification_secret',
-      'pl.notification_url as l_notification_url',
-      'pl.notification_secret as l_notification_secret',
-    ])
-    .execute();
+  return (
+    db
+      .with('claimed', (qb) =>
+        qb
+          .updateTable('webhook_deliveries')
+          .set({ locked_until: holdUntil })
+          .where('id', 'in', ids)
+          .where(claimable(kind, now))
+          .returningAll()
+          .returning(sandboxOffsetOfDelivery.as('sandbox_offset')),
+      )
+      .selectFrom('claimed as d')
+      .innerJoin(outboxEvents(db).as('e'), 'e.id', 'd.event_id')
+      .leftJoin('webhook_configurations as c', 'c.id', 'd.configuration_id')
+      // By id alone, so the primary key finds it (on a database without statistics, as PGlite's always is, a
+      // merchant condition here made the planner scan every session of the merchant for each delivery);
+      // the session's merchant is checked against the delivery's in targetOf.
+      .leftJoin(sessionNotifications(db).as('s'), 's.id', 'd.session_id')
+      .leftJoin(linkNotifications(db).as('pl'), (join) => join.onRef('pl.id', '=', 'd.payment_link_id').onRef('pl.merchant_id', '=', 'd.merchant_id'))
+      .selectAll('d')
+      .select([
+        'e.merchant_id as e_merchant_id',
+        'e.livemode as e_livemode',
+        'e.type as e_type',
+        'e.api_version as e_api_version',
+        'e.data as e_data',
+        'e.created_at as e_created_at',
+        'e.traceparent as e_traceparent',
+        'c.id as c_id',
+        'c.sandbox_url as c_sandbox_url',
+        'c.sandbox_secret as c_sandbox_secret',
+        'c.live_url as c_live_url',
+        'c.live_secret as c_live_secret',
+        's.merchant_id as s_merchant_id',
+        's.notification_url as s_notification_url',
+        's.notification_secret as s_notification_secret',
+        'pl.notification_url as l_notification_url',
+        'pl.notification_secret as l_notification_secret',
+      ])
+      .execute()
+  );
 }
 
 /** One attempt's outcome, as recorded. */

@@ -69,7 +69,8 @@ function targetOf(row: ClaimedRow): ClaimedDelivery['target'] {
   }
   if (row.payment_link_id !== null)
     return row.l_notification_url && row.l_notification_secret ? { url: row.l_notification_url, secret: row.l_notification_secret } : undefined;
-  return row.s_notification_url && row.s_notification_secret ? { url: row.s_notification_url, secret: row.s_notification_secret } : undefined;
+  const ownSession = row.s_merchant_id === row.merchant_id;
+  return ownSession && row.s_notification_url && row.s_notification_secret ? { url: row.s_notification_url, secret: row.s_notification_secret } : undefined;
 }
 
 /**
@@ -106,6 +107,7 @@ export async function claimDeliveries(
       c_sandbox_secret: _cSandboxSecret,
       c_live_url: _cLiveUrl,
       c_live_secret: _cLiveSecret,
+      s_merchant_id: _sMerchantId,
       s_notification_url: _sNotificationUrl,
       s_notification_secret: _sNotificationSecret,
       l_notification_url: _lNotificationUrl,
@@ -316,10 +318,14 @@ export async function deliverDueWebhooks(
   await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined);
   let attempted = 0;
   for (;;) {
-    const due = await dueDeliveries(db, clock, options.scope);
+    const due = await dueDeliveries(db, clock, options.scope, DUE_BATCH);
     if (due.length === 0) return attempted;
     const done = await attemptBatch(db, clock, settings, due, { concurrency: options.concurrency ?? 16 });
     attempted += done.length;
-    if (done.length === 0) return attempted;
+    // A batch short of the limit was all that was due: the retries it scheduled are a minute away or more.
+    if (done.length === 0 || due.length < DUE_BATCH) return attempted;
   }
 }
+
+/** Deliveries attempted in one batch by deliverDueWebhooks. */
+const DUE_BATCH = 200;
