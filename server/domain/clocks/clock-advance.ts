@@ -59,11 +59,14 @@ async function runStop(db: Kysely<Database>, base: Clock, work: DueWork[], scope
   let shared = false;
   const ran: number[] = [];
   for (const [i, w] of work.entries()) {
-    if (!shared && !due(i)) continue;
+    const expected = due(i);
+    if (!shared && !expected) continue;
     const n = await runKind(db, base, w, scope);
     jobsRun += n;
     ran.push(i);
-    if (n > 0 && !w.selfContained) shared = true;
+    // A kind due here that found nothing was done by another process (the job queue runs this scope
+    // too): what that changed is unknown here, so it counts as work others read.
+    if ((n > 0 || expected) && !w.selfContained) shared = true;
   }
   return { jobsRun, shared, stale: shared ? work.map((_, i) => i) : ran };
 }
