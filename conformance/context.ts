@@ -2,7 +2,7 @@
 // the contract (request.ts), the SDK clients, which operations are implemented, and the sandbox merchant.
 import { randomBytes } from 'node:crypto';
 import { createCheckoutClient, createCommerceClient } from '../sdk/src/index.js';
-import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec, SandboxMerchant } from './types.js';
+import type { Api, ConformanceContext, ConformanceOptions, HttpResult, RequestSpec, SandboxKind, SandboxMerchant } from './types.js';
 import { REQUEST_TIMEOUT_MS, sendRequest } from './request.js';
 import type { ContractValidator } from './validator.js';
 import { DEFAULT_CONCURRENCY } from './pool.js';
@@ -24,16 +24,17 @@ export function createContext(
   const shared: Shared = { runId, cleanups, seen501, onOtherMerchant };
   const ctx = contextFor(options, validator, shared, {});
   // Each sandbox merchant's context: its own sandbox merchant is itself.
-  const make = async (): Promise<SandboxMerchant> => {
-    const m = await makeSandboxMerchant(ctx, 'clock');
+  const make = (kind: SandboxKind) => async (): Promise<SandboxMerchant> => {
+    const m = await makeSandboxMerchant(ctx, kind);
     onSandboxMerchant(m);
     if (!('ctx' in m)) return m;
     const own: UnitState = { pinned: true };
     const made = { id: m.id, ctx: contextFor(m.ctx.options, validator, shared, own) };
-    own.lease = Promise.resolve(made);
+    own.lease = { kind, merchant: Promise.resolve(made) };
     return made;
   };
-  shared.sandboxes = new SandboxLender(make, Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY));
+  const max = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  shared.sandboxes = { clock: new SandboxLender(make('clock'), max), still: new SandboxLender(make('still'), max) };
   return {
     ...ctx,
     async unit(work) {
@@ -42,7 +43,7 @@ export function createContext(
         return await work(contextFor(options, validator, shared, state));
       } finally {
         for (const fn of state.ends!.reverse()) await fn().catch(() => undefined);
-        if (state.lease) shared.sandboxes!.give(await state.lease);
+        if (state.lease) shared.sandboxes![state.lease.kind].give(await state.lease.merchant);
       }
     },
     async cleanup() {
@@ -76,13 +77,16 @@ interface Shared {
   other?: Promise<SandboxMerchant>;
   /** Told once when the run makes its second merchant (or cannot). */
   onOtherMerchant: (made: SandboxMerchant) => void;
-  /** The run's sandbox merchants, lent to one unit at a time. */
-  sandboxes?: SandboxLender;
+  /**
+   * The run's sandbox merchants, lent to one unit at a time: those whose clock may move, and those
+   * whose clock never does (nothing falls due on them while a later unit reads their balance).
+   */
+  sandboxes?: Record<SandboxKind, SandboxLender>;
 }
 
 /** What one unit (an operation's cases, or a scenario) has of its own: the sandbox merchant lent to it, once asked for. */
 interface UnitState {
-  lease?: Promise<SandboxMerchant>;
+  lease?: { kind: SandboxKind; merchant: Promise<SandboxMerchant> };
   /** What to undo when the unit ends (absent on a context that is no unit's: then at the run's end). */
   ends?: (() => Promise<unknown>)[];
   /** A sandbox merchant's own context: its sandbox merchant is itself, never lent. */
@@ -137,9 +141,9 @@ function contextFor(options: ConformanceOptions, validator: ContractValidator, s
     // The Commerce key follows the secret key: a sandbox merchant has no other.
     withKeys: (keys) =>
       contextFor({ ...options, secretKey: keys.secretKey, publishableKey: keys.publishableKey, apiKey: keys.secretKey }, validator, shared, unit),
-    sandboxMerchant() {
-      unit.lease ??= shared.sandboxes!.take();
-      return unit.lease;
+    sandboxMerchant(kind = 'clock') {
+      unit.lease ??= { kind, merchant: shared.sandboxes![kind].take() };
+      return unit.lease.merchant;
     },
     otherMerchant() {
       shared.other ??= makeSandboxMerchant(context, 'other').then((made) => {

@@ -115,7 +115,8 @@ export async function sendRequest(target: RequestTarget, api: Api, operationId: 
   const query = spec.query ? `?${new URLSearchParams(Object.entries(spec.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
   const url = `${api === 'commerce' ? target.commerceBaseUrl : target.baseUrl}${spec.path}${query}`;
   const timeoutMs = operationId === 'advanceTestClock' ? CLOCK_ADVANCE_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
-  const response = await fetchRetrying(url, { method: spec.method, headers, body }, timeoutMs);
+  const init = { method: spec.method, headers, body };
+  const response = spec.no429Retry ? await fetchOnce(url, init, timeoutMs) : await fetchRetrying(url, init, timeoutMs);
   const { text, json } = await readAnswer(response);
   note501(target, operationId, response.status, text);
   const found = target.validator.validateResponse(operationId, response.status, response.headers, text);

@@ -57,9 +57,12 @@ async function pendingBefore(host: ScenarioHost, scenario: Scenario): Promise<st
 /**
  * Runs a clock scenario (or one that reads merchant-wide state) on a sandbox merchant of its own: the
  * merchant given is never moved in time, and what runs at the same time never shares its clock or balance.
+ * One that reads merchant-wide state without moving the clock gets a merchant whose clock no unit moves:
+ * on one whose clock was moved, what fell due meanwhile (a settlement, a payout) runs in the background
+ * by its clock and changes the balance under the check.
  */
 async function onSandbox(ctx: ConformanceContext, scenario: Scenario): Promise<Pick<ScenarioResult, 'outcome' | 'note' | 'merchant'>> {
-  const made: SandboxMerchant = await ctx.sandboxMerchant();
+  const made: SandboxMerchant = await ctx.sandboxMerchant(scenario.needsClock ? 'clock' : 'still');
   if ('ctx' in made) return { ...(await runScenario(made.ctx, scenario)), merchant: 'sandbox' };
   return { outcome: 'pending', note: `needs a sandbox merchant of its own, so the merchant given is never moved in time: ${made.unavailable}` };
 }

@@ -27,6 +27,8 @@ export interface RequestSpec {
   rawBody?: string;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean>;
+  /** A 429 is the answer, not waited out and retried (for the checks that provoke one). */
+  no429Retry?: boolean;
 }
 
 export interface ConformanceOptions {
@@ -65,6 +67,13 @@ export interface ConformanceOptions {
 /** The run's sandbox merchant: a context acting for it, and its id; or why there is none. */
 export type SandboxMerchant = { ctx: ConformanceContext; id: number } | { unavailable: string };
 
+/**
+ * Which of the run's sandbox merchants: `clock`, one whose clock may have been moved (what falls due
+ * there then happens in the background, by its clock, while a later unit holds it), or `still`, one
+ * whose clock no unit ever moves (for what reads merchant-wide state such as the balance).
+ */
+export type SandboxKind = 'clock' | 'still';
+
 /** What a case or a scenario can use. */
 export interface ConformanceContext {
   options: ConformanceOptions;
@@ -89,9 +98,11 @@ export interface ConformanceContext {
   /**
    * A throwaway sandbox merchant of this scenario or contract operation (made on its first use, by
    * `createTestMerchant`), for what moves the sandbox clock: the merchant given is never moved in time,
-   * and what runs at the same time never shares the clock. Or why there is none.
+   * and what runs at the same time never shares the clock. Or why there is none. `still`: one whose clock
+   * no unit moves, for reading merchant-wide state (the balance) that due work would change meanwhile.
+   * A unit has one sandbox merchant: the kind it asks for first.
    */
-  sandboxMerchant(): Promise<SandboxMerchant>;
+  sandboxMerchant(kind?: SandboxKind): Promise<SandboxMerchant>;
   /**
    * A second merchant for the checks that another merchant's objects stay out of reach, made on first use
    * (through `createTestMerchant`) when the run was not given `--other-secret-key`. Or why there is none.
@@ -143,7 +154,8 @@ export interface Scenario {
   exclusive?: boolean;
   /**
    * Reads what every other check of the merchant changes (its account balance, the newest of its
-   * roles): runs on a sandbox merchant of its own (as clock scenarios do), so it can run with the others.
+   * roles): runs on a sandbox merchant of its own (as clock scenarios do), so it can run with the others;
+   * one whose clock no unit moves, so nothing falls due on it in the background while the check reads it.
    */
   ownMerchant?: boolean;
   /** The check. Throw (e.g. with `expect`) to fail. Absent: written as pending until a later capability. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { inPool, runUnits } from '../pool.js';
 import { chosenScenarios, scenarioUnits, type ScenarioHost } from '../run-scenarios.js';
 import { SandboxLender } from '../sandboxes.js';
-import type { ConformanceContext, SandboxMerchant, Scenario, ScenarioResult } from '../types.js';
+import type { ConformanceContext, SandboxKind, SandboxMerchant, Scenario, ScenarioResult } from '../types.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,14 +37,19 @@ class Tracker {
   }
 }
 
-/** A host whose units get a context acting for the merchant given; sandbox merchants come from `lender`. */
-function host(lender?: SandboxLender): ScenarioHost {
+/** A host whose units get a context acting for the merchant given; sandbox merchants come from `lender` (of their kind, when given per kind). */
+function host(lenders?: SandboxLender | Record<SandboxKind, SandboxLender>): ScenarioHost {
+  const lenderOf = (kind: SandboxKind) => (lenders instanceof SandboxLender ? lenders : lenders?.[kind]);
   const ctx = (): ConformanceContext => {
-    let lease: Promise<SandboxMerchant> | undefined;
+    let lease: { lender?: SandboxLender; merchant: Promise<SandboxMerchant> } | undefined;
     return {
       options: { target: 'server' },
-      sandboxMerchant: () => (lease ??= lender ? lender.take() : Promise.resolve({ unavailable: 'none here' })),
-      release: async () => lease && lender?.give(await lease),
+      sandboxMerchant(kind: SandboxKind = 'clock') {
+        const lender = lenderOf(kind);
+        lease ??= { lender, merchant: lender ? lender.take() : Promise.resolve({ unavailable: 'none here' }) };
+        return lease.merchant;
+      },
+      release: async () => lease && lease.lender?.give(await lease.merchant),
     } as unknown as ConformanceContext;
   };
   return {
@@ -152,6 +157,33 @@ describe('the conformance pool', () => {
     );
     expect(results.every((r) => r.outcome === 'passed' && r.merchant === 'sandbox')).toBe(true);
     expect(made).toBe(3);
+  });
+
+  it('a scenario that reads merchant-wide state without moving the clock never gets a merchant a clock scenario had', async () => {
+    let made = 0;
+    const kindOf = new Map<number, SandboxKind>();
+    const lender = (kind: SandboxKind) =>
+      new SandboxLender(async () => {
+        const id = ++made;
+        kindOf.set(id, kind);
+        return { id, ctx: { id } as unknown as ConformanceContext };
+      }, 2);
+    const ran: [string, SandboxKind][] = [];
+    const scenario = (id: string, extra: Partial<Scenario>): Scenario => ({
+      id,
+      title: id,
+      source: 'test',
+      requires: [],
+      ...extra,
+      run: async (ctx) => {
+        ran.push([id, kindOf.get((ctx as unknown as { id: number }).id)!]);
+        await sleep(5);
+      },
+    });
+    const scenarios = Array.from({ length: 6 }, (_, i) => [scenario(`clock${i}`, { needsClock: true }), scenario(`balance${i}`, { ownMerchant: true })]).flat();
+    await run(scenarios, 3, host({ clock: lender('clock'), still: lender('still') }));
+    expect(ran).toHaveLength(12);
+    for (const [id, kind] of ran) expect([id, kind]).toEqual([id, id.startsWith('clock') ? 'clock' : 'still']);
   });
 
   it('a clock scenario is pending, naming why, when no sandbox merchant can be made', async () => {
