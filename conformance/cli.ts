@@ -69,7 +69,19 @@ export const FLAGS: Flag[] = [
     name: 'concurrency',
     value: 'N',
     env: 'TILL_CONFORMANCE_CONCURRENCY',
-    help: 'how many operations and scenarios run at once (default 1; 8 runs a full suite on PGlite about twice as fast, but the webhook checks that wait for a delivery on this machine can then miss their 8 s); the few marked exclusive run alone at the end',
+    help: 'how many operations and scenarios run at once (default 8: a full run on PGlite takes under half the time it takes with 1); the few marked exclusive run alone at the end',
+  },
+  {
+    name: 'receiver-url',
+    value: 'URL',
+    env: 'TILL_CONFORMANCE_RECEIVER_URL',
+    help: "the public base URL at which the target reaches this machine's webhook receiver (e.g. a tunnel to --receiver-port), for the checks only a receiver sees; without it the receiver is on 127.0.0.1",
+  },
+  {
+    name: 'receiver-port',
+    value: 'PORT',
+    env: 'TILL_CONFORMANCE_RECEIVER_PORT',
+    help: "the port the receiver listens on, on every interface (default: --receiver-url's port); plain HTTP, or HTTPS with a self-signed certificate when --receiver-url is https on a loopback host",
   },
   { name: 'report', value: 'DIR', env: 'TILL_CONFORMANCE_REPORT', help: 'write DIR/conformance.md and DIR/conformance.json' },
   { name: 'reporter', value: 'junit', env: 'TILL_CONFORMANCE_REPORTER', multiple: true, help: 'also write JUnit XML to DIR/junit.xml (needs --report DIR)' },
@@ -158,6 +170,25 @@ function implementedIn(file: string | undefined): Set<string> | undefined {
   }
 }
 
+/** The receiver's public URL and port (`--receiver-url`, `--receiver-port`), if given. */
+function receiverOf(url: string | undefined, port: string | undefined): ConformanceOptions['receiver'] {
+  if (!url) {
+    if (port) badCall('--receiver-port needs --receiver-url: the URL at which the target reaches that port.');
+    return undefined;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    badCall(`--receiver-url ${url} is not a URL.`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') badCall('--receiver-url must be an http(s) URL.');
+  const listen = port ?? parsed.port;
+  if (!listen) badCall(`--receiver-url ${url} names no port: give --receiver-port, the port the receiver listens on.`);
+  if (!/^\d+$/.test(listen) || Number(listen) < 1 || Number(listen) > 65_535) badCall('--receiver-port must be a port number, 1-65535.');
+  return { url: url.replace(/\/+$/, ''), port: Number(listen) };
+}
+
 /** The run's options from the command line and the environment; a bad call exits with status 2. */
 export function readOptions(values: Values): { options: ConformanceOptions; junitFile: string | undefined } {
   const env = process.env;
@@ -189,6 +220,7 @@ export function readOptions(values: Values): { options: ConformanceOptions; juni
     verbose: Boolean(values.verbose),
     only: values.only as string[] | undefined,
     concurrency: concurrency === undefined ? undefined : Number(concurrency),
+    receiver: receiverOf(str('receiver-url', 'TILL_CONFORMANCE_RECEIVER_URL'), str('receiver-port', 'TILL_CONFORMANCE_RECEIVER_PORT')),
   };
   return { options, junitFile };
 }

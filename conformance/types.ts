@@ -62,6 +62,12 @@ export interface ConformanceOptions {
   only?: string[] | undefined;
   /** How many operations and scenarios run at once (default `DEFAULT_CONCURRENCY`); exclusive scenarios always run alone. */
   concurrency?: number | undefined;
+  /**
+   * Where the target reaches this machine's webhook receiver (`--receiver-url`, `--receiver-port`): the
+   * public base URL, and the port the suite listens on. Without it the receiver is on 127.0.0.1, which
+   * only a target that delivers test-mode webhooks to loopback reaches.
+   */
+  receiver?: { url: string; port: number } | undefined;
 }
 
 /** The run's sandbox merchant: a context acting for it, and its id; or why there is none. */

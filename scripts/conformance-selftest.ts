@@ -4,7 +4,7 @@
 // Till runs as CI runs it (PGlite, a fresh data dir, two merchants made by the merchant command,
 // test-mode loopback webhooks allowed); the proxy sits in front of it, one per way.
 //
-//   npm run conformance:selftest [-- --full] [--way NAME]… [--parallel N] [--report-dir out]
+//   npm run conformance:selftest [-- --full] [--way NAME]… [--parallel N] [--concurrency N] [--report-dir out]
 //
 // Quick (the default, for CI): each way runs the part of the suite expected to catch it (the
 // contract part, or the scenarios its `focus` names) and is stopped at its first failure.
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     way: { type: 'string', multiple: true },
     parallel: { type: 'string', default: '2' },
     'report-dir': { type: 'string', default: 'out' },
+    /** Passed to each suite run (its own default when absent). */
+    concurrency: { type: 'string' },
     /** How long one way's run may take (seconds) before it is stopped: quick runs 300, full runs 3600. */
     'way-timeout': { type: 'string' },
   },
@@ -56,7 +58,7 @@ function failureOf(line: string): { kind: 'operation' | 'scenario'; id: string }
 
 /** The suite's arguments for one way: the whole suite (--full), or the part expected to catch it. */
 function suiteArgs(way: string, baseUrl: string, a: MadeMerchant, b: MadeMerchant): string[] {
-  const keys = ['--base-url', baseUrl, ...merchantArgs(a, b)];
+  const keys = ['--base-url', baseUrl, ...merchantArgs(a, b), ...(values.concurrency ? ['--concurrency', values.concurrency] : [])];
   if (values.full) return [...keys, '--report', path.join(reportDir, way)];
   const focus = WAYS[way]!.focus;
   return focus === 'contract' ? [...keys, '--contract-only'] : [...keys, '--scenarios-only', ...focus.flatMap((p) => ['--only', p])];
@@ -135,15 +137,18 @@ async function main() {
   const env = { ...process.env, DATABASE_URL: '', TILL_DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' };
   let server: { url: string; child: ChildProcess } | undefined;
   try {
-    const a = await merchant('Selftest A', env);
-    const b = await merchant('Selftest B', env, ['--plan', 'enterprise']);
+    // Full runs: a pair of merchants per way, so that no way's sandbox merchants (a merchant may have 50
+    // alive), rate-limit bucket or balance is another's. Quick runs share one pair.
+    const pairs: Record<string, [MadeMerchant, MadeMerchant]> = {};
+    for (const way of values.full ? ways : ['all'])
+      pairs[way] = [await merchant(`Selftest A ${way}`, env), await merchant(`Selftest B ${way}`, env, ['--plan', 'enterprise'])];
     // Its log beside the other conformance servers' logs, for the secrets scan.
     server = await startServer(env, path.resolve(root, values['report-dir']!, 'logs', 'conformance-selftest.log'));
     running.add(server.child);
     await mkdir(reportDir, { recursive: true });
     console.error(`selftest: Till on ${server.url}; ${ways.length} ways, ${values.parallel} at a time${values.full ? ', full runs' : ''}`);
     const tasks = ways.map((way) => async () => {
-      const r = await runWay(way, server!.url, a, b);
+      const r = await runWay(way, server!.url, ...(pairs[way] ?? pairs.all!));
       const counts = `${r.operations.length} operations and ${r.scenarios.length} scenarios failed`;
       console.error(`selftest: ${way}: ${r.caught ? 'caught' : 'NOT CAUGHT'} in ${r.seconds} s (${counts})${r.first ? `: ${r.first}` : ''}`);
       return r;

@@ -1,8 +1,8 @@
 // Per-session webhooks (creation rules 4 and 5): a session's `notificationUrl` receives its
 // `checkout.session.*` events and the `payment.*` and `dispute.*` events of payments made through it,
 // in the normal envelope, retried as usual and signed with its `notificationSecret`. Only a receiver
-// sees them: the `notificationUrl` is an HTTPS receiver on this machine (fixtures/receiver.ts), so
-// these checks need a target that delivers test-mode webhooks to loopback, and are pending otherwise.
+// sees them: the `notificationUrl` is a receiver of the suite (fixtures/receiver.ts), so these checks
+// need --receiver-url or a target that delivers test-mode webhooks to loopback, and are pending otherwise.
 import assert from 'node:assert/strict';
 import type { ConformanceContext, Scenario } from '../../types.js';
 import { advanceClock, secondsUntil } from '../fixtures/clock.js';
@@ -10,7 +10,7 @@ import { withWatch } from '../fixtures/events.js';
 import { call, expectStatus, sleep } from '../fixtures/http.js';
 import { secretKey, tag } from '../fixtures/keys.js';
 import { HOLD, PAY_CARD, SESSION, WATCH } from '../fixtures/operations.js';
-import { NO_RECEIVER, type Received, type Receiver, signedWith, startReceiver } from '../fixtures/receiver.js';
+import { noReceiver, type Received, type Receiver, signedWith, startReceiver } from '../fixtures/receiver.js';
 import { clocked, pendingBecause, scenario } from '../fixtures/scenario.js';
 import { CREATION_RULES } from '../fixtures/sections.js';
 import { cancelSession, getSession, payByCard, postSession, refundSession } from '../fixtures/sessions.js';
@@ -19,9 +19,9 @@ import { WAIT_MS } from '../fixtures/wait.js';
 
 /** A session (`extra` fields) whose `notificationUrl` is a receiver on this machine; pending when the target refuses it. */
 async function notifiedSession(ctx: ConformanceContext, extra: Record<string, unknown> = {}, receiver?: Receiver): Promise<{ s: any; receiver: Receiver }> {
-  const r = receiver ?? (await startReceiver(ctx)) ?? pendingBecause(NO_RECEIVER);
+  const r = receiver ?? (await startReceiver(ctx)) ?? pendingBecause(noReceiver(ctx));
   const res = await postSession(ctx, { notificationUrl: r.url, ...extra });
-  if (res.status === 400 && res.json?.error?.param === 'notificationUrl') pendingBecause(NO_RECEIVER);
+  if (res.status === 400 && res.json?.error?.param === 'notificationUrl') pendingBecause(noReceiver(ctx, res.text));
   expectStatus(res, 201, 'create a session with a notificationUrl');
   return { s: res.json, receiver: r };
 }
