@@ -2,7 +2,7 @@
 // call names what is wrong and exits with status 2.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FLAGS, helpText, parseValues } from '../cli.js';
+import { FLAGS, helpText, parseValues, readOptions } from '../cli.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -31,7 +31,7 @@ describe('the flags', () => {
 describe('a bad call', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  /** Runs the parser on `args`; answers the exit status and what it wrote to stderr. */
+  /** Runs the parser on `args` (and reads the options); answers the exit status and what it wrote to stderr. */
   function badCall(args: string[]): { status: unknown; stderr: string } {
     const errors: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
@@ -39,7 +39,7 @@ describe('a bad call', () => {
       throw Object.assign(new Error('exit'), { status: code });
     });
     try {
-      parseValues(args);
+      readOptions(parseValues(args));
       return { status: undefined, stderr: errors.join('\n') };
     } catch (err) {
       return { status: (err as { status?: unknown }).status, stderr: errors.join('\n') };
@@ -56,5 +56,23 @@ describe('a bad call', () => {
   it('a stray argument and a flag without its value exit 2', () => {
     expect(badCall(['https://till.example.com'])).toMatchObject({ status: 2, stderr: expect.stringContaining('unexpected argument https://till.example.com') });
     expect(badCall(['--base-url'])).toMatchObject({ status: 2, stderr: expect.stringContaining('--base-url') });
+  });
+
+  it('the receiver: --receiver-port needs --receiver-url, and a URL without a port needs --receiver-port', () => {
+    const call = ['--base-url', 'https://till.example.com', '--secret-key', 'sk_test_x'];
+    expect(badCall([...call, '--receiver-port', '4141'])).toMatchObject({ status: 2, stderr: expect.stringContaining('--receiver-port needs --receiver-url') });
+    expect(badCall([...call, '--receiver-url', 'https://hooks.example.com'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('give --receiver-port'),
+    });
+    expect(badCall([...call, '--receiver-url', 'ftp://hooks.example.com:21'])).toMatchObject({ status: 2, stderr: expect.stringContaining('http(s) URL') });
+    expect(readOptions(parseValues([...call, '--receiver-url', 'https://hooks.example.com/ci/', '--receiver-port', '4141'])).options.receiver).toEqual({
+      url: 'https://hooks.example.com/ci',
+      port: 4141,
+    });
+    expect(readOptions(parseValues([...call, '--receiver-url', 'https://127.0.0.1:4142'])).options.receiver).toEqual({
+      url: 'https://127.0.0.1:4142',
+      port: 4142,
+    });
   });
 });
