@@ -32,7 +32,8 @@ async function withoutKey({ ctx, info, recipeSpec, problems }: OperationCases): 
 /** 400 with an invalid body, naming the field. */
 async function invalidBody({ ctx, info, recipeSpec, problems, server }: OperationCases): Promise<CaseOutcome> {
   const base = recipeSpec ?? exampleRequest(ctx, info);
-  const bad = base.body && typeof base.body === 'object' ? corrupt(ctx, info, base.body as Json) : undefined;
+  // An optional body the success path leaves out is corrupted from empty.
+  const bad = corrupt(ctx, info, base.body && typeof base.body === 'object' ? (base.body as Json) : {});
   if (!bad) return { outcome: 'pending', note: 'no field to corrupt' };
   const res = await ctx.request(info.api, info.operationId, { method: info.method, path: base.path, body: bad.body, ...credentials(ctx, info) }, problems);
   if (res.status === 501) return { outcome: 'pending', note: 'not implemented (501)' };

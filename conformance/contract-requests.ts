@@ -92,7 +92,9 @@ export function corrupt(ctx: ConformanceContext, info: OperationInfo, body: Json
   let schema = ctx.validator.deref(info.api, media?.schema);
   if (schema?.allOf) schema = ctx.validator.deref(info.api, schema.allOf.find((s: Json) => ctx.validator.deref(info.api, s).properties) ?? schema);
   const required: string[] = schema?.required ?? [];
-  const field = required.find((f) => f in body) ?? Object.keys(schema?.properties ?? {}).find((f) => f in body);
+  // A field the body has (a required one first), or else any field the body may have (an optional body sent empty).
+  const fields = Object.keys(schema?.properties ?? {});
+  const field = required.find((f) => f in body) ?? fields.find((f) => f in body) ?? fields[0];
   if (!field) return undefined;
   const prop = ctx.validator.deref(info.api, schema.properties[field]);
   const types = [prop?.type].flat();
