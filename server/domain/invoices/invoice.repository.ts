@@ -79,6 +79,10 @@ export interface InvoiceFilter extends PageRequest {
   status?: string | undefined;
   customerId?: number | undefined;
   subscriptionId?: number | undefined;
+  /** Created at or after this instant. */
+  createdFrom?: Date | undefined;
+  /** Created before this instant. */
+  createdBefore?: Date | undefined;
 }
 
 /** The tenant's invoices, newest first, one more than the limit. */
@@ -88,6 +92,8 @@ export async function findInvoices(db: Db, tenant: Tenant, filter: InvoiceFilter
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
   if (filter.subscriptionId !== undefined) query = query.where('subscription_id', '=', filter.subscriptionId);
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
   if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
   return query
     .orderBy('id', 'desc')

@@ -7,6 +7,7 @@ import { inScope, ofTenant } from '../../db/scope.js';
 import type { NewPaymentLink, PaymentLinkInvoiceRow, PaymentLinkRow, PaymentLinkUpdate } from './link.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
+import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { merchantSlugs } from '../merchants/merchant.repository.js';
 
@@ -50,6 +51,17 @@ export async function deleteLink(db: Db, tenant: Tenant, id: number): Promise<vo
 
 export async function findLinkPage(db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<PaymentLinkRow>> {
   return listPage(query, db.selectFrom('payment_links').selectAll().where(ofTenant(tenant, 'payment_links')));
+}
+
+/** The dashboard's page of the tenant's links: newest first, after an id, one more than the limit. */
+export async function findLinks(db: Db, tenant: Tenant, filter: PageRequest & { status?: PaymentLinkRow['status'] | undefined }): Promise<PaymentLinkRow[]> {
+  let query = db.selectFrom('payment_links').selectAll().where(ofTenant(tenant));
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
+  return query
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 /** One more view of the link's page. */

@@ -13,9 +13,10 @@ import { hashPassword, randomToken } from '../../shared/crypto.js';
 import { AppError } from '../../shared/errors.js';
 import { publicHttpsProblem } from '../../shared/public-url.js';
 import type { Tenant } from '../../shared/tenant.js';
+import type { PageRequest } from '../../shared/pagination.js';
 import { findProduct } from '../catalog/catalog.repository.js';
 import { checkSettings, defaultSettings, type LinkChanges, type LinkSettings, mergeSettings } from './link-fields.js';
-import { codeTaken, deleteLink, findLink, findLinkPage, insertLink, updateLink } from './link.repository.js';
+import { codeTaken, deleteLink, findLink, findLinkPage, findLinks, insertLink, updateLink } from './link.repository.js';
 
 /** A link, and the notification secret Till generated for it in this call (answered once). */
 export interface LinkWithSecret {
@@ -36,6 +37,10 @@ export async function getLink(db: Db, tenant: Tenant, id: number, options: { loc
   if (!link) throw linkNotFound();
   return link;
 }
+
+/** The dashboard's page of the tenant's links, newest first, one more than `limit`. */
+export const listLinkRows = (db: Db, tenant: Tenant, filter: PageRequest & { status?: PaymentLinkRow['status'] | undefined }): Promise<PaymentLinkRow[]> =>
+  findLinks(db, tenant, filter);
 
 export const listLinks = (db: Db, tenant: Tenant, query: ListQuery): Promise<ListPage<PaymentLinkRow>> => findLinkPage(db, tenant, query);
 

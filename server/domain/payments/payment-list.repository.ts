@@ -17,6 +17,8 @@ export interface PaymentListFilter {
   amountMax?: string | undefined;
   /** A payment id, a reference number, a checkout session id, or the card holder's email. */
   search?: string | undefined;
+  /** The payments of one invoice. */
+  invoiceId?: number | undefined;
 }
 
 /** A page request: `after` the last id held (older ones), or `before` the first id held (newer ones). */
@@ -77,6 +79,7 @@ export async function findPaymentPage(db: Db, tenant: Tenant, filter: PaymentLis
   if (filter.amountMin !== undefined) query = query.where(sql<boolean>`p.amount >= ${filter.amountMin}::numeric`);
   if (filter.amountMax !== undefined) query = query.where(sql<boolean>`p.amount <= ${filter.amountMax}::numeric`);
   if (filter.search) query = query.where(searchCondition(filter.search));
+  if (filter.invoiceId !== undefined) query = query.where('p.invoice_id', '=', filter.invoiceId);
   if (cursor.before !== undefined) {
     const rows = await query
       .where('p.id', '>', cursor.before)

@@ -53,6 +53,24 @@ export async function findEntry(db: Db, tenant: Tenant, id: string, options: { l
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/**
+ * The dashboard's page of the tenant's payouts, newest first by (created_at, id), after the payout
+ * `after` (a `po_…` id), one more than `limit`. A tenant has at most one scheduled payout a day per currency.
+ */
+export async function findEntries(db: Db, tenant: Tenant, page: { limit: number; after?: string | undefined }): Promise<PayoutEntryRow[]> {
+  let query = db.selectFrom('payout_entries').selectAll().where(ofTenant(tenant));
+  if (page.after !== undefined) {
+    const after = await findEntry(db, tenant, page.after);
+    if (!after) return [];
+    query = query.where(sql<boolean>`(created_at, id) < (${after.created_at}, ${after.id})`);
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
 export async function updateEntry(
   trx: Trx,
   tenant: Tenant,

@@ -148,3 +148,14 @@ export async function failNextPayout(db: Db, clock: Clock, tenant: Tenant, reaso
   await db.transaction().execute((trx) => repo.armTestFailure(trx, tenant.merchantId, failureReason, armedAt));
   return { failureReason, armedAt };
 }
+
+/** A page of the tenant's payouts, newest first (`after` a payout id), one more than `limit`. */
+export const listPayoutEntries = (db: Db, tenant: Tenant, page: { limit: number; after?: string | undefined }): Promise<PayoutEntryRow[]> =>
+  repo.findEntries(db, tenant, page);
+
+/** One of the tenant's payouts. */
+export async function getPayoutEntry(db: Db, tenant: Tenant, id: string): Promise<PayoutEntryRow> {
+  const entry = await repo.findEntry(db, tenant, id);
+  if (!entry) throw new AppError('resource_not_found', { param: 'id', message: 'There is no such payout.' });
+  return entry;
+}

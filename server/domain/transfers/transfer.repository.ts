@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { TransferRow, TransfersTable } from './transfer.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
+import type { PageRequest } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 /** A `Processing` transfer that has fallen due, and its tenant. */
@@ -24,6 +25,17 @@ export function tenantTransfers(db: Db, tenant: Tenant) {
 export async function findTransfer(db: Db, tenant: Tenant, id: number, options: { lock?: boolean } = {}): Promise<TransferRow | undefined> {
   const query = db.selectFrom('transfers').selectAll().where('id', '=', id).where(ofTenant(tenant));
   return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** The dashboard's page of the tenant's transfers: newest first (index transfers_tenant), after an id, one more than the limit. */
+export async function findTransfers(db: Db, tenant: Tenant, filter: PageRequest & { status?: TransferRow['status'] | undefined }): Promise<TransferRow[]> {
+  let query = tenantTransfers(db, tenant);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
+  return query
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
 }
 
 export async function updateTransfer(
