@@ -62,7 +62,7 @@ async function sendInvoicePage(req: Request, res: Response, ctx: DashboardContex
     ['Status', badge(invoice.status)],
     ['Total', formatMoney(invoice.total, invoice.currency)],
     ['Paid', formatMoney(invoice.amount_paid, invoice.currency)],
-    ['Refunded', invoice.amount_refunded === '0' ? null : formatMoney(invoice.amount_refunded, invoice.currency)],
+    ['Refunded', /^0(\.0+)?$/.test(invoice.amount_refunded) ? null : formatMoney(invoice.amount_refunded, invoice.currency)],
     ['Payer', invoice.payer_email],
     ['Reference', invoice.reference],
     ['Due', invoice.due_date ? formatDate(invoice.due_date) : null],

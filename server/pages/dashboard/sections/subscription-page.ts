@@ -46,7 +46,7 @@ function cycle(s: SubscriptionDetails): SafeHtml {
     ['Canceled', s.canceled_at ? formatDate(s.canceled_at) : null],
     ['Paused', s.paused_at ? formatDate(s.paused_at) : null],
     ['Dunning attempts', s.status === 'past_due' || s.status === 'unpaid' ? String(s.dunning_attempts) : null],
-    ['Credit', s.credit_balance === '0' ? null : formatMoney(s.credit_balance, s.currency)],
+    ['Credit', /^0(\.0+)?$/.test(s.credit_balance) ? null : formatMoney(s.credit_balance, s.currency)],
   ]);
 }
 
