@@ -2,54 +2,22 @@
 // every page no key or card number in its HTML, nothing scrolling sideways at 360 px, no serious
 // or critical axe-core violation, no CSP violation; screenshots at 360 and 1280 px in
 // out/screenshots/dashboard/. Cancelling a subscription in the page is seen by the API.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeInBrowser, useChromium } from '../support/browser.js';
-import { CARDS } from '../support/checkout.js';
 import { billingObjects } from '../support/dashboard-billing.js';
+import { checkDashboardPage as checkPage, openDashboardPage, signInPage } from '../support/dashboard-browser.js';
 import { useTestServer } from '../support/server.js';
 
 const t = useTestServer({ rateLimitScale: 100 });
 const browser = useChromium('dashboard-sections', { viewport: { width: 1280, height: 900 } });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = 'out/screenshots/dashboard';
-mkdirSync(SHOTS, { recursive: true });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const results = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (results.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-async function checkPage(page: Page, name: string, secrets: string[]): Promise<void> {
-  const html = await page.content();
-  for (const secret of [...secrets, ...Object.values(CARDS)]) expect(html, name).not.toContain(secret);
-  expect(await seriousViolations(page), name).toEqual([]);
-  for (const width of [1280, 360]) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
-    if (width === 360) expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), name).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 describeInBrowser('the billing and money sections in Chromium', () => {
   it('each section and object page shows what the API made and passes the page checks; a cancel in the page is seen by the API', async () => {
     const m = await t.newMerchant('Roastery');
     const o = await billingObjects(t, m);
     const secret = m.keys.test.secret;
-    const page = await browser().newPage();
-    const cspErrors: string[] = [];
-    page.on('console', (msg) => {
-      if (/Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
-    });
-    await page.goto(`${t.url}/dashboard/sign-in`);
-    await page.fill('#key', secret);
-    await Promise.all([page.waitForURL(`${t.url}/dashboard`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const { page, cspErrors } = await openDashboardPage(browser());
+    await signInPage(page, t.url, secret);
 
     const pages: [string, string, string][] = [
       ['subscriptions', '/dashboard/subscriptions', 'Beans monthly'],
