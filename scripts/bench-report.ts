@@ -181,6 +181,7 @@ function markdownIntro({ environment, baseline, rows }: Report, generatedAt: str
     '- **till-pglite**: Till from the compiled build (`node dist/server/main.js`, `NODE_ENV=production`, so no response validation; rate limits scaled ×1000) on the embedded PGlite, fresh data directory.',
     '- **till-postgres**: the same, on the PostgreSQL server, in a fresh database dropped afterwards.',
     '- **till-postgres-2**: the same with `TILL_WORKERS=2` (two worker processes on one port).',
+    '- **till-postgres-metrics**: till-postgres with `TILL_METRICS_TOKEN` set: every request measured for `/metrics`, process metrics collected (compare its req/s with till-postgres).',
     "- **node-http**: a bare `node:http` server answering Till's plan JSON for GET and Till's 201 customer or checkout session JSON for the POSTs: what Node alone can do here.",
     "- **pg-floor**: bare `node:http` and node-postgres sending Till's own statements for each operation in the same round trips (pipelined, prepared; the session's claim, begin and insert, mark and commit, store), on a database Till migrated: what this machine can do with the same database work, with nothing of Till's own (no Express, validation, authentication, Kysely or views).",
     '- **prism**: the Prism mock of the Checkout & Billing contract (`scripts/mock.mjs`), validating each request and answering the documented example.',

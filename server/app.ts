@@ -98,7 +98,9 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   };
   cacheValidatorRouteMatchers();
   const requestLog = new RequestLogWriter(deps.database.db, deps.logger);
-  collectProcessMetrics();
+  // Metrics cost only where they are read: without a token no /metrics, and no request is measured.
+  const metricsOn = deps.config.metricsToken !== undefined;
+  if (metricsOn) collectProcessMetrics();
   watchDatabase(deps.database);
 
   const app = express();
@@ -110,7 +112,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
   app.set('query parser', 'extended');
   // The whole pipeline is one layer: Express's router matches no path per step.
   const pipeline = chain([
-    measureRequests(),
+    ...(metricsOn ? [measureRequests()] : []),
     requestContext(deps.logger),
     outsideTheApi(pages(deps)),
     preflight(routes),
