@@ -136,3 +136,11 @@ export async function resendDelivery(
 
 /** The tenant's webhook deliveries of these events (a payment's timeline), oldest first. */
 export const deliveriesOfEvents = (db: Db, tenant: Tenant, eventIds: string[]): Promise<WebhookDeliveryRow[]> => findDeliveriesOfEvents(db, tenant, eventIds);
+
+/** One delivery of a configuration with its attempts and event (the dashboard's delivery page). */
+export async function getDeliveryEntry(db: Db, tenant: Tenant, id: number, deliveryId: string): Promise<DeliveryEntry> {
+  await getConfiguration(db, tenant, id);
+  const delivery = await findDelivery(db, tenant, id, deliveryId);
+  if (!delivery) throw new AppError('resource_not_found', { param: 'deliveryId', message: `No such delivery of this configuration: ${deliveryId}.` });
+  return entryOf(db, delivery);
+}

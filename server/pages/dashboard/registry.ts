@@ -11,6 +11,7 @@ import { paymentLinksSection } from './sections/payment-links.js';
 import { paymentsSection } from './sections/payments.js';
 import { payoutsSection, transfersSection } from './sections/payouts.js';
 import { subscriptionsSection } from './sections/subscriptions.js';
+import { webhooksSection } from './sections/webhooks.js';
 
 export const SECTIONS: readonly DashboardSection[] = [
   homeSection,
@@ -25,4 +26,5 @@ export const SECTIONS: readonly DashboardSection[] = [
   payoutsSection,
   transfersSection,
   disputesSection,
+  webhooksSection,
 ];

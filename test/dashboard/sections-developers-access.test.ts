@@ -1,0 +1,67 @@
+// The developer sections of the dashboard (webhooks, …) over HTTP: a restricted key without a
+// section's read scope is refused its pages, one without the action's scope is refused the action
+// (403, nothing done), and a failed delivery re-sent from the page succeeds.
+import { expect, it } from 'vitest';
+import { csrfOf, DashboardClient, restrictedKey } from '../support/dashboard.js';
+import { useWebhookServer } from '../support/webhooks.js';
+
+const w = useWebhookServer();
+
+async function endpointWithFailedDelivery(name: string) {
+  const m = await w.t.newMerchant(name);
+  const receiver = await w.receiver((n) => (n === 0 ? 500 : 200));
+  const created = await w.configure(m, { sandboxUrl: receiver.url, description: 'Orders' });
+  expect(created.status).toBe(201);
+  const id = created.json.id as number;
+  const test = await w.t.call('POST', `/v1/WebhookConfiguration/${id}/SendTestEvent`, { key: m.keys.test.secret, body: {} });
+  expect(test.status).toBe(200);
+  expect(test.json.status).not.toBe('succeeded');
+  return { m, receiver, id, deliveryId: test.json.deliveryId as string };
+}
+
+it('webhooks: a key without webhookconfiguration.read is refused the pages; one without .update the actions', async () => {
+  const { m, id, deliveryId } = await endpointWithFailedDelivery('Dash ops access');
+  const noRead = new DashboardClient(w.t.url);
+  expect((await noRead.signIn(await restrictedKey(w.t, m, ['payment.read']))).status).toBe(303);
+  for (const path of ['/dashboard/webhooks', `/dashboard/webhooks/${id}`, `/dashboard/webhooks/${id}/deliveries/${deliveryId}`])
+    expect((await noRead.get(path)).status).toBe(403);
+  expect((await noRead.get('/dashboard')).html).not.toContain('href="/dashboard/webhooks"');
+
+  const readOnly = new DashboardClient(w.t.url);
+  expect((await readOnly.signIn(await restrictedKey(w.t, m, ['webhookconfiguration.read']))).status).toBe(303);
+  const page = await readOnly.get(`/dashboard/webhooks/${id}/deliveries/${deliveryId}`);
+  expect(page.status).toBe(200);
+  expect(page.html).toContain('Attempt 1');
+  expect(page.html).not.toContain('Re-send now');
+  const csrf = csrfOf(page.html);
+  expect((await readOnly.post(`/dashboard/webhooks/${id}/deliveries/${deliveryId}/resend`, { csrf })).status).toBe(403);
+  expect((await readOnly.post(`/dashboard/webhooks/${id}/disable`, { csrf })).status).toBe(403);
+  const api = await w.t.call('GET', `/v1/WebhookConfiguration/${id}`, { key: m.keys.test.secret });
+  expect(api.json.enabled).toBe(true);
+  expect((await w.deliveries(m, id))[0].status).not.toBe('succeeded');
+});
+
+it('webhooks: a failed delivery re-sent from the page succeeds; disable and enable show in the API', async () => {
+  const { m, receiver, id, deliveryId } = await endpointWithFailedDelivery('Dash ops resend');
+  const c = new DashboardClient(w.t.url);
+  expect((await c.signIn(await restrictedKey(w.t, m, ['webhookconfiguration.read', 'webhookconfiguration.update']))).status).toBe(303);
+  const path = `/dashboard/webhooks/${id}/deliveries/${deliveryId}`;
+  const res = await c.submit(path, `${path}/resend`);
+  expect(res.status).toBe(303);
+  expect(res.headers.get('location')).toBe(`${path}?done=resent`);
+  const after = await c.get(`${path}?done=resent`);
+  expect(after.html).toContain('The delivery was re-sent.');
+  expect(after.html).toContain('Attempt 2');
+  expect(receiver.received).toHaveLength(2);
+  expect((await w.deliveries(m, id))[0].status).toBe('succeeded');
+
+  expect((await c.submit(`/dashboard/webhooks/${id}`, `/dashboard/webhooks/${id}/disable`)).status).toBe(303);
+  expect((await w.t.call('GET', `/v1/WebhookConfiguration/${id}`, { key: m.keys.test.secret })).json.enabled).toBe(false);
+  expect((await c.submit(`/dashboard/webhooks/${id}`, `/dashboard/webhooks/${id}/enable`)).status).toBe(303);
+  expect((await w.t.call('GET', `/v1/WebhookConfiguration/${id}`, { key: m.keys.test.secret })).json.enabled).toBe(true);
+  // Another merchant's endpoint is not found, never shown.
+  const other = await w.t.newMerchant('Dash ops other');
+  const o = new DashboardClient(w.t.url);
+  expect((await o.signIn(other.keys.test.secret)).status).toBe(303);
+  expect((await o.get(`/dashboard/webhooks/${id}`)).status).toBe(404);
+});
