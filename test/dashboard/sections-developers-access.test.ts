@@ -1,4 +1,4 @@
-// The developer sections of the dashboard (webhooks, …) over HTTP: a restricted key without a
+// The developer sections of the dashboard (webhooks, events, …) over HTTP: a restricted key without a
 // section's read scope is refused its pages, one without the action's scope is refused the action
 // (403, nothing done), and a failed delivery re-sent from the page succeeds.
 import { expect, it } from 'vitest';
@@ -26,6 +26,14 @@ it('webhooks: a key without webhookconfiguration.read is refused the pages; one 
   for (const path of ['/dashboard/webhooks', `/dashboard/webhooks/${id}`, `/dashboard/webhooks/${id}/deliveries/${deliveryId}`])
     expect((await noRead.get(path)).status).toBe(403);
   expect((await noRead.get('/dashboard')).html).not.toContain('href="/dashboard/webhooks"');
+  expect((await noRead.get('/dashboard/events')).status).toBe(403);
+  const events = new DashboardClient(w.t.url);
+  expect((await events.signIn(await restrictedKey(w.t, m, ['event.read']))).status).toBe(303);
+  const list = await events.get('/dashboard/events?type=webhook.test');
+  expect(list.status).toBe(200);
+  const eventId = /href="\/dashboard\/events\/(evt_[^"]+)"/.exec(list.html)![1]!;
+  expect((await events.get(`/dashboard/events/${eventId}`)).html).toContain(eventId);
+  expect((await events.get('/dashboard/webhooks')).status).toBe(403);
 
   const readOnly = new DashboardClient(w.t.url);
   expect((await readOnly.signIn(await restrictedKey(w.t, m, ['webhookconfiguration.read']))).status).toBe(303);

@@ -1,4 +1,4 @@
-// The developer sections of the dashboard in Chromium (webhooks, …): each shows what the API made,
+// The developer sections of the dashboard in Chromium (webhooks, events, …): each shows what the API made,
 // an action in the page shows in the API, and every page passes checkDashboardPage (no key or card
 // number, 360 px, axe-core, screenshots in out/screenshots/dashboard/).
 import type { Page } from 'playwright-core';
@@ -47,6 +47,18 @@ describeInBrowser('the developer sections of the dashboard in Chromium', () => {
     await page.getByRole('link', { name: `Endpoint ${id}` }).click();
     await Promise.all([page.waitForURL(/done=disabled/), page.getByRole('button', { name: 'Disable the endpoint' }).click()]);
     expect((await w.t.call('GET', `/v1/WebhookConfiguration/${id}`, { key: secret })).json.enabled).toBe(false);
+
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.selectOption('#f-type', 'webhook.test');
+    await Promise.all([page.waitForURL(/type=webhook.test/), page.getByRole('button', { name: 'Filter' }).click()]);
+    const rows = await page.locator('tbody tr').allTextContents();
+    expect(rows.length).toBe(1);
+    await checkPage(page, 'events', secrets);
+    await page.getByRole('link', { name: 'webhook.test' }).click();
+    const delivered = JSON.parse((await page.locator('#event-json').textContent())!);
+    expect(delivered).toMatchObject({ id: receiver.received[0]!.json.id, type: 'webhook.test' });
+    expect(delivered).toEqual(receiver.received[0]!.json);
+    await checkPage(page, 'event', secrets);
     expect(cspErrors).toEqual([]);
     await page.close();
   });

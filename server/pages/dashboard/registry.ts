@@ -12,6 +12,7 @@ import { paymentsSection } from './sections/payments.js';
 import { payoutsSection, transfersSection } from './sections/payouts.js';
 import { subscriptionsSection } from './sections/subscriptions.js';
 import { webhooksSection } from './sections/webhooks.js';
+import { eventsSection } from './sections/events.js';
 
 export const SECTIONS: readonly DashboardSection[] = [
   homeSection,
@@ -27,4 +28,5 @@ export const SECTIONS: readonly DashboardSection[] = [
   transfersSection,
   disputesSection,
   webhooksSection,
+  eventsSection,
 ];
