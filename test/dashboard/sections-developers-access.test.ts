@@ -3,6 +3,7 @@
 // (403, nothing done), and a failed delivery re-sent from the page succeeds.
 import { expect, it } from 'vitest';
 import { csrfOf, DashboardClient, restrictedKey } from '../support/dashboard.js';
+import { createTestSession } from '../support/server.js';
 import { useWebhookServer } from '../support/webhooks.js';
 
 const w = useWebhookServer();
@@ -72,4 +73,32 @@ it('webhooks: a failed delivery re-sent from the page succeeds; disable and enab
   const o = new DashboardClient(w.t.url);
   expect((await o.signIn(other.keys.test.secret)).status).toBe(303);
   expect((await o.get(`/dashboard/webhooks/${id}`)).status).toBe(404);
+});
+
+it('test clock: advanced from the page, the sessions that fell due expire and the page lists their events; refused without testhelpers.write and in live mode', async () => {
+  const m = await w.t.newMerchant('Dash ops clock');
+  const session = await createTestSession(w.t, m);
+  const noScope = new DashboardClient(w.t.url);
+  expect((await noScope.signIn(await restrictedKey(w.t, m, ['event.read']))).status).toBe(303);
+  expect((await noScope.get('/dashboard/test-clock')).status).toBe(403);
+  const csrf = csrfOf((await noScope.get('/dashboard/events')).html);
+  expect((await noScope.post('/dashboard/test-clock/advance', { csrf, amount: '2', unit: 'days' })).status).toBe(403);
+  expect((await w.t.call('GET', `/v1/checkout-sessions/${session.id}`, { key: m.keys.test.secret })).json.status).not.toBe('expired');
+
+  const c = new DashboardClient(w.t.url);
+  expect((await c.signIn(await restrictedKey(w.t, m, ['testhelpers.write']))).status).toBe(303);
+  const before = await c.get('/dashboard/test-clock');
+  expect(before.status).toBe(200);
+  expect((await c.submit('/dashboard/test-clock', '/dashboard/test-clock/advance', { amount: 'ten', unit: 'days' })).status).toBe(400);
+  const res = await c.submit('/dashboard/test-clock', '/dashboard/test-clock/advance', { amount: '2', unit: 'days' });
+  expect(res.status).toBe(303);
+  const after = await c.get(res.headers.get('location')!);
+  expect(after.html).toContain('The test clock was advanced');
+  expect(after.html).toContain('checkout.session.expired');
+  expect((await w.t.call('GET', `/v1/checkout-sessions/${session.id}`, { key: m.keys.test.secret })).json.status).toBe('expired');
+
+  const live = new DashboardClient(w.t.url);
+  expect((await live.signIn(m.keys.live.secret)).status).toBe(303);
+  expect((await live.get('/dashboard/test-clock')).status).not.toBe(200);
+  expect((await live.get('/dashboard')).html).not.toContain('href="/dashboard/test-clock"');
 });

@@ -1,4 +1,4 @@
-// The developer sections of the dashboard in Chromium (webhooks, events, …): each shows what the API made,
+// The developer sections of the dashboard in Chromium (webhooks, events, test clock, …): each shows what the API made,
 // an action in the page shows in the API, and every page passes checkDashboardPage (no key or card
 // number, 360 px, axe-core, screenshots in out/screenshots/dashboard/).
 import type { Page } from 'playwright-core';
@@ -59,6 +59,14 @@ describeInBrowser('the developer sections of the dashboard in Chromium', () => {
     expect(delivered).toMatchObject({ id: receiver.received[0]!.json.id, type: 'webhook.test' });
     expect(delivered).toEqual(receiver.received[0]!.json);
     await checkPage(page, 'event', secrets);
+
+    await page.getByRole('link', { name: 'Test clock' }).click();
+    await checkPage(page, 'test-clock', secrets);
+    await page.fill('#f-amount', '2');
+    await Promise.all([page.waitForURL(/done=advanced/), page.getByRole('button', { name: 'Advance the clock' }).click()]);
+    await expect(page.locator('#notice').textContent()).resolves.toContain('advanced');
+    await expect(page.locator('#changes').textContent()).resolves.toContain('item(s) of due work ran');
+    await checkPage(page, 'test-clock-advanced', secrets);
     expect(cspErrors).toEqual([]);
     await page.close();
   });

@@ -13,6 +13,7 @@ import { payoutsSection, transfersSection } from './sections/payouts.js';
 import { subscriptionsSection } from './sections/subscriptions.js';
 import { webhooksSection } from './sections/webhooks.js';
 import { eventsSection } from './sections/events.js';
+import { testClockSection } from './sections/test-clock.js';
 
 export const SECTIONS: readonly DashboardSection[] = [
   homeSection,
@@ -29,4 +30,5 @@ export const SECTIONS: readonly DashboardSection[] = [
   disputesSection,
   webhooksSection,
   eventsSection,
+  testClockSection,
 ];
