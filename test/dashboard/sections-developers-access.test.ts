@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import { csrfOf, DashboardClient, restrictedKey } from '../support/dashboard.js';
 import { createTestSession } from '../support/server.js';
-import { useWebhookServer } from '../support/webhooks.js';
+import { PUBLIC_URL, useWebhookServer } from '../support/webhooks.js';
 
 const w = useWebhookServer();
 
@@ -101,4 +101,25 @@ it('test clock: advanced from the page, the sessions that fell due expire and th
   expect((await live.signIn(m.keys.live.secret)).status).toBe(303);
   expect((await live.get('/dashboard/test-clock')).status).not.toBe(200);
   expect((await live.get('/dashboard')).html).not.toContain('href="/dashboard/test-clock"');
+});
+
+it('request log: filtered by operation, a request and its redacted bodies show; refused without requestlog.read', async () => {
+  const m = await w.t.newMerchant('Dash ops requests');
+  const made = await w.configure(m, { sandboxUrl: PUBLIC_URL, description: 'Logged' });
+  expect(made.status).toBe(201);
+  const noScope = new DashboardClient(w.t.url);
+  expect((await noScope.signIn(await restrictedKey(w.t, m, ['event.read']))).status).toBe(303);
+  expect((await noScope.get('/dashboard/request-log')).status).toBe(403);
+
+  const key = await restrictedKey(w.t, m, ['requestlog.read']);
+  const c = new DashboardClient(w.t.url);
+  expect((await c.signIn(key)).status).toBe(303);
+  const list = async () => (await c.get('/dashboard/request-log?operation=createWebhookConfiguration')).html;
+  await expect.poll(list, { timeout: 10_000 }).toContain('/v1/WebhookConfiguration');
+  const id = /href="\/dashboard\/request-log\/(rl_[^"]+)"/.exec(await list())![1]!;
+  const page = await c.get(`/dashboard/request-log/${id}`);
+  expect(page.status).toBe(200);
+  expect(page.html).toContain('Logged');
+  for (const secret of [made.json.sandboxSecret, made.json.liveSecret, m.keys.test.secret, key]) expect(page.html).not.toContain(secret);
+  expect((await c.get('/dashboard/request-log?status=500')).html).toContain('No requests match.');
 });

@@ -1,4 +1,4 @@
-// The developer sections of the dashboard in Chromium (webhooks, events, test clock, …): each shows what the API made,
+// The developer sections of the dashboard in Chromium (webhooks, events, test clock, request log): each shows what the API made,
 // an action in the page shows in the API, and every page passes checkDashboardPage (no key or card
 // number, 360 px, axe-core, screenshots in out/screenshots/dashboard/).
 import type { Page } from 'playwright-core';
@@ -67,6 +67,15 @@ describeInBrowser('the developer sections of the dashboard in Chromium', () => {
     await expect(page.locator('#notice').textContent()).resolves.toContain('advanced');
     await expect(page.locator('#changes').textContent()).resolves.toContain('item(s) of due work ran');
     await checkPage(page, 'test-clock-advanced', secrets);
+
+    await page.getByRole('link', { name: 'Request log' }).click();
+    await page.fill('#f-operation', 'createWebhookConfiguration');
+    await Promise.all([page.waitForURL(/operation=createWebhookConfiguration/), page.getByRole('button', { name: 'Filter' }).click()]);
+    await expect(page.locator('table').textContent()).resolves.toContain('/v1/WebhookConfiguration');
+    await checkPage(page, 'request-log', secrets);
+    await page.locator('tbody a').first().click();
+    await expect(page.locator('#request-body').textContent()).resolves.toContain('Order system');
+    await checkPage(page, 'request', secrets);
     expect(cspErrors).toEqual([]);
     await page.close();
   });

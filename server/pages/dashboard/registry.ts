@@ -14,6 +14,7 @@ import { subscriptionsSection } from './sections/subscriptions.js';
 import { webhooksSection } from './sections/webhooks.js';
 import { eventsSection } from './sections/events.js';
 import { testClockSection } from './sections/test-clock.js';
+import { requestLogSection } from './sections/request-log.js';
 
 export const SECTIONS: readonly DashboardSection[] = [
   homeSection,
@@ -31,4 +32,5 @@ export const SECTIONS: readonly DashboardSection[] = [
   webhooksSection,
   eventsSection,
   testClockSection,
+  requestLogSection,
 ];
