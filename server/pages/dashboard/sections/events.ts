@@ -12,9 +12,9 @@ import { formatDate } from '../../kit/format.js';
 import { fieldList, section } from '../kit/detail.js';
 import { selectField } from '../kit/form.js';
 import { type Column, cursorOf, filterForm, queryText, table } from '../kit/list.js';
+import { nextLink } from '../kit/forward-pager.js';
 import { sendDashboardPage } from '../layout.js';
 import { type DashboardSection, sectionHref } from '../section.js';
-import { nextLink } from './webhooks.js';
 
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,64}$/;
 const FAMILIES = [...new Set(EVENT_TYPES.map((t) => `${t.slice(0, t.lastIndexOf('.'))}.*`))];

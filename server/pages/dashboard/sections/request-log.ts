@@ -9,9 +9,9 @@ import { formatDate } from '../../kit/format.js';
 import { badge, fieldList, section } from '../kit/detail.js';
 import { field } from '../kit/form.js';
 import { type Column, cursorOf, filterForm, queryText, table } from '../kit/list.js';
+import { nextLink } from '../kit/forward-pager.js';
 import { sendDashboardPage } from '../layout.js';
 import { type DashboardSection, sectionHref } from '../section.js';
-import { nextLink } from './webhooks.js';
 
 const LOG_ID = /^rl_[A-Za-z0-9_-]{1,64}$/;
 const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;

@@ -13,20 +13,11 @@ import { formatDate } from '../../kit/format.js';
 import { badge, fieldList, section } from '../kit/detail.js';
 import { type Flash, flashBox, postButton, redirectDone, selectField } from '../kit/form.js';
 import { type Column, cursorOf, filterForm, queryText, table } from '../kit/list.js';
+import { nextLink } from '../kit/forward-pager.js';
 import { sendDashboardPage } from '../layout.js';
 import { type DashboardContext, type DashboardSection, sectionHref } from '../section.js';
 import { deliveryPageRoutes } from './webhook-delivery-page.js';
 import { DELIVERY_ID, doneText, endpointId, STATUSES, WEBHOOK_READ, WEBHOOK_UPDATE } from './webhook-common.js';
-
-/** A "next page" link keeping the query's filters: the services page forward from the last row shown. */
-export function nextLink(req: Request, base: string, hasMore: boolean, lastId: string | number | undefined): SafeHtml {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(req.query)) if (name !== 'after' && name !== 'done' && typeof value === 'string') params.set(name, value);
-  const first = req.query.after !== undefined ? html`<a href="${base}${params.size ? `?${params.toString()}` : ''}">← Newest</a>` : html`<span></span>`;
-  if (hasMore && lastId !== undefined) params.set('after', String(lastId));
-  const next = hasMore && lastId !== undefined ? html`<a rel="next" href="${base}?${params.toString()}">Older →</a>` : html`<span></span>`;
-  return html`<nav class="pager" aria-label="Pages">${first}${next}</nav>`;
-}
 
 const ENDPOINT_COLUMNS: Column<WebhookConfigurationRow>[] = [
   { heading: 'Endpoint', cell: (c) => html`<a href="${sectionHref('webhooks', `/${c.id}`)}">${c.description ?? `Endpoint ${c.id}`}</a>` },
