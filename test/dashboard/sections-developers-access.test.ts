@@ -68,6 +68,14 @@ it('webhooks: a failed delivery re-sent from the page succeeds; disable and enab
   expect((await w.t.call('GET', `/v1/WebhookConfiguration/${id}`, { key: m.keys.test.secret })).json.enabled).toBe(false);
   expect((await c.submit(`/dashboard/webhooks/${id}`, `/dashboard/webhooks/${id}/enable`)).status).toBe(303);
   expect((await w.t.call('GET', `/v1/WebhookConfiguration/${id}`, { key: m.keys.test.secret })).json.enabled).toBe(true);
+  // Both changes are in the audit log, made by this dashboard session (never a key's prefix).
+  const audit = await w.t.call('GET', '/v1/audit-entries?action=webhook_configuration.updated', { key: m.keys.test.secret });
+  expect(audit.status, audit.text).toBe(200);
+  const entries = (audit.json.data as { actor: { type: string; keyPrefix: string | null; session: string | null }; target: { id: string } }[]).filter(
+    (e) => e.target.id === String(id),
+  );
+  expect(entries).toHaveLength(2);
+  for (const e of entries) expect(e.actor).toMatchObject({ type: 'dashboard', keyPrefix: null, session: expect.stringMatching(/^ds_[0-9a-f]{16}$/) });
   // Another merchant's endpoint is not found, never shown.
   const other = await w.t.newMerchant('Dash ops other');
   const o = new DashboardClient(w.t.url);

@@ -31,6 +31,8 @@ export interface DashboardAccess {
   /** Which modes this session is signed in to. */
   modes: { test: boolean; live: boolean };
   expiresAt: Date;
+  /** The session as the audit log names it: `ds_` and the start of its token's hash (never the token). */
+  sessionRef: string;
 }
 
 /** A sign-in's answer: the new (or extended) session's token, for the cookie; or why not. */
@@ -81,6 +83,7 @@ export async function openDashboardSession(db: Kysely<Database>, clock: Clock, t
     key,
     modes: { test: found.test !== null, live: found.live !== null },
     expiresAt: found.row.expires_at,
+    sessionRef: `ds_${found.row.token_hash.slice(0, 16)}`,
   };
 }
 

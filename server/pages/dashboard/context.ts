@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../../api/types.js';
 import { tenantClock } from '../../domain/clocks/tenant-clock.js';
+import { auditTrail, dashboardActor } from '../../domain/audit/audit.service.js';
 import { keyHolds, openDashboardSession } from '../../domain/merchants/dashboard-session.service.js';
 import { getMerchant } from '../../domain/merchants/merchant.service.js';
 import type { DashboardContext, NavItem } from './section.js';
@@ -58,6 +59,7 @@ export async function dashboardContext(
   deps: AppDeps,
   token: string | undefined,
   nav: (ctx: Omit<DashboardContext, 'nav'>) => NavItem[],
+  requestId: string | null = null,
 ): Promise<DashboardContext | undefined> {
   if (!token) return undefined;
   const db = deps.database.db;
@@ -74,6 +76,7 @@ export async function dashboardContext(
     modes: access.modes,
     csrf: csrfTokenOf(token),
     can: (...scopes) => keyHolds(access.key, scopes),
+    audit: auditTrail({ tenant: access.tenant, actor: dashboardActor(access.sessionRef), requestId, clock }),
   };
   return { ...ctx, nav: nav(ctx) };
 }

@@ -41,7 +41,7 @@ const navFor = (ctx: Omit<DashboardContext, 'nav'>) =>
 function requireSession(deps: AppDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const ctx = await dashboardContext(deps, sessionToken(req), navFor);
+      const ctx = await dashboardContext(deps, sessionToken(req), navFor, req.till?.requestId ?? null);
       if (!ctx) {
         if (req.method === 'GET') return res.redirect(303, `/dashboard/sign-in?next=${encodeURIComponent(req.originalUrl.slice(0, 300))}`);
         return sendDashboardError(res, 401, 'Signed out', 'Your session has ended. Sign in again.');

@@ -3,6 +3,7 @@
 // scopes of the API operations they run. docs/dashboard.md, "Adding a section", shows one.
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../../api/types.js';
+import type { AuditTrail } from '../../db/audit-trail.js';
 import type { Db } from '../../db/database.js';
 import type { DashboardAccess, SessionKey } from '../../domain/merchants/dashboard-session.service.js';
 import type { Clock } from '../../shared/clock.js';
@@ -30,6 +31,8 @@ export interface DashboardContext {
   can(...scopes: string[]): boolean;
   /** The sections this key may see, for the navigation. */
   nav: readonly NavItem[];
+  /** The audit trail of this session's changes (actor: the dashboard session), for the services the API audits. */
+  audit: AuditTrail;
 }
 
 /** Handles a request of a section, for a signed-in key that holds the section's (and the action's) scopes. */

@@ -113,10 +113,10 @@ ${table('Webhook endpoints', ENDPOINT_COLUMNS, page.data, 'No webhook endpoints 
     });
     r.get('/:id', (req, res, ctx) => sendEndpointPage(req, res, ctx));
     r.post('/:id/enable', WEBHOOK_UPDATE, (req, res, ctx) =>
-      act(req, res, ctx, 'enabled', (id) => updateConfiguration(ctx.db, ctx.clock, urlPolicy(ctx), ctx.tenant, id, { enabled: true })),
+      act(req, res, ctx, 'enabled', (id) => updateConfiguration(ctx.db, ctx.clock, urlPolicy(ctx), ctx.tenant, id, { enabled: true }, ctx.audit)),
     );
     r.post('/:id/disable', WEBHOOK_UPDATE, (req, res, ctx) =>
-      act(req, res, ctx, 'disabled', (id) => updateConfiguration(ctx.db, ctx.clock, urlPolicy(ctx), ctx.tenant, id, { enabled: false })),
+      act(req, res, ctx, 'disabled', (id) => updateConfiguration(ctx.db, ctx.clock, urlPolicy(ctx), ctx.tenant, id, { enabled: false }, ctx.audit)),
     );
     r.post('/:id/test', WEBHOOK_UPDATE, (req, res, ctx) =>
       act(req, res, ctx, 'tested', (id) => sendTestEvent(ctx.db, ctx.clock, deliverySettings(ctx.deps), ctx.tenant, id, { live: ctx.tenant.livemode })),
