@@ -24,7 +24,15 @@ export class SandboxLender {
     if (this.refused) return this.refused;
     if (this.made < this.max) {
       this.made++;
-      const m = await this.make();
+      let m: SandboxMerchant;
+      try {
+        m = await this.make();
+      } catch (error) {
+        // A making that failed holds no place: without this, a target that answers the making
+        // wrongly uses up every place and every later unit waits for a merchant nobody gives back.
+        this.made--;
+        throw error;
+      }
       if ('ctx' in m) return m;
       this.made--;
       // None made at all: the target offers none, and every unit that asks is told why.

@@ -186,6 +186,18 @@ describe('the conformance pool', () => {
     for (const [id, kind] of ran) expect([id, kind]).toEqual([id, id.startsWith('clock') ? 'clock' : 'still']);
   });
 
+  it('a making that throws holds no place: every clock scenario ends (failed), none waits for ever', async () => {
+    let tries = 0;
+    const lender = new SandboxLender(async () => {
+      tries++;
+      throw new Error('createTestMerchant answered 200, not 201');
+    }, 2);
+    const clock = (id: string): Scenario => ({ id, title: id, source: 'test', requires: [], needsClock: true, run: async () => {} });
+    const { results } = await run(['a', 'b', 'c', 'd', 'e'].map(clock), 2, host(lender));
+    expect(results.map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
+    expect(tries).toBe(5);
+  });
+
   it('a clock scenario is pending, naming why, when no sandbox merchant can be made', async () => {
     const lender = new SandboxLender(async () => ({ unavailable: 'createTestMerchant answered 409' }), 2);
     const { results } = await run([{ id: 'clock', title: 'clock', source: 'test', requires: [], needsClock: true, run: async () => {} }], 2, host(lender));
