@@ -15,6 +15,8 @@ import { webhooksSection } from './sections/webhooks.js';
 import { eventsSection } from './sections/events.js';
 import { testClockSection } from './sections/test-clock.js';
 import { requestLogSection } from './sections/request-log.js';
+import { auditLogSection } from './sections/audit-log.js';
+import { apiKeysSection } from './sections/api-keys.js';
 
 export const SECTIONS: readonly DashboardSection[] = [
   homeSection,
@@ -33,4 +35,6 @@ export const SECTIONS: readonly DashboardSection[] = [
   eventsSection,
   testClockSection,
   requestLogSection,
+  auditLogSection,
+  apiKeysSection,
 ];
