@@ -133,6 +133,18 @@ function reportedFigures({ rows, payments, coldStarts }: GoalInputs): Goal[] {
   return figures;
 }
 
+/**
+ * What request logs and metrics cost (issue 34: ≤ 5% of throughput): till-postgres-metrics (request
+ * logs on, as by default, and metrics on) against till-postgres-bare (TILL_REQUEST_LOGS=off, no
+ * metrics), each operation. Only when the run measured both.
+ */
+function observabilityCost(rows: RateRow[]): Goal[] {
+  if (!rows.some((r) => r.target === 'till-postgres-bare' && r.status === 'ok')) return [];
+  return [GET, CUSTOMER, SESSION].map((op) =>
+    ratioGoal(`Request logs + metrics cost ≤ 5%, ${op}`, rate(rows, 'till-postgres-metrics', op), rate(rows, 'till-postgres-bare', op), 0.95, 'bare', true),
+  );
+}
+
 /** Every goal of the issue, judged on this run's figures, then the figures reported without a goal. */
 export function evaluateGoals(inputs: GoalInputs): Goal[] {
   const { rows, coldStarts } = inputs;
@@ -143,6 +155,7 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     thresholdGoal('PGlite: create customer ≥ 500 req/s', rate(rows, 'till-pglite', CUSTOMER), 500, 'req/s'),
     thresholdGoal('Cold npm start to first 200 ≤ 3 s, PostgreSQL', postgresCold?.status === 'ok' ? postgresCold.medianMs! / 1000 : undefined, 3, 's', true),
     ...(two ? postgresGoals(rows, 'till-postgres-2', ', 2 processes') : []),
+    ...observabilityCost(rows),
     ...reportedFigures(inputs),
   ];
 }

@@ -191,6 +191,15 @@ export async function measure(name: TargetName, operation: OperationName, target
   return row;
 }
 export type TargetName =
-  'till-pglite' | 'baseline-pglite' | 'till-postgres' | 'baseline-postgres' | 'till-postgres-2' | 'till-postgres-metrics' | 'node-http' | 'pg-floor' | 'prism';
+  | 'till-pglite'
+  | 'baseline-pglite'
+  | 'till-postgres'
+  | 'baseline-postgres'
+  | 'till-postgres-2'
+  | 'till-postgres-metrics'
+  | 'till-postgres-bare'
+  | 'node-http'
+  | 'pg-floor'
+  | 'prism';
 /** The baseline row each Till row is compared with (BENCH_BASELINE). */
 export const BASELINE_OF: Partial<Record<TargetName, TargetName>> = { 'till-pglite': 'baseline-pglite', 'till-postgres': 'baseline-postgres' };

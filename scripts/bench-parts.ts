@@ -28,6 +28,7 @@ const PARTS = [
   'till-postgres',
   'till-postgres-2',
   'till-postgres-metrics',
+  'till-postgres-bare',
   'node-http',
   'pg-floor',
   'prism',
@@ -120,13 +121,15 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
   await rounds('till-pglite', 'baseline-pglite', (cwd) => startTill(undefined, cwd));
   const { unavailable } = postgres;
   if (unavailable) {
-    for (const name of ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'pg-floor'] as const)
+    for (const name of ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'till-postgres-bare', 'pg-floor'] as const)
       skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
   } else {
     await rounds('till-postgres', 'baseline-postgres', (cwd) => startTillOnPostgres(cwd));
     await benchTarget(rows, 'till-postgres-2', () => startTillOnPostgres(root, { TILL_WORKERS: '2' }));
     // Beside till-postgres: the same server with its metrics on (every request measured, process metrics collected).
     await benchTarget(rows, 'till-postgres-metrics', () => startTillOnPostgres(root, { TILL_METRICS_TOKEN: 'bench-metrics-token-0123456789' }));
+    // And without either: no request log, no metrics; what the two cost is the gap between the rows.
+    await benchTarget(rows, 'till-postgres-bare', () => startTillOnPostgres(root, { TILL_REQUEST_LOGS: 'off' }));
   }
   await benchTarget(rows, 'node-http', startNodeHttp);
   if (!unavailable) await benchTarget(rows, 'pg-floor', startPgFloor);
@@ -203,9 +206,17 @@ export async function benchWebhooksPart(baseline: Baseline | undefined): Promise
 }
 /** Node, the machine, autocannon and (when a PostgreSQL part runs and it answers) the PostgreSQL server. */
 export async function describeEnvironment() {
-  const postgres = ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'payments', 'cold-start', 'webhooks', 'invoices', 'clock'].some((part) =>
-    wanted(part as Part),
-  )
+  const postgres = [
+    'till-postgres',
+    'till-postgres-2',
+    'till-postgres-metrics',
+    'till-postgres-bare',
+    'payments',
+    'cold-start',
+    'webhooks',
+    'invoices',
+    'clock',
+  ].some((part) => wanted(part as Part))
     ? await probePostgres()
     : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
   const environment = {

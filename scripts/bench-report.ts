@@ -182,6 +182,7 @@ function markdownIntro({ environment, baseline, rows }: Report, generatedAt: str
     '- **till-postgres**: the same, on the PostgreSQL server, in a fresh database dropped afterwards.',
     '- **till-postgres-2**: the same with `TILL_WORKERS=2` (two worker processes on one port).',
     '- **till-postgres-metrics**: till-postgres with `TILL_METRICS_TOKEN` set: every request measured for `/metrics`, process metrics collected (compare its req/s with till-postgres).',
+    '- **till-postgres-bare**: till-postgres with `TILL_REQUEST_LOGS=off` and no metrics: the gap to till-postgres-metrics is what request logs and metrics cost.',
     "- **node-http**: a bare `node:http` server answering Till's plan JSON for GET and Till's 201 customer or checkout session JSON for the POSTs: what Node alone can do here.",
     "- **pg-floor**: bare `node:http` and node-postgres sending Till's own statements for each operation in the same round trips (pipelined, prepared; the session's claim, begin and insert, mark and commit, store), on a database Till migrated: what this machine can do with the same database work, with nothing of Till's own (no Express, validation, authentication, Kysely or views).",
     '- **prism**: the Prism mock of the Checkout & Billing contract (`scripts/mock.mjs`), validating each request and answering the documented example.',

@@ -102,7 +102,8 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_WEBHOOK_RATE      events a second written by the outbox case (default 600)
   BENCH_WEBHOOK_DRAIN     seconds to wait for the last deliveries of a webhook case (default 60)
   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
-                          till-postgres-2, till-postgres-metrics (TILL_METRICS_TOKEN set), node-http,
+                          till-postgres-2, till-postgres-metrics (TILL_METRICS_TOKEN set), till-postgres-bare
+                          (TILL_REQUEST_LOGS=off, no metrics), node-http,
                           pg-floor, prism, payments, cold-start, webhooks, invoices, clock
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured

@@ -120,7 +120,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     ...(tracingEnabled() ? [traceOperation()] : []),
     corsHeaders(),
     authenticate(deps.database.db),
-    recordRequests(requestLog, deps.clock),
+    ...(deps.config.requestLogs ? [recordRequests(requestLog, deps.clock)] : []),
     rateLimit(limits),
     testHelpersInTestModeOnly,
     notImplementedWithoutHandler(handlers, routes),

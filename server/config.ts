@@ -28,6 +28,8 @@ export interface Config {
   workers: number;
   /** The bearer token `GET /metrics` asks for (`TILL_METRICS_TOKEN`); unset, /metrics is not served (404). */
   metricsToken: string | undefined;
+  /** Whether API requests are recorded in the request log (`TILL_REQUEST_LOGS`, `on` by default; `off` records none). */
+  requestLogs: boolean;
 }
 
 function smtpUrlFrom(value: string | undefined): string | undefined {
@@ -74,6 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`TILL_ALLOW_LOOPBACK_WEBHOOKS must be "true" or "false"; got "${env.TILL_ALLOW_LOOPBACK_WEBHOOKS}".`);
   }
   const allowLoopbackWebhooks = loopback === 'true';
+  const requestLogs = (env.TILL_REQUEST_LOGS ?? 'on').toLowerCase();
+  if (requestLogs !== 'on' && requestLogs !== 'off') throw new Error(`TILL_REQUEST_LOGS must be "on" or "off"; got "${env.TILL_REQUEST_LOGS}".`);
   if (allowLoopbackWebhooks && mode === 'production') {
     throw new Error('TILL_ALLOW_LOOPBACK_WEBHOOKS=true is refused with NODE_ENV=production: webhooks must never reach loopback addresses there. Unset it.');
   }
@@ -91,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: env.TILL_SMTP_FROM || 'Till <no-reply@till.localhost>',
     workers,
     metricsToken: metricsTokenFrom(env.TILL_METRICS_TOKEN),
+    requestLogs: requestLogs === 'on',
   };
 }
