@@ -4,9 +4,9 @@
  * than with a number measured on another day.
  *
  * The revision is checked out into a temporary git worktree (nothing of this checkout changes)
- * that uses this checkout's node_modules. That is only fair when the server's runtime dependencies
- * are the same at both revisions, so a baseline whose `dependencies` differ is refused with the
- * difference named.
+ * that uses this checkout's node_modules. That is only fair when the baseline's runtime dependencies
+ * are installed here at the same versions, so a baseline one of whose `dependencies` this checkout
+ * pins otherwise (or lacks) is refused with the difference named; packages added since are fine.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
@@ -33,10 +33,15 @@ async function runtimeDependencies(root: string, commit?: string): Promise<Recor
   return (JSON.parse(text) as { dependencies?: Record<string, string> }).dependencies ?? {};
 }
 
-/** Names of the packages whose pinned versions differ between two dependency lists. */
-function differences(a: Record<string, string>, b: Record<string, string>): string[] {
-  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-  return names.filter((name) => a[name] !== b[name]).map((name) => `${name} ${a[name] ?? '(none)'} → ${b[name] ?? '(none)'}`);
+/**
+ * The baseline's packages that this checkout pins otherwise or lacks. A package only this checkout
+ * has is no difference: the baseline's code never imports it, so sharing node_modules stays fair.
+ */
+function differences(baseline: Record<string, string>, current: Record<string, string>): string[] {
+  return Object.keys(baseline)
+    .sort()
+    .filter((name) => baseline[name] !== current[name])
+    .map((name) => `${name} ${baseline[name]} → ${current[name] ?? '(none)'}`);
 }
 
 /** Checks `revision` out into a temporary worktree sharing `root`'s node_modules. */
