@@ -63,6 +63,21 @@ it('API keys: shows the API’s roles and keys; a role and a key made from the p
   expect(family.html).not.toContain('role.created');
   expect(family.html).not.toContain(secret);
   expect((await c.get('/dashboard/audit-log?from=2000-01-01&to=2000-01-02')).html).toContain('No changes match.');
+
+  // Keyset pages, newest first: one a page, "Older" after the last shown.
+  await apiRole(secret, 'Later', ['payment.read']);
+  const first = await c.get('/dashboard/api-keys?limit=1');
+  expect(first.html).toContain('>Later<');
+  expect(first.html).not.toContain('>Reporting<');
+  const older = await c.get(/rel="next" href="([^"]+)"/.exec(first.html)![1]!.replace(/&#38;/g, '&'));
+  expect(older.html).toContain('>Reporting<');
+  expect(older.html).not.toContain('>Later<');
+  const audit1 = await c.get('/dashboard/audit-log?actorType=dashboard&limit=1');
+  expect(audit1.html).toContain('role.deleted');
+  const auditNext = /rel="next" href="([^"]+)"/.exec(audit1.html)![1]!.replace(/&#38;/g, '&');
+  const audit2 = await c.get(auditNext);
+  expect(audit2.html).toContain('restricted_key.revoked');
+  expect(audit2.html).not.toContain('role.deleted');
 });
 
 it('a key without the scopes is refused the pages and the actions (403); a restricted key cannot escalate', async () => {

@@ -104,3 +104,28 @@ export async function deleteRoleRow(trx: Trx, roleId: number): Promise<void> {
 export async function allMerchantRoleRows(db: Db, merchantId: number): Promise<Role[]> {
   return db.selectFrom('roles').selectAll().where('merchant_id', '=', merchantId).orderBy('id').execute();
 }
+
+/** The merchant's roles newest first, `limit + 1` of them, older than `startingAfter` when given (the dashboard's pages). */
+export async function findRolesNewestFirst(db: Db, merchantId: number, page: { limit: number; startingAfter?: number | undefined }): Promise<Role[]> {
+  let q = db.selectFrom('roles').selectAll().where('merchant_id', '=', merchantId);
+  if (page.startingAfter !== undefined) q = q.where('id', '<', page.startingAfter);
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+/** The role's keys in the tenant's mode newest first, `limit + 1` of them, older than `startingAfter` when given. */
+export async function findRoleKeysNewestFirst(
+  db: Db,
+  tenant: Tenant,
+  roleId: number,
+  page: { limit: number; startingAfter?: number | undefined },
+): Promise<RestrictedKeyRecord[]> {
+  let q = keysWithRoles(db, tenant.merchantId).where('api_keys.livemode', '=', tenant.livemode).where('api_keys.role_id', '=', roleId);
+  if (page.startingAfter !== undefined) q = q.where('api_keys.id', '<', page.startingAfter);
+  return q
+    .orderBy('api_keys.id', 'desc')
+    .limit(page.limit + 1)
+    .execute() as Promise<RestrictedKeyRecord[]>;
+}

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { ListPage, ListQuery } from '../../odata/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
+import { type Page, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { Role } from './identity.tables.js';
 import { getRole, revokeRestrictedKey, roleFields } from './identity.service.js';
@@ -13,6 +14,8 @@ import {
   allMerchantRoleRows,
   countActiveRoleKeys,
   deleteRoleRow,
+  findRoleKeysNewestFirst,
+  findRolesNewestFirst,
   findMerchantKeyRow,
   findRoleKeyRow,
   listRoleKeyRows,
@@ -32,6 +35,21 @@ export const listRoles = (db: Db, merchantId: number, query: ListQuery): Promise
 
 /** Every role of the merchant, oldest first (the merchant command). */
 export const listMerchantRoles = (db: Db, merchantId: number): Promise<Role[]> => allMerchantRoleRows(db, merchantId);
+
+/** A page of the merchant's roles, newest first (the dashboard). */
+export const pageRoles = async (db: Db, merchantId: number, page: { limit: number; startingAfter?: number | undefined }): Promise<Page<Role>> =>
+  toPage(await findRolesNewestFirst(db, merchantId, page), page.limit);
+
+/** A page of the role's keys in the tenant's mode, newest first (the dashboard); 404 when the role is not the merchant's. */
+export async function pageRoleKeys(
+  db: Db,
+  tenant: Tenant,
+  roleId: number,
+  page: { limit: number; startingAfter?: number | undefined },
+): Promise<Page<RestrictedKeyRecord>> {
+  await getRole(db, tenant.merchantId, roleId);
+  return toPage(await findRoleKeysNewestFirst(db, tenant, roleId, page), page.limit);
+}
 
 const s = (n: number) => (n === 1 ? '' : 's');
 

@@ -5,7 +5,7 @@
 // (a restricted key cannot hand on more than it holds) and the session's audit trail.
 import type { Request, Response } from 'express';
 import { createRestrictedKey, createRole, getRole, type Grants, revokeRestrictedKey } from '../../../domain/merchants/identity.service.js';
-import { deleteRole, listMerchantKeys, listMerchantRoles, type RestrictedKeyRecord } from '../../../domain/merchants/key-admin.service.js';
+import { deleteRole, pageRoleKeys, pageRoles, type RestrictedKeyRecord } from '../../../domain/merchants/key-admin.service.js';
 import type { Role } from '../../../domain/merchants/identity.tables.js';
 import { SCOPES, SECRET_KEY_ONLY_SCOPES } from '../../../domain/merchants/scopes.js';
 import { AppError } from '../../../shared/errors.js';
@@ -14,8 +14,9 @@ import { formatDate } from '../../kit/format.js';
 import { runAction } from '../kit/action.js';
 import { badge, fieldList, section } from '../kit/detail.js';
 import { csrfField, field, type Flash, flashBox, postButton } from '../kit/form.js';
-import { numericId } from '../kit/keyset.js';
-import { type Column, queryText, table } from '../kit/list.js';
+import { afterNumber, numericId } from '../kit/keyset.js';
+import { nextLink } from '../kit/forward-pager.js';
+import { type Column, cursorOf, queryText, table } from '../kit/list.js';
 import { sendDashboardPage } from '../layout.js';
 import { type DashboardContext, type DashboardSection, sectionHref } from '../section.js';
 
@@ -59,10 +60,10 @@ function roleForm(ctx: DashboardContext, flash: Flash): SafeHtml {
 }
 
 async function sendRolesPage(req: Request, res: Response, ctx: DashboardContext, flash: Flash = {}, status = 200): Promise<void> {
-  const roles = await listMerchantRoles(ctx.db, ctx.tenant.merchantId);
+  const roles = await pageRoles(ctx.db, ctx.tenant.merchantId, { limit: cursorOf(req).limit, startingAfter: afterNumber(req) });
   const done = DONE[queryText(req, 'done') ?? ''];
   const body = html`<h1>API keys</h1>${flashBox({ notice: done })}<p>Roles are shared by both modes; each restricted key carries one role and works in one mode. Your secret key holds every scope.</p>
-${table('Roles', ROLE_COLUMNS, roles, 'No roles yet.')}${ctx.can('role.create') ? roleForm(ctx, flash) : html``}`;
+${table('Roles', ROLE_COLUMNS, roles.data, 'No roles yet.')}${nextLink(req, sectionHref('api-keys'), roles.hasMore, roles.data.at(-1)?.id)}${ctx.can('role.create') ? roleForm(ctx, flash) : html``}`;
   sendDashboardPage(res, ctx, { title: 'API keys', body, section: 'api-keys', status });
 }
 
@@ -82,7 +83,7 @@ async function sendRolePage(req: Request, res: Response, ctx: DashboardContext, 
   const role = await getRole(ctx.db, ctx.tenant.merchantId, roleIdOf(req));
   const base = sectionHref('api-keys', `/roles/${role.id}`);
   const keys = ctx.can('key.read')
-    ? (await listMerchantKeys(ctx.db, ctx.tenant.merchantId, role.id)).filter((k) => k.livemode === ctx.tenant.livemode).reverse()
+    ? await pageRoleKeys(ctx.db, ctx.tenant, role.id, { limit: cursorOf(req).limit, startingAfter: afterNumber(req) })
     : undefined;
   const mode = ctx.tenant.livemode ? 'live' : 'test';
   const create = ctx.can('key.create')
@@ -104,7 +105,7 @@ ${section(
   ]),
   'details',
 )}
-${keys ? section(`Restricted keys (${mode} mode)`, table('Restricted keys', keyColumns(ctx, role), keys, 'No keys of this role in this mode.'), 'keys') : html``}${create}${remove}`;
+${keys ? section(`Restricted keys (${mode} mode)`, html`${table('Restricted keys', keyColumns(ctx, role), keys.data, 'No keys of this role in this mode.')}${nextLink(req, base, keys.hasMore, keys.data.at(-1)?.id)}`, 'keys') : html``}${create}${remove}`;
   sendDashboardPage(res, ctx, { title: `Role ${role.name}`, body, section: 'api-keys', status });
 }
 
