@@ -1,6 +1,9 @@
 // What must never be stored or logged: a card number, a card's security code, an API secret key.
 // Pure text rules, shared by the scan of the database and logs (scripts/secrets-scan.ts) and
 // proven by test/platform/secrets-patterns.unit.test.ts.
+import { luhnValid } from '../../server/shared/luhn.js';
+
+export { luhnValid };
 
 export type SecretKind = 'card_number' | 'cvc' | 'secret_key';
 
@@ -27,20 +30,6 @@ const UUID = /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 const CVC_FIELD = /"(?:cvc|cvv|cvc2|cvv2|cid|securityCode|security_code|card_?cvc)"\s*:\s*"?\d{3,4}"?/gi;
 /** A whole secret key (`sk_test_` or `sk_live_` and 20 or more base62 characters); its stored 12-character prefix is not one. */
 const SECRET_KEY = /(?<![0-9A-Za-z_])sk_(?:test|live)_[0-9A-Za-z]{20,}/g;
-
-/** The Luhn check of a digit string. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /**
  * Whether the first digit is a card network's major industry identifier: 2 to 6 (Mastercard, Amex,

@@ -3,6 +3,7 @@
 // holds) and by value wherever it sits (a Luhn-valid run of 13 to 19 digits, a whole API key, a
 // client secret, a notification secret), so a secret under an unexpected name is removed too.
 import type { JsonValue } from './request-log.tables.js';
+import { luhnValid } from '../../shared/luhn.js';
 
 export const REDACTED = '[redacted]';
 
@@ -44,20 +45,6 @@ const API_KEY = /(?<![0-9A-Za-z])(?:sk|pk|rk)_(?:test|live)_[0-9A-Za-z]{16,128}/
 /** A checkout session's client secret (`cs_…_secret_…`) and a notification secret (`whsec_…`). */
 const CLIENT_SECRET = /[0-9A-Za-z_]*_secret_[0-9A-Za-z]+/g;
 const NOTIFICATION_SECRET = /(?<![0-9A-Za-z])whsec_[0-9A-Za-z]+/g;
-
-/** The Luhn check of a digit string. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 const isSecretField = (name: string): boolean => {
   const plain = name.toLowerCase().replace(/[_-]/g, '');
