@@ -43,7 +43,7 @@ async function cutWhileWritingEvents(request: () => Promise<ApiResponse>): Promi
         if (found.length === 0) throw new Error('the request has not reached the lock yet');
         return found;
       },
-      { timeout: 10_000, interval: 25 },
+      { timeout: 30_000, interval: 25 },
     );
     expect(waiting.length, 'the request reached the lock').toBe(1);
     await saboteur.query('SELECT pg_terminate_backend($1)', [waiting[0]]);
