@@ -23,8 +23,13 @@ afterAll(async () => {
 const sk = () => t.merchantA.keys.test.secret;
 const count = async (sql: string, values: unknown[]) => Number((await saboteur.query(sql, values)).rows[0].n);
 
-/** Backends of this database other than the saboteur's, waiting on a lock. */
+/**
+ * Backends of this database other than the saboteur's, waiting on a lock. The saboteur asks inside
+ * its transaction, where PostgreSQL keeps the first snapshot of pg_stat_activity until the end:
+ * without clearing it, a first look taken before the request waited would be all it ever saw.
+ */
 async function waitingBackends(): Promise<number[]> {
+  await saboteur.query('SELECT pg_stat_clear_snapshot()');
   const { rows } = await saboteur.query(
     `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
   );
@@ -43,7 +48,7 @@ async function cutWhileWritingEvents(request: () => Promise<ApiResponse>): Promi
         if (found.length === 0) throw new Error('the request has not reached the lock yet');
         return found;
       },
-      { timeout: 30_000, interval: 25 },
+      { timeout: 10_000, interval: 25 },
     );
     expect(waiting.length, 'the request reached the lock').toBe(1);
     await saboteur.query('SELECT pg_terminate_backend($1)', [waiting[0]]);
