@@ -1,5 +1,5 @@
-// The layer check (`npm run lint:layers`, part of `npm test`). README, section "Architecture",
-// draws the layers; these rules are that picture, checked on every import, type-only ones too.
+// The layer check (`npm run lint:layers`, part of `npm test`). docs/architecture.md draws the
+// layers; these rules are that picture, checked on every import, type-only ones too.
 //
 //   edge       server/api, http, jobs, pages, hub, openapi  (app.ts and main.ts above them)
 //   L3 flows   domain/checkout, invoice-payments, billing, links, webhooks, disputes, transfers, funding-sources
