@@ -58,6 +58,19 @@ describe('the guides’ samples', () => {
     expect(samples.filter((s) => s.mark === 'test' && !(SAMPLE_LANGUAGES as readonly string[]).includes(s.lang)).map(where)).toEqual([]);
   });
 
+  it('a `→` comment goes on over the `#   ` lines right after it, joined without a space', () => {
+    const sample: Sample = {
+      file: 'x.md',
+      line: 1,
+      lang: 'sh',
+      mark: 'test',
+      code: 'echo \'{"a":1,"b":2}\'\n# → {"a":1,\n#   "b":2}\ntrue\n#   not a continuation',
+    };
+    const { expected } = instrument(sample);
+    expect(expected).toEqual(['{"a":1,"b":2}']);
+    expect(shows('{"a":1,"b":2}\n', expected[0]!)).toBe(true);
+  });
+
   it.each(samples.filter((s) => s.mark === 'test').map((s) => [where(s), s] as const))(
     '%s runs and prints what it shows',
     async (_name, sample) => {

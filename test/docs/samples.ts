@@ -7,7 +7,9 @@
 // The `test` samples run in this order (the README, then the guides by name) on one server, as a
 // reader following the guides would. In a `test` sample, a comment line `# → PATTERN` (`// → PATTERN` in TypeScript) is what the lines
 // since the last such comment print: the whole output, spaces collapsed, where `…` stands for
-// anything. A guide that drifts from what Till answers fails `npm test`.
+// anything. A long one goes on over the comment lines right after it that start `#   ` (`//   `),
+// three spaces, joined without a space (a JSON answer split where a reader's page is narrow).
+// A guide that drifts from what Till answers fails `npm test`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -52,15 +54,20 @@ export function samplesIn(root: string, file: string): Sample[] {
 }
 
 const OUTPUT = /^\s*(?:#|\/\/) → (.*)$/;
+const CONTINUED = /^\s*(?:#|\/\/) {3}(\S.*)$/;
 export const MARK = '__TILL_SAMPLE_OUTPUT__';
 
 /** The sample's code with each `→` comment replaced by a line printing MARK, and the patterns in order. */
 export function instrument(sample: Sample): { code: string; expected: string[] } {
   const expected: string[] = [];
+  let continues = false;
   const code = sample.code
     .split('\n')
     .map((line) => {
-      const m = OUTPUT.exec(line);
+      const more = continues ? CONTINUED.exec(line) : null;
+      if (more) expected[expected.length - 1] += more[1]!;
+      const m = more ? null : OUTPUT.exec(line);
+      continues = Boolean(more ?? m);
       if (!m) return line;
       expected.push(m[1]!);
       return sample.lang === 'sh' ? `printf '\\n${MARK}\\n'` : `console.log('\\n${MARK}');`;
