@@ -1,5 +1,6 @@
 // The metrics of the work behind the requests, scraped from /metrics while the job queue runs:
-// webhook deliveries and their lag, pg-boss jobs by queue, the database pool.
+// webhook deliveries and their lag, pg-boss jobs by queue (one that fails too), the database pool.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs, type Jobs } from '../../server/jobs/index.js';
 import { createLogger } from '../../server/log.js';
@@ -56,6 +57,28 @@ describe('metrics of the work behind the requests', () => {
     const queues = after.families.get('till_jobs_queued')!.metrics.map((s) => s.labels?.queue);
     expect(queues).toEqual(expect.arrayContaining(['session-expiry', 'webhook-delivery', 'webhook-sweep']));
     expect(after.value('till_jobs_running', { queue: 'session-expiry' })).toBe(0);
+  }, 60_000);
+
+  it('counts a job run that fails, by its queue', async () => {
+    // The retention sweep really fails: the table it deletes from is not there while it runs.
+    const failed = { queue: 'request-log-retention' };
+    const before = await scrape(t.url);
+    await sql`ALTER TABLE request_logs RENAME TO request_logs_away`.execute(t.database.db);
+    try {
+      await jobs.boss.send('request-log-retention', {});
+      await expect
+        .poll(async () => (await scrape(t.url)).value('till_jobs_failed_total', failed) - before.value('till_jobs_failed_total', failed), {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBeGreaterThanOrEqual(1);
+    } finally {
+      await sql`ALTER TABLE request_logs_away RENAME TO request_logs`.execute(t.database.db);
+    }
+    const after = await scrape(t.url);
+    const outcome = { ...failed, outcome: 'failed' };
+    expect(after.count('till_job_duration_seconds', outcome) - before.count('till_job_duration_seconds', outcome)).toBeGreaterThanOrEqual(1);
+    expect(after.value('till_jobs_failed_total', { queue: 'session-expiry' })).toBe(before.value('till_jobs_failed_total', { queue: 'session-expiry' }));
   }, 60_000);
 
   it('reports the database pool: its size, and the connections in use and idle', async () => {
