@@ -126,10 +126,17 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
   } else {
     await rounds('till-postgres', 'baseline-postgres', (cwd) => startTillOnPostgres(cwd));
     await benchTarget(rows, 'till-postgres-2', () => startTillOnPostgres(root, { TILL_WORKERS: '2' }));
-    // Beside till-postgres: the same server with its metrics on (every request measured, process metrics collected).
-    await benchTarget(rows, 'till-postgres-metrics', () => startTillOnPostgres(root, { TILL_METRICS_TOKEN: 'bench-metrics-token-0123456789' }));
-    // And without either: no request log, no metrics; what the two cost is the gap between the rows.
-    await benchTarget(rows, 'till-postgres-bare', () => startTillOnPostgres(root, { TILL_REQUEST_LOGS: 'off' }));
+    // Beside till-postgres: the same server with its metrics on (every request measured, process metrics
+    // collected), and without either (no request log, no metrics); what the two cost is the gap between
+    // these rows, measured in turn round by round (odd rounds metrics first, even rounds bare first).
+    const observed: Array<[TargetName, NodeJS.ProcessEnv]> = [
+      ['till-postgres-metrics', { TILL_METRICS_TOKEN: 'bench-metrics-token-0123456789' }],
+      ['till-postgres-bare', { TILL_REQUEST_LOGS: 'off' }],
+    ];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [name, env] of round % 2 === 1 ? observed : [...observed].reverse())
+        await benchTarget(rows, name, () => startTillOnPostgres(root, env), ROUNDS > 1 ? round : undefined);
+    }
   }
   await benchTarget(rows, 'node-http', startNodeHttp);
   if (!unavailable) await benchTarget(rows, 'pg-floor', startPgFloor);
