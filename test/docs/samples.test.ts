@@ -1,11 +1,13 @@
 // The guides' samples run against a fresh server (samples.ts says how they are marked): each `test`
 // sample, from a folder holding the demo merchant's keys as `npm start` writes them, with
-// localhost:3000 pointing at this test's server; what its `→` comments show is what it prints.
+// localhost:3000 pointing at this test's server, and 127.0.0.1:4010 and :4011 at the Prism mock
+// (`npm run mock`), started when a sample calls it; what its `→` comments show is what it prints.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrism } from '../../scripts/mock.mjs';
 import { root } from '../support/processes.js';
 import { useTestServer } from '../support/server.js';
 import { guideFiles, instrument, MARK, type Sample, SAMPLE_LANGUAGES, samplesIn, shows } from './samples.js';
@@ -22,6 +24,15 @@ const CHECKOUT = ['package.json', 'node_modules', 'scripts', 'server', 'generate
  * sources (tsx reads tsconfig paths), so nothing has to be built first.
  */
 const SDK_PATHS = { '@till/sdk': ['sdk/src/index.ts'], '@till/sdk/webhooks': ['sdk/src/webhooks.ts'] };
+/** The mock's addresses in the guides (docs/mock.md), and the ones this run's Prism listens on. */
+const MOCK_HOSTS = { checkout: '127.0.0.1:4010', commerce: '127.0.0.1:4011' } as const;
+const mocks: { host: string; url: string; stop: () => Promise<void> }[] = [];
+beforeAll(async () => {
+  if (!samples.some((s) => s.mark === 'test' && Object.values(MOCK_HOSTS).some((h) => s.code.includes(h)))) return;
+  for (const [api, host] of Object.entries(MOCK_HOSTS)) mocks.push({ host, ...(await startPrism({ api: api as keyof typeof MOCK_HOSTS })) });
+}, 120_000);
+afterAll(() => Promise.all(mocks.map((m) => m.stop())));
+
 let dir = '';
 beforeAll(async () => {
   // A reader's checkout after `npm start`: the project (linked) and .data/demo-merchant.json.
@@ -38,7 +49,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Runs a sample's code (localhost:3000 made this server) and answers what it printed and its exit status. */
 function run(sample: Sample, code: string): Promise<{ status: number; stdout: string; stderr: string }> {
-  const here = code.replaceAll('localhost:3000', new URL(t.url).host);
+  const here = mocks.reduce((c, m) => c.replaceAll(m.host, new URL(m.url).host), code.replaceAll('localhost:3000', new URL(t.url).host));
   const env = { ...process.env, TILL_SECRET_KEY: t.merchantA.keys.test.secret, TILL_PUBLISHABLE_KEY: t.merchantA.keys.test.publishable };
   return new Promise((resolve, reject) => {
     const done = (error: (Error & { code?: unknown }) | null, stdout: string, stderr: string) =>
