@@ -69,7 +69,7 @@ export const FLAGS: Flag[] = [
     name: 'concurrency',
     value: 'N',
     env: 'TILL_CONFORMANCE_CONCURRENCY',
-    help: 'how many operations and scenarios run at once (default 8: a full run on PGlite takes under half the time it takes with 1); the few marked exclusive run alone at the end',
+    help: 'how many operations and scenarios run at once (default 8: a full run on PGlite takes under half the time it takes with 1); the long checks start first; any marked exclusive run alone at the end',
   },
   {
     name: 'receiver-url',

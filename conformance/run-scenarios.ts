@@ -93,11 +93,18 @@ export function chosenScenarios(host: ScenarioHost, scenarios: Scenario[]): Scen
   return only?.length ? scenarios.filter((s) => only.some((prefix) => s.id.startsWith(prefix))) : scenarios;
 }
 
+/** What a clock scenario is expected to take when its catalogue entry says nothing: advances run what falls due on the way. */
+export const CLOCK_EXPECTED_MS = 5_000;
+
+/** How long the scenario is expected to take (`expectedMs`; a clock scenario at least `CLOCK_EXPECTED_MS`); 0: short. */
+export const expectedMs = (s: Scenario): number => s.expectedMs ?? (s.needsClock ? CLOCK_EXPECTED_MS : 0);
+
 /**
- * The chosen scenarios as units, each result in its catalogue place of `results`: the clock scenarios
- * (the longest: started first, they do not end the run alone) and the others. Exclusive ones run alone.
+ * The chosen scenarios as units, each result in its catalogue place of `results`: the long ones
+ * (`expectedMs`, clock scenarios), longest first, to be started first so their waits overlap the
+ * rest instead of ending the run; and the others, in catalogue order. Exclusive ones run alone.
  */
-export function scenarioUnits(host: ScenarioHost, chosen: Scenario[], results: ScenarioResult[], progress: ScenarioTick): { clocked: Unit[]; others: Unit[] } {
+export function scenarioUnits(host: ScenarioHost, chosen: Scenario[], results: ScenarioResult[], progress: ScenarioTick): { long: Unit[]; others: Unit[] } {
   let done = 0;
   const units = chosen.map((scenario, index) => ({
     scenario,
@@ -108,7 +115,8 @@ export function scenarioUnits(host: ScenarioHost, chosen: Scenario[], results: S
       progress.emit({ kind: 'scenario', result, index, count: chosen.length, done: ++done, elapsedMs: progress.elapsed() });
     },
   }));
-  return { clocked: units.filter((u) => u.scenario.needsClock), others: units.filter((u) => !u.scenario.needsClock) };
+  const long = units.filter((u) => expectedMs(u.scenario) > 0).sort((a, b) => expectedMs(b.scenario) - expectedMs(a.scenario));
+  return { long, others: units.filter((u) => expectedMs(u.scenario) === 0) };
 }
 
 /**

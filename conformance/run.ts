@@ -116,10 +116,10 @@ export async function runConformance(options: ConformanceOptions, scenarios: Sce
     const chosen = options.contractOnly ? [] : chosenScenarios(ctx, scenarios);
     if (!options.scenariosOnly) progress.emit({ kind: 'part', part: 'contract', count: validator.operations.length });
     if (!options.contractOnly) progress.emit({ kind: 'part', part: 'scenarios', count: chosen.length });
-    const { clocked, others } = scenarioUnits(ctx, chosen, scenarioResults, progress);
-    // Clock scenarios first (the longest), then the contract's operations, then the other scenarios.
+    const { long, others } = scenarioUnits(ctx, chosen, scenarioResults, progress);
+    // The long scenarios first (longest first), then the contract's operations, then the other scenarios.
     const contract = options.scenariosOnly ? [] : contractUnits(ctx, validator, operations, progress);
-    await runUnits([...clocked, ...contract, ...others], concurrency);
+    await runUnits([...long, ...contract, ...others], concurrency);
     await pendingAfter(ctx, chosen, scenarioResults);
     return {
       target: options.target,

@@ -159,6 +159,13 @@ export interface Scenario {
    */
   exclusive?: boolean;
   /**
+   * About how long the check takes against Till on PGlite, when it is long by design (it waits out a
+   * timeout, moves a subscription through days of the sandbox clock): the runner starts the longest
+   * first, so their waits overlap the many short checks instead of ending the run. Absent: short
+   * (a clock scenario without it counts as `CLOCK_EXPECTED_MS` of run-scenarios.ts).
+   */
+  expectedMs?: number;
+  /**
    * Reads what every other check of the merchant changes (its account balance, the newest of its
    * roles): runs on a sandbox merchant of its own (as clock scenarios do), so it can run with the others;
    * one whose clock no unit moves, so nothing falls due on it in the background while the check reads it.

@@ -1,5 +1,5 @@
-// The runner's scheduling: scenarios run a few at a time yet report in catalogue order, an exclusive
-// scenario runs with nothing else, a failing one does not stop the others, and sandbox merchants are
+// The runner's scheduling: scenarios run a few at a time yet report in catalogue order, the long ones
+// start first, an exclusive scenario runs with nothing else, a failing one does not stop the others, and sandbox merchants are
 // lent to one scenario at a time (at most one per scenario running at once).
 import { describe, expect, it } from 'vitest';
 import { inPool, runUnits } from '../pool.js';
@@ -70,11 +70,11 @@ function host(lenders?: SandboxLender | Record<SandboxKind, SandboxLender>): Sce
 async function run(scenarios: Scenario[], concurrency: number, h = host()): Promise<{ results: ScenarioResult[]; finished: string[] }> {
   const results: ScenarioResult[] = [];
   const finished: string[] = [];
-  const { clocked, others } = scenarioUnits(h, chosenScenarios(h, scenarios), results, {
+  const { long, others } = scenarioUnits(h, chosenScenarios(h, scenarios), results, {
     emit: (e) => finished.push(e.result.id),
     elapsed: () => 0,
   });
-  await runUnits([...clocked, ...others], concurrency);
+  await runUnits([...long, ...others], concurrency);
   return { results, finished };
 }
 
@@ -114,6 +114,25 @@ describe('the conformance pool', () => {
     expect(t.alongside.get('lookups')).toEqual([]);
     expect(finished.slice(-2)).toEqual(['burst', 'lookups']);
     expect(results.map((r) => r.id)).toEqual(scenarios.map((s) => s.id));
+  });
+
+  it('starts the long scenarios first, longest first (a clock scenario counts as long), then the rest in catalogue order', async () => {
+    const started: string[] = [];
+    const s = (id: string, extra: Partial<Scenario> = {}): Scenario => ({
+      id,
+      title: id,
+      source: 'test',
+      requires: [],
+      ...extra,
+      run: async () => {
+        started.push(id);
+        await sleep(1);
+      },
+    });
+    const scenarios = [s('a'), s('clock', { needsClock: true }), s('b'), s('timeout', { expectedMs: 30_000 }), s('burst', { expectedMs: 12_000 })];
+    const { results } = await run(scenarios, 1, host(new SandboxLender(async () => ({ id: 1, ctx: {} as ConformanceContext }), 1)));
+    expect(started).toEqual(['timeout', 'burst', 'clock', 'a', 'b']);
+    expect(results.map((r) => r.id)).toEqual(['a', 'clock', 'b', 'timeout', 'burst']);
   });
 
   it('a failing scenario fails alone: the others run and pass', async () => {

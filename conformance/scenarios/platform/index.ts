@@ -1,7 +1,7 @@
 // Behaviour scenarios for what every operation shares: authentication and scopes (with managing
 // roles and restricted keys), error bodies, idempotency, versioning, conventions,
-// `POST /v1/client-token` and limits. The 429 scenarios come last: they empty the client address's
-// look-ups and the key's burst.
+// `POST /v1/client-token` and limits. The 429 scenarios come last in the report (they empty the
+// client address's look-ups and a sandbox merchant's key's burst); the runner starts them early.
 import type { Scenario } from '../../types.js';
 import { auth } from './auth.js';
 import { authPublishable } from './auth-publishable.js';

@@ -103,7 +103,6 @@ export const perSession: Scenario[] = [
         'each is about a payment made through the session',
       );
     },
-    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.dispute-events',
@@ -127,7 +126,6 @@ export const perSession: Scenario[] = [
         'about the payment made through the session',
       );
     },
-    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.no-endpoint-needed',
@@ -150,7 +148,6 @@ export const perSession: Scenario[] = [
       await payByCard(fresh, s);
       await waitForReceived(receiver, [['checkout.session.completed', s.id]]);
     },
-    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.also-configured-endpoints',
@@ -175,7 +172,6 @@ export const perSession: Scenario[] = [
         assert.deepEqual(logged.map((e) => e.event.id).sort(), hooks.map((h) => h.json.id).sort(), 'the same events (same ids) reach the configured endpoint');
       });
     },
-    { exclusive: true },
   ),
   clocked(
     'webhooks.per-session.normal-envelope-retries-signature',
@@ -219,7 +215,6 @@ export const perSession: Scenario[] = [
       assert.equal(s.notificationSecret, undefined, 'a sent secret is not answered back');
       hooks.forEach((h) => assert.ok(signedWith(h, secret), `${h.json.type} is signed with the sent secret`));
     },
-    { exclusive: true },
   ),
   scenario(
     'webhooks.per-session.generated-secret-signs',
@@ -233,7 +228,6 @@ export const perSession: Scenario[] = [
       const read = await getSession(ctx, s.id);
       assert.equal(read.json.notificationSecret, undefined, 'it appears only in the create response');
     },
-    { exclusive: true },
   ),
 ];
 

@@ -174,7 +174,6 @@ export const selection: Scenario[] = [
       assert.ok(signedWith(hook, config.sandboxSecret), 'signed with the sandbox secret');
       assert.ok(!signedWith(hook, config.liveSecret), 'not with the live secret');
     },
-    { exclusive: true },
   ),
   scenario(
     'webhooks.selection.live-url',
