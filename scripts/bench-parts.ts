@@ -37,6 +37,8 @@ const PARTS = [
   'webhooks',
   'invoices',
   'clock',
+  // The dashboard's pages with 10,000 payments of one merchant (bench-dashboard.ts, issue 33).
+  'dashboard',
 ] as const;
 export type Part = (typeof PARTS)[number];
 const ONLY = (() => {
@@ -223,6 +225,7 @@ export async function describeEnvironment() {
     'webhooks',
     'invoices',
     'clock',
+    'dashboard',
   ].some((part) => wanted(part as Part))
     ? await probePostgres()
     : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };

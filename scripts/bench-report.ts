@@ -8,6 +8,7 @@ import { CONNECTIONS, DURATION_S, outDir, root, ROUNDS, WARMUP_S } from './bench
 import { consoleTable, fmt, markdownTable } from './bench-format.js';
 import { paymentCells, type PaymentRow } from './bench-payments.js';
 import { type ClockDatabaseResult, clockCells, clockNotes } from './bench-clock.js';
+import { type DashboardResult, dashboardCells, dashboardNotes } from './bench-dashboard.js';
 import { type InvoiceBenchResult, invoiceCells, invoiceMarkdown, invoiceNotes } from './bench-invoices.js';
 import { WEBHOOK_RATE } from './bench-webhook-writes.js';
 import { WEBHOOK_DRAIN_S, WEBHOOK_GOALS } from './bench-webhook-case.js';
@@ -82,6 +83,7 @@ export interface Report {
   webhooks: WebhookResult;
   invoices: InvoiceBenchResult;
   clock: ClockDatabaseResult[];
+  dashboard: DashboardResult[];
   goals: Goal[];
 }
 
@@ -145,7 +147,7 @@ export function webhookProblems(webhooks: WebhookResult): string[] {
 }
 
 /** Prints the tables and the goals. */
-export function printReport({ rows, payments, coldStarts, webhooks, invoices, clock, goals, baseline }: Report): void {
+export function printReport({ rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals, baseline }: Report): void {
   console.log(`\n${consoleTable(tableCells(rows))}\n`);
   console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
   if (baseline)
@@ -163,6 +165,7 @@ export function printReport({ rows, payments, coldStarts, webhooks, invoices, cl
   console.log(`\n${consoleTable(invoiceCells(invoices))}\n`);
   for (const note of invoiceNotes(invoices)) console.log(note);
   if (clock.length) console.log(`\n${consoleTable(clockCells(clock))}\n\n${clockNotes(clock).join('\n')}`);
+  if (dashboard.length) console.log(`\n${consoleTable(dashboardCells(dashboard))}\n\n${dashboardNotes(dashboard).join('\n')}`);
   console.log(
     `\nGoals (PostgreSQL ${baseline ? 'rows of this checkout, ' : ''}at ${CONNECTIONS} connections; ✓ met, ✗ missed, n/a not measured, · reported without a goal):\n`,
   );
@@ -200,7 +203,7 @@ function markdownIntro({ environment, baseline, rows }: Report, generatedAt: str
 
 /** The Markdown report: goals, req/s, payments, cold starts, webhooks, problems. */
 function markdownReport(report: Report, problems: string[], generatedAt: string): string {
-  const { rows, payments, coldStarts, webhooks, invoices, clock, goals } = report;
+  const { rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals } = report;
   return [
     ...markdownIntro(report, generatedAt),
     '',
@@ -237,13 +240,14 @@ function markdownReport(report: Report, problems: string[], generatedAt: string)
     '',
     ...invoiceMarkdown(invoices),
     ...(clock.length ? ['## Sandbox clock', '', ...clockNotes(clock).flatMap((n) => [n, '']), markdownTable(clockCells(clock)), ''] : []),
+    ...(dashboard.length ? ['## Dashboard', '', ...dashboardNotes(dashboard).flatMap((n) => [n, '']), markdownTable(dashboardCells(dashboard)), ''] : []),
     ...(problems.length ? ['Problems:', '', ...problems.map((p) => `- ${p}`), ''] : []),
   ].join('\n');
 }
 
 /** Writes out/bench/results.json and out/bench/results.md. */
 export async function writeResults(report: Report, problems: string[]): Promise<void> {
-  const { environment, rows, payments, coldStarts, webhooks, invoices, clock, goals } = report;
+  const { environment, rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals } = report;
   const settings = { durationSeconds: DURATION_S, warmupSeconds: WARMUP_S, connections: CONNECTIONS, pipelining: 1, coldStartRuns: COLD_START_RUNS };
   await mkdir(outDir, { recursive: true });
   const generatedAt = new Date().toISOString();
@@ -256,7 +260,7 @@ export async function writeResults(report: Report, problems: string[]): Promise<
   };
   await writeFile(
     path.join(outDir, 'results.json'),
-    `${JSON.stringify({ generatedAt, environment, settings, goals, results: rows, payments, coldStarts, webhooks: webhookJson, invoices, clock, problems }, null, 2)}\n`,
+    `${JSON.stringify({ generatedAt, environment, settings, goals, results: rows, payments, coldStarts, webhooks: webhookJson, invoices, clock, dashboard, problems }, null, 2)}\n`,
   );
   await writeFile(path.join(outDir, 'results.md'), markdownReport(report, problems, generatedAt));
   console.log(`\nbench: wrote ${path.relative(root, path.join(outDir, 'results.json'))} and ${path.relative(root, path.join(outDir, 'results.md'))}`);

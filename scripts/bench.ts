@@ -56,6 +56,10 @@
  * made over the API (bench-clock-seed.ts) advanced by 1, 30 and 365 days (goals: a day ≤ 2 s, a year
  * ≤ 10 s), beside an empty sandbox merchant advanced the same and a GET round trip, as references.
  *
+ * Then the dashboard (bench-dashboard.ts), on PGlite and PostgreSQL: one merchant with 10,000
+ * payments and the other objects, every section's page requested one at a time; goal: every page's
+ * p95 server time (its Server-Timing) ≤ 200 ms.
+ *
  * Last, the issue's goals (bench-goals.ts), each printed with ✓ or ✗ and its ratio, e.g.
  * "GET one plan ≥ 3× Prism: 4,210 vs 1,402 req/s = 3.00× ✓".
  *
@@ -74,6 +78,7 @@ import { parseCommandLine } from './cli.js';
 import { cleanupAll, isInterrupted } from './bench-lib.js';
 import { benchClock, type ClockDatabaseResult, clockGoals } from './bench-clock.js';
 import { benchInvoices, type InvoiceBenchResult, invoiceGoals } from './bench-invoices.js';
+import { benchDashboard, type DashboardResult, dashboardGoals } from './bench-dashboard.js';
 import {
   BASELINE_REVISION,
   benchColdStartPart,
@@ -104,7 +109,8 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
                           till-postgres-2, till-postgres-metrics (TILL_METRICS_TOKEN set), till-postgres-bare
                           (TILL_REQUEST_LOGS=off, no metrics), node-http,
-                          pg-floor, prism, payments, cold-start, webhooks, invoices, clock
+                          pg-floor, prism, payments, cold-start, webhooks, invoices, clock,
+                          dashboard
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
                           too, in turn with this checkout's Till on each database (rows
@@ -118,6 +124,8 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_INVOICE_COUNT_RUNS  \`$count=true\` requests timed (default 20; 2 untimed first)
   BENCH_INVOICE_CONNECTIONS  connections of the invoice page's concurrent row (default 4)
   BENCH_CLOCK_GETS        sequential GETs timed as the clock part's reference (default 200)
+  BENCH_DASHBOARD_PAYMENTS  payments of the dashboard part's merchant (default 10,000)
+  BENCH_DASHBOARD_RUNS    requests timed per dashboard page, one at a time (default 20)
 `;
 
 parseCommandLine('bench', help, {});
@@ -134,9 +142,10 @@ async function main(): Promise<number> {
   await baseline?.remove();
   const invoices: InvoiceBenchResult = wanted('invoices') ? await benchInvoices() : { status: 'skipped', reason: 'not in BENCH_ONLY' };
   const clock: ClockDatabaseResult[] = wanted('clock') ? await benchClock() : [];
+  const dashboard: DashboardResult[] = wanted('dashboard') ? await benchDashboard() : [];
   addRatios(rows);
-  const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices), ...clockGoals(clock)];
-  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, clock, goals };
+  const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices), ...clockGoals(clock), ...dashboardGoals(dashboard)];
+  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals };
   printReport(report);
   const problems = [
     ...rowProblems(rows),
@@ -144,6 +153,7 @@ async function main(): Promise<number> {
     ...webhookProblems(webhooks),
     ...(invoices.status === 'failed' ? [`invoices: ${invoices.reason ?? 'failed'}`] : []),
     ...clock.filter((c) => c.status === 'failed').map((c) => `clock on ${c.database}: ${c.reason ?? 'failed'}`),
+    ...dashboard.filter((d) => d.status === 'failed').map((d) => `dashboard on ${d.database}: ${d.reason ?? 'failed'}`),
   ];
   await writeResults(report, problems);
   if (problems.length) {

@@ -1,5 +1,5 @@
 // The API keys and audit log sections over HTTP: roles and keys made through the API show; a role
-// and a key made from the page work on the API (the key shown once, in the POST's answer only); a
+// and a key made from the page work on the API (the key shown once, on the page the POST redirects to); a
 // key revoked from the page is refused (401); the audit log shows these changes with the dashboard
 // session as actor; a key without the scopes is refused pages and actions (403); no escalation.
 import { expect, it } from 'vitest';
@@ -35,12 +35,22 @@ it('API keys: shows the API’s roles and keys; a role and a key made from the p
   expect(pageRole.scopes).toEqual(['role.read']);
 
   const rolePath = `/dashboard/api-keys/roles/${pageRole.id}`;
-  const shown = await c.submit(rolePath, `${rolePath}/keys`, { description: 'page key' });
-  expect(shown.status).toBe(201);
+  // Post/redirect/get: the POST's answer redirects; the page it names shows the key once, and a refresh neither shows it nor makes another.
+  const created = await c.submit(rolePath, `${rolePath}/keys`, { description: 'page key' });
+  expect(created.status).toBe(303);
+  expect(created.headers.get('location')).toBe(`${rolePath}/keys/new`);
+  expect(created.html).not.toMatch(/rk_test_/);
+  const shown = await c.get(`${rolePath}/keys/new`);
+  expect(shown.status).toBe(200);
   expect(shown.headers.get('cache-control')).toBe('no-store');
-  expect(shown.headers.get('location')).toBeNull();
   const key = /rk_test_[A-Za-z0-9]+/.exec(shown.html)![0];
   expect(shown.html.split(key)).toHaveLength(2);
+  expect(c.cookie('till_dashboard_reveal')).toBeUndefined();
+  const refreshed = await c.get(`${rolePath}/keys/new`);
+  expect(refreshed.status).toBe(410);
+  expect(refreshed.html).not.toMatch(/rk_test_[A-Za-z0-9]{8}/);
+  const pageKeys = await t.call('GET', `/v1/role/${pageRole.id}/keys`, { apiKey: secret });
+  expect(pageKeys.json.value).toHaveLength(1);
   expect((await t.call('GET', '/v1/role', { apiKey: key })).status).toBe(200);
   for (const path of ['/dashboard/api-keys', rolePath, '/dashboard/audit-log']) expect((await c.get(path)).html).not.toContain(key);
 

@@ -39,11 +39,14 @@ describeInBrowser('the API keys and audit log sections in Chromium', () => {
     await page.getByRole('link', { name: 'Page role' }).click();
     const rolePage = page.url();
     await page.fill('#f-description', 'made in the page');
-    await Promise.all([page.waitForURL(/\/keys$/), page.getByRole('button', { name: 'Create a test key' }).click()]);
+    await Promise.all([page.waitForURL(/\/keys\/new$/), page.getByRole('button', { name: 'Create a test key' }).click()]);
     const key = (await page.locator('#new-key').textContent())!.trim();
     expect(key).toMatch(/^rk_test_/);
     expect((await page.content()).split(key)).toHaveLength(2);
     await checkDashboardPage(page, 'api-keys-new-key', secrets);
+    // A refresh (post/redirect/get: a GET) shows the key no more and makes no other.
+    expect((await page.reload())?.status()).toBe(410);
+    expect(await page.content()).not.toContain(key);
     expect((await t.call('GET', '/v1/role', { apiKey: key })).status).toBe(200);
     secrets.push(key);
 

@@ -1,17 +1,20 @@
 // API keys: the merchant's roles with their scopes, and each role's restricted keys in this mode
 // (display prefix only, created, revoked); create a role, create a key of a role (its text shown
-// once, in the answer to the POST, never stored or put in an address), revoke a key, delete a
+// once, on the page the POST redirects to, sealed in a short-lived cookie only this session can
+// open and cleared as it is shown: never stored by the server or put in an address), revoke a key, delete a
 // role. Every action calls the service the API's operation calls, with the signed-in key's grants
 // (a restricted key cannot hand on more than it holds) and the session's audit trail.
 import type { Request, Response } from 'express';
 import { createRestrictedKey, createRole, getRole, type Grants, revokeRestrictedKey } from '../../../domain/merchants/identity.service.js';
 import { deleteRole, pageRoleKeys, pageRoles, type RestrictedKeyRecord } from '../../../domain/merchants/key-admin.service.js';
 import type { Role } from '../../../domain/merchants/identity.tables.js';
+import { keyDisplayPrefix } from '../../../domain/merchants/keys.js';
 import { SCOPES, SECRET_KEY_ONLY_SCOPES } from '../../../domain/merchants/scopes.js';
 import { AppError } from '../../../shared/errors.js';
 import { html, type SafeHtml } from '../../kit/html.js';
 import { formatDate } from '../../kit/format.js';
 import { runAction } from '../kit/action.js';
+import { openReveal, sealForReveal } from '../kit/reveal.js';
 import { badge, fieldList, section } from '../kit/detail.js';
 import { csrfField, field, type Flash, flashBox, postButton } from '../kit/form.js';
 import { afterNumber, numericId } from '../kit/keyset.js';
@@ -109,7 +112,10 @@ ${keys ? section(`Restricted keys (${mode} mode)`, html`${table('Restricted keys
   sendDashboardPage(res, ctx, { title: `Role ${role.name}`, body, section: 'api-keys', status });
 }
 
-/** The answer to "create a key": the key's text, this once (the page is no-store and nothing keeps it). */
+/** Where a new key is shown, once: the answer to "create a key" redirects there (post/redirect/get). */
+const newKeyPath = (roleId: number) => sectionHref('api-keys', `/roles/${roleId}/keys/new`);
+
+/** Creates a key, seals its text for the page that shows it once, and redirects there: a refresh makes no second key. */
 async function createKey(req: Request, res: Response, ctx: DashboardContext): Promise<void> {
   const roleId = roleIdOf(req);
   let made;
@@ -119,13 +125,26 @@ async function createKey(req: Request, res: Response, ctx: DashboardContext): Pr
     if (!(err instanceof AppError) || err.status >= 500 || err.code === 'resource_not_found') throw err;
     return sendRolePage(req, res, ctx, { alert: err.message }, err.status);
   }
-  const body = html`<p class="crumbs"><a href="${sectionHref('api-keys', `/roles/${roleId}`)}">Role ${made.role.name}</a></p><h1>Your new key</h1>
+  sealForReveal(req, res, ctx, newKeyPath(roleId), made.key);
+  res.redirect(303, newKeyPath(roleId));
+}
+
+/** The new key's text, this once (the page is no-store; the sealed cookie is cleared in this answer), or that it was shown already. */
+async function sendNewKeyPage(req: Request, res: Response, ctx: DashboardContext): Promise<void> {
+  const role = await getRole(ctx.db, ctx.tenant.merchantId, roleIdOf(req));
+  const key = openReveal(req, res, ctx, newKeyPath(role.id));
+  const crumbs = html`<p class="crumbs"><a href="${sectionHref('api-keys', `/roles/${role.id}`)}">Role ${role.name}</a></p>`;
+  if (key === undefined) {
+    const body = html`${crumbs}<h1>Key already shown</h1><p id="error-message">A new key is shown only once, right after it is made. If you did not copy it, revoke it on the role's page and create another.</p>`;
+    return sendDashboardPage(res, ctx, { title: 'Key already shown', body, section: 'api-keys', status: 410 });
+  }
+  const body = html`${crumbs}<h1>Your new key</h1>
 <p class="notice" role="status">Copy the key now: it is shown this once and cannot be shown again.</p>
-<pre class="json" id="new-key" tabindex="0">${made.key}</pre>${fieldList([
-    ['Role', made.role.name],
-    ['Prefix', `${made.row.key_prefix}…`],
+<pre class="json" id="new-key" tabindex="0">${key}</pre>${fieldList([
+    ['Role', role.name],
+    ['Prefix', `${keyDisplayPrefix(key)}…`],
   ])}`;
-  sendDashboardPage(res, ctx, { title: 'Your new key', body, section: 'api-keys', status: 201 });
+  sendDashboardPage(res, ctx, { title: 'Your new key', body, section: 'api-keys' });
 }
 
 export const apiKeysSection: DashboardSection = {
@@ -146,6 +165,7 @@ export const apiKeysSection: DashboardSection = {
     });
     r.get('/roles/:id', (req, res, ctx) => sendRolePage(req, res, ctx));
     r.post('/roles/:id/keys', ['key.create'], createKey);
+    r.get('/roles/:id/keys/new', (req, res, ctx) => sendNewKeyPage(req, res, ctx));
     r.post('/roles/:id/keys/:keyId/revoke', ['key.delete'], (req, res, ctx) => {
       const roleId = roleIdOf(req);
       const keyId = numericId(String(req.params.keyId)) ?? 0;
