@@ -3,8 +3,9 @@
  * (literally: npm, its prestart build check, then Node; cwd this checkout, dist/ already built)
  * with a fresh TILL_DATA_DIR (and, on PostgreSQL, a fresh database) to the first 200 of
  * `GET /v1/plans` with the demo merchant's test secret key. demo-merchant.json is read from the
- * data dir as soon as it exists; everything is polled every 20 ms. COLD_START_RUNS runs per
- * database; the median is reported.
+ * data dir as soon as it exists; everything is polled every 20 ms. Each run then stops it and
+ * times a restart the same way (same data dir and database). COLD_START_RUNS runs per database;
+ * the medians are reported.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,6 +27,9 @@ export interface ColdStartRow {
   /** Each run, ms from spawning `npm start` to the first 200. */
   runsMs?: number[];
   medianMs?: number;
+  /** Each run's restart (stopped, then `npm start` again on the same data), ms to the first 200. */
+  restartsMs?: number[];
+  restartMedianMs?: number;
 }
 
 /** The demo merchant's test secret key, once demo-merchant.json exists and is complete. */
@@ -48,10 +52,8 @@ async function plansAnswer200(url: string, key: string): Promise<boolean> {
   }
 }
 
-/** One cold `npm start`: ms to the first 200 of GET /v1/plans. */
-async function coldStartOnce(databaseUrl: string | undefined): Promise<number> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-cold-'));
-  const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+/** One `npm start` on `dataDir` (fresh or not): ms from spawning it to the first 200 of GET /v1/plans. */
+async function startToFirst200(dataDir: string, databaseUrl: string | undefined): Promise<number> {
   const port = (await freePort()) as number;
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -70,6 +72,17 @@ async function coldStartOnce(databaseUrl: string | undefined): Promise<number> {
     }
   } finally {
     await stop();
+  }
+}
+
+/** One cold `npm start` with a fresh data dir, stopped, then started again on the same data: ms to each first 200. */
+async function coldStartOnce(databaseUrl: string | undefined): Promise<{ coldMs: number; restartMs: number }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-cold-'));
+  const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
+  try {
+    const coldMs = await startToFirst200(dataDir, databaseUrl);
+    return { coldMs, restartMs: await startToFirst200(dataDir, databaseUrl) };
+  } finally {
     await removeDataDir();
   }
 }
@@ -85,29 +98,43 @@ function median(values: number[]): number {
 export async function measureColdStarts(database: ColdStartRow['database']): Promise<ColdStartRow> {
   await tillCommand(root); // dist/ built before the first run, as `npm start` expects
   const runsMs: number[] = [];
+  const restartsMs: number[] = [];
   for (let run = 1; run <= COLD_START_RUNS; run++) {
     process.stdout.write(`bench: ${'cold-start'.padEnd(15)} ${`npm start (${database})`.padEnd(26)} run ${run} of ${COLD_START_RUNS}`);
     const fresh = database === 'postgres' ? await createBenchDatabase() : undefined;
     try {
-      runsMs.push(await coldStartOnce(fresh?.url));
+      const { coldMs, restartMs } = await coldStartOnce(fresh?.url);
+      runsMs.push(coldMs);
+      restartsMs.push(restartMs);
     } catch (error) {
       console.log('');
       throw error;
     } finally {
       await fresh?.drop();
     }
-    console.log(`  → ${fmt(runsMs.at(-1)!, 0)} ms`);
+    console.log(`  → ${fmt(runsMs.at(-1)!, 0)} ms, restart ${fmt(restartsMs.at(-1)!, 0)} ms`);
   }
-  return { database, status: 'ok', runsMs: runsMs.map(Math.round), medianMs: Math.round(median(runsMs)) };
+  return {
+    database,
+    status: 'ok',
+    runsMs: runsMs.map(Math.round),
+    medianMs: Math.round(median(runsMs)),
+    restartsMs: restartsMs.map(Math.round),
+    restartMedianMs: Math.round(median(restartsMs)),
+  };
 }
 
 /** The cold-start rows as cells, for the console and the Markdown table alike. */
 export function coldStartCells(rows: ColdStartRow[]): string[][] {
-  const header = ['cold start', 'database', 'median ms', 'runs ms'];
-  const body = rows.map((r) =>
+  const header = ['start', 'database', 'median ms', 'runs ms'];
+  const runs = (ms: number[]) => ms.map((x) => fmt(x, 0)).join(', ');
+  const body = rows.flatMap((r) =>
     r.status !== 'ok'
-      ? ['npm start', r.database, `${r.status}: ${r.reason ?? ''}`]
-      : ['npm start', r.database, fmt(r.medianMs!, 0), r.runsMs!.map((ms) => fmt(ms, 0)).join(', ')],
+      ? [['npm start', r.database, `${r.status}: ${r.reason ?? ''}`]]
+      : [
+          ['npm start (fresh data)', r.database, fmt(r.medianMs!, 0), runs(r.runsMs!)],
+          ...(r.restartsMs ? [['restart (same data)', r.database, fmt(r.restartMedianMs!, 0), runs(r.restartsMs)]] : []),
+        ],
   );
   return [header, ...body];
 }

@@ -122,6 +122,8 @@ export interface Row {
   vsBaseline?: number;
   /** Which round (BENCH_ROUNDS > 1). */
   round?: number;
+  /** Concurrent connections, when not BENCH_CONNECTIONS (an extra row, e.g. PGlite's sessions at 10). */
+  connections?: number;
 }
 
 /**
@@ -133,6 +135,7 @@ function runLoad(
   url: string,
   request: (onResponse: (status: number, body: string) => void) => LoadRequest,
   durationS: number,
+  connections = CONNECTIONS,
 ): Promise<{ result: LoadResult; times: number[]; samples: string[] }> {
   const samples: string[] = [];
   const times: number[] = [];
@@ -149,7 +152,7 @@ function runLoad(
     if (status < 200 || status > 299) sample(`${status} ${body.slice(0, 300)}`);
   };
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections: CONNECTIONS, duration: durationS, timeout: 10, requests: [request(onResponse)] }, (error, result) => {
+    const instance = autocannon({ url, connections, duration: durationS, timeout: 10, requests: [request(onResponse)] }, (error, result) => {
       setCurrentLoad(undefined);
       if (error) reject(error);
       else resolve({ result, times, samples });
@@ -162,14 +165,15 @@ function runLoad(
   });
 }
 
-/** Warms up for 1 s, then measures one operation against one target. */
-export async function measure(name: TargetName, operation: OperationName, target: RunningTarget): Promise<Row> {
-  process.stdout.write(`bench: ${name.padEnd(15)} ${operation.padEnd(26)} ... ${WARMUP_S} s warm-up + ${DURATION_S} s`);
+/** Warms up for 1 s, then measures one operation against one target (at `connections`, when given, not BENCH_CONNECTIONS). */
+export async function measure(name: TargetName, operation: OperationName, target: RunningTarget, connections?: number): Promise<Row> {
+  const label = `${operation}${connections ? ` c${connections}` : ''}`;
+  process.stdout.write(`bench: ${name.padEnd(15)} ${label.padEnd(26)} ... ${WARMUP_S} s warm-up + ${DURATION_S} s`);
   const request = (onResponse: (status: number, body: string) => void) => loadRequest(operation, target, onResponse);
   checkInterrupted();
-  await runLoad(target.url, request, WARMUP_S);
+  await runLoad(target.url, request, WARMUP_S, connections);
   checkInterrupted();
-  const { result, times, samples } = await runLoad(target.url, request, DURATION_S);
+  const { result, times, samples } = await runLoad(target.url, request, DURATION_S, connections);
   checkInterrupted();
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   const row: Row = {
@@ -183,6 +187,7 @@ export async function measure(name: TargetName, operation: OperationName, target
     errors: result.errors,
     statusCodes,
     sampleErrors: samples,
+    ...(connections ? { connections } : {}),
   };
   const bad = row.non2xx! + row.errors!;
   console.log(

@@ -29,11 +29,12 @@ export function tableCells(rows: Row[]): string[][] {
   // Two decimals, or two significant digits below 0.1 (0.0054×, not 0.01×).
   const ratio = (x: number | undefined) => (x === undefined ? 'n/a' : `${x >= 0.1 ? fmt(x, 2) : x.toPrecision(2)}×`);
   const body = rows.map((r) => {
-    if (r.status !== 'ok' || !r.latencyMs) return [`${r.target}${r.round ? ` #${r.round}` : ''}`, r.operation, `${r.status}: ${r.reason ?? ''}`];
+    const operation = `${r.operation}${r.connections ? ` (c${r.connections})` : ''}`;
+    if (r.status !== 'ok' || !r.latencyMs) return [`${r.target}${r.round ? ` #${r.round}` : ''}`, operation, `${r.status}: ${r.reason ?? ''}`];
     const non2xx = `${r.non2xx ?? 0}${r.errors ? ` (+${r.errors} errors)` : ''}`;
     const cells = [
       `${r.target}${r.round ? ` #${r.round}` : ''}`,
-      r.operation,
+      operation,
       fmt(r.reqPerSec ?? 0, 0),
       fmt(r.latencyMs.p50, 2),
       fmt(r.latencyMs.p99, 2),
@@ -48,7 +49,7 @@ export function tableCells(rows: Row[]): string[][] {
 /** Over every round: each Till target's total req/s over its baseline's, per operation. */
 export function overallVsBaseline(rows: Row[]): string[] {
   const total = (target: TargetName, operation: OperationName) =>
-    rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok').reduce((sum, r) => sum + (r.reqPerSec ?? 0), 0);
+    rows.filter((r) => r.target === target && r.operation === operation && r.status === 'ok' && !r.connections).reduce((sum, r) => sum + (r.reqPerSec ?? 0), 0);
   return Object.entries(BASELINE_OF).flatMap(([ours, theirs]) =>
     OPERATIONS.flatMap((operation) => {
       const before = total(theirs, operation);
@@ -61,12 +62,20 @@ export function overallVsBaseline(rows: Row[]): string[] {
 export function addRatios(rows: Row[]): void {
   for (const row of rows) {
     if (row.status !== 'ok') continue;
-    const ref = (target: TargetName) => rows.find((r) => r.target === target && r.operation === row.operation && r.status === 'ok')?.reqPerSec;
+    const ref = (target: TargetName) =>
+      rows.find((r) => r.target === target && r.operation === row.operation && r.connections === row.connections && r.status === 'ok')?.reqPerSec;
     const nodeHttp = ref('node-http');
     const prism = ref('prism');
     const before =
       BASELINE_OF[row.target] &&
-      rows.find((r) => r.target === BASELINE_OF[row.target] && r.operation === row.operation && r.round === row.round && r.status === 'ok')?.reqPerSec;
+      rows.find(
+        (r) =>
+          r.target === BASELINE_OF[row.target] &&
+          r.operation === row.operation &&
+          r.connections === row.connections &&
+          r.round === row.round &&
+          r.status === 'ok',
+      )?.reqPerSec;
     if (nodeHttp) row.vsNodeHttp = row.reqPerSec! / nodeHttp;
     if (prism) row.vsPrism = row.reqPerSec! / prism;
     if (before) row.vsBaseline = row.reqPerSec! / before;
