@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './shared/clock.js';
 import { type Config, loadConfig } from './config.js';
 import { openDatabase, type TillDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { pgliteTemplate } from './db/pglite-template.js';
 import { countMerchants, createMerchant, type MerchantCredentials } from './domain/merchants/merchant.service.js';
 import { attachHub, type Hub } from './hub/index.js';
 import { DOCS_PATH } from './pages/docs.js';
@@ -103,7 +104,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const tracing = await startTracing(options.env ?? process.env, logger);
   const { mkdir } = await import('node:fs/promises');
   await mkdir(config.dataDir, { recursive: true });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), owner: 'the server' });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    owner: 'the server',
+    template: () => pgliteTemplate(), // a new data dir starts from the build's migrated template
+  });
   await migrateToLatest(database.db);
   const demo = await bootstrapDemoMerchant(database, clock, config, options.announce ?? true);
   const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);

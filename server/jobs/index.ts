@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
+import { JOB_QUEUE_SCHEMA } from '../db/pglite-template.js';
 import { dueScopes } from '../domain/clocks/tenant-clock.js';
 import { deleteExpiredRequestLogs } from '../domain/request-logs/request-log.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
@@ -40,7 +41,7 @@ export type JobSettings = Pick<Config, 'allowLoopbackWebhooks' | 'webhookTimeout
 export async function startJobs(database: TillDatabase, clock: Clock, logger: Logger, settings: JobSettings): Promise<Jobs> {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => (values && values.length > 0 ? database.sql.query(text, values) : database.sql.execRows(text)) },
-    schema: 'pgboss',
+    schema: JOB_QUEUE_SCHEMA,
   } as PgBoss.ConstructorOptions);
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();

@@ -10,13 +10,11 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
+import { dumpMigratedPglite, JOB_QUEUE_SCHEMA as JOB_QUEUE_SCHEMA_NAME } from '../../server/db/pglite-template.js';
 import { randomToken } from '../../server/shared/crypto.js';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
@@ -24,11 +22,12 @@ export const usingPostgres = Boolean(process.env.DATABASE_URL);
 const root = path.resolve(import.meta.dirname, '../..');
 const cacheDir = path.join(root, 'node_modules/.cache/till-tests');
 
-/** A hash of what the template is made of: every migration's source and the PGlite and pg-boss releases. */
+/** A hash of what the template is made of: every migration's source, how it is dumped, and the PGlite and pg-boss releases. */
 async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
   const migrations = path.join(root, 'server/db/migrations');
   for (const file of (await readdir(migrations)).sort()) hash.update(file).update(await readFile(path.join(migrations, file)));
+  hash.update(await readFile(path.join(root, 'server/db/pglite-template.ts'))); // how the dump is made
   for (const dependency of ['@electric-sql/pglite', 'pg-boss']) {
     const { version } = JSON.parse(await readFile(path.join(root, 'node_modules', dependency, 'package.json'), 'utf8')) as { version: string };
     hash.update(`${dependency}@${version}`);
@@ -37,7 +36,7 @@ async function templateKey(): Promise<string> {
 }
 
 /** pg-boss's schema under the name Till gives it (server/jobs/index.ts), as its first start would install it. */
-const JOB_QUEUE_SCHEMA = PgBoss.getConstructionPlans('pgboss');
+const JOB_QUEUE_SCHEMA = PgBoss.getConstructionPlans(JOB_QUEUE_SCHEMA_NAME);
 
 /** The PGlite template's file, built (migrated and dumped) when it is not there yet. */
 export async function pgliteTemplateFile(): Promise<string> {
@@ -49,20 +48,12 @@ export async function pgliteTemplateFile(): Promise<string> {
     )
   )
     return file;
-  const pglite = await PGlite.create();
-  const db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
-  try {
-    await migrateToLatest(db);
-    await pglite.exec(JOB_QUEUE_SCHEMA);
-    const dump = await pglite.dumpDataDir('none');
-    await mkdir(cacheDir, { recursive: true });
-    // Written aside and renamed, so a reader never sees half a file (two builders may race).
-    const partial = `${file}.${process.pid}.${randomToken(4)}`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-    await rename(partial, file);
-  } finally {
-    await db.destroy();
-  }
+  const dump = await dumpMigratedPglite(); // what the build writes as dist/pglite-template.tar
+  await mkdir(cacheDir, { recursive: true });
+  // Written aside and renamed, so a reader never sees half a file (two builders may race).
+  const partial = `${file}.${process.pid}.${randomToken(4)}`;
+  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await rename(partial, file);
   return file;
 }
 

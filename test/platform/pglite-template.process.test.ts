@@ -1,0 +1,82 @@
+// The build's migrated PGlite template (server/db/pglite-template.ts, dist/pglite-template.tar): a
+// new data directory starts from it instead of initdb and every migration, a directory that holds a
+// database never does, and a template this build's migrations do not begin with is never used.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database.js';
+import { migrateDown, migrateToLatest } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { pgliteTemplate, writePgliteTemplate } from '../../server/db/pglite-template.js';
+
+let dir: string;
+let template: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'till-template-'));
+  template = path.join(dir, 'pglite-template.tar');
+  await writePgliteTemplate(template); // what `npm run build` does
+}, 120_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const count = async (database: Awaited<ReturnType<typeof openDatabase>>, text: string) => Number((await database.sql.query(text)).rows[0].n);
+
+describe('a first start on the build’s template', () => {
+  it('starts a new data directory migrated, with the job queue’s schema and no merchant; a second open keeps its data and never asks for the template', async () => {
+    const dataDir = path.join(dir, 'data');
+    let asked = 0;
+    const load = async () => {
+      asked++;
+      return pgliteTemplate(template);
+    };
+    const first = await openDatabase({ dataDir, template: load });
+    try {
+      expect(asked).toBe(1);
+      expect((await migrateToLatest(first.db)).results).toEqual([]); // nothing pending
+      expect(await count(first, 'SELECT count(*) AS n FROM kysely_migration')).toBe(Object.keys(migrations).length);
+      expect(await count(first, "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'pgboss' AND table_name = 'job'")).toBe(1);
+      expect(await count(first, 'SELECT count(*) AS n FROM merchants')).toBe(0);
+      await first.sql.exec("CREATE TABLE kept_marker (note text); INSERT INTO kept_marker VALUES ('written after the template')");
+    } finally {
+      await first.close();
+    }
+    const second = await openDatabase({ dataDir, template: load });
+    try {
+      expect(asked).toBe(1);
+      expect((await second.sql.query('SELECT note FROM kept_marker')).rows).toEqual([{ note: 'written after the template' }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('runs the migrations the template does not hold on top of it', async () => {
+    const database = await openDatabase({ loadDataDir: (await pgliteTemplate(template))! });
+    try {
+      await migrateDown(database.db); // as if the template were built before the latest migration
+      const applied = await migrateToLatest(database.db);
+      expect(applied.results?.map((r) => [r.migrationName, r.status])).toEqual([[Object.keys(migrations).at(-1), 'Success']]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('is not used when its migrations are not the first of this build’s (one this build lacks, or another order)', async () => {
+    const sidecar = template.replace(/\.tar$/, '.json');
+    const names = Object.keys(migrations);
+    const held = JSON.parse(await readFile(sidecar, 'utf8'));
+    expect(held).toEqual({ migrations: names });
+    expect(await pgliteTemplate(template)).toBeInstanceOf(Blob);
+    try {
+      await writeFile(sidecar, JSON.stringify({ migrations: names.slice(0, -1) })); // an older build's: the rest runs on top
+      expect(await pgliteTemplate(template)).toBeInstanceOf(Blob);
+      await writeFile(sidecar, JSON.stringify({ migrations: [...names, '2099_01_01_9999_unknown'] }));
+      expect(await pgliteTemplate(template)).toBeUndefined();
+      await writeFile(sidecar, JSON.stringify({ migrations: [names[1], names[0], ...names.slice(2)] }));
+      expect(await pgliteTemplate(template)).toBeUndefined();
+      expect(await pgliteTemplate(path.join(dir, 'absent.tar'))).toBeUndefined();
+    } finally {
+      await writeFile(sidecar, JSON.stringify(held));
+    }
+  });
+});
