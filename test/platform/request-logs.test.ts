@@ -94,8 +94,8 @@ describe('recording', () => {
     expect(logs[1].requestBody).toEqual({ email: 'bo@example.com', note: 'card [redacted] and [redacted]', cvv: '[redacted]', stolen: '[redacted]' });
     const rows = await t.database.db.selectFrom('request_logs').selectAll().where('merchant_id', '=', m.merchantId).execute();
     const stored = rows.find((r) => r.id === logs[0].id)!;
-    expect(stored.request_body).toMatchObject({ cardNumber: '[redacted]', cvc: '[redacted]' });
-    expect(rows.find((r) => r.id === logs[1].id)!.request_body).toMatchObject({ cvv: '[redacted]' });
+    expect(JSON.parse(stored.request_body!)).toMatchObject({ cardNumber: '[redacted]', cvc: '[redacted]' });
+    expect(JSON.parse(rows.find((r) => r.id === logs[1].id)!.request_body!)).toMatchObject({ cvv: '[redacted]' });
     // The session's answer carries its client secret: stored and shown redacted.
     expect(logs[2].responseBody.clientSecret ?? '[redacted]').toBe('[redacted]');
     for (const text of [JSON.stringify(logs), JSON.stringify(rows)]) {

@@ -46,13 +46,29 @@ const API_KEY = /(?<![0-9A-Za-z])(?:sk|pk|rk)_(?:test|live)_[0-9A-Za-z]{16,128}/
 const CLIENT_SECRET = /[0-9A-Za-z_]*_secret_[0-9A-Za-z]+/g;
 const NOTIFICATION_SECRET = /(?<![0-9A-Za-z])whsec_[0-9A-Za-z]+/g;
 
+/**
+ * What every match of the four patterns above contains: 13 digits (optionally separated), a key's
+ * `sk_test_`, a `_secret_` or a `whsec_`. Text without any is returned as it is, untouched by the
+ * replacements (most strings of a body: ids, names, dates, currencies).
+ */
+const MAY_HOLD_SECRET = /\d(?:[ -]?\d){12}|[spr]k_(?:test|live)_|_secret_|whsec_/;
+
+/** Field names already judged (bodies repeat the same few names), up to a bound. */
+const judgedFields = new Map<string, boolean>();
+const MAX_JUDGED_FIELDS = 2000;
+
 const isSecretField = (name: string): boolean => {
+  const judged = judgedFields.get(name);
+  if (judged !== undefined) return judged;
   const plain = name.toLowerCase().replace(/[_-]/g, '');
-  return SECRET_FIELDS.has(plain) || SECRET_IN_NAME.test(plain);
+  const secret = SECRET_FIELDS.has(plain) || SECRET_IN_NAME.test(plain);
+  if (judgedFields.size < MAX_JUDGED_FIELDS) judgedFields.set(name, secret);
+  return secret;
 };
 
 /** Text with every card number, key and secret in it replaced by `[redacted]`. */
 export function redactText(text: string): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   return text
     .replace(DIGIT_RUN, (run) => {
       const digits = run.replace(/[ -]/g, '');
@@ -65,6 +81,7 @@ export function redactText(text: string): string {
 
 /** A JSON number written with 13 to 19 digits that pass Luhn: a card number sent as a number. */
 const cardLikeNumber = (value: number): boolean => {
+  if (Math.abs(value) < 1e12) return false; // fewer than 13 digits
   const text = Number.isInteger(value) ? String(value) : '';
   return text.length >= 13 && text.length <= 19 && luhnValid(text);
 };

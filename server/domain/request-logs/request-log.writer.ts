@@ -1,9 +1,9 @@
 // Writes request logs off the request path: the edge hands each finished request to `record`,
-// which redacts it and queues it; a timer (or a full batch) writes the queue with one multi-row
-// INSERT. Nothing here can block or fail a request. The queue is bounded: while the database is
+// which redacts it and queues it; a timer (or a full batch) writes the queue with one INSERT
+// (and draws the batch's ids with one random read). Nothing here can block or fail a request. The queue is bounded: while the database is
 // slow or down, what does not fit is dropped and counted, and a warning says how many.
 import type { Db } from '../../db/database.js';
-import { randomToken } from '../../shared/crypto.js';
+import { randomTokens } from '../../shared/crypto.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { redactJson, redactText } from './redact.js';
 import { insertRequestLogs } from './request-log.repository.js';
@@ -57,7 +57,8 @@ export interface RequestLogWriterStats {
 }
 
 interface Queued {
-  row: NewRequestLogRow;
+  /** The row but its id, drawn when its batch is written. */
+  row: Omit<NewRequestLogRow, 'id'>;
   bytes: number;
 }
 
@@ -94,8 +95,7 @@ export class RequestLogWriter {
       if (this.queue.length >= this.maxQueued || this.queuedBytes >= this.maxQueuedBytes) return this.drop();
       const requestBody = this.body(request.requestBody === undefined ? null : request.requestBody);
       const responseBody = this.body(request.responseText === undefined ? null : parseJson(request.responseText), request.responseText?.length);
-      const row: NewRequestLogRow = {
-        id: `rl_${randomToken(24)}`,
+      const row: Omit<NewRequestLogRow, 'id'> = {
         merchant_id: request.tenant.merchantId,
         livemode: request.tenant.livemode,
         method: request.method,
@@ -158,9 +158,10 @@ export class RequestLogWriter {
       const batch = this.queue.splice(0, this.batchSize);
       for (const item of batch) this.queuedBytes -= item.bytes;
       try {
+        const ids = randomTokens(batch.length, 24);
         await insertRequestLogs(
           this.db,
-          batch.map((item) => item.row),
+          batch.map((item, i) => ({ id: `rl_${ids[i]!}`, ...item.row })),
         );
         this.stats.written += batch.length;
       } catch (err) {
