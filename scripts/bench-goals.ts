@@ -35,6 +35,8 @@ export interface Goal {
 
 export interface GoalInputs {
   rows: RateRow[];
+  /** Short commits of BENCH_BASELINE and BENCH_CANDIDATE, when set. */
+  revisions?: { baseline?: string | undefined; candidate?: string | undefined };
   payments: PaymentRow[];
   coldStarts: ColdStartRow[];
 }
@@ -162,6 +164,20 @@ function observabilityCost(rows: RateRow[]): Goal[] {
   );
 }
 
+/**
+ * What tracing costs while off (issue 34: ≤ 1%): Till at the commit that added tracing
+ * (BENCH_CANDIDATE=e052eca, the SDK never loaded without OTEL_EXPORTER_OTLP_ENDPOINT) against its
+ * parent (BENCH_BASELINE=df40ae6), on PostgreSQL, mean req/s over the rounds. Only in such a run.
+ */
+const TRACING_COMMIT = 'e052eca';
+const BEFORE_TRACING = 'df40ae6';
+function tracingOffCost(rows: RateRow[], revisions: GoalInputs['revisions']): Goal[] {
+  if (!revisions?.candidate?.startsWith(TRACING_COMMIT) || !revisions.baseline?.startsWith(BEFORE_TRACING)) return [];
+  return [GET, CUSTOMER, SESSION].map((op) =>
+    ratioGoal(`Tracing off costs ≤ 1%, ${op}`, rate(rows, 'till-postgres', op), rate(rows, 'baseline-postgres', op), 0.99, 'without tracing', true),
+  );
+}
+
 /** Every goal of the issue, judged on this run's figures, then the figures reported without a goal. */
 export function evaluateGoals(inputs: GoalInputs): Goal[] {
   const { rows, coldStarts } = inputs;
@@ -174,6 +190,7 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     thresholdGoal('Cold npm start to first 200 ≤ 3 s, PostgreSQL', postgresCold?.status === 'ok' ? postgresCold.medianMs! / 1000 : undefined, 3, 's', true),
     ...(two ? postgresGoals(rows, 'till-postgres-2', ', 2 processes') : []),
     ...observabilityCost(rows),
+    ...tracingOffCost(rows, inputs.revisions),
     ...reportedFigures(inputs),
   ];
 }

@@ -55,6 +55,13 @@ const ONLY = (() => {
 })();
 /** A git revision to measure beside this checkout, in the same run (`BENCH_BASELINE`; see bench-baseline.ts). */
 export const BASELINE_REVISION = process.env.BENCH_BASELINE || undefined;
+/**
+ * A git revision whose Till stands in for this checkout's in the till-pglite and till-postgres rows
+ * (`BENCH_CANDIDATE`, with BENCH_BASELINE): two revisions compared by this checkout's bench, e.g.
+ * a commit against its parent (tracing off: BENCH_CANDIDATE=e052eca BENCH_BASELINE=df40ae6).
+ */
+export const CANDIDATE_REVISION = process.env.BENCH_CANDIDATE || undefined;
+if (CANDIDATE_REVISION && !BASELINE_REVISION) throw new Error('BENCH_CANDIDATE is compared with BENCH_BASELINE: set both.');
 /** The BENCH_ONLY part a target belongs to (a baseline row goes with this checkout's row). */
 const partOf = (target: TargetName): Part => (target === 'baseline-pglite' ? 'till-pglite' : target === 'baseline-postgres' ? 'till-postgres' : target);
 /** Whether this run measures a part. */
@@ -115,12 +122,12 @@ async function benchTarget(rows: Row[], name: TargetName, start: () => Promise<R
 }
 
 /** The req/s rows: Till on PGlite, on PostgreSQL with 1 and 2 processes (and the baseline's), node:http, Prism. */
-export async function benchTargets(baseline: Baseline | undefined, postgres: { unavailable?: Unavailable }): Promise<Row[]> {
+export async function benchTargets(baseline: Baseline | undefined, postgres: { unavailable?: Unavailable }, candidate?: Baseline): Promise<Row[]> {
   const rows: Row[] = [];
   /** Each round of a Till target on one database, beside the baseline's; odd rounds this checkout first, even rounds the baseline first. */
   const rounds = async (ours: TargetName, theirs: TargetName, start: (cwd: string) => Promise<RunningTarget>) => {
     for (let round = 1; round <= ROUNDS; round++) {
-      const pair: Array<[TargetName, string]> = [[ours, root], ...(baseline ? [[theirs, baseline.dir] as [TargetName, string]] : [])];
+      const pair: Array<[TargetName, string]> = [[ours, candidate?.dir ?? root], ...(baseline ? [[theirs, baseline.dir] as [TargetName, string]] : [])];
       for (const [name, cwd] of round % 2 === 1 ? pair : pair.reverse()) await benchTarget(rows, name, () => start(cwd), ROUNDS > 1 ? round : undefined);
     }
   };

@@ -86,6 +86,8 @@ export function addRatios(rows: Row[]): void {
 export interface Report {
   environment: Awaited<ReturnType<typeof describeEnvironment>>;
   baseline: Baseline | undefined;
+  /** BENCH_CANDIDATE: the revision measured in place of this checkout in till-pglite and till-postgres. */
+  candidate?: Baseline | undefined;
   rows: Row[];
   payments: PaymentRow[];
   coldStarts: ColdStartRow[];
@@ -156,8 +158,9 @@ export function webhookProblems(webhooks: WebhookResult): string[] {
 }
 
 /** Prints the tables and the goals. */
-export function printReport({ rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals, baseline }: Report): void {
+export function printReport({ rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals, baseline, candidate }: Report): void {
   console.log(`\n${consoleTable(tableCells(rows))}\n`);
+  if (candidate) console.log(`till-pglite and till-postgres: Till at ${candidate.revision} (${candidate.commit}), BENCH_CANDIDATE, not this checkout's.`);
   console.log('×node:http and ×prism: req/s of the row divided by req/s of that reference for the same operation.');
   if (baseline)
     console.log(
@@ -182,7 +185,7 @@ export function printReport({ rows, payments, coldStarts, webhooks, invoices, cl
 }
 
 /** The Markdown report's description of the targets and operations. */
-function markdownIntro({ environment, baseline, rows }: Report, generatedAt: string): string[] {
+function markdownIntro({ environment, baseline, candidate, rows }: Report, generatedAt: string): string[] {
   return [
     '# Till benchmark',
     '',
@@ -204,6 +207,12 @@ function markdownIntro({ environment, baseline, rows }: Report, generatedAt: str
     ...(baseline
       ? [
           `**baseline-pglite** and **baseline-postgres**: Till at \`${baseline.revision}\` (${baseline.commit}), checked out beside this checkout and run the same way, in turn with it (${ROUNDS} round${ROUNDS > 1 ? 's, odd ones this checkout first, even ones the baseline first' : ', this checkout first'}); ×baseline is this checkout's req/s over the baseline's in the same round.`,
+          ...(candidate
+            ? [
+                '',
+                `**till-pglite** and **till-postgres** here: Till at \`${candidate.revision}\` (${candidate.commit}), \`BENCH_CANDIDATE\`, in place of this checkout's.`,
+              ]
+            : []),
           ...(ROUNDS > 1 ? ['', ...overallVsBaseline(rows).map((line) => `- ${line.trim()}`)] : []),
         ]
       : []),

@@ -81,6 +81,7 @@ import { benchInvoices, type InvoiceBenchResult, invoiceGoals } from './bench-in
 import { benchDashboard, type DashboardResult, dashboardGoals } from './bench-dashboard.js';
 import {
   BASELINE_REVISION,
+  CANDIDATE_REVISION,
   benchColdStartPart,
   benchPaymentsPart,
   benchTargets,
@@ -119,6 +120,9 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_ROUNDS            rounds of each Till target (default 1); with BENCH_BASELINE the order
                           alternates (odd rounds this checkout first), and the totals over all
                           rounds are compared, so neither side always runs on a warmer machine
+  BENCH_CANDIDATE         with BENCH_BASELINE, a git revision whose Till is measured in place of
+                          this checkout's (rows till-pglite, till-postgres): two revisions side by
+                          side, e.g. BENCH_CANDIDATE=e052eca BENCH_BASELINE=df40ae6 (tracing off)
   BENCH_INVOICES          invoices seeded for the invoice list (default 1,000,000)
   BENCH_INVOICE_RUNS      page requests timed at 1 connection (default 300; 20 untimed first)
   BENCH_INVOICE_COUNT_RUNS  \`$count=true\` requests timed (default 20; 2 untimed first)
@@ -135,7 +139,13 @@ async function main(): Promise<number> {
   const postgres = { unavailable: environment.unavailable };
   const baseline = BASELINE_REVISION ? await prepareBaseline(BASELINE_REVISION) : undefined;
   if (baseline) console.log(`bench: baseline ${baseline.revision} (${baseline.commit}) checked out in ${baseline.dir}`);
-  const rows = await benchTargets(baseline, postgres);
+  const candidate = CANDIDATE_REVISION ? await prepareBaseline(CANDIDATE_REVISION) : undefined;
+  if (candidate)
+    console.log(
+      `bench: candidate ${candidate.revision} (${candidate.commit}) checked out in ${candidate.dir}: its Till is the till-pglite and till-postgres rows`,
+    );
+  const rows = await benchTargets(baseline, postgres, candidate);
+  await candidate?.remove();
   const payments = await benchPaymentsPart(postgres);
   const coldStarts = await benchColdStartPart(postgres);
   const webhooks = await benchWebhooksPart(baseline);
@@ -144,8 +154,9 @@ async function main(): Promise<number> {
   const clock: ClockDatabaseResult[] = wanted('clock') ? await benchClock() : [];
   const dashboard: DashboardResult[] = wanted('dashboard') ? await benchDashboard() : [];
   addRatios(rows);
-  const goals = [...evaluateGoals({ rows, payments, coldStarts }), ...invoiceGoals(invoices), ...clockGoals(clock), ...dashboardGoals(dashboard)];
-  const report: Report = { environment, baseline, rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals };
+  const revisions = { baseline: baseline?.commit, candidate: candidate?.commit };
+  const goals = [...evaluateGoals({ rows, payments, coldStarts, revisions }), ...invoiceGoals(invoices), ...clockGoals(clock), ...dashboardGoals(dashboard)];
+  const report: Report = { environment, baseline, candidate, rows, payments, coldStarts, webhooks, invoices, clock, dashboard, goals };
   printReport(report);
   const problems = [
     ...rowProblems(rows),
