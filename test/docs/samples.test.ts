@@ -13,7 +13,9 @@ import { useTestServer } from '../support/server.js';
 import { guideFiles, instrument, MARK, type Sample, SAMPLE_LANGUAGES, samplesIn, shows } from './samples.js';
 
 // Test-mode deliveries may reach loopback, as `TILL_ALLOW_LOOPBACK_WEBHOOKS=true` lets them (the retry sample's endpoint).
-const t = useTestServer({ config: { allowLoopbackWebhooks: true } });
+// Metrics are served (to TILL_METRICS_TOKEN, as the observability guide's scrape sends it).
+const METRICS_TOKEN = 'samples-metrics-token-0123456789';
+const t = useTestServer({ config: { allowLoopbackWebhooks: true, metricsToken: METRICS_TOKEN } });
 const samples = guideFiles(root).flatMap((file) => samplesIn(root, file));
 const where = (s: Sample) => `${s.file}:${s.line}`;
 
@@ -50,7 +52,12 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** Runs a sample's code (localhost:3000 made this server) and answers what it printed and its exit status. */
 function run(sample: Sample, code: string): Promise<{ status: number; stdout: string; stderr: string }> {
   const here = mocks.reduce((c, m) => c.replaceAll(m.host, new URL(m.url).host), code.replaceAll('localhost:3000', new URL(t.url).host));
-  const env = { ...process.env, TILL_SECRET_KEY: t.merchantA.keys.test.secret, TILL_PUBLISHABLE_KEY: t.merchantA.keys.test.publishable };
+  const env = {
+    ...process.env,
+    TILL_SECRET_KEY: t.merchantA.keys.test.secret,
+    TILL_PUBLISHABLE_KEY: t.merchantA.keys.test.publishable,
+    TILL_METRICS_TOKEN: METRICS_TOKEN,
+  };
   return new Promise((resolve, reject) => {
     const done = (error: (Error & { code?: unknown }) | null, stdout: string, stderr: string) =>
       resolve({ status: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });

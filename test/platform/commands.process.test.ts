@@ -25,6 +25,7 @@ const COMMANDS = [
   { name: 'listen', file: 'scripts/listen.ts', flags: ['--forward-to', '--events', '--base-url', '--api-key', '--secret'] },
   { name: 'operations', file: 'scripts/operations.ts', flags: ['--json'] },
   { name: 'bench', file: 'scripts/bench.ts', flags: ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ONLY', 'BENCH_BASELINE'] },
+  { name: 'docs:look', file: 'scripts/docs-look.mjs', flags: ['--out', '--widths', '--no-shots'] },
   { name: 'conformance', file: 'conformance/index.ts', flags: ['--base-url', '--secret-key', '--other-secret-key', '--live-secret-key', '--junit'] },
 ];
 
