@@ -160,6 +160,7 @@ export function dueWork(deps: { config: Pick<Config, 'allowLoopbackWebhooks' | '
     next: nextDeliveryAttempt,
     selfContained: true, // deliveries and their attempts: no other kind reads them
     drains: !sweep, // deliverDueWebhooks fans out, then attempts batch after batch until nothing is due
+    catchesUp: !sweep, // the sandbox clock's attempts are made at the times they fell due: retries make no stops
   };
   return [...TIMED_WORK, webhookSweep];
 }

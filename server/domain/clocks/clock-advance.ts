@@ -27,7 +27,8 @@ export interface AdvancedClock {
   jobsRun: number;
 }
 
-const sandboxScope = (merchantId: number, offsetSeconds: number): DueScope => ({ kind: 'sandbox', merchantId, offsetSeconds });
+const sandboxScope = (merchantId: number, offsetSeconds: number, since?: Date): DueScope =>
+  since === undefined ? { kind: 'sandbox', merchantId, offsetSeconds } : { kind: 'sandbox', merchantId, offsetSeconds, since };
 
 /** Runs one kind at the scope's time until nothing more of it is due; answers how many items it handled. */
 async function runKind(db: Kysely<Database>, base: Clock, w: DueWork, scope: DueScope): Promise<number> {
@@ -50,16 +51,17 @@ interface StopResult {
 }
 
 /**
- * Runs, at the scope's time and in the order of `work`, the kinds `due` names, and every kind after
- * one that did work others read (events, payments, balances: the kinds after it see it at the same
- * instant). A kind left out has nothing due: its next time, asked when nothing had changed since, is later.
+ * Runs, at the scope's time and in the order of `work`, the kinds `due` names, every kind that
+ * catches up (it makes what fell due since the previous stop), and every kind after one that did
+ * work others read (events, payments, balances: the kinds after it see it at the same instant). A
+ * kind left out has nothing due: its next time, asked when nothing had changed since, is later.
  */
 async function runStop(db: Kysely<Database>, base: Clock, work: DueWork[], scope: DueScope, due: (i: number) => boolean): Promise<StopResult> {
   let jobsRun = 0;
   let shared = false;
   const ran: number[] = [];
   for (const [i, w] of work.entries()) {
-    const expected = due(i);
+    const expected = due(i) || w.catchesUp === true;
     if (!shared && !expected) continue;
     const n = await runKind(db, base, w, scope);
     jobsRun += n;
@@ -68,16 +70,18 @@ async function runStop(db: Kysely<Database>, base: Clock, work: DueWork[], scope
     // too): what that changed is unknown here, so it counts as work others read.
     if ((n > 0 || expected) && !w.selfContained) shared = true;
   }
-  return { jobsRun, shared, stale: shared ? work.map((_, i) => i) : ran };
+  const asked = (i: number) => !work[i]!.catchesUp;
+  return { jobsRun, shared, stale: (shared ? work.map((_, i) => i) : ran).filter(asked) };
 }
 
 /**
  * `POST /v1/test-helpers/clock/advance`: moves one merchant's test-mode clock forward by `seconds`
  * and runs everything that falls due on the way, in time order. The clock stops at each instant
- * something is due (a session's expiry, a hold's lapse, a settlement, a wallet refund, a webhook
- * retry), runs all due work there in the order of `work`, and moves on, so a retry schedule or a
- * hold lapse happens at its exact times and work that one step creates (a retry scheduled by a
- * failed attempt) runs in a later step of the same call. It answers when all of it has run. Live
+ * something is due (a hold's lapse, a settlement, a wallet refund, a renewal), runs all due work
+ * there in the order of `work`, and moves on, so a hold lapse happens at its exact time. Work that
+ * catches up (webhook attempts) makes no stops: at each stop it makes, each at the time it fell due,
+ * what fell due since the previous one, retries it schedules included, so a retry schedule keeps
+ * its exact times. It answers when all of it has run. Live
  * mode and other merchants are untouched; one advance per merchant at a time (409 otherwise).
  */
 export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, merchantId: number, seconds: number, work: DueWork[]): Promise<AdvancedClock> {
@@ -104,8 +108,8 @@ export async function advanceSandboxClock(db: Kysely<Database>, clock: Clock, me
 /**
  * Moves the clock from `from` to `target` seconds ahead, stopping wherever something falls due;
  * answers how much work ran. Every kind runs at the first and the last instant; in between, a stop
- * runs the kinds due there (and what follows work others read), and asks again only the next times
- * that work may have moved: most stops are one kind's (a webhook retry), and cost that kind alone.
+ * runs the kinds due there, those that catch up, and what follows work others read, and asks again
+ * only the next times that work may have moved (never those of kinds that catch up).
  */
 async function stepTo(
   db: Kysely<Database>,
@@ -123,7 +127,9 @@ async function stepTo(
     kinds.forEach((i, k) => (next[i] = times[k]!));
   };
   let offset = from;
-  let stop = await runStop(db, base, work, sandboxScope(merchantId, offset), () => true);
+  // The clock's time at the previous stop: what catches up makes what fell due since.
+  let since = new SandboxClock(base, offset).now();
+  let stop = await runStop(db, base, work, sandboxScope(merchantId, offset, since), () => true);
   let jobsRun = stop.jobsRun;
   for (let step = 0; step < MAX_STEPS; step++) {
     await ask(stop.stale, offset);
@@ -133,11 +139,12 @@ async function stepTo(
     if (nextOffset >= target) break;
     offset = nextOffset;
     await move(offset);
-    const now = new SandboxClock(base, offset).now().getTime();
+    const now = new SandboxClock(base, offset).now();
     const all = stop.shared;
-    stop = await runStop(db, base, work, sandboxScope(merchantId, offset), (i) => all || (next[i]?.getTime() ?? Infinity) <= now);
+    stop = await runStop(db, base, work, sandboxScope(merchantId, offset, since), (i) => all || (next[i]?.getTime() ?? Infinity) <= now.getTime());
+    since = now;
     jobsRun += stop.jobsRun;
   }
   await move(target);
-  return jobsRun + (await runStop(db, base, work, sandboxScope(merchantId, target), () => true)).jobsRun;
+  return jobsRun + (await runStop(db, base, work, sandboxScope(merchantId, target, since), () => true)).jobsRun;
 }

@@ -21,4 +21,10 @@ export interface DueWork {
   selfContained?: boolean;
   /** True when one run handles everything that is due (it repeats its own batches): the sandbox clock then runs it once per stop. */
   drains?: boolean;
+  /**
+   * True when it makes what fell due since the clock's previous stop at the times it fell due (the
+   * scope's `since`): its next time makes no stop, it runs at every stop. For work whose
+   * items are many and at their own instants (webhook retries), which nothing else reads in between.
+   */
+  catchesUp?: boolean;
 }

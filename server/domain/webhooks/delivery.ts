@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { WebhookDeliveryRow } from './webhook.tables.js';
 import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
-import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
+import { catchUpTime, type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { contextOfTraceparent, inSpan, SpanKind, tracingEnabled } from '../../shared/tracing.js';
 import { type EventRecord, toEventRecord } from '../events/event.service.js';
 import { hasUndispatchedEvents } from '../events/outbox.repository.js';
@@ -77,7 +77,8 @@ function targetOf(row: ClaimedRow): ClaimedDelivery['target'] {
  * Claims, in one statement, those of `ids` that may be attempted now: automatic attempts need the
  * delivery due by its merchant's clock, its configuration enabled (test sends and session
  * deliveries excepted) and not held by a worker; a re-send needs it failed or dead-lettered. Ids it
- * could not claim are left out.
+ * could not claim are left out. With a sandbox scope that catches up (the sandbox clock's), an
+ * automatic attempt is made at the time it fell due (catchUpTime), not at the clock's now.
  */
 export async function claimDeliveries(
   db: Kysely<Database>,
@@ -85,6 +86,7 @@ export async function claimDeliveries(
   settings: Pick<DeliverySettings, 'webhookTimeoutMs'>,
   ids: string[],
   kind: AttemptKind = 'automatic',
+  scope?: DueScope,
 ): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   // Holds and transport timestamps are wall time; the log's times are the merchant's in its mode.
@@ -128,7 +130,10 @@ export async function claimDeliveries(
       delivery,
       event,
       target: targetOf(row),
-      attemptedAt: clockAhead(base, sandbox_offset).now(),
+      attemptedAt:
+        scope && kind === 'automatic' && delivery.next_attempt_at
+          ? catchUpTime(clock, scope, delivery.next_attempt_at)
+          : clockAhead(base, sandbox_offset).now(),
       sentAt: base.now(),
       traceparent: e_traceparent,
     };
@@ -267,9 +272,9 @@ export async function attemptBatch(
   clock: Clock,
   settings: DeliverySettings,
   ids: string[],
-  options: { kind?: AttemptKind; concurrency?: number } = {},
+  options: { kind?: AttemptKind; concurrency?: number; scope?: DueScope } = {},
 ): Promise<WebhookDeliveryRow[]> {
-  const claimed = await claimDeliveries(db, clock, settings, ids, options.kind);
+  const claimed = await claimDeliveries(db, clock, settings, ids, options.kind, options.scope);
   const outcomes = await inParallel(claimed, options.concurrency ?? 16, (c) => sendClaimed(c, settings));
   return recordAttempts(
     db,
@@ -306,6 +311,9 @@ export const nextDeliveryAttempt = (db: Kysely<Database>, scope: DueScope, after
  * Fans out the outbox, then attempts every delivery of the scope that is due by its clock (first
  * attempts and retries), in batches. The sandbox clock runs it at each stop, and tests after moving
  * the clock; the delivery job runs the same steps as a pipeline. Returns how many attempts were made.
+ * A scope that catches up (the sandbox clock's, with `since`) makes each attempt at the time it fell
+ * due, and goes on until nothing is due, so the retries those attempts schedule before the clock's
+ * now are made too, each at its time: the exact retry schedule in rounds of many deliveries at once.
  */
 export async function deliverDueWebhooks(
   db: Kysely<Database>,
@@ -316,16 +324,22 @@ export async function deliverDueWebhooks(
   // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
   // attempts what it fans out at once (what another caller fans out waits for the sweep).
   await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined);
+  const scope = options.scope;
+  const catchingUp = scope?.kind === 'sandbox' && scope.since !== undefined;
+  const limit = catchingUp ? CATCH_UP_BATCH : DUE_BATCH;
   let attempted = 0;
   for (;;) {
-    const due = await dueDeliveries(db, clock, options.scope, DUE_BATCH);
+    const due = await dueDeliveries(db, clock, scope, limit);
     if (due.length === 0) return attempted;
-    const done = await attemptBatch(db, clock, settings, due, { concurrency: options.concurrency ?? 16 });
+    const done = await attemptBatch(db, clock, settings, due, { concurrency: options.concurrency ?? (catchingUp ? 48 : 16), scope });
     attempted += done.length;
-    // A batch short of the limit was all that was due: the retries it scheduled are a minute away or more.
-    if (done.length === 0 || due.length < DUE_BATCH) return attempted;
+    // A batch short of the limit was all that was due: the retries it scheduled are a minute away or
+    // more (unless the scope catches up: then they may be due already, at their times).
+    if (done.length === 0 || (due.length < limit && !catchingUp)) return attempted;
   }
 }
 
 /** Deliveries attempted in one batch by deliverDueWebhooks. */
 const DUE_BATCH = 200;
+/** The same when the scope catches up: retries come in rounds of every failing delivery at once. */
+const CATCH_UP_BATCH = 500;
