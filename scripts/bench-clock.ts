@@ -12,13 +12,16 @@
  *
  * The machine is shared, so the same run measures references beside them: the mean of
  * BENCH_CLOCK_GETS sequential `GET /v1/plans/{id}` round trips, and the same advances of an empty
- * sandbox merchant (`POST /v1/test-helpers/merchants`).
+ * sandbox merchant (`POST /v1/test-helpers/merchants`). With BENCH_BASELINE, Till at that revision
+ * is measured the same right after this checkout's on each database (rows `baseline-pglite`,
+ * `baseline-postgres`, on a sandbox of their own).
  */
 import os from 'node:os';
 import type { Goal } from './bench-goals.js';
 import { createBenchDatabase, message, PgUnreachable, positiveInt, sleep } from './bench-lib.js';
 import { apiOf, SANDBOX, seedSandbox } from './bench-clock-seed.js';
 import { spawnTill, type TillProcess } from './bench-till.js';
+import type { Baseline } from './bench-baseline.js';
 import { startWebhookReceiver, type WebhookReceiver } from './bench-webhook-receiver.js';
 import { fmt } from './bench-format.js';
 
@@ -41,6 +44,8 @@ export interface ClockAdvanceRow {
 
 export interface ClockDatabaseResult {
   database: 'pglite' | 'postgres';
+  /** The BENCH_BASELINE commit this Till ran at; absent for this checkout. */
+  baseline?: string;
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
   seedSeconds?: number;
@@ -92,14 +97,20 @@ async function getRoundTrip(till: TillProcess): Promise<number> {
   return (performance.now() - start) / GETS;
 }
 
-/** Seeds and measures on one database (`url` undefined: PGlite). */
-async function measureOn(database: ClockDatabaseResult['database'], url: string | undefined): Promise<ClockDatabaseResult> {
+/** The row's name: the database, `baseline-` before it for the baseline's Till. */
+export const clockTarget = (r: Pick<ClockDatabaseResult, 'database' | 'baseline'>) => (r.baseline ? `baseline-${r.database}` : r.database);
+
+/** Seeds and measures on one database (`url` undefined: PGlite), with this checkout's Till or the baseline's. */
+async function measureOn(database: ClockDatabaseResult['database'], url: string | undefined, baseline?: Baseline): Promise<ClockDatabaseResult> {
   let receiver: WebhookReceiver | undefined;
   let till: TillProcess | undefined;
+  const name = clockTarget({ database, baseline: baseline?.commit });
+  const which = baseline ? { baseline: baseline.commit } : {};
   try {
     receiver = await startWebhookReceiver();
-    till = await spawnTill(url, { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', LOG_LEVEL: 'error' });
-    console.log(`bench: clock on ${database}: seeding the sandbox…`);
+    const env = { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true', LOG_LEVEL: 'error' };
+    till = await (baseline ? spawnTill(url, env, baseline.dir) : spawnTill(url, env));
+    console.log(`bench: clock on ${name}: seeding the sandbox…`);
     const seedStart = performance.now();
     await seedSandbox(till, receiver.url);
     await settled(receiver);
@@ -114,32 +125,37 @@ async function measureOn(database: ClockDatabaseResult['database'], url: string 
       ] as const) {
         const r = await advance(till, key, a.seconds);
         advances.push({ merchant, advance: a.label, ...r });
-        console.log(`bench: clock on ${database}: ${merchant} merchant, advance by ${a.label}: ${fmt(r.seconds, 2)} s (${r.jobsRun} jobs run)`);
+        console.log(`bench: clock on ${name}: ${merchant} merchant, advance by ${a.label}: ${fmt(r.seconds, 2)} s (${r.jobsRun} jobs run)`);
       }
     }
-    return { database, status: 'ok', seedSeconds, getMs, advances, failedAttempts: receiver.failed, received: receiver.receipts.size, load: os.loadavg() };
+    const load = os.loadavg();
+    return { database, ...which, status: 'ok', seedSeconds, getMs, advances, failedAttempts: receiver.failed, received: receiver.receipts.size, load };
   } catch (error) {
-    return { database, status: 'failed', reason: message(error).split('\n')[0] ?? '' };
+    return { database, ...which, status: 'failed', reason: message(error).split('\n')[0] ?? '' };
   } finally {
     await till?.stop();
     await receiver?.stop();
   }
 }
 
-/** The clock part on PGlite and on PostgreSQL (skipped, and said so, when PostgreSQL is unreachable). */
-export async function benchClock(): Promise<ClockDatabaseResult[]> {
+/** The clock part on PGlite and on PostgreSQL (skipped, and said so, when PostgreSQL is unreachable); each with the baseline's Till after this checkout's. */
+export async function benchClock(baseline?: Baseline): Promise<ClockDatabaseResult[]> {
   const results = [await measureOn('pglite', undefined)];
-  let bench: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
-  try {
-    bench = await createBenchDatabase();
-  } catch (error) {
-    if (!(error instanceof PgUnreachable)) throw error;
-    return [...results, { database: 'postgres', status: 'skipped', reason: `PostgreSQL unreachable: ${error.message}` }];
-  }
-  try {
-    results.push(await measureOn('postgres', bench.url));
-  } finally {
-    await bench.drop();
+  if (baseline) results.push(await measureOn('pglite', undefined, baseline));
+  for (const b of baseline ? [undefined, baseline] : [undefined]) {
+    let bench: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
+    try {
+      bench = await createBenchDatabase();
+    } catch (error) {
+      if (!(error instanceof PgUnreachable)) throw error;
+      results.push({ database: 'postgres', ...(b ? { baseline: b.commit } : {}), status: 'skipped', reason: `PostgreSQL unreachable: ${error.message}` });
+      continue;
+    }
+    try {
+      results.push(await measureOn('postgres', bench.url, b));
+    } finally {
+      await bench.drop();
+    }
   }
   return results;
 }
@@ -149,21 +165,23 @@ const row = (r: ClockDatabaseResult, merchant: ClockAdvanceRow['merchant'], labe
 
 /** The issue's goals (a day ≤ 2 s, a year ≤ 10 s) on each database, with the empty merchant's time beside. */
 export function clockGoals(results: ClockDatabaseResult[]): Goal[] {
-  return results.flatMap((r) =>
-    Object.entries(GOALS_S).map(([label, limit]): Goal => {
-      const name = `Sandbox clock, ${r.database}: advance a realistic sandbox by ${label} ≤ ${limit} s`;
-      const ours = row(r, 'sandbox', label);
-      if (r.status !== 'ok' || !ours) return { name, measured: `${r.status}: ${r.reason ?? ''}`, met: null };
-      const empty = row(r, 'empty', label);
-      return {
-        name,
-        measured: `${fmt(ours.seconds, 2)} s, ${ours.jobsRun} jobs (empty merchant ${fmt(empty?.seconds ?? 0, 2)} s; GET ${fmt(r.getMs ?? 0, 1)} ms)`,
-        ratio: limit / ours.seconds,
-        met: ours.seconds <= limit,
-        shown: `${fmt(ours.seconds / limit, 2)}× the limit`,
-      };
-    }),
-  );
+  return results
+    .filter((r) => !r.baseline)
+    .flatMap((r) =>
+      Object.entries(GOALS_S).map(([label, limit]): Goal => {
+        const name = `Sandbox clock, ${r.database}: advance a realistic sandbox by ${label} ≤ ${limit} s`;
+        const ours = row(r, 'sandbox', label);
+        if (r.status !== 'ok' || !ours) return { name, measured: `${r.status}: ${r.reason ?? ''}`, met: null };
+        const empty = row(r, 'empty', label);
+        return {
+          name,
+          measured: `${fmt(ours.seconds, 2)} s, ${ours.jobsRun} jobs (empty merchant ${fmt(empty?.seconds ?? 0, 2)} s; GET ${fmt(r.getMs ?? 0, 1)} ms)`,
+          ratio: limit / ours.seconds,
+          met: ours.seconds <= limit,
+          shown: `${fmt(ours.seconds / limit, 2)}× the limit`,
+        };
+      }),
+    );
 }
 
 /** The advances as table cells (header first). */
@@ -173,9 +191,9 @@ export function clockCells(results: ClockDatabaseResult[]): string[][] {
     header,
     ...results.flatMap((r) =>
       r.status !== 'ok'
-        ? [[r.database, `${r.status}: ${r.reason ?? ''}`]]
+        ? [[clockTarget(r), `${r.status}: ${r.reason ?? ''}`]]
         : ADVANCES.map(({ label }) => [
-            r.database,
+            clockTarget(r),
             label,
             fmt(row(r, 'sandbox', label)?.seconds ?? 0, 2),
             String(row(r, 'sandbox', label)?.jobsRun ?? ''),
@@ -195,7 +213,7 @@ export function clockNotes(results: ClockDatabaseResult[]): string[] {
     `Sandbox clock: one merchant with ${SANDBOX.payments} card payments (${SANDBOX.refundedInFull} refunded, ${SANDBOX.refundedInPart} in part), ${SANDBOX.holds} holds (${SANDBOX.holdsCaptured} captured), ${SANDBOX.openSessions} open sessions, ${s.monthly + s.yearly + s.monthlyTrial + s.yearlyTrial + s.declining} subscriptions (monthly and yearly, ${s.monthlyTrial + s.yearlyTrial} on trial, ${s.declining} on a card declined at renewal) and two webhook endpoints (one answers 500), advanced by 1, 30 and 365 days in turn; beside it an empty sandbox merchant advanced the same, and the mean of ${GETS} sequential GETs.`,
     ...ok.map(
       (r) =>
-        `${r.database}: seeded in ${fmt(r.seedSeconds ?? 0, 1)} s; the failing endpoint got ${r.failedAttempts} attempts, the other ${r.received} events; load average ${r.load?.map((n) => n.toFixed(2)).join(' ')}.`,
+        `${clockTarget(r)}${r.baseline ? ` (${r.baseline})` : ''}: seeded in ${fmt(r.seedSeconds ?? 0, 1)} s; the failing endpoint got ${r.failedAttempts} attempts, the other ${r.received} events; load average ${r.load?.map((n) => n.toFixed(2)).join(' ')}.`,
     ),
   ];
 }

@@ -149,9 +149,9 @@ async function main(): Promise<number> {
   const payments = await benchPaymentsPart(postgres);
   const coldStarts = await benchColdStartPart(postgres);
   const webhooks = await benchWebhooksPart(baseline);
+  const clock: ClockDatabaseResult[] = wanted('clock') ? await benchClock(baseline) : [];
   await baseline?.remove();
   const invoices: InvoiceBenchResult = wanted('invoices') ? await benchInvoices() : { status: 'skipped', reason: 'not in BENCH_ONLY' };
-  const clock: ClockDatabaseResult[] = wanted('clock') ? await benchClock() : [];
   const dashboard: DashboardResult[] = wanted('dashboard') ? await benchDashboard() : [];
   addRatios(rows);
   const revisions = { baseline: baseline?.commit, candidate: candidate?.commit };
