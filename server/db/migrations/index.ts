@@ -45,6 +45,7 @@ import * as traceContext from './2026_11_27_0045_trace_context.js';
 import * as requestLogs from './2026_11_27_0046_request_logs.js';
 import * as auditEntries from './2026_11_27_0047_audit_entries.js';
 import * as dashboardSessions from './2026_11_27_0048_dashboard_sessions.js';
+import * as dashboardIndexes from './2026_11_27_0049_dashboard_indexes.js';
 import * as requestLogTextBodies from './2026_11_27_0051_request_log_text_bodies.js';
 
 /**
@@ -98,5 +99,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0046_request_logs': requestLogs,
   '2026_11_27_0047_audit_entries': auditEntries,
   '2026_11_27_0048_dashboard_sessions': dashboardSessions,
+  '2026_11_27_0049_dashboard_indexes': dashboardIndexes,
   '2026_11_27_0051_request_log_text_bodies': requestLogTextBodies,
 };

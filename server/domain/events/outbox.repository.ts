@@ -30,6 +30,12 @@ export async function findEventRow(db: Db, id: string): Promise<EventRow> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+/** The events some deliveries carry, in one statement (a page of the delivery log). */
+export async function findEventRows(db: Db, ids: string[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
+}
+
 /** For a join in another statement (a delivery's claim): the columns of events a delivery sends, and the trace it continues. */
 export function outboxEvents(db: Db) {
   return db.selectFrom('events').select(['id', 'merchant_id', 'livemode', 'type', 'api_version', 'data', 'created_at', 'traceparent']);

@@ -61,3 +61,13 @@ export async function payoutsDashboard(db: Db, clock: Clock, tenant: Tenant, que
     byBatchType: await repo.payoutsByBatchType(db, tenant, period),
   };
 }
+
+/** The payouts per day and their total over the last 30 days in the default currency: what the dashboard's chart shows, in two statements at once. */
+export async function payoutsPerDay(db: Db, clock: Clock, tenant: Tenant): Promise<Pick<PayoutsDashboard, 'currency' | 'summary' | 'timeSeries'>> {
+  const period = resolvePeriod(clock, { timeUnit: 'day' }, await defaultCurrencyOf(db, tenant.merchantId));
+  const [summary, timeSeries] = await Promise.all([
+    repo.payoutsSummary(db, tenant, period),
+    repo.payoutsTimeSeries(db, tenant, period, new Date(`${period.lastDay}T00:00:00Z`)),
+  ]);
+  return { currency: period.currency, summary, timeSeries };
+}

@@ -74,3 +74,11 @@ export async function transfersDashboard(db: Db, clock: Clock, tenant: Tenant, r
     series: series.map((r) => ({ date: r.bucket, count: r.count, source: r.source, payout: r.payout, fees: r.fees })),
   };
 }
+
+/** The transfers by status over the last 30 days in the default currency: what the dashboard's chart shows, in one statement. */
+export async function transfersByStatus(db: Db, clock: Clock, tenant: Tenant): Promise<Pick<TransfersDashboard, 'currency' | 'byStatus'>> {
+  const period = dashboardPeriod(clock, undefined, undefined);
+  const currency = (await defaultCurrencyOf(db, tenant.merchantId)).toUpperCase();
+  const scope: DashboardScope = { tenant, currency, from: period.from, to: period.to, units: minorUnits(currency), institutionId: undefined };
+  return { currency, byStatus: await dashboardGroups(db, scope, 'status') };
+}

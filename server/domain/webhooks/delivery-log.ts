@@ -11,8 +11,8 @@ import { type Page, toPage } from '../../shared/pagination.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { type EventRecord, toEventRecord, writeEvent } from '../events/event.service.js';
 import { getConfiguration, type WebhookOwner } from './configuration.service.js';
-import { findEventRow } from '../events/outbox.repository.js';
-import { deliveryStatus, findAttempts, findDeliveries, findDeliveriesOfEvents, findDelivery, insertDeliveries } from './delivery.repository.js';
+import { findEventRow, findEventRows } from '../events/outbox.repository.js';
+import { deliveryStatus, findAttempts, findAttemptsOf, findDeliveries, findDeliveriesOfEvents, findDelivery, insertDeliveries } from './delivery.repository.js';
 import { attemptDelivery, type DeliverySettings } from './delivery.js';
 import { newDeliveryId } from './fan-out.js';
 
@@ -26,6 +26,23 @@ export interface DeliveryEntry {
 async function entryOf(db: Db, delivery: WebhookDeliveryRow): Promise<DeliveryEntry> {
   const [attempts, event] = await Promise.all([findAttempts(db, delivery.id), findEventRow(db, delivery.event_id)]);
   return { delivery, attempts, event: toEventRecord(event) };
+}
+
+/** The entries of a page of deliveries: their attempts and events in two statements, not two a delivery. */
+async function entriesOf(db: Db, deliveries: WebhookDeliveryRow[]): Promise<DeliveryEntry[]> {
+  const [attempts, events] = await Promise.all([
+    findAttemptsOf(
+      db,
+      deliveries.map((d) => d.id),
+    ),
+    findEventRows(db, [...new Set(deliveries.map((d) => d.event_id))]),
+  ]);
+  const eventById = new Map(events.map((e) => [e.id, e]));
+  return deliveries.map((delivery) => ({
+    delivery,
+    attempts: attempts.filter((a) => a.delivery_id === delivery.id),
+    event: toEventRecord(eventById.get(delivery.event_id)!),
+  }));
 }
 
 /** A test send, after its first attempt. */
@@ -104,7 +121,7 @@ export async function listDeliveries(
     beforeSeq = after.seq;
   }
   const rows = toPage(await findDeliveries(db, tenant, id, { limit: page.limit, beforeSeq, status: page.status, eventType: page.eventType }), page.limit);
-  return { data: await Promise.all(rows.data.map((r) => entryOf(db, r))), hasMore: rows.hasMore };
+  return { data: await entriesOf(db, rows.data), hasMore: rows.hasMore };
 }
 
 /**

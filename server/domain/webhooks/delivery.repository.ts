@@ -233,6 +233,19 @@ export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookD
   ).reverse();
 }
 
+/** The latest 100 attempts of each of some deliveries, oldest first, in one statement (a page of the delivery log). */
+export async function findAttemptsOf(db: Db, deliveryIds: string[]): Promise<WebhookDeliveryAttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  const ranked = db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .select(sql<number>`row_number() OVER (PARTITION BY delivery_id ORDER BY id DESC)`.as('rank'))
+    .where('delivery_id', 'in', deliveryIds)
+    .as('ranked');
+  const rows = await db.selectFrom(ranked).selectAll().where('rank', '<=', 100).orderBy('id', 'asc').execute();
+  return rows.map(({ rank: _rank, ...row }) => row);
+}
+
 /** The tenant's deliveries of some events, oldest first. */
 export async function findDeliveriesOfEvents(db: Db, tenant: Tenant, eventIds: string[]): Promise<WebhookDeliveryRow[]> {
   if (eventIds.length === 0) return [];

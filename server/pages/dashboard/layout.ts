@@ -42,6 +42,7 @@ export function sendBarePage(res: Response, page: DashboardPage): void {
 /** Sends a page of a signed-in session, with its navigation (only the sections its key may see). */
 export function sendDashboardPage(res: Response, ctx: DashboardContext, page: DashboardPage): void {
   const mode = ctx.tenant.livemode ? 'live' : 'test';
+  const current = ctx.nav.find((s) => s.path === page.section)?.label ?? '';
   const nav = ctx.nav.map((s) => html`<li><a href="${sectionHref(s.path)}"${s.path === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`);
   send(
     res,
@@ -52,7 +53,7 @@ export function sendDashboardPage(res: Response, ctx: DashboardContext, page: Da
 ${modeToggle(ctx)}
 <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link-button">Sign out</button></form>
 </header>
-<nav class="sections" aria-label="Sections"><ul>${nav}</ul></nav>
+<nav class="sections" aria-label="Sections"><details class="menu"><summary>Menu<span class="menu-current">${current}</span></summary><ul>${nav}</ul></details></nav>
 <main id="main" class="page">${page.body}</main>`,
   );
 }

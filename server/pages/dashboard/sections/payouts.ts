@@ -2,10 +2,10 @@
 // `dashboard.read` (the scope of the API's payouts dashboard, the one read of payouts there is);
 // transfers need `transfer.read` (listGatewayTransfers), their chart `dashboard.read` too.
 import type { Request } from 'express';
-import { payoutsDashboard } from '../../../domain/payouts/payouts-dashboard.js';
+import { payoutsPerDay } from '../../../domain/payouts/payouts-dashboard.js';
 import { getPayoutEntry, listPayoutEntries } from '../../../domain/payouts/payouts.service.js';
 import type { PayoutEntryRow } from '../../../domain/payouts/payout.tables.js';
-import { transfersDashboard } from '../../../domain/transfers/transfer-dashboard.js';
+import { transfersByStatus } from '../../../domain/transfers/transfer-dashboard.js';
 import { getTransfer, listTransferRows } from '../../../domain/transfers/transfer-lists.js';
 import type { TransferRow, TransferStatus } from '../../../domain/transfers/transfer.tables.js';
 import { AppError } from '../../../shared/errors.js';
@@ -39,7 +39,7 @@ const TRANSFER_COLUMNS: Column<TransferRow>[] = [
 
 /** Payouts per day over the last 30 days (the merchant's default currency), as the API's payouts dashboard counts them. */
 async function payoutsChart(ctx: DashboardContext): Promise<SafeHtml> {
-  const d = await payoutsDashboard(ctx.db, ctx.clock, ctx.tenant, { timeUnit: 'day' });
+  const d = await payoutsPerDay(ctx.db, ctx.clock, ctx.tenant);
   const total = d.timeSeries.reduce((n, b) => n + b.entry_count, 0);
   return barChart(
     'payouts-chart',
@@ -52,7 +52,7 @@ async function payoutsChart(ctx: DashboardContext): Promise<SafeHtml> {
 
 /** Transfers by status over the last 30 days (default currency), as the API's transfers dashboard groups them. */
 async function transfersChart(ctx: DashboardContext): Promise<SafeHtml> {
-  const d = await transfersDashboard(ctx.db, ctx.clock, ctx.tenant, { timeUnit: 'day' });
+  const d = await transfersByStatus(ctx.db, ctx.clock, ctx.tenant);
   const counts = TRANSFER_STATUSES.map((s) => d.byStatus.find((g) => g.key === s)?.count ?? 0);
   return barChart(
     'transfers-chart',
@@ -69,9 +69,12 @@ export const payoutsSection: DashboardSection = {
   scopes: ['dashboard.read'],
   routes(r) {
     r.get('/', async (req, res, ctx) => {
-      const rows = await listPayoutEntries(ctx.db, ctx.tenant, { limit: PAGE_SIZE, after: afterToken(req, PAYOUT_ID) });
+      const [rows, chart] = await Promise.all([
+        listPayoutEntries(ctx.db, ctx.tenant, { limit: PAGE_SIZE, after: afterToken(req, PAYOUT_ID) }),
+        payoutsChart(ctx),
+      ]);
       const data = rows.slice(0, PAGE_SIZE);
-      const body = html`<h1>Payouts</h1>${section('Payouts per day', await payoutsChart(ctx), 'chart')}
+      const body = html`<h1>Payouts</h1>${section('Payouts per day', chart, 'chart')}
 ${table('Payouts', PAYOUT_COLUMNS, data, 'No payouts yet.')}${olderPager(req, sectionHref('payouts'), rows.length > PAGE_SIZE, data.at(-1)?.id)}`;
       sendDashboardPage(res, ctx, { title: 'Payouts', body, section: 'payouts' });
     });
@@ -109,13 +112,10 @@ export const transfersSection: DashboardSection = {
   scopes: ['transfer.read'],
   routes(r) {
     r.get('/', async (req, res, ctx) => {
-      const rows = await listTransferRows(ctx.db, ctx.tenant, {
-        limit: PAGE_SIZE,
-        startingAfter: afterNumber(req),
-        status: choiceOf(req, 'status', TRANSFER_STATUSES),
-      });
+      const page = { limit: PAGE_SIZE, startingAfter: afterNumber(req), status: choiceOf(req, 'status', TRANSFER_STATUSES) };
+      const [rows, counts] = await Promise.all([listTransferRows(ctx.db, ctx.tenant, page), ctx.can('dashboard.read') ? transfersChart(ctx) : undefined]);
       const data = rows.slice(0, PAGE_SIZE);
-      const chart = ctx.can('dashboard.read') ? section('Transfers by status', await transfersChart(ctx), 'chart') : html``;
+      const chart = counts ? section('Transfers by status', counts, 'chart') : html``;
       const body = html`<h1>Transfers</h1>${chart}${transferFilters(req)}
 ${table('Transfers', TRANSFER_COLUMNS, data, 'No transfers match.')}${olderPager(req, sectionHref('transfers'), rows.length > PAGE_SIZE, data.at(-1)?.id)}`;
       sendDashboardPage(res, ctx, { title: 'Transfers', body, section: 'transfers' });
