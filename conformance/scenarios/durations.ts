@@ -22,7 +22,6 @@ export const EXPECTED_MS: Readonly<Record<string, number>> = {
   'checkout.subscription-states.trial-end-activates': 16_000,
   'webhooks.events.subscription-cancelled-twice': 15_000,
   'checkout.subscriptions.invoices-default-100': 15_000,
-  'platform.limits.429-retry-after': 14_000,
   'webhooks.events.subscription-payment-failed': 13_000,
   'webhooks.events.subscription-past-due': 13_000,
   'platform.limits.public-lookup-429': 12_000,
