@@ -1,6 +1,6 @@
-// The scenarios that take long by design (a 30 s timeout waited out, a rate-limit burst let refill,
-// subscriptions moved through days and weeks of the sandbox clock), with about how long each takes
-// against Till on PGlite on an idle two-core machine. The runner starts them first, longest first
+// The scenarios that take long by design (a 30 s timeout waited out, subscriptions moved through
+// days and weeks of the sandbox clock), with about how long each takes against Till on PGlite on
+// an idle two-core machine. The runner starts them first, longest first
 // (run-scenarios.ts), so their waits overlap the many short checks instead of ending the run.
 //
 // From a full run of 27 November 2026 at --concurrency 8 (each figure that run's time divided by 4,
@@ -24,7 +24,6 @@ export const EXPECTED_MS: Readonly<Record<string, number>> = {
   'checkout.subscriptions.invoices-default-100': 15_000,
   'webhooks.events.subscription-payment-failed': 13_000,
   'webhooks.events.subscription-past-due': 13_000,
-  'platform.limits.public-lookup-429': 12_000,
   'commerce.invoice-states.overdue-can-pay': 12_000,
   'webhooks.events.invoice-past-due': 12_000,
   'webhooks.events.subscription-unpaid': 11_000,
