@@ -51,7 +51,7 @@ async function fetchRetrying(
 }
 
 /**
- * One request, sent again once when the connection was reset before any answer: a kept-alive
+ * One request, sent again (up to three times) when the connection was reset before any answer: a kept-alive
  * connection the server closed for idling just as the request went out on it (a server's idle
  * timeout, Node's 5 s, racing the client's; likely when many requests run at once on a loaded
  * machine). The server never read that request, so sending it again is safe.
@@ -61,14 +61,18 @@ async function fetchOnce(
   init: { method: string; headers: Record<string, string>; body: string | undefined },
   timeoutMs: number,
 ): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  } catch (err) {
-    const code = ((err as Error).cause as { code?: string } | undefined)?.code;
-    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw err;
-    return fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      const code = ((err as Error).cause as { code?: string } | undefined)?.code;
+      if ((code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') || attempt === STALE_CONNECTION_TRIES) throw err;
+    }
   }
 }
+
+/** After many requests at once, the next try can meet another closed idle connection of the pool. */
+const STALE_CONNECTION_TRIES = 4;
 
 /** An event stream never ends by itself: its start, up to its first blank line, then it is closed. */
 async function firstMessage(response: Response): Promise<string> {
