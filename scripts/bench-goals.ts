@@ -167,10 +167,10 @@ function observabilityCost(rows: RateRow[]): Goal[] {
 /**
  * What tracing costs while off (issue 34: ≤ 1%): Till at the commit that added tracing
  * (BENCH_CANDIDATE=e052eca, the SDK never loaded without OTEL_EXPORTER_OTLP_ENDPOINT) against its
- * parent (BENCH_BASELINE=df40ae6), on PostgreSQL, mean req/s over the rounds. Only in such a run.
+ * parent (BENCH_BASELINE=5e27fa0), on PostgreSQL, mean req/s over the rounds. Only in such a run.
  */
 const TRACING_COMMIT = 'e052eca';
-const BEFORE_TRACING = 'df40ae6';
+const BEFORE_TRACING = '5e27fa0';
 function tracingOffCost(rows: RateRow[], revisions: GoalInputs['revisions']): Goal[] {
   if (!revisions?.candidate?.startsWith(TRACING_COMMIT) || !revisions.baseline?.startsWith(BEFORE_TRACING)) return [];
   return [GET, CUSTOMER, SESSION].map((op) =>

@@ -58,7 +58,7 @@ export const BASELINE_REVISION = process.env.BENCH_BASELINE || undefined;
 /**
  * A git revision whose Till stands in for this checkout's in the till-pglite and till-postgres rows
  * (`BENCH_CANDIDATE`, with BENCH_BASELINE): two revisions compared by this checkout's bench, e.g.
- * a commit against its parent (tracing off: BENCH_CANDIDATE=e052eca BENCH_BASELINE=df40ae6).
+ * a commit against its parent (tracing off: BENCH_CANDIDATE=e052eca BENCH_BASELINE=5e27fa0).
  */
 export const CANDIDATE_REVISION = process.env.BENCH_CANDIDATE || undefined;
 if (CANDIDATE_REVISION && !BASELINE_REVISION) throw new Error('BENCH_CANDIDATE is compared with BENCH_BASELINE: set both.');

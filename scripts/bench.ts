@@ -122,7 +122,7 @@ an exit status). It takes no flags but --help; its settings are environment vari
                           rounds are compared, so neither side always runs on a warmer machine
   BENCH_CANDIDATE         with BENCH_BASELINE, a git revision whose Till is measured in place of
                           this checkout's (rows till-pglite, till-postgres): two revisions side by
-                          side, e.g. BENCH_CANDIDATE=e052eca BENCH_BASELINE=df40ae6 (tracing off)
+                          side, e.g. BENCH_CANDIDATE=e052eca BENCH_BASELINE=5e27fa0 (tracing off)
   BENCH_INVOICES          invoices seeded for the invoice list (default 1,000,000)
   BENCH_INVOICE_RUNS      page requests timed at 1 connection (default 300; 20 untimed first)
   BENCH_INVOICE_COUNT_RUNS  \`$count=true\` requests timed (default 20; 2 untimed first)
