@@ -1,5 +1,5 @@
 // Audit log: who changed the merchant's roles, restricted keys, webhook configurations, locations
-// or settings in this mode, newest first on keyset pages, filtered by action (or a family such as
+// or new merchants in this mode, newest first on keyset pages, filtered by action (or a family such as
 // `restricted_key.*`), actor type and dates; each entry's actor (a key's display prefix or a
 // dashboard session), target and changes (before → after). Needs `auditentry.read`.
 import type { Request } from 'express';
@@ -68,7 +68,7 @@ export const auditLogSection: DashboardSection = {
         field('From', 'from', { type: 'date', value: queryText(req, 'from') }),
         field('To', 'to', { type: 'date', value: queryText(req, 'to') }),
       ]);
-      const body = html`<h1>Audit log</h1><p>Changes to roles, restricted keys, webhook endpoints, locations and settings made in this mode, by an API key or a dashboard session.</p>${filters}
+      const body = html`<h1>Audit log</h1><p>Changes to roles, restricted keys, webhook endpoints, locations and new merchants made in this mode, by an API key or a dashboard session.</p>${filters}
 ${table('Audit entries', COLUMNS, page.data, 'No changes match.')}${nextLink(req, base, page.hasMore, page.data.at(-1)?.id)}`;
       sendDashboardPage(res, ctx, { title: 'Audit log', body, section: 'audit-log' });
     });
