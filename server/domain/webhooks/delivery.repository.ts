@@ -233,17 +233,21 @@ export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookD
   ).reverse();
 }
 
-/** The latest 100 attempts of each of some deliveries, oldest first, in one statement (a page of the delivery log). */
+/**
+ * The latest 100 attempts of each of some deliveries, oldest first, in one statement (a page of the
+ * delivery log). A delivery has a handful of attempts (7 at most, plus re-sends), so the few past
+ * 100 are dropped here rather than ranked in SQL.
+ */
 export async function findAttemptsOf(db: Db, deliveryIds: string[]): Promise<WebhookDeliveryAttemptRow[]> {
   if (deliveryIds.length === 0) return [];
-  const ranked = db
-    .selectFrom('webhook_delivery_attempts')
-    .selectAll()
-    .select(sql<number>`row_number() OVER (PARTITION BY delivery_id ORDER BY id DESC)`.as('rank'))
-    .where('delivery_id', 'in', deliveryIds)
-    .as('ranked');
-  const rows = await db.selectFrom(ranked).selectAll().where('rank', '<=', 100).orderBy('id', 'asc').execute();
-  return rows.map(({ rank: _rank, ...row }) => row);
+  const rows = await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id', 'desc').execute();
+  const kept = new Map<string, number>();
+  const latest = rows.filter((row) => {
+    const count = (kept.get(row.delivery_id) ?? 0) + 1;
+    kept.set(row.delivery_id, count);
+    return count <= 100;
+  });
+  return latest.reverse();
 }
 
 /** The tenant's deliveries of some events, oldest first. */
