@@ -17,7 +17,7 @@ import { nextSettlement } from '../domain/payments/settlement.js';
 import { nextWalletRefund } from '../domain/payments/wallet-payment.js';
 import { completeDueArrivals, makeDuePayouts, nextPayoutWork } from '../domain/payouts/payouts.service.js';
 import { completeDueTransfers, nextTransferWork } from '../domain/transfers/transfer-processing.js';
-import { deliverDueWebhooks, nextDeliveryAttempt } from '../domain/webhooks/delivery.js';
+import { deliverDueWebhooks, nextDeliveryAttempt } from '../domain/webhooks/due-deliveries.js';
 import type { DueScope } from '../shared/due-scope.js';
 import { deliverySettings } from '../api/kit.js';
 import type { Config } from '../config.js';

@@ -3,15 +3,8 @@ import type { Logger } from 'pino';
 import type { Db, TillDatabase } from '../db/database.js';
 import { EVENT_WRITTEN_CHANNEL } from '../db/notifications.js';
 import { onEventWritten } from '../domain/events/event.service.js';
-import {
-  type AttemptResult,
-  claimDeliveries,
-  type DeliverySettings,
-  dueDeliveries,
-  hasUndispatched,
-  recordAttempts,
-  sendClaimed,
-} from '../domain/webhooks/delivery.js';
+import { type AttemptResult, claimDeliveries, type DeliverySettings, recordAttempts, sendClaimed } from '../domain/webhooks/delivery.js';
+import { dueDeliveries, hasUndispatched } from '../domain/webhooks/due-deliveries.js';
 import { dispatchBatch } from '../domain/webhooks/fan-out.js';
 import type { Clock } from '../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE } from '../shared/due-scope.js';

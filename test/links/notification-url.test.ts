@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/webhooks.js';
 import { deliverySettings } from '../../server/api/kit.js';
 import { ManualClock } from '../../server/shared/clock.js';
-import { deliverDueWebhooks } from '../../server/domain/webhooks/delivery.js';
+import { deliverDueWebhooks } from '../../server/domain/webhooks/due-deliveries.js';
 import { commerceCard } from '../support/commerce.js';
 import { useTestServer } from '../support/server.js';
 import { receiverPool } from '../support/webhook-receiver.js';

@@ -9,7 +9,7 @@ import type { Db } from '../../server/db/database.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { createMerchant, type MerchantCredentials } from '../../server/domain/merchants/merchant.service.js';
 import { createConfiguration } from '../../server/domain/webhooks/configuration.service.js';
-import { deliverDueWebhooks } from '../../server/domain/webhooks/delivery.js';
+import { deliverDueWebhooks } from '../../server/domain/webhooks/due-deliveries.js';
 import { type Clock, ManualClock, systemClock } from '../../server/shared/clock.js';
 import { usingPostgres } from './database.js';
 import { mustListen, processDatabase, type Running, spawnTill, type Till } from './processes.js';

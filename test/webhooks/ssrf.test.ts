@@ -2,7 +2,7 @@
 // connect time, on the addresses a name resolves to), loopback only for test-mode deliveries with
 // TILL_ALLOW_LOOPBACK_WEBHOOKS; and the Standard Webhooks key of a secret.
 import { describe, expect, it } from 'vitest';
-import { deliverDueWebhooks } from '../../server/domain/webhooks/delivery.js';
+import { deliverDueWebhooks } from '../../server/domain/webhooks/due-deliveries.js';
 import { sendWebhook, standardWebhooksKey } from '../../server/domain/webhooks/sender.js';
 import { createTestSession } from '../support/server.js';
 import { useWebhookServer } from '../support/webhooks.js';
