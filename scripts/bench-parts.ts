@@ -42,6 +42,8 @@ const PARTS = [
   'dashboard',
 ] as const;
 export type Part = (typeof PARTS)[number];
+/** The parts whose selection alone does not probe PostgreSQL (the others need it probed first). */
+const WITHOUT_POSTGRES: readonly Part[] = ['till-pglite', 'node-http', 'pg-floor', 'prism'];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
   if (!raw) return undefined;
@@ -226,18 +228,7 @@ export async function benchWebhooksPart(baseline: Baseline | undefined): Promise
 }
 /** Node, the machine, autocannon and (when a PostgreSQL part runs and it answers) the PostgreSQL server. */
 export async function describeEnvironment() {
-  const postgres = [
-    'till-postgres',
-    'till-postgres-2',
-    'till-postgres-metrics',
-    'till-postgres-bare',
-    'payments',
-    'cold-start',
-    'webhooks',
-    'invoices',
-    'clock',
-    'dashboard',
-  ].some((part) => wanted(part as Part))
+  const postgres = PARTS.some((part) => !WITHOUT_POSTGRES.includes(part) && wanted(part))
     ? await probePostgres()
     : { unavailable: { status: 'skipped' as const, reason: 'not in BENCH_ONLY' } };
   const environment = {
