@@ -6,10 +6,14 @@ import type { Db } from '../../db/database.js';
 import type { EventRow } from './event.tables.js';
 
 /**
- * Claims up to `limit` events not yet fanned out (`FOR UPDATE SKIP LOCKED`, so several workers never
- * take the same one), oldest first; with `testModeOf`, only that merchant's test-mode events.
+ * Claims up to `limit` events not yet fanned out, oldest first; with `testModeOf`, only that
+ * merchant's test-mode events. Claims are taken one transaction at a time (a transaction-level
+ * advisory lock): with two at once, a later event could be fanned out, and its deliveries numbered,
+ * before an earlier one still held by the other, and the delivery log would list them out of order.
+ * `SKIP LOCKED` stays for a row some other statement holds.
  */
 export async function claimUndispatchedEvents(db: Db, limit: number, testModeOf?: number): Promise<EventRow[]> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('events:fan-out'))`.execute(db);
   const ofMerchant = testModeOf === undefined ? sql`` : sql`AND merchant_id = ${testModeOf} AND NOT livemode`;
   const { rows } =
     await sql<EventRow>`SELECT * FROM events WHERE dispatched_at IS NULL ${ofMerchant} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(db);
