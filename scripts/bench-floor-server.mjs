@@ -6,7 +6,13 @@
 // can do with the same database work. Its SQL is Till's, as logged by PostgreSQL
 // (`log_statement = all`) on 2026-11-26; the database is migrated by Till.
 //
-// Environment: DATABASE_URL, MERCHANT_ID, PLAN_ID. Prints PORT=<port> once listening.
+// With FLOOR_REQUEST_LOG=1 (the pg-floor-logged target) it also records every request as Till's
+// request log does at the least: one row per request (the same columns, both bodies as JSON text),
+// queued and written by Till's own batch statement (`unnest` of one array per column, 200 rows or
+// every 250 ms), without Till's redaction or capture. What that costs the floor is what writing a
+// request log into the same PostgreSQL costs this machine, whoever writes it.
+//
+// Environment: DATABASE_URL, MERCHANT_ID, PLAN_ID, FLOOR_REQUEST_LOG. Prints PORT=<port> once listening.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
@@ -28,6 +34,62 @@ const SESSION = `insert into "checkout_sessions" (${[...SESSION_COLUMNS, 'notify
 const MARK = 'update "idempotency_keys" set "state" = $1 where ("merchant_id" = $2 AND "livemode" = $3) and "key" = $4 and "state" = $5';
 const STORE =
   'update "idempotency_keys" set "state" = $1, "response_status" = $2, "response_headers" = $3, "response_body" = $4 where ("merchant_id" = $5 AND "livemode" = $6) and "key" = $7';
+
+const LOG_COLUMNS = [
+  ['id', 'text'],
+  ['merchant_id', 'int4'],
+  ['livemode', 'bool'],
+  ['method', 'text'],
+  ['path', 'text'],
+  ['operation_id', 'text'],
+  ['status', 'int4'],
+  ['duration_ms', 'float8'],
+  ['request_id', 'text'],
+  ['idempotency_key', 'text'],
+  ['key_prefix', 'text'],
+  ['client_address', 'text'],
+  ['request_body', 'text'],
+  ['response_body', 'text'],
+  ['created_at', 'timestamptz'],
+];
+const LOG_INSERT = `insert into "request_logs" (${LOG_COLUMNS.map(([c]) => `"${c}"`).join(', ')}) SELECT * FROM unnest(${LOG_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})`;
+const logging = process.env.FLOOR_REQUEST_LOG === '1';
+let logQueue = [];
+let logTimer;
+
+/** Writes the queued log rows in one statement. */
+function writeLogs() {
+  logTimer = undefined;
+  const batch = logQueue;
+  logQueue = [];
+  if (batch.length === 0) return;
+  const ids = randomBytes(18 * batch.length).toString('base64url');
+  const columns = LOG_COLUMNS.map(([name]) => batch.map((row, i) => (name === 'id' ? `rl_${ids.slice(i * 24, i * 24 + 24)}` : row[name])));
+  pool.query({ name: 'log', text: LOG_INSERT, values: columns }).catch((error) => console.error(`request log: ${error.message}`));
+}
+
+/** Queues one request's log row (FLOOR_REQUEST_LOG=1). */
+function logRequest(req, status, started, requestBody, responseText) {
+  if (!logging) return;
+  logQueue.push({
+    merchant_id: merchantId,
+    livemode: false,
+    method: req.method,
+    path: req.url,
+    operation_id: req.method === 'GET' ? 'getPlan' : req.url.startsWith('/v1/checkout-sessions') ? 'createCheckoutSession' : 'createCustomer',
+    status,
+    duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+    request_id: randomBytes(12).toString('hex'),
+    idempotency_key: req.headers['idempotency-key'] ?? null,
+    key_prefix: 'sk_test_floor',
+    client_address: req.socket.remoteAddress ?? null,
+    request_body: requestBody ?? null,
+    response_body: responseText,
+    created_at: new Date(),
+  });
+  if (logQueue.length >= 200) writeLogs();
+  else logTimer ??= setTimeout(writeLogs, 250);
+}
 
 /** A statement on the shared connection; those of one turn of the event loop leave in one write. */
 let corked = false;
@@ -111,17 +173,19 @@ async function createCustomer(input) {
   return JSON.stringify({ success: true, errorCode: null, errorMessage: null, data: rows[0] });
 }
 
-const json = (res, status, text) => {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-};
-
 const server = http.createServer((req, res) => {
-  const failed = (error) => json(res, 500, JSON.stringify({ error: String(error?.message ?? error) }));
+  const started = process.hrtime.bigint();
+  let requestBody;
+  const json = (status, text) => {
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+    logRequest(req, status, started, requestBody, text);
+  };
+  const failed = (error) => json(500, JSON.stringify({ error: String(error?.message ?? error) }));
   if (req.method === 'GET') {
     const id = Number(req.url.split('/').pop());
     sharedQuery('plan', PLAN, [merchantId, id]).then(
-      ({ rows }) => json(res, rows.length ? 200 : 404, JSON.stringify({ success: true, errorCode: null, errorMessage: null, data: rows[0] ?? null })),
+      ({ rows }) => json(rows.length ? 200 : 404, JSON.stringify({ success: true, errorCode: null, errorMessage: null, data: rows[0] ?? null })),
       failed,
     );
     return;
@@ -130,13 +194,15 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = Buffer.concat(chunks).toString();
+    requestBody = body;
     const input = JSON.parse(body);
     const answer = req.url.startsWith('/v1/checkout-sessions') ? createSession(input, String(req.headers['idempotency-key']), body) : createCustomer(input);
-    answer.then((text) => json(res, 201, text), failed);
+    answer.then((text) => json(201, text), failed);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(`PORT=${server.address().port}`));
 process.on('SIGTERM', () => {
+  if (logTimer) clearTimeout(logTimer);
   server.close(() => void pool.end().then(() => process.exit(0)));
   server.closeAllConnections();
   shared.release();

@@ -205,6 +205,7 @@ export type TargetName =
   | 'till-postgres-bare'
   | 'node-http'
   | 'pg-floor'
+  | 'pg-floor-logged'
   | 'prism';
 /** The baseline row each Till row is compared with (BENCH_BASELINE). */
 export const BASELINE_OF: Partial<Record<TargetName, TargetName>> = { 'till-pglite': 'baseline-pglite', 'till-postgres': 'baseline-postgres' };

@@ -32,6 +32,8 @@ const PARTS = [
   'till-postgres-bare',
   'node-http',
   'pg-floor',
+  // The pg floor recording every request as a request log does at the least (issue 34's reference).
+  'pg-floor-logged',
   'prism',
   'payments',
   'cold-start',
@@ -43,7 +45,7 @@ const PARTS = [
 ] as const;
 export type Part = (typeof PARTS)[number];
 /** The parts whose selection alone does not probe PostgreSQL (the others need it probed first). */
-const WITHOUT_POSTGRES: readonly Part[] = ['till-pglite', 'node-http', 'pg-floor', 'prism'];
+const WITHOUT_POSTGRES: readonly Part[] = ['till-pglite', 'node-http', 'prism'];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
   if (!raw) return undefined;
@@ -136,7 +138,7 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
   await rounds('till-pglite', 'baseline-pglite', (cwd) => startTill(undefined, cwd));
   const { unavailable } = postgres;
   if (unavailable) {
-    for (const name of ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'till-postgres-bare', 'pg-floor'] as const)
+    for (const name of ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'till-postgres-bare', 'pg-floor', 'pg-floor-logged'] as const)
       skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
   } else {
     await rounds('till-postgres', 'baseline-postgres', (cwd) => startTillOnPostgres(cwd));
@@ -154,9 +156,26 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
     }
   }
   await benchTarget(rows, 'node-http', startNodeHttp);
-  if (!unavailable) await benchTarget(rows, 'pg-floor', startPgFloor);
+  if (!unavailable) await floorRounds(rows);
   await benchTarget(rows, 'prism', startPrismTarget);
   return rows;
+}
+
+/**
+ * The pg floor, and beside it (with pg-floor-logged) the floor writing a request log row per request,
+ * in turn round by round as the metrics pair: what a request log costs whoever writes it. Without
+ * pg-floor-logged, the floor once, as before.
+ */
+async function floorRounds(rows: Row[]): Promise<void> {
+  if (!wanted('pg-floor-logged')) return benchTarget(rows, 'pg-floor', () => startPgFloor());
+  const pair: Array<[TargetName, NodeJS.ProcessEnv]> = [
+    ['pg-floor', {}],
+    ['pg-floor-logged', { FLOOR_REQUEST_LOG: '1' }],
+  ];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, env] of round % 2 === 1 ? pair : [...pair].reverse())
+      await benchTarget(rows, name, () => startPgFloor(env), ROUNDS > 1 ? round : undefined);
+  }
 }
 
 /** Full card payments on till-postgres (and till-postgres-2 when that part runs too). */

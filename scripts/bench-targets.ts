@@ -203,7 +203,7 @@ async function listeningUrl(child: ChildProcess, output: () => string, what: str
  * machine can do with the same database work, so a goal above it cannot be met by any server that
  * does that work.
  */
-export async function startPgFloor(): Promise<RunningTarget> {
+export async function startPgFloor(env: NodeJS.ProcessEnv = {}): Promise<RunningTarget> {
   const database = await createBenchDatabase();
   try {
     const till = await spawnTill(database.url);
@@ -213,6 +213,7 @@ export async function startPgFloor(): Promise<RunningTarget> {
       DATABASE_URL: database.url,
       MERCHANT_ID: String(till.merchantId),
       PLAN_ID: planId,
+      ...env,
     });
     const stopServer = onCleanup(`stop the pg floor (pid ${child.pid})`, () => stopChild(child, exited, 5000));
     const url = await listeningUrl(child, output, 'the pg floor server').catch(async (error: unknown) => {

@@ -25,6 +25,8 @@
  *   pg-floor          bare `node:http` and node-postgres sending Till's own statements for each
  *                     operation, in the same round trips, on a database Till migrated
  *                     (bench-floor-server.mjs): the ceiling of this machine for the same database work
+ *   pg-floor-logged   the pg floor also writing a request log row per request with Till's batch
+ *                     statement, in turn with pg-floor: what a request log costs whoever writes it
  *   prism             the Prism mock of the contract (`scripts/mock.mjs`), validating every request
  *
  * It prints req/s, p50 and p99 latency and non-2xx counts per target and operation, with req/s
@@ -110,7 +112,7 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
                           till-postgres-2, till-postgres-metrics (TILL_METRICS_TOKEN set), till-postgres-bare
                           (TILL_REQUEST_LOGS=off, no metrics), node-http,
-                          pg-floor, prism, payments, cold-start, webhooks, invoices, clock,
+                          pg-floor, pg-floor-logged, prism, payments, cold-start, webhooks, invoices, clock,
                           dashboard
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
