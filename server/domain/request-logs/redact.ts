@@ -79,6 +79,26 @@ export function redactText(text: string): string {
     .replace(NOTIFICATION_SECRET, REDACTED);
 }
 
+/**
+ * A part of every secret field name above, as `isSecretField` compares names (lower-case, without
+ * `_` and `-`): a text holding none of them holds no secret field.
+ */
+const SECRET_NAME_PART = /number|pan|cvc|cvv|cid|otp|securitycode|verificationcode|password|pin|authorization|key|token|secret/;
+/** A JSON number in exponent form (JSON.stringify writes integers below 1e21 in plain digits). */
+const EXPONENT = /[:,[]\s*-?\d+(?:\.\d+)?[eE]/;
+
+/**
+ * Whether JSON text is already as `redactJson` would leave it, judged without parsing it: no escape
+ * (one could spell a name or a secret), no number in exponent form, nothing a secret value holds
+ * (MAY_HOLD_SECRET) and no part of a secret field's name anywhere. A text passing this is kept as
+ * it is; any other is parsed and redacted. Most answers pass (a plan, a customer, a list of
+ * products); one naming a client secret, a key or a card number never does.
+ */
+export function needsNoRedaction(jsonText: string): boolean {
+  if (jsonText.includes('\\') || EXPONENT.test(jsonText) || MAY_HOLD_SECRET.test(jsonText)) return false;
+  return !SECRET_NAME_PART.test(jsonText.toLowerCase().replace(/[_-]/g, ''));
+}
+
 /** A JSON number written with 13 to 19 digits that pass Luhn: a card number sent as a number. */
 const cardLikeNumber = (value: number): boolean => {
   if (Math.abs(value) < 1e12) return false; // fewer than 13 digits

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/database.js';
 import { randomTokens } from '../../shared/crypto.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { redactJson, redactText } from './redact.js';
+import { needsNoRedaction, redactJson, redactText } from './redact.js';
 import { insertRequestLogs } from './request-log.repository.js';
 import type { JsonValue, NewRequestLogRow } from './request-log.tables.js';
 
@@ -94,7 +94,7 @@ export class RequestLogWriter {
       if (this.closed) return;
       if (this.queue.length >= this.maxQueued || this.queuedBytes >= this.maxQueuedBytes) return this.drop();
       const requestBody = this.body(request.requestBody === undefined ? null : request.requestBody);
-      const responseBody = this.body(request.responseText === undefined ? null : parseJson(request.responseText), request.responseText?.length);
+      const responseBody = this.answerBody(request.responseText);
       const row: Omit<NewRequestLogRow, 'id'> = {
         merchant_id: request.tenant.merchantId,
         livemode: request.tenant.livemode,
@@ -188,6 +188,14 @@ export class RequestLogWriter {
     const text = JSON.stringify(redactJson(value) satisfies JsonValue);
     if (text.length > this.maxBodyBytes) return this.tooLarge(text.length);
     return { text, bytes: text.length };
+  }
+
+  /** An answer's text as stored: as it is when it needs no redaction, else parsed and redacted. */
+  private answerBody(text: string | undefined): { text: string | null; bytes: number } {
+    if (text === undefined) return { text: null, bytes: 0 };
+    if (text.length > this.maxBodyBytes) return this.tooLarge(text.length);
+    if (text !== '' && needsNoRedaction(text)) return { text, bytes: text.length };
+    return this.body(parseJson(text));
   }
 
   private tooLarge(length: number): { text: string; bytes: number } {
