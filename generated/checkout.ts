@@ -2228,9 +2228,9 @@ export interface paths {
          * @description Till's design (the source documents have no audit log): lists the changes made to the
          *     merchant's roles and restricted keys, webhook configurations, locations and merchants, in the
          *     key's mode, newest first: what was done (`action`), by whom (`actor`: the calling key's
-         *     display prefix, never the whole key, or a dashboard session), to what (`target`), which
-         *     fields changed (`changes`, before and after; a signing secret or a key never appears), by
-         *     which request (`requestId`) and when. Each entry is written in the same transaction as its
+         *     display prefix, never the whole key, a dashboard session, or the operator), to what
+         *     (`target`), which fields changed (`changes`, before and after; a signing secret or a key
+         *     never appears), by which request (`requestId`) and when. Each entry is written in the same transaction as its
          *     change: a change that failed or rolled back has none. The Commerce interface lists the same
          *     entries (`GET /v1/auditEntry`).
          *
@@ -7187,19 +7187,19 @@ export interface components {
          * @enum {string}
          */
         AuditAction: "role.created" | "role.deleted" | "restricted_key.created" | "restricted_key.revoked" | "webhook_configuration.created" | "webhook_configuration.updated" | "webhook_configuration.deleted" | "merchant_location.created" | "merchant.created";
-        /** @description Who made the change: an API key, named by its display prefix only (`sk_test_AbCd`, never the whole key), or a dashboard session. */
+        /** @description Who made the change: an API key, named by its display prefix only (`sk_test_AbCd`, never the whole key), a dashboard session, or the operator, with the merchant command on the server (`npm run merchant -- roles delete …`, `keys revoke …`). */
         AuditActor: {
             /**
-             * @description `api_key` for a call with a secret or restricted key; `dashboard` for an action in the dashboard.
+             * @description `api_key` for a call with a secret or restricted key; `dashboard` for an action in the dashboard; `operator` for the merchant command run on the server (no key, no session).
              * @enum {string}
              */
-            type: "api_key" | "dashboard";
+            type: "api_key" | "dashboard" | "operator";
             /**
-             * @description The calling key's display prefix (`sk_test_AbCd`, `rk_live_Q9xZ`); null for a dashboard session.
+             * @description The calling key's display prefix (`sk_test_AbCd`, `rk_live_Q9xZ`); null for a dashboard session or the operator.
              * @example sk_test_AbCd
              */
             keyPrefix: string | null;
-            /** @description The dashboard session's id; null for an API key. */
+            /** @description The dashboard session's id; null for an API key or the operator. */
             session: string | null;
         };
         /** @description What was changed. */
@@ -11485,8 +11485,8 @@ export interface operations {
                 action?: string;
                 /** @description Only entries made by this key (its display prefix, `sk_test_AbCd`) or this dashboard session (its id). */
                 actor?: string;
-                /** @description Only entries made by API keys (`api_key`) or in the dashboard (`dashboard`). */
-                actorType?: "api_key" | "dashboard";
+                /** @description Only entries made by API keys (`api_key`), in the dashboard (`dashboard`) or by the operator's merchant command on the server (`operator`). */
+                actorType?: "api_key" | "dashboard" | "operator";
                 /** @description Only entries made at or after this instant. */
                 createdFrom?: string;
                 /** @description Only entries made strictly before this instant. */

@@ -2075,11 +2075,12 @@ export interface paths {
          * @description Till's design (the source documents have no audit log): lists the changes made to the
          *     merchant's roles and restricted keys, webhook configurations, locations and merchants, in the
          *     key's mode, as an OData page `{value, @odata.count, @odata.nextLink}`: what was done
-         *     (`action`), by whom (`actor`: the calling key's display prefix, never the whole key, or a
-         *     dashboard session), to what (`target`), which fields changed (`changes`, before and after; a
-         *     signing secret or a key never appears), by which request and when. Each entry is written in
-         *     the same transaction as its change: a change that failed or rolled back has none. The
-         *     Checkout & Billing interface lists the same entries (`GET /v1/audit-entries`).
+         *     (`action`), by whom (`actor`: the calling key's display prefix, never the whole key, a
+         *     dashboard session, or the operator), to what (`target`), which fields changed (`changes`,
+         *     before and after; a signing secret or a key never appears), by which request and when.
+         *     Each entry is written in the same transaction as its change: a change that failed or rolled
+         *     back has none. The Checkout & Billing interface lists the same entries
+         *     (`GET /v1/audit-entries`).
          *
          *     `$filter` takes `id`, `action`, `createdDateTime`, and the actor's and target's fields by
          *     the names `actorType`, `actorKeyPrefix`, `actorSession`, `targetType` and `targetId` (for
@@ -4485,19 +4486,19 @@ export interface components {
          * @enum {string}
          */
         AuditAction: "role.created" | "role.deleted" | "restricted_key.created" | "restricted_key.revoked" | "webhook_configuration.created" | "webhook_configuration.updated" | "webhook_configuration.deleted" | "merchant_location.created" | "merchant.created";
-        /** @description Who made the change: an API key, named by its display prefix only (`sk_test_AbCd`, never the whole key), or a dashboard session. */
+        /** @description Who made the change: an API key, named by its display prefix only (`sk_test_AbCd`, never the whole key), a dashboard session, or the operator, with the merchant command on the server (`npm run merchant -- roles delete …`, `keys revoke …`). */
         AuditActor: {
             /**
-             * @description `api_key` for a call with a secret or restricted key; `dashboard` for an action in the dashboard.
+             * @description `api_key` for a call with a secret or restricted key; `dashboard` for an action in the dashboard; `operator` for the merchant command run on the server (no key, no session).
              * @enum {string}
              */
-            type: "api_key" | "dashboard";
+            type: "api_key" | "dashboard" | "operator";
             /**
-             * @description The calling key's display prefix (`sk_test_AbCd`, `rk_live_Q9xZ`); null for a dashboard session.
+             * @description The calling key's display prefix (`sk_test_AbCd`, `rk_live_Q9xZ`); null for a dashboard session or the operator.
              * @example sk_test_AbCd
              */
             keyPrefix: string | null;
-            /** @description The dashboard session's id; null for an API key. */
+            /** @description The dashboard session's id; null for an API key or the operator. */
             session: string | null;
         };
         /** @description What was changed. */

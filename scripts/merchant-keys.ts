@@ -3,21 +3,26 @@
 // Roles and keys are made through the API (POST /v1/role, POST /v1/role/{id}/keys).
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
+import type { AuditTrail } from '../server/db/audit-trail.js';
 import type { Database } from '../server/db/schema.js';
+import { auditTrail, operatorActor } from '../server/domain/audit/audit.service.js';
 import { deleteRole, listMerchantKeys, listMerchantRoles, revokeMerchantKey, type RestrictedKeyRecord } from '../server/domain/merchants/key-admin.service.js';
 import type { Role } from '../server/domain/merchants/identity.tables.js';
 import { getMerchant } from '../server/domain/merchants/merchant.service.js';
 import type { Clock } from '../server/shared/clock.js';
+import type { Tenant } from '../server/shared/tenant.js';
 import { AppError } from '../server/shared/errors.js';
 
 export const keysUsage = `  roles list --merchant ID [--json]
       Lists the merchant's roles (both modes share them), oldest first.
   roles delete --merchant ID --role ID
       Deletes a role with its revoked keys; refused while an active restricted key carries it.
+      Recorded in the merchant's audit log (both modes) as made by the operator.
   keys list --merchant ID [--role ID] [--json]
       Lists the merchant's restricted keys of both modes by prefix (a key's text is shown only once, when it is made).
   keys revoke --merchant ID --key ID
-      Revokes a restricted key for good; a running server stops accepting it within 30 seconds.`;
+      Revokes a restricted key for good; a running server stops accepting it within 30 seconds.
+      Recorded in the merchant's audit log (the key's mode) as made by the operator.`;
 
 /** The lines of `keysUsage` for one group (`roles` or `keys`). */
 export const groupUsage = (group: string): string =>
@@ -90,12 +95,22 @@ function print<T>(items: T[], json: boolean, header: string, empty: string, line
   else console.log(items.length === 0 ? empty : [header, ...items.map(line)].join('\n'));
 }
 
+/** The audit trail of the operator's change for a tenant (no request made it). */
+const operatorTrail = (clock: Clock) => (tenant: Tenant) => auditTrail({ tenant, actor: operatorActor, requestId: null, clock });
+
+/** A role belongs to both modes: its deletion is recorded in each, so either mode's audit log shows it. */
+const bothModes =
+  (clock: Clock, merchantId: number): AuditTrail =>
+  async (db, change) => {
+    for (const livemode of [false, true]) await operatorTrail(clock)({ merchantId, livemode })(db, change);
+  };
+
 async function run(db: Kysely<Database>, clock: Clock, cmd: KeysCommand): Promise<void> {
   switch (cmd.action) {
     case 'roles list':
       return print(await listMerchantRoles(db, cmd.merchant), cmd.json, `  ${'id'.padEnd(8)}${'name'.padEnd(24)}scopes`, 'No roles.', roleLine, roleJson);
     case 'roles delete': {
-      const role = await deleteRole(db, cmd.merchant, cmd.role);
+      const role = await deleteRole(db, cmd.merchant, cmd.role, bothModes(clock, cmd.merchant));
       return console.log(`Deleted role ${role.id} (${role.name}) of merchant ${cmd.merchant}.`);
     }
     case 'keys list': {
@@ -103,7 +118,7 @@ async function run(db: Kysely<Database>, clock: Clock, cmd: KeysCommand): Promis
       return print(await listMerchantKeys(db, cmd.merchant, cmd.role), cmd.json, header, 'No restricted keys.', keyLine, keyJson);
     }
     case 'keys revoke': {
-      const key = await revokeMerchantKey(db, clock, cmd.merchant, cmd.key);
+      const key = await revokeMerchantKey(db, clock, cmd.merchant, cmd.key, operatorTrail(clock));
       return console.log(
         `Revoked restricted key ${key.id} (${key.key_prefix}…, role ${key.role_name}) of merchant ${cmd.merchant}. A running server stops accepting it within 30 seconds.`,
       );

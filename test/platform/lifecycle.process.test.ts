@@ -130,7 +130,7 @@ describe('first start on an empty embedded database', () => {
     expect(result.stderr).toContain('--name is required');
   });
 
-  it('npm run merchant -- keys list|revoke and roles delete manage the restricted keys made through the API', async () => {
+  it('npm run merchant -- keys list|revoke and roles delete manage the restricted keys made through the API, and the audit log names the operator', async () => {
     const dataDir = await seededDataDir();
     const env = { TILL_DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test' };
     const options = { env, announce: false, jobs: false, logger: createLogger('silent') } as const;
@@ -161,6 +161,15 @@ describe('first start on an empty embedded database', () => {
     try {
       expect((await call(second.url, 'GET', '/v1/account', { apiKey: made.key.key })).status).toBe(401);
       expect((await call(second.url, 'GET', `/v1/role/${made.roleId}`, { apiKey: demo.keys.test.secret })).status).toBe(404);
+      // Both changes are in the audit log, made by the operator; the role's deletion in each mode.
+      const operator = { type: 'operator', keyPrefix: null, session: null };
+      const audit = async (key: string) =>
+        (await call(second.url, 'GET', '/v1/audit-entries?actorType=operator', { key })).json.data.map((e: any) => [e.action, e.target.id, e.actor]);
+      expect(await audit(demo.keys.test.secret)).toEqual([
+        ['role.deleted', String(made.roleId), operator],
+        ['restricted_key.revoked', String(made.key.id), operator],
+      ]);
+      expect(await audit(demo.keys.live.secret)).toEqual([['role.deleted', String(made.roleId), operator]]);
     } finally {
       await second.close();
     }

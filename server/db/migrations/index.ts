@@ -43,6 +43,7 @@ import * as merchantLocations from './2026_11_27_0043_merchant_locations.js';
 import * as webhookAttemptHeaders from './2026_11_27_0044_webhook_attempt_headers.js';
 import * as traceContext from './2026_11_27_0045_trace_context.js';
 import * as requestLogs from './2026_11_27_0046_request_logs.js';
+import * as auditOperator from './2026_11_27_0052_audit_operator.js';
 import * as auditEntries from './2026_11_27_0047_audit_entries.js';
 import * as dashboardSessions from './2026_11_27_0048_dashboard_sessions.js';
 import * as dashboardIndexes from './2026_11_27_0049_dashboard_indexes.js';
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0048_dashboard_sessions': dashboardSessions,
   '2026_11_27_0049_dashboard_indexes': dashboardIndexes,
   '2026_11_27_0051_request_log_text_bodies': requestLogTextBodies,
+  '2026_11_27_0052_audit_operator': auditOperator,
 };

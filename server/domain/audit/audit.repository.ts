@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
 import { type ListPage, type ListQuery, listPage } from '../../odata/index.js';
 import type { Tenant } from '../../shared/tenant.js';
-import type { AuditEntriesTable, AuditEntry } from './audit.tables.js';
+import type { AuditActorType, AuditEntriesTable, AuditEntry } from './audit.tables.js';
 import { type Insertable, sql, type SqlBool } from 'kysely';
 
 // The audit log's statements: every one scoped to a tenant (the merchant and the mode of the key
@@ -14,7 +14,7 @@ export interface AuditFilters {
   action?: string | undefined;
   /** A key's display prefix or a dashboard session id. */
   actor?: string | undefined;
-  actorType?: 'api_key' | 'dashboard' | undefined;
+  actorType?: AuditActorType | undefined;
   /** At or after. */
   createdFrom?: Date | undefined;
   /** Strictly before. */

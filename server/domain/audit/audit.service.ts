@@ -15,11 +15,17 @@ import type { AuditEntry } from './audit.tables.js';
 export type { AuditFilters } from './audit.repository.js';
 export type { AuditEntry, AuditActorType } from './audit.tables.js';
 
-/** Who makes a change: an API key, by its display prefix (never the key), or a dashboard session. */
-export type AuditActor = { type: 'api_key'; keyPrefix: string } | { type: 'dashboard'; session: string };
+/**
+ * Who makes a change: an API key, by its display prefix (never the key), a dashboard session, or
+ * the operator (the merchant command on the server: neither key nor session).
+ */
+export type AuditActor = { type: 'api_key'; keyPrefix: string } | { type: 'dashboard'; session: string } | { type: 'operator' };
 
 /** The dashboard's actor: its session (the dashboard records its own actions with it). */
 export const dashboardActor = (session: string): AuditActor => ({ type: 'dashboard', session });
+
+/** The operator's actor: the merchant command records its changes to roles and keys with it. */
+export const operatorActor: AuditActor = { type: 'operator' };
 
 /** Where and when a change is made: the tenant it is recorded for, the request, the clock. */
 export interface AuditContext {

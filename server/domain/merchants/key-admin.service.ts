@@ -90,10 +90,21 @@ export async function getRestrictedKey(db: Db, tenant: Tenant, roleId: number, k
 /** Every restricted key of the merchant, both modes, oldest first; of one role when given. */
 export const listMerchantKeys = (db: Db, merchantId: number, roleId?: number): Promise<RestrictedKeyRecord[]> => allMerchantKeyRows(db, merchantId, roleId);
 
-/** Revokes a key of the merchant by its id alone, in whichever mode it is (the merchant command); 404 when it is not an active key of the merchant. */
-export async function revokeMerchantKey(db: Kysely<Database>, clock: Clock, merchantId: number, keyId: number): Promise<RestrictedKeyRecord> {
+/**
+ * Revokes a key of the merchant by its id alone, in whichever mode it is (the merchant command); 404
+ * when it is not an active key of the merchant. Recorded on the trail `trailOf` makes for the key's
+ * tenant, when given.
+ */
+export async function revokeMerchantKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  merchantId: number,
+  keyId: number,
+  trailOf?: (tenant: Tenant) => AuditTrail,
+): Promise<RestrictedKeyRecord> {
   const key = await findMerchantKeyRow(db, merchantId, keyId);
   if (!key || key.revoked_at !== null) throw new AppError('resource_not_found', { message: `No active restricted key ${keyId} of merchant ${merchantId}.` });
-  await revokeRestrictedKey(db, clock, { merchantId, livemode: key.livemode }, key.role_id, keyId);
+  const tenant = { merchantId, livemode: key.livemode };
+  await revokeRestrictedKey(db, clock, tenant, key.role_id, keyId, trailOf?.(tenant));
   return key;
 }

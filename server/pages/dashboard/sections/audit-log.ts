@@ -13,7 +13,7 @@ import { nextLink } from '../kit/forward-pager.js';
 import { sendDashboardPage } from '../layout.js';
 import { type DashboardSection, sectionHref } from '../section.js';
 
-const ACTOR_TYPES = ['api_key', 'dashboard'] as const;
+const ACTOR_TYPES = ['api_key', 'dashboard', 'operator'] as const;
 const ACTION = /^[a-z_]{1,60}(\.[a-z_]{1,60}|\.\*)$/;
 
 function filtersOf(req: Request): AuditFilters {
@@ -35,7 +35,11 @@ function changesOf(e: AuditEntry): SafeHtml {
 }
 
 const actorOf = (e: AuditEntry): SafeHtml =>
-  e.actor_type === 'api_key' ? html`API key <code>${e.actor_key_prefix ?? ''}…</code>` : html`Dashboard session <code>${e.actor_session ?? ''}</code>`;
+  e.actor_type === 'api_key'
+    ? html`API key <code>${e.actor_key_prefix ?? ''}…</code>`
+    : e.actor_type === 'dashboard'
+      ? html`Dashboard session <code>${e.actor_session ?? ''}</code>`
+      : html`Operator (merchant command)`;
 
 const COLUMNS: Column<AuditEntry>[] = [
   { heading: 'Action', cell: (e) => html`<code>${e.action}</code>` },
@@ -62,13 +66,14 @@ export const auditLogSection: DashboardSection = {
             ['', 'Any'],
             ['api_key', 'API key'],
             ['dashboard', 'Dashboard session'],
+            ['operator', 'Operator'],
           ],
           queryText(req, 'actorType'),
         ),
         field('From', 'from', { type: 'date', value: queryText(req, 'from') }),
         field('To', 'to', { type: 'date', value: queryText(req, 'to') }),
       ]);
-      const body = html`<h1>Audit log</h1><p>Changes to roles, restricted keys, webhook endpoints, locations and new merchants made in this mode, by an API key or a dashboard session.</p>${filters}
+      const body = html`<h1>Audit log</h1><p>Changes to roles, restricted keys, webhook endpoints, locations and new merchants made in this mode, by an API key, a dashboard session or the operator's merchant command.</p>${filters}
 ${table('Audit entries', COLUMNS, page.data, 'No changes match.')}${nextLink(req, base, page.hasMore, page.data.at(-1)?.id)}`;
       sendDashboardPage(res, ctx, { title: 'Audit log', body, section: 'audit-log' });
     });
