@@ -165,7 +165,29 @@ export async function stopChild(child: ChildProcess, exited: Promise<void>, grac
     await exited;
     clearTimeout(timer);
   }
-  if (groups.has(child)) signalChild(child, 'SIGKILL'); // whatever of the group outlived its leader
+  if (groups.has(child)) await groupEnded(child, graceMs);
+}
+
+/** Whether a process of the child's group is still alive. */
+function groupAlive(child: ChildProcess): boolean {
+  try {
+    process.kill(-child.pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits for what of the group outlived its leader (`npm start`'s server, still closing its
+ * database when npm has exited) to end by itself, then kills what is left: a server killed
+ * mid-shutdown would leave its database locked for the next start.
+ */
+async function groupEnded(child: ChildProcess, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(child) && Date.now() < deadline) await sleep(20);
+  signalChild(child, 'SIGKILL');
+  while (groupAlive(child) && Date.now() < deadline + 5000) await sleep(20);
 }
 
 /** Polls `url` until it answers 200; fails early when the child exits. */
