@@ -6,6 +6,7 @@ import { pipelinedPool } from './pipelined-pool.js';
 import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
+import { preparedStatements } from './pglite-statements.js';
 import { pgliteDirectoryInUse } from './pglite-template.js';
 import { tracedPglite } from './traced-sql.js';
 import type { Database } from './schema.js';
@@ -144,8 +145,8 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
     await lock?.release();
     throw err;
   }
-  // Each statement in a span of its own when tracing is on (traced-sql.ts); PGlite itself otherwise.
-  const statements = tracedPglite(pglite);
+  // Each statement prepared once and run in one exchange (pglite-statements.ts), in a span of its own when tracing is on (traced-sql.ts).
+  const statements = tracedPglite(preparedStatements(pglite));
   const db = new Kysely<Database>({ dialect: new PGliteDialect(statements as PGlite) });
   const listeners = listenerSet((channel, handlers) => listenPglite(pglite, db, channel, handlers));
   return {

@@ -3,6 +3,7 @@
 // outside one), with the statement's text and never its parameters. On PostgreSQL the pg
 // instrumentation (server/tracing.ts) makes the same spans.
 import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteStatements } from './pglite-statements.js';
 import { inSpan, SpanKind, tracingEnabled } from '../shared/tracing.js';
 
 /** Longest statement text a span carries. */
@@ -28,13 +29,11 @@ export function sqlSpan<T>(text: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** What Kysely's PGlite dialect and the plain SQL runner call of PGlite, each statement in a span when tracing is on. */
-export type PgliteStatements = Pick<PGlite, 'query' | 'exec' | 'close'>;
-
-export function tracedPglite(pglite: PGlite): PgliteStatements {
-  if (!tracingEnabled()) return pglite;
+export function tracedPglite(statements: PgliteStatements): PgliteStatements {
+  if (!tracingEnabled()) return statements;
   return {
-    query: ((text: string, values?: unknown[], options?: unknown) => sqlSpan(text, () => pglite.query(text, values, options as never))) as PGlite['query'],
-    exec: (text, options) => sqlSpan(text, () => pglite.exec(text, options)),
-    close: () => pglite.close(),
+    query: ((text: string, values?: unknown[], options?: unknown) => sqlSpan(text, () => statements.query(text, values, options as never))) as PGlite['query'],
+    exec: (text, options) => sqlSpan(text, () => statements.exec(text, options)),
+    close: () => statements.close(),
   };
 }

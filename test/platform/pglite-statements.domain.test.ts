@@ -1,0 +1,58 @@
+// PGlite's statements in one exchange, prepared once (server/db/pglite-statements.ts): they answer
+// what PGlite's own `query` answers, keep working after a schema change and past the point where
+// PostgreSQL would switch a prepared statement to a generic plan, and report errors as PGlite does.
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PgliteStatements, preparedStatements } from '../../server/db/pglite-statements.js';
+
+let pglite: PGlite;
+let statements: PgliteStatements;
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  statements = preparedStatements(pglite);
+  await pglite.exec(`
+    CREATE TABLE things (id serial PRIMARY KEY, name text, amount numeric(12,2), at timestamptz, tags text[], meta jsonb, big bigint, ok boolean, owner int, status text NOT NULL DEFAULT 'live');
+    CREATE UNIQUE INDEX things_live_name ON things (owner, name) WHERE status = 'live';`);
+}, 60_000);
+afterAll(() => pglite.close());
+
+describe('prepared PGlite statements', () => {
+  it('answer rows, fields and affected rows exactly as PGlite’s query does, for every kind of value', async () => {
+    const insert = 'INSERT INTO things (name, amount, at, tags, meta, big, ok, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *';
+    const values = ['tea', '12.50', new Date('2026-11-27T10:00:00Z'), ['a', 'b"c'], { deep: [1, null] }, '9007199254740993', true, 7];
+    const ours = await statements.query(insert, values);
+    const theirs = await pglite.query(insert, ['tea too', ...values.slice(1)]);
+    expect(ours.rows).toEqual([{ ...(theirs.rows[0] as object), id: (ours.rows[0] as { id: number }).id, name: 'tea' }]);
+    expect(ours.affectedRows).toBe(1);
+    expect(ours.fields).toEqual(theirs.fields);
+    const select = 'SELECT * FROM things WHERE owner = $1 ORDER BY id';
+    expect((await statements.query(select, [7])).rows).toEqual((await pglite.query(select, [7])).rows);
+    expect((await statements.query('UPDATE things SET ok = $1 WHERE owner = $2', [false, 7])).affectedRows).toBe(2);
+    expect((await statements.query('SELECT count(*)::int AS n FROM things')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('match an ON CONFLICT to a partial unique index on every run, not only the first five', async () => {
+    // The index's predicate is proven from the statement's value: a generic plan has no value to prove it with.
+    const upsert = 'INSERT INTO things (owner, name) VALUES ($1, $2) ON CONFLICT (owner, name) WHERE status = $3 DO NOTHING RETURNING id';
+    for (let run = 0; run < 12; run++) expect((await statements.query(upsert, [8, `n${run % 3}`, 'live'])).rows).toHaveLength(run < 3 ? 1 : 0);
+  });
+
+  it('prepare a statement again when a schema change alters its columns', async () => {
+    const select = 'SELECT * FROM things WHERE owner = $1';
+    expect(Object.keys((await statements.query(select, [8])).rows[0]!)).not.toContain('note');
+    await pglite.exec('ALTER TABLE things ADD COLUMN note text');
+    expect(Object.keys((await statements.query(select, [8])).rows[0]!)).toContain('note');
+  });
+
+  it('throw PostgreSQL’s error with its code, and go on answering', async () => {
+    await expect(statements.query('INSERT INTO things (id, name) VALUES ($1, $2)', [1, 'again'])).rejects.toMatchObject({ code: '23505' });
+    await expect(statements.query('SELECT nope FROM things WHERE id = $1', [1])).rejects.toMatchObject({ code: '42703' });
+    expect((await statements.query('SELECT name FROM things WHERE id = $1', [1])).rows).toEqual([{ name: 'tea' }]);
+  });
+
+  it('keep working past the most statements it holds prepared', async () => {
+    for (let i = 0; i < 520; i++) expect((await statements.query(`SELECT $1::int + ${i} AS n`, [1])).rows).toEqual([{ n: 1 + i }]);
+    expect((await statements.query('SELECT $1::int + 0 AS n', [2])).rows).toEqual([{ n: 2 }]);
+  });
+});
