@@ -78,9 +78,10 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
 
 /**
  * `query` in one exchange (prepared once per text), `exec` and `close` as PGlite's. An INSERT with
- * `ON CONFLICT` is never prepared: PostgreSQL moves a prepared statement to a generic plan after
- * five runs, and a generic plan cannot match `ON CONFLICT (…) WHERE status = $3` to a partial
- * unique index; unnamed, it is planned with its values each time, as PGlite's `query` plans it.
+ * `ON CONFLICT` is described once (for its parameter types) but always run as the unnamed
+ * statement: PostgreSQL moves a prepared statement to a generic plan after five runs, and a generic
+ * plan cannot match `ON CONFLICT (…) WHERE status = $3` to a partial unique index; unnamed, it is
+ * planned with its values each time, as PGlite's `query` plans it.
  */
 export function preparedStatements(pglite: PGlite): PgliteStatements {
   const { serialize } = protocol;
