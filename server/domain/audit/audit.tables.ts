@@ -8,7 +8,8 @@ export type AuditActorType = 'api_key' | 'dashboard' | 'operator';
 /**
  * One change to a merchant's roles, restricted keys, webhook configurations, locations or
  * merchants (issue 34), written in the transaction of the change. The actor is a key's display
- * prefix (never the key), a dashboard session or the operator (the merchant command); `changes` never holds a secret.
+ * prefix (never the key), a dashboard session or the operator (the merchant command); `changes`
+ * never holds a secret.
  */
 export interface AuditEntriesTable {
   /** Order of writing: lists are newest first by it. */
