@@ -13,6 +13,7 @@ import { type InvoiceBenchResult, invoiceCells, invoiceMarkdown, invoiceNotes } 
 import { WEBHOOK_RATE } from './bench-webhook-writes.js';
 import { WEBHOOK_DRAIN_S, WEBHOOK_GOALS } from './bench-webhook-case.js';
 import { webhookCells } from './bench-webhooks.js';
+import { floorLine } from './bench-webhook-floor.js';
 import { BASELINE_OF, OPERATIONS, type OperationName, type Row, type TargetName } from './bench-load.js';
 import { type Baseline, describeEnvironment, type WebhookResult } from './bench-parts.js';
 
@@ -174,6 +175,8 @@ export function printReport({ rows, payments, coldStarts, webhooks, invoices, cl
   console.log(
     `Webhooks: written/s and delivered/s (distinct events first received) in the measured window; latency from the event's created to its receipt; missing and dup over every event of the case after the drain. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms; n/a: fewer events were written than the goal, so it cannot be judged.`,
   );
+  const floor = floorLine(webhooks.floor, webhooks.rows);
+  if (floor) console.log(floor);
   console.log(`\n${consoleTable(invoiceCells(invoices))}\n`);
   for (const note of invoiceNotes(invoices)) console.log(note);
   if (clock.length) console.log(`\n${consoleTable(clockCells(clock))}\n\n${clockNotes(clock).join('\n')}`);
@@ -257,6 +260,7 @@ function markdownReport(report: Report, problems: string[], generatedAt: string)
     '',
     markdownTable(webhookCells(webhooks.rows)),
     '',
+    ...(floorLine(webhooks.floor, webhooks.rows) ? [floorLine(webhooks.floor, webhooks.rows)!, ''] : []),
     ...invoiceMarkdown(invoices),
     ...(clock.length ? ['## Sandbox clock', '', ...clockNotes(clock).flatMap((n) => [n, '']), markdownTable(clockCells(clock)), ''] : []),
     ...(dashboard.length ? ['## Dashboard', '', ...dashboardNotes(dashboard).flatMap((n) => [n, '']), markdownTable(dashboardCells(dashboard)), ''] : []),

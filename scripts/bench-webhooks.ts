@@ -10,10 +10,11 @@ import { spawnTill, type TillProcess } from './bench-till.js';
 import { fmt } from './bench-format.js';
 import { measureWebhookCase, WEBHOOK_GOALS, type WebhookCase, type WebhookRow } from './bench-webhook-case.js';
 import { startWebhookReceiver, type WebhookReceiver } from './bench-webhook-receiver.js';
+import { measureWebhookFloor, type WebhookFloor } from './bench-webhook-floor.js';
 import { OUTBOX_WRITERS, storedEvents, writeThroughApi, writeToOutbox } from './bench-webhook-writes.js';
 
 /** What benchWebhooks answers. */
-type WebhookResult = { rows: WebhookRow[]; unexpected: number; badRequests: number; postgres?: string };
+type WebhookResult = { rows: WebhookRow[]; unexpected: number; badRequests: number; postgres?: string; floor?: WebhookFloor };
 
 /** A fresh bench database, or the rows saying why the webhook case is skipped (or failed) without one. */
 async function webhookDatabase(target: WebhookRow['target'], cases: WebhookCase[]): Promise<Awaited<ReturnType<typeof createBenchDatabase>> | WebhookResult> {
@@ -57,7 +58,7 @@ async function runWebhookCases(
   pool: pg.Pool,
   rows: WebhookRow[],
   started: { receiver?: WebhookReceiver; till?: TillProcess },
-): Promise<{ unexpected: number; badRequests: number }> {
+): Promise<{ unexpected: number; badRequests: number; floor: WebhookFloor }> {
   console.log(`bench: starting the webhook receiver and ${target} (NODE_ENV=development, TILL_ALLOW_LOOPBACK_WEBHOOKS=true)...`);
   const receiver = (started.receiver = await startWebhookReceiver());
   const till = (started.till = await spawnTill(database.url, { NODE_ENV: 'development', TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true' }, cwd));
@@ -73,7 +74,10 @@ async function runWebhookCases(
   rows.push({ ...(await measureWebhookCase('outbox writes', context, (deadline, tally) => writeToOutbox(pool, template, deadline, tally))), target });
   // Anything received that the database does not hold?
   const stored = await storedEvents(pool, till.merchantId);
-  return { unexpected: [...receiver.receipts.keys()].filter((id) => !stored.has(id)).length, badRequests: receiver.badRequests };
+  const unexpected = [...receiver.receipts.keys()].filter((id) => !stored.has(id)).length;
+  const badRequests = receiver.badRequests;
+  // Then the floor, to the same receiver (its envelopes are not Till's, so they come after the count).
+  return { unexpected, badRequests, floor: await measureWebhookFloor(receiver, template.data) };
 }
 
 /**
@@ -88,10 +92,12 @@ export async function benchWebhooks(target: WebhookRow['target'] = 'till-postgre
   const rows: WebhookRow[] = [];
   const started: { receiver?: WebhookReceiver; till?: TillProcess } = {};
   const pool = new pg.Pool({ connectionString: database.url, max: OUTBOX_WRITERS });
+  // An idle connection the database's drop ends at the close is expected, not a crash of the bench.
+  pool.on('error', () => {});
   const endPool = onCleanup('close the webhook bench pool', () => pool.end());
   try {
-    const { unexpected, badRequests } = await runWebhookCases(target, database, cwd, pool, rows, started);
-    return { rows, unexpected, badRequests, postgres: database.serverVersion };
+    const { unexpected, badRequests, floor } = await runWebhookCases(target, database, cwd, pool, rows, started);
+    return { rows, unexpected, badRequests, postgres: database.serverVersion, floor };
   } catch (error) {
     if (isInterrupted()) throw error;
     console.log(`\nbench: the webhook case failed: ${message(error)}`);
