@@ -9,9 +9,10 @@ import type { ConformanceContext, SandboxKind, SandboxMerchant, Scenario, Scenar
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Records which scenarios are running at each moment. */
+/** Records which scenarios are running at each moment, and the order they started in. */
 class Tracker {
   running = new Set<string>();
+  started: string[] = [];
   maxAtOnce = 0;
   /** For each exclusive scenario, what else was running while it ran. */
   alongside = new Map<string, string[]>();
@@ -24,6 +25,7 @@ class Tracker {
       requires: [],
       ...extra,
       run: async () => {
+        this.started.push(id);
         this.running.add(id);
         this.maxAtOnce = Math.max(this.maxAtOnce, this.running.size);
         const others = () => [...this.running].filter((x) => x !== id);
@@ -117,21 +119,16 @@ describe('the conformance pool', () => {
   });
 
   it('starts the long scenarios first, longest first (a clock scenario counts as long), then the rest in catalogue order', async () => {
-    const started: string[] = [];
-    const s = (id: string, extra: Partial<Scenario> = {}): Scenario => ({
-      id,
-      title: id,
-      source: 'test',
-      requires: [],
-      ...extra,
-      run: async () => {
-        started.push(id);
-        await sleep(1);
-      },
-    });
-    const scenarios = [s('a'), s('clock', { needsClock: true }), s('b'), s('timeout', { expectedMs: 30_000 }), s('burst', { expectedMs: 12_000 })];
+    const t = new Tracker();
+    const scenarios = [
+      t.scenario('a', 1),
+      t.scenario('clock', 1, { needsClock: true }),
+      t.scenario('b', 1),
+      t.scenario('timeout', 1, { expectedMs: 30_000 }),
+      t.scenario('burst', 1, { expectedMs: 12_000 }),
+    ];
     const { results } = await run(scenarios, 1, host(new SandboxLender(async () => ({ id: 1, ctx: {} as ConformanceContext }), 1)));
-    expect(started).toEqual(['timeout', 'burst', 'clock', 'a', 'b']);
+    expect(t.started).toEqual(['timeout', 'burst', 'clock', 'a', 'b']);
     expect(results.map((r) => r.id)).toEqual(['a', 'clock', 'b', 'timeout', 'burst']);
   });
 
