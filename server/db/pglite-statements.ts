@@ -112,14 +112,14 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
    * `text` as the unnamed statement (its values serialized by the prepared one's types).
    */
   async function run(text: string, values: unknown[], statement: Prepared | undefined): Promise<Results> {
-    const types = statement?.paramTypes ?? [];
+    const paramTypes = statement?.paramTypes ?? [];
     const named = statement && !ON_CONFLICT.test(text) ? statement.name : undefined;
     const texts = values.map((value, i) => {
       if (value === null || value === undefined) return null;
-      const serializer = codecs.serializers[types[i]!];
+      const serializer = codecs.serializers[paramTypes[i]!];
       return serializer ? serializer(value) : String(value);
     });
-    const head = named ? [] : [serialize.parse({ text, types })];
+    const head = named ? [] : [serialize.parse({ text, types: paramTypes })];
     const messages = await exchange([
       ...head,
       serialize.bind({ statement: named ?? '', values: texts }),

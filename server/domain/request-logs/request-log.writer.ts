@@ -182,9 +182,8 @@ export class RequestLogWriter {
   }
 
   /** A body as stored: redacted JSON text, or a note of its size when it is too large. */
-  private body(value: unknown, rawLength?: number): { text: string | null; bytes: number } {
+  private body(value: unknown): { text: string | null; bytes: number } {
     if (value === null) return { text: null, bytes: 0 };
-    if (rawLength !== undefined && rawLength > this.maxBodyBytes) return this.tooLarge(rawLength);
     const text = JSON.stringify(redactJson(value) satisfies JsonValue);
     if (text.length > this.maxBodyBytes) return this.tooLarge(text.length);
     return { text, bytes: text.length };
