@@ -21,7 +21,8 @@ const POLL_MS = 20;
 const TIMEOUT_MS = 60_000;
 
 export interface ColdStartRow {
-  database: 'postgres' | 'pglite';
+  /** `pglite-floor`: scripts/bench-pglite-floor.mjs, Node.js and PGlite alone, the reference for PGlite's goals. */
+  database: 'postgres' | 'pglite' | 'pglite-floor';
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
   /** Each run, ms from spawning `npm start` to the first 200. */
@@ -52,20 +53,26 @@ async function plansAnswer200(url: string, key: string): Promise<boolean> {
   }
 }
 
-/** One `npm start` on `dataDir` (fresh or not): ms from spawning it to the first 200 of GET /v1/plans. */
-async function startToFirst200(dataDir: string, databaseUrl: string | undefined): Promise<number> {
+/** How a start is spawned: `npm start`, or the PGlite floor with node (which answers without a key). */
+function startCommand(floor: boolean): [string, string[]] {
+  return floor ? [process.execPath, ['scripts/bench-pglite-floor.mjs']] : ['npm', ['start']];
+}
+
+/** One start on `dataDir` (fresh or not): ms from spawning it to the first 200 of GET /v1/plans. */
+async function startToFirst200(dataDir: string, databaseUrl: string | undefined, floor = false): Promise<number> {
   const port = (await freePort()) as number;
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const { child, output, exited } = spawnTracked('npm', ['start'], tillEnv(port, dataDir, databaseUrl), root, { detached: true });
+  const [command, args] = startCommand(floor);
+  const { child, output, exited } = spawnTracked(command, args, tillEnv(port, dataDir, databaseUrl), root, { detached: true });
   const stop = onCleanup(`stop npm start (pid ${child.pid})`, () => stopChild(child, exited));
   try {
     let key: string | undefined;
     for (;;) {
       checkInterrupted();
       if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
-      key ??= await demoSecretKey(dataDir);
+        throw new Error(`${command} ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before answering:\n${output()}`);
+      key ??= floor ? 'none' : await demoSecretKey(dataDir);
       if (key && (await plansAnswer200(url, key))) return performance.now() - started;
       if (performance.now() - started > TIMEOUT_MS) throw new Error(`no 200 from GET /v1/plans within ${TIMEOUT_MS / 1000} s:\n${output()}`);
       await sleep(POLL_MS);
@@ -75,13 +82,13 @@ async function startToFirst200(dataDir: string, databaseUrl: string | undefined)
   }
 }
 
-/** One cold `npm start` with a fresh data dir, stopped, then started again on the same data: ms to each first 200. */
-async function coldStartOnce(databaseUrl: string | undefined): Promise<{ coldMs: number; restartMs: number }> {
+/** One cold start with a fresh data dir, stopped, then started again on the same data: ms to each first 200. */
+async function coldStartOnce(databaseUrl: string | undefined, floor: boolean): Promise<{ coldMs: number; restartMs: number }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-cold-'));
   const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   try {
-    const coldMs = await startToFirst200(dataDir, databaseUrl);
-    return { coldMs, restartMs: await startToFirst200(dataDir, databaseUrl) };
+    const coldMs = await startToFirst200(dataDir, databaseUrl, floor);
+    return { coldMs, restartMs: await startToFirst200(dataDir, databaseUrl, floor) };
   } finally {
     await removeDataDir();
   }
@@ -94,16 +101,17 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** COLD_START_RUNS cold starts on one database (PostgreSQL: a fresh database each run). */
+/** COLD_START_RUNS cold starts on one database (PostgreSQL: a fresh database each run), or of the PGlite floor. */
 export async function measureColdStarts(database: ColdStartRow['database']): Promise<ColdStartRow> {
   await tillCommand(root); // dist/ built before the first run, as `npm start` expects
   const runsMs: number[] = [];
   const restartsMs: number[] = [];
   for (let run = 1; run <= COLD_START_RUNS; run++) {
-    process.stdout.write(`bench: ${'cold-start'.padEnd(15)} ${`npm start (${database})`.padEnd(26)} run ${run} of ${COLD_START_RUNS}`);
+    const what = database === 'pglite-floor' ? 'node + PGlite (floor)' : `npm start (${database})`;
+    process.stdout.write(`bench: ${'cold-start'.padEnd(15)} ${what.padEnd(26)} run ${run} of ${COLD_START_RUNS}`);
     const fresh = database === 'postgres' ? await createBenchDatabase() : undefined;
     try {
-      const { coldMs, restartMs } = await coldStartOnce(fresh?.url);
+      const { coldMs, restartMs } = await coldStartOnce(fresh?.url, database === 'pglite-floor');
       runsMs.push(coldMs);
       restartsMs.push(restartMs);
     } catch (error) {

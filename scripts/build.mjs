@@ -3,8 +3,8 @@
 // Node 20), so `npm start` runs plain Node with no TypeScript loader. esbuild transpiles only:
 // types are checked by `npm run typecheck`. It runs before every `npm start` (prestart) and takes
 // a fraction of a second; `--if-stale` skips it when dist/ is newer than every source file.
-// Then it writes dist/pglite-template.tar (server/db/pglite-template.ts): a PGlite database migrated
-// by the compiled migrations, which a first start on a new data directory loads instead of creating
+// Then it writes dist/pglite-template/ (server/db/pglite-template.ts): a PGlite database migrated
+// by the compiled migrations, which a first start on a new data directory copies instead of creating
 // one and migrating it (a few seconds).
 //
 //   node scripts/build.mjs [--if-stale]
@@ -28,7 +28,7 @@ async function stale(files) {
     () => 0,
   );
   if (built === 0) return true;
-  if (!(await stat(path.join(out, 'pglite-template.tar')).catch(() => undefined))) return true;
+  if (!(await stat(path.join(out, 'pglite-template.json')).catch(() => undefined))) return true;
   for (const file of [...files, path.join(root, 'package-lock.json')]) if ((await stat(file)).mtimeMs > built) return true;
   return false;
 }
@@ -38,7 +38,8 @@ if (process.argv.includes('--if-stale') && !(await stale(files))) process.exit(0
 const started = performance.now();
 await rm(path.join(out, 'server'), { recursive: true, force: true });
 // The template goes first: one left by an interrupted build would not match the new migrations.
-await rm(path.join(out, 'pglite-template.tar'), { force: true });
+await rm(path.join(out, 'pglite-template.json'), { force: true });
+await rm(path.join(out, 'pglite-template.tar'), { force: true }); // an earlier build's dump
 await build({
   entryPoints: files,
   outdir: path.join(out, 'server'),
@@ -58,7 +59,7 @@ await copyFile(path.join(root, 'node_modules/@redocly/cli/lib/chunks/redoc.stand
 );
 const compiled = performance.now();
 const { writePgliteTemplate } = await import(pathToFileURL(path.join(out, 'server/db/pglite-template.js')).href);
-await writePgliteTemplate(path.join(out, 'pglite-template.tar'));
+await writePgliteTemplate(path.join(out, 'pglite-template'));
 console.error(
-  `built dist/server (${files.length} files) in ${Math.round(compiled - started)} ms, dist/pglite-template.tar in ${Math.round(performance.now() - compiled)} ms`,
+  `built dist/server (${files.length} files) in ${Math.round(compiled - started)} ms, dist/pglite-template/ in ${Math.round(performance.now() - compiled)} ms`,
 );

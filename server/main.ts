@@ -112,7 +112,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   await migrateToLatest(database.db);
   const demo = await bootstrapDemoMerchant(database, clock, config, options.announce ?? true);
-  const jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);
   const app = createApp({ database, clock, config, logger });
   const server = await listenApp(app, config.port);
   const hub = await attachHub(server, { database, logger });
@@ -121,6 +120,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://127.0.0.1:${port}`;
   logger.info({ url, database: database.kind }, 'Till is listening');
 
+  let jobs: Jobs | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -134,6 +134,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await database.close();
       await tracing?.shutdown();
     })());
+  // The job queue starts once the server answers: no request waits for it (requests write the rows
+  // the jobs read; the jobs look for what was written before they started), and pg-boss's start
+  // (its schema check, then a queue, a worker and a schedule for each queue) is most of a second.
+  try {
+    jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);
+  } catch (err) {
+    await close();
+    throw err;
+  }
   return { url, server, database, jobs, hub, config, demo, close };
 }
 

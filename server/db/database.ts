@@ -7,7 +7,7 @@ import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
 import { preparedStatements } from './pglite-statements.js';
-import { pgliteDirectoryInUse } from './pglite-template.js';
+import { copyPgliteTemplate, pgliteDirectoryInUse } from './pglite-template.js';
 import { tracedPglite } from './traced-sql.js';
 import type { Database } from './schema.js';
 
@@ -71,10 +71,10 @@ export interface DatabaseOptions {
   /** A PGlite dump (`dumpDataDir`) to start from instead of an empty database: the tests' migrated template. */
   loadDataDir?: Blob;
   /**
-   * A migrated dump to start a new PGlite data directory from (pglite-template.ts), asked for only
-   * when the directory holds no database yet; undefined answers start an empty one as before.
+   * A migrated data directory to copy into a new PGlite data directory (pglite-template.ts), asked
+   * for only when the directory holds no database yet; undefined answers start an empty one as before.
    */
-  template?: () => Promise<Blob | undefined>;
+  template?: () => Promise<string | undefined>;
 }
 
 // int8 (count(*), sums of integers) as JS numbers would lose precision past 2^53; keep them as
@@ -138,9 +138,9 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
   const lock = dir ? await lockPgliteDirectory(dir, options.owner ?? `process ${process.argv.slice(1, 2).join(' ') || process.pid}`) : undefined;
   let pglite: PGlite;
   try {
-    const fresh = dir && options.template && !(await pgliteDirectoryInUse(dir)) ? await options.template() : undefined;
-    const loadDataDir = options.loadDataDir ?? fresh;
-    pglite = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(loadDataDir ? { loadDataDir } : {}) });
+    const template = dir && options.template && !(await pgliteDirectoryInUse(dir)) ? await options.template() : undefined;
+    if (dir && template) await copyPgliteTemplate(template, dir);
+    pglite = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   } catch (err) {
     await lock?.release();
     throw err;

@@ -1,11 +1,13 @@
 // A migrated PGlite database, made once at build time (scripts/build.mjs writes it beside the
-// compiled server, dist/pglite-template.tar) so that the first start on a new data directory loads
+// compiled server, dist/pglite-template/) so that the first start on a new data directory copies
 // it instead of creating a cluster (initdb) and running every migration: the slow part of a first
-// start. It holds what a started Till leaves: the migrations (and their table, so the migrator sees
-// them applied) and the job queue's schema, nothing else: no merchant, no key. Its sidecar JSON
-// names the migrations it holds; a template whose migrations are not the first of this build's is
-// never used, and the migrations after it still run on top (migrateToLatest at every start).
-import { access, readFile, rename, writeFile } from 'node:fs/promises';
+// start. It is a data directory PGlite closed cleanly, copied with the file system's own copy (a
+// dump would be unpacked by PGlite's JavaScript untar, which took over a second for its 43 MB). It
+// holds what a started Till leaves: the migrations (and their table, so the migrator sees them
+// applied) and the job queue's schema, nothing else: no merchant, no key. Its sidecar JSON names
+// the migrations it holds; a template whose migrations are not the first of this build's is never
+// used, and the migrations after it still run on top (migrateToLatest at every start).
+import { access, copyFile, cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -18,46 +20,67 @@ import { migrations } from './migrations/index.js';
 /** The job queue's schema (server/jobs/index.ts runs pg-boss in it). */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
 
-/** dist/pglite-template.tar from the compiled dist/server/db/; absent when running from the sources. */
-export const PGLITE_TEMPLATE_FILE = fileURLToPath(new URL('../../pglite-template.tar', import.meta.url));
-const sidecar = (file: string) => file.replace(/\.tar$/, '.json');
+/** dist/pglite-template/ from the compiled dist/server/db/; absent when running from the sources. */
+export const PGLITE_TEMPLATE_DIR = fileURLToPath(new URL('../../pglite-template', import.meta.url));
+const sidecar = (dir: string) => `${dir}.json`;
 
-/** A dump (`dumpDataDir`) of an in-memory PGlite migrated to the latest schema, with the job queue's schema installed. */
-export async function dumpMigratedPglite(): Promise<Blob> {
-  const pglite = await PGlite.create();
+/**
+ * Migrates a PGlite database to the latest schema, installs the job queue's schema in it, runs
+ * `then`, and closes it (the dialect's destroy closes PGlite).
+ */
+async function migrateAndClose<T>(pglite: PGlite, then: () => Promise<T>): Promise<T> {
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   try {
     await migrateToLatest(db);
     await pglite.exec(PgBoss.getConstructionPlans(JOB_QUEUE_SCHEMA));
-    return await pglite.dumpDataDir('none');
+    return await then();
   } finally {
     await db.destroy();
     if (!pglite.closed) await pglite.close();
   }
 }
 
-/** Writes the template and its sidecar (each aside, then renamed: a reader never sees half a file). */
-export async function writePgliteTemplate(file = PGLITE_TEMPLATE_FILE): Promise<void> {
-  const dump = Buffer.from(await (await dumpMigratedPglite()).arrayBuffer());
-  await writeFile(`${sidecar(file)}.${process.pid}`, `${JSON.stringify({ migrations: Object.keys(migrations) }, null, 2)}\n`);
-  await writeFile(`${file}.${process.pid}`, dump);
-  await rename(`${file}.${process.pid}`, file);
-  await rename(`${sidecar(file)}.${process.pid}`, sidecar(file));
+/** A dump (`dumpDataDir`) of an in-memory PGlite migrated to the latest schema, with the job queue's schema installed (the tests' template). */
+export async function dumpMigratedPglite(): Promise<Blob> {
+  const pglite = await PGlite.create();
+  return migrateAndClose(pglite, () => pglite.dumpDataDir('none'));
+}
+
+/** Writes the template directory and its sidecar (each made aside, then renamed: a reader never sees half of one). */
+export async function writePgliteTemplate(dir = PGLITE_TEMPLATE_DIR): Promise<void> {
+  const partial = `${dir}.${process.pid}`;
+  await rm(partial, { recursive: true, force: true });
+  await migrateAndClose(await PGlite.create({ dataDir: partial }), async () => undefined);
+  await writeFile(`${sidecar(dir)}.${process.pid}`, `${JSON.stringify({ migrations: Object.keys(migrations) }, null, 2)}\n`);
+  await rm(dir, { recursive: true, force: true });
+  await rename(partial, dir);
+  await rename(`${sidecar(dir)}.${process.pid}`, sidecar(dir));
 }
 
 /**
- * The template's dump, for a new data directory, when there is one and its migrations are the
- * first of this build's registry (in order); otherwise undefined, and the start migrates as before.
+ * The template's directory, for a new data directory, when there is one and its migrations are
+ * the first of this build's registry (in order); otherwise undefined, and the start migrates as before.
  */
-export async function pgliteTemplate(file = PGLITE_TEMPLATE_FILE): Promise<Blob | undefined> {
+export async function pgliteTemplate(dir = PGLITE_TEMPLATE_DIR): Promise<string | undefined> {
   try {
-    const { migrations: held } = JSON.parse(await readFile(sidecar(file), 'utf8')) as { migrations: string[] };
+    const { migrations: held } = JSON.parse(await readFile(sidecar(dir), 'utf8')) as { migrations: string[] };
     const names = Object.keys(migrations);
     if (!Array.isArray(held) || held.length > names.length || held.some((name, i) => name !== names[i])) return undefined;
-    return new Blob([await readFile(file)]);
+    await access(path.join(dir, 'PG_VERSION'));
+    return dir;
   } catch {
     return undefined; // no template (running from the sources, or not built)
   }
+}
+
+/**
+ * Copies a template directory into a new data directory (which holds its lock file already).
+ * PG_VERSION goes last: it is what marks a directory in use, so a copy cut short is copied again.
+ */
+export async function copyPgliteTemplate(template: string, dir: string): Promise<void> {
+  const marker = path.join(template, 'PG_VERSION');
+  await cp(template, dir, { recursive: true, filter: (source) => source !== marker });
+  await copyFile(marker, path.join(dir, 'PG_VERSION'));
 }
 
 /** Whether a PGlite data directory holds a database already (PGlite's own test: its PG_VERSION). */

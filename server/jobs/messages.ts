@@ -4,7 +4,7 @@
 // text message, which has no provider) is marked `not_sent`. A failed attempt is retried with
 // backoff (1, 4, 16, 64 minutes), then `failed`. A sweep every minute picks up retries and
 // anything a stopped process left claimed.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
@@ -48,7 +48,8 @@ async function attempt(db: TillDatabase['db'], transport: Transporter | undefine
 
 /** Starts delivering: at once on each queued message, and on every sweep. */
 export async function startMessageDelivery(database: TillDatabase, clock: Clock, logger: Logger, settings: MailSettings): Promise<MessageDelivery> {
-  const transport = settings.smtpUrl ? nodemailer.createTransport(settings.smtpUrl) : undefined;
+  // nodemailer is loaded only where mail goes out over SMTP: no start pays for loading it otherwise.
+  const transport = settings.smtpUrl ? (await import('nodemailer')).default.createTransport(settings.smtpUrl) : undefined;
   let running: Promise<number> | undefined;
   let again = false;
 

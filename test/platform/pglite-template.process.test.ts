@@ -1,7 +1,7 @@
-// The build's migrated PGlite template (server/db/pglite-template.ts, dist/pglite-template.tar): a
-// new data directory starts from it instead of initdb and every migration, a directory that holds a
+// The build's migrated PGlite template (server/db/pglite-template.ts, dist/pglite-template/): a
+// new data directory starts from a copy of it instead of initdb and every migration, a directory that holds a
 // database never does, and a template this build's migrations do not begin with is never used.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ let template: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'till-template-'));
-  template = path.join(dir, 'pglite-template.tar');
+  template = path.join(dir, 'pglite-template');
   await writePgliteTemplate(template); // what `npm run build` does
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -48,10 +48,29 @@ describe('a first start on the build’s template', () => {
     } finally {
       await second.close();
     }
+    // The template itself is only copied: a directory started from it later never sees that table.
+    const third = await openDatabase({ dataDir: path.join(dir, 'third'), template: load });
+    try {
+      expect(await count(third, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'kept_marker'")).toBe(0);
+    } finally {
+      await third.close();
+    }
+  });
+
+  it('copies the template again into a directory whose copy was cut short (no PG_VERSION yet)', async () => {
+    const dataDir = path.join(dir, 'cut-short');
+    await mkdir(path.join(dataDir, 'base'), { recursive: true });
+    await writeFile(path.join(dataDir, 'base', 'half-written'), 'x');
+    const database = await openDatabase({ dataDir, template: () => pgliteTemplate(template) });
+    try {
+      expect(await count(database, 'SELECT count(*) AS n FROM kysely_migration')).toBe(Object.keys(migrations).length);
+    } finally {
+      await database.close();
+    }
   });
 
   it('runs the migrations the template does not hold on top of it', async () => {
-    const database = await openDatabase({ loadDataDir: (await pgliteTemplate(template))! });
+    const database = await openDatabase({ dataDir: path.join(dir, 'behind'), template: () => pgliteTemplate(template) });
     try {
       await migrateDown(database.db); // as if the template were built before the latest migration
       const applied = await migrateToLatest(database.db);
@@ -62,19 +81,19 @@ describe('a first start on the build’s template', () => {
   });
 
   it('is not used when its migrations are not the first of this build’s (one this build lacks, or another order)', async () => {
-    const sidecar = template.replace(/\.tar$/, '.json');
+    const sidecar = `${template}.json`;
     const names = Object.keys(migrations);
     const held = JSON.parse(await readFile(sidecar, 'utf8'));
     expect(held).toEqual({ migrations: names });
-    expect(await pgliteTemplate(template)).toBeInstanceOf(Blob);
+    expect(await pgliteTemplate(template)).toBe(template);
     try {
       await writeFile(sidecar, JSON.stringify({ migrations: names.slice(0, -1) })); // an older build's: the rest runs on top
-      expect(await pgliteTemplate(template)).toBeInstanceOf(Blob);
+      expect(await pgliteTemplate(template)).toBe(template);
       await writeFile(sidecar, JSON.stringify({ migrations: [...names, '2099_01_01_9999_unknown'] }));
       expect(await pgliteTemplate(template)).toBeUndefined();
       await writeFile(sidecar, JSON.stringify({ migrations: [names[1], names[0], ...names.slice(2)] }));
       expect(await pgliteTemplate(template)).toBeUndefined();
-      expect(await pgliteTemplate(path.join(dir, 'absent.tar'))).toBeUndefined();
+      expect(await pgliteTemplate(path.join(dir, 'absent'))).toBeUndefined();
     } finally {
       await writeFile(sidecar, JSON.stringify(held));
     }

@@ -48,7 +48,7 @@ export async function pgliteTemplateFile(): Promise<string> {
     )
   )
     return file;
-  const dump = await dumpMigratedPglite(); // what the build writes as dist/pglite-template.tar
+  const dump = await dumpMigratedPglite(); // the database the build writes as dist/pglite-template/
   await mkdir(cacheDir, { recursive: true });
   // Written aside and renamed, so a reader never sees half a file (two builders may race).
   const partial = `${file}.${process.pid}.${randomToken(4)}`;

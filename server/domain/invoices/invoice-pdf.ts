@@ -3,7 +3,6 @@
 // email `sendInvoice` writes and the customer portal all render it here. Amounts are printed from
 // the stored decimal strings with the currency's minor units, never through a float.
 import { Decimal } from 'decimal.js';
-import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/database.js';
 import type { InvoiceRow } from './invoice.tables.js';
 import { decimalToString } from '../../shared/money.js';
@@ -80,7 +79,15 @@ function lineOf(raw: Partial<InvoiceLine> & { name: string; quantity: number; un
   };
 }
 
+/**
+ * pdfkit, loaded at the first invoice drawn: it and its font engine are about a fifth of a
+ * second of loading that every start would otherwise pay before it answers.
+ */
+const loadPdfkit = () => import('pdfkit').then((module) => module.default);
+let pdfkit: ReturnType<typeof loadPdfkit> | undefined;
+
 async function drawInvoice(invoice: InvoiceRow, merchant: { name: string; email: string | null }): Promise<Buffer> {
+  const PDFDocument = await (pdfkit ??= loadPdfkit());
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: `Invoice ${invoice.invoice_number}`, Author: printable(merchant.name) } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
