@@ -11,7 +11,6 @@
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist');
@@ -36,6 +35,8 @@ async function stale(files) {
 const files = await sources();
 if (process.argv.includes('--if-stale') && !(await stale(files))) process.exit(0);
 const started = performance.now();
+// Loaded only when there is something to build: `npm start` runs this check before every start.
+const { build } = await import('esbuild');
 await rm(path.join(out, 'server'), { recursive: true, force: true });
 // The template goes first: one left by an interrupted build would not match the new migrations.
 await rm(path.join(out, 'pglite-template.json'), { force: true });
