@@ -58,20 +58,20 @@ export function tillEnv(port: number, dataDir: string, databaseUrl: string | und
   return childEnv;
 }
 
-/** Resolves once `workers` lines "Till is listening on … (worker K)" were printed. */
-async function waitForWorkers(workers: number, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
+/** Resolves once `workers` lines "Till is listening on …" (" (worker K)" with TILL_WORKERS) were printed: each once its process, job queue included, has started. */
+async function waitForStarted(workers: number, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (new Set(output().match(/\(worker \d+\)/g) ?? []).size < workers) {
+  while (new Set(output().match(/Till is listening on [^\n]*/g) ?? []).size < workers) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`Till exited (${child.exitCode ?? child.signalCode}) before its workers listened:\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`Till's ${workers} workers did not all listen within ${timeoutMs / 1000} s:\n${output()}`);
+      throw new Error(`Till exited (${child.exitCode ?? child.signalCode}) before it had started:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`Till's ${workers} process(es) did not all start within ${timeoutMs / 1000} s:\n${output()}`);
     await sleep(100);
   }
 }
 
 /**
- * Starts Till in a child process (see tillCommand) with a fresh data dir, waits for /healthz (and
- * for every worker with `TILL_WORKERS` in `env`) and reads the demo merchant's test keys. `env` is
+ * Starts Till in a child process (see tillCommand) with a fresh data dir, waits until it (every
+ * worker with `TILL_WORKERS` in `env`) says it is listening, then for /healthz, and reads the demo merchant's test keys. `env` is
  * laid over tillEnv's. `cwd` is the checkout whose Till runs (this one, or the BENCH_BASELINE
  * worktree).
  */
@@ -88,7 +88,9 @@ export async function spawnTill(databaseUrl: string | undefined, env: NodeJS.Pro
   };
   try {
     const url = `http://127.0.0.1:${port}`;
-    if (Number(env.TILL_WORKERS ?? 1) > 1) await waitForWorkers(Number(env.TILL_WORKERS), child, output);
+    // Every process has started, its job queue included (a server answers before its job queue has
+    // started; the rates measure a started Till, the cold-start part its start).
+    await waitForStarted(Number(env.TILL_WORKERS ?? 1), child, output);
     await waitForHttp(`${url}/healthz`, child, output);
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;
     return { url, merchantId: demo.merchantId, secretKey: demo.keys.test.secret, publishableKey: demo.keys.test.publishable, pid: child.pid, stop };
