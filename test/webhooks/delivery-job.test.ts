@@ -155,11 +155,16 @@ describe('the delivery job', () => {
       const [d] = await deliveriesOf(c.id);
       const [attempt] = await attemptsOf(d!.id);
       expect(d!.next_attempt_at!.getTime()).toBe(attempt!.attempted_at.getTime() + 60_000);
-      const { rows } = await t.database.sql.query(`SELECT start_after, singleton_key FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [
-        WEBHOOK_DELIVERY_QUEUE,
-        d!.id,
-      ]);
-      expect(rows).toHaveLength(1);
+      // The retry's job is queued once the attempt is recorded, in a statement of its own: look until it is there.
+      const retryJobs = async () =>
+        (
+          await t.database.sql.query(`SELECT start_after, singleton_key FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [
+            WEBHOOK_DELIVERY_QUEUE,
+            d!.id,
+          ])
+        ).rows;
+      await expect.poll(async () => (await retryJobs()).length, { timeout: 10_000, interval: 50 }).toBe(1);
+      const rows = await retryJobs();
       expect(new Date(rows[0].start_after).getTime()).toBe(d!.next_attempt_at!.getTime());
       expect(rows[0].singleton_key).toBe(`${d!.id}:1`);
     } finally {
