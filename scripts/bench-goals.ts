@@ -103,10 +103,50 @@ function postgresGoals(rows: RateRow[], target: string, suffix: string): Goal[] 
   ];
 }
 
-/** Figures reported without a goal: payments, 2 processes over 1, Till against the pg floor. */
+/** Issue 37's share of the pg floor per operation (c50): GET, create customer, create checkout session. */
+const FLOOR_SHARES: Array<[string, string, number]> = [
+  [GET, 'GET one plan', 0.75],
+  [CUSTOMER, 'create customer', 0.8],
+  [SESSION, 'create checkout session', 0.95],
+];
+/** A checkout session's p99 at most this many times the pg floor's. */
+const SESSION_P99_OF_FLOOR = 1.15;
+/** Full card payments per second on PostgreSQL (one process). */
+const PAYMENTS_PER_SEC = 150;
+
+/**
+ * Issue 37 on PostgreSQL at BENCH_CONNECTIONS: Till (`target`) against the pg floor (the same
+ * statements from bare node:http and node-postgres) measured in the same run.
+ */
+function floorGoals(rows: RateRow[], target: string, suffix: string): Goal[] {
+  const goals = FLOOR_SHARES.map(([op, what, share]) =>
+    ratioGoal(`PostgreSQL: ${what} ≥ ${share * 100}% of the pg floor${suffix}`, rate(rows, target, op), rate(rows, 'pg-floor', op), share, 'pg floor', true),
+  );
+  const name = `PostgreSQL: create checkout session p99 ≤ ${SESSION_P99_OF_FLOOR}× the pg floor's${suffix}`;
+  const ours = p99(rows, target, SESSION);
+  const floor = p99(rows, 'pg-floor', SESSION);
+  if (ours === undefined || floor === undefined) return [...goals, notMeasured(name, ours === undefined ? '' : 'pg floor ')];
+  const limit = SESSION_P99_OF_FLOOR * floor;
+  goals.push({ name, measured: `${fmt(ours, 1)} vs ${fmt(floor, 1)} ms`, ratio: limit / ours, met: ours <= limit, shown: times(ours / floor) });
+  return goals;
+}
+
+/** Full card payments on PostgreSQL, one process (issue 37: ≥ 150/s). */
+function paymentGoal(payments: PaymentRow[]): Goal {
+  const name = `PostgreSQL: full card payments ≥ ${PAYMENTS_PER_SEC}/s`;
+  const one = payments.find((p) => p.target === 'till-postgres');
+  if (!one) return notMeasured(name, '');
+  if (one.status !== 'ok') return { name, measured: `${one.status}: ${one.reason ?? ''}`, met: null };
+  return {
+    ...thresholdGoal(name, one.paymentsPerSec, PAYMENTS_PER_SEC, 'payments/s'),
+    measured: `${fmt(one.paymentsPerSec!, 0)} payments/s, p50 ${fmt(one.latencyMs!.p50, 1)} ms, p99 ${fmt(one.latencyMs!.p99, 1)} ms`,
+  };
+}
+
+/** Figures reported without a goal: payments with 2 processes, 2 processes over 1. */
 function reportedFigures({ rows, payments }: GoalInputs): Goal[] {
   const figures: Goal[] = [];
-  for (const p of payments) {
+  for (const p of payments.filter((p) => p.target === 'till-postgres-2')) {
     const name = `Full card payment, ${p.target === 'till-postgres-2' ? '2 processes' : 'PostgreSQL'} (reported)`;
     figures.push(
       p.status === 'ok'
@@ -119,17 +159,6 @@ function reportedFigures({ rows, payments }: GoalInputs): Goal[] {
     const two = rate(rows, 'till-postgres-2', op);
     if (one !== undefined && two !== undefined)
       figures.push({ name: `2 processes vs 1, ${op} (reported)`, measured: `${fmt(two, 0)} vs ${fmt(one, 0)} req/s`, shown: times(two / one) });
-  }
-  for (const op of [GET, CUSTOMER, SESSION]) {
-    const till = rate(rows, 'till-postgres', op);
-    const floor = rate(rows, 'pg-floor', op);
-    if (till !== undefined && floor !== undefined) {
-      figures.push({
-        name: `Till vs the pg floor (node:http + pg, Till's statements), ${op} (reported)`,
-        measured: `${fmt(till, 0)} vs ${fmt(floor, 0)} req/s, floor p99 ${fmt(p99(rows, 'pg-floor', op)!, 1)} ms`,
-        shown: `${fmt((100 * till) / floor, 0)}% of the floor`,
-      });
-    }
   }
   return figures;
 }
@@ -150,7 +179,31 @@ function pgliteGoals(rows: RateRow[], coldStarts: ColdStartRow[]): Goal[] {
     thresholdGoal('Cold npm start to first 200 ≤ 2.5 s, PGlite (fresh data dir)', seconds(cold?.medianMs), 2.5, 's', true),
     thresholdGoal('Restart npm start to first 200 ≤ 1 s, PGlite', seconds(cold?.restartMedianMs), 1, 's', true),
     ...pgliteFloor(coldStarts),
+    ...pgliteFloorRates(rows),
   ];
+}
+
+/** Till on PGlite beside the PGlite floor (node:http and PGlite, Till's statements) for each req/s goal, reported. */
+function pgliteFloorRates(rows: RateRow[]): Goal[] {
+  const c = PGLITE_SESSION_CONNECTIONS;
+  const measured: Array<[string, string, number | undefined]> = [
+    [GET, 'GET one plan', undefined],
+    [CUSTOMER, 'create customer', undefined],
+    [SESSION, `create checkout session at c${c}`, c],
+  ];
+  return measured.flatMap(([op, what, connections]) => {
+    const till = rate(rows, 'till-pglite', op, connections);
+    const floor = rate(rows, 'pglite-floor', op, connections);
+    if (floor === undefined) return [];
+    const p99s = `p99 ${fmt(p99(rows, 'pglite-floor', op, connections)!, 1)} ms`;
+    return [
+      {
+        name: `PGlite floor, ${what} (reported)`,
+        measured: till === undefined ? `${fmt(floor, 0)} req/s, ${p99s}` : `Till ${fmt(till, 0)} vs ${fmt(floor, 0)} req/s, floor ${p99s}`,
+        ...(till === undefined ? {} : { shown: `${fmt((100 * till) / floor, 0)}% of the floor` }),
+      },
+    ];
+  });
 }
 
 /** The PGlite floor's starts (node, PGlite and one statement behind node:http), reported beside the start goals. */
@@ -218,6 +271,9 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     ...pgliteGoals(rows, coldStarts),
     thresholdGoal('Cold npm start to first 200 ≤ 3 s, PostgreSQL', postgresCold?.status === 'ok' ? postgresCold.medianMs! / 1000 : undefined, 3, 's', true),
     ...(two ? postgresGoals(rows, 'till-postgres-2', ', 2 processes') : []),
+    ...floorGoals(rows, 'till-postgres', ''),
+    ...(rows.some((r) => r.target === 'till-postgres-metrics' && r.status === 'ok') ? floorGoals(rows, 'till-postgres-metrics', ', logs + metrics') : []),
+    paymentGoal(inputs.payments),
     ...observabilityCost(rows),
     ...tracingOffCost(rows, inputs.revisions),
     ...reportedFigures(inputs),

@@ -206,6 +206,7 @@ export type TargetName =
   | 'node-http'
   | 'pg-floor'
   | 'pg-floor-logged'
+  | 'pglite-floor'
   | 'prism';
 /** The baseline row each Till row is compared with (BENCH_BASELINE). */
 export const BASELINE_OF: Partial<Record<TargetName, TargetName>> = { 'till-pglite': 'baseline-pglite', 'till-postgres': 'baseline-postgres' };

@@ -20,7 +20,7 @@ import {
 import { PGLITE_SESSION_CONNECTIONS } from './bench-goals.js';
 import { benchPayments, type PaymentRow } from './bench-payments.js';
 import { benchWebhooks } from './bench-webhooks.js';
-import { type RunningTarget, startNodeHttp, startPgFloor, startPrismTarget, startTill, startTillOnPostgres } from './bench-targets.js';
+import { type RunningTarget, startNodeHttp, startPgFloor, startPgliteFloor, startPrismTarget, startTill, startTillOnPostgres } from './bench-targets.js';
 import { autocannonVersion, measure, OPERATIONS, type Row, type TargetName } from './bench-load.js';
 
 /** The parts a run measures (`BENCH_ONLY`, comma-separated); all by default. */
@@ -34,6 +34,8 @@ const PARTS = [
   'pg-floor',
   // The pg floor recording every request as a request log does at the least (issue 34's reference).
   'pg-floor-logged',
+  // node:http and PGlite sending Till's statements: the reference for PGlite's req/s goals (issue 37).
+  'pglite-floor',
   'prism',
   'payments',
   'cold-start',
@@ -45,7 +47,7 @@ const PARTS = [
 ] as const;
 export type Part = (typeof PARTS)[number];
 /** The parts whose selection alone does not probe PostgreSQL (the others need it probed first). */
-const WITHOUT_POSTGRES: readonly Part[] = ['till-pglite', 'node-http', 'prism'];
+const WITHOUT_POSTGRES: readonly Part[] = ['till-pglite', 'pglite-floor', 'node-http', 'prism'];
 const ONLY = (() => {
   const raw = process.env.BENCH_ONLY;
   if (!raw) return undefined;
@@ -114,7 +116,7 @@ async function benchTarget(rows: Row[], name: TargetName, start: () => Promise<R
     target = await start();
     for (const operation of OPERATIONS) rows.push({ ...(await measure(name, operation, target)), ...(round ? { round } : {}) });
     // PGlite's session goal is at 10 connections (issue 37): one more row, when the run's are not 10.
-    if (name.endsWith('pglite') && CONNECTIONS !== PGLITE_SESSION_CONNECTIONS)
+    if (name.includes('pglite') && CONNECTIONS !== PGLITE_SESSION_CONNECTIONS)
       rows.push({ ...(await measure(name, 'POST /v1/checkout-sessions', target, PGLITE_SESSION_CONNECTIONS)), ...(round ? { round } : {}) });
   } catch (error) {
     if (isInterrupted()) throw error;
@@ -136,6 +138,7 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
     }
   };
   await rounds('till-pglite', 'baseline-pglite', (cwd) => startTill(undefined, cwd));
+  await benchTarget(rows, 'pglite-floor', startPgliteFloor);
   const { unavailable } = postgres;
   if (unavailable) {
     for (const name of ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'till-postgres-bare', 'pg-floor', 'pg-floor-logged'] as const)

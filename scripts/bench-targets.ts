@@ -157,6 +157,34 @@ export async function startPrismTarget(): Promise<RunningTarget> {
   return { url: prism.url, headers: { Authorization: 'Bearer sk_test_bench' }, planId: String(PRISM_PLAN_ID), stop };
 }
 
+/**
+ * The PGlite floor: bare node:http and PGlite sending Till's own statements for each operation,
+ * prepared and taken in turn as Till takes its one connection (scripts/bench-pglite-floor-server.mjs),
+ * on a data directory Till made and seeded (then stopped): what this machine can do with the same
+ * embedded database work, the reference for PGlite's req/s goals.
+ */
+export async function startPgliteFloor(): Promise<RunningTarget> {
+  const till = await spawnTill(undefined);
+  try {
+    const planId = await createBenchPlan(till.url, { Authorization: `Bearer ${till.secretKey}` });
+    await till.stopProcess();
+    const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', 'bench-pglite-floor-server.mjs')], {
+      ...process.env,
+      TILL_DATA_DIR: till.dataDir,
+      MERCHANT_ID: String(till.merchantId),
+    });
+    const stopServer = onCleanup(`stop the PGlite floor (pid ${child.pid})`, () => stopChild(child, exited, 5000));
+    const url = await listeningUrl(child, output, 'the PGlite floor server').catch(async (error: unknown) => {
+      await stopServer();
+      throw error;
+    });
+    return { url, headers: {}, planId, stop: async () => (await stopServer(), await till.stop()) };
+  } catch (error) {
+    await till.stop();
+    throw error;
+  }
+}
+
 /** Till on a fresh PostgreSQL database of its own, dropped when it stops. */
 export async function startTillOnPostgres(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<RunningTarget> {
   const database = await createBenchDatabase();

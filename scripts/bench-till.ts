@@ -17,6 +17,10 @@ export interface TillProcess {
   publishableKey: string;
   /** The child's process id (for its CPU time); with TILL_WORKERS, the primary's. */
   pid: number | undefined;
+  /** Its data directory (removed by `stop`). */
+  dataDir: string;
+  /** Stops the process and keeps its data directory (for the PGlite floor). */
+  stopProcess: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -93,7 +97,16 @@ export async function spawnTill(databaseUrl: string | undefined, env: NodeJS.Pro
     await waitForStarted(Number(env.TILL_WORKERS ?? 1), child, output);
     await waitForHttp(`${url}/healthz`, child, output);
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;
-    return { url, merchantId: demo.merchantId, secretKey: demo.keys.test.secret, publishableKey: demo.keys.test.publishable, pid: child.pid, stop };
+    return {
+      url,
+      merchantId: demo.merchantId,
+      secretKey: demo.keys.test.secret,
+      publishableKey: demo.keys.test.publishable,
+      pid: child.pid,
+      dataDir,
+      stopProcess: stopServer,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
