@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import { pipelinedPool } from './pipelined-pool.js';
 import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
+import { PgliteSessionDialect } from './pglite-dialect.js';
 import { preparedStatements } from './pglite-statements.js';
 import { copyPgliteTemplate, pgliteDirectoryInUse } from './pglite-template.js';
 import { tracedPglite } from './traced-sql.js';
@@ -145,9 +145,10 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
     await lock?.release();
     throw err;
   }
-  // Each statement prepared once and run in one exchange (pglite-statements.ts), in a span of its own when tracing is on (traced-sql.ts).
+  // Each statement prepared once and run in one exchange (pglite-statements.ts), in a span of its own when tracing is on (traced-sql.ts);
+  // the session taken in turn, plain reads waiting for one turn sent together (pglite-dialect.ts).
   const statements = tracedPglite(preparedStatements(pglite));
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(statements as PGlite) });
+  const db = new Kysely<Database>({ dialect: new PgliteSessionDialect(statements) });
   const listeners = listenerSet((channel, handlers) => listenPglite(pglite, db, channel, handlers));
   return {
     db,

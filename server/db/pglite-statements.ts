@@ -15,7 +15,17 @@ export interface PgliteStatements {
   query: PGlite['query'];
   exec: PGlite['exec'];
   close: PGlite['close'];
+  /** Several statements in one exchange, each answered on its own (see preparedStatements); untraced. */
+  queryMany(statements: readonly Statement[]): Promise<Answer[]>;
 }
+
+/** A statement and its values. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+/** One statement's answer in a batch: its result, or the error it alone failed with. */
+export type Answer = { result: Results; error?: undefined } | { error: unknown; result?: undefined };
 
 /** Prepared statements kept at most; the oldest is closed past it. */
 const MAX_PREPARED = 500;
@@ -77,6 +87,25 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
 };
 
 /**
+ * An exchange's messages cut into each statement's: up to and with the ReadyForQuery its Sync
+ * brought. After an error the engine sends one ReadyForQuery more; no statement's messages begin
+ * with one, so those between two statements are skipped.
+ */
+function segments(messages: Message[]): Message[][] {
+  const cut: Message[][] = [];
+  let current: Message[] = [];
+  for (const message of messages) {
+    if (message.name === 'readyForQuery' && current.length === 0) continue;
+    current.push(message);
+    if (message.name === 'readyForQuery') {
+      cut.push(current);
+      current = [];
+    }
+  }
+  return cut;
+}
+
+/**
  * `query` in one exchange (prepared once per text), `exec` and `close` as PGlite's. An INSERT with
  * `ON CONFLICT` is described once (for its parameter types) but always run as the unnamed
  * statement: PostgreSQL moves a prepared statement to a generic plan after five runs, and a generic
@@ -108,10 +137,10 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
   }
 
   /**
-   * Binds and runs a prepared statement in one exchange; without one, or for an `ON CONFLICT`,
+   * The messages that bind and run a prepared statement; without one, or for an `ON CONFLICT`,
    * `text` as the unnamed statement (its values serialized by the prepared one's types).
    */
-  async function run(text: string, values: unknown[], statement: Prepared | undefined): Promise<Results> {
+  function runMessages(text: string, values: unknown[], statement: Prepared | undefined): Uint8Array[] {
     const paramTypes = statement?.paramTypes ?? [];
     const named = statement && !ON_CONFLICT.test(text) ? statement.name : undefined;
     const texts = values.map((value, i) => {
@@ -120,14 +149,12 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
       return serializer ? serializer(value) : String(value);
     });
     const head = named ? [] : [serialize.parse({ text, types: paramTypes })];
-    const messages = await exchange([
-      ...head,
-      serialize.bind({ statement: named ?? '', values: texts }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-    ]);
-    return resultOf(messages, codecs.parsers);
+    return [...head, serialize.bind({ statement: named ?? '', values: texts }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
+  }
+
+  /** Binds and runs a statement in one exchange (see runMessages). */
+  async function run(text: string, values: unknown[], statement: Prepared | undefined): Promise<Results> {
+    return resultOf(await exchange(runMessages(text, values, statement)), codecs.parsers);
   }
 
   async function query(text: string, values: unknown[] = []): Promise<Results> {
@@ -144,8 +171,44 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
     }
   }
 
+  /**
+   * Statements prepared first (each once), then all run in one exchange, each with its own Sync:
+   * the engine answers them one after another exactly as if sent apart, and an error is its
+   * statement's alone. One whose prepared form went stale runs again on its own.
+   */
+  async function queryMany(statements: readonly Statement[]): Promise<Answer[]> {
+    const answers: Array<Answer | undefined> = [];
+    const parts: Uint8Array[] = [];
+    const sent: number[] = [];
+    for (const [i, { text, values }] of statements.entries()) {
+      try {
+        const statement = values.length === 0 ? undefined : (prepared.get(text) ?? (await prepare(text)));
+        parts.push(...runMessages(text, values, statement));
+        sent.push(i);
+      } catch (error) {
+        answers[i] = { error };
+      }
+    }
+    const messages = sent.length ? (await pglite.execProtocol(concat(parts), { syncToFs: false, throwOnError: false })).messages : [];
+    const answered = segments(messages);
+    for (const [k, i] of sent.entries()) {
+      const own = answered[k];
+      const failed = own?.find((m) => m.name === 'error');
+      if (!own || !(failed || own.some((m) => m.name === 'commandComplete' || m.name === 'emptyQuery'))) continue;
+      if (!failed) answers[i] = { result: resultOf(own, codecs.parsers) };
+      else if (CACHED_PLAN_CHANGED.test(String((failed as unknown as Error).message)))
+        answers[i] = await query(statements[i]!.text, statements[i]!.values).then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
+      else answers[i] = { error: failed };
+    }
+    return answers.map((answer) => answer ?? { error: new Error('PGlite did not answer this statement of its exchange') });
+  }
+
   return {
     query: ((text: string, values?: unknown[]) => pglite.runExclusive(() => query(text, values))) as PGlite['query'],
+    queryMany: (statements) => pglite.runExclusive(() => queryMany(statements)),
     exec: (text, options) => pglite.exec(text, options),
     close: () => pglite.close(),
   };

@@ -35,5 +35,7 @@ export function tracedPglite(statements: PgliteStatements): PgliteStatements {
     query: ((text: string, values?: unknown[], options?: unknown) => sqlSpan(text, () => statements.query(text, values, options as never))) as PGlite['query'],
     exec: (text, options) => sqlSpan(text, () => statements.exec(text, options)),
     close: () => statements.close(),
+    // Its statements' spans are made by whoever queued them (pglite-dialect.ts).
+    queryMany: (many) => statements.queryMany(many),
   };
 }

@@ -51,6 +51,24 @@ describe('prepared PGlite statements', () => {
     expect((await statements.query('SELECT name FROM things WHERE id = $1', [1])).rows).toEqual([{ name: 'tea' }]);
   });
 
+  it('answer statements sent in one exchange each on its own: one failing as it runs fails alone, the ones after it are answered', async () => {
+    const divide = 'SELECT 10 / $1::int AS n';
+    const answers = await statements.queryMany([1, 0, 2, 0, 5].map((d) => ({ text: divide, values: [d] })));
+    expect(answers.map((a) => (a.error ? (a.error as { code?: string }).code : a.result!.rows))).toEqual([
+      [{ n: 10 }],
+      '22012',
+      [{ n: 5 }],
+      '22012',
+      [{ n: 2 }],
+    ]);
+    const unknown = await statements.queryMany([
+      { text: 'SELECT nope FROM things WHERE id = $1', values: [1] },
+      { text: divide, values: [10] },
+    ]);
+    expect(unknown[0]!.error).toMatchObject({ code: '42703' });
+    expect(unknown[1]!.result!.rows).toEqual([{ n: 1 }]);
+  });
+
   it('keep working past the most statements it holds prepared', async () => {
     for (let i = 0; i < 520; i++) expect((await statements.query(`SELECT $1::int + ${i} AS n`, [1])).rows).toEqual([{ n: 1 + i }]);
     expect((await statements.query('SELECT $1::int + 0 AS n', [2])).rows).toEqual([{ n: 2 }]);
