@@ -1,10 +1,12 @@
 // The bench's floor on PGlite (the pglite-floor target of scripts/bench-targets.ts): bare node:http
 // and PGlite, in this process, sending Till's own statements for each measured operation
 // (scripts/bench-floor-statements.mjs), with Till's own economy on PGlite (each statement prepared
-// once and run in one exchange: dist/server/db/pglite-statements.js) and its one connection taken
-// in turn, as Till's Kysely dialect takes it: a statement alone, or a transaction from `begin` to
-// `commit`. Nothing else: no Express, validation, authentication, Kysely or views. What Till on
-// PGlite reaches is then a share of what this machine can do with the same embedded database work.
+// once: dist/server/db/pglite-statements.js) and its one session taken in turn, as Till's Kysely
+// dialect takes it (dist/server/db/pglite-dialect.js): a transaction from `begin` to `commit`,
+// and the single statements (the plan, the customer, the claim and the store) that wait for one
+// turn all in the next, in one exchange. Nothing else: no Express, validation, authentication,
+// Kysely or views. What Till on PGlite reaches is then a share of what this machine can do with
+// the same embedded database work.
 //
 // Environment: TILL_DATA_DIR (a data directory Till made, Till stopped), MERCHANT_ID. Prints
 // PORT=<port> once listening.
@@ -42,7 +44,29 @@ function withConnection(work) {
   );
   return done;
 }
-const query = (text, values) => withConnection(() => db.query(text, values));
+
+/** Single statements waiting for a turn of the session; all that wait go in the next one. */
+let waiting = [];
+function query(text, values) {
+  return new Promise((resolve, reject) => {
+    if (waiting.push({ text, values, resolve, reject }) > 1) return;
+    void withConnection(
+      () =>
+        new Promise((sent) =>
+          setImmediate(() => {
+            const batch = waiting;
+            waiting = [];
+            db.queryMany(batch)
+              .then(
+                (answers) => batch.forEach((s, i) => (answers[i].error === undefined ? s.resolve(answers[i].result) : s.reject(answers[i].error))),
+                (error) => batch.forEach((s) => s.reject(error)),
+              )
+              .finally(sent);
+          }),
+        ),
+    );
+  });
+}
 
 async function createSession(input, key, body) {
   const now = new Date();

@@ -2,12 +2,12 @@
 // sent together. PGlite is one session in this process. A transaction holds it from `begin` to
 // `commit`, and any other statement (a write, a lock, session state) holds it for the rest of its
 // Kysely connection, as kysely-pglite-dialect's driver does. A plain read outside a transaction
-// (pipelined-pool.ts's `plainRead`: it takes no row lock and leaves nothing behind) holds it for
-// no longer than itself, so the reads that wait for one turn of the session all go in the next
-// turn, in one exchange with the engine (PgliteStatements.queryMany): each is answered on its own,
-// an error is its own. One exchange in place of many saves PGlite's JavaScript around each, and
-// the engine runs them back to back. This is the PGlite side of the shared connections that carry
-// plain reads on PostgreSQL.
+// (pipelined-pool.ts's `plainRead`: it takes no row lock and leaves nothing behind), or a write
+// marked SHARED_WRITE (its doc says why it may share), holds it for no longer than itself, so those
+// that wait for one turn of the session all go in the next turn, in one exchange with the engine
+// (PgliteStatements.queryMany): each is answered on its own, an error is its own. One exchange in
+// place of many saves PGlite's JavaScript around each, and the engine runs them back to back.
+// This is the PGlite side of the shared connections that carry the same statements on PostgreSQL.
 import type { Results } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -24,11 +24,11 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { plainRead } from './pipelined-pool.js';
+import { plainRead, SHARED_WRITE } from './pipelined-pool.js';
 import type { PgliteStatements, Statement } from './pglite-statements.js';
 import { sqlSpan } from './traced-sql.js';
 
-/** Reads sent in one exchange at most. */
+/** Statements sent in one exchange at most. */
 const MAX_BATCH = 64;
 
 /** The session, taken in turn: first come, first served. */
@@ -47,7 +47,7 @@ class SessionTurns {
 
 type Queued = Statement & { resolve: (result: Results) => void; reject: (error: unknown) => void };
 
-/** Plain reads waiting for a turn of the session; all that wait go in the next one. */
+/** Statements that need not hold the session (see above), waiting for a turn of it; all that wait go in the next one. */
 class ReadBatches {
   private queued: Queued[] = [];
   private waiting = false;
@@ -84,7 +84,7 @@ class ReadBatches {
   }
 }
 
-/** A Kysely connection: plain reads go with the next batch until anything else takes the session for the rest of it. */
+/** A Kysely connection: plain reads and shared writes go with the next batch until anything else takes the session for the rest of it. */
 class SessionConnection implements DatabaseConnection {
   private turn: Promise<() => void> | undefined;
 
@@ -97,7 +97,7 @@ class SessionConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const values = [...compiled.parameters];
     const result =
-      this.turn === undefined && plainRead(compiled.sql)
+      this.turn === undefined && (plainRead(compiled.sql) || compiled.sql.endsWith(SHARED_WRITE))
         ? await sqlSpan(compiled.sql, () => this.reads.run(compiled.sql, values))
         : await this.held(compiled.sql, values);
     const rows = result.rows as R[];
