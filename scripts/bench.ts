@@ -27,6 +27,9 @@
  *                     (bench-floor-server.mjs): the ceiling of this machine for the same database work
  *   pg-floor-logged   the pg floor also writing a request log row per request with Till's batch
  *                     statement, in turn with pg-floor: what a request log costs whoever writes it
+ *   pglite-floor      bare `node:http` and PGlite in one process sending Till's own statements, with
+ *                     Till's economies on PGlite (bench-pglite-floor-server.mjs), on a data
+ *                     directory Till made: the ceiling of this machine for the same embedded work
  *   prism             the Prism mock of the contract (`scripts/mock.mjs`), validating every request
  *
  * It prints req/s, p50 and p99 latency and non-2xx counts per target and operation, with req/s
@@ -97,7 +100,7 @@ import { addRatios, paymentAndStartProblems, printReport, type Report, rowProble
 const help = `Usage: [SETTING=value ...] npm run bench
 
 Measures Till's throughput and latency (PGlite, PostgreSQL, two workers) beside node:http, the
-PostgreSQL floor and the Prism mock; then full card payments, cold starts, webhook delivery and the
+PostgreSQL and PGlite floors and the Prism mock; then full card payments, cold starts, webhook delivery and the
 invoice list; prints each goal with its ratio and writes out/bench/results.json and results.md.
 Exit 1 when a part could not be measured or too many answers failed (a missed goal is reported, not
 an exit status). It takes no flags but --help; its settings are environment variables:
@@ -112,7 +115,7 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
                           till-postgres-2, till-postgres-metrics (TILL_METRICS_TOKEN set), till-postgres-bare
                           (TILL_REQUEST_LOGS=off, no metrics), node-http,
-                          pg-floor, pg-floor-logged, prism, payments, cold-start, webhooks, invoices, clock,
+                          pg-floor, pg-floor-logged, pglite-floor, prism, payments, cold-start, webhooks, invoices, clock,
                           dashboard
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
