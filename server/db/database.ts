@@ -148,22 +148,24 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
   // Each statement prepared once and run in one exchange (pglite-statements.ts), in a span of its own when tracing is on (traced-sql.ts);
   // the session taken in turn, plain reads waiting for one turn sent together (pglite-dialect.ts).
   const statements = tracedPglite(preparedStatements(pglite));
-  const db = new Kysely<Database>({ dialect: new PgliteSessionDialect(statements) });
+  const dialect = new PgliteSessionDialect(statements);
+  const db = new Kysely<Database>({ dialect });
   const listeners = listenerSet((channel, handlers) => listenPglite(pglite, db, channel, handlers));
   return {
     db,
     kind: 'pglite',
     listen: listeners.listen,
+    // In turns of the session of their own, never inside a transaction (pglite-dialect.ts).
     sql: {
       async query(text, values) {
-        const r = await statements.query(text, values as any[]);
+        const r = await dialect.alone(() => statements.query(text, values as any[]));
         return { rows: r.rows as any[], rowCount: r.affectedRows ?? r.rows.length };
       },
       async exec(text) {
-        await statements.exec(text);
+        await dialect.alone(() => statements.exec(text));
       },
       async execRows(text) {
-        const results = await statements.exec(text);
+        const results = await dialect.alone(() => statements.exec(text));
         return { rows: (results[results.length - 1]?.rows as any[]) ?? [] };
       },
     },

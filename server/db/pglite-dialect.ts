@@ -122,12 +122,11 @@ class SessionConnection implements DatabaseConnection {
 }
 
 class PgliteDriver implements Driver {
-  private readonly turns = new SessionTurns();
-  private readonly reads: ReadBatches;
-
-  constructor(private readonly statements: PgliteStatements) {
-    this.reads = new ReadBatches(this.turns, statements);
-  }
+  constructor(
+    private readonly statements: PgliteStatements,
+    private readonly turns: SessionTurns,
+    private readonly reads: ReadBatches,
+  ) {}
 
   async init(): Promise<void> {}
 
@@ -158,12 +157,32 @@ class PgliteDriver implements Driver {
 
 /** Kysely's dialect for Till's PGlite session (see above). */
 export class PgliteSessionDialect implements Dialect {
-  constructor(private readonly statements: PgliteStatements) {}
+  private readonly turns = new SessionTurns();
+  private readonly reads: ReadBatches;
+
+  constructor(private readonly statements: PgliteStatements) {
+    this.reads = new ReadBatches(this.turns, statements);
+  }
+
+  /**
+   * Runs `work` (statements sent to PGlite without Kysely: the job queue's, the rate limiter's) in
+   * a turn of the session of its own, so none of them runs inside a Kysely transaction. `work`
+   * must not wait for a Kysely statement.
+   */
+  async alone<T>(work: () => Promise<T>): Promise<T> {
+    const end = await this.turns.take();
+    try {
+      return await work();
+    } finally {
+      end();
+    }
+  }
+
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PgliteDriver(this.statements);
+    return new PgliteDriver(this.statements, this.turns, this.reads);
   }
   createQueryCompiler(): QueryCompiler {
     return new PostgresQueryCompiler();

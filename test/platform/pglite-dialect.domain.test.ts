@@ -4,6 +4,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { type Generated, Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database.js';
 import { PgliteSessionDialect } from '../../server/db/pglite-dialect.js';
 import { preparedStatements } from '../../server/db/pglite-statements.js';
 
@@ -98,5 +99,31 @@ describe("Till's PGlite session", () => {
     await sql`ALTER TABLE things ADD COLUMN note text`.execute(db);
     const answers = await Promise.all([all(), all(), byOwner(3)]);
     for (const answer of answers.slice(0, 2)) expect(Object.keys((answer as { rows: object[] }).rows[0]!)).toContain('note');
+  });
+
+  it('runs the plain SQL runner (the job queue’s, the rate limiter’s) in a turn of its own, never inside a transaction', async () => {
+    const database = await openDatabase({});
+    try {
+      await database.sql.exec('CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL)');
+      let finish!: () => void;
+      const gate = new Promise<void>((resolve) => (finish = resolve));
+      const failing = database.db.transaction().execute(async (trx) => {
+        await sql`SELECT 1`.execute(trx);
+        await gate;
+        throw new Error('rolled back');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const insert = database.sql.query('INSERT INTO jobs (state) VALUES ($1) RETURNING id', ['created']);
+      const inserted = settled(insert);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(inserted()).toBe(false);
+      finish();
+      await expect(failing).rejects.toThrow('rolled back');
+      await insert;
+      // Not rolled back with the transaction: it ran after it, on its own.
+      expect((await database.sql.query('SELECT state FROM jobs', [])).rows).toEqual([{ state: 'created' }]);
+    } finally {
+      await database.close();
+    }
   });
 });
