@@ -16,21 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import {
-  CLAIM,
-  claimValues,
-  CUSTOMER,
-  customerValues,
-  envelope,
-  MARK,
-  markValues,
-  PLAN,
-  SESSION,
-  sessionAnswer,
-  sessionValues,
-  STORE,
-  storeValues,
-} from './bench-floor-statements.mjs';
+import * as till from './bench-floor-statements.mjs';
 
 const merchantId = Number(process.env.MERCHANT_ID);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true });
@@ -118,7 +104,7 @@ async function together(client, queries) {
 
 async function createSession(input, key, body) {
   const now = new Date();
-  await sharedQuery('claim', CLAIM, claimValues(merchantId, key, body, now));
+  await sharedQuery('claim', till.CLAIM, till.claimValues(merchantId, key, body, now));
   const client = await pool.connect();
   let session;
   try {
@@ -127,19 +113,19 @@ async function createSession(input, key, body) {
       {
         rows: [session],
       },
-    ] = await together(client, ['begin', { name: 'session', text: SESSION, values: sessionValues(merchantId, input, now) }]);
-    await together(client, [{ name: 'mark', text: MARK, values: markValues(merchantId, key) }, 'commit']);
+    ] = await together(client, ['begin', { name: 'session', text: till.SESSION, values: till.sessionValues(merchantId, input, now) }]);
+    await together(client, [{ name: 'mark', text: till.MARK, values: till.markValues(merchantId, key) }, 'commit']);
   } finally {
     client.release();
   }
-  const answer = sessionAnswer(session);
-  await sharedQuery('store', STORE, storeValues(merchantId, key, answer));
+  const answer = till.sessionAnswer(session);
+  await sharedQuery('store', till.STORE, till.storeValues(merchantId, key, answer));
   return answer;
 }
 
 async function createCustomer(input) {
-  const { rows } = await sharedQuery('customer', CUSTOMER, customerValues(merchantId, input));
-  return envelope(rows[0]);
+  const { rows } = await sharedQuery('customer', till.CUSTOMER, till.customerValues(merchantId, input));
+  return till.envelope(rows[0]);
 }
 
 const server = http.createServer((req, res) => {
@@ -153,7 +139,7 @@ const server = http.createServer((req, res) => {
   const failed = (error) => json(500, JSON.stringify({ error: String(error?.message ?? error) }));
   if (req.method === 'GET') {
     const id = Number(req.url.split('/').pop());
-    sharedQuery('plan', PLAN, [merchantId, id]).then(({ rows }) => json(rows.length ? 200 : 404, envelope(rows[0])), failed);
+    sharedQuery('plan', till.PLAN, [merchantId, id]).then(({ rows }) => json(rows.length ? 200 : 404, till.envelope(rows[0])), failed);
     return;
   }
   const chunks = [];

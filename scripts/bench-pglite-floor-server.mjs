@@ -1,8 +1,8 @@
 // The bench's floor on PGlite (the pglite-floor target of scripts/bench-targets.ts): bare node:http
 // and PGlite, in this process, sending Till's own statements for each measured operation
 // (scripts/bench-floor-statements.mjs), with Till's own economy on PGlite (each statement prepared
-// once: dist/server/db/pglite-statements.js) and its one session taken in turn, as Till's Kysely
-// dialect takes it (dist/server/db/pglite-dialect.js): a transaction from `begin` to `commit`,
+// once: dist/server/db/pglite-statements.js) and its one session taken in turn by Till's own
+// turns and batches (dist/server/db/pglite-dialect.js): a transaction from `begin` to `commit`,
 // and the single statements (the plan, the customer, the claim and the store) that wait for one
 // turn all in the next, in one exchange. Nothing else: no Express, validation, authentication,
 // Kysely or views. What Till on PGlite reaches is then a share of what this machine can do with
@@ -13,84 +13,43 @@
 import http from 'node:http';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { SessionTurns, SharedBatches } from '../dist/server/db/pglite-dialect.js';
 import { preparedStatements } from '../dist/server/db/pglite-statements.js';
-import {
-  CLAIM,
-  claimValues,
-  CUSTOMER,
-  customerValues,
-  envelope,
-  MARK,
-  markValues,
-  PLAN,
-  SESSION,
-  sessionAnswer,
-  sessionValues,
-  STORE,
-  storeValues,
-} from './bench-floor-statements.mjs';
+import * as till from './bench-floor-statements.mjs';
 
 const merchantId = Number(process.env.MERCHANT_ID);
 const pglite = await PGlite.create({ dataDir: path.join(process.env.TILL_DATA_DIR, 'pglite') });
 const db = preparedStatements(pglite);
 
-/** The one connection, taken in turn (first come, first served) and held for `work`. */
-let turn = Promise.resolve();
-function withConnection(work) {
-  const done = turn.then(work);
-  turn = done.then(
-    () => undefined,
-    () => undefined,
-  );
-  return done;
-}
-
-/** Single statements waiting for a turn of the session; all that wait go in the next one. */
-let waiting = [];
-function query(text, values) {
-  return new Promise((resolve, reject) => {
-    if (waiting.push({ text, values, resolve, reject }) > 1) return;
-    void withConnection(
-      () =>
-        new Promise((sent) =>
-          setImmediate(() => {
-            const batch = waiting;
-            waiting = [];
-            db.queryMany(batch)
-              .then(
-                (answers) => batch.forEach((s, i) => (answers[i].error === undefined ? s.resolve(answers[i].result) : s.reject(answers[i].error))),
-                (error) => batch.forEach((s) => s.reject(error)),
-              )
-              .finally(sent);
-          }),
-        ),
-    );
-  });
-}
+// Till's own turns of the session, and its batches of the single statements that wait for one.
+const turns = new SessionTurns();
+const batches = new SharedBatches(turns, db);
+const query = (text, values) => batches.run(text, values);
 
 async function createSession(input, key, body) {
   const now = new Date();
-  await query(CLAIM, claimValues(merchantId, key, body, now));
-  const session = await withConnection(async () => {
+  await query(till.CLAIM, till.claimValues(merchantId, key, body, now));
+  const end = await turns.take();
+  let session;
+  try {
     await db.query('begin');
-    try {
-      const { rows } = await db.query(SESSION, sessionValues(merchantId, input, now));
-      await db.query(MARK, markValues(merchantId, key));
-      await db.query('commit');
-      return rows[0];
-    } catch (error) {
-      await db.query('rollback');
-      throw error;
-    }
-  });
-  const answer = sessionAnswer(session);
-  await query(STORE, storeValues(merchantId, key, answer));
+    session = (await db.query(till.SESSION, till.sessionValues(merchantId, input, now))).rows[0];
+    await db.query(till.MARK, till.markValues(merchantId, key));
+    await db.query('commit');
+  } catch (error) {
+    await db.query('rollback');
+    throw error;
+  } finally {
+    end();
+  }
+  const answer = till.sessionAnswer(session);
+  await query(till.STORE, till.storeValues(merchantId, key, answer));
   return answer;
 }
 
 async function createCustomer(input) {
-  const { rows } = await query(CUSTOMER, customerValues(merchantId, input));
-  return envelope(rows[0]);
+  const { rows } = await query(till.CUSTOMER, till.customerValues(merchantId, input));
+  return till.envelope(rows[0]);
 }
 
 const server = http.createServer((req, res) => {
@@ -101,7 +60,7 @@ const server = http.createServer((req, res) => {
   const failed = (error) => json(500, JSON.stringify({ error: String(error?.message ?? error) }));
   if (req.method === 'GET') {
     const id = Number(req.url.split('/').pop());
-    query(PLAN, [merchantId, id]).then(({ rows }) => json(rows.length ? 200 : 404, envelope(rows[0])), failed);
+    query(till.PLAN, [merchantId, id]).then(({ rows }) => json(rows.length ? 200 : 404, till.envelope(rows[0])), failed);
     return;
   }
   const chunks = [];

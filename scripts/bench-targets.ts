@@ -168,17 +168,11 @@ export async function startPgliteFloor(): Promise<RunningTarget> {
   try {
     const planId = await createBenchPlan(till.url, { Authorization: `Bearer ${till.secretKey}` });
     await till.stopProcess();
-    const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', 'bench-pglite-floor-server.mjs')], {
-      ...process.env,
+    const floor = await startFloorServer('bench-pglite-floor-server.mjs', 'the PGlite floor', {
       TILL_DATA_DIR: till.dataDir,
       MERCHANT_ID: String(till.merchantId),
     });
-    const stopServer = onCleanup(`stop the PGlite floor (pid ${child.pid})`, () => stopChild(child, exited, 5000));
-    const url = await listeningUrl(child, output, 'the PGlite floor server').catch(async (error: unknown) => {
-      await stopServer();
-      throw error;
-    });
-    return { url, headers: {}, planId, stop: async () => (await stopServer(), await till.stop()) };
+    return { url: floor.url, headers: {}, planId, stop: async () => (await floor.stop(), await till.stop()) };
   } catch (error) {
     await till.stop();
     throw error;
@@ -213,6 +207,17 @@ async function createBenchPlan(url: string, headers: Record<string, string>): Pr
   return idOf(plan.json);
 }
 
+/** A floor server (`scripts/<script>`) in a child process, with `env` over this one's; stopped by its `stop`. */
+async function startFloorServer(script: string, what: string, env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', script)], { ...process.env, ...env });
+  const stop = onCleanup(`stop ${what} (pid ${child.pid})`, () => stopChild(child, exited, 5000));
+  const url = await listeningUrl(child, output, `${what} server`).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url, stop };
+}
+
 /** The URL a child server listens on, once it printed `PORT=<port>` (within 10 s). */
 async function listeningUrl(child: ChildProcess, output: () => string, what: string): Promise<string> {
   const deadline = Date.now() + 10_000;
@@ -236,19 +241,13 @@ export async function startPgFloor(env: NodeJS.ProcessEnv = {}): Promise<Running
   try {
     const till = await spawnTill(database.url);
     const planId = await createBenchPlan(till.url, { Authorization: `Bearer ${till.secretKey}` }).finally(() => till.stop());
-    const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', 'bench-floor-server.mjs')], {
-      ...process.env,
+    const floor = await startFloorServer('bench-floor-server.mjs', 'the pg floor', {
       DATABASE_URL: database.url,
       MERCHANT_ID: String(till.merchantId),
       PLAN_ID: planId,
       ...env,
     });
-    const stopServer = onCleanup(`stop the pg floor (pid ${child.pid})`, () => stopChild(child, exited, 5000));
-    const url = await listeningUrl(child, output, 'the pg floor server').catch(async (error: unknown) => {
-      await stopServer();
-      throw error;
-    });
-    return { url, headers: {}, planId, stop: async () => (await stopServer(), await database.drop()) };
+    return { url: floor.url, headers: {}, planId, stop: async () => (await floor.stop(), await database.drop()) };
   } catch (error) {
     await database.drop();
     throw error;

@@ -32,7 +32,7 @@ import { sqlSpan } from './traced-sql.js';
 const MAX_BATCH = 64;
 
 /** The session, taken in turn: first come, first served. */
-class SessionTurns {
+export class SessionTurns {
   private last: Promise<void> = Promise.resolve();
 
   /** Resolves, once it is the caller's turn, with what ends that turn. */
@@ -48,7 +48,7 @@ class SessionTurns {
 type Queued = Statement & { resolve: (result: Results) => void; reject: (error: unknown) => void };
 
 /** Statements that need not hold the session (see above), waiting for a turn of it; all that wait go in the next one. */
-class ReadBatches {
+export class SharedBatches {
   private queued: Queued[] = [];
   private waiting = false;
 
@@ -91,7 +91,7 @@ class SessionConnection implements DatabaseConnection {
   constructor(
     private readonly statements: PgliteStatements,
     private readonly turns: SessionTurns,
-    private readonly reads: ReadBatches,
+    private readonly reads: SharedBatches,
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -125,7 +125,7 @@ class PgliteDriver implements Driver {
   constructor(
     private readonly statements: PgliteStatements,
     private readonly turns: SessionTurns,
-    private readonly reads: ReadBatches,
+    private readonly reads: SharedBatches,
   ) {}
 
   async init(): Promise<void> {}
@@ -158,10 +158,10 @@ class PgliteDriver implements Driver {
 /** Kysely's dialect for Till's PGlite session (see above). */
 export class PgliteSessionDialect implements Dialect {
   private readonly turns = new SessionTurns();
-  private readonly reads: ReadBatches;
+  private readonly reads: SharedBatches;
 
   constructor(private readonly statements: PgliteStatements) {
-    this.reads = new ReadBatches(this.turns, statements);
+    this.reads = new SharedBatches(this.turns, statements);
   }
 
   /**
