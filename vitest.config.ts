@@ -38,7 +38,17 @@ const project = (name: string, include: string[], settings: TestProjectInlineCon
 // (a project's `isolate` only decides whether modules are reset), so these projects run on worker
 // threads that are kept (poolOptions.threads below), while processes and postgres keep a fresh
 // forked process per file: they start servers in-process, with their signal handlers and workers.
-const shared = { pool: 'threads', isolate: false } as const;
+//
+// TILL_TEST_POOL=forks runs those projects on kept forked processes instead (one per worker,
+// modules shared across its files as on threads), and defines only them: the processes and
+// postgres projects need a fresh process per file, which forks with isolate off would not give.
+// CI's Node 24 run uses it: Node 24's V8 can abort the whole process (`Check failed:
+// jit_page.has_value()`) when PGlite's WebAssembly is compiled and freed in worker threads at
+// once (nodejs/node#64500), and a forked process keeps a V8 of its own.
+const forks = process.env.TILL_TEST_POOL === 'forks';
+const shared = { pool: forks ? 'forks' : 'threads', isolate: false } as const;
+/** Projects that start servers in-process (a fresh process per file): left out of a forks run. */
+const ownProcess = (p: TestProjectInlineConfiguration): TestProjectInlineConfiguration[] => (forks ? [] : [p]);
 
 export default defineConfig({
   test: {
@@ -49,7 +59,7 @@ export default defineConfig({
     // Two test files at once even on a 2-core machine (vitest's default there is one): much of a
     // file's time is waiting (servers starting, browsers, webhooks, clocks), so two overlap well.
     // Every file has a database of its own, on PGlite and on PostgreSQL alike.
-    poolOptions: { threads: { isolate: false } },
+    poolOptions: { threads: { isolate: false }, forks: { isolate: !forks } },
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
     reporters: process.env.VITEST_JSON ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]] : ['default'],
     projects: [
@@ -59,8 +69,8 @@ export default defineConfig({
       project('domain', ['test/**/*.domain.test.ts'], shared),
       project('api', ['test/**/*.test.ts'], { ...shared, exclude: KINDS }),
       project('browser', ['test/**/*.browser.test.ts'], { ...shared, testTimeout: 60_000 }),
-      project('processes', ['test/**/*.process.test.ts'], { testTimeout: 90_000 }),
-      ...(process.env.DATABASE_URL ? [project('postgres', ['test/**/*.pg.test.ts'], { testTimeout: 60_000 })] : []),
+      ...ownProcess(project('processes', ['test/**/*.process.test.ts'], { testTimeout: 90_000 })),
+      ...(process.env.DATABASE_URL ? ownProcess(project('postgres', ['test/**/*.pg.test.ts'], { testTimeout: 60_000 })) : []),
       project('fuzz', ['test/fuzz/**/*.test.ts'], shared),
       project('sdk', ['sdk/test/**/*.test.ts'], { ...shared, testTimeout: 60_000 }),
     ],
