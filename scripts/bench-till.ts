@@ -73,6 +73,9 @@ async function waitForStarted(workers: number, child: ChildProcess, output: () =
   }
 }
 
+/** BENCH_TILL_NODE_ARGS: Node's flags for every Till the bench starts (`--cpu-prof` is refused in NODE_OPTIONS). */
+const tillNodeArgs = (): string[] => (process.env.BENCH_TILL_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 /**
  * Starts Till in a child process (see tillCommand) with a fresh data dir, waits until it (every
  * worker with `TILL_WORKERS` in `env`) says it is listening, then for /healthz, and reads the demo merchant's test keys. `env` is
@@ -84,7 +87,7 @@ export async function spawnTill(databaseUrl: string | undefined, env: NodeJS.Pro
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-'));
   const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   const port = (await freePort()) as number;
-  const { child, output, exited } = spawnTracked(process.execPath, command, tillEnv(port, dataDir, databaseUrl, env), cwd);
+  const { child, output, exited } = spawnTracked(process.execPath, [...tillNodeArgs(), ...command], tillEnv(port, dataDir, databaseUrl, env), cwd);
   const stopServer = onCleanup(`stop Till (pid ${child.pid})`, () => stopChild(child, exited));
   const stop = async () => {
     await stopServer();

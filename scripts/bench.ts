@@ -135,6 +135,8 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_CLOCK_GETS        sequential GETs timed as the clock part's reference (default 200)
   BENCH_DASHBOARD_PAYMENTS  payments of the dashboard part's merchant (default 10,000)
   BENCH_DASHBOARD_RUNS    requests timed per dashboard page, one at a time (default 20)
+  BENCH_TILL_NODE_ARGS    Node's flags for every Till the bench starts, space-separated, e.g.
+                          "--cpu-prof --cpu-prof-dir=out/profiles" (a profile per Till, written as it stops)
 `;
 
 parseCommandLine('bench', help, {});
