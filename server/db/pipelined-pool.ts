@@ -11,7 +11,7 @@
 //   write; Kysely's own `commit` that follows is then answered here;
 // - send plain reads and SHARED_WRITE statements outside transactions over a few connections
 //   shared by every request (SharedConnections), many in one write;
-// - run the statements of precompiled queries as prepared statements (StatementNames).
+// - run statements with values as prepared statements (StatementNames).
 //
 // All use node-postgres's pipeline mode: each statement keeps its own Sync, so the server
 // answers them one by one, exactly as if they had been sent apart; only the waiting between them

@@ -6,11 +6,10 @@
 // with placeholders where its values go, and each run only puts its values in their places. The
 // SQL is Kysely's own, so it cannot drift from the builder's.
 //
-// On a PostgreSQL server its statement is also prepared, once per connection, and planned by
-// PostgreSQL as prepared statements are: after five runs with a generic plan, when that costs no
-// more (prepared-statements.ts). So a query precompiled here must be one whose best plan does not
-// depend on its values: a lookup or update by a primary or full unique key, an insert; not a
-// filter that a partial index answers for some values only, nor an `ON CONFLICT … WHERE`.
+// On a PostgreSQL server its statement is prepared, once per connection, as every statement with
+// values is (prepared-statements.ts), and one with an `ON CONFLICT` too: so a precompiled query's
+// conflict target must be a full unique key, never an `ON CONFLICT … WHERE` on a partial index,
+// whose arbiter a generic plan cannot find.
 import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
 import { markPreparable } from './prepared-statements.js';

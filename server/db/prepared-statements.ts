@@ -1,32 +1,37 @@
-// Prepared statements on a PostgreSQL server for the statements on every request's path: parsed,
-// analysed and planned once per connection, not on every request.
+// Prepared statements on a PostgreSQL server: every statement with values is parsed, analysed
+// and planned once per connection, not on every run.
 //
 // Kysely sends each statement as an unnamed one, so the server parses, analyses and plans it every
 // time. For the hot statements of the API (a 40-column insert, a keyed select) that is most of
-// PostgreSQL's work: measured, preparing them halved PostgreSQL's CPU per created checkout
-// session, and nearly all of the gain is the plan (with every run planned anew, little was left).
-// So only the statements of precompiled queries (precompiled.ts) are prepared, and PostgreSQL
-// plans them as it plans any prepared statement: with their values for five runs, then with a
-// generic plan when that costs no more. A precompiled query is therefore one whose best plan does
-// not depend on its values (a lookup or update by a primary or full unique key, an insert); a
-// generic plan cannot tell which partial index a parameter selects (an `ON CONFLICT … WHERE
-// is_owner = $1` finds no arbiter index at all), which is why nothing else is prepared.
+// PostgreSQL's work: measured, preparing the request path's precompiled queries halved
+// PostgreSQL's CPU per created checkout session, and nearly all of the gain is the plan (with every
+// run planned anew, little was left). A card payment's confirm runs some twenty other statements in
+// its transaction, so every statement with values is prepared now, by its text, as on PGlite
+// (pglite-statements.ts), and PostgreSQL plans each as it plans any prepared statement: with its
+// values for five runs, then with a generic plan when that is estimated to cost no more. One kind
+// is left unnamed: an `INSERT … ON CONFLICT`, because a generic plan cannot tell which partial
+// index a parameter selects (an `ON CONFLICT … WHERE is_owner = $1` finds no arbiter index at all
+// and fails); it is planned with its values every run, unless it is a precompiled query's
+// (precompiled.ts), whose conflict target is a full unique key (the Idempotency-Key claim).
 import type pg from 'pg';
 
 /** At most this many statements are named (per process); the rest run unnamed, as before. */
 export const MAX_NAMED_STATEMENTS = 500;
 
-/** The SQL of every precompiled query's shapes (precompiled.ts): the statements that are prepared. */
+/** Statements planned with their values every time, unless preparable (see above). */
+const ON_CONFLICT = /\bon\s+conflict\b/i;
+
+/** The SQL of every precompiled query's shapes (precompiled.ts): prepared, `ON CONFLICT` or not. */
 const preparable = new Set<string>();
 
-/** Runs `text` (a precompiled query's SQL) as a prepared statement from now on. */
+/** Runs `text` (a precompiled query's SQL) as a prepared statement from now on, even with an `ON CONFLICT`. */
 export function markPreparable(text: string): void {
   preparable.add(text);
 }
 
 /**
- * Which statements run as named prepared statements: a precompiled query's with values, up to
- * MAX_NAMED_STATEMENTS. node-postgres then sends its text once per connection (Parse) and
+ * Which statements run as named prepared statements: those with values, but an `ON CONFLICT` outside
+ * a precompiled query, up to MAX_NAMED_STATEMENTS. node-postgres then sends its text once per connection (Parse) and
  * afterwards only its values (Bind, Execute).
  */
 export class StatementNames {
@@ -37,7 +42,7 @@ export class StatementNames {
 
   /** The node-postgres query config for a statement: with a name when it is prepared. */
   config(text: string, values: readonly unknown[]): pg.QueryConfig {
-    const name = values.length > 0 && preparable.has(text) ? this.nameOf(text) : undefined;
+    const name = values.length > 0 && (preparable.has(text) || !ON_CONFLICT.test(text)) ? this.nameOf(text) : undefined;
     return name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] };
   }
 

@@ -1,6 +1,6 @@
-// A precompiled query's statement runs as a named prepared statement (server/db/prepared-statements.ts):
-// its answers are the same, a schema change that alters its result's columns is survived, and no
-// other statement is prepared.
+// A statement with values runs as a named prepared statement (server/db/prepared-statements.ts):
+// its answers are the same, a schema change that alters its result's columns is survived, and an
+// ON CONFLICT outside a precompiled query is not prepared.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
@@ -34,7 +34,14 @@ describe('prepared statements (PostgreSQL)', () => {
     expect((await prepared()).filter((p) => p.statement === text)).toHaveLength(1);
   });
 
-  it('prepares no other statement: an ON CONFLICT on a partial unique index, with its predicate a parameter, works past five runs', async () => {
+  it('prepares a statement Kysely builds anew each time too, once, and answers each run with its own values', async () => {
+    const labelOf = async (id: number) => (await (database.db as any).selectFrom(table).select('label').where('id', '=', id).execute()) as unknown[];
+    for (let i = 0; i < 7; i++) expect(await labelOf(1 + (i % 2))).toEqual([{ label: i % 2 ? 'two' : 'one' }]);
+    expect(await labelOf(9)).toEqual([]);
+    expect((await prepared()).filter((p) => p.statement === `select "label" from "${table}" where "id" = $1`)).toHaveLength(1);
+  });
+
+  it('prepares no ON CONFLICT outside a precompiled query: one on a partial unique index, with its predicate a parameter, works past five runs', async () => {
     const owners = `${table}_owners`;
     await database.sql.exec(`CREATE TABLE ${owners} (merchant int NOT NULL, owner boolean NOT NULL); CREATE UNIQUE INDEX ON ${owners} (merchant) WHERE owner;`);
     // A prepared statement gets a generic plan after five runs, and a generic plan finds no arbiter index for `WHERE owner = $2`.
