@@ -131,15 +131,24 @@ function floorGoals(rows: RateRow[], target: string, suffix: string): Goal[] {
   return goals;
 }
 
-/** Full card payments on PostgreSQL, one process (issue 37: ≥ 150/s). */
+/** One target's payments over its rounds: payments/s, and p50 and p99 of its rounds' mean; undefined when none is ok. */
+function paymentsOf(payments: PaymentRow[], target: PaymentRow['target']): { perSec: number; p50: number; p99: number } | undefined {
+  const ok = payments.filter((p) => p.target === target && p.status === 'ok' && p.latencyMs);
+  if (ok.length === 0) return undefined;
+  const mean = (pick: (p: PaymentRow) => number) => ok.reduce((sum, p) => sum + pick(p), 0) / ok.length;
+  return { perSec: mean((p) => p.paymentsPerSec!), p50: mean((p) => p.latencyMs!.p50), p99: mean((p) => p.latencyMs!.p99) };
+}
+
+/** Full card payments on PostgreSQL, one process (issue 37: ≥ 150/s), the mean of its rounds. */
 function paymentGoal(payments: PaymentRow[]): Goal {
   const name = `PostgreSQL: full card payments ≥ ${PAYMENTS_PER_SEC}/s`;
-  const one = payments.find((p) => p.target === 'till-postgres');
-  if (!one) return notMeasured(name, '');
-  if (one.status !== 'ok') return { name, measured: `${one.status}: ${one.reason ?? ''}`, met: null };
+  const first = payments.find((p) => p.target === 'till-postgres');
+  if (!first) return notMeasured(name, '');
+  const one = paymentsOf(payments, 'till-postgres');
+  if (!one) return { name, measured: `${first.status}: ${first.reason ?? ''}`, met: null };
   return {
-    ...thresholdGoal(name, one.paymentsPerSec, PAYMENTS_PER_SEC, 'payments/s'),
-    measured: `${fmt(one.paymentsPerSec!, 0)} payments/s, p50 ${fmt(one.latencyMs!.p50, 1)} ms, p99 ${fmt(one.latencyMs!.p99, 1)} ms`,
+    ...thresholdGoal(name, one.perSec, PAYMENTS_PER_SEC, 'payments/s'),
+    measured: `${fmt(one.perSec, 0)} payments/s, p50 ${fmt(one.p50, 1)} ms, p99 ${fmt(one.p99, 1)} ms`,
   };
 }
 
@@ -154,6 +163,14 @@ function reportedFigures({ rows, payments }: GoalInputs): Goal[] {
         : { name, measured: `${p.status}: ${p.reason ?? ''}` },
     );
   }
+  const ours = paymentsOf(payments, 'till-postgres');
+  const theirs = paymentsOf(payments, 'baseline-postgres');
+  if (ours && theirs)
+    figures.push({
+      name: 'Full card payments vs the baseline (reported)',
+      measured: `${fmt(ours.perSec, 0)} vs ${fmt(theirs.perSec, 0)} payments/s`,
+      shown: times(ours.perSec / theirs.perSec),
+    });
   for (const op of [GET, CUSTOMER, SESSION]) {
     const one = rate(rows, 'till-postgres', op);
     const two = rate(rows, 'till-postgres-2', op);

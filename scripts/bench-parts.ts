@@ -181,19 +181,29 @@ async function floorRounds(rows: Row[]): Promise<void> {
   }
 }
 
-/** Full card payments on till-postgres (and till-postgres-2 when that part runs too). */
-export async function benchPaymentsPart(postgres: { unavailable?: Unavailable }): Promise<PaymentRow[]> {
+/**
+ * Full card payments on till-postgres (and till-postgres-2 when that part runs too). With a
+ * baseline, `baseline-postgres` beside till-postgres in BENCH_ROUNDS rounds, the order alternating
+ * as the req/s rows' (odd rounds this checkout first).
+ */
+export async function benchPaymentsPart(postgres: { unavailable?: Unavailable }, baseline?: Baseline): Promise<PaymentRow[]> {
   if (!wanted('payments')) return [{ target: 'till-postgres', status: 'skipped', reason: 'not in BENCH_ONLY' }];
   if (postgres.unavailable) return [{ target: 'till-postgres', ...postgres.unavailable }];
-  const rows: PaymentRow[] = [];
-  const targets: Array<[PaymentRow['target'], number]> = [
-    ['till-postgres', 1],
-    ...(wanted('till-postgres-2') ? [['till-postgres-2', 2] as [PaymentRow['target'], number]] : []),
+  type Run = { target: PaymentRow['target']; workers: number; cwd: string; round?: number };
+  const runs: Run[] = [];
+  const pair: Run[] = [
+    { target: 'till-postgres', workers: 1, cwd: root },
+    ...(baseline ? [{ target: 'baseline-postgres' as const, workers: 1, cwd: baseline.dir }] : []),
   ];
-  for (const [target, workers] of targets) {
+  const rounds = baseline ? ROUNDS : 1;
+  for (let round = 1; round <= rounds; round++)
+    runs.push(...(round % 2 === 1 ? pair : [...pair].reverse()).map((run) => ({ ...run, ...(rounds > 1 ? { round } : {}) })));
+  if (wanted('till-postgres-2')) runs.push({ target: 'till-postgres-2', workers: 2, cwd: root });
+  const rows: PaymentRow[] = [];
+  for (const { target, workers, cwd, round } of runs) {
     try {
       checkInterrupted();
-      rows.push(await benchPayments(target, workers));
+      rows.push({ ...(await benchPayments(target, workers, cwd)), ...(round ? { round } : {}) });
     } catch (error) {
       if (isInterrupted()) throw error;
       console.log(`\nbench: payments on ${target} failed: ${message(error)}`);

@@ -56,7 +56,9 @@ export async function payInLoops(
 
 /** The payments row of the report. */
 export interface PaymentRow {
-  target: 'till-postgres' | 'till-postgres-2';
+  target: 'till-postgres' | 'till-postgres-2' | 'baseline-postgres';
+  /** With BENCH_BASELINE and BENCH_ROUNDS > 1, the round. */
+  round?: number;
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
   /** Payments completed in the measured window, per second. */
@@ -107,13 +109,13 @@ export async function measurePayments(target: PaymentRow['target'], till: TillPr
   return row;
 }
 
-/** The payments part: Till (production) on a fresh PostgreSQL database, with `workers` processes. */
-export async function benchPayments(target: PaymentRow['target'], workers: number): Promise<PaymentRow> {
+/** The payments part: Till (production) on a fresh PostgreSQL database, with `workers` processes, from the checkout `cwd`. */
+export async function benchPayments(target: PaymentRow['target'], workers: number, cwd?: string): Promise<PaymentRow> {
   const database = await createBenchDatabase();
   let till: TillProcess | undefined;
   try {
     console.log(`bench: starting ${target} for full card payments...`);
-    till = await spawnTill(database.url, workers > 1 ? { TILL_WORKERS: String(workers) } : {});
+    till = await spawnTill(database.url, workers > 1 ? { TILL_WORKERS: String(workers) } : {}, cwd);
     await payOnce(till); // a broken setup fails here with a readable answer
     return await measurePayments(target, till);
   } finally {
@@ -126,9 +128,10 @@ export async function benchPayments(target: PaymentRow['target'], workers: numbe
 export function paymentCells(rows: PaymentRow[]): string[][] {
   const header = ['target', 'operation', 'payments/s', 'p50 ms', 'p99 ms', 'payments', 'failed'];
   const body = rows.map((r) => {
-    if (r.status !== 'ok' || !r.latencyMs) return [r.target, 'full card payment', `${r.status}: ${r.reason ?? ''}`];
+    const target = r.round ? `${r.target} #${r.round}` : r.target;
+    if (r.status !== 'ok' || !r.latencyMs) return [target, 'full card payment', `${r.status}: ${r.reason ?? ''}`];
     return [
-      r.target,
+      target,
       'full card payment',
       fmt(r.paymentsPerSec ?? 0, 0),
       fmt(r.latencyMs.p50, 1),

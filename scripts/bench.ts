@@ -120,7 +120,8 @@ an exit status). It takes no flags but --help; its settings are environment vari
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
                           too, in turn with this checkout's Till on each database (rows
-                          baseline-pglite, baseline-postgres, and a ×baseline ratio); a revision
+                          baseline-pglite, baseline-postgres, and a ×baseline ratio; payments too,
+                          in rounds as the req/s rows); a revision
                           without scripts/build.mjs runs \`node --import tsx server/main.ts\`
   BENCH_ROUNDS            rounds of each Till target (default 1); with BENCH_BASELINE the order
                           alternates (odd rounds this checkout first), and the totals over all
@@ -153,7 +154,7 @@ async function main(): Promise<number> {
     );
   const rows = await benchTargets(baseline, postgres, candidate);
   await candidate?.remove();
-  const payments = await benchPaymentsPart(postgres);
+  const payments = await benchPaymentsPart(postgres, baseline);
   const coldStarts = await benchColdStartPart(postgres);
   const webhooks = await benchWebhooksPart(baseline);
   const clock: ClockDatabaseResult[] = wanted('clock') ? await benchClock(baseline) : [];
