@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { callJson, checkInterrupted, CONNECTIONS, createBenchDatabase, DURATION_S, idOf, isInterrupted, message, sleep, WARMUP_S } from './bench-lib.js';
+import { type CpuSample, sampleCpu } from './bench-cpu.js';
 import { spawnTill, type TillProcess } from './bench-till.js';
 import { fmt, type LatencySummary, latencySummary } from './bench-format.js';
 
@@ -69,7 +70,19 @@ export interface PaymentRow {
   payments?: number;
   /** Payments that failed, over warm-up and window. */
   failed?: number;
+  /** CPU per payment completed in the window, in ms: Till's process (the primary's with TILL_WORKERS) and every PostgreSQL process's. */
+  cpuMsPerPayment?: { till?: number; postgres?: number };
   sampleErrors?: string[];
+}
+
+/** ", CPU per payment: Till … ms, PostgreSQL … ms" where measured. */
+const cpuText = (cpu: PaymentRow['cpuMsPerPayment']) =>
+  cpu?.till === undefined ? '' : `, CPU per payment: Till ${fmt(cpu.till, 1)} ms${cpu.postgres === undefined ? '' : `, PostgreSQL ${fmt(cpu.postgres, 1)} ms`}`;
+
+/** CPU ms per payment between the window's two samples, Till's and PostgreSQL's (each absent without /proc). */
+function perPayment([a, b]: CpuSample[], payments: number): PaymentRow['cpuMsPerPayment'] {
+  const ms = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined || payments === 0 ? undefined : ((y - x) * 1000) / payments);
+  return a && b ? { till: ms(a.till, b.till), postgres: ms(a.postgres, b.postgres) } : undefined;
 }
 
 /** Runs the loops for WARMUP_S + DURATION_S and counts the payments completed in the last DURATION_S. */
@@ -91,7 +104,12 @@ export async function measurePayments(target: PaymentRow['target'], till: TillPr
       .slice(0, 300);
     if (samples.length < 3 && !samples.includes(text)) samples.push(text);
   };
-  await payInLoops(till, t1, done, fail);
+  const cpu: CpuSample[] = [];
+  const sampleAt = async (at: number) => {
+    await sleep(Math.max(0, at - Date.now()));
+    cpu.push(await sampleCpu(till.pid, undefined));
+  };
+  await Promise.all([payInLoops(till, t1, done, fail), sampleAt(t0).then(() => sampleAt(t1))]);
   checkInterrupted();
   const row: PaymentRow = {
     target,
@@ -101,10 +119,11 @@ export async function measurePayments(target: PaymentRow['target'], till: TillPr
     payments: times.length,
     failed,
     sampleErrors: samples,
+    cpuMsPerPayment: perPayment(cpu, times.length),
   };
   if (times.length === 0) Object.assign(row, { status: 'failed', reason: `no payment completed${samples[0] ? ` (${samples[0]})` : ''}` });
   console.log(
-    `  → ${fmt(row.paymentsPerSec!, 0)} payments/s, p50 ${fmt(row.latencyMs!.p50, 1)} ms, p99 ${fmt(row.latencyMs!.p99, 1)} ms${failed ? `, ${failed} failed` : ''}`,
+    `  → ${fmt(row.paymentsPerSec!, 0)} payments/s, p50 ${fmt(row.latencyMs!.p50, 1)} ms, p99 ${fmt(row.latencyMs!.p99, 1)} ms${failed ? `, ${failed} failed` : ''}${cpuText(row.cpuMsPerPayment)}`,
   );
   return row;
 }
@@ -126,7 +145,7 @@ export async function benchPayments(target: PaymentRow['target'], workers: numbe
 
 /** The payment rows as cells, for the console and the Markdown table alike. */
 export function paymentCells(rows: PaymentRow[]): string[][] {
-  const header = ['target', 'operation', 'payments/s', 'p50 ms', 'p99 ms', 'payments', 'failed'];
+  const header = ['target', 'operation', 'payments/s', 'p50 ms', 'p99 ms', 'payments', 'failed', 'CPU ms/payment till·pg'];
   const body = rows.map((r) => {
     const target = r.round ? `${r.target} #${r.round}` : r.target;
     if (r.status !== 'ok' || !r.latencyMs) return [target, 'full card payment', `${r.status}: ${r.reason ?? ''}`];
@@ -138,6 +157,7 @@ export function paymentCells(rows: PaymentRow[]): string[][] {
       fmt(r.latencyMs.p99, 1),
       fmt(r.payments ?? 0, 0),
       String(r.failed ?? 0),
+      [r.cpuMsPerPayment?.till, r.cpuMsPerPayment?.postgres].map((ms) => (ms === undefined ? 'n/a' : fmt(ms, 1))).join(' · '),
     ];
   });
   return [header, ...body];

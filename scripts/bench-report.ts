@@ -168,7 +168,9 @@ export function printReport({ rows, payments, coldStarts, webhooks, invoices, cl
       `×baseline: req/s of the row divided by the same target's at ${baseline.revision} (${baseline.commit}) in the same round.${ROUNDS > 1 ? `\n${overallVsBaseline(rows).join('\n')}` : ''}`,
     );
   console.log(`\n${consoleTable(paymentCells(payments))}\n`);
-  console.log(`Full card payment: create a checkout session, tokenize 4242424242424242, confirm; ${CONNECTIONS} loops; latency of the whole payment.`);
+  console.log(
+    `Full card payment: create a checkout session, tokenize 4242424242424242, confirm; ${CONNECTIONS} loops; latency of the whole payment; CPU per payment of Till's process and of every PostgreSQL process over the measured window (the steadier figure on a shared machine).`,
+  );
   console.log(`\n${consoleTable(coldStartCells(coldStarts))}\n`);
   console.log('Cold start: `npm start` (dist/ built) with a fresh data dir and database, to the first 200 of GET /v1/plans.');
   console.log(`\n${consoleTable(webhookCells(webhooks.rows))}\n`);
