@@ -70,7 +70,7 @@ export interface PaymentRow {
   payments?: number;
   /** Payments that failed, over warm-up and window. */
   failed?: number;
-  /** CPU per payment completed in the window, in ms: Till's process (the primary's with TILL_WORKERS) and every PostgreSQL process's. */
+  /** CPU per payment completed in the window, in ms: Till's process (not measured with TILL_WORKERS) and every PostgreSQL process's. */
   cpuMsPerPayment?: { till?: number; postgres?: number };
   sampleErrors?: string[];
 }
@@ -107,7 +107,8 @@ export async function measurePayments(target: PaymentRow['target'], till: TillPr
   const cpu: CpuSample[] = [];
   const sampleAt = async (at: number) => {
     await sleep(Math.max(0, at - Date.now()));
-    cpu.push(await sampleCpu(till.pid, undefined));
+    // With TILL_WORKERS the pid is the primary's, which serves no request: only PostgreSQL's CPU then.
+    cpu.push(await sampleCpu(target === 'till-postgres-2' ? undefined : till.pid, undefined));
   };
   await Promise.all([payInLoops(till, t1, done, fail), sampleAt(t0).then(() => sampleAt(t1))]);
   checkInterrupted();
