@@ -1,6 +1,6 @@
 // Which statements get a name, and so run as prepared statements on PostgreSQL
-// (server/db/prepared-statements.ts): every one with values but an ON CONFLICT outside a precompiled
-// query, up to a limit, named anew after a stale one.
+// (server/db/prepared-statements.ts): a precompiled one with values, any other with values (from its
+// second run) but an ON CONFLICT, up to a limit, named anew after a stale one.
 import { describe, expect, it } from 'vitest';
 import { markPreparable, StatementNames } from '../../server/db/prepared-statements.js';
 
@@ -15,18 +15,20 @@ describe('StatementNames', () => {
     expect(names.config('select $1 from precompiled', [2])).toEqual({ name: named.name, text: 'select $1 from precompiled', values: [2] });
   });
 
-  it('names any other statement with values too, and keeps that name', () => {
+  it('names any other statement with values from its second run, and keeps that name', () => {
     const names = new StatementNames();
-    const named = names.config('select $1 from elsewhere', values);
+    expect(names.config('select $1 from elsewhere', values)).toEqual({ text: 'select $1 from elsewhere', values });
+    const named = names.config('select $1 from elsewhere', [2]);
     expect(named.name).toMatch(/^till_\d+_\d+$/);
     expect(names.config('select $1 from elsewhere', [3]).name).toBe(named.name);
+    expect(names.config('select $1 from once', values).name).toBeUndefined();
   });
 
   it('never names an ON CONFLICT outside a precompiled query, nor a statement without values', () => {
     const names = new StatementNames();
     const upsert = 'insert into "owners" ("merchant") values ($1) on conflict ("merchant") where "owner" = $2 do nothing';
     for (let i = 0; i < 3; i++) expect(names.config(upsert, [1, true])).toEqual({ text: upsert, values: [1, true] });
-    expect(names.config('INSERT INTO t VALUES ($1) ON\n  CONFLICT DO NOTHING', values).name).toBeUndefined();
+    for (let i = 0; i < 3; i++) expect(names.config('INSERT INTO t VALUES ($1) ON\n  CONFLICT DO NOTHING', values).name).toBeUndefined();
     expect(names.config(text('insert into "claims" ("key") values ($1) on conflict ("key") do nothing'), values).name).toBeDefined();
     expect(names.config(text('select 1; select 2'), []).name).toBeUndefined();
   });
