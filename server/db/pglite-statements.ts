@@ -27,12 +27,15 @@ export interface Statement {
 /** One statement's answer in a batch: its result, or the error it alone failed with. */
 export type Answer = { result: Results; error?: undefined } | { error: unknown; result?: undefined };
 
-/** Prepared statements kept at most; the oldest is closed past it. */
+/** Prepared statements kept at most; the least recently used is closed past it. */
 const MAX_PREPARED = 500;
 /** Statements planned with their values every time (see preparedStatements). */
 const ON_CONFLICT = /\bon\s+conflict\b/i;
-/** PostgreSQL's answer for a prepared statement whose result columns a schema change altered. */
-const CACHED_PLAN_CHANGED = /cached plan must not change result type/;
+/**
+ * PostgreSQL's answer for a prepared statement whose result columns a schema change altered, or
+ * that the engine no longer holds: either way it is prepared again, once.
+ */
+const PREPARE_AGAIN = /cached plan must not change result type|prepared statement ".*" does not exist/;
 
 interface Prepared {
   name: string;
@@ -112,7 +115,7 @@ function segments(messages: Message[]): Message[][] {
  * plan cannot match `ON CONFLICT (…) WHERE status = $3` to a partial unique index; unnamed, it is
  * planned with its values each time, as PGlite's `query` plans it.
  */
-export function preparedStatements(pglite: PGlite): PgliteStatements {
+export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): PgliteStatements {
   const { serialize } = protocol;
   const codecs = pglite as unknown as Codecs;
   const prepared = new Map<string, Prepared>();
@@ -121,14 +124,28 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
 
   const exchange = async (parts: Uint8Array[]) => (await pglite.execProtocol(concat(parts), { syncToFs: false })).messages;
 
-  /** Parses and describes `text` under a new name (closing what fell out of the cache). */
-  async function prepare(text: string): Promise<Prepared> {
+  /** The prepared form of `text`, if any, now the most recently used (the cache drops the least recently used). */
+  function cached(text: string): Prepared | undefined {
+    const statement = prepared.get(text);
+    if (statement) {
+      prepared.delete(text);
+      prepared.set(text, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Parses and describes `text` under a new name, closing what fell out of the cache unless
+   * `keepClosing` (a batch being prepared may still run a statement that fell out: its closing
+   * then waits for a later exchange).
+   */
+  async function prepare(text: string, keepClosing = false): Promise<Prepared> {
     const name = `till_${(++counter).toString(36)}`;
-    const closing = toClose.splice(0).map((old) => serialize.close({ type: 'S', name: old }));
+    const closing = keepClosing ? [] : toClose.splice(0).map((old) => serialize.close({ type: 'S', name: old }));
     const messages = await exchange([...closing, serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]);
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     prepared.set(text, statement);
-    if (prepared.size > MAX_PREPARED) {
+    if (prepared.size > maxPrepared) {
       const [oldest] = prepared.keys();
       toClose.push(prepared.get(oldest!)!.name);
       prepared.delete(oldest!);
@@ -159,14 +176,14 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
 
   async function query(text: string, values: unknown[] = []): Promise<Results> {
     if (values.length === 0) return run(text, values, undefined);
-    const cached = prepared.get(text);
+    const known = cached(text);
     try {
-      return await run(text, values, cached ?? (await prepare(text)));
+      return await run(text, values, known ?? (await prepare(text)));
     } catch (error) {
       // A schema change altered what the statement answers: prepare it again, once.
-      if (!cached || !CACHED_PLAN_CHANGED.test(String((error as Error).message))) throw error;
+      if (!known || !PREPARE_AGAIN.test(String((error as Error).message))) throw error;
       prepared.delete(text);
-      toClose.push(cached.name);
+      toClose.push(known.name);
       return run(text, values, await prepare(text));
     }
   }
@@ -178,17 +195,21 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
    */
   async function queryMany(statements: readonly Statement[]): Promise<Answer[]> {
     const answers: Array<Answer | undefined> = [];
-    const parts: Uint8Array[] = [];
+    // What fell out of the cache before this batch is closed ahead of it (none of it runs here);
+    // what falls out while the batch is prepared may still run in it, so it waits for a later exchange.
+    const closing = toClose.splice(0);
+    const parts: Uint8Array[] = closing.map((old) => serialize.close({ type: 'S', name: old }));
     const sent: number[] = [];
     for (const [i, { text, values }] of statements.entries()) {
       try {
-        const statement = values.length === 0 ? undefined : (prepared.get(text) ?? (await prepare(text)));
+        const statement = values.length === 0 ? undefined : (cached(text) ?? (await prepare(text, true)));
         parts.push(...runMessages(text, values, statement));
         sent.push(i);
       } catch (error) {
         answers[i] = { error };
       }
     }
+    if (sent.length === 0) toClose.unshift(...closing);
     const messages = sent.length ? (await pglite.execProtocol(concat(parts), { syncToFs: false, throwOnError: false })).messages : [];
     const answered = segments(messages);
     for (const [k, i] of sent.entries()) {
@@ -196,7 +217,7 @@ export function preparedStatements(pglite: PGlite): PgliteStatements {
       const failed = own?.find((m) => m.name === 'error');
       if (!own || !(failed || own.some((m) => m.name === 'commandComplete' || m.name === 'emptyQuery'))) continue;
       if (!failed) answers[i] = { result: resultOf(own, codecs.parsers) };
-      else if (CACHED_PLAN_CHANGED.test(String((failed as unknown as Error).message)))
+      else if (PREPARE_AGAIN.test(String((failed as unknown as Error).message)))
         answers[i] = await query(statements[i]!.text, statements[i]!.values).then(
           (result) => ({ result }),
           (error: unknown) => ({ error }),

@@ -74,3 +74,42 @@ describe('prepared PGlite statements', () => {
     expect((await statements.query('SELECT $1::int + 0 AS n', [2])).rows).toEqual([{ n: 2 }]);
   });
 });
+
+describe('prepared PGlite statements, past the most they hold (2 here)', () => {
+  let engine: PGlite;
+  let small: PgliteStatements;
+  const text = (k: string) => `SELECT $1::int AS n, '${k}' AS k`;
+  const held = async () => (await engine.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((r) => r.statement);
+
+  beforeAll(async () => {
+    engine = await PGlite.create();
+    small = preparedStatements(engine, 2);
+  }, 60_000);
+  afterAll(() => engine.close());
+
+  it('drop the least recently used statement, not the first prepared', async () => {
+    for (const k of ['a', 'b', 'a', 'c']) await small.query(text(k), [1]);
+    // The next exchange closes what fell out: b, the least recently used; a was used after it.
+    expect((await small.queryMany([{ text: text('a'), values: [2] }]))[0]!.result!.rows).toEqual([{ n: 2, k: 'a' }]);
+    expect(await held()).toEqual(expect.arrayContaining([text('a'), text('c')]));
+    expect(await held()).not.toContain(text('b'));
+  });
+
+  it('answer every statement of a batch whose preparing makes one of it fall out of the cache', async () => {
+    // c and a are held; d, e and f are prepared for the batch, so c and a fall out while it is prepared.
+    const batch = ['c', 'a', 'd', 'e', 'f'].map((k, i) => ({ text: text(k), values: [i] }));
+    const answers = await small.queryMany(batch);
+    expect(answers.map((a) => a.error)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(answers.map((a) => a.result!.rows[0])).toEqual(['c', 'a', 'd', 'e', 'f'].map((k, i) => ({ n: i, k })));
+    // They are closed by a later exchange, and prepared again when they run again.
+    expect((await small.query(text('c'), [9])).rows).toEqual([{ n: 9, k: 'c' }]);
+    expect((await small.queryMany([{ text: text('a'), values: [8] }]))[0]!.result!.rows).toEqual([{ n: 8, k: 'a' }]);
+  });
+
+  it('prepare a statement again when the engine no longer holds it', async () => {
+    await small.query(text('g'), [1]);
+    await engine.exec('DEALLOCATE ALL');
+    expect((await small.query(text('g'), [2])).rows).toEqual([{ n: 2, k: 'g' }]);
+    expect((await small.queryMany([{ text: text('g'), values: [3] }]))[0]!.result!.rows).toEqual([{ n: 3, k: 'g' }]);
+  });
+});
