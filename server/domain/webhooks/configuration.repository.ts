@@ -55,5 +55,16 @@ export async function deleteConfigurationRow(db: Db, owner: MerchantRef, id: num
 /** The enabled configurations of some merchants, for the fan-out. */
 export async function findEnabledConfigurations(db: Db, merchantIds: number[]): Promise<WebhookConfigurationRow[]> {
   if (merchantIds.length === 0) return [];
-  return db.selectFrom('webhook_configurations').selectAll().where('merchant_id', 'in', merchantIds).where('enabled', '=', true).orderBy('id').execute();
+  // FOR KEY SHARE: a configuration deleted meanwhile waits for the fan-out's transaction, then
+  // takes the deliveries it made along (ON DELETE CASCADE); before, the fan-out's insert failed
+  // on the foreign key and the whole batch was rolled back and made again. Changes to a
+  // configuration's other columns do not wait.
+  return db
+    .selectFrom('webhook_configurations')
+    .selectAll()
+    .where('merchant_id', 'in', merchantIds)
+    .where('enabled', '=', true)
+    .orderBy('id')
+    .forKeyShare()
+    .execute();
 }
