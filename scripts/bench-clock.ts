@@ -17,7 +17,7 @@
  * on PostgreSQL (rows `baseline-pglite`, `baseline-postgres`, on a sandbox of their own).
  */
 import os from 'node:os';
-import type { Goal } from './bench-goals.js';
+import type { Goal } from './bench-goal-kinds.js';
 import { createBenchDatabase, message, PgUnreachable, positiveInt, sleep } from './bench-lib.js';
 import { apiOf, SANDBOX, seedSandbox } from './bench-clock-seed.js';
 import { spawnTill, type TillProcess } from './bench-till.js';

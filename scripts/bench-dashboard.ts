@@ -20,7 +20,7 @@ import { listenApp } from '../server/http/listen.js';
 import { createLogger } from '../server/log.js';
 import { createMerchant } from '../server/domain/merchants/merchant.service.js';
 import { systemClock } from '../server/shared/clock.js';
-import type { Goal } from './bench-goals.js';
+import type { Goal } from './bench-goal-kinds.js';
 import { fmt, markdownTable } from './bench-format.js';
 import { createBenchDatabase, message, PgUnreachable, positiveInt } from './bench-lib.js';
 import { DASHBOARD_SEED, seedDashboardMerchant } from './bench-dashboard-seed.js';

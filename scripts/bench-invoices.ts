@@ -24,7 +24,7 @@ import { type TillDatabase, openDatabase } from '../server/db/database.js';
 import { tenantInvoices } from '../server/domain/invoices/invoice.repository.js';
 import { invoiceResource } from '../server/api/commerce/odata/invoices.js';
 import { compileQuery, countStatement } from '../server/odata/index.js';
-import type { Goal } from './bench-goals.js';
+import type { Goal } from './bench-goal-kinds.js';
 import { createBenchDatabase, message, PgUnreachable, positiveInt } from './bench-lib.js';
 import { spawnTill, type TillProcess } from './bench-till.js';
 import { fmt, type LatencySummary, latencySummary, markdownTable } from './bench-format.js';

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COLD_START_RUNS, type ColdStartRow, coldStartCells } from './bench-cold-start.js';
-import { type Goal, goalCells, goalLines } from './bench-goals.js';
+import { type Goal, goalCells, goalLines } from './bench-goal-kinds.js';
 import { CONNECTIONS, DURATION_S, outDir, root, ROUNDS, WARMUP_S } from './bench-lib.js';
 import { consoleTable, fmt, markdownTable } from './bench-format.js';
 import { paymentCells, type PaymentRow } from './bench-payments.js';
