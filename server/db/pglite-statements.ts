@@ -134,15 +134,16 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
     return statement;
   }
 
+  /** Close messages for statements that fell out of the cache. */
+  const closeMessages = (names: string[]) => names.map((name) => serialize.close({ type: 'S', name }));
+
   /**
-   * Parses and describes `text` under a new name, closing what fell out of the cache unless
-   * `keepClosing` (a batch being prepared may still run a statement that fell out: its closing
-   * then waits for a later exchange).
+   * Parses and describes `text` under a new name. What this makes fall out of the cache is closed
+   * ahead of the next run (run, queryMany), never here: a batch being prepared may still run it.
    */
-  async function prepare(text: string, keepClosing = false): Promise<Prepared> {
+  async function prepare(text: string): Promise<Prepared> {
     const name = `till_${(++counter).toString(36)}`;
-    const closing = keepClosing ? [] : toClose.splice(0).map((old) => serialize.close({ type: 'S', name: old }));
-    const messages = await exchange([...closing, serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]);
+    const messages = await exchange([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]);
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     prepared.set(text, statement);
     if (prepared.size > maxPrepared) {
@@ -169,9 +170,9 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
     return [...head, serialize.bind({ statement: named ?? '', values: texts }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
   }
 
-  /** Binds and runs a statement in one exchange (see runMessages). */
+  /** Binds and runs a statement in one exchange (see runMessages), after closing what fell out of the cache (never `statement`: it was just used). */
   async function run(text: string, values: unknown[], statement: Prepared | undefined): Promise<Results> {
-    return resultOf(await exchange(runMessages(text, values, statement)), codecs.parsers);
+    return resultOf(await exchange([...closeMessages(toClose.splice(0)), ...runMessages(text, values, statement)]), codecs.parsers);
   }
 
   async function query(text: string, values: unknown[] = []): Promise<Results> {
@@ -198,11 +199,11 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
     // What fell out of the cache before this batch is closed ahead of it (none of it runs here);
     // what falls out while the batch is prepared may still run in it, so it waits for a later exchange.
     const closing = toClose.splice(0);
-    const parts: Uint8Array[] = closing.map((old) => serialize.close({ type: 'S', name: old }));
+    const parts = closeMessages(closing);
     const sent: number[] = [];
     for (const [i, { text, values }] of statements.entries()) {
       try {
-        const statement = values.length === 0 ? undefined : (cached(text) ?? (await prepare(text, true)));
+        const statement = values.length === 0 ? undefined : (cached(text) ?? (await prepare(text)));
         parts.push(...runMessages(text, values, statement));
         sent.push(i);
       } catch (error) {
