@@ -24,6 +24,7 @@ import { spawnTill, type TillProcess } from './bench-till.js';
 import type { Baseline } from './bench-baseline.js';
 import { startWebhookReceiver, type WebhookReceiver } from './bench-webhook-receiver.js';
 import { fmt } from './bench-format.js';
+import { type CpuSample, sampleCpu } from './bench-cpu.js';
 
 const DAY = 86_400;
 /** The advances, in the order they are made. */
@@ -40,6 +41,8 @@ export interface ClockAdvanceRow {
   advance: string;
   seconds: number;
   jobsRun: number;
+  /** CPU seconds used during the advance by Till, PostgreSQL (every server process) and the receiver, where /proc tells. */
+  cpu?: { till?: number; postgres?: number; receiver?: number };
 }
 
 export interface ClockDatabaseResult {
@@ -85,6 +88,12 @@ async function settled(receiver: WebhookReceiver): Promise<void> {
   }
 }
 
+/** CPU seconds used between two samples by Till, PostgreSQL and the receiver (steadier than the seconds on a shared machine). */
+function cpuUsed(a: CpuSample, b: CpuSample): ClockAdvanceRow['cpu'] {
+  const used = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : y - x);
+  return { till: used(a.till, b.till), postgres: used(a.postgres, b.postgres), receiver: used(a.receiver, b.receiver) };
+}
+
 /** The reference: the mean of GETS sequential GET /v1/plans/{id}, in ms. */
 async function getRoundTrip(till: TillProcess): Promise<number> {
   const api = apiOf(till);
@@ -123,8 +132,9 @@ async function measureOn(database: ClockDatabaseResult['database'], url: string 
         ['empty', empty.secretKey],
         ['sandbox', till.secretKey],
       ] as const) {
+        const before = await sampleCpu(till.pid, receiver.pid);
         const r = await advance(till, key, a.seconds);
-        advances.push({ merchant, advance: a.label, ...r });
+        advances.push({ merchant, advance: a.label, ...r, cpu: cpuUsed(before, await sampleCpu(till.pid, receiver.pid)) });
         console.log(`bench: clock on ${name}: ${merchant} merchant, advance by ${a.label}: ${fmt(r.seconds, 2)} s (${r.jobsRun} jobs run)`);
       }
     }
@@ -190,7 +200,9 @@ export function clockGoals(results: ClockDatabaseResult[]): Goal[] {
 
 /** The advances as table cells (header first). */
 export function clockCells(results: ClockDatabaseResult[]): string[][] {
-  const header = ['database', 'advance', 'sandbox s', 'jobs run', 'empty merchant s', 'GET round trip ms'];
+  const header = ['database', 'advance', 'sandbox s', 'CPU s: Till · PostgreSQL · receiver', 'jobs run', 'empty merchant s', 'GET round trip ms'];
+  const cpu = (a: ClockAdvanceRow | undefined) =>
+    [a?.cpu?.till, a?.cpu?.postgres, a?.cpu?.receiver].map((s) => (s === undefined ? 'n/a' : fmt(s, 2))).join(' · ');
   return [
     header,
     ...results.flatMap((r) =>
@@ -200,6 +212,7 @@ export function clockCells(results: ClockDatabaseResult[]): string[][] {
             clockTarget(r),
             label,
             fmt(row(r, 'sandbox', label)?.seconds ?? 0, 2),
+            cpu(row(r, 'sandbox', label)),
             String(row(r, 'sandbox', label)?.jobsRun ?? ''),
             fmt(row(r, 'empty', label)?.seconds ?? 0, 2),
             fmt(r.getMs ?? 0, 2),

@@ -15,7 +15,10 @@ export async function processCpuSeconds(pid: number | undefined): Promise<number
   }
 }
 
-/** CPU seconds used so far by every PostgreSQL server process on this machine; undefined without /proc. */
+/**
+ * CPU seconds used so far by every PostgreSQL server process on this machine, those that have
+ * ended included (the postmaster's reaped children: cutime and cstime); undefined without /proc.
+ */
 async function postgresCpuSeconds(): Promise<number | undefined> {
   try {
     const { readdir } = await import('node:fs/promises');
@@ -25,7 +28,8 @@ async function postgresCpuSeconds(): Promise<number | undefined> {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
+      // utime, stime, and the ended children's cutime and cstime (fields 14 to 17 of the file).
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
     }
     return total;
   } catch {

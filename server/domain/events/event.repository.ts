@@ -51,7 +51,15 @@ const USER_DATA = new Set(['metadata', 'line_items']);
 function revive(value: unknown, key?: string): unknown {
   if (typeof value === 'string') return key !== undefined && TIME_COLUMN.test(key) && ISO_TIME.test(value) ? new Date(value) : value;
   if (Array.isArray(value)) return value.map((item) => revive(item));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, USER_DATA.has(k) ? v : revive(v, k)]));
+  if (value && typeof value === 'object') {
+    // A loop rather than Object.entries and fromEntries: every webhook attempt revives its event.
+    const revived: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) {
+      const v = (value as Record<string, unknown>)[k];
+      revived[k] = USER_DATA.has(k) ? v : revive(v, k);
+    }
+    return revived;
+  }
   return value;
 }
 

@@ -264,6 +264,18 @@ async function inParallel<T, R>(items: T[], width: number, task: (item: T) => Pr
   return results;
 }
 
+/** Sends claimed deliveries, at most `concurrency` at once: each with what its attempt came to. */
+export async function sendAll(claimed: ClaimedDelivery[], settings: DeliverySettings, concurrency: number): Promise<AttemptResult[]> {
+  const outcomes = await inParallel(claimed, concurrency, (c) => sendClaimed(c, settings));
+  return claimed.map((c, i) => ({ claimed: c, outcome: outcomes[i]! }));
+}
+
+/** Records attempts as recordAttempts does, failing when one of them cannot be recorded. */
+export const recordAll = (db: Kysely<Database>, results: AttemptResult[]): Promise<WebhookDeliveryRow[]> =>
+  recordAttempts(db, results, (err) => {
+    throw err;
+  });
+
 /** Claims, sends (at most `concurrency` at once) and records a batch; answers the deliveries as they are after their attempts. */
 export async function attemptBatch(
   db: Kysely<Database>,
@@ -273,14 +285,7 @@ export async function attemptBatch(
   options: { kind?: AttemptKind; concurrency?: number; scope?: DueScope } = {},
 ): Promise<WebhookDeliveryRow[]> {
   const claimed = await claimDeliveries(db, clock, settings, ids, options.kind, options.scope);
-  const outcomes = await inParallel(claimed, options.concurrency ?? 16, (c) => sendClaimed(c, settings));
-  return recordAttempts(
-    db,
-    claimed.map((c, i) => ({ claimed: c, outcome: outcomes[i]! })),
-    (err) => {
-      throw err;
-    },
-  );
+  return recordAll(db, await sendAll(claimed, settings, options.concurrency ?? 16));
 }
 
 /** One attempt of one delivery (a batch of one): the delivery after it, or undefined when it could not be claimed. */

@@ -7,7 +7,7 @@ import { baseClock, type Clock } from '../../shared/clock.js';
 import { type DueScope, GLOBAL_SCOPE, scopedClock } from '../../shared/due-scope.js';
 import { hasUndispatchedEvents } from '../events/outbox.repository.js';
 import { findDueDeliveryIds, nextDueDelivery } from './delivery.repository.js';
-import { attemptBatch, type DeliverySettings } from './delivery.js';
+import { type AttemptResult, type ClaimedDelivery, claimDeliveries, type DeliverySettings, recordAll, sendAll } from './delivery.js';
 import { dispatchPendingEvents } from './fan-out.js';
 
 /** Whether the outbox holds an event not fanned out yet: one cheap look, for polling. */
@@ -33,27 +33,66 @@ export async function deliverDueWebhooks(
   db: Kysely<Database>,
   clock: Clock,
   settings: DeliverySettings,
-  options: { concurrency?: number; scope?: DueScope } = {},
+  options: { concurrency?: number; scope?: DueScope; batch?: number } = {},
 ): Promise<number> {
   // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
   // attempts what it fans out at once (what another caller fans out waits for the sweep).
   await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined);
   const scope = options.scope;
   const catchingUp = scope?.kind === 'sandbox' && scope.since !== undefined;
-  const limit = catchingUp ? CATCH_UP_BATCH : DUE_BATCH;
-  let attempted = 0;
-  for (;;) {
-    const due = await dueDeliveries(db, clock, scope, limit);
-    if (due.length === 0) return attempted;
-    const done = await attemptBatch(db, clock, settings, due, { concurrency: options.concurrency ?? (catchingUp ? 48 : 16), scope });
-    attempted += done.length;
-    // A batch short of the limit was all that was due: the retries it scheduled are a minute away or
-    // more (unless the scope catches up: then they may be due already, at their times).
-    if (done.length === 0 || (due.length < limit && !catchingUp)) return attempted;
-  }
+  const limit = options.batch ?? (catchingUp ? CATCH_UP_BATCH : DUE_BATCH);
+  const concurrency = options.concurrency ?? (catchingUp ? 48 : 16);
+  return attemptInTurn({
+    claim: async () => claimDeliveries(db, clock, settings, await dueDeliveries(db, clock, scope, limit), 'automatic', scope),
+    send: (claimed) => sendAll(claimed, settings, concurrency),
+    record: async (results) => (await recordAll(db, results)).length,
+  });
 }
 
 /** Deliveries attempted in one batch by deliverDueWebhooks. */
 const DUE_BATCH = 200;
 /** The same when the scope catches up: retries come in rounds of every failing delivery at once. */
 const CATCH_UP_BATCH = 500;
+
+/** The steps of a batch of attempts. */
+interface BatchSteps {
+  /** Claims what is due now (nothing held by another batch). */
+  claim: () => Promise<ClaimedDelivery[]>;
+  send: (claimed: ClaimedDelivery[]) => Promise<AttemptResult[]>;
+  /** Records the attempts: how many were recorded. */
+  record: (results: AttemptResult[]) => Promise<number>;
+}
+
+/** A promise whose failure is seen only where it is awaited (not as an unhandled rejection meanwhile). */
+function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/**
+ * Batch after batch, the database and the receivers at work at once: while a batch is sent, the
+ * next is claimed and the one before is recorded. A claim never takes what another batch holds, so
+ * a delivery's attempts stay in order; the retries a batch schedules can be claimed once it is
+ * recorded, so a claim that finds nothing while a batch is being recorded is made again after.
+ * Ends when a claim finds nothing and no batch is left to record; answers how many attempts were
+ * recorded. A step that fails fails it (what another batch held is claimed again once its hold lapses).
+ */
+async function attemptInTurn(steps: BatchSteps): Promise<number> {
+  let attempted = 0;
+  let recording: Promise<number> | undefined;
+  let claiming = steps.claim();
+  for (;;) {
+    const claimed = await claiming;
+    if (claimed.length === 0) {
+      if (recording === undefined) return attempted;
+      attempted += await recording;
+      recording = undefined;
+      claiming = steps.claim();
+      continue;
+    }
+    claiming = awaitedLater(steps.claim());
+    const results = await steps.send(claimed);
+    if (recording !== undefined) attempted += await recording;
+    recording = awaitedLater(steps.record(results));
+  }
+}
