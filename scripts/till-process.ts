@@ -23,12 +23,20 @@ export async function merchant(name: string, env: NodeJS.ProcessEnv, extra: stri
   return JSON.parse(stdout);
 }
 
-/** Starts the server as a deployment does; its log (JSON lines on stdout) goes to `logFile`, for the secrets scan. */
+let built: Promise<unknown> | undefined;
+/** `npm run build` once per run of these scripts (`--if-stale`: nothing to do when dist/ is current). */
+const build = () => (built ??= run(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root }));
+
+/**
+ * Starts the server as a deployment does, from the build (`npm start`: dist/server/main.js, the
+ * server bundled in one file); its log (JSON lines on stdout) goes to `logFile`, for the secrets scan.
+ */
 export async function startServer(env: NodeJS.ProcessEnv, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+  await build();
   const port = await freePort();
   await mkdir(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
     cwd: root,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,7 +45,7 @@ export async function startServer(env: NodeJS.ProcessEnv, logFile: string): Prom
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
-  // Two minutes: a cold start loads TypeScript and migrates, and a busy CI machine is slow at both.
+  // Two minutes: a cold start migrates (PostgreSQL), and a busy CI machine is slow.
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
     const ok = await fetch(`${url}/healthz`).then(

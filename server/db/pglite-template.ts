@@ -16,12 +16,13 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import PgBoss from 'pg-boss';
 import { migrateToLatest } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { BUILD_ROOT } from '../shared/project-root.js';
 
 /** The job queue's schema (server/jobs/index.ts runs pg-boss in it). */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
 
-/** dist/pglite-template/ from the compiled dist/server/db/; absent when running from the sources. */
-export const PGLITE_TEMPLATE_DIR = fileURLToPath(new URL('../../pglite-template', import.meta.url));
+/** dist/pglite-template/ when running compiled; absent when running from the sources. */
+export const PGLITE_TEMPLATE_DIR = fileURLToPath(new URL('pglite-template', BUILD_ROOT));
 const sidecar = (dir: string) => `${dir}.json`;
 
 /**
