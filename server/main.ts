@@ -1,7 +1,7 @@
 // Starts Till: configuration, database and migrations, the demo merchant on first start, the job
 // queue, the HTTP server and the notification hub on it. `npm start` runs this file.
 import cluster from 'node:cluster';
-import { access, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -102,7 +102,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger.warn({ scale: config.rateLimitScale }, 'TILL_RATE_LIMIT_SCALE multiplies every rate limit: for benchmarks only, never in a real deployment');
   // Before the database and the app: their statements and requests are traced from the first.
   const tracing = await startTracing(options.env ?? process.env, logger);
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -179,6 +178,8 @@ async function serve(options: StartOptions = {}) {
  */
 async function primary(workers: number) {
   const config = loadConfig(process.env);
+  // The demo merchant's keys are written there (a fresh TILL_DATA_DIR made this start fail).
+  await mkdir(config.dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database.db);

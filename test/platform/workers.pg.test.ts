@@ -17,9 +17,10 @@ describe('TILL_WORKERS=2 on PostgreSQL', () => {
     await database?.drop();
   });
 
-  it('starts two workers on one port that both answer, counts both in every scrape, and stops them all on SIGTERM', async () => {
+  it('starts two workers on one port (a data directory made on the way) that both answer, counts both in every scrape, and stops them all on SIGTERM', async () => {
     database = await emptyPostgres('workers');
-    const dataDir = await tempDir();
+    // A data directory that does not exist yet, as on a first start: the primary makes it.
+    const dataDir = path.join(await tempDir(), 'data');
     // The port both workers share (node:cluster hands them its connections in turn).
     const port = await freePort();
     const till = spawnTill({
