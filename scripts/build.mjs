@@ -79,6 +79,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  sourcesContent: false,
   logLevel: 'warning',
   // The CommonJS packages inside call require() for Node's own modules.
   banner: { js: "import { createRequire as __tillRequire } from 'node:module'; const require = __tillRequire(import.meta.url);" },

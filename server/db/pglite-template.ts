@@ -7,7 +7,8 @@
 // applied) and the job queue's schema, nothing else: no merchant, no key. Its sidecar JSON names
 // the migrations it holds; a template whose migrations are not the first of this build's is never
 // used, and the migrations after it still run on top (migrateToLatest at every start).
-import { access, copyFile, cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { access, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -79,10 +80,26 @@ export async function pgliteTemplate(dir = PGLITE_TEMPLATE_DIR): Promise<string 
  * PG_VERSION goes last: it is what marks a directory in use, so a copy cut short is copied again.
  */
 export async function copyPgliteTemplate(template: string, dir: string): Promise<void> {
-  const marker = path.join(template, 'PG_VERSION');
-  await cp(template, dir, { recursive: true, filter: (source) => source !== marker });
-  await copyFile(marker, path.join(dir, 'PG_VERSION'));
+  const entries = await readdir(template, { withFileTypes: true, recursive: true });
+  const relative = (e: Dirent) => path.relative(template, path.join(e.parentPath, e.name));
+  for (const folder of entries
+    .filter((e) => e.isDirectory())
+    .map(relative)
+    .sort())
+    await mkdir(path.join(dir, folder), { recursive: true });
+  const files = entries.filter((e) => e.isFile()).map(relative);
+  // Many at once: its ~1,300 files one after the other (fs.cp) took over a second of a first start.
+  let next = 0;
+  const copyNext = async (): Promise<void> => {
+    for (let file = files[next++]; file !== undefined; file = files[next++])
+      if (file !== 'PG_VERSION') await copyFile(path.join(template, file), path.join(dir, file));
+  };
+  await Promise.all(Array.from({ length: COPIES_AT_ONCE }, copyNext));
+  await copyFile(path.join(template, 'PG_VERSION'), path.join(dir, 'PG_VERSION'));
 }
+
+/** Files the template's copy has under way at once. */
+const COPIES_AT_ONCE = 32;
 
 /** Whether a PGlite data directory holds a database already (PGlite's own test: its PG_VERSION). */
 export function pgliteDirectoryInUse(dir: string): Promise<boolean> {
