@@ -87,7 +87,7 @@ export async function copyPgliteTemplate(template: string, dir: string): Promise
     .map(relative)
     .sort())
     await mkdir(path.join(dir, folder), { recursive: true });
-  const files = entries.filter((e) => e.isFile()).map(relative);
+  const files = entries.filter((e) => !e.isDirectory()).map(relative); // (a link is copied as the file it names)
   // Many at once: its ~1,300 files one after the other (fs.cp) took over a second of a first start.
   let next = 0;
   const copyNext = async (): Promise<void> => {

@@ -42,6 +42,16 @@ describe('decodeSubject', () => {
     expect(subject.session.line_items).toEqual(lineItems);
   });
 
+  it('keeps a key named __proto__ as a key, its value revived like any other', () => {
+    const subject = decodeSubject(
+      JSON.parse('{"kind":"payment","payment":{"__proto__":{"refunded_at":"2026-11-24T10:00:00.000Z"},"id":1},"card":null}'),
+    ) as any;
+    expect(Object.keys(subject.payment)).toEqual(['__proto__', 'id']);
+    expect(Object.getPrototypeOf(subject.payment)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(subject.payment, '__proto__')?.value.refunded_at).toEqual(new Date('2026-11-24T10:00:00.000Z'));
+    expect(JSON.parse(JSON.stringify(subject.payment))).toEqual(JSON.parse('{"__proto__":{"refunded_at":"2026-11-24T10:00:00.000Z"},"id":1}'));
+  });
+
   it('passes an event written before events held records on as its payload, untouched', () => {
     const payload = { object: 'payment', id: 5, created: 1795000000, paid_at: '2026-11-24T10:00:00.000Z' };
     expect(decodeSubject(stored(payload))).toEqual({ kind: 'payload', payload });

@@ -56,7 +56,10 @@ function revive(value: unknown, key?: string): unknown {
     const revived: Record<string, unknown> = {};
     for (const k of Object.keys(value)) {
       const v = (value as Record<string, unknown>)[k];
-      revived[k] = USER_DATA.has(k) ? v : revive(v, k);
+      const kept = USER_DATA.has(k) ? v : revive(v, k);
+      // A key `__proto__` (JSON.parse keeps it as a key) is a key here too, not the object's prototype.
+      if (k === '__proto__') Object.defineProperty(revived, k, { value: kept, enumerable: true, writable: true, configurable: true });
+      else revived[k] = kept;
     }
     return revived;
   }
