@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Compiles the server to JavaScript in dist/ (dist/server/…, one .js per .ts, ES modules for
 // Node 20), so `npm start` runs plain Node with no TypeScript loader. esbuild transpiles only:
-// types are checked by `npm run typecheck`. Then main.js is replaced by the server bundled in one
-// file (below). It runs before every `npm start` (prestart) and takes about a second and a half;
+// types are checked by `npm run typecheck`; main.js alone is the server bundled in one file
+// (below). It runs before every `npm start` (prestart) and takes about a second and a half;
 // `--if-stale` skips it when dist/ is newer than every source file.
 // Then it writes dist/pglite-template/ (server/db/pglite-template.ts): a PGlite database migrated
 // by the compiled migrations, which a first start on a new data directory copies instead of creating
@@ -42,8 +42,9 @@ await rm(path.join(out, 'server'), { recursive: true, force: true });
 // The template goes first: one left by an interrupted build would not match the new migrations.
 await rm(path.join(out, 'pglite-template.json'), { force: true });
 await rm(path.join(out, 'pglite-template.tar'), { force: true }); // an earlier build's dump
+const main = path.join(root, 'server', 'main.ts');
 await build({
-  entryPoints: files,
+  entryPoints: files.filter((file) => file !== main), // main.ts is bundled below
   outdir: path.join(out, 'server'),
   outbase: path.join(root, 'server'),
   bundle: false,
@@ -53,15 +54,16 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-// What `npm start` runs: the server and its dependencies in one file, dist/server/main.js in place
-// of main.ts's own (the other files stay, for the merchant command and the benches). Loading the
+// What `npm start` runs: the server and its dependencies in one file, dist/server/main.js (the
+// other files stay one per source, for the merchant command and the benches). Loading the
 // server's ~470 modules and its dependencies' one by one took half a second of every start
-// (measured on PGlite: a restart to the first 200 in 3.6 s against 4.1 s). Left out, loaded from node_modules as before: packages that read files beside their own
-// code or run a binary (PGlite's WebAssembly, esbuild, PDFKit's fonts, Swagger UI's assets), those
-// loaded only when configured (OpenTelemetry, nodemailer, pg-native), and express-openapi-validator,
-// whose own path-to-regexp the server patches (server/http/route-matcher-cache.ts).
+// (measured on PGlite: a restart to the first 200 in 3.6 s against 4.1 s). Left out, loaded from
+// node_modules as before: packages that read files beside their own code or run a binary
+// (PGlite's WebAssembly, esbuild, PDFKit's fonts, Swagger UI's assets), those loaded only when
+// configured (OpenTelemetry, nodemailer, pg-native), and express-openapi-validator, whose own
+// path-to-regexp the server patches (server/http/route-matcher-cache.ts).
 await build({
-  entryPoints: [path.join(root, 'server', 'main.ts')],
+  entryPoints: [main],
   outfile: path.join(out, 'server', 'main.js'),
   bundle: true,
   external: [
