@@ -9,7 +9,7 @@ import { withWatch } from '../fixtures/events.js';
 import { call, expectStatus } from '../fixtures/http.js';
 import { secretKey } from '../fixtures/keys.js';
 import { HOLD, PAY_CARD, WATCH } from '../fixtures/operations.js';
-import { drainPayouts, failNextPayout, PAYOUT_CYCLE, payAndPayOut } from '../fixtures/payouts.js';
+import { drainPayouts, failNextPayout, madeOnPayoutDay, PAYOUT_CYCLE, payAndPayOut } from '../fixtures/payouts.js';
 import { clocked, scenario } from '../fixtures/scenario.js';
 import { EVENT_TYPES, TIED } from '../fixtures/sections.js';
 import { confirmWith, newHoldSession, newSession, payByCard, refundSession, tokenizeOn } from '../fixtures/sessions.js';
@@ -234,8 +234,8 @@ export const tiedPayments: Scenario[] = [
     {
       async run(ctx) {
         await withWatch(ctx, ['payout.completed'], async (w) => {
-          const { payoutDay } = await payAndPayOut(ctx);
-          const events = await waitForEvents(ctx, w, (e) => e.type === 'payout.completed' && e.data.object.createdAt.startsWith(payoutDay));
+          const cycle = await payAndPayOut(ctx);
+          const events = await waitForEvents(ctx, w, (e) => e.type === 'payout.completed' && madeOnPayoutDay(cycle, e.data.object.createdAt));
           const payout = events[0].data.object;
           assert.equal(payout.object, 'payout');
           assert.match(payout.id, /^po_/);

@@ -121,8 +121,9 @@ async function stepTo(
   move: (offset: number) => Promise<void>,
 ): Promise<number> {
   const next: Array<Date | null> = work.map(() => null);
-  const ask = async (kinds: number[], offset: number) => {
-    const after = new SandboxClock(base, offset).now();
+  // Asked after the stop's time, not the time it is when asked: wall time ran on while the stop's
+  // work ran, and an item that fell due meanwhile was not run by the kinds that ran before it.
+  const ask = async (kinds: number[], offset: number, after: Date) => {
     const times = await Promise.all(kinds.map((i) => work[i]!.next(db, sandboxScope(merchantId, offset), after)));
     kinds.forEach((i, k) => (next[i] = times[k]!));
   };
@@ -132,7 +133,7 @@ async function stepTo(
   let stop = await runStop(db, base, work, sandboxScope(merchantId, offset, since), () => true);
   let jobsRun = stop.jobsRun;
   for (let step = 0; step < MAX_STEPS; step++) {
-    await ask(stop.stale, offset);
+    await ask(stop.stale, offset, since);
     const times = next.filter((t): t is Date => t !== null).map((t) => t.getTime());
     if (times.length === 0) break;
     const nextOffset = Math.max(offset + 1, Math.ceil((Math.min(...times) - base.now().getTime()) / 1000));
