@@ -57,9 +57,21 @@ export function isLoopbackAddress(address: string): boolean {
   return false;
 }
 
+/** Answers of isAllowedTarget, by address (each BlockList check builds a SocketAddress: every webhook attempt asks). */
+const allowed = [new Map<string, boolean>(), new Map<string, boolean>()] as const;
+const MAX_REMEMBERED = 1_000;
+
 /** Whether a target may be reached: public, or loopback when the caller allows loopback. */
-export const isAllowedTarget = (address: string, allowLoopback = false): boolean =>
-  !isForbiddenAddress(address) || (allowLoopback && isLoopbackAddress(address));
+export function isAllowedTarget(address: string, allowLoopback = false): boolean {
+  const known = allowed[allowLoopback ? 1 : 0];
+  let answer = known.get(address);
+  if (answer === undefined) {
+    answer = !isForbiddenAddress(address) || (allowLoopback && isLoopbackAddress(address));
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(address, answer);
+  }
+  return answer;
+}
 
 export interface PublicUrlOptions {
   /** Accept loopback hosts too (`TILL_ALLOW_LOOPBACK_WEBHOOKS`, test-mode targets only). */
