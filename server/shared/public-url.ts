@@ -47,31 +47,41 @@ const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-/** Whether an IP address literal is a loopback address (127.0.0.0/8, ::1, or their IPv4-mapped form). */
-export function isLoopbackAddress(address: string): boolean {
+function loopbackCheck(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isLoopbackAddress(mapped[1]!);
+  if (mapped) return loopbackCheck(mapped[1]!);
   const family = isIP(address);
   if (family === 4) return loopback.check(address, 'ipv4');
   if (family === 6) return loopback.check(address, 'ipv6');
   return false;
 }
 
-/** Answers of isAllowedTarget, by address (each BlockList check builds a SocketAddress: every webhook attempt asks). */
-const allowed = [new Map<string, boolean>(), new Map<string, boolean>()] as const;
 const MAX_REMEMBERED = 1_000;
 
-/** Whether a target may be reached: public, or loopback when the caller allows loopback. */
-export function isAllowedTarget(address: string, allowLoopback = false): boolean {
-  const known = allowed[allowLoopback ? 1 : 0];
-  let answer = known.get(address);
-  if (answer === undefined) {
-    answer = !isForbiddenAddress(address) || (allowLoopback && isLoopbackAddress(address));
-    if (known.size >= MAX_REMEMBERED) known.clear();
-    known.set(address, answer);
-  }
-  return answer;
+/**
+ * `check`, with its answers remembered by address (up to 1,000, then forgotten all at once): each
+ * BlockList check builds a SocketAddress, and every webhook attempt asks.
+ */
+function remembered(check: (address: string) => boolean): (address: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (address) => {
+    let answer = known.get(address);
+    if (answer === undefined) {
+      answer = check(address);
+      if (known.size >= MAX_REMEMBERED) known.clear();
+      known.set(address, answer);
+    }
+    return answer;
+  };
 }
+
+/** Whether an IP address literal is a loopback address (127.0.0.0/8, ::1, or their IPv4-mapped form). */
+export const isLoopbackAddress = remembered(loopbackCheck);
+
+const isPublic = remembered((address) => !isForbiddenAddress(address));
+
+/** Whether a target may be reached: public, or loopback when the caller allows loopback. */
+export const isAllowedTarget = (address: string, allowLoopback = false): boolean => isPublic(address) || (allowLoopback && isLoopbackAddress(address));
 
 export interface PublicUrlOptions {
   /** Accept loopback hosts too (`TILL_ALLOW_LOOPBACK_WEBHOOKS`, test-mode targets only). */

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -42,9 +42,25 @@ function snippetOf(text: string): string | null {
   return text.length > 0 ? text.slice(0, SNIPPET).replaceAll('\u0000', '\uFFFD') : null;
 }
 
+/** Signing keys by secret, made once (a key made from a string for every attempt costs as much as the HMAC). */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 1_000;
+
+function keyOf(kind: 'plain' | 'standard', secret: string, material: () => Buffer): KeyObject {
+  const id = `${kind}:${secret}`;
+  let key = keys.get(id);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(material());
+    keys.set(id, key);
+  }
+  return key;
+}
+
 /** `sha256=` and the lower-case hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
 export function signatureHeader(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex')}`;
+  const key = keyOf('plain', secret, () => Buffer.from(secret, 'utf8'));
+  return `sha256=${createHmac('sha256', key).update(body, 'utf8').digest('hex')}`;
 }
 
 /**
@@ -61,7 +77,8 @@ export function standardWebhooksKey(secret: string): Buffer {
 
 /** `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` (Standard Webhooks). */
 export function standardSignatureHeader(id: string, timestamp: number, body: string, secret: string): string {
-  return `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
+  const key = keyOf('standard', secret, () => standardWebhooksKey(secret));
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 }
 
 /** Every header of a delivery attempt. */
