@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { setTimeout as wait } from 'node:timers/promises';
 import { BlockList, isIP } from 'node:net';
+import { TtlCache } from './ttl-cache.js';
 
 /**
  * Addresses a merchant-supplied URL must never reach: loopback, private, link-local (cloud
@@ -56,19 +57,16 @@ function loopbackCheck(address: string): boolean {
   return false;
 }
 
-const MAX_REMEMBERED = 1_000;
-
 /**
- * `check`, with its answers remembered by address (up to 1,000, then forgotten all at once): each
- * BlockList check builds a SocketAddress, and every webhook attempt asks.
+ * `check`, with its answers remembered by address (the last 1,000; an answer never goes stale):
+ * each BlockList check builds a SocketAddress, and every webhook attempt asks.
  */
 function remembered(check: (address: string) => boolean): (address: string) => boolean {
-  const known = new Map<string, boolean>();
+  const known = new TtlCache<string, boolean>(Infinity, 1_000);
   return (address) => {
     let answer = known.get(address);
     if (answer === undefined) {
       answer = check(address);
-      if (known.size >= MAX_REMEMBERED) known.clear();
       known.set(address, answer);
     }
     return answer;

@@ -3,6 +3,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isAllowedTarget, isInvalidName, isLoopbackAddress } from '../../shared/public-url.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 
 /** What one attempt came to, for the delivery log. */
 export interface AttemptOutcome {
@@ -42,15 +43,13 @@ function snippetOf(text: string): string | null {
   return text.length > 0 ? text.slice(0, SNIPPET).replaceAll('\u0000', '\uFFFD') : null;
 }
 
-/** Signing keys by secret, made once (a key made from a string for every attempt costs as much as the HMAC). */
-const keys = new Map<string, KeyObject>();
-const MAX_KEYS = 1_000;
+/** Signing keys by secret, made once (a key made from a string for every attempt costs as much as the HMAC); the last 1,000. */
+const keys = new TtlCache<string, KeyObject>(Infinity, 1_000);
 
 function keyOf(kind: 'plain' | 'standard', secret: string, material: () => Buffer): KeyObject {
   const id = `${kind}:${secret}`;
   let key = keys.get(id);
   if (!key) {
-    if (keys.size >= MAX_KEYS) keys.clear();
     key = createSecretKey(material());
     keys.set(id, key);
   }
