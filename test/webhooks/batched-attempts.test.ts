@@ -50,12 +50,8 @@ describe('batched attempts', () => {
     const claimed = await claimDueDeliveries(t.database.db, clock, settings, [due!, held!, later!, 'whd_nosuchdelivery']);
     expect(claimed.map((x) => x.delivery.id)).toEqual([due]);
     const [one] = claimed;
-    expect(one!.event).toMatchObject({
-      id: one!.delivery.event_id,
-      type: 'payment.succeeded',
-      merchant_id: m.merchantId,
-      subject: { kind: 'test', id: 'test_0' },
-    });
+    expect(one!.event).toMatchObject({ id: one!.delivery.event_id, type: 'payment.succeeded', merchant_id: m.merchantId });
+    expect(JSON.parse(one!.body)).toMatchObject({ id: one!.delivery.event_id, type: 'payment.succeeded', data: { object: { id: 'test_0' } } });
     expect(one!.target).toEqual({ url: r.url, secret: c.sandboxSecret });
     expect(one!.delivery.locked_until!.getTime()).toBe(clock.now().getTime() + (2 + 15) * 1000); // the timeout, rounded up, plus 15 s to record the attempt
     // Now held by this claim, for attemptDelivery as for another batch.
@@ -82,6 +78,45 @@ describe('batched attempts', () => {
     expect(outcome).toMatchObject({ ok: true, httpStatus: 200 });
     expect(r.received[0]!.json).toMatchObject({ id: d!.event_id, type: 'checkout.session.cancelled' });
     expect(r.received[0]!.headers['x-webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)));
+  });
+
+  it("renders an event's body once for all its endpoints and retries, and each renderer's body apart", async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 503);
+    const first = await configure(m, { sandboxUrl: r.url });
+    const second = await configure(m, { sandboxUrl: r.url });
+    await paymentEvent(m, 7);
+    await dispatchPendingEvents(t.database.db, clock);
+    const ids = [...(await deliveriesOf(first.id)), ...(await deliveriesOf(second.id))].map((d) => d.id);
+    const rendered: string[] = [];
+    const counting = { ...settings, render: (e: Parameters<typeof settings.render>[0]) => (rendered.push(e.id), settings.render(e)) };
+
+    const claimed = await claimDueDeliveries(t.database.db, clock, counting, ids);
+    expect(claimed).toHaveLength(2);
+    expect(rendered).toEqual([claimed[0]!.event.id]);
+    expect(claimed[1]!.body).toBe(claimed[0]!.body);
+    // Sent, failed and retried a minute later: the same body, not rendered again.
+    await recordAttempts(
+      t.database.db,
+      await Promise.all(claimed.map(async (one) => ({ claimed: one, outcome: await sendClaimed(one, counting) }))),
+      () => undefined,
+    );
+    clock.advance(60);
+    const retried = await claimDueDeliveries(t.database.db, clock, counting, ids);
+    expect(retried.map((x) => x.body)).toEqual([claimed[0]!.body, claimed[0]!.body]);
+    expect(rendered).toHaveLength(1);
+    expect(r.received.map((x) => x.raw)).toEqual([claimed[0]!.body, claimed[0]!.body]);
+
+    // Another renderer renders the event itself: a body is kept for the renderer that made it.
+    await recordAttempts(
+      t.database.db,
+      retried.map((one) => ({ claimed: one, outcome: { ok: false, httpStatus: 503, durationMs: 1, responseSnippet: null, error: 'http_status' } })),
+      () => undefined,
+    );
+    clock.advance(5 * 60);
+    const other = { ...settings, render: (e: Parameters<typeof settings.render>[0]) => `{"other":"${e.id}"}` };
+    const again = await claimDueDeliveries(t.database.db, clock, other, ids);
+    expect(again.map((x) => x.body)).toEqual([`{"other":"${claimed[0]!.event.id}"}`, `{"other":"${claimed[0]!.event.id}"}`]);
   });
 
   it('records many attempts at once with the retry schedule of attemptDelivery: succeeded, failed with its next attempt, dead-lettered', async () => {

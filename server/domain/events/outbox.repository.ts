@@ -34,13 +34,17 @@ export async function findEventRow(db: Db, id: string): Promise<EventRow> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-/** The events some deliveries carry, in one statement (a page of the delivery log). */
+/** The events some deliveries carry, in one statement (a page of the delivery log, the bodies a claim renders). */
 export async function findEventRows(db: Db, ids: string[]): Promise<EventRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
 }
 
-/** For a join in another statement (a delivery's claim): the columns of events a delivery sends, and the trace it continues. */
+/**
+ * For a join in another statement (a delivery's claim): what a delivery reads of its event, and the
+ * trace it continues. Not its data: a body already rendered is sent again as it is (findEventRows
+ * reads the data of those that are not).
+ */
 export function outboxEvents(db: Db) {
-  return db.selectFrom('events').select(['id', 'merchant_id', 'livemode', 'type', 'api_version', 'data', 'created_at', 'traceparent']);
+  return db.selectFrom('events').select(['id', 'merchant_id', 'livemode', 'type', 'api_version', 'created_at', 'traceparent']);
 }

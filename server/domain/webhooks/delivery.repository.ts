@@ -4,7 +4,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import type { EventRow } from '../events/event.tables.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -50,7 +49,6 @@ export type ClaimedRow = WebhookDeliveryRow & {
   e_livemode: boolean;
   e_type: string;
   e_api_version: string;
-  e_data: EventRow['data'];
   e_created_at: Date;
   e_traceparent: string | null;
   c_id: number | null;
@@ -92,7 +90,6 @@ export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind
         'e.livemode as e_livemode',
         'e.type as e_type',
         'e.api_version as e_api_version',
-        'e.data as e_data',
         'e.created_at as e_created_at',
         'e.traceparent as e_traceparent',
         'c.id as c_id',

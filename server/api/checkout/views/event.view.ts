@@ -3,7 +3,6 @@
 import type { components } from '../../../../generated/checkout.js';
 import type { EventRecord, EventSubject } from '../../../domain/events/event.service.js';
 import { decimalToAmount } from '../../../shared/money.js';
-import { TtlCache } from '../../../shared/ttl-cache.js';
 import { disputeView } from './dispute.view.js';
 import { invoiceEventObject } from './invoice.view.js';
 import { paymentEventObject } from './payment.view.js';
@@ -66,19 +65,7 @@ export function eventEnvelope(event: EventRecord): Schemas['WebhookEvent'] {
   return envelope as unknown as Schemas['WebhookEvent'];
 }
 
-/**
- * Bodies rendered lately, by event id. An event never changes once written, and its body is sent
- * again for every endpoint and every retry: the sandbox clock's catch-up renders each event up to
- * seven times per endpoint in one advance. About 1-2 KB each.
- */
-const bodies = new TtlCache<string, string>(10 * 60_000, 5_000);
-
-/** The body of a webhook delivery: the event's envelope as JSON. */
+/** The body of a webhook delivery (or an event-stream message): the event's envelope as JSON. Delivery keeps what it rendered (delivery.ts). */
 export function webhookBody(event: EventRecord): string {
-  let body = bodies.get(event.id);
-  if (body === undefined) {
-    body = JSON.stringify(eventEnvelope(event));
-    bodies.set(event.id, body);
-  }
-  return body;
+  return JSON.stringify(eventEnvelope(event));
 }
