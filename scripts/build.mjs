@@ -94,7 +94,8 @@ await copyFile(path.join(root, 'node_modules/@redocly/cli/lib/chunks/redoc.stand
 );
 const compiled = performance.now();
 const { writePgliteTemplate } = await import(pathToFileURL(path.join(out, 'server/db/pglite-template.js')).href);
-await writePgliteTemplate(path.join(out, 'pglite-template'));
+const { makeJobQueues } = await import(pathToFileURL(path.join(out, 'server/jobs/index.js')).href);
+await writePgliteTemplate(path.join(out, 'pglite-template'), makeJobQueues); // its queues made too
 console.error(
   `built dist/server (${files.length} files) in ${Math.round(compiled - started)} ms, dist/pglite-template/ in ${Math.round(performance.now() - compiled)} ms`,
 );

@@ -4,7 +4,8 @@
 // start. It is a data directory PGlite closed cleanly, copied with the file system's own copy (a
 // dump would be unpacked by PGlite's JavaScript untar, which took over a second for its 43 MB). It
 // holds what a started Till leaves: the migrations (and their table, so the migrator sees them
-// applied) and the job queue's schema, nothing else: no merchant, no key. Its sidecar JSON names
+// applied), the job queue's schema and, when the build asks, its queues (each a table of its own,
+// made by pg-boss at a first start: about a second of it on PGlite), nothing else: no merchant, no key. Its sidecar JSON names
 // the migrations it holds; a template whose migrations are not the first of this build's is never
 // used, and the migrations after it still run on top (migrateToLatest at every start).
 import type { Dirent } from 'node:fs';
@@ -26,15 +27,21 @@ export const JOB_QUEUE_SCHEMA = 'pgboss';
 export const PGLITE_TEMPLATE_DIR = fileURLToPath(new URL('pglite-template', BUILD_ROOT));
 const sidecar = (dir: string) => `${dir}.json`;
 
+/** Statements sent as the job queue sends them (pg-boss's `executeSql`). */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+/** Makes the job queue's queues in a database whose job-queue schema is installed (server/jobs' makeJobQueues). */
+export type MakeQueues = (executeSql: ExecuteSql) => Promise<void>;
+
 /**
- * Migrates a PGlite database to the latest schema, installs the job queue's schema in it, runs
- * `then`, and closes it (the dialect's destroy closes PGlite).
+ * Migrates a PGlite database to the latest schema, installs the job queue's schema in it (and its
+ * queues, with `makeQueues`), runs `then`, and closes it (the dialect's destroy closes PGlite).
  */
-async function migrateAndClose<T>(pglite: PGlite, then: () => Promise<T>): Promise<T> {
+async function migrateAndClose<T>(pglite: PGlite, then: () => Promise<T>, makeQueues?: MakeQueues): Promise<T> {
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   try {
     await migrateToLatest(db);
     await pglite.exec(PgBoss.getConstructionPlans(JOB_QUEUE_SCHEMA));
+    await makeQueues?.((text, values) => pglite.query(text, values));
     return await then();
   } finally {
     await db.destroy();
@@ -48,11 +55,14 @@ export async function dumpMigratedPglite(): Promise<Blob> {
   return migrateAndClose(pglite, () => pglite.dumpDataDir('none'));
 }
 
-/** Writes the template directory and its sidecar (each made aside, then renamed: a reader never sees half of one). */
-export async function writePgliteTemplate(dir = PGLITE_TEMPLATE_DIR): Promise<void> {
+/**
+ * Writes the template directory and its sidecar (each made aside, then renamed: a reader never sees
+ * half of one); with `makeQueues` (the build's), the job queue's queues are made in it too.
+ */
+export async function writePgliteTemplate(dir = PGLITE_TEMPLATE_DIR, makeQueues?: MakeQueues): Promise<void> {
   const partial = `${dir}.${process.pid}`;
   await rm(partial, { recursive: true, force: true });
-  await migrateAndClose(await PGlite.create({ dataDir: partial }), async () => undefined);
+  await migrateAndClose(await PGlite.create({ dataDir: partial }), async () => undefined, makeQueues);
   await writeFile(`${sidecar(dir)}.${process.pid}`, `${JSON.stringify({ migrations: Object.keys(migrations) }, null, 2)}\n`);
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);

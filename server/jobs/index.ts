@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TillDatabase } from '../db/database.js';
-import { JOB_QUEUE_SCHEMA } from '../db/pglite-template.js';
+import { JOB_QUEUE_SCHEMA, type MakeQueues } from '../db/pglite-template.js';
 import { dueScopes } from '../domain/clocks/tenant-clock.js';
 import { deleteExpiredRequestLogs } from '../domain/request-logs/request-log.service.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
@@ -21,6 +21,9 @@ const UPKEEP = {
   rateLimitCleanup: { queue: 'rate-limit-cleanup', cron: '*/10 * * * *' },
   requestLogRetention: { queue: 'request-log-retention', cron: '23 * * * *' },
 } as const;
+
+/** The queue of live email's sweep (startMessageDelivery sends each at once; the sweep retries). */
+const MESSAGE_DELIVERY_QUEUE = 'message-delivery';
 
 export type QueueId = ScheduledWork['id'] | keyof typeof UPKEEP | 'messageDelivery';
 
@@ -50,7 +53,7 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
   const queues = {
     ...queuesOf(database, clock, logger, dueWork({ config: settings }, { sweepWebhooks: (scope) => webhooks.sweep(scope) })),
     // Live email: at once when queued (NOTIFY); this sweep retries failures and what a stopped process left.
-    messageDelivery: { queue: 'message-delivery', cron: '* * * * *', run: async () => void (await messages.sweep()) },
+    messageDelivery: { queue: MESSAGE_DELIVERY_QUEUE, cron: '* * * * *', run: async () => void (await messages.sweep()) },
   };
   for (const { queue, cron, run } of Object.values(queues)) {
     await boss.createQueue(queue);
@@ -76,6 +79,25 @@ export async function startJobs(database: TillDatabase, clock: Clock, logger: Lo
     },
   };
 }
+
+/** pg-boss's own queue, which its start makes: the jobs its schedules (`schedule`) send. */
+const PG_BOSS_SCHEDULES_QUEUE = '__pgboss__send-it';
+
+/** Every queue a started job queue holds (Till's and pg-boss's own): made at its start when missing, and ahead of it in the build's PGlite template. */
+export function jobQueueNames(): string[] {
+  const scheduled = dueWork({ config: { allowLoopbackWebhooks: false, webhookTimeoutMs: 30_000 } }).map((work) => work.queue);
+  return [...scheduled, ...Object.values(UPKEEP).map((upkeep) => upkeep.queue), MESSAGE_DELIVERY_QUEUE, WEBHOOK_DELIVERY_QUEUE, PG_BOSS_SCHEDULES_QUEUE];
+}
+
+/**
+ * Makes every queue of jobQueueNames, as the jobs' start does (pg-boss's createQueue: a queue's row
+ * and its table), in a database whose job-queue schema is installed: the build's PGlite template,
+ * so that a first start finds them made (on PGlite, making them was about a second of it).
+ */
+export const makeJobQueues: MakeQueues = async (executeSql) => {
+  const boss = new PgBoss({ db: { executeSql }, schema: JOB_QUEUE_SCHEMA } as PgBoss.ConstructorOptions);
+  for (const queue of jobQueueNames()) await boss.createQueue(queue);
+};
 
 /** A pg-boss queue: its name, its schedule, and what a run does. */
 interface Queue {

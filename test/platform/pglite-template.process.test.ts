@@ -9,6 +9,9 @@ import { openDatabase } from '../../server/db/database.js';
 import { migrateDown, migrateToLatest } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import { pgliteTemplate, writePgliteTemplate } from '../../server/db/pglite-template.js';
+import { jobQueueNames, makeJobQueues, startJobs } from '../../server/jobs/index.js';
+import { createLogger } from '../../server/log.js';
+import { systemClock } from '../../server/shared/clock.js';
 
 let dir: string;
 let template: string;
@@ -16,7 +19,7 @@ let template: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'till-template-'));
   template = path.join(dir, 'pglite-template');
-  await writePgliteTemplate(template); // what `npm run build` does
+  await writePgliteTemplate(template, makeJobQueues); // what `npm run build` does
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -54,6 +57,27 @@ describe('a first start on the build’s template', () => {
       expect(await count(third, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'kept_marker'")).toBe(0);
     } finally {
       await third.close();
+    }
+  });
+
+  it('holds every queue the jobs work, made as their start makes them: a first start makes none', async () => {
+    const database = await openDatabase({ dataDir: path.join(dir, 'queues'), template: () => pgliteTemplate(template) });
+    const queues = async () => (await database.sql.query('SELECT name FROM pgboss.queue ORDER BY name')).rows.map((r: { name: string }) => r.name);
+    const tables = () => count(database, "SELECT count(*) AS n FROM pg_tables WHERE schemaname = 'pgboss'");
+    try {
+      expect(await queues()).toEqual([...jobQueueNames()].sort());
+      const before = await tables();
+      const jobs = await startJobs(database, systemClock, createLogger('silent'), {
+        allowLoopbackWebhooks: false,
+        webhookTimeoutMs: 30_000,
+        smtpUrl: undefined,
+        smtpFrom: 'Till <no-reply@till.localhost>',
+      });
+      await jobs.stop();
+      expect(await queues()).toEqual([...jobQueueNames()].sort()); // no queue the template lacked
+      expect(await tables()).toBe(before); // each queue's table was there
+    } finally {
+      await database.close();
     }
   });
 
