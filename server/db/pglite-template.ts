@@ -5,9 +5,10 @@
 // dump would be unpacked by PGlite's JavaScript untar, which took over a second for its 43 MB). It
 // holds what a started Till leaves: the migrations (and their table, so the migrator sees them
 // applied), the job queue's schema and, when the build asks, its queues (each a table of its own,
-// made by pg-boss at a first start: about a second of it on PGlite), nothing else: no merchant, no key. Its sidecar JSON names
-// the migrations it holds; a template whose migrations are not the first of this build's is never
-// used, and the migrations after it still run on top (migrateToLatest at every start).
+// which pg-boss would make at a first start: about a second of it on PGlite), nothing else: no
+// merchant, no key. Its sidecar JSON names the migrations it holds; a template whose migrations are
+// not the first of this build's is never used, and the migrations after it still run on top
+// (migrateToLatest at every start).
 import type { Dirent } from 'node:fs';
 import { access, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
