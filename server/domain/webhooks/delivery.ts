@@ -9,9 +9,8 @@ import type { WebhookDeliveryRow } from './webhook.tables.js';
 import { baseClock, type Clock, clockAhead } from '../../shared/clock.js';
 import { catchUpTime, type DueScope } from '../../shared/due-scope.js';
 import { contextOfTraceparent, inSpan, SpanKind, tracingEnabled } from '../../shared/tracing.js';
-import { type EventRecord, toEventRecord } from '../events/event.service.js';
-import { findEventRows } from '../events/outbox.repository.js';
-import { TtlCache } from '../../shared/ttl-cache.js';
+import type { EventRecord } from '../events/event.service.js';
+import { bodiesOf } from './delivery-bodies.js';
 import { type AttemptKind, claimDeliveryRows, type ClaimedRow, recordAttemptRows } from './delivery.repository.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 
@@ -135,32 +134,6 @@ export async function claimDeliveries(
       traceparent: e_traceparent,
     };
   });
-}
-
-/**
- * Bodies already rendered, by renderer and event id: an event never changes once written, and the
- * same body goes to each of its endpoints and at each retry (the sandbox clock's catch-up sends an
- * event up to seven times per endpoint in one advance). 10 minutes, 5,000 bodies of 1-2 KB each.
- */
-const renderedBodies = new WeakMap<DeliverySettings['render'], TtlCache<string, string>>();
-
-/** The body of each event, by id: those rendered before as they were, the others read (one statement) and rendered now. */
-async function bodiesOf(db: Kysely<Database>, render: DeliverySettings['render'], eventIds: string[]): Promise<Map<string, string>> {
-  let rendered = renderedBodies.get(render);
-  if (!rendered) renderedBodies.set(render, (rendered = new TtlCache(10 * 60_000, 5_000)));
-  const bodies = new Map<string, string>();
-  const unread: string[] = [];
-  for (const id of eventIds) {
-    const body = rendered.get(id);
-    if (body === undefined) unread.push(id);
-    else bodies.set(id, body);
-  }
-  for (const row of await findEventRows(db, unread)) {
-    const body = render(toEventRecord(row));
-    rendered.set(row.id, body);
-    bodies.set(row.id, body);
-  }
-  return bodies;
 }
 
 /**
