@@ -36,6 +36,8 @@ export interface Receiver {
   url: string;
   received: ReceivedWebhook[];
   behave(b: Behaviour): void;
+  /** TLS connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
       res.end(JSON.stringify({ received: true, n }));
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -72,6 +76,7 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
     behave(b) {
       current = b;
     },
+    connections: () => connections,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
 import { isAllowedTarget, isInvalidName, isLoopbackAddress } from '../../shared/public-url.js';
 import { TtlCache } from '../../shared/ttl-cache.js';
 
@@ -126,12 +126,17 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
   };
 }
 
-const agents = new Map<string, https.Agent>();
-function agentFor(allowLoopback: boolean, insecure: boolean): https.Agent {
+/** One connection pool per kind of target (loopback allowed, certificate checked), kept alive between attempts. */
+const agents = new Map<string, Agent>();
+function agentFor(allowLoopback: boolean, insecure: boolean): Agent {
   const key = `${allowLoopback}:${insecure}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000, lookup: guardedLookup(allowLoopback), rejectUnauthorized: !insecure });
+    agent = new Agent({
+      connections: 64,
+      keepAliveTimeout: 30_000,
+      connect: { lookup: guardedLookup(allowLoopback), rejectUnauthorized: !insecure },
+    });
     agents.set(key, agent);
   }
   return agent;
@@ -142,66 +147,74 @@ function errorKind(err: unknown): string {
   if (code === 'EWEBHOOKBLOCKED') return 'address_not_allowed';
   if (code === 'ECONNREFUSED') return 'connection_refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'dns_error';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
   if (/CERT|TLS|SSL|SELF_SIGNED|ERR_SSL/i.test(code) || /certificate|tls|ssl/i.test((err as Error)?.message ?? '')) return 'tls_error';
   return 'connection_error';
 }
 
-/**
- * POSTs one delivery attempt: the raw body with the signature headers, no redirect followed, at
- * most `timeoutMs` for the whole answer. Any 2xx is success. Never throws.
- */
-export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome> {
-  const started = process.hrtime.bigint();
-  const elapsed = () => Math.min(options.timeoutMs, Math.round(Number(process.hrtime.bigint() - started) / 1e6));
+/** What an answer came to: its status, and the start of its body (what arrived of it, should it be cut short). */
+async function outcomeOf(status: number, body: AsyncIterable<Buffer>): Promise<Omit<AttemptOutcome, 'durationMs'>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      if (size < MAX_READ) chunks.push(chunk);
+      size += chunk.length;
+    }
+  } catch {
+    // The answer was cut short: what arrived of it is the snippet.
+  }
+  const ok = status >= 200 && status < 300;
+  const httpStatus = status >= 100 && status <= 599 ? status : null;
+  return { ok, httpStatus, responseSnippet: snippetOf(Buffer.concat(chunks).toString('utf8')), error: ok ? null : 'http_status' };
+}
+
+/** The target of an attempt, or why there can be none. */
+function targetOf(options: SendOptions): { url: URL; insecure: boolean } | { error: string } {
   let url: URL;
   try {
     url = new URL(options.url);
   } catch {
-    return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'invalid_url' };
+    return { error: 'invalid_url' };
   }
-  if (url.protocol !== 'https:') return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'invalid_url' };
+  if (url.protocol !== 'https:') return { error: 'invalid_url' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a lookup: check it here.
-  if (isIP(host) && !isAllowedTarget(host, options.allowLoopback))
-    return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: 'address_not_allowed' };
+  if (isIP(host) && !isAllowedTarget(host, options.allowLoopback)) return { error: 'address_not_allowed' };
   // A local development receiver on loopback has a self-signed certificate.
-  const insecure = options.allowLoopback && (isLoopbackAddress(host) || host.toLowerCase() === 'localhost');
-  const headers = deliveryHeaders(options);
+  return { url, insecure: options.allowLoopback && (isLoopbackAddress(host) || host.toLowerCase() === 'localhost') };
+}
 
-  return new Promise<AttemptOutcome>((resolve) => {
-    let settled = false;
-    const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...outcome, durationMs: elapsed(), requestHeaders: headers });
-    };
-    const req = https.request(
-      url,
-      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(options.body)) }, agent: agentFor(options.allowLoopback, insecure) },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (size < MAX_READ) chunks.push(chunk);
-          size += chunk.length;
-        });
-        const done = () => {
-          const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8');
-          const ok = status >= 200 && status < 300;
-          finish({ ok, httpStatus: status >= 100 && status <= 599 ? status : null, responseSnippet: snippetOf(text), error: ok ? null : 'http_status' });
-        };
-        res.on('end', done);
-        res.on('error', () => done());
-        res.on('aborted', () => done());
-      },
-    );
-    const timer = setTimeout(() => {
-      finish({ ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' });
-      req.destroy(new Error('timeout'));
-    }, options.timeoutMs);
-    req.on('error', (err) => finish({ ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) }));
-    req.end(options.body);
+/**
+ * POSTs one delivery attempt (undici): the raw body with the signature headers, no redirect
+ * followed, at most `timeoutMs` for the whole answer. Any 2xx is success. Never throws.
+ */
+export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome> {
+  const target = targetOf(options);
+  if ('error' in target) return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: target.error };
+  const started = process.hrtime.bigint();
+  const headers = deliveryHeaders(options);
+  const done = (outcome: Omit<AttemptOutcome, 'durationMs'>): AttemptOutcome => ({
+    ...outcome,
+    durationMs: Math.min(options.timeoutMs, Math.round(Number(process.hrtime.bigint() - started) / 1e6)),
+    requestHeaders: headers,
   });
+  const timedOut = { ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  try {
+    const res = await request(target.url, {
+      method: 'POST',
+      headers,
+      body: options.body,
+      dispatcher: agentFor(options.allowLoopback, target.insecure),
+      signal: abort.signal,
+    });
+    const outcome = await outcomeOf(res.statusCode, res.body);
+    return done(abort.signal.aborted ? timedOut : outcome);
+  } catch (err) {
+    return done(abort.signal.aborted ? timedOut : { ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) });
+  } finally {
+    clearTimeout(timer);
+  }
 }
