@@ -1,7 +1,7 @@
 // The webhook bench's floor (issue 37: delivery ≥ 70% of it): bare HTTPS POSTs of event envelopes
 // from one process to the same receiver, signed and with the headers Till sends, as many at once as
-// Till's attempt pipeline sends (64), for a few seconds. No database, no queue: what this machine
-// can deliver to that receiver at all.
+// Till's attempt pipeline sends (64), for a few seconds, with the HTTP client Till sends with
+// (undici). No database, no queue: what this machine can deliver to that receiver at all.
 import { spawnTracked, stopChild } from './bench-lib.js';
 import { fmt } from './bench-format.js';
 import type { WebhookReceiver } from './bench-webhook-receiver.js';
@@ -22,29 +22,30 @@ export interface WebhookFloor {
 
 /** The floor's program: POSTs for FLOOR_SECONDS, then prints `FLOOR <posts> <seconds> <p99 ms>`. */
 const FLOOR_PROGRAM = `
-  const https = require('node:https');
+  const { Agent, request } = require('undici');
   const crypto = require('node:crypto');
   const url = new URL(process.env.FLOOR_URL);
   const atOnce = Number(process.env.FLOOR_AT_ONCE);
-  const agent = new https.Agent({ keepAlive: true, maxSockets: atOnce, rejectUnauthorized: false });
+  const agent = new Agent({ connections: atOnce, keepAliveTimeout: 30000, connect: { rejectUnauthorized: false } });
   const data = process.env.FLOOR_DATA;
   const secret = 'whsec_floor';
   const end = Date.now() + Number(process.env.FLOOR_SECONDS) * 1000;
   const latencies = [];
   let n = 0;
-  const post = (body, id) => new Promise((resolve) => {
+  const post = async (body, id) => {
     const ts = Math.floor(Date.now() / 1000);
     const headers = {
-      'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Till-Webhooks/1.0',
+      'content-type': 'application/json', 'user-agent': 'Till-Webhooks/1.0',
       'x-webhook-signature': crypto.createHmac('sha256', secret).update(body).digest('hex'),
       'x-webhook-id': id, 'x-webhook-event': 'payment.succeeded', 'x-webhook-timestamp': String(ts),
       'webhook-id': id, 'webhook-timestamp': String(ts),
       'webhook-signature': 'v1,' + crypto.createHmac('sha256', secret).update(id + '.' + ts + '.' + body).digest('base64'),
     };
-    const req = https.request(url, { method: 'POST', agent, headers }, (res) => { res.resume(); res.on('end', resolve); });
-    req.on('error', resolve);
-    req.end(body);
-  });
+    try {
+      const res = await request(url, { method: 'POST', dispatcher: agent, headers, body });
+      await res.body.text();
+    } catch {}
+  };
   async function lane() {
     while (Date.now() < end) {
       const id = 'evt_floor_' + (n++);
@@ -58,7 +59,7 @@ const FLOOR_PROGRAM = `
   Promise.all(Array.from({ length: atOnce }, lane)).then(() => {
     latencies.sort((a, b) => a - b);
     console.log('FLOOR ' + latencies.length + ' ' + (performance.now() - started) / 1000 + ' ' + latencies[Math.floor(latencies.length * 0.99)]);
-    agent.destroy();
+    return agent.destroy();
   });
 `;
 
