@@ -56,4 +56,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself is the container's first process: SIGTERM (docker stop) reaches the server, which
 # shuts down gracefully (npm would not pass it on).
-CMD ["node", "--enable-source-maps", "dist/server/main.js"]
+CMD ["node", "dist/server/main.js"]

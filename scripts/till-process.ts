@@ -36,7 +36,7 @@ export async function startServer(env: NodeJS.ProcessEnv, logFile: string): Prom
   const port = await freePort();
   await mkdir(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: root,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

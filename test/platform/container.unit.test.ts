@@ -101,7 +101,7 @@ describe('the Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
     expect(dockerfile.replace(/\\\n/g, ' ')).toMatch(/^HEALTHCHECK .*\/healthz/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "dist\/server\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/main\.js"\]$/m);
     // Its node_modules come from the production-only install, never from the build stage's.
     expect(all.get('runtime')!.copies.find((c) => c.destination === 'node_modules')?.from).toBe('deps');
   });
