@@ -175,9 +175,13 @@ export function describeTraces(label: string, database: (processes: ReturnType<t
       expect(attribute(delivery, 'till.webhook.outcome')).toBe('succeeded');
       // Its parent is the span that wrote the event: the operation's, or one of its statements.
       expect([operation.spanId, ...spans.filter((s) => s.parentSpanId === operation.spanId).map((s) => s.spanId)]).toContain(delivery.parentSpanId);
-      // The request it sends is a span of its own, and tells the receiver the trace.
+      // The request it sends is a span of its own, and tells the receiver the trace and that span.
+      const request = spans.find((s) => s.kind === CLIENT && s.parentSpanId === delivery.spanId)!;
+      expect(request).toBeDefined();
+      expect(request.name).toBe('POST');
+      expect(attribute(request, 'http.response.status_code')).toBe(200);
       const received = receiver.received.find((r) => r.json?.type === 'checkout.session.cancelled')!;
-      expect(String(received.headers.traceparent)).toContain(parent.traceId);
+      expect(String(received.headers.traceparent)).toMatch(new RegExp(`^00-${parent.traceId}-${request.spanId}-0[01]$`));
     });
   });
 }

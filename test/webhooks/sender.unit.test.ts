@@ -76,6 +76,19 @@ describe('sendWebhook', () => {
     }
   });
 
+  it('a connection whose TLS handshake never ends is a timeout, answered at the timeout', async () => {
+    const silent = net.createServer(() => undefined); // accepts, never answers the handshake
+    const port = await listening(silent);
+    const started = performance.now();
+    expect(await attempt(`https://127.0.0.1:${port}/hooks`, { timeoutMs: 400 })).toMatchObject({
+      ok: false,
+      httpStatus: null,
+      error: 'timeout',
+      durationMs: 400,
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('nothing listening is connection_refused; a server that does not speak TLS is tls_error; a reset before the answer is connection_error', async () => {
     const closed = net.createServer();
     const port = await listening(closed);

@@ -4,6 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import type * as Undici from 'undici';
 import { isAllowedTarget, isInvalidName, isLoopbackAddress } from '../../shared/public-url.js';
 import { TtlCache } from '../../shared/ttl-cache.js';
+import { activeTraceparent, inSpan, SpanKind } from '../../shared/tracing.js';
 
 /** What one attempt came to, for the delivery log. */
 export interface AttemptOutcome {
@@ -189,9 +190,49 @@ function targetOf(options: SendOptions): { url: URL; insecure: boolean } | { err
   return { url, insecure: options.allowLoopback && (isLoopbackAddress(host) || host.toLowerCase() === 'localhost') };
 }
 
+/** The request itself: what its answer came to, or the failure to get one. Never throws. */
+async function post(
+  url: URL,
+  options: SendOptions,
+  headers: Record<string, string>,
+  insecure: boolean,
+  signal: AbortSignal,
+): Promise<Omit<AttemptOutcome, 'durationMs'>> {
+  try {
+    const http = await undici();
+    const traceparent = activeTraceparent(); // the receiver learns the trace (null with tracing off)
+    const res = await http.request(url, {
+      method: 'POST',
+      headers: traceparent ? { ...headers, traceparent } : headers,
+      body: options.body,
+      dispatcher: agentFor(http, options.allowLoopback, insecure),
+      signal,
+    });
+    return await outcomeOf(res.statusCode, res.body);
+  } catch (err) {
+    return { ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) };
+  }
+}
+
+/** post, as a client span of its own under the active one when tracing is on. */
+function tracedPost(...args: Parameters<typeof post>): ReturnType<typeof post> {
+  const url = args[0];
+  const attributes = { 'http.request.method': 'POST', 'server.address': url.hostname, 'server.port': Number(url.port || 443) };
+  return inSpan('POST', { kind: SpanKind.CLIENT, attributes, requireParent: true }, async (span) => {
+    const outcome = await post(...args);
+    if (outcome.httpStatus !== null) span?.setAttribute('http.response.status_code', outcome.httpStatus);
+    if (outcome.error !== null) span?.setAttribute('error.type', outcome.error);
+    return outcome;
+  });
+}
+
+const TIMED_OUT = { ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' } as const;
+
 /**
  * POSTs one delivery attempt (undici): the raw body with the signature headers, no redirect
- * followed, at most `timeoutMs` for the whole answer. Any 2xx is success. Never throws.
+ * followed, at most `timeoutMs` for the whole answer. Any 2xx is success. Never throws. The timeout
+ * answers on its own, then aborts the request: undici lets an aborted request go only once the
+ * connection it waits for is made or has failed (a name that takes seconds to resolve, say).
  */
 export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome> {
   const target = targetOf(options);
@@ -203,22 +244,16 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
     durationMs: Math.min(options.timeoutMs, Math.round(Number(process.hrtime.bigint() - started) / 1e6)),
     requestHeaders: headers,
   });
-  const timedOut = { ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' };
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<AttemptOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(done(TIMED_OUT));
+      abort.abort();
+    }, options.timeoutMs);
+  });
   try {
-    const http = await undici();
-    const res = await http.request(target.url, {
-      method: 'POST',
-      headers,
-      body: options.body,
-      dispatcher: agentFor(http, options.allowLoopback, target.insecure),
-      signal: abort.signal,
-    });
-    const outcome = await outcomeOf(res.statusCode, res.body);
-    return done(abort.signal.aborted ? timedOut : outcome);
-  } catch (err) {
-    return done(abort.signal.aborted ? timedOut : { ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) });
+    return await Promise.race([tracedPost(target.url, options, headers, target.insecure, abort.signal).then(done), timedOut]);
   } finally {
     clearTimeout(timer);
   }
