@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import type * as Undici from 'undici';
 import { isAllowedTarget, isInvalidName, isLoopbackAddress } from '../../shared/public-url.js';
 import { TtlCache } from '../../shared/ttl-cache.js';
-import { activeTraceparent, inSpan, SpanKind } from '../../shared/tracing.js';
+import { activeTraceparent, inSpan, SpanKind, tracingEnabled } from '../../shared/tracing.js';
 
 /** What one attempt came to, for the delivery log. */
 export interface AttemptOutcome {
@@ -174,8 +174,14 @@ async function outcomeOf(status: number, body: AsyncIterable<Buffer>): Promise<O
   return { ok, httpStatus, responseSnippet: snippetOf(Buffer.concat(chunks).toString('utf8')), error: ok ? null : 'http_status' };
 }
 
+/** Where an attempt goes, and whether its certificate goes unchecked (a loopback receiver in development). */
+interface Target {
+  url: URL;
+  insecure: boolean;
+}
+
 /** The target of an attempt, or why there can be none. */
-function targetOf(options: SendOptions): { url: URL; insecure: boolean } | { error: string } {
+function targetOf(options: SendOptions): Target | { error: string } {
   let url: URL;
   try {
     url = new URL(options.url);
@@ -190,43 +196,38 @@ function targetOf(options: SendOptions): { url: URL; insecure: boolean } | { err
   return { url, insecure: options.allowLoopback && (isLoopbackAddress(host) || host.toLowerCase() === 'localhost') };
 }
 
-/** The request itself: what its answer came to, or the failure to get one. Never throws. */
-async function post(
-  url: URL,
-  options: SendOptions,
-  headers: Record<string, string>,
-  insecure: boolean,
-  signal: AbortSignal,
-): Promise<Omit<AttemptOutcome, 'durationMs'>> {
+const TIMED_OUT = { ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' } as const;
+
+/** The request itself: what its answer came to, or the failure to get one (`timeout` once aborted). Never throws. */
+async function post(target: Target, options: SendOptions, headers: Record<string, string>, signal: AbortSignal): Promise<Omit<AttemptOutcome, 'durationMs'>> {
   try {
     const http = await undici();
     const traceparent = activeTraceparent(); // the receiver learns the trace (null with tracing off)
-    const res = await http.request(url, {
+    const res = await http.request(target.url, {
       method: 'POST',
       headers: traceparent ? { ...headers, traceparent } : headers,
       body: options.body,
-      dispatcher: agentFor(http, options.allowLoopback, insecure),
+      dispatcher: agentFor(http, options.allowLoopback, target.insecure),
       signal,
     });
-    return await outcomeOf(res.statusCode, res.body);
+    const outcome = await outcomeOf(res.statusCode, res.body);
+    return signal.aborted ? TIMED_OUT : outcome;
   } catch (err) {
-    return { ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) };
+    return signal.aborted ? TIMED_OUT : { ok: false, httpStatus: null, responseSnippet: null, error: errorKind(err) };
   }
 }
 
 /** post, as a client span of its own under the active one when tracing is on. */
-function tracedPost(...args: Parameters<typeof post>): ReturnType<typeof post> {
-  const url = args[0];
-  const attributes = { 'http.request.method': 'POST', 'server.address': url.hostname, 'server.port': Number(url.port || 443) };
+function tracedPost(target: Target, options: SendOptions, headers: Record<string, string>, signal: AbortSignal): ReturnType<typeof post> {
+  if (!tracingEnabled()) return post(target, options, headers, signal);
+  const attributes = { 'http.request.method': 'POST', 'server.address': target.url.hostname, 'server.port': Number(target.url.port || 443) };
   return inSpan('POST', { kind: SpanKind.CLIENT, attributes, requireParent: true }, async (span) => {
-    const outcome = await post(...args);
+    const outcome = await post(target, options, headers, signal);
     if (outcome.httpStatus !== null) span?.setAttribute('http.response.status_code', outcome.httpStatus);
     if (outcome.error !== null) span?.setAttribute('error.type', outcome.error);
     return outcome;
   });
 }
-
-const TIMED_OUT = { ok: false, httpStatus: null, responseSnippet: null, error: 'timeout' } as const;
 
 /**
  * POSTs one delivery attempt (undici): the raw body with the signature headers, no redirect
@@ -253,7 +254,7 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
     }, options.timeoutMs);
   });
   try {
-    return await Promise.race([tracedPost(target.url, options, headers, target.insecure, abort.signal).then(done), timedOut]);
+    return await Promise.race([tracedPost(target, options, headers, abort.signal).then(done), timedOut]);
   } finally {
     clearTimeout(timer);
   }
