@@ -4,6 +4,7 @@
 // hear: notifications arrive in commit order, so an event that was going to come would have come before it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectHub, heardOnly, newInvoice, payInvoice, stopHubClients, voidInvoice } from '../support/hub.js';
+import { paidCardPayment } from '../support/checkout.js';
 import { useTestServer } from '../support/server.js';
 
 // A small follow limit, so a test can reach it.
@@ -21,6 +22,22 @@ describe('who hears what', () => {
     const voided = await newInvoice(t);
     await voidInvoice(t, voided.id);
     expect(await client.next(voided.id)).toEqual({ invoiceId: voided.id, status: 'Cancelled' });
+  });
+
+  it('a merchant connection hears the invoice a one-time session raises once, Paid, when the payment commits', async () => {
+    const client = await connectHub(t.url, { key: skA() });
+    const { sessionId, confirmed } = await paidCardPayment(t);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const invoiceId = (await t.call('GET', `/v1/checkout-sessions/${sessionId}`, { key: skA() })).json.invoiceId as number;
+    expect(await client.next(invoiceId)).toEqual({ invoiceId, status: 'Paid' });
+    // Notifications arrive in commit order: a second one for the session's invoice would come before the control's.
+    const control = await newInvoice(t);
+    await voidInvoice(t, control.id);
+    await client.next(control.id);
+    expect(client.heard).toEqual([
+      { invoiceId, status: 'Paid' },
+      { invoiceId: control.id, status: 'Cancelled' },
+    ]);
   });
 
   it('hears a Commerce invoice through its life: Sent, PartiallyPaid, Paid by payinvoice; Overdue, then Expired on the sandbox clock', async () => {

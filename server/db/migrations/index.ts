@@ -44,6 +44,7 @@ import * as webhookAttemptHeaders from './2026_11_27_0044_webhook_attempt_header
 import * as traceContext from './2026_11_27_0045_trace_context.js';
 import * as requestLogs from './2026_11_27_0046_request_logs.js';
 import * as auditOperator from './2026_11_27_0052_audit_operator.js';
+import * as invoiceInsertedPaidNotify from './2026_11_28_0053_invoice_inserted_paid_notify.js';
 import * as auditEntries from './2026_11_27_0047_audit_entries.js';
 import * as dashboardSessions from './2026_11_27_0048_dashboard_sessions.js';
 import * as dashboardIndexes from './2026_11_27_0049_dashboard_indexes.js';
@@ -103,4 +104,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0049_dashboard_indexes': dashboardIndexes,
   '2026_11_27_0051_request_log_text_bodies': requestLogTextBodies,
   '2026_11_27_0052_audit_operator': auditOperator,
+  '2026_11_28_0053_invoice_inserted_paid_notify': invoiceInsertedPaidNotify,
 };

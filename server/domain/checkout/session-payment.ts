@@ -32,16 +32,13 @@ export interface SessionPayment {
  * its own invoice for its payer. `pay` records the payment on it now; otherwise the capture will.
  */
 async function sessionInvoice(trx: Trx, clock: Clock, session: CheckoutSessionRow, pay: boolean): Promise<InvoiceRow> {
-  let invoice: InvoiceRow;
-  if (session.pays_invoice && session.invoice_id !== null) {
-    invoice = await lockPayableInvoice(trx, tenantOf(session), session.invoice_id);
-    // A Commerce payment may pay part of what is due; a checkout session pays exactly all of it.
-    const due = amountDue(invoice);
-    if (session.origin === 'commerce' ? due.lessThan(session.amount) : !due.equals(new Decimal(session.amount))) {
-      throw new AppError('invoice_not_payable', { message: 'The amount due on this invoice changed since the session was created; create a new session.' });
-    }
-  } else {
-    invoice = await raiseSessionInvoice(trx, clock, session);
+  // A raised invoice is paid as it is inserted: one statement, and no pending row left behind.
+  if (!session.pays_invoice || session.invoice_id === null) return raiseSessionInvoice(trx, clock, session, undefined, pay);
+  const invoice = await lockPayableInvoice(trx, tenantOf(session), session.invoice_id);
+  // A Commerce payment may pay part of what is due; a checkout session pays exactly all of it.
+  const due = amountDue(invoice);
+  if (session.origin === 'commerce' ? due.lessThan(session.amount) : !due.equals(new Decimal(session.amount))) {
+    throw new AppError('invoice_not_payable', { message: 'The amount due on this invoice changed since the session was created; create a new session.' });
   }
   return pay ? payInvoice(trx, clock, invoice, session.amount) : invoice;
 }

@@ -71,12 +71,17 @@ export interface InvoicedSession {
   client_id: number | null;
 }
 
-/** Raises the invoice a one-time session pays for its payer (`pending`): the session's lines, or one line for its amount. */
+/**
+ * Raises the invoice a one-time session pays for its payer: the session's lines, or one line for
+ * its amount. `pending`, or with `paid` already paid in full (what payInvoice would make of it,
+ * `invoice.paid` included) in the one insert.
+ */
 export async function raiseSessionInvoice(
   trx: Trx,
   clock: Clock,
   session: InvoicedSession,
   returnUrls: { success_url: string | null; cancel_url: string | null } = { success_url: null, cancel_url: null },
+  paid = false,
 ): Promise<InvoiceRow> {
   const lines: NewInvoiceLine[] =
     session.line_items.length > 0
@@ -88,19 +93,20 @@ export async function raiseSessionInvoice(
         }))
       : [{ name: session.description ?? 'Checkout payment', quantity: 1, unitAmount: session.amount }];
   const computed = computeInvoice(session.currency, lines, await nextLineIds(trx, lines.length));
-  return insertInvoice(trx, {
+  const now = clock.now();
+  const invoice = await insertInvoice(trx, {
     merchant_id: session.merchant_id,
     livemode: session.livemode,
     identifier: randomUUID(),
     reference: newReference('INVREF'),
     invoice_number: newReference('INV'),
-    status: 'pending',
+    status: paid ? 'paid' : 'pending',
     currency: session.currency,
     subtotal: session.amount,
     tax_amount: '0',
     discount: '0',
     total: session.amount,
-    amount_paid: '0',
+    amount_paid: paid ? session.amount : '0',
     amount_refunded: '0',
     payer_email: session.customer_email,
     payer_first_name: session.customer_first_name,
@@ -110,10 +116,12 @@ export async function raiseSessionInvoice(
     description: session.description,
     line_items: JSON.stringify(computed.lines),
     session_id: session.id,
-    paid_at: null,
-    created_at: clock.now(),
+    paid_at: paid ? now : null,
+    created_at: now,
     ...returnUrls,
   });
+  if (paid) await invoiceEvent(trx, clock, 'invoice.paid', invoice);
+  return invoice;
 }
 
 /** Records a payment on a locked invoice: `paid` with `invoice.paid` once nothing is due, otherwise `partially_paid`. */
