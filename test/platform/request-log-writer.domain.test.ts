@@ -38,6 +38,42 @@ describe('the batch writer', () => {
     expect(writer.counts()).toMatchObject({ written: 7, dropped: 0, failed: 0, queued: 0 });
   });
 
+  it('writes each column as captured: quotes, backslashes and other scripts in text, nulls, the duration, the time to the millisecond', async () => {
+    const writer = new RequestLogWriter(database.db, log, { flushMs: 60_000 });
+    const receivedAt = new Date('2026-11-28T21:45:01.234Z');
+    const odd = 'a "quoted" \\ back\\slash, {braces}, ünïcödé, 日本, emoji 🎉, tab\t, newline\n';
+    writer.record(
+      captured(9105, {
+        method: 'PATCH',
+        path: `/v1/customers/12?q=${encodeURIComponent(odd)}`,
+        status: 422,
+        durationMs: 1234.567,
+        idempotencyKey: odd,
+        keyPrefix: null,
+        clientAddress: null,
+        requestBody: { name: odd, nested: [1, null, { deep: odd }] },
+        responseText: JSON.stringify({ success: false, errorMessage: odd }),
+        receivedAt,
+      }),
+    );
+    await writer.close();
+    const [row] = await rowsOf(9105);
+    expect(row).toMatchObject({
+      livemode: false,
+      method: 'PATCH',
+      path: `/v1/customers/12?q=${encodeURIComponent(odd)}`,
+      operation_id: 'createCustomer',
+      status: 422,
+      duration_ms: 1234.567,
+      idempotency_key: odd,
+      key_prefix: null,
+      client_address: null,
+      created_at: receivedAt,
+    });
+    expect(JSON.parse(row!.request_body!)).toEqual({ name: odd, nested: [1, null, { deep: odd }] });
+    expect(JSON.parse(row!.response_body!)).toEqual({ success: false, errorMessage: odd });
+  });
+
   it('drops and counts what does not fit a full queue, with a warning, and never throws', async () => {
     const writer = new RequestLogWriter(database.db, log, { flushMs: 60_000, batchSize: 100, maxQueued: 3 });
     for (let i = 0; i < 5; i++) writer.record(captured(9102));
