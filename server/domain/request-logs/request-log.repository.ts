@@ -8,7 +8,7 @@ import type { JsonValue, NewRequestLogRow, RequestLogRow, StoredRequestLogRow } 
 
 // Request logs, always of one tenant; the batch insert and the retention sweep span tenants.
 
-/** The inserted columns, each with its PostgreSQL type in the batch insert. */
+/** The inserted columns, each with the PostgreSQL type of its array in the batch insert. */
 const COLUMNS = [
   ['id', 'text'],
   ['merchant_id', 'int4'],
@@ -28,24 +28,24 @@ const COLUMNS = [
 ] as const satisfies ReadonlyArray<readonly [keyof NewRequestLogRow, string]>;
 
 /**
- * A batch as one statement whatever its size: the rows as one JSON array, read back by
- * `json_to_recordset`. The same SQL for every batch, so it is prepared once per connection
- * (precompiled.ts) instead of a VALUES list of 15 parameters a row, parsed and planned anew each
- * time. One JSON text rather than an array per column: `JSON.stringify` writes a row in about 2 µs,
- * where node-postgres's array literals (each element escaped, each time formatted) took 4–6 µs.
+ * A batch as one statement whatever its size: each column an array, the rows `unnest`ed from them.
+ * The same SQL for every batch, so it is prepared once per connection (precompiled.ts) instead of
+ * a VALUES list of 15 parameters a row, parsed and planned anew each time.
  */
 const insertQuery = precompiled((db, value) =>
   db
     .insertInto('request_logs')
     .columns(COLUMNS.map(([name]) => name))
-    .expression(
-      sql`SELECT ${sql.join(COLUMNS.map(([name]) => sql.ref(`r.${name}`)))} FROM json_to_recordset(${value(0)}::json) AS r(${sql.raw(COLUMNS.map(([name, type]) => `${name} ${type}`).join(', '))})`,
-    ),
+    .expression(sql`SELECT * FROM unnest(${sql.join(COLUMNS.map(([, type], i) => sql`${value(i)}::${sql.raw(type)}[]`))})`),
 );
 
 /** One INSERT of a batch. */
 export async function insertRequestLogs(db: Db, rows: NewRequestLogRow[]): Promise<void> {
-  if (rows.length > 0) await insertQuery(db, [JSON.stringify(rows)]);
+  if (rows.length > 0)
+    await insertQuery(
+      db,
+      COLUMNS.map(([name]) => rows.map((row) => row[name] ?? null)),
+    );
 }
 
 /** A stored body's JSON text, parsed (a body that is not JSON is shown as its text). */
