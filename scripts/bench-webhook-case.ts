@@ -17,7 +17,8 @@ export type WebhookCase = 'API state changes' | 'outbox writes';
 
 /** One measured webhook row of the report. */
 export interface WebhookRow {
-  target: 'till-postgres' | 'baseline-postgres';
+  /** `webhook-db-floor`: the outbox case delivered by bench-webhook-db-floor.mjs in Till's place (its CPU in the `till` column). */
+  target: 'till-postgres' | 'baseline-postgres' | 'webhook-db-floor';
   case: WebhookCase;
   status: 'ok' | 'skipped' | 'failed';
   /** Why it was skipped or failed. */

@@ -2,11 +2,13 @@
 // from one process to the same receiver, signed and with the headers Till sends, as many at once as
 // Till's attempt pipeline sends (64), for a few seconds, with the HTTP client Till sends with
 // (undici). No database, no queue: what this machine can deliver to that receiver at all.
-import { spawnTracked, stopChild } from './bench-lib.js';
+import path from 'node:path';
+import { root, sleep, spawnTracked, stopChild } from './bench-lib.js';
 import { fmt } from './bench-format.js';
 import type { WebhookReceiver } from './bench-webhook-receiver.js';
-import { WEBHOOK_GOALS } from './bench-webhook-case.js';
+import { type CaseContext, measureWebhookCase, WEBHOOK_GOALS } from './bench-webhook-case.js';
 import type { WebhookRow } from './bench-webhook-case.js';
+import type { WriteTally } from './bench-webhook-writes.js';
 
 /** What Till's attempt pipeline sends at once (server/jobs/attempt-pipeline.ts, MAX_SENDING). */
 const AT_ONCE = 64;
@@ -80,10 +82,47 @@ export async function measureWebhookFloor(receiver: WebhookReceiver, data: unkno
   }
 }
 
-/** The goal line: the outbox case's delivered/s against the floor (judged only when it wrote enough to reach the share). */
+/**
+ * The outbox case once more, delivered by the floor with Till's database work
+ * (bench-webhook-db-floor.mjs) in Till's place: Till must be stopped, or it would deliver too.
+ */
+export async function measureWebhookDbFloor(
+  context: CaseContext,
+  databaseUrl: string,
+  write: (deadline: number, tally: WriteTally) => Promise<void>,
+): Promise<WebhookRow> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl };
+  const { child, output, exited } = spawnTracked(process.execPath, [path.join(root, 'scripts', 'bench-webhook-db-floor.mjs')], env);
+  try {
+    const deadline = Date.now() + 10_000;
+    while (!output().includes('READY')) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the webhook database floor did not start:\n${output()}`);
+      await sleep(50);
+    }
+    const row = await measureWebhookCase('outbox writes', { ...context, till: { ...context.till, pid: child.pid } }, write);
+    return { ...row, target: 'webhook-db-floor' };
+  } finally {
+    await stopChild(child, exited);
+  }
+}
+
+/** What the floor with Till's database work says: its rate, its share of the bare floor, Till's share of it. */
+function dbFloorText(floor: WebhookFloor, till: WebhookRow, db: WebhookRow | undefined): string {
+  if (!db?.deliveredPerSec) return '';
+  const ofBare = db.deliveredPerSec / floor.postsPerSec;
+  // Saturated (it fell behind the writes) short of the share: more writes only take more of the machine from it.
+  const beyond = ofBare < FLOOR_SHARE && db.deliveredPerSec < 0.95 * (db.writtenPerSec ?? 0);
+  return (
+    ` With Till's database work (bench-webhook-db-floor.mjs, one bare process) the same writes were delivered at ${fmt(db.deliveredPerSec, 0)}/s = ${fmt(ofBare * 100, 1)}% of the bare floor` +
+    `${beyond ? `: the ${FLOOR_SHARE * 100}% goal is beyond this machine` : ''}; Till delivered ${fmt(((till.deliveredPerSec ?? 0) / db.deliveredPerSec) * 100, 1)}% of that.`
+  );
+}
+
+/** The goal line: the outbox case's delivered/s against the floor (judged only when it wrote enough to reach the share), and against the floor with the database work when it ran. */
 export function floorLine(floor: WebhookFloor | undefined, rows: WebhookRow[]): string | undefined {
   if (!floor) return undefined;
-  const outbox = rows.find((r) => r.case === 'outbox writes' && r.status === 'ok');
+  const outbox = rows.find((r) => r.case === 'outbox writes' && r.status === 'ok' && r.target !== 'webhook-db-floor');
+  const db = rows.find((r) => r.target === 'webhook-db-floor' && r.status === 'ok');
   const head = `Webhook floor: ${fmt(floor.postsPerSec, 0)} POSTs/s (${floor.atOnce} at once, p99 ${fmt(floor.p99Ms, 0)} ms)`;
   if (!outbox?.deliveredPerSec) return `${head}; the outbox case was not measured.`;
   const share = outbox.deliveredPerSec / floor.postsPerSec;
@@ -91,5 +130,5 @@ export function floorLine(floor: WebhookFloor | undefined, rows: WebhookRow[]): 
   const verdict = judged
     ? `${share >= FLOOR_SHARE ? '✓' : '✗'} (goal ≥ ${FLOOR_SHARE * 100}%, p99 ≤ ${WEBHOOK_GOALS.p99Ms / 1000} s)`
     : `n/a: the case wrote ${fmt(outbox.writtenPerSec ?? 0, 0)}/s, under ${FLOOR_SHARE * 100}% of the floor; raise BENCH_WEBHOOK_RATE to judge it`;
-  return `${head}; the outbox case delivered ${fmt(outbox.deliveredPerSec, 0)}/s = ${fmt(share * 100, 1)}% of it ${verdict}.`;
+  return `${head}; the outbox case delivered ${fmt(outbox.deliveredPerSec, 0)}/s = ${fmt(share * 100, 1)}% of it ${verdict}.${dbFloorText(floor, outbox, db)}`;
 }

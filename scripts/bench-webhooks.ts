@@ -10,7 +10,7 @@ import { spawnTill, type TillProcess } from './bench-till.js';
 import { fmt } from './bench-format.js';
 import { measureWebhookCase, WEBHOOK_GOALS, type WebhookCase, type WebhookRow } from './bench-webhook-case.js';
 import { startWebhookReceiver, type WebhookReceiver } from './bench-webhook-receiver.js';
-import { measureWebhookFloor, type WebhookFloor } from './bench-webhook-floor.js';
+import { measureWebhookDbFloor, measureWebhookFloor, type WebhookFloor } from './bench-webhook-floor.js';
 import { OUTBOX_WRITERS, storedEvents, writeThroughApi, writeToOutbox } from './bench-webhook-writes.js';
 
 /** What benchWebhooks answers. */
@@ -76,7 +76,10 @@ async function runWebhookCases(
   const stored = await storedEvents(pool, till.merchantId);
   const unexpected = [...receiver.receipts.keys()].filter((id) => !stored.has(id)).length;
   const badRequests = receiver.badRequests;
-  // Then the floor, to the same receiver (its envelopes are not Till's, so they come after the count).
+  // The outbox case again, delivered by the floor with Till's database work: Till stops first.
+  await till.stop();
+  rows.push(await measureWebhookDbFloor(context, database.url, (deadline, tally) => writeToOutbox(pool, template, deadline, tally)));
+  // Then the bare floor, to the same receiver (its envelopes are not Till's, so they come after the count).
   return { unexpected, badRequests, floor: await measureWebhookFloor(receiver, template.data) };
 }
 
