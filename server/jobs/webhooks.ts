@@ -76,7 +76,7 @@ export async function startWebhookJobs(
     logger,
     onSettled: () => fanOut.resume(),
   });
-  const fanOut = new FanOut(db, clock, logger, pipeline);
+  const fanOut = new FanOut(db, clock, logger, pipeline, settings.render);
 
   await boss.createQueue(WEBHOOK_DELIVERY_QUEUE);
   await boss.work<{ deliveryId: string }>(
@@ -179,6 +179,8 @@ class FanOut {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly pipeline: AttemptPipeline,
+    /** Renders the bodies of the events fanned out, for the deliveries' claims. */
+    private readonly render: DeliverySettings['render'],
   ) {}
 
   /** No batch runs or is about to. */
@@ -226,7 +228,7 @@ class FanOut {
   /** One batch of the outbox into deliveries, each handed to the pipeline; answers how many events it claimed. */
   private async dispatchOne(): Promise<number> {
     try {
-      const batch = await dispatchBatch(this.db, this.clock, DISPATCH_BATCH);
+      const batch = await dispatchBatch(this.db, this.clock, DISPATCH_BATCH, undefined, this.render);
       this.backlog = batch.claimed === DISPATCH_BATCH;
       for (const id of batch.deliveryIds) void this.pipeline.add(id); // after stop, left to the sweep
       return batch.claimed;

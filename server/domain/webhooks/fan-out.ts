@@ -16,6 +16,7 @@ import { linkTargets } from '../links/link.repository.js';
 import { sessionsOfPayments } from '../payments/payment.repository.js';
 import { sessionTargets } from '../checkout/session.repository.js';
 import { findEnabledConfigurations } from './configuration.repository.js';
+import { keepBodies, type Render } from './delivery-bodies.js';
 import { insertDeliveries } from './delivery.repository.js';
 import { alwaysLive, goesToSessionUrl, subscribed } from './event-types.js';
 
@@ -26,10 +27,10 @@ const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 
  * Fans out the whole outbox, batch after batch; returns the new deliveries' ids. With
  * `testModeOf`, only that merchant's test-mode events.
  */
-export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500, testModeOf?: number): Promise<string[]> {
+export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500, testModeOf?: number, render?: Render): Promise<string[]> {
   const ids: string[] = [];
   for (;;) {
-    const batch = await dispatchBatch(db, clock, batchSize, testModeOf);
+    const batch = await dispatchBatch(db, clock, batchSize, testModeOf, render);
     ids.push(...batch.deliveryIds);
     // A batch short of the size took every event there was (one written since waits for the next call).
     if (batch.claimed < batchSize) return ids;
@@ -39,17 +40,19 @@ export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, 
 /**
  * One batch of the fan-out, in one transaction: claims undelivered events (several workers never
  * take the same one), creates their deliveries and marks them dispatched. Answers how many events
- * it claimed and the deliveries it created.
+ * it claimed and the deliveries it created. With `render`, the bodies of the events that have
+ * deliveries are rendered from the rows claimed here and kept for the deliveries' claims.
  */
 export async function dispatchBatch(
   db: Kysely<Database>,
   clock: Clock,
   limit: number,
   testModeOf?: number,
+  render?: Render,
 ): Promise<{ claimed: number; deliveryIds: string[] }> {
-  return db.transaction().execute(async (trx) => {
+  const batch = await db.transaction().execute(async (trx) => {
     const events = await claimUndispatchedEvents(trx, limit, testModeOf);
-    if (events.length === 0) return { claimed: 0, deliveryIds: [] };
+    if (events.length === 0) return { events, deliveries: [] };
     const now = baseClock(clock).now();
     const merchantIds = [...new Set(events.map((e) => e.merchant_id))];
     // A merchant that advanced its test clock sees its test-mode deliveries at its own time.
@@ -66,8 +69,16 @@ export async function dispatchBatch(
       events.map((e) => e.id),
       now,
     );
-    return { claimed: events.length, deliveryIds: deliveries.map((d) => d.id) };
+    return { events, deliveries };
   });
+  if (render && batch.deliveries.length > 0) {
+    const delivered = new Set(batch.deliveries.map((d) => d.event_id));
+    keepBodies(
+      render,
+      batch.events.filter((e) => delivered.has(e.id)),
+    );
+  }
+  return { claimed: batch.events.length, deliveryIds: batch.deliveries.map((d) => d.id!) };
 }
 
 type SessionTarget = { sessionId: string; merchant_id: number; livemode: boolean; notification_url: string | null };
