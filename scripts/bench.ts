@@ -51,6 +51,9 @@
  *
  * measuring delivered events/s, the latency from each event's `created` to its receipt, the events
  * missing or duplicated, and the CPU used by each process. Goals: >= 500 events/s, p99 <= 1 s.
+ * Then, Till stopped, the outbox case once more delivered by the floor with Till's database work
+ * (bench-webhook-db-floor.mjs, row `webhook-db-floor`), and the bare floor (bench-webhook-floor.ts):
+ * signed POSTs only, the yardstick of delivery's share goal (70%).
  *
  * Then the invoice list (bench-invoices.ts), on PostgreSQL only: `GET /v1/invoice` over
  * BENCH_INVOICES (1,000,000) seeded invoices at 1 connection, a filtered page (goal p50 ≤ 5 ms) and
