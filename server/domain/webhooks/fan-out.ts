@@ -78,7 +78,7 @@ export async function dispatchBatch(
       batch.events.filter((e) => delivered.has(e.id)),
     );
   }
-  return { claimed: batch.events.length, deliveryIds: batch.deliveries.map((d) => d.id!) };
+  return { claimed: batch.events.length, deliveryIds: batch.deliveries.map((d) => d.id) };
 }
 
 type SessionTarget = { sessionId: string; merchant_id: number; livemode: boolean; notification_url: string | null };
