@@ -30,3 +30,21 @@ export function isConnectionFailure(error: unknown): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' && LOST_CONNECTION.test(message);
 }
+
+/** Whether PostgreSQL ended the transaction to break a deadlock (40P01): it rolled back, and may be run again. */
+export const isDeadlock = (error: unknown): boolean => sqlState(error) === '40P01';
+
+/**
+ * Runs `transaction` (a whole transaction: it begins and commits inside) again when PostgreSQL
+ * chose it to break a deadlock, up to `attempts` times in all. For a change whose rows other work
+ * locks in an order of its own (a configuration deleted while its deliveries are recorded).
+ */
+export async function retryingDeadlocks<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (!isDeadlock(error) || attempt >= attempts) throw error;
+    }
+  }
+}

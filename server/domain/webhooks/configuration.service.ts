@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type AuditTrail, type FieldChanges, REDACTED, changedFields, createdFields, deletedFields } from '../../db/audit-trail.js';
 import type { Db } from '../../db/database.js';
+import { retryingDeadlocks } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { WebhookConfigurationRow } from './webhook.tables.js';
 import type { Clock } from '../../shared/clock.js';
@@ -188,12 +189,19 @@ export async function updateConfiguration(
   });
 }
 
-/** Deletes a configuration with its deliveries (pending retries included) and their log. Recorded on `trail` when given. */
+/**
+ * Deletes a configuration with its deliveries (pending retries included) and their log. Recorded
+ * on `trail` when given. The cascade locks the deliveries in its order while the attempt pipeline
+ * may be recording some of them in another: the transaction PostgreSQL ends to break such a
+ * deadlock is run again.
+ */
 export async function deleteConfiguration(db: Kysely<Database>, owner: WebhookOwner, id: number, trail?: AuditTrail): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const current = await findConfiguration(trx, owner, id, { lock: true });
-    if (!current || !(await deleteConfigurationRow(trx, owner, id)))
-      throw new AppError('resource_not_found', { param: 'id', message: `No such webhook configuration: ${id}.` });
-    await trail?.(trx, { action: 'webhook_configuration.deleted', targetId: id, changes: deletedFields(configurationFields(current)) });
-  });
+  await retryingDeadlocks(() =>
+    db.transaction().execute(async (trx) => {
+      const current = await findConfiguration(trx, owner, id, { lock: true });
+      if (!current || !(await deleteConfigurationRow(trx, owner, id)))
+        throw new AppError('resource_not_found', { param: 'id', message: `No such webhook configuration: ${id}.` });
+      await trail?.(trx, { action: 'webhook_configuration.deleted', targetId: id, changes: deletedFields(configurationFields(current)) });
+    }),
+  );
 }
