@@ -228,7 +228,7 @@ class FanOut {
   /** One batch of the outbox into deliveries, each handed to the pipeline; answers how many events it claimed. */
   private async dispatchOne(): Promise<number> {
     try {
-      const batch = await dispatchBatch(this.db, this.clock, DISPATCH_BATCH, undefined, this.render);
+      const batch = await dispatchBatch(this.db, this.clock, DISPATCH_BATCH, { render: this.render });
       this.backlog = batch.claimed === DISPATCH_BATCH;
       for (const id of batch.deliveryIds) void this.pipeline.add(id); // after stop, left to the sweep
       return batch.claimed;

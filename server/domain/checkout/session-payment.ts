@@ -33,7 +33,7 @@ export interface SessionPayment {
  */
 async function sessionInvoice(trx: Trx, clock: Clock, session: CheckoutSessionRow, pay: boolean): Promise<InvoiceRow> {
   // A raised invoice is paid as it is inserted: one statement, and no pending row left behind.
-  if (!session.pays_invoice || session.invoice_id === null) return raiseSessionInvoice(trx, clock, session, undefined, pay);
+  if (!session.pays_invoice || session.invoice_id === null) return raiseSessionInvoice(trx, clock, session, { paid: pay });
   const invoice = await lockPayableInvoice(trx, tenantOf(session), session.invoice_id);
   // A Commerce payment may pay part of what is due; a checkout session pays exactly all of it.
   const due = amountDue(invoice);

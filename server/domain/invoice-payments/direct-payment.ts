@@ -76,7 +76,7 @@ async function raisePaymentInvoice(trx: Trx, clock: Clock, tenant: Tenant, merch
     waitMs,
     returnUrls: { success: input.successUrl ?? null, cancel: input.cancelUrl ?? null },
   });
-  const invoice = await raiseSessionInvoice(trx, clock, opened, { success_url: input.successUrl ?? null, cancel_url: input.cancelUrl ?? null });
+  const invoice = await raiseSessionInvoice(trx, clock, opened, { returnUrls: { success_url: input.successUrl ?? null, cancel_url: input.cancelUrl ?? null } });
   return { session: await attachRaisedInvoice(trx, opened, invoice), invoice };
 }
 

@@ -74,14 +74,16 @@ export interface InvoicedSession {
 /**
  * Raises the invoice a one-time session pays for its payer: the session's lines, or one line for
  * its amount. `pending`, or with `paid` already paid in full (what payInvoice would make of it,
- * `invoice.paid` included) in the one insert.
+ * `invoice.paid` included) in the one insert. `returnUrls` are the payer's pages after paying.
  */
 export async function raiseSessionInvoice(
   trx: Trx,
   clock: Clock,
   session: InvoicedSession,
-  returnUrls: { success_url: string | null; cancel_url: string | null } = { success_url: null, cancel_url: null },
-  paid = false,
+  {
+    returnUrls = { success_url: null, cancel_url: null },
+    paid = false,
+  }: { returnUrls?: { success_url: string | null; cancel_url: string | null }; paid?: boolean } = {},
 ): Promise<InvoiceRow> {
   const lines: NewInvoiceLine[] =
     session.line_items.length > 0

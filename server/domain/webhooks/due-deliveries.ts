@@ -37,7 +37,10 @@ export async function deliverDueWebhooks(
 ): Promise<number> {
   // A sandbox scope fans out only its merchant's events: the others are the delivery job's, which
   // attempts what it fans out at once (what another caller fans out waits for the sweep).
-  await dispatchPendingEvents(db, clock, 500, options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined, settings.render);
+  await dispatchPendingEvents(db, clock, 500, {
+    testModeOf: options.scope?.kind === 'sandbox' ? options.scope.merchantId : undefined,
+    render: settings.render,
+  });
   const scope = options.scope;
   const catchingUp = scope?.kind === 'sandbox' && scope.since !== undefined;
   const limit = options.batch ?? (catchingUp ? CATCH_UP_BATCH : DUE_BATCH);

@@ -24,13 +24,19 @@ export const newDeliveryId = () => `whd_${randomToken(24)}`;
 const at = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
 
 /**
- * Fans out the whole outbox, batch after batch; returns the new deliveries' ids. With
- * `testModeOf`, only that merchant's test-mode events.
+ * What a fan-out batch may be told: `testModeOf`, only that merchant's test-mode events; `render`,
+ * render and keep the bodies of the events that got deliveries.
  */
-export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500, testModeOf?: number, render?: Render): Promise<string[]> {
+export interface FanOutOptions {
+  testModeOf?: number;
+  render?: Render;
+}
+
+/** Fans out the whole outbox, batch after batch; returns the new deliveries' ids. */
+export async function dispatchPendingEvents(db: Kysely<Database>, clock: Clock, batchSize = 500, options: FanOutOptions = {}): Promise<string[]> {
   const ids: string[] = [];
   for (;;) {
-    const batch = await dispatchBatch(db, clock, batchSize, testModeOf, render);
+    const batch = await dispatchBatch(db, clock, batchSize, options);
     ids.push(...batch.deliveryIds);
     // A batch short of the size took every event there was (one written since waits for the next call).
     if (batch.claimed < batchSize) return ids;
@@ -47,8 +53,7 @@ export async function dispatchBatch(
   db: Kysely<Database>,
   clock: Clock,
   limit: number,
-  testModeOf?: number,
-  render?: Render,
+  { testModeOf, render }: FanOutOptions = {},
 ): Promise<{ claimed: number; deliveryIds: string[] }> {
   const batch = await db.transaction().execute(async (trx) => {
     const events = await claimUndispatchedEvents(trx, limit, testModeOf);
