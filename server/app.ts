@@ -19,6 +19,7 @@ import { validateAgainstContract } from './http/validation.js';
 import { refuseDeepNesting } from './http/body-depth.js';
 import { refuseNulCharacters } from './http/nul-guard.js';
 import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
+import { compileSpecSchemaOnDemand } from './http/validator-spec-schema.js';
 import { serveApiDirectly } from './http/listen.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
@@ -97,6 +98,7 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     commerce: { ...commerceHandlers, ...options.commerceHandlers },
   };
   cacheValidatorRouteMatchers();
+  compileSpecSchemaOnDemand();
   const requestLog = new RequestLogWriter(deps.database.db, deps.logger);
   // Metrics cost only where they are read: without a token no /metrics, and no request is measured.
   const metricsOn = deps.config.metricsToken !== undefined;
