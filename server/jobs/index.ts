@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -38,14 +39,22 @@ export interface Jobs {
 export type JobSettings = Pick<Config, 'allowLoopbackWebhooks' | 'webhookTimeoutMs' | 'smtpUrl' | 'smtpFrom'>;
 
 /**
- * Starts pg-boss on the same database as the app. On PGlite it runs through `db.executeSql`;
- * statements without parameters may be several at once, which PGlite runs with `exec`.
+ * How pg-boss sends its statements: with parameters as one query; without, possibly several at once
+ * (PGlite runs those with `exec`). Each waits for the event loop's next turn first. On PGlite a
+ * statement completes without ever giving way to I/O, so the job start's fifty-odd statements
+ * chained one after another kept every request waiting (a restart's first request arrived half a
+ * second after the server listened); the job queue can wait a turn, a request should not.
  */
+function jobStatements(database: TillDatabase) {
+  return async (text: string, values?: unknown[]) => {
+    await nextTurn();
+    return values && values.length > 0 ? database.sql.query(text, values) : database.sql.execRows(text);
+  };
+}
+
+/** Starts pg-boss on the same database as the app, through `db.executeSql` (jobStatements). */
 export async function startJobs(database: TillDatabase, clock: Clock, logger: Logger, settings: JobSettings): Promise<Jobs> {
-  const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => (values && values.length > 0 ? database.sql.query(text, values) : database.sql.execRows(text)) },
-    schema: JOB_QUEUE_SCHEMA,
-  } as PgBoss.ConstructorOptions);
+  const boss = new PgBoss({ db: { executeSql: jobStatements(database) }, schema: JOB_QUEUE_SCHEMA } as PgBoss.ConstructorOptions);
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();
   const webhooks = await startWebhookJobs(boss, database, clock, deliverySettings({ config: settings }), logger);
