@@ -2,12 +2,15 @@
 // parameterized statement as six exchanges with its engine (parse, describe, bind, describe,
 // execute, sync) and parses and plans it anew every time; measured on GET one plan, its engine
 // took 65% of the server's CPU. Here a statement with parameters is parsed and described once
-// under a name (its parameter types kept to serialize values as PGlite does), then each call is
-// one exchange: bind, describe, execute, sync. Rows are read as `query` reads them, by PGlite's
-// own parsers (its parseResults copies every parser into a new object for each statement, which
-// cost as much as the engine's work on a GET, so the reading is done here). A statement without
-// parameters (DDL, BEGIN, COMMIT) is sent unnamed, in one exchange too. Every exchange holds
-// PGlite's query lock, as `query` does. Measured, GET one plan at c50: 1,396 → 3,177 req/s.
+// under a name (its parameter types kept to serialize values as PGlite does, its result's columns
+// to read its rows), then each call is one exchange: bind, execute, sync. (Describing the result
+// on every run made the engine send, and PGlite's parser decode, every column's name again:
+// measured on GET one plan at c50, 517 µs of the server's CPU a request, 463 µs without.) Rows
+// are read as `query` reads them, by PGlite's own parsers (its parseResults copies every parser
+// into a new object for each statement, which cost as much as the engine's work on a GET, so the
+// reading is done here). A statement without parameters (DDL, BEGIN, COMMIT) is sent unnamed, in
+// one exchange too. Every exchange holds PGlite's query lock, as `query` does. Measured, GET one
+// plan at c50: 1,396 → 3,177 req/s.
 import { type PGlite, parse, protocol, type Results, types } from '@electric-sql/pglite';
 
 /** What the Kysely dialect and the tracing wrapper call (PGlite's own shape). */
@@ -37,9 +40,14 @@ const ON_CONFLICT = /\bon\s+conflict\b/i;
  */
 const PREPARE_AGAIN = /cached plan must not change result type|prepared statement ".*" does not exist/;
 
+/** A result's columns, as PGlite's `query` answers them. */
+type Fields = Results['fields'];
+
 interface Prepared {
   name: string;
   paramTypes: number[];
+  /** The columns its result has (none for a statement without rows), described once when prepared. */
+  fields: Fields;
 }
 
 type Serializer = (value: unknown) => string;
@@ -58,9 +66,18 @@ function affectedBy(tag: string): number {
   return command === 'UPDATE' || command === 'DELETE' || command === 'COPY' || command === 'MERGE' ? parseInt(a!, 10) : 0;
 }
 
-/** The first result of an exchange, as PGlite's `query` answers it: rows by column name, parsed by type. */
-function resultOf(messages: Message[], parsers: Codecs['parsers']): Results {
-  let fields: Array<{ name: string; dataTypeID: number }> = [];
+/** The columns a RowDescription among `messages` gives, if one does. */
+function describedFields(messages: Message[]): Fields | undefined {
+  const description = messages.find((m) => m.name === 'rowDescription') as InstanceType<typeof protocol.messages.RowDescriptionMessage> | undefined;
+  return description?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+}
+
+/**
+ * The first result of an exchange, as PGlite's `query` answers it: rows by column name, parsed by
+ * type; the columns are `known` (a prepared statement's), or those a RowDescription in it gives.
+ */
+function resultOf(messages: Message[], parsers: Codecs['parsers'], known: Fields = []): Results {
+  let fields = known;
   const rows: Record<string, unknown>[] = [];
   for (const message of messages) {
     if (message.name === 'rowDescription')
@@ -144,7 +161,7 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
   async function prepare(text: string): Promise<Prepared> {
     const name = `till_${(++counter).toString(36)}`;
     const messages = await exchange([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]);
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages), fields: describedFields(messages) ?? [] };
     prepared.set(text, statement);
     if (prepared.size > maxPrepared) {
       const [oldest] = prepared.keys();
@@ -154,25 +171,34 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
     return statement;
   }
 
+  /** The prepared statement a run of `text` binds by name: none for an `ON CONFLICT` (see preparedStatements). */
+  const namedFor = (text: string, statement: Prepared | undefined) => (statement && !ON_CONFLICT.test(text) ? statement : undefined);
+
   /**
-   * The messages that bind and run a prepared statement; without one, or for an `ON CONFLICT`,
-   * `text` as the unnamed statement (its values serialized by the prepared one's types).
+   * The messages that bind and run a prepared statement (its result's columns known); without one,
+   * or for an `ON CONFLICT`, `text` as the unnamed statement (its values serialized by the prepared
+   * one's types), its result described.
    */
   function runMessages(text: string, values: unknown[], statement: Prepared | undefined): Uint8Array[] {
     const paramTypes = statement?.paramTypes ?? [];
-    const named = statement && !ON_CONFLICT.test(text) ? statement.name : undefined;
+    const named = namedFor(text, statement);
     const texts = values.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = codecs.serializers[paramTypes[i]!];
       return serializer ? serializer(value) : String(value);
     });
-    const head = named ? [] : [serialize.parse({ text, types: paramTypes })];
-    return [...head, serialize.bind({ statement: named ?? '', values: texts }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
+    const bind = serialize.bind({ statement: named?.name ?? '', values: texts });
+    if (named) return [bind, serialize.execute({}), serialize.sync()];
+    return [serialize.parse({ text, types: paramTypes }), bind, serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
   }
+
+  /** A run's result from its messages: by the prepared statement's columns when it was bound by name. */
+  const resultOfRun = (messages: Message[], text: string, statement: Prepared | undefined) =>
+    resultOf(messages, codecs.parsers, namedFor(text, statement)?.fields);
 
   /** Binds and runs a statement in one exchange (see runMessages), after closing what fell out of the cache (never `statement`: it was just used). */
   async function run(text: string, values: unknown[], statement: Prepared | undefined): Promise<Results> {
-    return resultOf(await exchange([...closeMessages(toClose.splice(0)), ...runMessages(text, values, statement)]), codecs.parsers);
+    return resultOfRun(await exchange([...closeMessages(toClose.splice(0)), ...runMessages(text, values, statement)]), text, statement);
   }
 
   async function query(text: string, values: unknown[] = []): Promise<Results> {
@@ -200,12 +226,12 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
     // what falls out while the batch is prepared may still run in it, so it waits for a later exchange.
     const closing = toClose.splice(0);
     const parts = closeMessages(closing);
-    const sent: number[] = [];
+    const sent: Array<{ i: number; statement: Prepared | undefined }> = [];
     for (const [i, { text, values }] of statements.entries()) {
       try {
         const statement = values.length === 0 ? undefined : (cached(text) ?? (await prepare(text)));
         parts.push(...runMessages(text, values, statement));
-        sent.push(i);
+        sent.push({ i, statement });
       } catch (error) {
         answers[i] = { error };
       }
@@ -213,11 +239,11 @@ export function preparedStatements(pglite: PGlite, maxPrepared = MAX_PREPARED): 
     if (sent.length === 0) toClose.unshift(...closing);
     const messages = sent.length ? (await pglite.execProtocol(concat(parts), { syncToFs: false, throwOnError: false })).messages : [];
     const answered = segments(messages);
-    for (const [k, i] of sent.entries()) {
+    for (const [k, { i, statement }] of sent.entries()) {
       const own = answered[k];
       const failed = own?.find((m) => m.name === 'error');
       if (!own || !(failed || own.some((m) => m.name === 'commandComplete' || m.name === 'emptyQuery'))) continue;
-      if (!failed) answers[i] = { result: resultOf(own, codecs.parsers) };
+      if (!failed) answers[i] = { result: resultOfRun(own, statements[i]!.text, statement) };
       else if (PREPARE_AGAIN.test(String((failed as unknown as Error).message)))
         answers[i] = await query(statements[i]!.text, statements[i]!.values).then(
           (result) => ({ result }),

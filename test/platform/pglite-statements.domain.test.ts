@@ -28,6 +28,13 @@ describe('prepared PGlite statements', () => {
     expect(ours.fields).toEqual(theirs.fields);
     const select = 'SELECT * FROM things WHERE owner = $1 ORDER BY id';
     expect((await statements.query(select, [7])).rows).toEqual((await pglite.query(select, [7])).rows);
+    // Run again (the columns now those described when it was prepared), alone and in a batch: the same answer.
+    const again = await statements.query(select, [7]);
+    const [batched] = await statements.queryMany([{ text: select, values: [7] }]);
+    for (const answer of [again, batched!.result!]) {
+      expect(answer.rows).toEqual((await pglite.query(select, [7])).rows);
+      expect(answer.fields).toEqual((await pglite.query(select, [7])).fields);
+    }
     expect((await statements.query('UPDATE things SET ok = $1 WHERE owner = $2', [false, 7])).affectedRows).toBe(2);
     expect((await statements.query('SELECT count(*)::int AS n FROM things')).rows).toEqual([{ n: 2 }]);
   });
@@ -43,6 +50,17 @@ describe('prepared PGlite statements', () => {
     expect(Object.keys((await statements.query(select, [8])).rows[0]!)).not.toContain('note');
     await pglite.exec('ALTER TABLE things ADD COLUMN note text');
     expect(Object.keys((await statements.query(select, [8])).rows[0]!)).toContain('note');
+  });
+
+  it('read a column by its new type once a schema change altered it, alone and in a batch', async () => {
+    const select = 'SELECT big FROM things WHERE owner = $1 ORDER BY id LIMIT 1';
+    expect((await statements.query(select, [7])).rows).toEqual([{ big: 9007199254740993n }]);
+    await pglite.exec('ALTER TABLE things ALTER COLUMN big TYPE text');
+    expect((await statements.query(select, [7])).rows).toEqual([{ big: '9007199254740993' }]);
+    await pglite.exec('ALTER TABLE things ALTER COLUMN big TYPE numeric USING big::numeric');
+    const [answer] = await statements.queryMany([{ text: select, values: [7] }]);
+    expect(answer!.result!.fields).toEqual([{ name: 'big', dataTypeID: 1700 }]);
+    expect(answer!.result!.rows).toEqual([{ big: '9007199254740993' }]);
   });
 
   it('throw PostgreSQL’s error with its code, and go on answering', async () => {
