@@ -4,7 +4,7 @@
 //   npm run operations            a table per interface
 //   npm run operations -- --json  {"implemented": [...], "notImplemented": [...], "total": N}
 import { implementedOperations } from '../server/api/registry.js';
-import { loadContracts } from '../server/app.js';
+import { loadContracts } from '../server/openapi/contracts.js';
 import { RouteTable } from '../server/http/routes.js';
 import { parseCommandLine } from './cli.js';
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import express, { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
 import { checkoutHandlers, commerceHandlers } from './api/registry.js';
 import type { AppDeps, CheckoutHandlers, CommerceHandlers, HandlerInput, ServerDeps, StreamWriter } from './api/types.js';
@@ -18,12 +17,10 @@ import { idempotency } from './http/idempotency.js';
 import { validateAgainstContract } from './http/validation.js';
 import { refuseDeepNesting } from './http/body-depth.js';
 import { refuseNulCharacters } from './http/nul-guard.js';
-import { cacheValidatorRouteMatchers } from './http/route-matcher-cache.js';
-import { compileSpecSchemaOnDemand } from './http/validator-spec-schema.js';
 import { serveApiDirectly } from './http/listen.js';
 import { RateLimits, rateLimit, setDefaultRateLimitHeaders } from './http/rate-limit.js';
 import { type Api, type RouteOperation, RouteTable } from './http/routes.js';
-import type { OpenApiDocument } from './openapi/document.js';
+import { loadContracts } from './openapi/contracts.js';
 import { HUB_PATH, hubRoutes } from './hub/index.js';
 import { dueWork } from './jobs/due-work-registry.js';
 import { checkoutPages } from './pages/checkout/routes.js';
@@ -44,23 +41,7 @@ import { metricsEndpoint } from './metrics/endpoint.js';
 import { measureRequests } from './metrics/http.js';
 import { collectProcessMetrics } from './metrics/registry.js';
 import { AppError } from './shared/errors.js';
-import { projectFile } from './shared/project-root.js';
 import type { Tenant } from './shared/tenant.js';
-
-/** Both bundled contracts, read once per process. */
-let contracts: Record<Api, OpenApiDocument> | undefined;
-export function loadContracts(): Record<Api, OpenApiDocument> {
-  contracts ??= {
-    checkout: readContract('generated/checkout.openapi.json'),
-    commerce: readContract('generated/commerce.openapi.json'),
-  };
-  return contracts;
-}
-
-/** A bundled contract: generated, and linted against OpenAPI, before it is read here. */
-function readContract(file: string): OpenApiDocument {
-  return JSON.parse(readFileSync(projectFile(file), 'utf8')) as OpenApiDocument;
-}
 
 export interface CreateAppOptions {
   /** Replace or add handlers (tests). */
@@ -97,8 +78,6 @@ export function createApp(server: ServerDeps, options: CreateAppOptions = {}): E
     checkout: { ...checkoutHandlers, ...options.checkoutHandlers },
     commerce: { ...commerceHandlers, ...options.commerceHandlers },
   };
-  cacheValidatorRouteMatchers();
-  compileSpecSchemaOnDemand();
   const requestLog = new RequestLogWriter(deps.database.db, deps.logger);
   // Metrics cost only where they are read: without a token no /metrics, and no request is measured.
   const metricsOn = deps.config.metricsToken !== undefined;

@@ -9,6 +9,8 @@ import { chain as validatorChain } from './chain.js';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { RouteOperation, RouteTable } from './routes.js';
+import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
+import { compileSpecSchemaOnDemand } from './validator-spec-schema.js';
 
 type Components = NonNullable<OpenApiDocument['components']>;
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
@@ -57,6 +59,9 @@ const builtValidators = new WeakMap<object, Map<string, RequestHandler>>();
 
 /** Validates each request against its operation (matched earlier in the pipeline), and its response when `validateResponses`. */
 export function validateAgainstContract(routes: RouteTable, validateResponses: boolean): RequestHandler {
+  // The validator's own costs, mended on the module it loads (each file says why).
+  cacheValidatorRouteMatchers();
+  compileSpecSchemaOnDemand();
   let validators = builtValidators.get(routes.docs);
   if (!validators) builtValidators.set(routes.docs, (validators = new Map<string, RequestHandler>()));
   const validatorOf = (route: RouteOperation): RequestHandler => {

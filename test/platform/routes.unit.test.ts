@@ -8,7 +8,7 @@ import { RouteTable } from '../../server/http/routes.js';
 import type { OpenApiDocument } from '../../server/openapi/document.js';
 
 /**
- * A bundled contract, as the app reads it (`loadContracts` in server/app.ts): read here, because
+ * A bundled contract, as the app reads it (`loadContracts` in server/openapi/contracts.ts): read here, because
  * importing the app for it would load the whole server (seconds) to test one table.
  */
 const contract = (api: string) => JSON.parse(readFileSync(new URL(`../../generated/${api}.openapi.json`, import.meta.url), 'utf8')) as OpenApiDocument;

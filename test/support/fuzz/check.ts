@@ -3,7 +3,7 @@
 // in the shape the contract documents for that operation and status, and nothing internal in the
 // body or headers: no stack frame or file path, no SQL or database message, no API key, no card number.
 import { ContractValidator, loadBundledContracts } from '../../../conformance/validator.js';
-import { loadContracts } from '../../../server/app.js';
+import { loadContracts } from '../../../server/openapi/contracts.js';
 import { RouteTable } from '../../../server/http/routes.js';
 import type { FuzzCase } from './cases.js';
 import type { FuzzOperation } from './contract.js';

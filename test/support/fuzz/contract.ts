@@ -2,7 +2,7 @@
 // (generated/*.openapi.json): its parameters, its request body schema and examples, its security
 // alternatives, and whether this server implements it. Nothing here is written per operation.
 import { implementedOperations } from '../../../server/api/registry.js';
-import { loadContracts } from '../../../server/app.js';
+import { loadContracts } from '../../../server/openapi/contracts.js';
 import { deref } from '../../../server/openapi/document.js';
 
 export type Json = Record<string, any>;
