@@ -21,6 +21,7 @@
 // the marked statement with the commit's error. Either way the transaction did not commit.
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { runStatementConfig } from './described-once.js';
 import { StatementNames } from './prepared-statements.js';
 
 /** Appended to a statement (Kysely: `.modifyEnd(sql.raw(THEN_COMMIT))`): the last of its transaction; the commit goes with it. */
@@ -143,7 +144,7 @@ class SharedConnections {
     }
     slot.inFlight += 1;
     try {
-      return (await slot.client.query(config)) as unknown as QueryResult;
+      return await runStatementConfig(slot.client, config);
     } finally {
       slot.inFlight -= 1;
     }
@@ -246,7 +247,7 @@ function pipelinedClient(client: pg.PoolClient, names: StatementNames): Pipeline
  * failed with it.
  */
 function runStatement(client: pg.PoolClient, names: StatementNames, sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
-  return runRenewing(names, sql, parameters, (config) => client.query(config) as unknown as Promise<QueryResult>, client.getTransactionStatus() === 'I');
+  return runRenewing(names, sql, parameters, (config) => runStatementConfig(client, config), client.getTransactionStatus() === 'I');
 }
 
 /** Runs a statement with `send`; when its prepared form went stale, names it anew and, with `retry`, sends it once more. */
@@ -274,7 +275,7 @@ async function together(client: pg.PoolClient, begin: boolean, config: pg.QueryC
   try {
     sent = [
       begin ? client.query('begin') : Promise.resolve(undefined),
-      client.query(config) as unknown as Promise<QueryResult>,
+      runStatementConfig(client, config),
       commit ? client.query('commit') : Promise.resolve(undefined),
     ];
   } finally {
