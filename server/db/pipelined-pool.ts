@@ -5,27 +5,21 @@
 // largest single cost of a request (measured: a quarter of the API process's CPU and more).
 // This pool gives Kysely clients that
 //
-// - hold `begin` back and send it with the transaction's first statement, in one write (a
-//   transaction that runs no statement sends neither `begin` nor `commit`);
-// - send `commit` with a statement marked as the last of its transaction (`THEN_COMMIT`), in one
-//   write; Kysely's own `commit` that follows is then answered here;
+// - for a transaction, send `begin` with its first statement, `commit` with its last (THEN_COMMIT),
+//   and a write whose answer nobody reads with the statement after it (WITH_NEXT), each in one
+//   write (transaction-client.ts);
 // - send plain reads and SHARED_WRITE statements outside transactions over a few connections
 //   shared by every request (SharedConnections), many in one write;
 // - run statements with values as prepared statements (StatementNames).
 //
 // All use node-postgres's pipeline mode: each statement keeps its own Sync, so the server
 // answers them one by one, exactly as if they had been sent apart; only the waiting between them
-// is gone. A failed first statement leaves the transaction begun and aborted, and Kysely rolls it
-// back as always. A failed marked statement makes its `commit` a rollback (PostgreSQL commits
-// nothing in an aborted transaction), and its error is the statement's; a refused `commit` fails
-// the marked statement with the commit's error. Either way the transaction did not commit.
+// is gone.
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { runStatementConfig } from './described-once.js';
 import { StatementNames } from './prepared-statements.js';
-
-/** Appended to a statement (Kysely: `.modifyEnd(sql.raw(THEN_COMMIT))`): the last of its transaction; the commit goes with it. */
-export const THEN_COMMIT = '/* till: then commit */';
+import { type PipelinedClient, type QueryResult, runRenewing, streamOf, transactionClient } from './transaction-client.js';
 
 /**
  * Appended to a write outside any transaction that may share a connection with plain reads
@@ -35,15 +29,6 @@ export const THEN_COMMIT = '/* till: then commit */';
  * statement's doc says why it qualifies.
  */
 export const SHARED_WRITE = '/* till: shared write */';
-
-type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
-
-interface PipelinedClient {
-  query(sql: string, parameters: readonly unknown[]): Promise<QueryResult>;
-  release(): void;
-}
-
-const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ command, rowCount: null, rows: [] });
 
 /**
  * `pool` must be made with `pipeline: true`. `sharedConnections` of its connections carry the
@@ -56,7 +41,7 @@ export function pipelinedPool(pool: pg.Pool, sharedConnections: number): Postgre
   const dedicated = async () => {
     const client = await pool.connect();
     let wrapper = wrappers.get(client);
-    if (!wrapper) wrappers.set(client, (wrapper = pipelinedClient(client, names)));
+    if (!wrapper) wrappers.set(client, (wrapper = transactionClient(client, names)));
     return wrapper;
   };
   const shared = sharedConnections > 0 ? new SharedConnections(pool, sharedConnections, names) : undefined;
@@ -198,99 +183,4 @@ class SharedConnections {
     if (i !== -1) this.slots.splice(i, 1);
     slot.client.release(new Error('connection lost'));
   }
-}
-
-const streamOf = (client: pg.PoolClient) => (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-
-function pipelinedClient(client: pg.PoolClient, names: StatementNames): PipelinedClient {
-  /** `begin` was asked for and not sent yet. */
-  let beginPending = false;
-  /** The transaction committed with its marked statement; Kysely's `commit` is answered here. */
-  let committed = false;
-  const run = (sql: string, parameters: readonly unknown[]) => runStatement(client, names, sql, parameters);
-  return {
-    query(sql, parameters) {
-      if (sql === 'begin') {
-        beginPending = true;
-        committed = false;
-        return nothingRan('BEGIN');
-      }
-      if (sql === 'commit' || sql === 'rollback') {
-        // No statement ran, so no transaction was begun; or the marked statement committed it.
-        if (beginPending || committed) {
-          beginPending = committed = false;
-          return nothingRan(sql.toUpperCase());
-        }
-        return run(sql, parameters);
-      }
-      // A programming error, refused so that tests find it: nothing may follow the commit.
-      if (committed) return Promise.reject(new Error('A statement after the THEN_COMMIT statement of its transaction: that one must be the last.'));
-      const begin = beginPending;
-      const commit = sql.endsWith(THEN_COMMIT) && (begin || client.getTransactionStatus() === 'T');
-      beginPending = false;
-      if (!begin && !commit) return run(sql, parameters);
-      return together(client, begin, names.config(sql, parameters), commit, names).then((result) => {
-        committed = commit;
-        return result;
-      });
-    },
-    release() {
-      beginPending = committed = false;
-      client.release();
-    },
-  };
-}
-
-/**
- * Runs a statement on a connection of its own. Outside a transaction, one whose prepared form
- * went stale (see StatementNames) runs once more, prepared anew; inside one, the transaction has
- * failed with it.
- */
-function runStatement(client: pg.PoolClient, names: StatementNames, sql: string, parameters: readonly unknown[]): Promise<QueryResult> {
-  return runRenewing(names, sql, parameters, (config) => runStatementConfig(client, config), client.getTransactionStatus() === 'I');
-}
-
-/** Runs a statement with `send`; when its prepared form went stale, names it anew and, with `retry`, sends it once more. */
-async function runRenewing(
-  names: StatementNames,
-  sql: string,
-  parameters: readonly unknown[],
-  send: (config: pg.QueryConfig) => Promise<QueryResult>,
-  retry: boolean,
-): Promise<QueryResult> {
-  const config = names.config(sql, parameters);
-  try {
-    return await send(config);
-  } catch (error) {
-    if (!names.renewAfter(error, config) || !retry) throw error;
-    return send(names.config(sql, parameters));
-  }
-}
-
-/** Sends `begin` (when asked), the statement and `commit` (when asked) in one write; answers the statement's result. */
-async function together(client: pg.PoolClient, begin: boolean, config: pg.QueryConfig, commit: boolean, names: StatementNames): Promise<QueryResult> {
-  const stream = streamOf(client);
-  stream.cork();
-  let sent: [Promise<unknown>, Promise<QueryResult>, Promise<unknown>];
-  try {
-    sent = [
-      begin ? client.query('begin') : Promise.resolve(undefined),
-      runStatementConfig(client, config),
-      commit ? client.query('commit') : Promise.resolve(undefined),
-    ];
-  } finally {
-    stream.uncork();
-  }
-  // Every answer is awaited, so none is left rejected and unheard.
-  const [began, statement, committed] = await Promise.allSettled(sent);
-  if (began.status === 'rejected') throw began.reason;
-  if (statement.status === 'rejected') {
-    names.renewAfter(statement.reason, config);
-    throw statement.reason;
-  }
-  if (committed.status === 'rejected') throw committed.reason;
-  // (A statement that succeeded leaves no aborted transaction behind, so this is only a guard.)
-  if (commit && (committed.value as QueryResult).command !== 'COMMIT')
-    throw new Error(`The transaction did not commit (${(committed.value as QueryResult).command}).`);
-  return statement.value;
 }

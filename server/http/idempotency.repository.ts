@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { SHARED_WRITE, THEN_COMMIT } from '../db/pipelined-pool.js';
+import { SHARED_WRITE } from '../db/pipelined-pool.js';
+import { THEN_COMMIT } from '../db/transaction-client.js';
 import { precompiled } from '../db/precompiled.js';
 import { ofTenant } from '../db/scope.js';
 import type { Tenant } from '../shared/tenant.js';

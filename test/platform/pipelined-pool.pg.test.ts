@@ -1,11 +1,12 @@
 // On a PostgreSQL server, a transaction's `begin` travels with its first statement and `commit`
-// with a statement marked THEN_COMMIT (server/db/pipelined-pool.ts). Whatever fails where, the
+// with a statement marked THEN_COMMIT (server/db/transaction-client.ts). Whatever fails where, the
 // transaction commits all or nothing, and the connection is clean for the next user. One
 // connection in the pool, so every step reuses the connection the last one left behind.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
-import { SHARED_WRITE, THEN_COMMIT } from '../../server/db/pipelined-pool.js';
+import { SHARED_WRITE } from '../../server/db/pipelined-pool.js';
+import { THEN_COMMIT } from '../../server/db/transaction-client.js';
 import { randomToken } from '../../server/shared/crypto.js';
 
 describe('pipelined transactions (PostgreSQL)', () => {

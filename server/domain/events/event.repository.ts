@@ -2,6 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { activeTraceparent } from '../../shared/tracing.js';
 import { ofTenant } from '../../db/scope.js';
+import { WITH_NEXT } from '../../db/transaction-client.js';
 import type { EventRow } from './event.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { EventRecord, EventSubject, StoredPayload } from './subjects.js';
@@ -20,6 +21,10 @@ export interface EventInsert {
   dispatched: boolean;
 }
 
+/**
+ * Inside a transaction the insert goes with the transaction's next statement or its commit
+ * (WITH_NEXT): nothing reads its answer, and its failure (an id taken, a merchant missing) is a bug.
+ */
 export async function insertEvent(db: Db, event: EventInsert): Promise<void> {
   const traceparent = activeTraceparent();
   await db
@@ -37,6 +42,7 @@ export async function insertEvent(db: Db, event: EventInsert): Promise<void> {
       ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
       ...(traceparent ? { traceparent } : {}),
     })
+    .modifyEnd(sql.raw(WITH_NEXT))
     .execute();
 }
 
