@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
+import { WITH_NEXT } from '../../db/transaction-client.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { LedgerAccount } from './ledger.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -19,7 +20,11 @@ export interface PostingContext {
   at: Date;
 }
 
-/** Inserts postings (each a balanced set of entries, under a posting id of its own) in one statement. */
+/**
+ * Inserts postings (each a balanced set of entries, under a posting id of its own) in one
+ * statement, sent with the transaction's next statement (WITH_NEXT): nothing reads its answer, the
+ * statements after it see its rows, and its failure (a check refused) is a bug, never an answer.
+ */
 export async function insertPostings(trx: Trx, context: PostingContext, postings: Entry[][]): Promise<void> {
   const rows = postings.flatMap((entries) => {
     const postingId = randomUUID();
@@ -37,7 +42,7 @@ export async function insertPostings(trx: Trx, context: PostingContext, postings
       created_at: context.at,
     }));
   });
-  if (rows.length > 0) await trx.insertInto('ledger_entries').values(rows).execute();
+  if (rows.length > 0) await trx.insertInto('ledger_entries').values(rows).modifyEnd(sql.raw(WITH_NEXT)).execute();
 }
 
 /**
