@@ -42,6 +42,11 @@ export interface StartOptions {
   jobs?: boolean;
   /** Print the demo keys to stdout when it is a terminal, or where they are when it is not (default true). */
   announce?: boolean;
+  /**
+   * Called once the server listens, with its `close`: from then on it answers requests, so a stop
+   * asked for while the job queue still starts must close it cleanly too.
+   */
+  onListening?: (close: () => Promise<void>) => void;
 }
 
 /**
@@ -119,7 +124,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://127.0.0.1:${port}`;
   logger.info({ url, database: database.kind }, 'Till is listening');
 
-  let jobs: Jobs | undefined;
+  let jobsStarting: Promise<Jobs | undefined> = Promise.resolve(undefined);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -129,15 +134,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await stopped;
       server.closeAllConnections?.();
       await closeRequestLog(app);
-      await jobs?.stop();
+      // A stop asked for while the job queue starts waits for its start, then stops it.
+      await (await jobsStarting.catch(() => undefined))?.stop();
       await database.close();
       await tracing?.shutdown();
     })());
+  options.onListening?.(close);
   // The job queue starts once the server answers: no request waits for it (requests write the rows
   // the jobs read; the jobs look for what was written before they started), and pg-boss's start
   // (its schema check, then a queue, a worker and a schedule for each queue) is most of a second.
+  jobsStarting = options.jobs === false ? Promise.resolve(undefined) : startJobs(database, clock, logger, config);
+  let jobs: Jobs | undefined;
   try {
-    jobs = options.jobs === false ? undefined : await startJobs(database, clock, logger, config);
+    jobs = await jobsStarting;
   } catch (err) {
     await close();
     throw err;
@@ -147,27 +156,33 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 /** Runs one server in this process until SIGTERM or SIGINT. */
 async function serve(options: StartOptions = {}) {
-  const running = await startServer(options);
-  if (cluster.isWorker) joinClusterMetrics();
   const worker = cluster.isWorker ? ` (worker ${cluster.worker!.id})` : '';
+  let stopping = false;
+  // Installed once the server listens (it answers from then on, while the job queue still starts).
+  const onListening = (close: () => Promise<void>) => {
+    const shutdown = (signal: string) => {
+      stopping = true;
+      console.log(`${signal}: shutting down${worker}...`);
+      const force = setTimeout(() => process.exit(1), 15_000);
+      force.unref();
+      close().then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  };
+  const running = await startServer({ ...options, onListening });
+  if (stopping) return;
+  if (cluster.isWorker) joinClusterMetrics();
   console.log(
     `Till is listening on ${running.url}${worker} (database: ${running.database.kind}${running.database.kind === 'pglite' ? `, data in ${running.config.dataDir}` : ''}).`,
   );
   if (!cluster.isWorker || cluster.worker?.id === 1) console.log(`API reference: ${running.config.publicBaseUrl}${DOCS_PATH}`);
-  const shutdown = (signal: string) => {
-    console.log(`${signal}: shutting down${worker}...`);
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    running.close().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
 /**
