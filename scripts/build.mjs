@@ -82,6 +82,12 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   sourcesContent: false,
+  // Without its whitespace and with shorter syntax (names are kept: stacks and profiles still read,
+  // and the source map maps them), the bundle is 4.8 MB instead of 6.7, and every start reads,
+  // decodes and compiles less of it: a PGlite restart to the first 200 in a median of 1.47 s against
+  // 1.62 s (13 alternating runs each, 2026-11-29).
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   // The CommonJS packages inside call require() for Node's own modules.
   banner: { js: "import { createRequire as __tillRequire } from 'node:module'; const require = __tillRequire(import.meta.url);" },
