@@ -37,7 +37,7 @@ export interface PipelinedClient {
   release(): void;
 }
 
-export const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ command, rowCount: null, rows: [] });
+const nothingRan = (command: string): Promise<QueryResult> => Promise.resolve({ command, rowCount: null, rows: [] });
 
 export const streamOf = (client: pg.PoolClient) => (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
 
