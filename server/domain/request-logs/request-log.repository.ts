@@ -8,7 +8,7 @@ import type { JsonValue, NewRequestLogRow, RequestLogRow, StoredRequestLogRow } 
 
 // Request logs, always of one tenant; the batch insert and the retention sweep span tenants.
 
-/** The inserted columns, each with the PostgreSQL type of its array in the batch insert. */
+/** The inserted columns, each with its PostgreSQL type in the batch insert. */
 const COLUMNS = [
   ['id', 'text'],
   ['merchant_id', 'int4'],
@@ -28,24 +28,23 @@ const COLUMNS = [
 ] as const satisfies ReadonlyArray<readonly [keyof NewRequestLogRow, string]>;
 
 /**
- * A batch as one statement whatever its size: each column an array, the rows `unnest`ed from them.
- * The same SQL for every batch, so it is prepared once per connection (precompiled.ts) instead of
- * a VALUES list of 15 parameters a row, parsed and planned anew each time.
+ * A batch as one statement whatever its size: the rows as one JSON parameter, read back into
+ * columns by `json_to_recordset`. The same SQL for every batch, so it is prepared once per
+ * connection (precompiled.ts). Sent as arrays, one a column, node-postgres escaped every element
+ * of every array in JavaScript (two regular-expression replaces an element, the bodies' quotes
+ * included): 11 KB of garbage and a tenth of the request path's allocations on GET one plan; a
+ * JSON text is one `JSON.stringify`.
  */
 const insertQuery = precompiled((db, value) =>
   db
     .insertInto('request_logs')
     .columns(COLUMNS.map(([name]) => name))
-    .expression(sql`SELECT * FROM unnest(${sql.join(COLUMNS.map(([, type], i) => sql`${value(i)}::${sql.raw(type)}[]`))})`),
+    .expression(sql`SELECT * FROM json_to_recordset(${value(0)}::json) AS r(${sql.raw(COLUMNS.map(([name, type]) => `${name} ${type}`).join(', '))})`),
 );
 
 /** One INSERT of a batch. */
 export async function insertRequestLogs(db: Db, rows: NewRequestLogRow[]): Promise<void> {
-  if (rows.length > 0)
-    await insertQuery(
-      db,
-      COLUMNS.map(([name]) => rows.map((row) => row[name] ?? null)),
-    );
+  if (rows.length > 0) await insertQuery(db, [JSON.stringify(rows)]);
 }
 
 /** A stored body's JSON text, parsed (a body that is not JSON is shown as its text). */
