@@ -11,7 +11,8 @@
 // (pglite-statements.ts).
 import pg from 'pg';
 
-type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
+/** A statement's answer, as node-postgres gives it and Kysely's PostgreSQL driver reads it. */
+export type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
 
 /** What a result keeps of its statement's description (pg's `Result.addFields`). */
 interface Description {

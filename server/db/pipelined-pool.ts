@@ -17,9 +17,9 @@
 // is gone.
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { runStatementConfig } from './described-once.js';
+import { type QueryResult, runStatementConfig } from './described-once.js';
 import { StatementNames } from './prepared-statements.js';
-import { type PipelinedClient, type QueryResult, runRenewing, streamOf, transactionClient } from './transaction-client.js';
+import { type PipelinedClient, runRenewing, streamOf, transactionClient } from './transaction-client.js';
 
 /**
  * Appended to a write outside any transaction that may share a connection with plain reads

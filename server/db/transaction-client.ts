@@ -15,7 +15,7 @@
 // too, and the first failure is the one thrown. A failed statement sent with the `commit` makes
 // the commit a rollback, and its error is thrown, so the transaction never seems to commit.
 import type pg from 'pg';
-import { runStatementConfig } from './described-once.js';
+import { type QueryResult, runStatementConfig } from './described-once.js';
 import type { StatementNames } from './prepared-statements.js';
 
 /** Appended to a statement (Kysely: `.modifyEnd(sql.raw(THEN_COMMIT))`): the last of its transaction; the commit goes with it. */
@@ -29,8 +29,6 @@ export const THEN_COMMIT = '/* till: then commit */';
  * Outside a transaction it runs at once, as any statement.
  */
 export const WITH_NEXT = '/* till: with the next */';
-
-export type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
 
 export interface PipelinedClient {
   query(sql: string, parameters: readonly unknown[]): Promise<QueryResult>;
