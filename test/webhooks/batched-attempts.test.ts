@@ -193,6 +193,39 @@ describe('batched attempts', () => {
     expect(stuck!.locked_until).not.toBeNull();
   });
 
+  it("an answer cut at the snippet's limit inside an emoji, or a snippet holding half of one: recorded, never half a character", async () => {
+    const r = await receiver((_n, _req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`${'a'.repeat(999)}😀 and more`);
+    });
+    const outcome = await sendWebhook({
+      url: r.url,
+      secret: 'whsec_x',
+      eventId: 'evt_AAAAAAAAAAAA',
+      eventType: 'webhook.test',
+      body: '{}',
+      timestamp: 1,
+      timeoutMs: 1500,
+      allowLoopback: true,
+    });
+    expect(outcome.responseSnippet).toBe('a'.repeat(999));
+    // Recorded in one batch with a snippet of half an emoji: the half is stored as U+FFFD, the batch not refused.
+    const m = await t.newMerchant();
+    const c = await configure(m, { sandboxUrl: r.url });
+    for (let i = 0; i < 2; i++) await paymentEvent(m, i);
+    const claimed = await claimDueDeliveries(t.database.db, clock, settings, await fanOut(c.id));
+    const snippets = ['half \uD83D', 'back\\slash \\uD83D 😀'];
+    const results = claimed.map((one, i) => ({
+      claimed: one,
+      outcome: { ok: false, httpStatus: 500, durationMs: 3, responseSnippet: snippets[i]!, error: 'http_status' },
+    }));
+    const errors: string[] = [];
+    expect(await recordAttempts(t.database.db, results, (_err, id) => errors.push(id))).toHaveLength(2);
+    expect(errors).toEqual([]);
+    const logged = await Promise.all(claimed.map(async (one) => (await attemptsOf(one.delivery.id)).map((a) => a.response_snippet)));
+    expect(logged).toEqual([['half \uFFFD'], ['back\\slash \\uD83D 😀']]);
+  });
+
   it('a receiver answering with a NUL byte: the attempt is recorded, the NUL shown as U+FFFD in the log', async () => {
     const r = await receiver((_n, _req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { Tenant } from '../../shared/tenant.js';
+import { jsonParam } from '../../db/json-param.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { JsonValue, NewRequestLogRow, RequestLogRow, StoredRequestLogRow } from './request-log.tables.js';
 
@@ -33,7 +34,7 @@ const COLUMNS = [
  * connection (precompiled.ts). Sent as arrays, one a column, node-postgres escaped every element
  * of every array in JavaScript (two regular-expression replaces an element, the bodies' quotes
  * included): 11 KB of garbage and a tenth of the request path's allocations on GET one plan; a
- * JSON text is one `JSON.stringify`.
+ * JSON text is one `JSON.stringify` (json-param.ts).
  */
 const insertQuery = precompiled((db, value) =>
   db
@@ -44,7 +45,7 @@ const insertQuery = precompiled((db, value) =>
 
 /** One INSERT of a batch. */
 export async function insertRequestLogs(db: Db, rows: NewRequestLogRow[]): Promise<void> {
-  if (rows.length > 0) await insertQuery(db, [JSON.stringify(rows)]);
+  if (rows.length > 0) await insertQuery(db, [jsonParam(rows)]);
 }
 
 /** A stored body's JSON text, parsed (a body that is not JSON is shown as its text). */

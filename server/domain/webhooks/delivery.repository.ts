@@ -3,6 +3,7 @@
 // and link through what their modules export for a join (the outbox itself is the events module's).
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { jsonParam } from '../../db/json-param.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -63,7 +64,12 @@ export type ClaimedRow = WebhookDeliveryRow & {
   l_notification_secret: string | null;
 };
 
-/** Claims, in one statement, those of `ids` that may be attempted (`kind`) at wall time `now`, holding them until `holdUntil`, with what their attempts need. */
+/**
+ * Claims, in one statement, those of `ids` that may be attempted (`kind`) at wall time `now`,
+ * holding them until `holdUntil`, with what their attempts need. The ids are one array parameter,
+ * so a claim of any size is the same statement, prepared once (an `IN` list was a new statement
+ * for every size).
+ */
 export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind, now: Date, holdUntil: Date): Promise<ClaimedRow[]> {
   return (
     db
@@ -71,7 +77,7 @@ export async function claimDeliveryRows(db: Db, ids: string[], kind: AttemptKind
         qb
           .updateTable('webhook_deliveries')
           .set({ locked_until: holdUntil })
-          .where('id', 'in', ids)
+          .where(sql<boolean>`id = ANY(${ids}::text[])`)
           .where(claimable(kind, now))
           .returningAll()
           .returning(sandboxOffsetOfDelivery.as('sandbox_offset')),
@@ -123,18 +129,22 @@ export interface AttemptRecord {
   requestHeaders: Record<string, string> | null;
 }
 
+/** The columns of a batch of attempt records, each with its PostgreSQL type. */
+const RECORD_COLUMNS =
+  'id text, status text, next_attempt_at timestamptz, automatic_attempts int4, url text, attempted_at timestamptz, http_status int4, duration_ms int4, response_snippet text, error text, request_headers jsonb';
+
 /**
  * Records attempts in one statement: each delivery's new state (its claim released), then its
  * attempt-log row. The update comes first and locks each delivery it finds, so an attempt is
  * logged only for a delivery that still exists (its configuration may have been deleted meanwhile).
+ * The batch is one JSON parameter read back into columns by `json_to_recordset` (json-param.ts):
+ * the same SQL for every batch size, prepared once. A VALUES list of eleven parameters a row was
+ * a new statement of up to 5,500 parameters to build, parse and plan for every size; a batch of
+ * about 225 took 57 ms on PGlite and 34 ms on PostgreSQL that way, 45 and 28 ms this way.
  */
-export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promise<WebhookDeliveryRow[]> {
-  const values = records.map(
-    (r) =>
-      sql`(${r.deliveryId}::text, ${r.status}::text, ${r.nextAttemptAt}::timestamptz, ${r.automaticAttempts}::integer, ${r.url}::text, ${r.attemptedAt}::timestamptz, ${r.httpStatus}::integer, ${r.durationMs}::integer, ${r.responseSnippet}::text, ${r.error}::text, ${r.requestHeaders === null ? null : JSON.stringify(r.requestHeaders)}::jsonb)`,
-  );
-  const { rows } = await sql<WebhookDeliveryRow>`
-    WITH v (id, status, next_attempt_at, automatic_attempts, url, attempted_at, http_status, duration_ms, response_snippet, error, request_headers) AS (VALUES ${sql.join(values)}),
+const recordQuery = (db: Db, rows: string) =>
+  sql<WebhookDeliveryRow>`
+    WITH v AS (SELECT * FROM json_to_recordset(${rows}::json) AS r(${sql.raw(RECORD_COLUMNS)})),
     updated AS (
       UPDATE webhook_deliveries d
       SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = NULL, updated_at = v.attempted_at
@@ -146,7 +156,22 @@ export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promi
       SELECT v.id, v.attempted_at, v.url, v.http_status, v.duration_ms, v.response_snippet, v.error, v.request_headers FROM v JOIN updated u ON u.id = v.id
     )
     SELECT * FROM updated`.execute(db);
-  return rows;
+
+export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promise<WebhookDeliveryRow[]> {
+  const rows = records.map((r) => ({
+    id: r.deliveryId,
+    status: r.status,
+    next_attempt_at: r.nextAttemptAt,
+    automatic_attempts: r.automaticAttempts,
+    url: r.url,
+    attempted_at: r.attemptedAt,
+    http_status: r.httpStatus,
+    duration_ms: r.durationMs,
+    response_snippet: r.responseSnippet,
+    error: r.error,
+    request_headers: r.requestHeaders,
+  }));
+  return (await recordQuery(db, jsonParam(rows))).rows;
 }
 
 /** Deliveries of a scope that wait for an automatic attempt (their configuration enabled, test sends excepted). */

@@ -36,13 +36,18 @@ const SNIPPET = 1000;
 const MAX_READ = 64 * 1024;
 
 /**
- * The start of an answer body, for the delivery log. PostgreSQL text cannot hold U+0000: a
+ * The start of an answer body, for the delivery log: never half of a character whose UTF-16 form
+ * is a surrogate pair (an emoji), cut at the limit. PostgreSQL text cannot hold U+0000: a
  * receiver answering with a NUL byte would make the attempt impossible to record (and the
  * delivery would be sent again and again), so NULs become U+FFFD.
  */
 function snippetOf(text: string): string | null {
-  return text.length > 0 ? text.slice(0, SNIPPET).replaceAll('\u0000', '\uFFFD') : null;
+  if (text.length === 0) return null;
+  const end = text.length > SNIPPET && isHighSurrogate(text.charCodeAt(SNIPPET - 1)) ? SNIPPET - 1 : SNIPPET;
+  return text.slice(0, end).replaceAll('\u0000', '\uFFFD');
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** Signing keys by secret, made once (a key made from a string for every attempt costs as much as the HMAC); the last 1,000. */
 const keys = new TtlCache<string, KeyObject>(Infinity, 1_000);
