@@ -12,13 +12,13 @@
 // PORT=<port> once listening.
 import http from 'node:http';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../dist/server/db/pglite-start.js';
 import { SessionTurns, SharedBatches } from '../dist/server/db/pglite-dialect.js';
 import { preparedStatements } from '../dist/server/db/pglite-statements.js';
 import * as till from './bench-floor-statements.mjs';
 
 const merchantId = Number(process.env.MERCHANT_ID);
-const pglite = await PGlite.create({ dataDir: path.join(process.env.TILL_DATA_DIR, 'pglite') });
+const pglite = await createPglite({ dataDir: path.join(process.env.TILL_DATA_DIR, 'pglite') });
 const db = preparedStatements(pglite);
 
 // Till's own turns of the session, and its batches of the single statements that wait for one.

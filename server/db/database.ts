@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { pipelinedPool } from './pipelined-pool.js';
 import pg from 'pg';
 import { type ListenHandlers, listenPglite, listenPostgres, type Unlisten } from './notifications.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
+import { createPglite } from './pglite-start.js';
 import { PgliteSessionDialect } from './pglite-dialect.js';
 import { preparedStatements } from './pglite-statements.js';
 import { copyPgliteTemplate, pgliteDirectoryInUse } from './pglite-template.js';
@@ -140,7 +141,7 @@ async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
   try {
     const template = dir && options.template && !(await pgliteDirectoryInUse(dir)) ? await options.template() : undefined;
     if (dir && template) await copyPgliteTemplate(template, dir);
-    pglite = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+    pglite = await createPglite({ ...(dir ? { dataDir: dir } : {}), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   } catch (err) {
     await lock?.release();
     throw err;

@@ -13,11 +13,12 @@ import type { Dirent } from 'node:fs';
 import { access, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import PgBoss from 'pg-boss';
 import { migrateToLatest } from './migrate.js';
+import { createPglite } from './pglite-start.js';
 import { migrations } from './migrations/index.js';
 import { BUILD_ROOT } from '../shared/project-root.js';
 
@@ -52,7 +53,7 @@ async function migrateAndClose<T>(pglite: PGlite, then: () => Promise<T>, makeQu
 
 /** A dump (`dumpDataDir`) of an in-memory PGlite migrated to the latest schema, with the job queue's schema installed (the tests' template). */
 export async function dumpMigratedPglite(): Promise<Blob> {
-  const pglite = await PGlite.create();
+  const pglite = await createPglite();
   return migrateAndClose(pglite, () => pglite.dumpDataDir('none'));
 }
 
@@ -63,7 +64,7 @@ export async function dumpMigratedPglite(): Promise<Blob> {
 export async function writePgliteTemplate(dir = PGLITE_TEMPLATE_DIR, makeQueues?: MakeQueues): Promise<void> {
   const partial = `${dir}.${process.pid}`;
   await rm(partial, { recursive: true, force: true });
-  await migrateAndClose(await PGlite.create({ dataDir: partial }), async () => undefined, makeQueues);
+  await migrateAndClose(await createPglite({ dataDir: partial }), async () => undefined, makeQueues);
   await writeFile(`${sidecar(dir)}.${process.pid}`, `${JSON.stringify({ migrations: Object.keys(migrations) }, null, 2)}\n`);
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);

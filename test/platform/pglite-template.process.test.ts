@@ -40,6 +40,9 @@ describe('a first start on the build’s template', () => {
       expect(await count(first, 'SELECT count(*) AS n FROM kysely_migration')).toBe(Object.keys(migrations).length);
       expect(await count(first, "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'pgboss' AND table_name = 'job'")).toBe(1);
       expect(await count(first, 'SELECT count(*) AS n FROM merchants')).toBe(0);
+      // Opened with Till's start parameters (pglite-start.ts): PGlite's own, and a 64 MB buffer pool.
+      expect((await first.sql.query('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '64MB' }]);
+      expect((await first.sql.query('SHOW search_path')).rows).toEqual([{ search_path: 'public' }]);
       await first.sql.exec("CREATE TABLE kept_marker (note text); INSERT INTO kept_marker VALUES ('written after the template')");
     } finally {
       await first.close();

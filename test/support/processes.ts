@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../../server/db/pglite-start.js';
 import { afterAll } from 'vitest';
 import { openDatabase, type TillDatabase } from '../../server/db/database.js';
 import { openTestDatabase, pgliteTemplate, usingPostgres } from './database.js';
@@ -56,7 +56,7 @@ const START_TIMEOUT = 60_000;
 
 /** Makes `dir` an embedded database (PGlite's data directory) holding a copy of the run's migrated template. */
 export async function seedPglite(dir: string): Promise<void> {
-  const pglite = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteTemplate() });
+  const pglite = await createPglite({ dataDir: dir, loadDataDir: await pgliteTemplate() });
   await pglite.close();
 }
 
