@@ -61,7 +61,8 @@ await build({
 // node_modules as before: packages that read files beside their own code or run a binary
 // (PGlite's WebAssembly, esbuild, PDFKit's fonts, Swagger UI's assets), those loaded only when
 // configured (OpenTelemetry, nodemailer, pg-native), and express-openapi-validator, whose own
-// path-to-regexp the server patches (server/http/route-matcher-cache.ts).
+// path-to-regexp the server patches (server/http/route-matcher-cache.ts; it is handed the
+// bundle's Express rather than loading a second one, server/http/validator-package.ts).
 await build({
   entryPoints: [main],
   outfile: path.join(out, 'server', 'main.js'),
