@@ -29,6 +29,19 @@ async function fanOut(configurationId: number): Promise<string[]> {
   return (await deliveriesOf(configurationId)).filter((d) => d.status === 'pending').map((d) => d.id);
 }
 
+/** One test send to `url` (a loopback receiver of this file). */
+const sendTestWebhook = (url: string) =>
+  sendWebhook({
+    url,
+    secret: 'whsec_x',
+    eventId: 'evt_AAAAAAAAAAAA',
+    eventType: 'webhook.test',
+    body: '{}',
+    timestamp: 1,
+    timeoutMs: 1500,
+    allowLoopback: true,
+  });
+
 describe('batched attempts', () => {
   it('claims in one go exactly what attemptDelivery would: due, not held, configuration enabled; with the event and the current target', async () => {
     const m = await t.newMerchant();
@@ -198,16 +211,7 @@ describe('batched attempts', () => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`${'a'.repeat(999)}😀 and more`);
     });
-    const outcome = await sendWebhook({
-      url: r.url,
-      secret: 'whsec_x',
-      eventId: 'evt_AAAAAAAAAAAA',
-      eventType: 'webhook.test',
-      body: '{}',
-      timestamp: 1,
-      timeoutMs: 1500,
-      allowLoopback: true,
-    });
+    const outcome = await sendTestWebhook(r.url);
     expect(outcome.responseSnippet).toBe('a'.repeat(999));
     // Recorded in one batch with a snippet of half an emoji: the half is stored as U+FFFD, the batch not refused.
     const m = await t.newMerchant();
@@ -231,16 +235,7 @@ describe('batched attempts', () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok\u0000done');
     });
-    const outcome = await sendWebhook({
-      url: r.url,
-      secret: 'whsec_x',
-      eventId: 'evt_AAAAAAAAAAAA',
-      eventType: 'webhook.test',
-      body: '{}',
-      timestamp: 1,
-      timeoutMs: 1500,
-      allowLoopback: true,
-    });
+    const outcome = await sendTestWebhook(r.url);
     expect(outcome).toMatchObject({ ok: true, responseSnippet: 'ok\uFFFDdone' });
     const m = await t.newMerchant();
     const c = await configure(m, { sandboxUrl: r.url });
