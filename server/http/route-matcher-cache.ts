@@ -3,9 +3,8 @@
 // matchers", open). The compiled matcher depends only on the route and the options, so this
 // memoizes `pathToRegexp` on the very module instance the validator loads. Remove this file once
 // the validator caches its matchers itself.
-import { createRequire } from 'node:module';
+import pathToRegexpExports from 'path-to-regexp';
 
-const require = createRequire(import.meta.url);
 type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 
 let installed = false;
@@ -14,8 +13,8 @@ let installed = false;
 export function cacheValidatorRouteMatchers(): void {
   if (installed) return;
   installed = true;
-  const validatorEntry = require.resolve('express-openapi-validator');
-  const pathToRegexpModule = createRequire(validatorEntry)('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  // The package's exports object itself (the validator has no copy of its own), in the bundle as in node_modules.
+  const pathToRegexpModule = pathToRegexpExports as unknown as { pathToRegexp: PathToRegexp };
   const original = pathToRegexpModule.pathToRegexp;
   const cache = new Map<string, ReturnType<PathToRegexp>>();
   pathToRegexpModule.pathToRegexp = (path, options) => {

@@ -6,12 +6,11 @@
 // app of a process (the tests start dozens) shares it, since they read the same contracts.
 import type { RequestHandler } from 'express';
 import { chain as validatorChain } from './chain.js';
-import type * as OpenApiValidator from 'express-openapi-validator';
+import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../openapi/document.js';
 import type { RouteOperation, RouteTable } from './routes.js';
 import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
 import { compileSpecSchemaOnDemand } from './validator-spec-schema.js';
-import { validatorPackage } from './validator-package.js';
 
 type Components = NonNullable<OpenApiDocument['components']>;
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
@@ -63,7 +62,6 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
   // The validator's own costs, mended on the module it loads (each file says why).
   cacheValidatorRouteMatchers();
   compileSpecSchemaOnDemand();
-  const validator = validatorPackage();
   let validators = builtValidators.get(routes.docs);
   if (!validators) builtValidators.set(routes.docs, (validators = new Map<string, RequestHandler>()));
   const validatorOf = (route: RouteOperation): RequestHandler => {
@@ -71,7 +69,7 @@ export function validateAgainstContract(routes: RouteTable, validateResponses: b
     let chain = validators.get(key);
     if (!chain) {
       chain = validatorChain(
-        validator.middleware({
+        OpenApiValidator.middleware({
           // The contract is a valid OpenAPI document; its type here describes only what Till reads of it.
           apiSpec: operationDocument(routes, route) as unknown as ValidatorOptions['apiSpec'],
           // Parameters are always coerced from text; a JSON body must carry the right types itself.

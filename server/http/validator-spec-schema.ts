@@ -7,9 +7,7 @@
 // instance it loads, with one that compiles the meta-schema on its first `validate` and shares it
 // by OpenAPI version. `validateApiSpec: true` still checks the document, as before. Remove this
 // file once the validator compiles that schema only when asked to validate the document.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import schemaValidatorExports from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 
 interface SchemaValidatorOptions {
   version: string;
@@ -22,8 +20,7 @@ type SchemaValidatorClass = new (options: SchemaValidatorOptions) => SchemaValid
 
 /** The module of the validator's package that exports the class (the same instance its framework requires). */
 export function schemaValidatorModule(): { OpenAPISchemaValidator: SchemaValidatorClass } {
-  const validatorEntry = require.resolve('express-openapi-validator');
-  return createRequire(validatorEntry)('./framework/openapi.schema.validator.js') as { OpenAPISchemaValidator: SchemaValidatorClass };
+  return schemaValidatorExports as unknown as { OpenAPISchemaValidator: SchemaValidatorClass };
 }
 
 let installed = false;
