@@ -1,7 +1,6 @@
-// A statement's rows as one JSON parameter, read back into typed columns by `json_to_recordset`,
-// for batches: one text whatever the batch's size, so one prepared statement, and one
-// `JSON.stringify` instead of a parameter a value.
-import { type RawBuilder, sql } from 'kysely';
+// A statement's rows as one JSON parameter (read back by `json_to_recordset`), for batches: one
+// text whatever the batch's size, so one prepared statement, and one `JSON.stringify` instead of a
+// parameter a value.
 
 /** A `\uD800`–`\uDFFF` escape in JSON text, where the backslash before it is not itself escaped. */
 const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
@@ -17,10 +16,3 @@ export function jsonParam(value: unknown): string {
   const text = JSON.stringify(value);
   return text.includes('\\ud') ? text.replace(LONE_SURROGATE, '$1\\ufffd') : text;
 }
-
-/** Columns of a JSON batch, each `[name, PostgreSQL type]`. */
-export type JsonColumns = ReadonlyArray<readonly [string, string]>;
-
-/** `json_to_recordset($param::json) AS r(name type, …)`: the rows of a JSON batch (jsonParam's text), as a FROM item. */
-export const jsonRecordset = (param: unknown, columns: JsonColumns): RawBuilder<unknown> =>
-  sql`json_to_recordset(${param}::json) AS r(${sql.raw(columns.map(([name, type]) => `${name} ${type}`).join(', '))})`;

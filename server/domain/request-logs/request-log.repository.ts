@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { Tenant } from '../../shared/tenant.js';
-import { jsonParam, jsonRecordset } from '../../db/json-param.js';
+import { jsonParam } from '../../db/json-param.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { JsonValue, NewRequestLogRow, RequestLogRow, StoredRequestLogRow } from './request-log.tables.js';
 
@@ -40,7 +40,7 @@ const insertQuery = precompiled((db, value) =>
   db
     .insertInto('request_logs')
     .columns(COLUMNS.map(([name]) => name))
-    .expression(sql`SELECT * FROM ${jsonRecordset(value(0), COLUMNS)}`),
+    .expression(sql`SELECT * FROM json_to_recordset(${value(0)}::json) AS r(${sql.raw(COLUMNS.map(([name, type]) => `${name} ${type}`).join(', '))})`),
 );
 
 /** One INSERT of a batch. */

@@ -3,7 +3,7 @@
 // and link through what their modules export for a join (the outbox itself is the events module's).
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { jsonParam, jsonRecordset } from '../../db/json-param.js';
+import { jsonParam } from '../../db/json-param.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -130,19 +130,8 @@ export interface AttemptRecord {
 }
 
 /** The columns of a batch of attempt records, each with its PostgreSQL type. */
-const RECORD_COLUMNS = [
-  ['id', 'text'],
-  ['status', 'text'],
-  ['next_attempt_at', 'timestamptz'],
-  ['automatic_attempts', 'int4'],
-  ['url', 'text'],
-  ['attempted_at', 'timestamptz'],
-  ['http_status', 'int4'],
-  ['duration_ms', 'int4'],
-  ['response_snippet', 'text'],
-  ['error', 'text'],
-  ['request_headers', 'jsonb'],
-] as const;
+const RECORD_COLUMNS =
+  'id text, status text, next_attempt_at timestamptz, automatic_attempts int4, url text, attempted_at timestamptz, http_status int4, duration_ms int4, response_snippet text, error text, request_headers jsonb';
 
 /**
  * Records attempts in one statement: each delivery's new state (its claim released), then its
@@ -155,7 +144,7 @@ const RECORD_COLUMNS = [
  */
 const recordQuery = (db: Db, rows: string) =>
   sql<WebhookDeliveryRow>`
-    WITH v AS (SELECT * FROM ${jsonRecordset(rows, RECORD_COLUMNS)}),
+    WITH v AS (SELECT * FROM json_to_recordset(${rows}::json) AS r(${sql.raw(RECORD_COLUMNS)})),
     updated AS (
       UPDATE webhook_deliveries d
       SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = NULL, updated_at = v.attempted_at
