@@ -1,6 +1,6 @@
 /**
  * Cold start, for `npm run bench` (scripts/bench.ts): the time from spawning `npm start`
- * (literally: npm, its prestart build check, then Node; cwd this checkout, dist/ already built)
+ * (literally: npm, then Node with its build check; cwd this checkout, dist/ already built)
  * with a fresh TILL_DATA_DIR (and, on PostgreSQL, a fresh database) to the first 200 of
  * `GET /v1/plans` with the demo merchant's test secret key. demo-merchant.json is read from the
  * data dir as soon as it exists; everything is polled every 20 ms. Each run then stops it and

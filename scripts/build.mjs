@@ -2,41 +2,23 @@
 // Compiles the server to JavaScript in dist/ (dist/server/…, one .js per .ts, ES modules for
 // Node 20), so `npm start` runs plain Node with no TypeScript loader. esbuild transpiles only:
 // types are checked by `npm run typecheck`; main.js alone is the server bundled in one file
-// (below). It runs before every `npm start` (prestart) and takes about a second and a half;
-// `--if-stale` skips it when dist/ is newer than every source file.
+// (below). `npm start` (scripts/start.mjs) runs it first when a source changed since the last
+// build; it takes about a second and a half. `--if-stale` skips it when dist/ is newer than every
+// source file (scripts/build-state.mjs).
 // Then it writes dist/pglite-template/ (server/db/pglite-template.ts): a PGlite database migrated
 // by the compiled migrations, which a first start on a new data directory copies instead of creating
 // one and migrating it (a few seconds).
 //
 //   node scripts/build.mjs [--if-stale]
-import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const out = path.join(root, 'dist');
-const stamp = path.join(out, 'server', 'main.js');
-
-async function sources() {
-  const entries = await readdir(path.join(root, 'server'), { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')).map((e) => path.join(e.parentPath, e.name));
-}
-
-async function stale(files) {
-  const built = await stat(stamp).then(
-    (s) => s.mtimeMs,
-    () => 0,
-  );
-  if (built === 0) return true;
-  if (!(await stat(path.join(out, 'pglite-template.json')).catch(() => undefined))) return true;
-  for (const file of [...files, path.join(root, 'package-lock.json')]) if ((await stat(file)).mtimeMs > built) return true;
-  return false;
-}
+import { pathToFileURL } from 'node:url';
+import { out, root, sources, stale } from './build-state.mjs';
 
 const files = await sources();
 if (process.argv.includes('--if-stale') && !(await stale(files))) process.exit(0);
 const started = performance.now();
-// Loaded only when there is something to build: `npm start` runs this check before every start.
+// Loaded only when there is something to build.
 const { build } = await import('esbuild');
 await rm(path.join(out, 'server'), { recursive: true, force: true });
 // The template goes first: one left by an interrupted build would not match the new migrations.

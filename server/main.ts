@@ -235,9 +235,12 @@ async function main() {
   return serve();
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/** Runs Till as `npm start` does (scripts/start.mjs calls this once dist/ is current): one server, or the workers; a failed start exits 1 with its reason. */
+export function run(): void {
   main().catch((err) => {
     console.error(`Till could not start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) run();
