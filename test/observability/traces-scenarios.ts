@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Till, useProcesses } from '../support/processes.js';
+import { type Till, type TillEntry, useProcesses } from '../support/processes.js';
 import { call } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
@@ -64,6 +64,8 @@ export interface TracedDatabase {
   env: NodeJS.ProcessEnv;
   dataDir: string;
   drop?: () => Promise<void>;
+  /** The server from the sources (the default) or from the build. */
+  entry?: TillEntry;
 }
 
 export function describeTraces(label: string, database: (processes: ReturnType<typeof useProcesses>) => Promise<TracedDatabase>): void {
@@ -79,13 +81,16 @@ export function describeTraces(label: string, database: (processes: ReturnType<t
       collector = await startCollector();
       receiver = await startReceiver();
       db = await database(processes);
-      till = await processes.startTill({
-        ...db.env,
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-        LOG_LEVEL: 'info',
-        TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true',
-      });
+      till = await processes.startTill(
+        {
+          ...db.env,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_BSP_SCHEDULE_DELAY: '100',
+          LOG_LEVEL: 'info',
+          TILL_ALLOW_LOOPBACK_WEBHOOKS: 'true',
+        },
+        db.entry,
+      );
       expect(till.url, till.output()).not.toBe('');
       key = JSON.parse(await readFile(path.join(db.dataDir, 'demo-merchant.json'), 'utf8')).keys.test.secret;
     });

@@ -1,10 +1,15 @@
 // `npm start` itself (scripts/start.mjs): it builds dist/ when a source is newer than the build,
 // then runs the built server in its own process; on a current build it starts without building.
+// Then the built server's traces: its bundle holds OpenTelemetry's API, and the SDK it loads when
+// tracing is configured comes from node_modules (scripts/build.mjs), so they must find each other.
+// In this file, not beside the sources' traces: building here and in another file at once would
+// rebuild dist/ under a running server.
 import { spawn } from 'node:child_process';
 import { readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { embeddedEnv, listening, root, useProcesses, watch } from '../support/processes.js';
+import { describeTraces } from '../observability/traces-scenarios.js';
+import { buildIfStale, embeddedEnv, listening, root, useProcesses, watch } from '../support/processes.js';
 import { call } from '../support/server.js';
 
 const { seededDataDir } = useProcesses();
@@ -53,4 +58,10 @@ describe('npm start', () => {
     const second = await startAndServe(await seededDataDir());
     expect(second).not.toContain('built dist/server');
   }, 120_000);
+});
+
+describeTraces('PGlite, the built server', async ({ seededDataDir }) => {
+  buildIfStale(); // current after the test above; this one may run alone
+  const dataDir = await seededDataDir();
+  return { env: embeddedEnv(dataDir), dataDir, entry: 'built' };
 });

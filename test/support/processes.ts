@@ -1,7 +1,7 @@
 // Till in processes of its own, as `npm start` and `npm run merchant` run it: spawned servers and
 // merchant commands, their output, temporary data directories (empty, or seeded with the run's
 // migrated template so a start skips initdb and the migrations), free ports and dead pids.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,10 +43,10 @@ export interface Processes {
    * merchant, so a server started on it still creates its demo merchant.
    */
   seededDataDir(): Promise<string>;
-  /** `server/main.ts` in a process of its own, as `npm start` runs it (nothing waited for). */
-  spawnTill(env: NodeJS.ProcessEnv): Running;
-  /** Starts `server/main.ts` on a port of its own and waits until it listens, or has exited. */
-  startTill(env: NodeJS.ProcessEnv): Promise<Till>;
+  /** `server/main.ts` (or the build, `entry` 'built') in a process of its own, as `npm start` runs it (nothing waited for). */
+  spawnTill(env: NodeJS.ProcessEnv, entry?: TillEntry): Running;
+  /** Starts `server/main.ts` (or the build) on a port of its own and waits until it listens, or has exited. */
+  startTill(env: NodeJS.ProcessEnv, entry?: TillEntry): Promise<Till>;
   /** `npm run merchant -- <args>`: its exit code and output. */
   merchant(args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }>;
 }
@@ -60,9 +60,21 @@ export async function seedPglite(dir: string): Promise<void> {
   await pglite.close();
 }
 
-/** `server/main.ts` in a process of its own, as `npm start` runs it (nothing waited for, nobody kills it: see useProcesses). */
-export function spawnTill(env: NodeJS.ProcessEnv): Running {
-  return watch(spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+/**
+ * What a spawned server runs: the sources through tsx, or the build `npm start` runs
+ * (dist/server/main.js, the server bundled with its dependencies; see buildIfStale).
+ */
+export type TillEntry = 'sources' | 'built';
+
+/** Builds dist/ as `npm start` would, when a source is newer than it (scripts/build.mjs --if-stale). */
+export function buildIfStale(): void {
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, stdio: 'pipe' });
+}
+
+/** `server/main.ts` (or the build) in a process of its own, as `npm start` runs it (nothing waited for, nobody kills it: see useProcesses). */
+export function spawnTill(env: NodeJS.ProcessEnv, entry: TillEntry = 'sources'): Running {
+  const args = entry === 'built' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  return watch(spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 const LISTENING = /Till is listening on (http:\/\/\S+?:\d+)/;
@@ -194,8 +206,8 @@ export function useProcesses(): Processes {
     return dir;
   };
 
-  const spawnTracked = (env: NodeJS.ProcessEnv) => {
-    const till = spawnTill(env);
+  const spawnTracked = (env: NodeJS.ProcessEnv, entry?: TillEntry) => {
+    const till = spawnTill(env, entry);
     children.add(till.child);
     return till;
   };
@@ -209,7 +221,7 @@ export function useProcesses(): Processes {
     },
     spawnTill: spawnTracked,
     // Port 0: the system picks a free one, and the process says which.
-    startTill: (env) => listening(spawnTracked({ ...env, PORT: '0' })),
+    startTill: (env, entry) => listening(spawnTracked({ ...env, PORT: '0' }, entry)),
     merchant(args, env = process.env) {
       return new Promise((resolve) => {
         const child = execFile(process.execPath, ['--import', 'tsx', 'scripts/merchant.ts', ...args], { cwd: root, env }, (err, stdout, stderr) => {

@@ -1,9 +1,9 @@
 // The static parts of the hosted pages: the stylesheet, and the browser scripts, bundled from
 // `web/` with esbuild on first request (the generated SDK inside), kept in memory with an ETag.
+// esbuild itself is loaded then too, not at every start.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type RequestHandler, type Response, Router } from 'express';
 import { projectFile } from '../../shared/project-root.js';
 
@@ -25,6 +25,7 @@ const SCRIPTS: Record<string, string> = {
 const asset = (body: Buffer, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
 
 async function bundle(entry: string): Promise<Asset> {
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [fileURLToPath(new URL(entry, WEB))],
     bundle: true,
