@@ -51,7 +51,13 @@ await build({
 // Its API is inside: every start uses it, and from node_modules it was 44 files (15-20 ms). The
 // SDK registers its tracer provider and context manager in the API's process-wide registry, which
 // the bundle's copy reads: both are the one version in node_modules.
-const OPENTELEMETRY_SDK = ['@opentelemetry/sdk-*', '@opentelemetry/exporter-*', '@opentelemetry/instrumentation*', '@opentelemetry/resources', '@opentelemetry/core'];
+const OPENTELEMETRY_SDK = [
+  '@opentelemetry/sdk-*',
+  '@opentelemetry/exporter-*',
+  '@opentelemetry/instrumentation*',
+  '@opentelemetry/resources',
+  '@opentelemetry/core',
+];
 await build({
   entryPoints: [main],
   outfile: path.join(out, 'server', 'main.js'),
