@@ -16,7 +16,7 @@ export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartPar
  * How much a WebAssembly function runs before V8 compiles it again with its optimizing compiler
  * (`--wasm-tiering-budget`; V8's default is 1.8 million). At the default, the engine's functions
  * that an open runs most are recompiled right after it, and that held the event loop for
- * 100–150 ms before the first statement (Node 20; 20–35 ms on Node 24). With this budget they are
+ * 100–160 ms before the first statement (Node 20; 20–35 ms on Node 24). With this budget they are
  * recompiled later, once they have run long enough to be worth it. Measured (2026-11-29, the
  * bench's PGlite parts, alternating runs; three at the default, two with this budget): a restart
  * of `npm start` to the first 200 in a median of 1.30–1.49 s against 0.98–1.07 s, a first start
