@@ -127,6 +127,16 @@ describe('the Dockerfile', () => {
     expect(stages().get('build')!.runs.join('\n')).toContain('scripts/merchant.ts --outdir=dist/scripts');
   });
 
+  it('copies into the build stage every script `npm run build` imports', () => {
+    const copied = stages()
+      .get('build')!
+      .copies.filter((c) => !c.from)
+      .flatMap((c) => c.sources);
+    const imported = [...read('scripts/build.mjs').matchAll(/from '\.\/([^']+)'/g)].map((m) => `scripts/${m[1]}`);
+    expect(imported).toContain('scripts/build-state.mjs');
+    for (const file of ['scripts/build.mjs', ...imported]) expect(copied, `COPY ${file}`).toContain(file);
+  });
+
   it('has every file the server reads from the project root', () => {
     const files: string[] = [];
     const walk = (dir: string) => {
