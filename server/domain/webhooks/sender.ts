@@ -245,16 +245,18 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptOutcome>
   if ('error' in target) return { ok: false, httpStatus: null, durationMs: 0, responseSnippet: null, error: target.error };
   const started = process.hrtime.bigint();
   const headers = deliveryHeaders(options);
-  const done = (outcome: Omit<AttemptOutcome, 'durationMs'>): AttemptOutcome => ({
+  const done = (outcome: Omit<AttemptOutcome, 'durationMs'>, durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6)): AttemptOutcome => ({
     ...outcome,
-    durationMs: Math.min(options.timeoutMs, Math.round(Number(process.hrtime.bigint() - started) / 1e6)),
+    durationMs: Math.min(options.timeoutMs, durationMs),
     requestHeaders: headers,
   });
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<AttemptOutcome>((resolve) => {
     timer = setTimeout(() => {
-      resolve(done(TIMED_OUT));
+      // The timeout's duration is the timeout: the timer counts from the event loop's time, which
+      // can be a millisecond before `started`, and measured it read 399 in a CI run.
+      resolve(done(TIMED_OUT, options.timeoutMs));
       abort.abort();
     }, options.timeoutMs);
   });
