@@ -46,11 +46,10 @@ await build({
 // out, it loaded a second Express and Ajv from node_modules, 367 of the 413 modules a start loaded
 // from there (a restart in 1,735 ms inside against 1,817 ms out with its Express shared, eight
 // alternating); the server's mends of its modules (server/http/route-matcher-cache.ts,
-// validator-spec-schema.ts) import those modules, so they mend the bundle's own.
-// OpenTelemetry's SDK, loaded only when tracing is configured (server/tracing.ts), stays outside.
-// Its API is inside: every start uses it, and from node_modules it was 44 files (15-20 ms). The
-// SDK registers its tracer provider and context manager in the API's process-wide registry, which
-// the bundle's copy reads: both are the one version in node_modules.
+// validator-spec-schema.ts) import those modules, so they mend the bundle's own. OpenTelemetry's
+// API is inside too: every start uses it, and from node_modules it was 44 files (15-20 ms). The
+// SDK (server/tracing.ts) registers its tracer provider and context manager in the API's
+// process-wide registry, which the bundle's copy reads: both are the one version in node_modules.
 const OPENTELEMETRY_SDK = [
   '@opentelemetry/sdk-*',
   '@opentelemetry/exporter-*',

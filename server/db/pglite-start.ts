@@ -27,8 +27,11 @@ export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartPar
  */
 const WASM_TIERING_BUDGET = 400_000_000;
 
+let budgetSet = false;
+
 /** PGlite.create with Till's start parameters, its WebAssembly optimized once it has run for a while (above). */
 export const createPglite = (options: Omit<PGliteOptions, 'startParams'> = {}): Promise<PGlite> => {
-  v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  if (!budgetSet) v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`); // once a process
+  budgetSet = true;
   return PGlite.create({ ...options, startParams: [...PGLITE_START_PARAMS] });
 };
