@@ -8,7 +8,7 @@ import type { MerchantCredentials } from '../../server/domain/merchants/merchant
 import { holdClock, moveClock, releaseClock } from '../../server/domain/clocks/tenant-clock.js';
 import { SETTLEMENT_DELAY_HOURS } from '../../server/domain/payments/settlement.js';
 import { MAX_OFFSET_SECONDS } from '../../server/domain/clocks/clock-advance.js';
-import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
+import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/retry-schedule.js';
 import { call, createTestSession, useTestServer } from '../support/server.js';
 import { receiverPool } from '../support/webhook-receiver.js';
 import { SANDBOX_CLOCK_CONFIG, sandboxClock, secondsAfter } from '../support/billing.js';

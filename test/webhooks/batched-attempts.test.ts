@@ -153,6 +153,15 @@ describe('batched attempts', () => {
     expect(rows.map((x) => x.id).sort()).toEqual([...ids].sort());
 
     const [ok, failed, dead] = await deliveriesOf(c.id);
+    // What recordAttempts answers of each is the state the database now holds.
+    const held = (d: typeof ok) => ({
+      id: d!.id,
+      event_id: d!.event_id,
+      status: d!.status,
+      next_attempt_at: d!.next_attempt_at,
+      automatic_attempts: d!.automatic_attempts,
+    });
+    expect([...rows].sort((a, b) => a.id.localeCompare(b.id))).toEqual([ok, failed, dead].map(held).sort((a, b) => a.id.localeCompare(b.id)));
     expect(ok).toMatchObject({ status: 'succeeded', attempt_count: 1, automatic_attempts: 1, next_attempt_at: null, locked_until: null, url: r.url });
     expect(failed).toMatchObject({ status: 'failed', attempt_count: 1, automatic_attempts: 1, locked_until: null });
     expect(failed!.next_attempt_at!.getTime()).toBe(clock.now().getTime() + 60_000);
@@ -179,7 +188,7 @@ describe('batched attempts', () => {
     const errors: string[] = [];
     const rows = await recordAttempts(t.database.db, results, (_err, id) => errors.push(id));
     expect(errors).toEqual([]);
-    expect(rows.map((x) => x.configuration_id)).toEqual([kept.id]);
+    expect(rows.map((x) => x.id)).toEqual([ids[1]]);
     expect(await deliveriesOf(kept.id)).toMatchObject([{ status: 'succeeded', attempt_count: 1 }]);
     expect(await attemptsOf(ids[0]!)).toEqual([]);
   });

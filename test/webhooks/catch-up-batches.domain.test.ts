@@ -11,7 +11,7 @@ import type { DueWork } from '../../server/domain/clocks/due-work-kind.js';
 import { writeEvent } from '../../server/domain/events/event.service.js';
 import { createMerchant } from '../../server/domain/merchants/merchant.service.js';
 import { createConfiguration } from '../../server/domain/webhooks/configuration.service.js';
-import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
+import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/retry-schedule.js';
 import { deliverDueWebhooks, nextDeliveryAttempt } from '../../server/domain/webhooks/due-deliveries.js';
 import { ManualClock } from '../../server/shared/clock.js';
 import { randomToken } from '../../server/shared/crypto.js';

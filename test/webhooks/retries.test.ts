@@ -4,7 +4,8 @@
 // waiting, and a dead worker's hold. The outbox raced by several dispatchers: retries.pg.test.ts.
 import { describe, expect, it } from 'vitest';
 import { TillWebhookVerificationError, verifyWebhook } from '../../sdk/src/webhooks.js';
-import { attemptDelivery, RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/delivery.js';
+import { attemptDelivery } from '../../server/domain/webhooks/delivery.js';
+import { RETRY_DELAYS_SECONDS } from '../../server/domain/webhooks/retry-schedule.js';
 import { dispatchPendingEvents } from '../../server/domain/webhooks/fan-out.js';
 import { createTestSession } from '../support/server.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';

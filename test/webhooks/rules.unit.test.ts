@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RETRY_DELAYS_SECONDS, stateAfterAttempt } from '../../server/domain/webhooks/delivery.js';
+import { RETRY_DELAYS_SECONDS, stateAfterAttempt } from '../../server/domain/webhooks/retry-schedule.js';
 import { alwaysLive, EVENT_TYPES, goesToSessionUrl, subscribed, subscriptionProblem } from '../../server/domain/webhooks/event-types.js';
 
 const t0 = new Date('2026-11-24T12:00:00.000Z');

@@ -141,15 +141,16 @@ const RECORD_COLUMNS =
  * the same SQL for every batch size, prepared once. A VALUES list of eleven parameters a row was
  * a new statement of up to 5,500 parameters to build, parse and plan for every size; a batch of
  * about 225 took 57 ms on PGlite and 34 ms on PostgreSQL that way, 45 and 28 ms this way.
+ * `returning` is what it answers of each delivery recorded: all of it, or its id alone.
  */
-const recordQuery = (db: Db, rows: string) =>
-  sql<WebhookDeliveryRow>`
-    WITH v AS (SELECT * FROM json_to_recordset(${rows}::json) AS r(${sql.raw(RECORD_COLUMNS)})),
+const recordQuery = <R>(db: Db, records: AttemptRecord[], returning: 'd.*' | 'd.id') =>
+  sql<R>`
+    WITH v AS (SELECT * FROM json_to_recordset(${jsonParam(records.map(recordColumns))}::json) AS r(${sql.raw(RECORD_COLUMNS)})),
     updated AS (
       UPDATE webhook_deliveries d
       SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = NULL, updated_at = v.attempted_at
       FROM v WHERE d.id = v.id
-      RETURNING d.*
+      RETURNING ${sql.raw(returning)}
     ),
     logged AS (
       INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, url, http_status, duration_ms, response_snippet, error, request_headers)
@@ -157,21 +158,33 @@ const recordQuery = (db: Db, rows: string) =>
     )
     SELECT * FROM updated`.execute(db);
 
+/** One attempt record as a row of RECORD_COLUMNS. */
+const recordColumns = (r: AttemptRecord) => ({
+  id: r.deliveryId,
+  status: r.status,
+  next_attempt_at: r.nextAttemptAt,
+  automatic_attempts: r.automaticAttempts,
+  url: r.url,
+  attempted_at: r.attemptedAt,
+  http_status: r.httpStatus,
+  duration_ms: r.durationMs,
+  response_snippet: r.responseSnippet,
+  error: r.error,
+  request_headers: r.requestHeaders,
+});
+
+/** Records attempts (recordQuery); answers each delivery recorded as it is now. */
 export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promise<WebhookDeliveryRow[]> {
-  const rows = records.map((r) => ({
-    id: r.deliveryId,
-    status: r.status,
-    next_attempt_at: r.nextAttemptAt,
-    automatic_attempts: r.automaticAttempts,
-    url: r.url,
-    attempted_at: r.attemptedAt,
-    http_status: r.httpStatus,
-    duration_ms: r.durationMs,
-    response_snippet: r.responseSnippet,
-    error: r.error,
-    request_headers: r.requestHeaders,
-  }));
-  return (await recordQuery(db, jsonParam(rows))).rows;
+  return (await recordQuery<WebhookDeliveryRow>(db, records, 'd.*')).rows;
+}
+
+/**
+ * Records attempts (recordQuery); answers the ids of the deliveries recorded. A batch's caller
+ * knows their new state already: reading back every column of every delivery took a fifth of the
+ * statement's time on PGlite (about 10 of 45 ms for 280 attempts).
+ */
+export async function recordAttemptIds(db: Db, records: AttemptRecord[]): Promise<string[]> {
+  return (await recordQuery<{ id: string }>(db, records, 'd.id')).rows.map((row) => row.id);
 }
 
 /** Deliveries of a scope that wait for an automatic attempt (their configuration enabled, test sends excepted). */

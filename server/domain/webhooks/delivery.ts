@@ -11,13 +11,11 @@ import { catchUpTime, type DueScope } from '../../shared/due-scope.js';
 import { contextOfTraceparent, inSpan, SpanKind, tracingEnabled } from '../../shared/tracing.js';
 import type { EventRecord } from '../events/event.service.js';
 import { bodiesOf } from './delivery-bodies.js';
-import { type AttemptKind, claimDeliveryRows, type ClaimedRow, recordAttemptRows } from './delivery.repository.js';
+import { type AttemptKind, type AttemptRecord, claimDeliveryRows, type ClaimedRow, recordAttemptIds, recordAttemptRows } from './delivery.repository.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
+import { stateAfterAttempt } from './retry-schedule.js';
 
 export type { AttemptKind };
-
-/** After the first attempt fails: retries after 1 min, 5 min, 30 min, 2 h, 8 h and 24 h, then dead-lettered. */
-export const RETRY_DELAYS_SECONDS = [60, 5 * 60, 30 * 60, 2 * 3600, 8 * 3600, 24 * 3600] as const;
 
 /** What delivery needs from the configuration, and how an event becomes the body it sends. */
 export interface DeliverySettings {
@@ -172,35 +170,6 @@ async function sendNow(claimed: ClaimedDelivery, settings: DeliverySettings): Pr
   });
 }
 
-/** What an attempt makes of a delivery: its status, when the next automatic attempt is due, how many automatic attempts it has had. */
-export function stateAfterAttempt(
-  delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at' | 'automatic_attempts'>,
-  kind: AttemptKind,
-  attemptedAt: Date,
-  ok: boolean,
-) {
-  let status = delivery.status;
-  let nextAttemptAt = delivery.next_attempt_at;
-  let automatic = delivery.automatic_attempts;
-  if (kind === 'automatic') {
-    automatic += 1;
-    if (ok) {
-      status = 'succeeded';
-      nextAttemptAt = null;
-    } else if (automatic <= RETRY_DELAYS_SECONDS.length) {
-      status = 'failed';
-      nextAttemptAt = at(attemptedAt, RETRY_DELAYS_SECONDS[automatic - 1]!);
-    } else {
-      status = 'dead_lettered';
-      nextAttemptAt = null;
-    }
-  } else if (ok) {
-    status = 'succeeded';
-    nextAttemptAt = null;
-  }
-  return { status, nextAttemptAt, automatic };
-}
-
 const recordOf = ({ claimed, outcome }: AttemptResult) => {
   const { status, nextAttemptAt, automatic } = stateAfterAttempt(claimed.delivery, claimed.kind, claimed.attemptedAt, outcome.ok);
   return {
@@ -215,36 +184,54 @@ const recordOf = ({ claimed, outcome }: AttemptResult) => {
   };
 };
 
+/** An attempt as recorded: its delivery, its event, and the state the attempt left the delivery in. */
+export type RecordedAttempt = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'status' | 'next_attempt_at' | 'automatic_attempts'>;
+
 /**
  * Records attempts: the attempt log and each delivery's new state (the retry schedule), with the
  * claim released, in one statement. Should that statement fail, each attempt is recorded on its
  * own, so that one bad row cannot hold back the others; an attempt that still cannot be recorded
  * goes to `onError` and keeps its claim until it passes, and is then attempted again. Answers the
- * deliveries as they are after their attempts (deleted ones are left out).
+ * attempts recorded (those of deleted deliveries are left out).
  */
 export async function recordAttempts(
   db: Kysely<Database>,
   results: AttemptResult[],
   onError: (err: unknown, deliveryId: string) => void,
-): Promise<WebhookDeliveryRow[]> {
+): Promise<RecordedAttempt[]> {
+  const recorded = new Set(await recordEach(results, (records) => recordAttemptIds(db, records), onError));
+  return results.filter((result) => recorded.has(result.claimed.delivery.id)).map(recordedAttempt);
+}
+
+function recordedAttempt(result: AttemptResult): RecordedAttempt {
+  const { deliveryId, status, nextAttemptAt, automaticAttempts } = recordOf(result);
+  return { id: deliveryId, event_id: result.claimed.delivery.event_id, status, next_attempt_at: nextAttemptAt, automatic_attempts: automaticAttempts };
+}
+
+/** Records attempts with `record` as recordAttempts says: all in one statement, else each on its own. */
+async function recordEach<T>(
+  results: AttemptResult[],
+  record: (records: AttemptRecord[]) => Promise<T[]>,
+  onError: (err: unknown, deliveryId: string) => void,
+): Promise<T[]> {
   if (results.length === 0) return [];
   try {
-    return await recordAttemptRows(db, results.map(recordOf));
+    return await record(results.map(recordOf));
   } catch (err) {
     if (results.length === 1) {
       onError(err, results[0]!.claimed.delivery.id);
       return [];
     }
   }
-  const rows: WebhookDeliveryRow[] = [];
+  const recorded: T[] = [];
   for (const result of results) {
     try {
-      rows.push(...(await recordAttemptRows(db, [recordOf(result)])));
+      recorded.push(...(await record([recordOf(result)])));
     } catch (err) {
       onError(err, result.claimed.delivery.id);
     }
   }
-  return rows;
+  return recorded;
 }
 
 /** Runs tasks with at most `width` at a time. */
@@ -268,25 +255,14 @@ export async function sendAll(claimed: ClaimedDelivery[], settings: DeliverySett
   return claimed.map((c, i) => ({ claimed: c, outcome: outcomes[i]! }));
 }
 
+const failOnError = (err: unknown) => {
+  throw err;
+};
+
 /** Records attempts as recordAttempts does, failing when one of them cannot be recorded. */
-export const recordAll = (db: Kysely<Database>, results: AttemptResult[]): Promise<WebhookDeliveryRow[]> =>
-  recordAttempts(db, results, (err) => {
-    throw err;
-  });
+export const recordAll = (db: Kysely<Database>, results: AttemptResult[]): Promise<RecordedAttempt[]> => recordAttempts(db, results, failOnError);
 
-/** Claims, sends (at most `concurrency` at once) and records a batch; answers the deliveries as they are after their attempts. */
-export async function attemptBatch(
-  db: Kysely<Database>,
-  clock: Clock,
-  settings: DeliverySettings,
-  ids: string[],
-  options: { kind?: AttemptKind; concurrency?: number; scope?: DueScope } = {},
-): Promise<WebhookDeliveryRow[]> {
-  const claimed = await claimDeliveries(db, clock, settings, ids, options.kind, options.scope);
-  return recordAll(db, await sendAll(claimed, settings, options.concurrency ?? 16));
-}
-
-/** One attempt of one delivery (a batch of one): the delivery after it, or undefined when it could not be claimed. */
+/** One attempt of one delivery: the delivery after it, or undefined when it could not be claimed. */
 export async function attemptDelivery(
   db: Kysely<Database>,
   clock: Clock,
@@ -294,5 +270,6 @@ export async function attemptDelivery(
   deliveryId: string,
   kind: AttemptKind = 'automatic',
 ): Promise<WebhookDeliveryRow | undefined> {
-  return (await attemptBatch(db, clock, settings, [deliveryId], { kind }))[0];
+  const results = await sendAll(await claimDeliveries(db, clock, settings, [deliveryId], kind), settings, 1);
+  return (await recordEach(results, (records) => recordAttemptRows(db, records), failOnError))[0];
 }
