@@ -12,9 +12,16 @@
 // every 250 ms), without Till's redaction or capture. What that costs the floor is what writing a
 // request log into the same PostgreSQL costs this machine, whoever writes it.
 //
-// Environment: DATABASE_URL, MERCHANT_ID, PLAN_ID, FLOOR_REQUEST_LOG. Prints PORT=<port> once listening.
+// With FLOOR_EXPRESS=1 (the express-floor target) the same work is served by an Express app, as an
+// Express server is written without Till: a route per operation (`app.get`, `app.post`),
+// `express.json()` reading the bodies, `res.status().type().send()` answering. What it loses to the
+// floor is what Express itself costs a request on this machine: the least any Express server pays,
+// Till's included.
+//
+// Environment: DATABASE_URL, MERCHANT_ID, PLAN_ID, FLOOR_REQUEST_LOG, FLOOR_EXPRESS. Prints PORT=<port> once listening.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import express from 'express';
 import pg from 'pg';
 import * as till from './bench-floor-statements.mjs';
 
@@ -128,7 +135,8 @@ async function createCustomer(input) {
   return till.envelope(rows[0]);
 }
 
-const server = http.createServer((req, res) => {
+/** The floor's own server: node:http, each operation by hand. */
+const bare = (req, res) => {
   const started = process.hrtime.bigint();
   let requestBody;
   const json = (status, text) => {
@@ -151,7 +159,29 @@ const server = http.createServer((req, res) => {
     const answer = req.url.startsWith('/v1/checkout-sessions') ? createSession(input, String(req.headers['idempotency-key']), body) : createCustomer(input);
     answer.then((text) => json(201, text), failed);
   });
-});
+};
+
+/** The same operations as an Express app (FLOOR_EXPRESS=1). */
+function expressApp() {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const answer = (res, status) => (text) => res.status(status).type('application/json').send(text);
+  app.get('/v1/plans/:id', (req, res, next) => {
+    sharedQuery('plan', till.PLAN, [merchantId, Number(req.params.id)]).then(({ rows }) => answer(res, rows.length ? 200 : 404)(till.envelope(rows[0])), next);
+  });
+  app.post('/v1/customers', express.json(), (req, res, next) => {
+    createCustomer(req.body).then(answer(res, 201), next);
+  });
+  // The claim hashes the body as it came: kept as read.
+  const keepBody = express.json({ verify: (req, _res, buffer) => (req.rawBody = buffer.toString()) });
+  app.post('/v1/checkout-sessions', keepBody, (req, res, next) => {
+    createSession(req.body, String(req.get('idempotency-key')), req.rawBody).then(answer(res, 201), next);
+  });
+  return app;
+}
+
+const server = process.env.FLOOR_EXPRESS === '1' ? http.createServer(expressApp()) : http.createServer(bare);
 server.listen(0, '127.0.0.1', () => console.log(`PORT=${server.address().port}`));
 process.on('SIGTERM', () => {
   if (logTimer) clearTimeout(logTimer);

@@ -61,6 +61,28 @@ function floorGoals(rows: RateRow[], target: string, suffix: string): Goal[] {
   return goals;
 }
 
+/**
+ * The Express floor beside the pg floor and Till, per operation (reported): the pg floor's work
+ * through an Express app is the least an Express server pays here, so a share of the pg floor above
+ * the Express floor's is out of reach of Till's stack on this machine.
+ */
+function expressFloorRates(rows: RateRow[]): Goal[] {
+  return FLOOR_SHARES.flatMap(([op, what]) => {
+    const express = rate(rows, 'express-floor', op);
+    const floor = rate(rows, 'pg-floor', op);
+    if (express === undefined || floor === undefined) return [];
+    const till = rate(rows, 'till-postgres', op);
+    const share = (a: number, b: number) => `${fmt((100 * a) / b, 1)}%`;
+    return [
+      {
+        name: `PostgreSQL: Express floor, ${what} (reported)`,
+        measured: `${fmt(express, 0)} vs ${fmt(floor, 0)} req/s${till === undefined ? '' : `; Till ${fmt(till, 0)} req/s, ${share(till, express)} of the Express floor`}`,
+        shown: `${share(express, floor)} of the pg floor`,
+      },
+    ];
+  });
+}
+
 /** One target's payments over its rounds: payments/s, and p50 and p99 of its rounds' mean; undefined when none is ok. */
 function paymentsOf(payments: PaymentRow[], target: PaymentRow['target']): { perSec: number; p50: number; p99: number } | undefined {
   const ok = payments.filter((p) => p.target === target && p.status === 'ok' && p.latencyMs);
@@ -220,6 +242,7 @@ export function evaluateGoals(inputs: GoalInputs): Goal[] {
     ...(two ? postgresGoals(rows, 'till-postgres-2', ', 2 processes') : []),
     ...floorGoals(rows, 'till-postgres', ''),
     ...(rows.some((r) => r.target === 'till-postgres-metrics' && r.status === 'ok') ? floorGoals(rows, 'till-postgres-metrics', ', logs + metrics') : []),
+    ...expressFloorRates(rows),
     paymentGoal(inputs.payments),
     ...observabilityCost(rows),
     ...tracingOffCost(rows, inputs.revisions),

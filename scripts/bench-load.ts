@@ -206,6 +206,7 @@ export type TargetName =
   | 'node-http'
   | 'pg-floor'
   | 'pg-floor-logged'
+  | 'express-floor'
   | 'pglite-floor'
   | 'prism';
 /** The baseline row each Till row is compared with (BENCH_BASELINE). */

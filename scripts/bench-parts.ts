@@ -34,6 +34,8 @@ const PARTS = [
   'pg-floor',
   // The pg floor recording every request as a request log does at the least (issue 34's reference).
   'pg-floor-logged',
+  // The pg floor's statements served by an Express app: what Express itself costs a request (issue 37).
+  'express-floor',
   // node:http and PGlite sending Till's statements: the reference for PGlite's req/s goals (issue 37).
   'pglite-floor',
   'prism',
@@ -141,7 +143,15 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
   await benchTarget(rows, 'pglite-floor', startPgliteFloor);
   const { unavailable } = postgres;
   if (unavailable) {
-    for (const name of ['till-postgres', 'till-postgres-2', 'till-postgres-metrics', 'till-postgres-bare', 'pg-floor', 'pg-floor-logged'] as const)
+    for (const name of [
+      'till-postgres',
+      'till-postgres-2',
+      'till-postgres-metrics',
+      'till-postgres-bare',
+      'pg-floor',
+      'pg-floor-logged',
+      'express-floor',
+    ] as const)
       skipTarget(rows, name, wanted(name) ? unavailable.status : 'skipped', wanted(name) ? unavailable.reason : 'not in BENCH_ONLY');
   } else {
     await rounds('till-postgres', 'baseline-postgres', (cwd) => startTillOnPostgres(cwd));
@@ -160,6 +170,7 @@ export async function benchTargets(baseline: Baseline | undefined, postgres: { u
   }
   await benchTarget(rows, 'node-http', startNodeHttp);
   if (!unavailable) await floorRounds(rows);
+  if (!unavailable) await benchTarget(rows, 'express-floor', () => startPgFloor({ FLOOR_EXPRESS: '1' }));
   await benchTarget(rows, 'prism', startPrismTarget);
   return rows;
 }

@@ -27,6 +27,9 @@
  *                     (bench-floor-server.mjs): the ceiling of this machine for the same database work
  *   pg-floor-logged   the pg floor also writing a request log row per request with Till's batch
  *                     statement, in turn with pg-floor: what a request log costs whoever writes it
+ *   express-floor     the pg floor's statements served by an Express app (a route per operation,
+ *                     express.json()): what Express itself costs a request, the least any Express
+ *                     server pays here
  *   pglite-floor      bare `node:http` and PGlite in one process sending Till's own statements, with
  *                     Till's economies on PGlite (bench-pglite-floor-server.mjs), on a data
  *                     directory Till made: the ceiling of this machine for the same embedded work
@@ -118,7 +121,7 @@ an exit status). It takes no flags but --help; its settings are environment vari
   BENCH_ONLY              the parts to run, comma-separated: till-pglite, till-postgres,
                           till-postgres-2, till-postgres-metrics (TILL_METRICS_TOKEN set), till-postgres-bare
                           (TILL_REQUEST_LOGS=off, no metrics), node-http,
-                          pg-floor, pg-floor-logged, pglite-floor, prism, payments, cold-start, webhooks, invoices, clock,
+                          pg-floor, pg-floor-logged, express-floor, pglite-floor, prism, payments, cold-start, webhooks, invoices, clock,
                           dashboard
                           (default all)
   BENCH_BASELINE          a git revision (e.g. main, HEAD~3): Till at that revision is measured
