@@ -178,10 +178,15 @@ describe('confirming a subscription session with a card ("Renewal and card on fi
   it('keeps the card for the subscription, and for the customer only when they had no card yet', async () => {
     const plan = await kit.newPlan();
     const customer = await kit.newCustomer();
+    expect(customer.hasPaymentMethod).toBe(false);
     expect((await t.call('GET', `/v1/customers/${customer.id}`, { key: sk() })).json.data.hasPaymentMethod).toBe(false);
     const first = (await kit.subscriptionSession({ subscriptionPlanId: plan.id, clientId: customer.id })).session;
     await kit.payByCard(first, '4242424242424242');
     expect((await t.call('GET', `/v1/customers/${customer.id}`, { key: sk() })).json.data.hasPaymentMethod).toBe(true);
+    // Created again (the same email): the existing customer, with its card on file.
+    const again = await t.call('POST', '/v1/customers', { key: sk(), body: { email: customer.email } });
+    expect(again.status).toBe(200);
+    expect(again.json.data).toMatchObject({ id: customer.id, hasPaymentMethod: true });
     const second = (await kit.subscriptionSession({ subscriptionPlanId: plan.id, clientId: customer.id })).session;
     await kit.payByCard(second, '5555555555554444');
 

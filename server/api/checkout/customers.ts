@@ -20,8 +20,9 @@ async function customerViews(db: Db, tenant: Tenant, customers: Customer[]) {
 export const customerHandlers: CheckoutHandlers = {
   async createCustomer({ db, deps, tenant, body }) {
     const { customer, created } = await createCustomer(db, deps.clock, tenant, body);
-    const view = await customerViews(db, tenant, [customer]);
-    return { status: created ? 201 : 200, body: envelope(view(customer)) };
+    // A customer this request made has no card on file yet: no read for it.
+    if (created) return { status: 201, body: envelope(customerView(customer, false)) };
+    return ok(envelope((await customerViews(db, tenant, [customer]))(customer)));
   },
   async listCustomers({ db, tenant, query }) {
     const page = await listCustomers(db, tenant, { ...pageOf(query, 10), email: query.email, externalId: query.externalId });
