@@ -109,7 +109,7 @@ async function getRoundTrip(till: TillProcess): Promise<number> {
   return (performance.now() - start) / GETS;
 }
 
-/** The row's name: the database, `baseline-` before it for the baseline's Till. */
+/** The row's name: the database, `baseline-` before it for the baseline's Till, ` #<round>` after it in rounds. */
 export const clockTarget = (r: Pick<ClockDatabaseResult, 'database' | 'baseline' | 'round'>) =>
   `${r.baseline ? 'baseline-' : ''}${r.database}${r.round ? ` #${r.round}` : ''}`;
 
@@ -207,7 +207,8 @@ const roundsText = (each: number[]) => (each.length > 1 ? ` (mean of ${each.map(
 
 /**
  * The issue's goals (a day ≤ 2 s, a year ≤ 10 s) on each database, on the mean of the rounds, with
- * the empty merchant's time beside; with a baseline, this checkout's mean against the baseline's.
+ * the first round's jobs, empty merchant's time and GET beside; with a baseline, this checkout's
+ * mean against the baseline's.
  */
 export function clockGoals(results: ClockDatabaseResult[]): Goal[] {
   const databases = [...new Set(results.filter((r) => !r.baseline).map((r) => r.database))];
