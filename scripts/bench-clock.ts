@@ -113,6 +113,12 @@ async function getRoundTrip(till: TillProcess): Promise<number> {
 export const clockTarget = (r: Pick<ClockDatabaseResult, 'database' | 'baseline' | 'round'>) =>
   `${r.baseline ? 'baseline-' : ''}${r.database}${r.round ? ` #${r.round}` : ''}`;
 
+/** A result's side and round: `baseline` for the baseline's Till, `round` with BENCH_ROUNDS > 1. */
+const sideOf = (baseline: Baseline | undefined, round: number | undefined) => ({
+  ...(baseline ? { baseline: baseline.commit } : {}),
+  ...(round ? { round } : {}),
+});
+
 /** Seeds and measures on one database (`url` undefined: PGlite), with this checkout's Till or the baseline's. */
 async function measureOn(
   database: ClockDatabaseResult['database'],
@@ -122,7 +128,7 @@ async function measureOn(
 ): Promise<ClockDatabaseResult> {
   let receiver: WebhookReceiver | undefined;
   let till: TillProcess | undefined;
-  const which = { ...(baseline ? { baseline: baseline.commit } : {}), ...(round ? { round } : {}) };
+  const which = sideOf(baseline, round);
   const name = clockTarget({ database, ...which });
   try {
     receiver = await startWebhookReceiver();
@@ -181,8 +187,7 @@ async function measureOnPostgres(baseline: Baseline | undefined, round: number |
     bench = await createBenchDatabase();
   } catch (error) {
     if (!(error instanceof PgUnreachable)) throw error;
-    const which = { ...(baseline ? { baseline: baseline.commit } : {}), ...(round ? { round } : {}) };
-    return { database: 'postgres', ...which, status: 'skipped', reason: `PostgreSQL unreachable: ${error.message}` };
+    return { database: 'postgres', ...sideOf(baseline, round), status: 'skipped', reason: `PostgreSQL unreachable: ${error.message}` };
   }
   try {
     return await measureOn('postgres', bench.url, baseline, round);

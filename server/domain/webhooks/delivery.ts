@@ -199,36 +199,36 @@ export async function recordAttempts(
   results: AttemptResult[],
   onError: (err: unknown, deliveryId: string) => void,
 ): Promise<RecordedAttempt[]> {
-  const recorded = new Set(await recordEach(results, (records) => recordAttemptIds(db, records), onError));
-  return results.filter((result) => recorded.has(result.claimed.delivery.id)).map(recordedAttempt);
-}
-
-function recordedAttempt(result: AttemptResult): RecordedAttempt {
-  const { deliveryId, status, nextAttemptAt, automaticAttempts } = recordOf(result);
-  return { id: deliveryId, event_id: result.claimed.delivery.event_id, status, next_attempt_at: nextAttemptAt, automatic_attempts: automaticAttempts };
+  const records = results.map(recordOf);
+  const recorded = new Set(await recordEach(records, (batch) => recordAttemptIds(db, batch), onError));
+  return results.flatMap((result, i) => {
+    const { deliveryId, status, nextAttemptAt, automaticAttempts } = records[i]!;
+    if (!recorded.has(deliveryId)) return [];
+    return [{ id: deliveryId, event_id: result.claimed.delivery.event_id, status, next_attempt_at: nextAttemptAt, automatic_attempts: automaticAttempts }];
+  });
 }
 
 /** Records attempts with `record` as recordAttempts says: all in one statement, else each on its own. */
 async function recordEach<T>(
-  results: AttemptResult[],
+  records: AttemptRecord[],
   record: (records: AttemptRecord[]) => Promise<T[]>,
   onError: (err: unknown, deliveryId: string) => void,
 ): Promise<T[]> {
-  if (results.length === 0) return [];
+  if (records.length === 0) return [];
   try {
-    return await record(results.map(recordOf));
+    return await record(records);
   } catch (err) {
-    if (results.length === 1) {
-      onError(err, results[0]!.claimed.delivery.id);
+    if (records.length === 1) {
+      onError(err, records[0]!.deliveryId);
       return [];
     }
   }
   const recorded: T[] = [];
-  for (const result of results) {
+  for (const one of records) {
     try {
-      recorded.push(...(await record([recordOf(result)])));
+      recorded.push(...(await record([one])));
     } catch (err) {
-      onError(err, result.claimed.delivery.id);
+      onError(err, one.deliveryId);
     }
   }
   return recorded;
@@ -271,5 +271,5 @@ export async function attemptDelivery(
   kind: AttemptKind = 'automatic',
 ): Promise<WebhookDeliveryRow | undefined> {
   const results = await sendAll(await claimDeliveries(db, clock, settings, [deliveryId], kind), settings, 1);
-  return (await recordEach(results, (records) => recordAttemptRows(db, records), failOnError))[0];
+  return (await recordEach(results.map(recordOf), (records) => recordAttemptRows(db, records), failOnError))[0];
 }
