@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/shared/clock.js';
 import { expireDueSessions } from '../../server/domain/checkout/session.service.js';
-import { checkoutKit, inMinutes, sessionCreator } from '../support/checkout.js';
+import { checkoutKit, inMinutes, sessionCreator, threeDSecureKit } from '../support/checkout.js';
 import { createTestSession, useTestServer } from '../support/server.js';
 
 const clock = new ManualClock(new Date());
@@ -12,6 +12,7 @@ const sk = () => t.merchantA.keys.test.secret;
 const create = sessionCreator(t);
 const events = checkoutKit(t).events;
 const minutes = (n: number) => inMinutes(clock, n);
+const threeDs = threeDSecureKit(t);
 
 describe('retrieving a session', () => {
   it('returns every retrieval field, paymentType one_time, status created and the refund object', async () => {
@@ -108,5 +109,37 @@ describe('expiry', () => {
     clock.advance(13 * 60);
     expect((await t.call('POST', `/v1/checkout-sessions/${s.id}/cancel`, { key: sk() })).status).toBe(204);
     expect((await events(s)).map((e) => e.type)).toEqual(['checkout.session.expired']);
+  });
+
+  it('the expiry job expires every due session in one run, once, with one event each in the order they fell due; a challenge ends with its session; the rest stay open', async () => {
+    const due = [];
+    for (const at of [17, 15, 16]) due.push(await createTestSession(t, t.merchantA, false, { expiresAt: minutes(at) }));
+    const later = await createTestSession(t, t.merchantA, false, { expiresAt: minutes(60) });
+    const { s: challenged } = await threeDs.inChallenge();
+    clock.advance(31 * 60);
+    try {
+      expect(await expireDueSessions(t.database.db, clock)).toBeGreaterThanOrEqual(4);
+      for (const s of [...due, challenged])
+        expect((await t.call('GET', `/v1/checkout-sessions/${s.id}/status`, { key: sk() })).json).toEqual({ status: 'expired' });
+      expect(await threeDs.eventTypes(challenged)).toEqual(['payment.failed', 'checkout.session.expired']);
+      expect((await threeDs.payments(challenged)).map((p) => p.status)).toEqual(['failed']);
+      expect((await t.call('GET', `/v1/checkout-sessions/${later.id}/status`, { key: sk() })).json).toEqual({ status: 'created' });
+      expect(await events(later)).toEqual([]);
+      await expireDueSessions(t.database.db, clock);
+      const written = await t.database.db
+        .selectFrom('events')
+        .select(['session_id', 'type'])
+        .where(
+          'session_id',
+          'in',
+          due.map((s) => s.id),
+        )
+        .orderBy('seq')
+        .execute();
+      expect(written.map((e) => [e.session_id, e.type])).toEqual([due[1], due[2], due[0]].map((s) => [s!.id, 'checkout.session.expired']));
+      for (const s of due) expect((await events(s)).map((e) => e.data)).toMatchObject([{ status: 'Expired', refund: { reason: 'no_payment' } }]);
+    } finally {
+      clock.advance(-31 * 60);
+    }
   });
 });

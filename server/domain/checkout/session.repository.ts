@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import { inScope, ofTenant } from '../../db/scope.js';
@@ -86,6 +86,35 @@ export async function findExpiredOpenSessions(db: Db, scope: DueScope, now: Date
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
     .limit(limit)
+    .execute();
+}
+
+/** Open sessions that wait for no payer: a live wallet QR code or an open 3-D Secure challenge makes a session `payment_pending`. */
+const NOT_WAITING_STATUSES = OPEN_STATUSES.filter((status) => status !== 'payment_pending');
+
+/**
+ * Marks expired, in one statement, those of `ids` (sessions of the scope) that are open, wait for
+ * no payer and are due by `now`; each is locked first, in id order, so that two expiry jobs never
+ * wait on each other. Answers the sessions it expired; a session that changed meanwhile (paid,
+ * cancelled, expired, now waiting for a payer) is left as it is.
+ */
+export async function expireSessionsNotWaiting(db: Db, scope: DueScope, ids: string[], now: Date): Promise<CheckoutSessionRow[]> {
+  if (ids.length === 0) return [];
+  const due = db
+    .selectFrom('checkout_sessions')
+    .select('id')
+    .where(sql<boolean>`id = ANY(${ids}::text[])`)
+    .where(inScope(scope, 'checkout_sessions'))
+    .where('status', 'in', NOT_WAITING_STATUSES)
+    .where('expires_at', '<=', now)
+    .orderBy('id')
+    .forUpdate();
+  return db
+    .updateTable('checkout_sessions')
+    .set({ status: 'expired', expired_at: now })
+    .where('id', 'in', due)
+    .where('status', 'in', NOT_WAITING_STATUSES)
+    .returningAll()
     .execute();
 }
 

@@ -22,26 +22,29 @@ export interface EventInsert {
 }
 
 /**
- * Inside a transaction the insert goes with the transaction's next statement or its commit
- * (WITH_NEXT): nothing reads its answer, and its failure (an id taken, a merchant missing) is a bug.
+ * Inserts events, in one statement. Inside a transaction the insert goes with the transaction's
+ * next statement or its commit (WITH_NEXT): nothing reads its answer, and its failure (an id
+ * taken, a merchant missing) is a bug.
  */
-export async function insertEvent(db: Db, event: EventInsert): Promise<void> {
+export async function insertEvents(db: Db, events: readonly EventInsert[]): Promise<void> {
   const traceparent = activeTraceparent();
   await db
     .insertInto('events')
-    .values({
-      id: event.id,
-      merchant_id: event.merchantId,
-      livemode: event.livemode,
-      type: event.type,
-      api_version: event.apiVersion,
-      data: JSON.stringify(event.subject),
-      session_id: event.sessionId,
-      payment_id: event.paymentId,
-      created_at: event.createdAt,
-      ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
-      ...(traceparent ? { traceparent } : {}),
-    })
+    .values(
+      events.map((event) => ({
+        id: event.id,
+        merchant_id: event.merchantId,
+        livemode: event.livemode,
+        type: event.type,
+        api_version: event.apiVersion,
+        data: JSON.stringify(event.subject),
+        session_id: event.sessionId,
+        payment_id: event.paymentId,
+        created_at: event.createdAt,
+        ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
+        ...(traceparent ? { traceparent } : {}),
+      })),
+    )
     .modifyEnd(sql.raw(WITH_NEXT))
     .execute();
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import { randomToken } from '../../shared/crypto.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { EventType } from '../../shared/vocabulary.generated.js';
-import { insertEvent } from './event.repository.js';
+import { insertEvents } from './event.repository.js';
 import type { EventSubject } from './subjects.js';
 
 export type { CardSummary, EventRecord, EventSubject, StoredPayload } from './subjects.js';
@@ -53,9 +53,18 @@ export function onEventWritten(listener: () => void): () => void {
  * lost and none exists for a change that rolled back. Returns its id (`evt_…`).
  */
 export async function writeEvent(db: Db, clock: Clock, event: NewEvent): Promise<string> {
-  const id = `evt_${randomToken(24)}`;
-  await insertEvent(db, {
-    id,
+  return (await writeEvents(db, clock, [event]))[0]!;
+}
+
+/**
+ * Writes events as writeEvent does, in one statement (a job that changes many records at once):
+ * in the order given, each reacted to in that order. Returns their ids.
+ */
+export async function writeEvents(db: Db, clock: Clock, events: readonly NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const createdAt = clock.now();
+  const rows = events.map((event) => ({
+    id: `evt_${randomToken(24)}`,
     merchantId: event.tenant.merchantId,
     livemode: event.tenant.livemode,
     type: event.type,
@@ -63,10 +72,11 @@ export async function writeEvent(db: Db, clock: Clock, event: NewEvent): Promise
     subject: event.subject,
     sessionId: event.sessionId ?? null,
     paymentId: event.paymentId ?? null,
-    createdAt: clock.now(),
+    createdAt,
     dispatched: event.dispatched ?? false,
-  });
-  for (const reactor of reactors) await reactor(db, clock, event);
+  }));
+  await insertEvents(db, rows);
+  for (const event of events) for (const reactor of reactors) await reactor(db, clock, event);
   for (const listener of writtenListeners) listener();
-  return id;
+  return rows.map((row) => row.id);
 }
