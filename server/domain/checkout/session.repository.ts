@@ -94,9 +94,10 @@ const NOT_WAITING_STATUSES = OPEN_STATUSES.filter((status) => status !== 'paymen
 
 /**
  * Marks expired, in one statement, those of `ids` (sessions of the scope) that are open, wait for
- * no payer and are due by `now`; each is locked first, in id order, so that two expiry jobs never
- * wait on each other. Answers the sessions it expired; a session that changed meanwhile (paid,
- * cancelled, expired, now waiting for a payer) is left as it is.
+ * no payer and are due by `now`; they are locked first, in id order, so that two expiry jobs
+ * locking the same sessions at once take them in the same order and never deadlock. Answers the
+ * sessions it expired; a session that changed meanwhile (paid, cancelled, expired, now waiting for
+ * a payer) is left as it is.
  */
 export async function expireSessionsNotWaiting(db: Db, scope: DueScope, ids: string[], now: Date): Promise<CheckoutSessionRow[]> {
   if (ids.length === 0) return [];
