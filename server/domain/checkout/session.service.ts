@@ -210,17 +210,22 @@ export async function expireDueSessions(db: Kysely<Database>, clock: Clock, scop
 
 /**
  * Expires due sessions as expireIfDue does, those that wait for no payer together: one UPDATE and
- * one INSERT of their events, where each took three round trips and an insert. A session waiting
- * for a payer (its QR code or challenge ends with it), or one that changed since it was read, goes
- * through expireIfDue. Answers how many were expired.
+ * one INSERT of their events, where each took three round trips and an insert. A session the
+ * UPDATE leaves (one waiting for a payer, whose QR code or challenge ends with it, or one that
+ * changed since it was read) goes through expireIfDue. Answers how many were expired.
  */
 async function expireTogether(trx: Trx, clock: Clock, scope: DueScope, sessions: CheckoutSessionRow[]): Promise<number> {
   const now = clock.now();
   const due = sessions.filter((session) => isDue(session, now));
-  const idle = due.filter((session) => session.status !== 'payment_pending').map((session) => session.id);
-  const expired = new Map((await expireSessionsNotWaiting(trx, scope, idle, now)).map((session) => [session.id, session]));
+  const rows = await expireSessionsNotWaiting(
+    trx,
+    scope,
+    due.map((session) => session.id),
+    now,
+  );
+  const expired = new Map(rows.map((session) => [session.id, session]));
   // Their events in the order they fell due, as one by one.
-  const inDueOrder = idle.flatMap((id) => expired.get(id) ?? []);
+  const inDueOrder = due.flatMap((session) => expired.get(session.id) ?? []);
   await writeEvents(trx, clock, sessionEvents('checkout.session.expired', inDueOrder));
   let changed = expired.size;
   for (const session of due) if (!expired.has(session.id) && (await expireIfDue(trx, clock, session)).changed) changed += 1;
