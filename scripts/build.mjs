@@ -25,8 +25,9 @@ await rm(path.join(out, 'server'), { recursive: true, force: true });
 await rm(path.join(out, 'pglite-template.json'), { force: true });
 await rm(path.join(out, 'pglite-template.tar'), { force: true }); // an earlier build's dump
 const main = path.join(root, 'server', 'main.ts');
+const launch = path.join(root, 'server', 'launch.ts');
 await build({
-  entryPoints: files.filter((file) => file !== main), // main.ts is bundled below
+  entryPoints: files.filter((file) => file !== main && file !== launch), // both are built below
   outdir: path.join(out, 'server'),
   outbase: path.join(root, 'server'),
   bundle: false,
@@ -36,8 +37,9 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-// What `npm start` runs: the server and its dependencies in one file, dist/server/main.js (the
-// other files stay one per source, for the merchant command and the benches). Loading the
+// What `npm start` runs: the server and its dependencies in one file, dist/server/bundle.cjs (the
+// other files stay one per source, for the merchant command and the benches), which the launcher,
+// dist/server/main.js, loads with a V8 code cache (server/launch.ts). Loading the
 // server's ~470 modules and its dependencies' one by one took half a second of every start
 // (measured on PGlite: a restart to the first 200 in 3.6 s against 4.1 s). Left out, loaded from
 // node_modules as before: packages that read files beside their own code or run a binary
@@ -50,6 +52,10 @@ await build({
 // API is inside too: every start uses it, and from node_modules it was 44 files (15-20 ms). The
 // SDK (server/tracing.ts) registers its tracer provider and context manager in the API's
 // process-wide registry, which the bundle's copy reads: both are the one version in node_modules.
+// The bundle is CommonJS because the launcher compiles it as a script (V8 caches a script's code;
+// Node 20 offers no such cache for an ES module), and a script's `import()` would need an
+// experimental loader: the packages left out are loaded with require(), as Node's own loader
+// would give them to import() (their CommonJS builds, or require() of an ES module since Node 20.19).
 const OPENTELEMETRY_SDK = [
   '@opentelemetry/sdk-*',
   '@opentelemetry/exporter-*',
@@ -59,12 +65,13 @@ const OPENTELEMETRY_SDK = [
 ];
 await build({
   entryPoints: [main],
-  outfile: path.join(out, 'server', 'main.js'),
+  outfile: path.join(out, 'server', 'bundle.cjs'),
   bundle: true,
   external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'esbuild', 'pdfkit', 'swagger-ui-dist', ...OPENTELEMETRY_SDK, 'nodemailer', 'pg-native'],
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  supported: { 'dynamic-import': false },
   sourcemap: 'linked',
   sourcesContent: false,
   // Without its whitespace and with shorter syntax (names are kept: stacks and profiles still read,
@@ -74,8 +81,20 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-  // The CommonJS packages inside call require() for Node's own modules.
-  banner: { js: "import { createRequire as __tillRequire } from 'node:module'; const require = __tillRequire(import.meta.url);" },
+  // The server's files find the project from their own place (server/shared/project-root.ts).
+  define: { 'import.meta.url': '__tillBundleUrl' },
+  banner: { js: "const __tillBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+// The launcher, written last: its time is the build's (scripts/build-state.mjs).
+await build({
+  entryPoints: [launch],
+  outfile: path.join(out, 'server', 'main.js'),
+  bundle: true,
+  packages: 'external',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
 });
 // The API reference's renderer (server/pages/docs.ts), from a development dependency: kept in
 // dist/ so that an install without development dependencies (the container image) serves /docs.

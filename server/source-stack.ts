@@ -1,4 +1,4 @@
-// Stack traces as the sources tell them. `npm start` runs the bundle (dist/server/main.js) without
+// Stack traces as the sources tell them. `npm start` runs the bundle (dist/server/bundle.cjs) without
 // `--enable-source-maps`: with it, Node read and indexed the 3.6 MB map of the bundle, and the maps
 // of the packages beside it, at every start (a quarter of a second of a restart). The logger maps
 // the stacks it writes instead, reading a file's map the first time one of its frames is logged.
@@ -24,8 +24,8 @@ function mapOf(file: string): SourceMap | null {
   return map;
 }
 
-/** A frame's place: a file URL or an absolute path to a .js or .mjs file, its line and its column. */
-const FRAME = /(file:\/\/\/[^\s():]+\.m?js|\/[^\s():]+\.m?js):(\d+):(\d+)/g;
+/** A frame's place: a file URL or an absolute path to a .js, .mjs or .cjs file, its line and its column. */
+const FRAME = /(file:\/\/\/[^\s():]+\.[cm]?js|\/[^\s():]+\.[cm]?js):(\d+):(\d+)/g;
 
 /** The place in the sources of a frame of a bundled file, or the frame as it was. */
 function sourcePlace(frame: string, where: string, line: string, column: string): string {

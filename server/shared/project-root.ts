@@ -4,7 +4,7 @@
  * `web/` and the stylesheet are read from.
  */
 const compiled = import.meta.url.lastIndexOf('/dist/server/');
-// Compiled, this code may be anywhere under dist/server/ (npm start runs it bundled into dist/server/main.js).
+// Compiled, this code may be anywhere under dist/server/ (npm start runs it bundled into dist/server/bundle.cjs).
 export const PROJECT_ROOT = compiled === -1 ? new URL('../../', import.meta.url) : new URL(import.meta.url.slice(0, compiled + 1));
 
 /** Where the build's outputs are: `dist/` when this code runs compiled, else the root itself. */

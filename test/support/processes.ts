@@ -62,7 +62,7 @@ export async function seedPglite(dir: string): Promise<void> {
 
 /**
  * What a spawned server runs: the sources through tsx, or the build `npm start` runs
- * (dist/server/main.js, the server bundled with its dependencies; see buildIfStale).
+ * (dist/server/main.js, which loads the server bundled with its dependencies; see buildIfStale).
  */
 export type TillEntry = 'sources' | 'built';
 
