@@ -1,6 +1,6 @@
 // `npm start` runs the bundle without `--enable-source-maps`; the logger shows the stacks it writes
 // at their places in the sources, from the map beside each bundled file (server/source-stack.ts).
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,7 @@ beforeAll(async () => {
     banner: { js: '// padding\n// so that the bundle lines differ from the source lines\n' },
     logLevel: 'silent',
   });
+  await copyFile(path.join(dir, 'bundle.mjs.map'), path.join(dir, 'bundle.cjs.map')); // as the server's bundle.cjs has its own
   const lines = (await readFile(path.join(dir, 'bundle.mjs'), 'utf8')).split('\n');
   const line = lines.findIndex((l) => l.includes('throw new Error'));
   const column = lines[line]!.indexOf('throw') + 7; // `new Error`, where V8 places the frame
@@ -51,6 +52,8 @@ describe('stack traces of the bundle', () => {
       `    at run (${path.join(dir, 'failing.ts')}:4:9)`,
       '    at node:internal/main:1:1',
     ]);
+    const commonJs = bundleStack.replaceAll('bundle.mjs', 'bundle.cjs');
+    expect(sourceStack(commonJs)).toBe(sourceStack(bundleStack));
     const elsewhere = '    at run (/nowhere/without-a-map.js:10:5)\n    at node:internal/main:1:1';
     expect(sourceStack(elsewhere)).toBe(elsewhere);
   });
