@@ -25,7 +25,7 @@ COPY package.json package-lock.json ./
 COPY sdk/package.json sdk/package.json
 COPY conformance/package.json conformance/package.json
 RUN npm ci --no-audit --no-fund
-COPY scripts/build.mjs scripts/build-state.mjs scripts/merchant.ts scripts/
+COPY scripts/build.mjs scripts/build-state.mjs scripts/server-bundle.mjs scripts/merchant.ts scripts/
 COPY server server
 RUN npm run build \
  && npx esbuild scripts/merchant.ts --outdir=dist/scripts --format=esm --platform=node --target=node20 --sourcemap=linked --log-level=warning
