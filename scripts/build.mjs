@@ -17,8 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { serverBundle } from './server-bundle.mjs';
 import { out, root, sources, stale } from './build-state.mjs';
 
-const files = await sources();
-if (process.argv.includes('--if-stale') && !(await stale(files))) process.exit(0);
+const files = sources();
+if (process.argv.includes('--if-stale') && !stale(files)) process.exit(0);
 const started = performance.now();
 // Loaded only when there is something to build.
 const { build } = await import('esbuild');
