@@ -12,7 +12,7 @@
 // ten seconds after it began or as it exits if that is sooner; V8 itself refuses a cache made from
 // another source, V8 or flag set, and a refused one is written again. Where the folder cannot be
 // written (the container's dist/ belongs to root), every start compiles the bundle as before.
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,10 +46,12 @@ function readCache(file: string): Buffer | undefined {
 /** Writes the script's code cache (in full, then renamed into place), and removes the caches of other builds. Never throws. */
 function writeCache(script: vm.Script, { file, prefix }: { file: string; prefix: string }): void {
   try {
+    const dir = path.dirname(file);
+    // One level: Node's recursive mkdir loops forever where a parent exists but refuses children (/proc).
+    if (!existsSync(dir)) mkdirSync(dir);
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, script.createCachedData());
     renameSync(partial, file);
-    const dir = path.dirname(file);
     for (const name of readdirSync(dir))
       if (name.startsWith('bundle-') && name.endsWith('.v8cache') && !name.startsWith(prefix)) rmSync(path.join(dir, name), { force: true });
   } catch {
