@@ -2,9 +2,8 @@
 // the container and the benches run. It loads the server's bundle (server/main.ts and its
 // dependencies, dist/server/bundle.cjs) with a V8 code cache: the functions a start compiled,
 // saved once and read back by every later start, so that V8 neither parses nor compiles them
-// again. A PGlite restart to the first 200, ten alternating pairs (2026-11-29): a median of 959 ms
-// against 1,090 ms without the cache, faster in every pair; the bundle's compile from 131–169 ms
-// to 42 ms. Node 22's `module.enableCompileCache` does this for ES modules, Node 20 has nothing of
+// again. A PGlite restart to the first 200, sixteen alternating pairs (2026-11-29): a median of
+// 838 ms against 1,054 ms before, faster in 15; the bundle's compile from 131–169 ms to 42 ms. Node 22's `module.enableCompileCache` does this for ES modules, Node 20 has nothing of
 // the kind: so the bundle is CommonJS, compiled here as Node compiles a CommonJS module.
 //
 // The cache is `bundle-<size>-<time>-<V8 version>.v8cache` beside the bundle, or in
@@ -76,9 +75,9 @@ function loadBundle(): Bundle {
     setTimeout(write, WRITE_AFTER_MS).unref();
     process.once('exit', write);
   }
-  const module = { exports: {} as Bundle };
-  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE));
-  return module.exports;
+  const bundle = { exports: {} as Bundle };
+  (script.runInThisContext() as (...args: unknown[]) => void)(bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, path.dirname(BUNDLE));
+  return bundle.exports;
 }
 
 /** Starts Till from the build (server/main.ts's `run`). */
