@@ -21,8 +21,12 @@ const POLL_MS = 20;
 const TIMEOUT_MS = 60_000;
 
 export interface ColdStartRow {
-  /** `pglite-floor`: scripts/bench-pglite-floor.mjs, Node.js and PGlite alone, the reference for PGlite's goals. */
-  database: 'postgres' | 'pglite' | 'pglite-floor';
+  /**
+   * `pglite-floor`: scripts/bench-pglite-floor.mjs, Node.js and PGlite alone, the reference for
+   * PGlite's goals; `pglite-npm-floor`: the same started by npm (`npm run bench:pglite-floor`), as
+   * `npm start` starts Till, so what npm adds to every start is measured beside it.
+   */
+  database: 'postgres' | 'pglite' | 'pglite-floor' | 'pglite-npm-floor';
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
   /** Each run, ms from spawning `npm start` to the first 200. */
@@ -53,17 +57,23 @@ async function plansAnswer200(url: string, key: string): Promise<boolean> {
   }
 }
 
-/** How a start is spawned: `npm start`, or the PGlite floor with node (which answers without a key). */
-function startCommand(floor: boolean): [string, string[]] {
-  return floor ? [process.execPath, ['scripts/bench-pglite-floor.mjs']] : ['npm', ['start']];
+/** Whether a start is the PGlite floor's (which answers without a key). */
+const isFloor = (database: ColdStartRow['database']) => database === 'pglite-floor' || database === 'pglite-npm-floor';
+
+/** How a start is spawned: `npm start`, or the PGlite floor with node or with npm. */
+function startCommand(database: ColdStartRow['database']): [string, string[]] {
+  if (database === 'pglite-floor') return [process.execPath, ['scripts/bench-pglite-floor.mjs']];
+  if (database === 'pglite-npm-floor') return ['npm', ['run', '--silent', 'bench:pglite-floor']];
+  return ['npm', ['start']];
 }
 
 /** One start on `dataDir` (fresh or not): ms from spawning it to the first 200 of GET /v1/plans. */
-async function startToFirst200(dataDir: string, databaseUrl: string | undefined, floor = false): Promise<number> {
+async function startToFirst200(dataDir: string, databaseUrl: string | undefined, database: ColdStartRow['database']): Promise<number> {
+  const floor = isFloor(database);
   const port = (await freePort()) as number;
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const [command, args] = startCommand(floor);
+  const [command, args] = startCommand(database);
   const { child, output, exited } = spawnTracked(command, args, tillEnv(port, dataDir, databaseUrl), root, { detached: true });
   const stop = onCleanup(`stop npm start (pid ${child.pid})`, () => stopChild(child, exited));
   try {
@@ -83,12 +93,12 @@ async function startToFirst200(dataDir: string, databaseUrl: string | undefined,
 }
 
 /** One cold start with a fresh data dir, stopped, then started again on the same data: ms to each first 200. */
-async function coldStartOnce(databaseUrl: string | undefined, floor: boolean): Promise<{ coldMs: number; restartMs: number }> {
+async function coldStartOnce(databaseUrl: string | undefined, database: ColdStartRow['database']): Promise<{ coldMs: number; restartMs: number }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'till-bench-cold-'));
   const removeDataDir = onCleanup(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   try {
-    const coldMs = await startToFirst200(dataDir, databaseUrl, floor);
-    return { coldMs, restartMs: await startToFirst200(dataDir, databaseUrl, floor) };
+    const coldMs = await startToFirst200(dataDir, databaseUrl, database);
+    return { coldMs, restartMs: await startToFirst200(dataDir, databaseUrl, database) };
   } finally {
     await removeDataDir();
   }
@@ -101,17 +111,17 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** COLD_START_RUNS cold starts on one database (PostgreSQL: a fresh database each run), or of the PGlite floor. */
+/** COLD_START_RUNS cold starts on one database (PostgreSQL: a fresh database each run), or of the PGlite floor (by node or by npm). */
 export async function measureColdStarts(database: ColdStartRow['database']): Promise<ColdStartRow> {
   await tillCommand(root); // dist/ built before the first run, as `npm start` expects
   const runsMs: number[] = [];
   const restartsMs: number[] = [];
   for (let run = 1; run <= COLD_START_RUNS; run++) {
-    const what = database === 'pglite-floor' ? 'node + PGlite (floor)' : `npm start (${database})`;
+    const what = { 'pglite-floor': 'node + PGlite (floor)', 'pglite-npm-floor': 'npm + PGlite (floor)' }[database as string] ?? `npm start (${database})`;
     process.stdout.write(`bench: ${'cold-start'.padEnd(15)} ${what.padEnd(26)} run ${run} of ${COLD_START_RUNS}`);
     const fresh = database === 'postgres' ? await createBenchDatabase() : undefined;
     try {
-      const { coldMs, restartMs } = await coldStartOnce(fresh?.url, database === 'pglite-floor');
+      const { coldMs, restartMs } = await coldStartOnce(fresh?.url, database);
       runsMs.push(coldMs);
       restartsMs.push(restartMs);
     } catch (error) {

@@ -175,14 +175,21 @@ function pgliteFloorRates(rows: RateRow[]): Goal[] {
   });
 }
 
-/** The PGlite floor's starts (node, PGlite and one statement behind node:http), reported beside the start goals. */
+/**
+ * The PGlite floor's starts (node, PGlite and one statement behind node:http), reported beside the
+ * start goals: started by node, and started by npm as `npm start` starts Till (the goals time
+ * `npm start`, so npm's own time is in them).
+ */
 function pgliteFloor(coldStarts: ColdStartRow[]): Goal[] {
-  const floor = coldStarts.find((c) => c.database === 'pglite-floor' && c.status === 'ok');
-  if (!floor) return [];
   const s = (ms: number) => `${fmt(ms / 1000, 2)} s`;
-  return [
-    { name: 'PGlite floor, node + PGlite to first 200 (reported)', measured: `fresh data dir ${s(floor.medianMs!)}, restart ${s(floor.restartMedianMs!)}` },
+  const lines = [
+    { database: 'pglite-floor', name: 'PGlite floor, node + PGlite to first 200 (reported)' },
+    { database: 'pglite-npm-floor', name: 'PGlite floor started by npm run, npm + node + PGlite to first 200 (reported)' },
   ];
+  return lines.flatMap(({ database, name }) => {
+    const floor = coldStarts.find((c) => c.database === database && c.status === 'ok');
+    return floor ? [{ name, measured: `fresh data dir ${s(floor.medianMs!)}, restart ${s(floor.restartMedianMs!)}` }] : [];
+  });
 }
 
 /**

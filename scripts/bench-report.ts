@@ -172,7 +172,9 @@ export function printReport({ rows, payments, coldStarts, webhooks, invoices, cl
     `Full card payment: create a checkout session, tokenize 4242424242424242, confirm; ${CONNECTIONS} loops; latency of the whole payment; CPU per payment of Till's process and of every PostgreSQL process over the measured window (the steadier figure on a shared machine).`,
   );
   console.log(`\n${consoleTable(coldStartCells(coldStarts))}\n`);
-  console.log('Cold start: `npm start` (dist/ built) with a fresh data dir and database, to the first 200 of GET /v1/plans.');
+  console.log(
+    'Cold start: `npm start` (dist/ built) with a fresh data dir and database, to the first 200 of GET /v1/plans; pglite-floor: node and PGlite alone (scripts/bench-pglite-floor.mjs), pglite-npm-floor: the same started by `npm run bench:pglite-floor`, as npm starts Till.',
+  );
   console.log(`\n${consoleTable(webhookCells(webhooks.rows))}\n`);
   console.log(
     `Webhooks: written/s and delivered/s (distinct events first received) in the measured window; latency from the event's created to its receipt; missing and dup over every event of the case after the drain. Goals: ≥ ${WEBHOOK_GOALS.eventsPerSec} events/s, p99 ≤ ${WEBHOOK_GOALS.p99Ms} ms; n/a: fewer events were written than the goal, so it cannot be judged.`,
