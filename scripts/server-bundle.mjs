@@ -42,14 +42,17 @@ const pgOnNode = {
   setup(bundler) {
     bundler.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      if (!source.includes(CLOUDFLARE_CHECK)) throw new Error(`${args.path} no longer has \`${CLOUDFLARE_CHECK}\` (scripts/build-plugins.mjs, pgOnNode)`);
+      if (!source.includes(CLOUDFLARE_CHECK)) throw new Error(`${args.path} no longer has \`${CLOUDFLARE_CHECK}\` (scripts/server-bundle.mjs, pgOnNode)`);
       return {
-        contents: source.replace(CLOUDFLARE_CHECK, `${CLOUDFLARE_CHECK} return false; // the bundle runs on Node (scripts/build-plugins.mjs)`),
+        contents: source.replace(CLOUDFLARE_CHECK, `${CLOUDFLARE_CHECK} return false; // the bundle runs on Node (scripts/server-bundle.mjs)`),
         loader: 'js',
       };
     });
   },
 };
+
+/** `@b/c` from `node_modules/a/node_modules/@b/c`: the name of the package in a folder. */
+const nameIn = (folder) => folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 /** `node_modules/a/node_modules/@b/c` from `node_modules/a/node_modules/@b/c/lib/x.js`: the package folder a file is in. */
 function packageFolder(file) {
@@ -67,22 +70,22 @@ const AGAIN = Symbol('resolved by one-package-copy');
  * lies under express, body-parser and send, and iconv-lite 0.7.3 (500 kB) under body-parser and
  * raw-body, and the bundle held every copy and ran each one's setup at every start. The lockfile
  * says where each copy of a name and version lies; an import that lands in any copy but the first
- * (in the lockfile's order) is sent to the first. The copies are the same files, so only their
- * own imports could differ, and npm resolves those the same way for one version.
+ * (in the lockfile's order) is sent to the first. The copies are the same files, asking for the
+ * same ranges of their own dependencies, which then resolve from the first copy's folder.
  */
 function onePackageCopy(lockfile) {
   const root = path.dirname(lockfile);
   const first = new Map(); // name@version → folder
   const sameAs = new Map(); // folder → the first folder of its name@version
   for (const [folder, entry] of Object.entries(JSON.parse(readFileSync(lockfile, 'utf8')).packages)) {
-    const name = packageFolder(folder) === folder ? folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length) : undefined;
+    const name = packageFolder(folder) === folder ? nameIn(folder) : undefined;
     if (!name || entry.link || !entry.version) continue;
     const id = `${name}@${entry.version}`;
     if (first.has(id)) sameAs.set(folder, first.get(id));
     else first.set(id, folder);
   }
   // Only the names that have copies to send elsewhere: resolving every import twice made a build a second longer.
-  const names = [...new Set([...sameAs.keys()].map((folder) => folder.slice(folder.lastIndexOf('node_modules/') + 'node_modules/'.length)))];
+  const names = [...new Set([...sameAs.keys()].map(nameIn))];
   const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   return {
     name: 'one-package-copy',
