@@ -57,8 +57,14 @@ async function plansAnswer200(url: string, key: string): Promise<boolean> {
   }
 }
 
+/** What a floor's runs are called in the progress lines; Till's are `npm start (<database>)`. */
+const FLOOR_LABELS: Partial<Record<ColdStartRow['database'], string>> = {
+  'pglite-floor': 'node + PGlite (floor)',
+  'pglite-npm-floor': 'npm + PGlite (floor)',
+};
+
 /** Whether a start is the PGlite floor's (which answers without a key). */
-const isFloor = (database: ColdStartRow['database']) => database === 'pglite-floor' || database === 'pglite-npm-floor';
+const isFloor = (database: ColdStartRow['database']) => FLOOR_LABELS[database] !== undefined;
 
 /** How a start is spawned: `npm start`, or the PGlite floor with node or with npm. */
 function startCommand(database: ColdStartRow['database']): [string, string[]] {
@@ -117,7 +123,7 @@ export async function measureColdStarts(database: ColdStartRow['database']): Pro
   const runsMs: number[] = [];
   const restartsMs: number[] = [];
   for (let run = 1; run <= COLD_START_RUNS; run++) {
-    const what = { 'pglite-floor': 'node + PGlite (floor)', 'pglite-npm-floor': 'npm + PGlite (floor)' }[database as string] ?? `npm start (${database})`;
+    const what = FLOOR_LABELS[database] ?? `npm start (${database})`;
     process.stdout.write(`bench: ${'cold-start'.padEnd(15)} ${what.padEnd(26)} run ${run} of ${COLD_START_RUNS}`);
     const fresh = database === 'postgres' ? await createBenchDatabase() : undefined;
     try {

@@ -32,7 +32,12 @@ async function startServeStop(dir = cacheDir): Promise<void> {
 /** The caches in cacheDir, with their sizes and times. */
 async function caches() {
   const names = (await readdir(cacheDir)).sort();
-  return Promise.all(names.map(async (name) => ({ name, ...(({ size, mtimeMs }) => ({ size, mtimeMs }))(await stat(path.join(cacheDir, name))) })));
+  return Promise.all(
+    names.map(async (name) => {
+      const { size, mtimeMs } = await stat(path.join(cacheDir, name));
+      return { name, size, mtimeMs };
+    }),
+  );
 }
 
 describe('the built server’s code cache', () => {
