@@ -1,7 +1,7 @@
 // Starts Till: configuration, database and migrations, the demo merchant on first start, the job
 // queue, the HTTP server and the notification hub on it. `npm start` runs this file.
 import cluster from 'node:cluster';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,7 @@ import { createLogger } from './log.js';
 import { listenApp } from './http/listen.js';
 import { answerWorkersWithClusterMetrics, joinClusterMetrics } from './metrics/cluster.js';
 import { startTracing } from './tracing.js';
+import { makeDirectory } from './shared/make-directory.js';
 
 export interface RunningServer {
   url: string;
@@ -107,7 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger.warn({ scale: config.rateLimitScale }, 'TILL_RATE_LIMIT_SCALE multiplies every rate limit: for benchmarks only, never in a real deployment');
   // Before the database and the app: their statements and requests are traced from the first.
   const tracing = await startTracing(options.env ?? process.env, logger);
-  await mkdir(config.dataDir, { recursive: true });
+  await makeDirectory(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: path.join(config.dataDir, 'pglite'),
@@ -194,7 +195,7 @@ async function serve(options: StartOptions = {}) {
 async function primary(workers: number) {
   const config = loadConfig(process.env);
   // The demo merchant's keys are written there (a fresh TILL_DATA_DIR made this start fail).
-  await mkdir(config.dataDir, { recursive: true });
+  await makeDirectory(config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database.db);

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { pipelinedPool } from './pipelined-pool.js';
@@ -11,6 +10,7 @@ import { preparedStatements } from './pglite-statements.js';
 import { copyPgliteTemplate, pgliteDirectoryInUse } from './pglite-template.js';
 import { tracedPglite } from './traced-sql.js';
 import type { Database } from './schema.js';
+import { makeDirectory } from '../shared/make-directory.js';
 
 /** A plain SQL runner over the same connection(s) as Kysely, for libraries that bring their own SQL. */
 export interface SqlRunner {
@@ -134,7 +134,7 @@ function openPostgres(databaseUrl: string, options: DatabaseOptions): TillDataba
 /** PGlite in this process: in memory, or in a directory only one process opens at a time. */
 async function openPglite(options: DatabaseOptions): Promise<TillDatabase> {
   const dir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
-  if (dir) await mkdir(dir, { recursive: true });
+  if (dir) await makeDirectory(dir);
   // One process at a time on a directory (see pglite-lock.ts); throws DatabaseLockedError before anything is read.
   const lock = dir ? await lockPgliteDirectory(dir, options.owner ?? `process ${process.argv.slice(1, 2).join(' ') || process.pid}`) : undefined;
   let pglite: PGlite;

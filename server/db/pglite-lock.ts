@@ -6,9 +6,10 @@
 // died is taken over.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { makeDirectory } from '../shared/make-directory.js';
 
 /** What a lock file holds: who has the database open. */
 export interface LockHolder {
@@ -151,7 +152,7 @@ function installExitHook() {
  * {@link DatabaseLockedError} when a live process holds it.
  */
 export async function lockPgliteDirectory(dir: string, role: string): Promise<PgliteLock> {
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir);
   const file = path.join(dir, LOCK_FILE);
   const mine: LockHolder = { role, pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), processStart: processStart(process.pid) };
   for (let attempt = 0; attempt < 20; attempt++) {
