@@ -14,12 +14,12 @@ const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.cod
 export async function makeDirectory(dir: string): Promise<void> {
   const missing: string[] = [];
   for (let folder = path.resolve(dir); ; folder = path.dirname(folder)) {
-    try {
-      if ((await stat(folder)).isDirectory()) break;
-      throw new Error(`cannot make the folder ${dir}: ${folder} is a file`);
-    } catch (err) {
-      if (codeOf(err) !== 'ENOENT') throw err;
-    }
+    const found = await stat(folder).catch((err: unknown) => {
+      if (codeOf(err) === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (found?.isDirectory()) break;
+    if (found) throw new Error(`cannot make the folder ${dir}: ${folder} is a file`);
     missing.unshift(folder);
     if (path.dirname(folder) === folder) break;
   }
