@@ -3,8 +3,9 @@
 // dependencies, dist/server/bundle.cjs) with a V8 code cache: the functions a start compiled,
 // saved once and read back by every later start, so that V8 neither parses nor compiles them
 // again. A PGlite restart to the first 200, sixteen alternating pairs (2026-11-29): a median of
-// 838 ms against 1,054 ms before, faster in 15; the bundle's compile from 131–169 ms to 42 ms. Node 22's `module.enableCompileCache` does this for ES modules, Node 20 has nothing of
-// the kind: so the bundle is CommonJS, compiled here as Node compiles a CommonJS module.
+// 838 ms against 1,054 ms before, faster in 15; the bundle's compile from 131–169 ms to 42 ms.
+// Node 22's `module.enableCompileCache` does this for ES modules, Node 20 has nothing of the kind:
+// so the bundle is CommonJS, compiled here as Node compiles a CommonJS module.
 //
 // The cache is `bundle-<size>-<time>-<V8 version>.v8cache` beside the bundle, or in
 // TILL_CODE_CACHE_DIR. A start without one (the first after a build, a new Node) writes it once,
@@ -46,7 +47,8 @@ function readCache(file: string): Buffer | undefined {
 function writeCache(script: vm.Script, { file, prefix }: { file: string; prefix: string }): void {
   try {
     const dir = path.dirname(file);
-    // One level: Node's recursive mkdir loops forever where a parent exists but refuses children (/proc).
+    // One level, and synchronous (this also runs at exit): Node's recursive mkdir loops forever
+    // where a parent exists but refuses children (/proc); server/shared/make-directory.ts is the async form.
     if (!existsSync(dir)) mkdirSync(dir);
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, script.createCachedData());

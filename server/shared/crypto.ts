@@ -29,11 +29,6 @@ export function randomToken(length: number): string {
   return out;
 }
 
-/** `count` random base62 texts of `length` each. */
-export function randomTokens(count: number, length: number): string[] {
-  return Array.from({ length: count }, () => randomToken(length));
-}
-
 /** SHA-256 hex of a secret. Keys and client secrets are stored only this way. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 

@@ -1,9 +1,9 @@
 // Writes request logs off the request path: the edge hands each finished request to `record`,
-// which redacts it and queues it; a timer (or a full batch) writes the queue with one INSERT
-// (and draws the batch's ids with one random read). Nothing here can block or fail a request. The queue is bounded: while the database is
+// which redacts it and queues it; a timer (or a full batch) writes the queue with one INSERT.
+// Nothing here can block or fail a request. The queue is bounded: while the database is
 // slow or down, what does not fit is dropped and counted, and a warning says how many.
 import type { Db } from '../../db/database.js';
-import { randomTokens } from '../../shared/crypto.js';
+import { randomToken } from '../../shared/crypto.js';
 import type { Tenant } from '../../shared/tenant.js';
 import { needsNoRedaction, redactJson, redactText } from './redact.js';
 import { insertRequestLogs } from './request-log.repository.js';
@@ -158,10 +158,9 @@ export class RequestLogWriter {
       const batch = this.queue.splice(0, this.batchSize);
       for (const item of batch) this.queuedBytes -= item.bytes;
       try {
-        const ids = randomTokens(batch.length, 24);
         await insertRequestLogs(
           this.db,
-          batch.map((item, i) => ({ id: `rl_${ids[i]!}`, ...item.row })),
+          batch.map((item) => ({ id: `rl_${randomToken(24)}`, ...item.row })),
         );
         this.stats.written += batch.length;
       } catch (err) {
