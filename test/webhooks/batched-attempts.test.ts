@@ -160,6 +160,7 @@ describe('batched attempts', () => {
       status: d!.status,
       next_attempt_at: d!.next_attempt_at,
       automatic_attempts: d!.automatic_attempts,
+      locked_until: d!.locked_until,
     });
     expect([...rows].sort((a, b) => a.id.localeCompare(b.id))).toEqual([ok, failed, dead].map(held).sort((a, b) => a.id.localeCompare(b.id)));
     expect(ok).toMatchObject({ status: 'succeeded', attempt_count: 1, automatic_attempts: 1, next_attempt_at: null, locked_until: null, url: r.url });
@@ -171,6 +172,46 @@ describe('batched attempts', () => {
     expect(okAttempt!.attempted_at.getTime()).toBe(clock.now().getTime());
     expect(await attemptsOf(failed!.id)).toMatchObject([{ http_status: 503, error: 'http_status' }]);
     expect(await attemptsOf(dead!.id)).toHaveLength(1);
+  });
+
+  it('keeps a recorded delivery held for its next attempt as holdAfter says, and only while its configuration is enabled', async () => {
+    const m = await t.newMerchant();
+    const r = await receiver(() => 503);
+    const c = await configure(m, { sandboxUrl: r.url });
+    for (let i = 0; i < 3; i++) await paymentEvent(m, i);
+    const ids = await fanOut(c.id);
+    const claimed = await claimDueDeliveries(t.database.db, clock, settings, ids);
+    const results: AttemptResult[] = await Promise.all(claimed.map(async (one) => ({ claimed: one, outcome: await sendClaimed(one, settings) })));
+    const until = new Date(clock.now().getTime() + 90_000);
+    // The first is released; the others are asked to stay held, with the retry time the schedule gave them.
+    const asked: Array<{ id: string; status: string; next: number | undefined }> = [];
+    const holdAfter = (one: (typeof claimed)[number], after: { status: string; nextAttemptAt: Date | null }) => {
+      asked.push({ id: one.delivery.id, status: after.status, next: after.nextAttemptAt?.getTime() });
+      return one.delivery.id === ids[0] ? null : until;
+    };
+    const rows = await recordAttempts(t.database.db, results.slice(0, 2), () => undefined, holdAfter);
+    expect(asked).toEqual(ids.slice(0, 2).map((id) => ({ id, status: 'failed', next: clock.now().getTime() + 60_000 })));
+    expect(rows.map((x) => [x.id, x.locked_until])).toEqual([
+      [ids[0], null],
+      [ids[1], until],
+    ]);
+    const byId = new Map((await deliveriesOf(c.id)).map((d) => [d.id, d]));
+    expect(byId.get(ids[0]!)).toMatchObject({ status: 'failed', locked_until: null });
+    expect(byId.get(ids[1]!)).toMatchObject({ status: 'failed', locked_until: until });
+    // Held, it is not claimed again, even once due.
+    clock.advance(60);
+    expect((await claimDueDeliveries(t.database.db, clock, settings, ids.slice(0, 2))).map((x) => x.delivery.id)).toEqual([ids[0]]);
+
+    // A disabled configuration's delivery is released, as a claim would not take it.
+    await t.call('PATCH', `/v1/WebhookConfiguration/${c.id}`, { key: m.keys.test.secret, body: { enabled: false } });
+    const [third] = await recordAttempts(
+      t.database.db,
+      results.slice(2),
+      () => undefined,
+      () => until,
+    );
+    expect(third).toMatchObject({ id: ids[2], status: 'failed', locked_until: null });
+    expect((await deliveriesOf(c.id)).find((d) => d.id === ids[2])).toMatchObject({ attempt_count: 1, locked_until: null });
   });
 
   it('an attempt whose delivery was deleted meanwhile (configuration deleted) is left out, the others are recorded', async () => {

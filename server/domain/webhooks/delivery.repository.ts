@@ -29,6 +29,10 @@ const sandboxOffsetOfDelivery = sql<string>`CASE WHEN webhook_deliveries.livemod
 
 export type AttemptKind = 'automatic' | 'resend';
 
+/** In a statement on `webhook_deliveries` (as `table`): its automatic attempts may go on (its configuration enabled; test sends and session deliveries always). */
+const stillEnabled = (table: string) =>
+  sql<boolean>`(${sql.ref(`${table}.configuration_id`)} IS NULL OR ${sql.ref(`${table}.event_type`)} = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = ${sql.ref(`${table}.configuration_id`)} AND c.enabled))`;
+
 /**
  * In an UPDATE of `webhook_deliveries`: the delivery may be claimed for an attempt of this kind at
  * wall time `now`. Automatic: pending or failed, due by its merchant's clock in its mode, its
@@ -38,7 +42,7 @@ export type AttemptKind = 'automatic' | 'resend';
 function claimable(kind: AttemptKind, now: Date) {
   const state =
     kind === 'automatic'
-      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now}::timestamptz + (${sandboxOffsetOfDelivery}) * interval '1 second' AND (configuration_id IS NULL OR event_type = 'webhook.test' OR EXISTS (SELECT 1 FROM webhook_configurations c WHERE c.id = configuration_id AND c.enabled))`
+      ? sql<boolean>`status IN ('pending', 'failed') AND next_attempt_at <= ${now}::timestamptz + (${sandboxOffsetOfDelivery}) * interval '1 second' AND ${stillEnabled('webhook_deliveries')}`
       : sql<boolean>`status IN ('failed', 'dead_lettered')`;
   return sql<boolean>`(${state}) AND (locked_until IS NULL OR locked_until <= ${now}::timestamptz)`;
 }
@@ -127,11 +131,17 @@ export interface AttemptRecord {
   error: string | null;
   /** The headers of the request made; null when none was made. */
   requestHeaders: Record<string, string> | null;
+  /**
+   * Keep the delivery held until then, for its next automatic attempt (the sandbox clock's catch-up,
+   * when that attempt has fallen due already); null releases it. Kept only while its configuration
+   * is enabled, as a claim would need.
+   */
+  holdUntil: Date | null;
 }
 
 /** The columns of a batch of attempt records, each with its PostgreSQL type. */
 const RECORD_COLUMNS =
-  'id text, status text, next_attempt_at timestamptz, automatic_attempts int4, url text, attempted_at timestamptz, http_status int4, duration_ms int4, response_snippet text, error text, request_headers jsonb';
+  'id text, status text, next_attempt_at timestamptz, automatic_attempts int4, url text, attempted_at timestamptz, http_status int4, duration_ms int4, response_snippet text, error text, request_headers jsonb, hold_until timestamptz';
 
 /**
  * Records attempts in one statement: each delivery's new state (its claim released), then its
@@ -141,14 +151,14 @@ const RECORD_COLUMNS =
  * the same SQL for every batch size, prepared once. A VALUES list of eleven parameters a row was
  * a new statement of up to 5,500 parameters to build, parse and plan for every size; a batch of
  * about 225 took 57 ms on PGlite and 34 ms on PostgreSQL that way, 45 and 28 ms this way.
- * `returning` is what it answers of each delivery recorded: all of it, or its id alone.
+ * `returning` is what it answers of each delivery recorded: all of it, or its id and hold.
  */
-const recordQuery = <R>(db: Db, records: AttemptRecord[], returning: 'd.*' | 'd.id') =>
+const recordQuery = <R>(db: Db, records: AttemptRecord[], returning: 'd.*' | 'd.id, d.locked_until') =>
   sql<R>`
     WITH v AS (SELECT * FROM json_to_recordset(${jsonParam(records.map(recordColumns))}::json) AS r(${sql.raw(RECORD_COLUMNS)})),
     updated AS (
       UPDATE webhook_deliveries d
-      SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = NULL, updated_at = v.attempted_at
+      SET status = v.status, next_attempt_at = v.next_attempt_at, automatic_attempts = v.automatic_attempts, attempt_count = d.attempt_count + 1, url = v.url, locked_until = CASE WHEN v.hold_until IS NOT NULL AND ${stillEnabled('d')} THEN v.hold_until END, updated_at = v.attempted_at
       FROM v WHERE d.id = v.id
       RETURNING ${sql.raw(returning)}
     ),
@@ -171,6 +181,7 @@ const recordColumns = (r: AttemptRecord) => ({
   response_snippet: r.responseSnippet,
   error: r.error,
   request_headers: r.requestHeaders,
+  hold_until: r.holdUntil,
 });
 
 /** Records attempts (recordQuery); answers each delivery recorded as it is now. */
@@ -179,12 +190,12 @@ export async function recordAttemptRows(db: Db, records: AttemptRecord[]): Promi
 }
 
 /**
- * Records attempts (recordQuery); answers the ids of the deliveries recorded. A batch's caller
+ * Records attempts (recordQuery); answers the ids of the deliveries recorded, and the holds kept. A batch's caller
  * knows their new state already. Reading back every column of every delivery made the statement a
  * half slower on PGlite: 40-43 against 28-29 ms for a batch of 280 attempts (medians of 24).
  */
-export async function recordAttemptIds(db: Db, records: AttemptRecord[]): Promise<string[]> {
-  return (await recordQuery<{ id: string }>(db, records, 'd.id')).rows.map((row) => row.id);
+export async function recordAttemptIds(db: Db, records: AttemptRecord[]): Promise<Array<Pick<WebhookDeliveryRow, 'id' | 'locked_until'>>> {
+  return (await recordQuery<Pick<WebhookDeliveryRow, 'id' | 'locked_until'>>(db, records, 'd.id, d.locked_until')).rows;
 }
 
 /** Deliveries of a scope that wait for an automatic attempt (their configuration enabled, test sends excepted). */

@@ -170,7 +170,12 @@ async function sendNow(claimed: ClaimedDelivery, settings: DeliverySettings): Pr
   });
 }
 
-const recordOf = ({ claimed, outcome }: AttemptResult) => {
+/** When an attempt's delivery stays held: until then, for its next automatic attempt (see AttemptRecord's holdUntil); null to release it. */
+export type HoldAfter = (claimed: ClaimedDelivery, after: Pick<AttemptRecord, 'status' | 'nextAttemptAt'>) => Date | null;
+
+const release: HoldAfter = () => null;
+
+const recordOf = ({ claimed, outcome }: AttemptResult, holdAfter: HoldAfter): AttemptRecord => {
   const { status, nextAttemptAt, automatic } = stateAfterAttempt(claimed.delivery, claimed.kind, claimed.attemptedAt, outcome.ok);
   return {
     deliveryId: claimed.delivery.id,
@@ -181,30 +186,42 @@ const recordOf = ({ claimed, outcome }: AttemptResult) => {
     attemptedAt: claimed.attemptedAt,
     ...outcome,
     requestHeaders: outcome.requestHeaders ?? null,
+    holdUntil: holdAfter(claimed, { status, nextAttemptAt }),
   };
 };
 
-/** An attempt as recorded: its delivery, its event, and the state the attempt left the delivery in. */
-export type RecordedAttempt = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'status' | 'next_attempt_at' | 'automatic_attempts'>;
+/** An attempt as recorded: its delivery, its event, the state the attempt left the delivery in, and its hold (null: released). */
+export type RecordedAttempt = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'status' | 'next_attempt_at' | 'automatic_attempts' | 'locked_until'>;
 
 /**
  * Records attempts: the attempt log and each delivery's new state (the retry schedule), with the
- * claim released, in one statement. Should that statement fail, each attempt is recorded on its
- * own, so that one bad row cannot hold back the others; an attempt that still cannot be recorded
- * goes to `onError` and keeps its claim until it passes, and is then attempted again. Answers the
- * attempts recorded (those of deleted deliveries are left out).
+ * claim released (or kept, as `holdAfter` says), in one statement. Should that statement fail,
+ * each attempt is recorded on its own, so that one bad row cannot hold back the others; an attempt
+ * that still cannot be recorded goes to `onError` and keeps its claim until it passes, and is then
+ * attempted again. Answers the attempts recorded (those of deleted deliveries are left out).
  */
 export async function recordAttempts(
   db: Kysely<Database>,
   results: AttemptResult[],
   onError: (err: unknown, deliveryId: string) => void,
+  holdAfter: HoldAfter = release,
 ): Promise<RecordedAttempt[]> {
-  const records = results.map(recordOf);
-  const recorded = new Set(await recordEach(records, (batch) => recordAttemptIds(db, batch), onError));
+  const records = results.map((result) => recordOf(result, holdAfter));
+  const recorded = new Map((await recordEach(records, (batch) => recordAttemptIds(db, batch), onError)).map((row) => [row.id, row.locked_until]));
   return results.flatMap((result, i) => {
     const { deliveryId, status, nextAttemptAt, automaticAttempts } = records[i]!;
     if (!recorded.has(deliveryId)) return [];
-    return [{ id: deliveryId, event_id: result.claimed.delivery.event_id, status, next_attempt_at: nextAttemptAt, automatic_attempts: automaticAttempts }];
+    const lockedUntil = recorded.get(deliveryId) ?? null;
+    return [
+      {
+        id: deliveryId,
+        event_id: result.claimed.delivery.event_id,
+        status,
+        next_attempt_at: nextAttemptAt,
+        automatic_attempts: automaticAttempts,
+        locked_until: lockedUntil,
+      },
+    ];
   });
 }
 
@@ -260,7 +277,8 @@ const failOnError = (err: unknown) => {
 };
 
 /** Records attempts as recordAttempts does, failing when one of them cannot be recorded. */
-export const recordAll = (db: Kysely<Database>, results: AttemptResult[]): Promise<RecordedAttempt[]> => recordAttempts(db, results, failOnError);
+export const recordAll = (db: Kysely<Database>, results: AttemptResult[], holdAfter?: HoldAfter): Promise<RecordedAttempt[]> =>
+  recordAttempts(db, results, failOnError, holdAfter);
 
 /** One attempt of one delivery: the delivery after it, or undefined when it could not be claimed. */
 export async function attemptDelivery(
@@ -271,5 +289,11 @@ export async function attemptDelivery(
   kind: AttemptKind = 'automatic',
 ): Promise<WebhookDeliveryRow | undefined> {
   const results = await sendAll(await claimDeliveries(db, clock, settings, [deliveryId], kind), settings, 1);
-  return (await recordEach(results.map(recordOf), (records) => recordAttemptRows(db, records), failOnError))[0];
+  return (
+    await recordEach(
+      results.map((result) => recordOf(result, release)),
+      (records) => recordAttemptRows(db, records),
+      failOnError,
+    )
+  )[0];
 }
