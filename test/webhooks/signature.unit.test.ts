@@ -59,6 +59,21 @@ describe('the headers of an attempt', () => {
     });
   });
 
+  it("sign each attempt's own body, time and secret, however many attempts of the event come in the same second", () => {
+    const attempt = (over: Partial<{ body: string; timestamp: number; secret: string }>) =>
+      deliveryHeaders({ secret: GENERATED_SECRET, eventId: event.id, eventType: event.type, body, timestamp: 1_795_000_060, ...over });
+    const signed = (h: Record<string, string>, b: string, timestamp: number, secret: string) =>
+      h['x-webhook-signature'] === signatureHeader(b, secret) && h['webhook-signature'] === standardSignatureHeader(event.id, timestamp, b, secret);
+    const other = `whsec_${Buffer.from('another key, 32 bytes long......').toString('base64')}`;
+    const rendered = body.replace('49.99', '50.00');
+    expect(attempt({})).toEqual(headers);
+    expect(signed(attempt({ body: rendered }), rendered, 1_795_000_060, GENERATED_SECRET)).toBe(true);
+    expect(signed(attempt({}), body, 1_795_000_060, GENERATED_SECRET)).toBe(true);
+    expect(signed(attempt({ timestamp: 1_795_000_061 }), body, 1_795_000_061, GENERATED_SECRET)).toBe(true);
+    expect(signed(attempt({ secret: other }), body, 1_795_000_060, other)).toBe(true);
+    expect(attempt({ body: rendered })['webhook-signature']).not.toBe(headers['webhook-signature']);
+  });
+
   it('verify with the SDK, and a tampered body, another secret or a stale attempt does not', () => {
     const now = 1_795_000_060 * 1000;
     expect(verifyWebhook(body, headers, GENERATED_SECRET, { now })).toEqual(event);

@@ -86,18 +86,35 @@ export function standardSignatureHeader(id: string, timestamp: number, body: str
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 }
 
+/**
+ * The latest attempts' two signatures, by secret, event and second (the last 1,000): the sandbox
+ * clock's catch-up makes a delivery's retries within a second or two, each signed the same.
+ */
+const signatures = new TtlCache<string, { body: string; plain: string; standard: string }>(Infinity, 1_000);
+
+/** The two signatures of an attempt (signatureHeader, standardSignatureHeader), made once for the same secret, event, second and body. */
+function signaturesOf({ secret, eventId, timestamp, body }: Pick<SendOptions, 'secret' | 'eventId' | 'body' | 'timestamp'>) {
+  const id = `${secret}\u0000${eventId}\u0000${timestamp}`;
+  const known = signatures.get(id);
+  if (known?.body === body) return known;
+  const made = { body, plain: signatureHeader(body, secret), standard: standardSignatureHeader(eventId, timestamp, body, secret) };
+  signatures.set(id, made);
+  return made;
+}
+
 /** Every header of a delivery attempt. */
 export function deliveryHeaders(options: Pick<SendOptions, 'secret' | 'eventId' | 'eventType' | 'body' | 'timestamp'>): Record<string, string> {
+  const signed = signaturesOf(options);
   return {
     'content-type': 'application/json',
     'user-agent': 'Till-Webhooks/1.0',
-    'x-webhook-signature': signatureHeader(options.body, options.secret),
+    'x-webhook-signature': signed.plain,
     'x-webhook-id': options.eventId,
     'x-webhook-event': options.eventType,
     'x-webhook-timestamp': String(options.timestamp),
     'webhook-id': options.eventId,
     'webhook-timestamp': String(options.timestamp),
-    'webhook-signature': standardSignatureHeader(options.eventId, options.timestamp, options.body, options.secret),
+    'webhook-signature': signed.standard,
   };
 }
 
