@@ -144,9 +144,10 @@ const RECORD_COLUMNS =
   'id text, status text, next_attempt_at timestamptz, automatic_attempts int4, url text, attempted_at timestamptz, http_status int4, duration_ms int4, response_snippet text, error text, request_headers jsonb, hold_until timestamptz';
 
 /**
- * Records attempts in one statement: each delivery's new state (its claim released), then its
- * attempt-log row. The update comes first and locks each delivery it finds, so an attempt is
- * logged only for a delivery that still exists (its configuration may have been deleted meanwhile).
+ * Records attempts in one statement: each delivery's new state (its claim released, or kept as
+ * the record's holdUntil asks), then its attempt-log row. The update comes first and locks each
+ * delivery it finds, so an attempt is logged only for a delivery that still exists (its
+ * configuration may have been deleted meanwhile).
  * The batch is one JSON parameter read back into columns by `json_to_recordset` (json-param.ts):
  * the same SQL for every batch size, prepared once. A VALUES list of eleven parameters a row was
  * a new statement of up to 5,500 parameters to build, parse and plan for every size; a batch of
