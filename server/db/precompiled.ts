@@ -55,3 +55,49 @@ export function precompiled<Row>(build: (db: Db, value: Value, shape: string) =>
     return db.executeQuery<Row>(CompiledQuery.raw(template.sql, parameters));
   };
 }
+
+/** A value Kysely builds into the SQL itself (a subquery, a raw fragment, a callback): never a template's value. */
+const isExpression = (v: unknown) =>
+  typeof v === 'function' || (typeof v === 'object' && v !== null && typeof (v as { toOperationNode?: unknown }).toOperationNode === 'function');
+
+/** Rows at most in a precompiled multi-row insert (each count is a shape, and a prepared statement). */
+const MAX_ROWS = 8;
+
+/**
+ * The shape of an insert of `rows`: each row's columns (those not undefined), in order. Undefined
+ * when the rows cannot share a template: more than MAX_ROWS of them, or a value that is an
+ * expression. Then the insert is built as any query is.
+ */
+export function rowsShape(rows: readonly object[]): string | undefined {
+  if (rows.length === 0 || rows.length > MAX_ROWS) return undefined;
+  const shapes: string[] = [];
+  for (const row of rows) {
+    const columns: string[] = [];
+    for (const [column, v] of Object.entries(row)) {
+      if (v === undefined) continue;
+      if (isExpression(v)) return undefined;
+      columns.push(column);
+    }
+    shapes.push(columns.join(','));
+  }
+  return shapes.join(';');
+}
+
+const columnLists = new Map<string, string[][]>();
+/** A shape's rows, each its column names. */
+function columnsOf(shape: string): string[][] {
+  let rows = columnLists.get(shape);
+  if (!rows) columnLists.set(shape, (rows = shape.split(';').map((row) => (row === '' ? [] : row.split(',')))));
+  return rows;
+}
+
+/** The rows of a shape with a placeholder for each value, numbered in order. */
+export function placeholderRows(shape: string, value: Value): Array<Record<string, never>> {
+  let next = 0;
+  return columnsOf(shape).map((columns) => Object.fromEntries(columns.map((column) => [column, value(next++)])));
+}
+
+/** A run's values of `rows`, in their shape's order. */
+export function rowsValues(rows: readonly object[], shape: string): unknown[] {
+  return columnsOf(shape).flatMap((columns, i) => columns.map((column) => (rows[i] as Record<string, unknown>)[column]));
+}

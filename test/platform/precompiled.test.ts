@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
-import { precompiled } from '../../server/db/precompiled.js';
+import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../server/db/precompiled.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('precompiled queries', () => {
@@ -28,7 +28,7 @@ describe('precompiled queries', () => {
     // A copy of the run's template: no initdb, and a database of this file's own.
     copy = await openTestDatabase('precompiled');
     database = copy.database;
-    await sql`CREATE TABLE ${sql.table(table)} (id int PRIMARY KEY, label text NOT NULL)`.execute(database.db);
+    await sql`CREATE TABLE ${sql.table(table)} (id int PRIMARY KEY, label text NOT NULL, note text DEFAULT 'none')`.execute(database.db);
   });
   afterAll(async () => {
     await copy?.close();
@@ -58,6 +58,40 @@ describe('precompiled queries', () => {
       })
       .catch(() => undefined);
     expect((await byLabel(db(), ['c'])).rows).toEqual([]);
+  });
+
+  it('inserts rows by their shape: each row its own columns (the others their default), each count and set of columns one template', async () => {
+    const rows = precompiled((on: any, value, shape) => {
+      builds += 1;
+      return on.insertInto(table).values(placeholderRows(shape, value)).returning(['id', 'label', 'note']);
+    });
+    const insertRows = async (values: Array<Record<string, unknown>>) => {
+      const shape = rowsShape(values)!;
+      return (await rows(db(), rowsValues(values, shape), shape)).rows;
+    };
+    const before = builds;
+    expect(await insertRows([{ id: 10, label: 'x', note: undefined }])).toEqual([{ id: 10, label: 'x', note: 'none' }]);
+    expect(
+      await insertRows([
+        { id: 11, label: 'y', note: 'first' },
+        { id: 12, label: 'z' },
+      ]),
+    ).toEqual([
+      { id: 11, label: 'y', note: 'first' },
+      { id: 12, label: 'z', note: 'none' },
+    ]);
+    expect(await insertRows([{ id: 13, label: 'w' }])).toEqual([{ id: 13, label: 'w', note: 'none' }]);
+    expect(builds - before).toBe(2);
+    expect(rowsShape([{ id: 1, label: 'a', note: undefined }])).toBe('id,label');
+    expect(rowsValues([{ label: 'b', id: 2 }], 'id,label')).toEqual([2, 'b']);
+  });
+
+  it('leaves to the builder the rows a template cannot take: an expression among the values, none, or more than eight', () => {
+    expect(rowsShape([{ id: 1, label: sql`'computed'` }])).toBeUndefined();
+    expect(rowsShape([{ id: 1, label: (eb: unknown) => eb }])).toBeUndefined();
+    expect(rowsShape([])).toBeUndefined();
+    expect(rowsShape(Array.from({ length: 9 }, (_, id) => ({ id })))).toBeUndefined();
+    expect(rowsShape(Array.from({ length: 8 }, (_, id) => ({ id })))).toBe(Array(8).fill('id').join(';'));
   });
 
   it('refuses a builder that computes with a value (it would fix one run’s value into every run)', async () => {

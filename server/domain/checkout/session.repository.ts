@@ -1,6 +1,6 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { precompiled } from '../../db/precompiled.js';
+import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
 import { inScope, ofTenant } from '../../db/scope.js';
 import type { CheckoutSessionRow, CheckoutSessionsTable } from './session.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -11,9 +11,18 @@ import { merchantRatePlans, merchantSessionDefault } from '../merchants/merchant
 export const OPEN_STATUSES = ['created', 'payment_pending', 'processing'] as const;
 
 export async function findSessionRow(db: Db, tenant: Tenant, id: string, options: { lock?: boolean } = {}): Promise<CheckoutSessionRow | undefined> {
-  const query = db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where(ofTenant(tenant));
-  return (options.lock ? query.forUpdate() : query).executeTakeFirst();
+  return (await sessionRowQuery(db, [id, tenant.merchantId, tenant.livemode], options.lock ? 'lock' : '')).rows[0];
 }
+
+/** A session by id (value(0)) in a tenant (value(1), value(2)); shape `lock` locks it. */
+const sessionRowQuery = precompiled((db, value, shape) => {
+  const query = db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('id', '=', value(0))
+    .where(ofTenant({ merchantId: value(1), livemode: value(2) }));
+  return shape === 'lock' ? query.forUpdate() : query;
+});
 
 /** A new session's row; `notify_customer` and `send_receipt` left null take the merchant's settings. */
 export type NewSession = Omit<Insertable<CheckoutSessionsTable>, 'notify_customer' | 'send_receipt'> & {
@@ -54,11 +63,32 @@ export async function updateSession(
   changes: Updateable<CheckoutSessionsTable>,
   options: { whileOpen?: boolean; whilePayment?: number } = {},
 ): Promise<CheckoutSessionRow | undefined> {
-  let query = db.updateTable('checkout_sessions').set(changes).where('id', '=', id).where(ofTenant(tenant));
-  if (options.whileOpen) query = query.where('status', 'in', [...OPEN_STATUSES]);
-  if (options.whilePayment !== undefined) query = query.where('payment_id', '=', options.whilePayment);
-  return query.returningAll().executeTakeFirst();
+  const shape = rowsShape([changes]);
+  const conditions = `${options.whileOpen ? 'open' : ''}|${options.whilePayment !== undefined ? 'payment' : ''}`;
+  if (shape === undefined) {
+    let query = db.updateTable('checkout_sessions').set(changes).where('id', '=', id).where(ofTenant(tenant));
+    if (options.whileOpen) query = query.where('status', 'in', [...OPEN_STATUSES]);
+    if (options.whilePayment !== undefined) query = query.where('payment_id', '=', options.whilePayment);
+    return query.returningAll().executeTakeFirst();
+  }
+  const run = [...rowsValues([changes], shape), id, tenant.merchantId, tenant.livemode, options.whilePayment];
+  return (await updateSessionQuery(db, run, `${shape}|${conditions}`)).rows[0];
 }
+
+/** The update of a session setting the columns of the shape's first part; then its id, tenant and payment; `open` and `payment` add those conditions. */
+const updateSessionQuery = precompiled((db, value, shape) => {
+  const [columns = '', open, payment] = shape.split('|');
+  const [changes] = placeholderRows(columns, value);
+  const next = Object.keys(changes!).length;
+  let query = db
+    .updateTable('checkout_sessions')
+    .set(changes as Updateable<CheckoutSessionsTable>)
+    .where('id', '=', value(next))
+    .where(ofTenant({ merchantId: value(next + 1), livemode: value(next + 2) }));
+  if (open) query = query.where('status', 'in', [...OPEN_STATUSES]);
+  if (payment) query = query.where('payment_id', '=', value(next + 3));
+  return query.returningAll();
+});
 
 /** The open session paying an invoice, if any. */
 export async function findOpenSessionOnInvoice(db: Db, tenant: Tenant, invoiceId: number): Promise<CheckoutSessionRow | undefined> {
@@ -136,7 +166,12 @@ export async function nextOpenSessionExpiry(db: Db, scope: DueScope, after: Date
  * secret is the credential, so this read starts from the session id inside it, not from a tenant.
  */
 export async function findSessionForSecret(db: Db, sessionId: string) {
-  return db
+  return (await sessionForSecretQuery(db, [sessionId])).rows[0];
+}
+
+/** The session value(0), with its merchant's rate plan. */
+const sessionForSecretQuery = precompiled((db, value) =>
+  db
     .selectFrom('checkout_sessions')
     .innerJoin(merchantRatePlans(db).as('merchants'), 'merchants.id', 'checkout_sessions.merchant_id')
     .select([
@@ -146,9 +181,8 @@ export async function findSessionForSecret(db: Db, sessionId: string) {
       'checkout_sessions.client_secret_hash',
       'merchants.rate_plan as ratePlan',
     ])
-    .where('checkout_sessions.id', '=', sessionId)
-    .executeTakeFirst();
-}
+    .where('checkout_sessions.id', '=', value(0)),
+);
 
 /** A session by its id alone: the hosted page's URL names it, and the id is that page's credential for reading. */
 export async function findSessionById(db: Db, id: string): Promise<CheckoutSessionRow | undefined> {

@@ -1,9 +1,10 @@
-import { sql, type SqlBool } from 'kysely';
+import { type Insertable, sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { activeTraceparent } from '../../shared/tracing.js';
 import { ofTenant } from '../../db/scope.js';
+import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
 import { WITH_NEXT } from '../../db/transaction-client.js';
-import type { EventRow } from './event.tables.js';
+import type { EventRow, EventsTable } from './event.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { EventRecord, EventSubject, StoredPayload } from './subjects.js';
 
@@ -28,26 +29,31 @@ export interface EventInsert {
  */
 export async function insertEvents(db: Db, events: readonly EventInsert[]): Promise<void> {
   const traceparent = activeTraceparent();
-  await db
-    .insertInto('events')
-    .values(
-      events.map((event) => ({
-        id: event.id,
-        merchant_id: event.merchantId,
-        livemode: event.livemode,
-        type: event.type,
-        api_version: event.apiVersion,
-        data: JSON.stringify(event.subject),
-        session_id: event.sessionId,
-        payment_id: event.paymentId,
-        created_at: event.createdAt,
-        ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
-        ...(traceparent ? { traceparent } : {}),
-      })),
-    )
-    .modifyEnd(sql.raw(WITH_NEXT))
-    .execute();
+  const rows = events.map((event) => ({
+    id: event.id,
+    merchant_id: event.merchantId,
+    livemode: event.livemode,
+    type: event.type,
+    api_version: event.apiVersion,
+    data: JSON.stringify(event.subject),
+    session_id: event.sessionId,
+    payment_id: event.paymentId,
+    created_at: event.createdAt,
+    ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
+    ...(traceparent ? { traceparent } : {}),
+  }));
+  const shape = rowsShape(rows);
+  if (shape === undefined) await db.insertInto('events').values(rows).modifyEnd(sql.raw(WITH_NEXT)).execute();
+  else await insertEventsQuery(db, rowsValues(rows, shape), shape);
 }
+
+/** The insert of a few events, each setting the columns its part of `shape` names. */
+const insertEventsQuery = precompiled((db, value, shape) =>
+  db
+    .insertInto('events')
+    .values(placeholderRows(shape, value) as Insertable<EventsTable>[])
+    .modifyEnd(sql.raw(WITH_NEXT)),
+);
 
 // Records go into the jsonb column as JSON, so their times come back as ISO text: `revive` turns
 // them back into Dates. A time is a column named like one (`…_at`, `…_date`, `…_start`, `…_end`)

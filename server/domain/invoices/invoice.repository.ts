@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
+import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
 import type { InvoiceRow, InvoicesTable } from './invoice.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -20,13 +21,31 @@ export async function nextLineIds(db: Db, count: number): Promise<number[]> {
  * The database gives it its public code (`public_code`: no caller chooses one).
  */
 export async function insertInvoice(db: Db, values: Insertable<InvoicesTable>): Promise<InvoiceRow> {
-  const location = values.merchant_location_id ?? primaryLocationIdQuery(db, values.merchant_id);
+  const { merchant_location_id: location, ...rest } = values;
+  const shape = rowsShape([rest]);
+  if (shape === undefined || (location !== undefined && location !== null && typeof location !== 'number'))
+    return db
+      .insertInto('invoices')
+      .values({ ...values, merchant_location_id: location ?? primaryLocationIdQuery(db, values.merchant_id) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  const run = [...rowsValues([rest], shape), location ?? values.merchant_id];
+  return (await insertInvoiceQuery(db, run, `${shape}|${location ? 'location' : 'primary'}`)).rows[0]!;
+}
+
+/**
+ * The insert of an invoice setting the columns of the shape's first part, then its location: the
+ * last value, or (`primary`) the primary location of the merchant that last value names.
+ */
+const insertInvoiceQuery = precompiled((db, value, shape) => {
+  const [columns = '', where] = shape.split('|');
+  const [row] = placeholderRows(columns, value);
+  const last = value(Object.keys(row!).length);
   return db
     .insertInto('invoices')
-    .values({ ...values, merchant_location_id: location })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+    .values({ ...row, merchant_location_id: where === 'primary' ? primaryLocationIdQuery(db, last) : last } as Insertable<InvoicesTable>)
+    .returningAll();
+});
 
 export async function findInvoice(
   db: Db,

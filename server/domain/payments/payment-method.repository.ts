@@ -1,18 +1,38 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
+import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
 import type { PaymentMethodRow, PaymentMethodsTable } from './payment.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // What is kept of cards: brand, last 4, expiry and a fingerprint, per tenant. Never a number, never a CVC.
 
 export async function insertPaymentMethod(db: Db, values: Insertable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
-  return db.insertInto('payment_methods').values(values).returningAll().executeTakeFirstOrThrow();
+  const shape = rowsShape([values]);
+  if (shape === undefined) return db.insertInto('payment_methods').values(values).returningAll().executeTakeFirstOrThrow();
+  return (await insertPaymentMethodQuery(db, rowsValues([values], shape), shape)).rows[0]!;
 }
 
+/** The insert of a payment method setting the columns of `shape`. */
+const insertPaymentMethodQuery = precompiled((db, value, shape) =>
+  db
+    .insertInto('payment_methods')
+    .values(placeholderRows(shape, value) as Insertable<PaymentMethodsTable>[])
+    .returningAll(),
+);
+
 export async function findPaymentMethod(db: Db, tenant: Tenant, id: string): Promise<PaymentMethodRow | undefined> {
-  return db.selectFrom('payment_methods').selectAll().where('id', '=', id).where(ofTenant(tenant)).executeTakeFirst();
+  return (await paymentMethodQuery(db, [id, tenant.merchantId, tenant.livemode])).rows[0];
 }
+
+/** A payment method by id (value(0)) in a tenant (value(1), value(2)). */
+const paymentMethodQuery = precompiled((db, value) =>
+  db
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('id', '=', value(0))
+    .where(ofTenant({ merchantId: value(1), livemode: value(2) })),
+);
 
 export async function updatePaymentMethod(db: Db, tenant: Tenant, id: string, changes: Updateable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
   return db.updateTable('payment_methods').set(changes).where('id', '=', id).where(ofTenant(tenant)).returningAll().executeTakeFirstOrThrow();
