@@ -70,17 +70,19 @@ const MAX_ROWS = 8;
  */
 export function rowsShape(rows: readonly object[]): string | undefined {
   if (rows.length === 0 || rows.length > MAX_ROWS) return undefined;
-  const shapes: string[] = [];
-  for (const row of rows) {
-    const columns: string[] = [];
-    for (const [column, v] of Object.entries(row)) {
+  let shape = '';
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Record<string, unknown>;
+    let columns = '';
+    for (const column in row) {
+      const v = row[column];
       if (v === undefined) continue;
       if (isExpression(v)) return undefined;
-      columns.push(column);
+      columns = columns === '' ? column : `${columns},${column}`;
     }
-    shapes.push(columns.join(','));
+    shape = i === 0 ? columns : `${shape};${columns}`;
   }
-  return shapes.join(';');
+  return shape;
 }
 
 const columnLists = new Map<string, string[][]>();
@@ -99,5 +101,11 @@ export function placeholderRows(shape: string, value: Value): Array<Record<strin
 
 /** A run's values of `rows`, in their shape's order. */
 export function rowsValues(rows: readonly object[], shape: string): unknown[] {
-  return columnsOf(shape).flatMap((columns, i) => columns.map((column) => (rows[i] as Record<string, unknown>)[column]));
+  const values: unknown[] = [];
+  const columnsOfRows = columnsOf(shape);
+  for (let i = 0; i < columnsOfRows.length; i++) {
+    const row = rows[i] as Record<string, unknown>;
+    for (const column of columnsOfRows[i]!) values.push(row[column]);
+  }
+  return values;
 }

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { NewPaymentLink, PaymentLinkInvoiceRow, PaymentLinkRow, PaymentLinkUpdate } from './link.tables.js';
 import { type ListPage, listPage, type ListQuery } from '../../odata/index.js';
 import type { DueScope } from '../../shared/due-scope.js';
@@ -102,8 +103,17 @@ export async function recordLinkInvoice(
 
 /** The link record of an invoice, when it was made through a link. */
 export async function findLinkInvoice(db: Db, tenant: Tenant, invoiceId: number): Promise<PaymentLinkInvoiceRow | undefined> {
-  return db.selectFrom('payment_link_invoices').selectAll().where(ofTenant(tenant)).where('invoice_id', '=', invoiceId).executeTakeFirst();
+  return (await linkInvoiceQuery(db, [tenant.merchantId, tenant.livemode, invoiceId])).rows[0];
 }
+
+/** The link record of invoice value(2) in a tenant (value(0), value(1)): read for every invoice paid. */
+const linkInvoiceQuery = precompiled((db, value) =>
+  db
+    .selectFrom('payment_link_invoices')
+    .selectAll()
+    .where(ofTenant({ merchantId: value(0), livemode: value(1) }))
+    .where('invoice_id', '=', value(2)),
+);
 
 /** Marks a link invoice paid, once: false when it already was. */
 export async function markLinkInvoicePaid(db: Db, tenant: Tenant, invoiceId: number, paidAt: Date, amount: string): Promise<boolean> {
