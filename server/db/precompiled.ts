@@ -10,8 +10,9 @@
 // values is (prepared-statements.ts), and one with an `ON CONFLICT` too: so a precompiled query's
 // conflict target must be a full unique key, never an `ON CONFLICT … WHERE` on a partial index,
 // whose arbiter a generic plan cannot find.
-import { type Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, CompiledQuery, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { Db } from './database.js';
+import type { Database } from './schema.js';
 import { markPreparable } from './prepared-statements.js';
 
 /** Stands for the value at `index` of a run, while the query is built. */
@@ -108,4 +109,25 @@ export function rowsValues(rows: readonly object[], shape: string): unknown[] {
     for (const column of columnsOfRows[i]!) values.push(row[column]);
   }
   return values;
+}
+
+/** A query that both compiles and runs (a Kysely builder). */
+type Runnable<Row> = Compilable<Row> & { execute(): Promise<Row[]> };
+
+/**
+ * An insert of rows (`into` names the table: the repository's own), precompiled per shape
+ * (rowsShape); `finish` adds what follows the values (a returning clause, WITH_NEXT). Rows a
+ * template cannot take are inserted by the builder, as any query is. Answers the rows the insert
+ * returns.
+ */
+export function precompiledInsert<T extends keyof Database & string, Row>(
+  into: (db: Db) => InsertQueryBuilder<Database, T, InsertResult>,
+  finish: (insert: InsertQueryBuilder<Database, T, InsertResult>) => Runnable<Row>,
+) {
+  const template = precompiled((db, value, shape) => finish(into(db).values(placeholderRows(shape, value) as never)));
+  return async (db: Db, rows: readonly object[]): Promise<Row[]> => {
+    const shape = rowsShape(rows);
+    if (shape === undefined) return finish(into(db).values(rows as never)).execute();
+    return (await template(db, rowsValues(rows, shape), shape)).rows;
+  };
 }

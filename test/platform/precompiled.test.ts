@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TillDatabase } from '../../server/db/database.js';
-import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../server/db/precompiled.js';
+import { placeholderRows, precompiled, precompiledInsert, rowsShape, rowsValues } from '../../server/db/precompiled.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('precompiled queries', () => {
@@ -92,6 +92,21 @@ describe('precompiled queries', () => {
     expect(rowsShape([])).toBeUndefined();
     expect(rowsShape(Array.from({ length: 9 }, (_, id) => ({ id })))).toBeUndefined();
     expect(rowsShape(Array.from({ length: 8 }, (_, id) => ({ id })))).toBe(Array(8).fill('id').join(';'));
+  });
+
+  it('precompiledInsert inserts rows by template, and a row holding an expression by the builder', async () => {
+    const insertThings = precompiledInsert(
+      (on: any) => on.insertInto(table),
+      (insert: any) => insert.returning(['id', 'label', 'note']),
+    );
+    expect(await insertThings(db(), [{ id: 20, label: 'plain' }])).toEqual([{ id: 20, label: 'plain', note: 'none' }]);
+    expect(await insertThings(db(), [{ id: 21, label: sql`upper('built')` }])).toEqual([{ id: 21, label: 'BUILT', note: 'none' }]);
+    expect(
+      await insertThings(
+        db(),
+        Array.from({ length: 9 }, (_, i) => ({ id: 30 + i, label: `n${i}` })),
+      ),
+    ).toHaveLength(9);
   });
 
   it('refuses a builder that computes with a value (it would fix one run’s value into every run)', async () => {

@@ -1,10 +1,10 @@
-import { type Insertable, sql, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { activeTraceparent } from '../../shared/tracing.js';
 import { ofTenant } from '../../db/scope.js';
-import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
+import { precompiledInsert } from '../../db/precompiled.js';
 import { WITH_NEXT } from '../../db/transaction-client.js';
-import type { EventRow, EventsTable } from './event.tables.js';
+import type { EventRow } from './event.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { EventRecord, EventSubject, StoredPayload } from './subjects.js';
 
@@ -42,17 +42,12 @@ export async function insertEvents(db: Db, events: readonly EventInsert[]): Prom
     ...(event.dispatched ? { dispatched_at: event.createdAt } : {}),
     ...(traceparent ? { traceparent } : {}),
   }));
-  const shape = rowsShape(rows);
-  if (shape === undefined) await db.insertInto('events').values(rows).modifyEnd(sql.raw(WITH_NEXT)).execute();
-  else await insertEventsQuery(db, rowsValues(rows, shape), shape);
+  await insertEventRows(db, rows);
 }
 
-/** The insert of a few events, each setting the columns its part of `shape` names. */
-const insertEventsQuery = precompiled((db, value, shape) =>
-  db
-    .insertInto('events')
-    .values(placeholderRows(shape, value) as Insertable<EventsTable>[])
-    .modifyEnd(sql.raw(WITH_NEXT)),
+const insertEventRows = precompiledInsert(
+  (db) => db.insertInto('events'),
+  (insert) => insert.modifyEnd(sql.raw(WITH_NEXT)),
 );
 
 // Records go into the jsonb column as JSON, so their times come back as ISO text: `revive` turns

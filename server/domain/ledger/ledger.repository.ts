@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Insertable, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
+import { precompiledInsert } from '../../db/precompiled.js';
 import { WITH_NEXT } from '../../db/transaction-client.js';
 import type { DueScope } from '../../shared/due-scope.js';
-import type { LedgerAccount, LedgerEntriesTable } from './ledger.tables.js';
+import type { LedgerAccount } from './ledger.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 import type { Entry } from './postings.js';
 
@@ -43,18 +43,12 @@ export async function insertPostings(trx: Trx, context: PostingContext, postings
       created_at: context.at,
     }));
   });
-  if (rows.length === 0) return;
-  const shape = rowsShape(rows);
-  if (shape === undefined) await trx.insertInto('ledger_entries').values(rows).modifyEnd(sql.raw(WITH_NEXT)).execute();
-  else await insertEntriesQuery(trx, rowsValues(rows, shape), shape);
+  if (rows.length > 0) await insertEntryRows(trx, rows);
 }
 
-/** The insert of a few ledger entries (each row the columns its part of `shape` names). */
-const insertEntriesQuery = precompiled((db, value, shape) =>
-  db
-    .insertInto('ledger_entries')
-    .values(placeholderRows(shape, value) as Insertable<LedgerEntriesTable>[])
-    .modifyEnd(sql.raw(WITH_NEXT)),
+const insertEntryRows = precompiledInsert(
+  (db) => db.insertInto('ledger_entries'),
+  (insert) => insert.modifyEnd(sql.raw(WITH_NEXT)),
 );
 
 /**

@@ -1,24 +1,19 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ofTenant } from '../../db/scope.js';
-import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
+import { precompiled, precompiledInsert } from '../../db/precompiled.js';
 import type { PaymentMethodRow, PaymentMethodsTable } from './payment.tables.js';
 import type { Tenant } from '../../shared/tenant.js';
 
 // What is kept of cards: brand, last 4, expiry and a fingerprint, per tenant. Never a number, never a CVC.
 
 export async function insertPaymentMethod(db: Db, values: Insertable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
-  const shape = rowsShape([values]);
-  if (shape === undefined) return db.insertInto('payment_methods').values(values).returningAll().executeTakeFirstOrThrow();
-  return (await insertPaymentMethodQuery(db, rowsValues([values], shape), shape)).rows[0]!;
+  return (await insertPaymentMethodRows(db, [values]))[0]!;
 }
 
-/** The insert of a payment method setting the columns of `shape`. */
-const insertPaymentMethodQuery = precompiled((db, value, shape) =>
-  db
-    .insertInto('payment_methods')
-    .values(placeholderRows(shape, value) as Insertable<PaymentMethodsTable>[])
-    .returningAll(),
+const insertPaymentMethodRows = precompiledInsert(
+  (db) => db.insertInto('payment_methods'),
+  (insert) => insert.returningAll(),
 );
 
 export async function findPaymentMethod(db: Db, tenant: Tenant, id: string): Promise<PaymentMethodRow | undefined> {

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { inScope, ofTenant } from '../../db/scope.js';
-import { placeholderRows, precompiled, rowsShape, rowsValues } from '../../db/precompiled.js';
+import { precompiledInsert } from '../../db/precompiled.js';
 import type { PaymentRow, PaymentsTable, PaymentStatus, RefundsTable } from './payment.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
 import type { Tenant } from '../../shared/tenant.js';
@@ -10,17 +10,12 @@ import type { Tenant } from '../../shared/tenant.js';
 // scope and answer each row's tenant, so that the work on it is scoped again.
 
 export async function insertPayment(db: Db, values: Insertable<PaymentsTable>): Promise<PaymentRow> {
-  const shape = rowsShape([values]);
-  if (shape === undefined) return db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
-  return (await insertPaymentQuery(db, rowsValues([values], shape), shape)).rows[0]!;
+  return (await insertPaymentRows(db, [values]))[0]!;
 }
 
-/** The insert of a payment setting the columns of `shape`. */
-const insertPaymentQuery = precompiled((db, value, shape) =>
-  db
-    .insertInto('payments')
-    .values(placeholderRows(shape, value) as Insertable<PaymentsTable>[])
-    .returningAll(),
+const insertPaymentRows = precompiledInsert(
+  (db) => db.insertInto('payments'),
+  (insert) => insert.returningAll(),
 );
 
 export async function findPayment(
