@@ -148,20 +148,20 @@ async function attemptInTurn(steps: BatchSteps): Promise<number> {
     kept = [];
     if (batch.length === 0) {
       if (recording === undefined) return attempted;
-      ({ recorded: attempted, next: kept } = await recorded(recording, attempted));
+      ({ attempted, kept } = await afterRecord(recording, attempted));
       recording = undefined;
       claiming = steps.claim();
       continue;
     }
     claiming = awaitedLater(steps.claim());
     const results = await steps.send(batch);
-    if (recording !== undefined) ({ recorded: attempted, next: kept } = await recorded(recording, attempted));
+    if (recording !== undefined) ({ attempted, kept } = await afterRecord(recording, attempted));
     recording = awaitedLater(steps.record(results));
   }
 }
 
-/** A batch's record awaited: the attempts recorded so far with it, and what it kept for the next batch. */
-async function recorded(recording: ReturnType<BatchSteps['record']>, before: number) {
+/** A batch's record awaited: the attempts made so far with its own, and what it kept for the next batch. */
+async function afterRecord(recording: ReturnType<BatchSteps['record']>, before: number) {
   const { recorded, next } = await recording;
-  return { recorded: before + recorded, next };
+  return { attempted: before + recorded, kept: next };
 }
