@@ -12,7 +12,8 @@ import type { Tenant } from '../../shared/tenant.js';
 import { type EventRecord, toEventRecord, writeEvent } from '../events/event.service.js';
 import { getConfiguration, type WebhookOwner } from './configuration.service.js';
 import { findEventRow, findEventRows } from '../events/outbox.repository.js';
-import { deliveryStatus, findAttempts, findAttemptsOf, findDeliveries, findDeliveriesOfEvents, findDelivery, insertDeliveries } from './delivery.repository.js';
+import { deliveryStatus, findAttempts, findAttemptsOf, findDeliveries, findDeliveriesOfEvents, findDelivery } from './delivery-log.repository.js';
+import { insertDeliveries } from './delivery.repository.js';
 import { attemptDelivery, type DeliverySettings } from './delivery.js';
 import { newDeliveryId } from './fan-out.js';
 

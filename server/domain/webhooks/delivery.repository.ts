@@ -1,13 +1,13 @@
-// Deliveries and their attempt log. Deliveries are claimed and recorded in batches, one statement
+// Deliveries as they are attempted: made, found due, claimed and recorded in batches, one statement
 // each, whether a batch holds one delivery or a hundred; a claim reads the delivery's event, session
 // and link through what their modules export for a join (the outbox itself is the events module's).
+// The reads of the delivery log are delivery-log.repository.ts's.
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { jsonParam } from '../../db/json-param.js';
-import { inScope, ofTenant } from '../../db/scope.js';
-import type { WebhookDeliveriesTable, WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
+import { inScope } from '../../db/scope.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookDeliveryStatus } from './webhook.tables.js';
 import type { DueScope } from '../../shared/due-scope.js';
-import type { Tenant } from '../../shared/tenant.js';
 import { sessionNotifications } from '../checkout/session.repository.js';
 import { clockOffsetOf } from '../clocks/sandbox-clock.repository.js';
 import { outboxEvents } from '../events/outbox.repository.js';
@@ -201,17 +201,7 @@ export async function recordAttemptIds(db: Db, records: AttemptRecord[]): Promis
 
 /** Deliveries of a scope that wait for an automatic attempt (their configuration enabled, test sends excepted). */
 const waitingDeliveries = (db: Db, scope: DueScope) =>
-  db
-    .selectFrom('webhook_deliveries as d')
-    .where('d.status', 'in', ['pending', 'failed'])
-    .where(inScope(scope, 'd'))
-    .where((eb) =>
-      eb.or([
-        eb('d.configuration_id', 'is', null),
-        eb('d.event_type', '=', 'webhook.test'),
-        eb.exists(eb.selectFrom('webhook_configurations as c').select('c.id').whereRef('c.id', '=', 'd.configuration_id').where('c.enabled', '=', true)),
-      ]),
-    );
+  db.selectFrom('webhook_deliveries as d').where('d.status', 'in', ['pending', 'failed']).where(inScope(scope, 'd')).where(stillEnabled('d'));
 
 /** Ids of the scope's deliveries due by `scopeNow` and not held by a worker at wall time `wallNow`, earliest first. */
 export async function findDueDeliveryIds(db: Db, scope: DueScope, scopeNow: Date, wallNow: Date, limit: number): Promise<string[]> {
@@ -232,73 +222,4 @@ export async function nextDueDelivery(db: Db, scope: DueScope, after: Date): Pro
     .where('d.next_attempt_at', '>', after)
     .executeTakeFirst();
   return row?.at ? new Date(row.at) : null;
-}
-
-/** A configuration's delivery in the tenant's mode, or undefined. */
-export async function findDelivery(db: Db, tenant: Tenant, configurationId: number, id: string): Promise<WebhookDeliveryRow | undefined> {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', id)
-    .where('configuration_id', '=', configurationId)
-    .where(ofTenant(tenant))
-    .executeTakeFirst();
-}
-
-/** A delivery's status now (after a claim failed). */
-export async function deliveryStatus(db: Db, id: string): Promise<WebhookDeliveryStatus | undefined> {
-  return (await db.selectFrom('webhook_deliveries').select('status').where('id', '=', id).executeTakeFirst())?.status;
-}
-
-export interface DeliveryFilter {
-  limit: number;
-  /** The `seq` of the delivery to page after. */
-  beforeSeq?: string | undefined;
-  status?: WebhookDeliveryStatus | undefined;
-  eventType?: string | undefined;
-}
-
-/** A configuration's deliveries in the tenant's mode, newest first, one more than the limit. */
-export async function findDeliveries(db: Db, tenant: Tenant, configurationId: number, filter: DeliveryFilter): Promise<WebhookDeliveryRow[]> {
-  let query = db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('configuration_id', '=', configurationId)
-    .where(ofTenant(tenant))
-    .orderBy('seq', 'desc')
-    .limit(filter.limit + 1);
-  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
-  if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
-  return query.execute();
-}
-
-/** The latest 100 attempts of a delivery, oldest first. */
-export async function findAttempts(db: Db, deliveryId: string): Promise<WebhookDeliveryAttemptRow[]> {
-  return (
-    await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(100).execute()
-  ).reverse();
-}
-
-/**
- * The latest 100 attempts of each of some deliveries, oldest first, in one statement (a page of the
- * delivery log). A delivery has a handful of attempts (7 at most, plus re-sends), so the few past
- * 100 are dropped here rather than ranked in SQL.
- */
-export async function findAttemptsOf(db: Db, deliveryIds: string[]): Promise<WebhookDeliveryAttemptRow[]> {
-  if (deliveryIds.length === 0) return [];
-  const rows = await db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id', 'desc').execute();
-  const kept = new Map<string, number>();
-  const latest = rows.filter((row) => {
-    const count = (kept.get(row.delivery_id) ?? 0) + 1;
-    kept.set(row.delivery_id, count);
-    return count <= 100;
-  });
-  return latest.reverse();
-}
-
-/** The tenant's deliveries of some events, oldest first. */
-export async function findDeliveriesOfEvents(db: Db, tenant: Tenant, eventIds: string[]): Promise<WebhookDeliveryRow[]> {
-  if (eventIds.length === 0) return [];
-  return db.selectFrom('webhook_deliveries').selectAll().where('event_id', 'in', eventIds).where(ofTenant(tenant)).orderBy('seq', 'asc').execute();
 }
